@@ -1,0 +1,103 @@
+/*
+ * clinic.h — the library's entry point and the per-file context.
+ *
+ * One Clinic processes one input file entirely in memory: text in, new
+ * text (plus any routed files) out, or an error.  Errors are raised with
+ * clinic_fail(), which longjmps back to clinic_process(); the caller then
+ * writes nothing.  No function in lib/ touches the file system except
+ * through the ClinicReadFn the caller supplies (io.c provides the real one),
+ * so tests and the fuzzer run without files.
+ */
+#ifndef CLINIC_CLINIC_H
+#define CLINIC_CLINIC_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+#include "strbuf.h"
+
+#define CLINIC_VERSION "0.1.0"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLINIC_NORETURN __attribute__((noreturn))
+#define CLINIC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLINIC_NORETURN
+#define CLINIC_PRINTF(f, a)
+#endif
+
+/* Reads a whole file.  Returns 0 and a malloc'd buffer (caller frees), or
+   -1 with errno set (ENOENT when the file does not exist). */
+typedef int (*ClinicReadFn)(void *userdata, const char *path,
+                            char **data, size_t *len);
+
+typedef struct ClinicOptions {
+    bool force;            /* -f: do not verify checksums */
+    bool verbose;          /* -v */
+    ClinicReadFn read_file;    /* NULL: every other file is absent */
+    void *read_userdata;
+} ClinicOptions;
+
+/* A file other than the input that a "file" destination writes. */
+typedef struct ClinicOutputFile {
+    const char *path;
+    const char *text;
+    size_t len;
+    bool changed;          /* differs from what is on disk now */
+} ClinicOutputFile;
+
+/* Opaque states, each owned by the module named. */
+typedef struct Router Router;              /* output.c */
+typedef struct ConverterRegistry ConverterRegistry; /* converters.c */
+typedef struct CppMonitor CppMonitor;      /* cpp.c */
+typedef struct DslState DslState;          /* dsl.c */
+typedef struct Module Module;              /* model.h */
+typedef struct Class Class;
+typedef struct Function Function;
+
+typedef struct Clinic {
+    Arena *arena;
+    ClinicOptions options;
+    const char *filename;  /* as given by the user; used in messages */
+    int line;              /* line clinic_fail() reports when given 0 */
+
+    jmp_buf *recover;      /* set by clinic_process() */
+    StrBuf diagnostics;    /* "FILE:LINE: error|warning: ...\n" lines */
+    int errors;
+
+    /* The namespace the DSL fills: modules, classes, functions (for
+       cloning) in declaration order.  See model.h. */
+    Module *root;          /* pseudo-module holding the top level */
+    Function **functions;
+    size_t nfunctions, capfunctions;
+
+    ConverterRegistry *converters;
+    Router *router;
+    CppMonitor *cpp;
+    DslState *dsl;
+
+    /* Result of clinic_process(). */
+    char *output;
+    size_t output_len;
+    ClinicOutputFile *files;
+    size_t nfiles;
+} Clinic;
+
+/* Creates a context for one file.  filename is used for messages, for the
+   language check (C-family extensions only) and for {path} templates. */
+Clinic *clinic_new(const char *filename, const ClinicOptions *options);
+void clinic_free(Clinic *c);
+
+/* Processes text.  Returns 0 on success (c->output, c->files filled) or
+   -1 after an error (c->diagnostics says why; nothing must be written). */
+int clinic_process(Clinic *c, const char *text, size_t len);
+
+/* Raise an error at line (0: c->line).  Never returns. */
+CLINIC_NORETURN void clinic_fail(Clinic *c, int line, const char *fmt, ...)
+    CLINIC_PRINTF(3, 4);
+void clinic_warn(Clinic *c, int line, const char *fmt, ...)
+    CLINIC_PRINTF(3, 4);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * model.h — what a declaration means: modules, classes, functions,
+ * parameters and the converter instances attached to them.
+ *
+ * The DSL parser (dsl.c) builds these; converters.c creates and renders
+ * converter instances; the generator (gen*.c) turns a Function into
+ * output fields.  The structs mirror clinic.py's Module, Class, Function,
+ * Parameter, CConverter and CReturnConverter attribute for attribute, so
+ * the reference can be read side by side.  All memory is the Clinic's
+ * arena.
+ */
+#ifndef CLINIC_MODEL_H
+#define CLINIC_MODEL_H
+
+#include <stdbool.h>
+
+#include "clinic.h"
+#include "pyexpr.h"
+#include "text.h"
+
+typedef struct Parameter Parameter;
+typedef struct Converter Converter;
+typedef struct ConverterClass ConverterClass;
+typedef struct ReturnConverter ReturnConverter;
+typedef struct ReturnConverterClass ReturnConverterClass;
+typedef struct RenderData RenderData;
+
+struct Module {
+    const char *name;
+    Module *parent;          /* NULL for a top-level module */
+};
+
+struct Class {
+    const char *name;
+    Module *module;
+    Class *cls;              /* enclosing class, or NULL */
+    const char *typedef_;    /* "TYPEDEF" of the class directive */
+    const char *type_object; /* "TYPE_OBJECT" */
+};
+
+typedef enum FunctionKind {
+    FUNC_CALLABLE,
+    FUNC_STATIC_METHOD,
+    FUNC_CLASS_METHOD,
+    FUNC_METHOD_INIT,
+    FUNC_METHOD_NEW,
+} FunctionKind;
+
+struct Function {
+    const char *name;
+    const char *full_name;
+    Module *module;
+    Class *cls;              /* NULL for module-level functions */
+    const char *c_basename;  /* NULL: derived from full_name */
+    ReturnConverter *return_converter;
+    const char *docstring;   /* "" when none */
+    FunctionKind kind;
+    bool coexist;
+    bool docstring_only;     /* has optional groups: no text signature */
+    Parameter **parameters;  /* in order; [0] is always self */
+    size_t nparameters, capparameters;
+    int line;                /* where the declaration starts, for errors */
+
+    /* Preprocessor condition the block sits under (cpp.c), "" if none. */
+    const char *cpp_condition;
+};
+
+typedef enum ParamKind {
+    PARAM_POSITIONAL_ONLY,
+    PARAM_POSITIONAL_OR_KEYWORD,
+    PARAM_VAR_POSITIONAL,
+    PARAM_KEYWORD_ONLY,
+} ParamKind;
+
+struct Parameter {
+    const char *name;        /* Python name */
+    const char *key;         /* key in clinic.py's parameters dict
+                                ("name" or "name_as_cname") */
+    ParamKind kind;
+    PyValue default_value;   /* PY_UNSPECIFIED when required */
+    Function *function;
+    Converter *converter;
+    const char *docstring;   /* "" when none */
+    int group;               /* 0, or the option group (negative: left) */
+};
+
+static inline bool param_is_optional(const Parameter *p)
+{
+    return p->kind != PARAM_VAR_POSITIONAL &&
+           p->default_value.kind != PY_UNSPECIFIED;
+}
+
+/*
+ * A converter instance: CConverter's attributes.  Its class supplies the
+ * defaults (copied in at creation) and the behaviour.
+ */
+struct Converter {
+    const ConverterClass *cls;
+    const char *name;          /* C name, made a legal C identifier */
+    const char *py_name;
+    Function *function;
+    Parameter *parameter;      /* set when rendering */
+
+    PyValue default_value;
+    const char *type;          /* C type, "int", "PyObject *" */
+    const char *c_default;     /* NULL: none */
+    const char *py_default;    /* NULL: none */
+    const char *c_ignored_default;
+    const char *converter;     /* C converter function for 'O&' */
+    const char *format_unit;
+    const char *encoding;
+    const char *subclass_of;
+    const char *signature_name;
+    unsigned default_type;     /* PYT_ bits a default must have; 0: any */
+    bool impl_by_reference;
+    bool parse_by_reference;
+    bool length;
+    bool show_in_signature;
+
+    /* Arguments particular to some converters (str, Py_buffer, int, ...),
+       kept for parse_arg/cleanup. */
+    unsigned accept;           /* PYT_ bits of accept={...} */
+    bool bitwise;
+    bool zeroes;
+    const char *self_type;     /* self_converter: type= */
+};
+
+/* One keyword argument given to a converter: name(kw=value, ...). */
+typedef struct ConverterArg {
+    const char *name;
+    PyValue value;
+} ConverterArg;
+
+/*
+ * A converter class: one row of the converter table, or a class a
+ * Python block declared.  Behaviour hooks that are NULL are inherited
+ * from base (and finally from CConverter's defaults in converters.c).
+ */
+struct ConverterClass {
+    const char *name;          /* registry key: "int", "Py_buffer" */
+    const char *class_name;    /* "int_converter", for messages */
+    const ConverterClass *base;
+    bool is_self;              /* self_converter or a subclass */
+    bool is_defining_class;    /* defining_class_converter or a subclass */
+
+    /* Class attributes: defaults for new instances. */
+    const char *type;
+    const char *c_default;
+    const char *py_default;
+    const char *c_ignored_default;
+    const char *converter;
+    const char *format_unit;
+    const char *encoding;
+    const char *subclass_of;
+    const char *signature_name;
+    unsigned default_type;
+    bool impl_by_reference;
+    bool parse_by_reference;
+    bool length;
+    bool show_in_signature;
+    /* Which of the above a Python block set, for inheritance. */
+    unsigned attrs_set;
+};
+
+/* CRenderData: the pieces render_function collects. */
+struct RenderData {
+    StrList declarations;
+    StrList initializers;
+    StrList modifications;
+    StrList keywords;
+    StrList format_units;
+    StrList parse_arguments;
+    StrList impl_parameters;
+    StrList impl_arguments;
+    StrList return_conversion;
+    StrList cleanup;
+    StrList post_parsing;
+    const char *return_value;  /* "return_value" */
+};
+
+struct ReturnConverter {
+    const ReturnConverterClass *cls;
+    const char *type;          /* "PyObject *", "int", ... */
+    const char *py_default;
+    bool unsigned_cast;        /* the reference's `unsigned_cast` */
+    const char *cast;
+    const char *conversion_fn;
+};
+
+struct ReturnConverterClass {
+    const char *name;          /* "int", "NoneType", "init" */
+    const char *class_name;    /* "int_return_converter" */
+    const ReturnConverterClass *base;
+    const char *type;
+    const char *cast;
+    const char *conversion_fn;
+    const char *unsigned_cast;
+    unsigned attrs_set;
+};
+
+#endif

@@ -1,0 +1,550 @@
+/*
+ * text.c — the text helpers clinic.py's output format is built from; see
+ * text.h.  Each mirrors a named helper of clinic.py (or of Python's str
+ * and textwrap) closely enough that the reference's output, which
+ * depends on their quirks, comes out byte for byte.
+ */
+#include "text.h"
+
+#include <string.h>
+
+#include "strbuf.h"
+
+/* ---- lists and maps -------------------------------------------------- */
+
+void strlist_push(Arena *a, StrList *l, const char *s)
+{
+    if (l->len == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        const char **items = arena_array_of(a, const char *, cap);
+        if (l->len)
+            memcpy(items, l->items, l->len * sizeof *items);
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->len++] = s;
+}
+
+const char *strlist_pop(StrList *l)
+{
+    return l->len ? l->items[--l->len] : NULL;
+}
+
+const char *strlist_join(Arena *a, const StrList *l, const char *sep)
+{
+    StrBuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < l->len; i++) {
+        if (i)
+            sb_adds(&sb, sep);
+        sb_adds(&sb, l->items[i]);
+    }
+    char *s = sb_to_arena(&sb, a);
+    sb_free(&sb);
+    return s;
+}
+
+bool strlist_contains(const StrList *l, const char *s)
+{
+    for (size_t i = 0; i < l->len; i++)
+        if (strcmp(l->items[i], s) == 0)
+            return true;
+    return false;
+}
+
+void strmap_set(Arena *a, StrMap *m, const char *key, const char *value)
+{
+    for (size_t i = 0; i < m->len; i++) {
+        if (strcmp(m->keys[i], key) == 0) {
+            m->values[i] = value;
+            return;
+        }
+    }
+    if (m->len == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 16;
+        const char **keys = arena_array_of(a, const char *, cap);
+        const char **values = arena_array_of(a, const char *, cap);
+        if (m->len) {
+            memcpy(keys, m->keys, m->len * sizeof *keys);
+            memcpy(values, m->values, m->len * sizeof *values);
+        }
+        m->keys = keys;
+        m->values = values;
+        m->cap = cap;
+    }
+    m->keys[m->len] = key;
+    m->values[m->len] = value;
+    m->len++;
+}
+
+const char *strmap_get(const StrMap *m, const char *key)
+{
+    for (size_t i = 0; i < m->len; i++)
+        if (strcmp(m->keys[i], key) == 0)
+            return m->values[i];
+    return NULL;
+}
+
+static const char *strmap_getn(const StrMap *m, const char *key, size_t n)
+{
+    for (size_t i = 0; i < m->len; i++)
+        if (strncmp(m->keys[i], key, n) == 0 && m->keys[i][n] == '\0')
+            return m->values[i];
+    return NULL;
+}
+
+/* ---- str.format_map ---------------------------------------------------- */
+
+char *text_format_map(Arena *a, const char *t, const StrMap *map,
+                      const char **missing)
+{
+    StrBuf sb = STRBUF_INIT;
+    if (missing)
+        *missing = NULL;
+    for (const char *p = t; *p;) {
+        if (p[0] == '{' && p[1] == '{') {
+            sb_addc(&sb, '{');
+            p += 2;
+        } else if (p[0] == '}' && p[1] == '}') {
+            sb_addc(&sb, '}');
+            p += 2;
+        } else if (p[0] == '{') {
+            const char *end = strchr(p + 1, '}');
+            if (!end)
+                goto fail;
+            /* A conversion or format spec ("!r", ":>4") is not used by
+               clinic's templates; the name ends before it. */
+            size_t n = strcspn(p + 1, "}!:");
+            const char *value = strmap_getn(map, p + 1, n);
+            if (!value) {
+                if (missing)
+                    *missing = arena_strndup(a, p + 1, n);
+                goto fail;
+            }
+            sb_adds(&sb, value);
+            p = end + 1;
+        } else {
+            const char *q = p;
+            while (*q && *q != '{' && *q != '}')
+                q++;
+            if (q == p) { /* a single '}' */
+                goto fail;
+            }
+            sb_add(&sb, p, (size_t)(q - p));
+            p = q;
+        }
+    }
+    char *s = sb_to_arena(&sb, a);
+    sb_free(&sb);
+    return s;
+fail:
+    if (missing && !*missing)
+        *missing = "";
+    sb_free(&sb);
+    return NULL;
+}
+
+/* ---- line-oriented helpers -------------------------------------------- */
+
+/* Runs body for each '\n'-separated piece of s, as Python's s.split('\n')
+   does: "a\n" gives "a" and "".  `continue` in body moves to the next
+   line. */
+#define FOR_EACH_LINE(s, line, len, body)                                   \
+    for (const char *line = (s), *nl_ = strchr(line, '\n'); line;           \
+         line = nl_ ? nl_ + 1 : NULL, nl_ = line ? strchr(line, '\n') : NULL) { \
+        size_t len = nl_ ? (size_t)(nl_ - line) : strlen(line);             \
+        body;                                                               \
+    }
+
+static bool is_py_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
+           ch == '\f' || ch == '\v' || ch == '\x1c' || ch == '\x1d' ||
+           ch == '\x1e' || ch == '\x1f';
+}
+
+static size_t rstrip_len(const char *s, size_t n)
+{
+    while (n > 0 && is_py_space(s[n - 1]))
+        n--;
+    return n;
+}
+
+static bool is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!is_py_space(s[i]))
+            return false;
+    return true;
+}
+
+char *text_rstrip_lines(Arena *a, const char *s)
+{
+    StrBuf sb = STRBUF_INIT;
+    bool first = true;
+    FOR_EACH_LINE(s, line, len, {
+        if (!first)
+            sb_addc(&sb, '\n');
+        first = false;
+        sb_add(&sb, line, rstrip_len(line, len));
+    });
+    char *r = sb_to_arena(&sb, a);
+    sb_free(&sb);
+    return r;
+}
+
+/* textwrap.indent(s, prefix): prefix every line that is not blank. */
+static void add_indented(StrBuf *sb, const char *s, const char *prefix)
+{
+    bool first = true;
+    FOR_EACH_LINE(s, line, len, {
+        if (!first)
+            sb_addc(sb, '\n');
+        first = false;
+        if (!is_blank(line, len))
+            sb_adds(sb, prefix);
+        sb_add(sb, line, len);
+    });
+}
+
+char *text_linear_format(Arena *a, const char *t, const StrMap *map)
+{
+    StrBuf sb = STRBUF_INIT;
+    FOR_EACH_LINE(t, line, len, {
+        const char *curly = memchr(line, '{', len);
+        const char *close = curly ? memchr(curly, '}', len - (size_t)(curly - line)) : NULL;
+        const char *value = close ? strmap_getn(map, curly + 1, (size_t)(close - curly - 1)) : NULL;
+        if (!value) {
+            sb_add(&sb, line, len);
+            sb_addc(&sb, '\n');
+        } else if (*value) {
+            /* The marker stands alone on its line (clinic.py fails
+               otherwise; our templates always comply). */
+            char *indent = arena_strndup(a, line, (size_t)(curly - line));
+            add_indented(&sb, text_rstrip_lines(a, value), indent);
+            sb_addc(&sb, '\n');
+        }
+    });
+    sb_setlen(&sb, sb.len ? sb.len - 1 : 0);
+    char *r = sb_to_arena(&sb, a);
+    sb_free(&sb);
+    return r;
+}
+
+char *text_dedent(Arena *a, const char *s)
+{
+    /* Pass 1: the margin, the longest common leading whitespace of the
+       lines that are not whitespace-only. */
+    const char *margin = NULL;
+    size_t mlen = 0;
+    FOR_EACH_LINE(s, line, len, {
+        size_t i = 0;
+        while (i < len && (line[i] == ' ' || line[i] == '\t'))
+            i++;
+        if (i < len) {
+            if (!margin) {
+                margin = line;
+                mlen = i;
+            } else {
+                size_t k = 0;
+                while (k < mlen && k < i && margin[k] == line[k])
+                    k++;
+                mlen = k;
+            }
+        }
+    });
+    /* Pass 2: whitespace-only lines become empty; others lose the margin. */
+    StrBuf sb = STRBUF_INIT;
+    bool first = true;
+    FOR_EACH_LINE(s, line, len, {
+        if (!first)
+            sb_addc(&sb, '\n');
+        first = false;
+        size_t i = 0;
+        while (i < len && (line[i] == ' ' || line[i] == '\t'))
+            i++;
+        if (i == len)
+            continue;
+        sb_add(&sb, line + mlen, len - mlen);
+    });
+    char *r = sb_to_arena(&sb, a);
+    sb_free(&sb);
+    return r;
+}
+
+char *text_normalize_snippet(Arena *a, const char *s, int indent)
+{
+    /* strip_leading_and_trailing_blank_lines */
+    size_t n = rstrip_len(s, strlen(s));
+    const char *start = s;
+    for (;;) {
+        const char *nl = memchr(start, '\n', (size_t)(s + n - start));
+        if (!nl)
+            break;
+        if (!is_blank(start, (size_t)(nl - start)))
+            break;
+        start = nl + 1;
+    }
+    if (start > s + n)
+        start = s + n;
+    if (is_blank(start, (size_t)(s + n - start)))
+        start = s + n;
+    char *d = text_dedent(a, arena_strndup(a, start, (size_t)(s + n - start)));
+    if (!indent)
+        return d;
+    char prefix[64];
+    if (indent > 63)
+        indent = 63;
+    memset(prefix, ' ', (size_t)indent);
+    prefix[indent] = '\0';
+    StrBuf sb = STRBUF_INIT;
+    add_indented(&sb, d, prefix);
+    char *r = sb_to_arena(&sb, a);
+    sb_free(&sb);
+    return r;
+}
+
+char *text_indent_all_lines(Arena *a, const char *s, const char *prefix)
+{
+    StrBuf sb = STRBUF_INIT;
+    FOR_EACH_LINE(s, line, len, {
+        if (line[len] == '\n') {
+            sb_adds(&sb, prefix);
+            sb_add(&sb, line, len);
+            sb_addc(&sb, '\n');
+        } else if (len) {
+            sb_adds(&sb, prefix);
+            sb_add(&sb, line, len);
+        }
+    });
+    char *r = sb_to_arena(&sb, a);
+    sb_free(&sb);
+    return r;
+}
+
+char *text_suffix_all_lines(Arena *a, const char *s, const char *suffix)
+{
+    StrBuf sb = STRBUF_INIT;
+    FOR_EACH_LINE(s, line, len, {
+        if (line[len] == '\n') {
+            sb_add(&sb, line, len);
+            sb_adds(&sb, suffix);
+            sb_addc(&sb, '\n');
+        } else if (len) {
+            sb_add(&sb, line, len);
+            sb_adds(&sb, suffix);
+        }
+    });
+    char *r = sb_to_arena(&sb, a);
+    sb_free(&sb);
+    return r;
+}
+
+char *text_format_escape(Arena *a, const char *s)
+{
+    StrBuf sb = STRBUF_INIT;
+    for (; *s; s++) {
+        sb_addc(&sb, *s);
+        if (*s == '{' || *s == '}')
+            sb_addc(&sb, *s);
+    }
+    char *r = sb_to_arena(&sb, a);
+    sb_free(&sb);
+    return r;
+}
+
+/* Python's str.strip() of one piece, as a new arena string. */
+static char *strip_piece(Arena *a, const char *s, size_t n)
+{
+    while (n > 0 && is_py_space(*s)) {
+        s++;
+        n--;
+    }
+    return arena_strndup(a, s, rstrip_len(s, n));
+}
+
+char *text_wrap_declarations(Arena *a, const char *text, int length)
+{
+    StrBuf out = STRBUF_INIT;
+    bool first_line = true;
+    FOR_EACH_LINE(text, line, len, {
+        if (!first_line)
+            sb_addc(&out, '\n');
+        first_line = false;
+        const char *lp = memchr(line, '(', len);
+        const char *after_l = lp ? lp + 1 : NULL;
+        size_t after_l_len = lp ? len - (size_t)(after_l - line) : 0;
+        const char *rp = after_l_len ? memchr(after_l, ')', after_l_len) : NULL;
+        const char *comma = rp ? memchr(after_l, ',', (size_t)(rp - after_l)) : NULL;
+        if (!after_l_len || !rp || !comma) {
+            sb_add(&out, line, len);
+            continue;
+        }
+        /* parameters = [x.strip() + ", " for x in parameters.split(',')] */
+        StrList params = {0};
+        const char *p = after_l;
+        for (;;) {
+            const char *c = memchr(p, ',', (size_t)(rp - p));
+            const char *end = c ? c : rp;
+            strlist_push(a, &params, arena_printf(a, "%s, ",
+                         strip_piece(a, p, (size_t)(end - p))));
+            if (!c)
+                break;
+            p = c + 1;
+        }
+        const char *after_r = rp + 1;
+        size_t after_r_len = len - (size_t)(after_r - line);
+        StrBuf prefix = STRBUF_INIT;
+        sb_add(&prefix, line, (size_t)(lp - line) + 1);
+        char *spaces;
+        if ((int)prefix.len < length) {
+            spaces = arena_alloc(a, prefix.len + 1);
+            memset(spaces, ' ', prefix.len);
+        } else {
+            spaces = arena_strdup(a, "    ");
+        }
+        size_t next = 0;
+        bool first_out = true;
+        while (next < params.len) {
+            StrBuf l = STRBUF_INIT;
+            sb_addsb(&l, &prefix);
+            bool first = true;
+            while (next < params.len) {
+                if (!first && (int)(l.len + strlen(params.items[next])) > length)
+                    break;
+                sb_adds(&l, params.items[next++]);
+                first = false;
+            }
+            if (next == params.len) {
+                /* line.rstrip(", ") + ")" + after_r_paren */
+                size_t n = l.len;
+                while (n > 0 && (l.buf[n - 1] == ',' || l.buf[n - 1] == ' '))
+                    n--;
+                sb_setlen(&l, n);
+                sb_addc(&l, ')');
+                sb_add(&l, after_r, after_r_len);
+            }
+            if (!first_out)
+                sb_addc(&out, '\n');
+            first_out = false;
+            sb_add(&out, l.buf, rstrip_len(l.buf, l.len));
+            sb_free(&l);
+            sb_reset(&prefix);
+            sb_adds(&prefix, spaces);
+        }
+        sb_free(&prefix);
+    });
+    char *r = sb_to_arena(&out, a);
+    sb_free(&out);
+    return r;
+}
+
+/* ---- quoting and identifiers ------------------------------------------ */
+
+char *text_quoted_for_c_string(Arena *a, const char *s)
+{
+    StrBuf sb = STRBUF_INIT;
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '"' || *s == '\'')
+            sb_addc(&sb, '\\');
+        sb_addc(&sb, *s);
+    }
+    char *r = sb_to_arena(&sb, a);
+    sb_free(&sb);
+    return r;
+}
+
+char *text_c_repr(Arena *a, const char *s)
+{
+    return arena_printf(a, "\"%s\"", s);
+}
+
+static const char *const c_keywords[] = {
+    "asm", "auto", "break", "case", "char", "const", "continue", "default",
+    "do", "double", "else", "enum", "extern", "float", "for", "goto", "if",
+    "inline", "int", "long", "register", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "typeof", "union",
+    "unsigned", "void", "volatile", "while",
+};
+
+bool text_is_c_keyword(const char *s)
+{
+    for (size_t i = 0; i < sizeof c_keywords / sizeof *c_keywords; i++)
+        if (strcmp(s, c_keywords[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool is_ident_start(char ch)
+{
+    return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_';
+}
+
+static bool is_ident_char(char ch)
+{
+    return is_ident_start(ch) || (ch >= '0' && ch <= '9');
+}
+
+static bool is_legal_c_identifier_n(const char *s, size_t n)
+{
+    if (n == 0 || !is_ident_start(s[0]))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!is_ident_char(s[i]))
+            return false;
+    return true;
+}
+
+/* Returns NULL when s is not a legal C identifier; the caller reports
+   "Illegal C identifier: {}" through clinic_fail. */
+const char *text_legal_c_identifier(Arena *a, const char *s)
+{
+    if (!is_legal_c_identifier_n(s, strlen(s)))
+        return NULL;
+    if (text_is_c_keyword(s))
+        return arena_printf(a, "%s_value", s);
+    return s;
+}
+
+bool text_is_legal_py_identifier(const char *s)
+{
+    /* clinic.py: all(is_legal_c_identifier(f) for f in s.split('.')) */
+    for (;;) {
+        const char *dot = strchr(s, '.');
+        size_t n = dot ? (size_t)(dot - s) : strlen(s);
+        if (!is_legal_c_identifier_n(s, n))
+            return false;
+        if (!dot)
+            return true;
+        s = dot + 1;
+    }
+}
+
+/* ---- Python str methods ------------------------------------------------ */
+
+char *text_strip(Arena *a, const char *s)
+{
+    return strip_piece(a, s, strlen(s));
+}
+
+char *text_lstrip(Arena *a, const char *s)
+{
+    while (*s && is_py_space(*s))
+        s++;
+    return arena_strdup(a, s);
+}
+
+char *text_rstrip(Arena *a, const char *s)
+{
+    return arena_strndup(a, s, rstrip_len(s, strlen(s)));
+}
+
+bool text_startswith(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool text_endswith(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}

@@ -1,0 +1,81 @@
+/*
+ * text.h — the text helpers clinic.py's output format is built from.
+ *
+ * String lists and string maps (arena-backed), Python's str.format_map
+ * for the generator's templates, clinic.py's linear_format, textwrap's
+ * dedent, normalize_snippet, wrap_declarations and C-string quoting.
+ * Every function returns arena memory and never modifies its inputs.
+ */
+#ifndef CLINIC_TEXT_H
+#define CLINIC_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+
+/* A growable list of strings in an arena. */
+typedef struct StrList {
+    const char **items;
+    size_t len, cap;
+} StrList;
+
+void strlist_push(Arena *a, StrList *l, const char *s);
+const char *strlist_pop(StrList *l);            /* NULL when empty */
+const char *strlist_join(Arena *a, const StrList *l, const char *sep);
+bool strlist_contains(const StrList *l, const char *s);
+
+/* An insertion-ordered string -> string map (a template dictionary). */
+typedef struct StrMap {
+    const char **keys;
+    const char **values;
+    size_t len, cap;
+} StrMap;
+
+void strmap_set(Arena *a, StrMap *m, const char *key, const char *value);
+const char *strmap_get(const StrMap *m, const char *key); /* NULL if absent */
+
+/* Python's template.format_map(map) for "{name}" fields and "{{"/"}}"
+   escapes.  A field missing from map is returned in *missing (and the
+   result is NULL) so the caller can report it as clinic.py would. */
+char *text_format_map(Arena *a, const char *template, const StrMap *map,
+                      const char **missing);
+
+/* clinic.py's linear_format: "{name}" alone on a line (with indentation)
+   is replaced by the value, indented to match; elsewhere in a line it is
+   replaced verbatim.  Fields not in map are left as they are. */
+char *text_linear_format(Arena *a, const char *template, const StrMap *map);
+
+/* textwrap.dedent(), and clinic.py's normalize_snippet(s, indent=n):
+   dedent, strip surrounding blank lines, indent every line by n spaces. */
+char *text_dedent(Arena *a, const char *s);
+char *text_normalize_snippet(Arena *a, const char *s, int indent);
+
+char *text_rstrip_lines(Arena *a, const char *s);
+char *text_indent_all_lines(Arena *a, const char *s, const char *prefix);
+char *text_suffix_all_lines(Arena *a, const char *s, const char *suffix);
+char *text_format_escape(Arena *a, const char *s);  /* { -> {{, } -> }} */
+
+/* clinic.py's wrap_declarations(text, length=78). */
+char *text_wrap_declarations(Arena *a, const char *s, int length);
+
+/* Quoting a Python str into C: quoted_for_c_string (backslash, quotes)
+   and c_repr ('"' + s + '"'). */
+char *text_quoted_for_c_string(Arena *a, const char *s);
+char *text_c_repr(Arena *a, const char *s);
+
+/* clinic.py's ensure_legal_c_identifier: C keywords get "_value"; NULL
+   when s is not a legal C identifier (the caller fails with
+   "Illegal C identifier: {}"). */
+const char *text_legal_c_identifier(Arena *a, const char *s);
+bool text_is_c_keyword(const char *s);
+bool text_is_legal_py_identifier(const char *s);  /* [A-Za-z_]\w* */
+
+/* Python str helpers with Python's semantics (whitespace = ASCII here). */
+char *text_strip(Arena *a, const char *s);
+char *text_lstrip(Arena *a, const char *s);
+char *text_rstrip(Arena *a, const char *s);
+bool text_startswith(const char *s, const char *prefix);
+bool text_endswith(const char *s, const char *suffix);
+
+#endif
