@@ -3,7 +3,8 @@
  * BlockParser and BlockPrinter).
  *
  * The scanner splits a file into verbatim text and blocks
- * ("/*[NAME input]" ... "[NAME start generated code]*/" ... end marker),
+ * (start line: slash-star "[NAME input]"; stop line: "[NAME start
+ * generated code]" star-slash; output; end marker),
  * finds each block's existing output and verifies its checksum.  It knows
  * nothing about the DSL.  Verbatim lines are fed to the cpp monitor so a
  * block knows the preprocessor condition it sits under.
@@ -30,6 +31,10 @@ struct Block {
                                first verbatim line) */
     int body_line;          /* 1-based line of the first body line */
     bool preserve_output;   /* the 'preserve' directive was given */
+    /* Appended by the router helper: a directive (dump, printout, output
+       print) added to output, even "": clinic.py's block.output list is
+       then non-empty, so 'preserve' refuses the block. */
+    bool output_appended;
 };
 
 typedef struct BlockParser BlockParser;
@@ -43,5 +48,18 @@ bool block_parser_next(BlockParser *bp, Block *out);
 /* BlockPrinter.print_block: writes the block with its new output and the
    end marker with fresh checksums. */
 void block_print(Clinic *c, StrBuf *out, const Block *b);
+
+/* Appended by the scanner/IO/CLI helper. */
+
+/* clinic.py's parse_file language check: NULL when filename has a
+   C-family extension (c cc cpp cxx h hh hpp hxx), else the reference's
+   message ("Can't extract file type for file 'x'" / "Can't identify file
+   type for file 'x.py'"), in a's memory.  Python files are not offered. */
+const char *block_language_error(Arena *a, const char *filename);
+
+/* parse_file's quick exit: true when a start marker (slash-star
+   "[NAME input]") appears anywhere in the text, not necessarily on a
+   line of its own.  Files without one are left alone entirely. */
+bool block_has_start_marker(const char *text, size_t len);
 
 #endif

@@ -83,6 +83,11 @@ typedef struct Clinic {
     size_t output_len;
     ClinicOutputFile *files;
     size_t nfiles;
+
+    /* gen.c: full names of the functions that already got their
+       "#ifndef NAME_METHODDEF" (clinic.py's Clinic.ifndef_symbols). */
+    const char **ifndef_symbols;
+    size_t nifndef_symbols, capifndef_symbols;
 } Clinic;
 
 /* Creates a context for one file.  filename is used for messages, for the

@@ -76,4 +76,128 @@ void return_converter_render(Clinic *c, ReturnConverter *rc, Function *f,
 /* `clinic --converters`: the reference's listing, from the table. */
 void converters_print(StrBuf *out);
 
+/* ---- appended by the converters module ------------------------------ */
+
+/* ConverterClass.attrs_set bits: which class attributes a Python block
+   set (the others are inherited from base). */
+enum {
+    CATTR_TYPE = 1u << 0,
+    CATTR_C_DEFAULT = 1u << 1,
+    CATTR_PY_DEFAULT = 1u << 2,
+    CATTR_C_IGNORED_DEFAULT = 1u << 3,
+    CATTR_CONVERTER = 1u << 4,
+    CATTR_FORMAT_UNIT = 1u << 5,
+    CATTR_ENCODING = 1u << 6,
+    CATTR_SUBCLASS_OF = 1u << 7,
+    CATTR_SIGNATURE_NAME = 1u << 8,
+    CATTR_DEFAULT_TYPE = 1u << 9,
+    CATTR_IMPL_BY_REFERENCE = 1u << 10,
+    CATTR_PARSE_BY_REFERENCE = 1u << 11,
+    CATTR_LENGTH = 1u << 12,
+    CATTR_SHOW_IN_SIGNATURE = 1u << 13,
+};
+/* ReturnConverterClass.attrs_set bits. */
+enum {
+    RATTR_TYPE = 1u << 0,
+    RATTR_CAST = 1u << 1,
+    RATTR_CONVERSION_FN = 1u << 2,
+    RATTR_UNSIGNED_CAST = 1u << 3,
+};
+
+/* default_type bit for clinic.py's Null class: str_converter's
+   default_type is (str, Null, NoneType).  Outside pyexpr's PYT_ range. */
+#define PYT_NULL (1u << 24)
+
+/* A class by its Python class name ("CConverter", "int_converter",
+   "self_converter", "CReturnConverter", "long_return_converter", or one a
+   Python block registered): the base of a class a Python block declares.
+   NULL when unknown. */
+const ConverterClass *converter_class_by_class_name(const Clinic *c,
+                                                    const char *class_name);
+const ReturnConverterClass *
+return_converter_class_by_class_name(const Clinic *c, const char *class_name);
+
+/* CReturnConverter.declare(data, name="_return_value"), for return
+   converters that only declare. */
+void return_converter_declare(Clinic *c, ReturnConverter *rc,
+                              RenderData *data, const char *name);
+/* CReturnConverter.err_occurred_if(expr, data) and
+   err_occurred_if_null_pointer(variable, data). */
+void return_converter_err_occurred_if(Clinic *c, const char *expr,
+                                      RenderData *data);
+void return_converter_err_occurred_if_null_pointer(Clinic *c,
+                                                   const char *variable,
+                                                   RenderData *data);
+
+/* ---- methods a Python block's class defines --------------------------- */
+
+/* clinic.py lets a converter class override its methods in Python.
+   pyblock.c interprets such a method body and installs it here; a NULL
+   member is inherited from the base class, as Python's lookup would.
+   Snippet methods return text ("" for nothing; parse_arg may return
+   NULL for Python's None).  conv->function is NULL inside converter_init,
+   as clinic.py forbids touching it there. */
+typedef struct ConverterMethods {
+    void (*converter_init)(Clinic *c, Converter *conv,
+                           const ConverterArg *args, size_t nargs,
+                           void *data);
+    const char *(*parse_arg)(Clinic *c, Converter *conv,
+                             const char *argname, const char *displayname,
+                             void *data);
+    const char *(*initialize)(Clinic *c, Converter *conv, void *data);
+    const char *(*modify)(Clinic *c, Converter *conv, void *data);
+    const char *(*cleanup)(Clinic *c, Converter *conv, void *data);
+    const char *(*post_parsing)(Clinic *c, Converter *conv, void *data);
+    void (*pre_render)(Clinic *c, Converter *conv, void *data);
+    void (*set_template_dict)(Clinic *c, Converter *conv,
+                              StrMap *template_dict, void *data);
+    void *data;
+} ConverterMethods;
+
+void converter_class_set_methods(Clinic *c, const ConverterClass *cls,
+                                 const ConverterMethods *methods);
+
+/* The methods as class `from` defines or inherits them: pass conv->cls
+   for a normal call, or the defining class's base for super().  The
+   snippet methods by name: "initialize", "modify", "cleanup",
+   "post_parsing". */
+void converter_init_from(Clinic *c, const ConverterClass *from,
+                         Converter *conv, const ConverterArg *args,
+                         size_t nargs);
+const char *converter_parse_arg_from(Clinic *c, const ConverterClass *from,
+                                     Converter *conv, const char *argname,
+                                     const char *displayname);
+const char *converter_snippet_from(Clinic *c, const ConverterClass *from,
+                                   Converter *conv, const char *method);
+void converter_pre_render_from(Clinic *c, const ConverterClass *from,
+                               Converter *conv);
+void converter_set_template_dict_from(Clinic *c, const ConverterClass *from,
+                                      Converter *conv, StrMap *template_dict);
+
+/* Instance attributes a Python method sets on self beyond CConverter's
+   own (path_t's self.nullable); converter_copy() carries them over. */
+void converter_set_attr(Clinic *c, Converter *conv, const char *name,
+                        PyValue value);
+bool converter_get_attr(const Clinic *c, const Converter *conv,
+                        const char *name, PyValue *value);
+
+/* The same for return converters: render(function, data) and
+   return_converter_init(**kwargs) (which then owns keyword checking). */
+typedef struct ReturnConverterMethods {
+    void (*return_converter_init)(Clinic *c, ReturnConverter *rc,
+                                  const ConverterArg *args, size_t nargs,
+                                  void *data);
+    void (*render)(Clinic *c, ReturnConverter *rc, Function *f,
+                   RenderData *render_data, void *data);
+    void *data;
+} ReturnConverterMethods;
+
+void return_converter_class_set_methods(Clinic *c,
+                                        const ReturnConverterClass *cls,
+                                        const ReturnConverterMethods *methods);
+/* render() as class `from` defines or inherits it (super()). */
+void return_converter_render_from(Clinic *c, const ReturnConverterClass *from,
+                                  ReturnConverter *rc, Function *f,
+                                  RenderData *data);
+
 #endif

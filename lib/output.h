@@ -37,4 +37,11 @@ const char *router_line_suffix(const Clinic *c);
 bool directive_run(Clinic *c, struct Block *block, const char *name,
                    const char **args, int nargs, int line);
 
+/* Appended by the router helper: */
+
+/* The end of Clinic.parse(): leftover buffer destinations are written to
+   out in a "dump" block (with the reference's warning), file destinations
+   become c->files (checked against the existing file unless -f). */
+void router_finish(Clinic *c, StrBuf *out);
+
 #endif

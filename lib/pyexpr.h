@@ -54,6 +54,11 @@ struct PyValue {
     unsigned types;      /* PY_TYPE: one bit; PY_SET: the members' bits */
     PyValue *items;      /* PY_TUPLE */
     size_t nitems;
+    /* An object Python has but PyValue cannot model (a list, a dict, a
+       function, a module, Ellipsis, ...) is PY_UNKNOWN with type_name set
+       ("list", "module", ...) and s/len holding its repr.  Plain clinic
+       `unknown` has type_name == NULL.  See py_is_opaque(). */
+    const char *type_name;
 };
 
 extern const PyValue py_unspecified, py_unknown, py_null, py_none;
@@ -76,10 +81,19 @@ typedef enum PyExprKind {
     PX_BOOLOP, PX_COMPARE, PX_IFEXP, PX_LAMBDA, PX_SUBSCRIPT, PX_STARRED,
     PX_TUPLE, PX_LIST, PX_SET, PX_DICT, PX_LISTCOMP, PX_SETCOMP,
     PX_DICTCOMP, PX_GENEXP,
+    /* appended: rarer nodes ast.parse also produces */
+    PX_JOINEDSTR, PX_FORMATTEDVALUE, PX_NAMEDEXPR, PX_SLICE, PX_YIELD,
+    PX_YIELDFROM, PX_AWAIT,
 } PyExprKind;
 
 typedef struct PyExpr PyExpr;
-typedef struct PyKeyword { const char *arg; PyExpr *value; } PyKeyword;
+typedef struct PyKeyword {
+    const char *arg;
+    PyExpr *value;
+    size_t start, end;    /* appended: byte offsets of "arg=value" */
+} PyKeyword;
+typedef struct PyComprehension PyComprehension;
+typedef struct PyArguments PyArguments;
 
 struct PyExpr {
     PyExprKind kind;
@@ -94,6 +108,42 @@ struct PyExpr {
     PyKeyword *keywords;  /* PX_CALL */
     size_t nkeywords;
     const char *source;   /* the source text of this node */
+    /* appended fields */
+    PyExpr *test;         /* PX_IFEXP test (left=body, right=orelse);
+                             PX_SLICE step (left=lower, right=upper);
+                             PX_FORMATTEDVALUE format_spec (left=value) */
+    const char **ops;     /* PX_COMPARE: one op per comparator (items) */
+    PyComprehension *generators;   /* comprehensions; PX_DICTCOMP: left=key,
+                                      right=value; others: left=elt */
+    size_t ngenerators;
+    PyArguments *args;    /* PX_LAMBDA (left = body) */
+    const char *const_kind;  /* PX_CONST: "u" for u'' strings, else NULL */
+    bool store;           /* ctx=Store() (assignment/comprehension targets) */
+    int conversion;       /* PX_FORMATTEDVALUE: -1, 's', 'r', 'a' */
+    size_t start, end;    /* byte offsets of the node in the parsed line */
+    /* PX_JOINEDSTR: items are the parts; PX_DICT: items[i] NULL for **x;
+       PX_NAMEDEXPR: left=target, right=value; PX_YIELD/PX_YIELDFROM/
+       PX_AWAIT/PX_STARRED: left=value (PX_YIELD: may be NULL). */
+};
+
+struct PyComprehension {
+    PyExpr *target, *iter;
+    PyExpr **ifs;
+    size_t nifs;
+    bool is_async;
+};
+
+typedef struct PyArg { const char *arg; PyExpr *annotation; } PyArg;
+
+/* ast.arguments: of a lambda, or of "def x(...)". */
+struct PyArguments {
+    PyArg *posonlyargs; size_t nposonlyargs;
+    PyArg *args; size_t nargs;
+    PyArg *vararg;                    /* NULL when absent */
+    PyArg *kwonlyargs; size_t nkwonlyargs;
+    PyExpr **kw_defaults;             /* nkwonlyargs entries, NULL = none */
+    PyArg *kwarg;                     /* NULL when absent */
+    PyExpr **defaults; size_t ndefaults;
 };
 
 /* Why parsing failed: Python would raise SyntaxError.  text is the line
@@ -132,5 +182,47 @@ bool pyexpr_eval(Arena *a, const PyExpr *e, PyValue *out, const char **error);
 
 /* ast.dump(e) as Python 3.11 prints it (it appears in one error message). */
 char *pyexpr_dump(Arena *a, const PyExpr *e);
+
+/* ---- appended by the pyexpr owner ------------------------------------ */
+
+/* An object PyValue cannot model (PY_UNKNOWN with a type_name). */
+bool py_is_opaque(const PyValue *v);
+
+/* The default value as state_parameter parses it: ast.parse("x = TEXT").
+   Returns body[0].value, NULL with *err on SyntaxError (err->text is
+   SyntaxError.text, which clinic prints as "Syntax error: " + repr). */
+PyExpr *pyexpr_parse_default(Arena *a, const char *text, PySyntaxError *err);
+
+/* The return annotation of "def x() -> TEXT: pass" (NULL on SyntaxError). */
+PyExpr *pyexpr_parse_returns(Arena *a, const char *text, PySyntaxError *err);
+
+/* The whole ast.arguments of "def x(TEXT): pass" (NULL on SyntaxError);
+   pyexpr_parse_params() summarises it the way state_parameter reads it. */
+PyArguments *pyexpr_parse_arguments(Arena *a, const char *text,
+                                    PySyntaxError *err);
+
+/* Calls visit(node, ctx) on e and every expression below it (as
+   ast.NodeVisitor would reach them) until visit returns true; returns
+   whether any did.  For DetectBadNodes-style checks. */
+bool pyexpr_any(const PyExpr *e, bool (*visit)(const PyExpr *, void *),
+                void *ctx);
+
+/* Which globals eval() sees: clinic.py's module namespace (converter
+   arguments, via eval_ast_expr) or, for `eval(default)` inside
+   DSLParser.state_parameter, the same plus that method's locals. */
+typedef enum PyEvalScope { PY_SCOPE_GLOBALS, PY_SCOPE_STATE_PARAMETER } PyEvalScope;
+bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope,
+                    PyValue *out, const char **error);
+
+/* eval(text) as DSLParser.state_parameter calls it on a default given
+   with c_default: Python compiles the *string* in 'eval' mode, so forms
+   only a statement allows ("*a", "1; 2", "yield x") and compile-time
+   errors ("'yield' outside function", "keyword argument repeated") raise
+   SyntaxError, whose repr (with its location tuple) is in *error. */
+bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
+                        PyValue *out, const char **error);
+
+/* repr() of a Python str given as UTF-8 (what "{!r}" of a str prints). */
+char *py_repr_str(Arena *a, const char *s, size_t len);
 
 #endif

@@ -1,0 +1,573 @@
+/*
+ * block.c — the scanner and printer of clinic blocks: clinic.py's
+ * BlockParser (split a file into verbatim text and blocks, find each
+ * block's existing output, verify its checksum) and BlockPrinter.
+ *
+ * The reference reads files as UTF-8 text with universal newlines and
+ * splits them with str.splitlines(keepends=True).  We work on bytes: the
+ * caller (io.c) has already turned "\r\n" and "\r" into "\n", and lines
+ * here are split where splitlines() would split ("\n", "\r\n", "\r",
+ * "\v", "\f", "\x1c"-"\x1e", U+0085, U+2028, U+2029), so the same lines
+ * are start lines, stop lines and end markers.  Line numbers, though, are
+ * the real ones (counted at "\n" and "\r"), so a form feed on its own
+ * line does not shift every message after it as it does in clinic.py.
+ */
+#include "block.h"
+
+#include <string.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "checksum.h"
+#include "cpp.h"
+#include "pyexpr.h"
+#include "text.h"
+
+/* One line of the file, terminator included. */
+typedef struct Line {
+    const char *s;
+    size_t len;
+    int lineno;
+} Line;
+
+struct BlockParser {
+    Clinic *c;
+    const char *text;
+    size_t len;
+    size_t pos;            /* start of the next unread line */
+    int next_line;         /* real line number of the line at pos */
+    int line_number;       /* clinic.py's line_number: the last line read */
+    bool verify;
+    bool first_block;
+    const char *dsl_name;  /* a start line was read; its block is next */
+    int start_line;        /* ... on this line */
+
+    pcre2_general_context *gctx;
+    pcre2_compile_context *cctx;
+    pcre2_code *start_re;
+    pcre2_code *checksum_re;       /* for checksum_dsl (clinic.py caches
+                                      the last one too) */
+    const char *checksum_dsl;
+    pcre2_match_data *md;
+
+    char *scratch;         /* NUL-terminated copy of a line for cpp */
+    size_t scratch_cap;
+};
+
+/* ---- Python's notion of whitespace and line breaks on UTF-8 ---------- */
+
+/* Length of the Unicode whitespace character (str.isspace) at s, or 0. */
+static size_t py_space_len(const unsigned char *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    unsigned char b = s[0];
+    if (b == ' ' || (b >= '\t' && b <= '\r') || (b >= 0x1c && b <= 0x1f))
+        return 1;
+    if (n >= 2 && b == 0xc2 && (s[1] == 0x85 || s[1] == 0xa0))
+        return 2;
+    if (n < 3)
+        return 0;
+    if (b == 0xe1 && s[1] == 0x9a && s[2] == 0x80)             /* U+1680 */
+        return 3;
+    if (b == 0xe2 && s[1] == 0x80 &&                /* U+2000-200A, */
+        ((s[2] >= 0x80 && s[2] <= 0x8a) ||          /* U+2028, U+2029, */
+         s[2] == 0xa8 || s[2] == 0xa9 || s[2] == 0xaf))  /* U+202F */
+        return 3;
+    if (b == 0xe2 && s[1] == 0x81 && s[2] == 0x9f)             /* U+205F */
+        return 3;
+    if (b == 0xe3 && s[1] == 0x80 && s[2] == 0x80)             /* U+3000 */
+        return 3;
+    return 0;
+}
+
+/* str.lstrip(): skip leading whitespace. */
+static size_t py_lstrip(const char *s, size_t n)
+{
+    size_t i = 0, k;
+    while ((k = py_space_len((const unsigned char *)s + i, n - i)) > 0)
+        i += k;
+    return i;
+}
+
+/* str.isspace(): non-empty and all whitespace. */
+static bool py_isspace(const char *s, size_t n)
+{
+    return n > 0 && py_lstrip(s, n) == n;
+}
+
+/* Length of the str.splitlines() line break at s, or 0. */
+static size_t line_break_len(const unsigned char *s, size_t n)
+{
+    switch (s[0]) {
+    case '\r':
+        return n >= 2 && s[1] == '\n' ? 2 : 1;
+    case '\n': case '\v': case '\f': case 0x1c: case 0x1d: case 0x1e:
+        return 1;
+    case 0xc2:
+        return n >= 2 && s[1] == 0x85 ? 2 : 0;
+    case 0xe2:
+        return n >= 3 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9) ? 3
+                                                                         : 0;
+    default:
+        return 0;
+    }
+}
+
+static bool starts_with(const char *s, size_t n, const char *prefix)
+{
+    size_t k = strlen(prefix);
+    return n >= k && memcmp(s, prefix, k) == 0;
+}
+
+/* Python's repr() of a piece of text, for messages. */
+static const char *repr(Clinic *c, const char *s, size_t n)
+{
+    PyValue v = {0};
+    v.kind = PY_STR;
+    v.s = arena_strndup(c->arena, s, n);
+    v.len = n;
+    return py_repr(c->arena, &v);
+}
+
+/* ---- regular expressions (clinic.py's create_regex) ------------------ */
+
+static void *arena_malloc_cb(PCRE2_SIZE size, void *data)
+{
+    return arena_alloc((Arena *)data, size);
+}
+
+static void arena_free_cb(void *p, void *data)
+{
+    (void)p;
+    (void)data;   /* released with the arena */
+}
+
+/* Python str patterns: \w is Unicode, '.' stops only at "\n", '$' also
+   matches before a final "\n".  Bytes that are not UTF-8 never match. */
+static pcre2_code *compile_regex(BlockParser *bp, const char *pattern)
+{
+    int err;
+    PCRE2_SIZE off;
+    pcre2_code *re = pcre2_compile(
+        (PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+        PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF, &err, &off,
+        bp->cctx);
+    if (!re) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(err, msg, sizeof msg);
+        clinic_fail(bp->c, 0, "internal error: bad marker regex %s: %s",
+                    pattern, (const char *)msg);
+    }
+    return re;
+}
+
+/* Matches re against s[0..n) ("\r" of a line end left out, see the file
+   comment); returns group 1 in arena memory, or NULL. */
+static const char *match_group(BlockParser *bp, pcre2_code *re,
+                               const char *s, size_t n)
+{
+    if (n >= 2 && s[n - 2] == '\r' && s[n - 1] == '\n') {
+        /* keep the "\n" so '$' behaves as for "\n" lines */
+        char *copy = arena_strndup(bp->c->arena, s, n - 1);
+        copy[n - 2] = '\n';
+        s = copy;
+        n--;
+    } else if (n >= 1 && s[n - 1] == '\r') {
+        n--;
+    }
+    int rc = pcre2_match(re, (PCRE2_SPTR)s, n, 0, 0, bp->md, NULL);
+    if (rc < 2)
+        return NULL;
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(bp->md);
+    return arena_strndup(bp->c->arena, s + ov[2], ov[3] - ov[2]);
+}
+
+/* ---- reading lines ------------------------------------------------- */
+
+/* clinic.py's _line(): the next line; unless looking ahead it goes to
+   the cpp monitor (CLanguage.parse_line). */
+static bool read_line(BlockParser *bp, Line *l, bool lookahead)
+{
+    if (bp->pos >= bp->len)
+        return false;
+    const unsigned char *s = (const unsigned char *)bp->text;
+    size_t i = bp->pos, brk = 0;
+    while (i < bp->len && (brk = line_break_len(s + i, bp->len - i)) == 0)
+        i++;
+    l->s = bp->text + bp->pos;
+    l->len = i + brk - bp->pos;
+    l->lineno = bp->next_line;
+    bp->pos = i + brk;
+    if (brk && (s[i] == '\n' || s[i] == '\r'))
+        bp->next_line++;
+    bp->line_number = l->lineno;
+    bp->c->line = l->lineno;
+
+    if (!lookahead && bp->c->cpp) {
+        if (l->len + 1 > bp->scratch_cap) {
+            bp->scratch_cap = 2 * (l->len + 1) < 256 ? 256 : 2 * (l->len + 1);
+            bp->scratch = arena_alloc(bp->c->arena, bp->scratch_cap);
+        }
+        memcpy(bp->scratch, l->s, l->len);
+        bp->scratch[l->len] = '\0';
+        cpp_writeline(bp->c, bp->c->cpp, bp->scratch, l->lineno);
+    }
+    return true;
+}
+
+/* is_start_line(): the dsl name of a start line (slash-star "[NAME input]",
+   leading whitespace allowed), or NULL. */
+static const char *is_start_line(BlockParser *bp, const Line *l)
+{
+    size_t skip = py_lstrip(l->s, l->len);
+    return match_group(bp, bp->start_re, l->s + skip, l->len - skip);
+}
+
+/* ---- the parser ------------------------------------------------------ */
+
+BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
+                              bool verify)
+{
+    BlockParser *bp = arena_new_of(c->arena, BlockParser);
+    bp->c = c;
+    bp->text = text;
+    bp->len = len;
+    bp->next_line = 1;
+    bp->verify = verify;
+    bp->first_block = true;
+    bp->gctx = pcre2_general_context_create(arena_malloc_cb, arena_free_cb,
+                                            c->arena);
+    bp->cctx = pcre2_compile_context_create(bp->gctx);
+    pcre2_set_newline(bp->cctx, PCRE2_NEWLINE_LF);
+    bp->start_re = compile_regex(bp, "^/\\*\\[(\\w+) input\\]$");
+    bp->md = pcre2_match_data_create(4, bp->gctx);
+
+    /* Blocks hold NUL-terminated strings: refuse rather than truncate. */
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        int line = 1;
+        for (const char *p = text; p < nul; p++)
+            line += *p == '\n';
+        clinic_fail(c, line, "NUL byte in the input: not supported");
+    }
+    return bp;
+}
+
+static void parse_verbatim_block(BlockParser *bp, Block *out)
+{
+    size_t start = bp->pos;
+    size_t end = bp->pos;
+    out->line = bp->next_line;
+    Line l;
+    while (read_line(bp, &l, false)) {
+        const char *dsl_name = is_start_line(bp, &l);
+        if (dsl_name) {
+            bp->dsl_name = dsl_name;
+            bp->start_line = l.lineno;
+            break;
+        }
+        end = bp->pos;
+    }
+    out->input = arena_strndup(bp->c->arena, bp->text + start, end - start);
+}
+
+/* is_stop_line(): the line starts with the stop line, with nothing but
+   whitespace after it. */
+static bool is_stop_line(BlockParser *bp, const Line *l, const char *stop)
+{
+    Clinic *c = bp->c;
+    if (starts_with(l->s, l->len, stop)) {
+        size_t k = strlen(stop);
+        if (l->len > k && !py_isspace(l->s + k, l->len - k))
+            clinic_fail(c, l->lineno, "Garbage after stop line: %s",
+                        repr(c, l->s + k, l->len - k));
+        return true;
+    }
+    /* gh-92256: don't allow incorrectly formatted stop lines */
+    size_t skip = py_lstrip(l->s, l->len);
+    if (starts_with(l->s + skip, l->len - skip, stop))
+        clinic_fail(c, l->lineno,
+                    "Whitespace is not allowed before the stop line: %s",
+                    repr(c, l->s, l->len));
+    return false;
+}
+
+/* shlex.split() of the end marker's arguments (POSIX mode, no comments),
+   into fields[]; returns how many, or fails as shlex raises. */
+static size_t shlex_split(BlockParser *bp, const char *s, const char ***fields)
+{
+    Clinic *c = bp->c;
+    size_t n = 0, cap = 4;
+    const char **out = arena_array_of(c->arena, const char *, cap);
+    StrBuf tok = STRBUF_INIT;
+    bool in_token = false;
+    const char *err = NULL;
+    for (const char *p = s;; p++) {
+        if (*p == '\0' || strchr(" \t\r\n", *p)) {
+            if (in_token) {
+                if (n == cap) {
+                    const char **grown =
+                        arena_array_of(c->arena, const char *, cap * 2);
+                    memcpy(grown, out, cap * sizeof *out);
+                    out = grown;
+                    cap *= 2;
+                }
+                out[n++] = sb_to_arena(&tok, c->arena);
+                in_token = false;
+            }
+            if (*p == '\0')
+                break;
+            continue;
+        }
+        in_token = true;
+        if (*p == '\\') {
+            if (*++p == '\0') {
+                err = "No escaped character";
+                break;
+            }
+            sb_addc(&tok, *p);
+        } else if (*p == '\'' || *p == '"') {
+            char quote = *p;
+            for (p++; *p && *p != quote; p++) {
+                if (quote == '"' && *p == '\\' &&
+                    (p[1] == '"' || p[1] == '\\'))
+                    p++;
+                sb_addc(&tok, *p);
+            }
+            if (*p == '\0') {
+                err = "No closing quotation";
+                break;
+            }
+        } else {
+            sb_addc(&tok, *p);
+        }
+    }
+    sb_free(&tok);
+    if (err)
+        clinic_fail(c, 0, "%s", err);
+    *fields = out;
+    return n;
+}
+
+/* Number of characters (code points) in UTF-8 text: Python's len(). */
+static int py_len(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+/* The arguments of an end marker: "output=X input=Y" (or the legacy
+   "checksum=X"); verifies the output's checksum. */
+static void check_end_marker(BlockParser *bp, const Line *marker,
+                             const char *arguments, const char *output)
+{
+    Clinic *c = bp->c;
+    const char **fields;
+    size_t n = shlex_split(bp, arguments, &fields);
+    const char **names = arena_array_of(c->arena, const char *, n + 1);
+    const char **values = arena_array_of(c->arena, const char *, n + 1);
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(fields[i], '=');
+        if (!eq)
+            clinic_fail(c, marker->lineno,
+                        "Mangled Argument Clinic marker line: %s",
+                        repr(c, marker->s, marker->len));
+        names[i] = text_strip(c->arena,
+                              arena_strndup(c->arena, fields[i],
+                                            (size_t)(eq - fields[i])));
+        values[i] = text_strip(c->arena, eq + 1);
+    }
+    if (!bp->verify)
+        return;
+
+    /* a dict: the last field of a name wins */
+    const char *want = "checksum";
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], "input") == 0)
+            want = "output";
+    const char *checksum = NULL;
+    for (size_t i = n; i-- > 0;)
+        if (strcmp(names[i], want) == 0) {
+            checksum = values[i];
+            break;
+        }
+    if (!checksum)   /* clinic.py dies with KeyError here */
+        clinic_fail(c, marker->lineno,
+                    "Mangled Argument Clinic marker line: %s",
+                    repr(c, marker->s, marker->len));
+
+    int length = py_len(checksum);
+    char computed[41];
+    checksum_compute(output, strlen(output), length ? length : 40, computed);
+    if (strcmp(checksum, computed) != 0)
+        clinic_fail(c, marker->lineno,
+                    "Checksum mismatch!\nExpected: %s\nComputed: %s\n"
+                    "Suggested fix: remove all generated code including "
+                    "the end marker,\nor use the '-f' option.",
+                    checksum, computed);
+}
+
+static void parse_clinic_block(BlockParser *bp, Block *out)
+{
+    Clinic *c = bp->c;
+    const char *dsl_name = bp->dsl_name;
+    const char *stop = arena_printf(c->arena, "[%s start generated code]*/",
+                                    dsl_name);
+    memset(out, 0, sizeof *out);
+    out->dsl_name = dsl_name;
+    out->indent = "";
+    out->preindent = "";
+    out->line = bp->start_line;
+    out->body_line = bp->start_line + 1;
+
+    /* the body, up to the stop line (or a start line, which is lost, or
+       the end of the file) */
+    size_t start = bp->pos, end = bp->pos;
+    Line l;
+    while (read_line(bp, &l, false)) {
+        if (is_stop_line(bp, &l, stop) || is_start_line(bp, &l))
+            break;
+        end = bp->pos;
+    }
+    out->input = arena_strndup(c->arena, bp->text + start, end - start);
+
+    /* the output, up to the end marker (looking ahead: without one, the
+       lines go back to be read again as verbatim text) */
+    if (!bp->checksum_dsl || strcmp(bp->checksum_dsl, dsl_name) != 0) {
+        bp->checksum_re = compile_regex(
+            bp, arena_printf(c->arena,
+                             "^/\\*\\[\\Q%s\\E end generated code: (.+)\\]\\*/$",
+                             dsl_name));
+        bp->checksum_dsl = dsl_name;
+    }
+    size_t saved_pos = bp->pos;
+    int saved_next = bp->next_line, saved_line = bp->line_number;
+    size_t out_start = bp->pos, out_end = bp->pos;
+    const char *arguments = NULL;
+    while (read_line(bp, &l, true)) {
+        size_t skip = py_lstrip(l.s, l.len);
+        arguments = match_group(bp, bp->checksum_re, l.s + skip,
+                                l.len - skip);
+        if (arguments && *arguments)
+            break;
+        arguments = NULL;
+        out_end = bp->pos;
+        if (is_start_line(bp, &l))
+            break;
+    }
+    if (arguments) {
+        out->output = arena_strndup(c->arena, bp->text + out_start,
+                                    out_end - out_start);
+        check_end_marker(bp, &l, arguments, out->output);
+    } else {
+        bp->pos = saved_pos;
+        bp->next_line = saved_next;
+        bp->line_number = saved_line;
+        c->line = saved_line;
+        out->output = NULL;
+    }
+}
+
+bool block_parser_next(BlockParser *bp, Block *out)
+{
+    for (;;) {
+        if (bp->pos >= bp->len)
+            return false;
+        memset(out, 0, sizeof *out);
+        if (bp->dsl_name) {
+            parse_clinic_block(bp, out);
+            bp->dsl_name = NULL;
+            bp->first_block = false;
+            return true;
+        }
+        parse_verbatim_block(bp, out);
+        if (bp->first_block && out->input[0] == '\0')
+            continue;
+        bp->first_block = false;
+        return true;
+    }
+}
+
+/* ---- the printer ----------------------------------------------------- */
+
+void block_print(Clinic *c, StrBuf *out, const Block *b)
+{
+    (void)c;
+    if (!b->dsl_name) {
+        sb_adds(out, b->input);
+        return;
+    }
+    sb_addf(out, "/*[%s input]\n", b->dsl_name);
+    sb_adds(out, b->input);
+    sb_addf(out, "[%s start generated code]*/\n", b->dsl_name);
+
+    /* the checksum covers the output as written: with its final "\n" */
+    size_t start = out->len;
+    const char *output = b->output ? b->output : "";
+    sb_adds(out, output);
+    if (*output && output[strlen(output) - 1] != '\n')
+        sb_addc(out, '\n');
+
+    char output_sum[17], input_sum[17];
+    checksum_compute(out->buf + start, out->len - start, 16, output_sum);
+    checksum_compute(b->input, strlen(b->input), 16, input_sum);
+    sb_addf(out, "/*[%s end generated code: output=%s input=%s]*/\n",
+            b->dsl_name, output_sum, input_sum);
+}
+
+/* ---- the file-level checks of parse_file ----------------------------- */
+
+const char *block_language_error(Arena *a, const char *filename)
+{
+    static const char *const extensions[] = {
+        "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx",
+    };
+    /* os.path.splitext: the last dot of the base name, not counting
+       leading dots */
+    const char *base = strrchr(filename, '/');
+    base = base ? base + 1 : filename;
+    const char *dot = strrchr(base, '.');
+    const char *ext = "";
+    if (dot) {
+        for (const char *p = base; p < dot; p++)
+            if (*p != '.') {
+                ext = dot + 1;
+                break;
+            }
+    }
+    PyValue v = {0};
+    v.kind = PY_STR;
+    v.s = filename;
+    v.len = strlen(filename);
+    if (!*ext)
+        return arena_printf(a, "Can't extract file type for file %s",
+                            py_repr(a, &v));
+    for (size_t i = 0; i < sizeof extensions / sizeof *extensions; i++)
+        if (strcmp(ext, extensions[i]) == 0)
+            return NULL;
+    return arena_printf(a, "Can't identify file type for file %s",
+                        py_repr(a, &v));
+}
+
+bool block_has_start_marker(const char *text, size_t len)
+{
+    int err;
+    PCRE2_SIZE off;
+    pcre2_compile_context *cctx = pcre2_compile_context_create(NULL);
+    pcre2_set_newline(cctx, PCRE2_NEWLINE_LF);
+    pcre2_code *re = pcre2_compile(
+        (PCRE2_SPTR) "/\\*\\[(\\w+) input\\]", PCRE2_ZERO_TERMINATED,
+        PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF, &err, &off, cctx);
+    pcre2_compile_context_free(cctx);
+    if (!re)
+        return true;   /* cannot happen; process the file rather than skip */
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+    int rc = pcre2_match(re, (PCRE2_SPTR)text, len, 0, 0, md, NULL);
+    pcre2_match_data_free(md);
+    pcre2_code_free(re);
+    return rc > 0;
+}

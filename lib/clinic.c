@@ -1,0 +1,167 @@
+/*
+ * clinic.c — the file driver: one Clinic context per input file (clinic.py's
+ * Clinic.__init__ and Clinic.parse, plus parse_file's language check), and
+ * the error channel every stage reports through.
+ *
+ * Errors longjmp back here (as Lua's luaD_throw does), so no stage needs
+ * to unwind by hand: everything a run built lives in the arena.
+ */
+#include "clinic.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "block.h"
+#include "converters.h"
+#include "cpp.h"
+#include "dsl.h"
+#include "model.h"
+#include "output.h"
+#include "output_internal.h"   /* output_repr */
+#include "pyblock.h"
+
+Clinic *clinic_new(const char *filename, const ClinicOptions *options)
+{
+    Arena *a = arena_new();
+    Clinic *c = arena_new_of(a, Clinic);
+    c->arena = a;
+    if (options)
+        c->options = *options;
+    c->filename = arena_strdup(a, filename ? filename : "-");
+    sb_init(&c->diagnostics);
+
+    c->root = arena_new_of(a, Module);
+    c->root->name = "";
+
+    c->converters = converters_new(a);
+    c->cpp = cpp_new(c);
+    c->router = router_new(c);
+    return c;
+}
+
+void clinic_free(Clinic *c)
+{
+    if (!c)
+        return;
+    sb_free(&c->diagnostics);
+    arena_free(c->arena);
+}
+
+static void report(Clinic *c, const char *kind, int line, const char *fmt,
+                   va_list ap)
+{
+    if (line == 0)
+        line = c->line;     /* line < 0: the file as a whole */
+    if (line > 0)
+        sb_addf(&c->diagnostics, "%s:%d: %s: ", c->filename, line, kind);
+    else
+        sb_addf(&c->diagnostics, "%s: %s: ", c->filename, kind);
+    sb_vaddf(&c->diagnostics, fmt, ap);
+    sb_addc(&c->diagnostics, '\n');
+}
+
+void clinic_fail(Clinic *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(c, "error", line, fmt, ap);
+    va_end(ap);
+    c->errors++;
+    if (c->recover)
+        longjmp(*c->recover, 1);
+    /* an error outside clinic_process() is a bug in lib/ */
+    fputs(c->diagnostics.buf, stderr);
+    abort();
+}
+
+void clinic_warn(Clinic *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(c, "warning", line, fmt, ap);
+    va_end(ap);
+}
+
+/* The line number clinic.py's block parser has reached at the end: the
+   number of lines in the file. */
+static int count_lines(const char *text, size_t len)
+{
+    int lines = 0;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == '\n')
+            lines++;
+    if (len && text[len - 1] != '\n')
+        lines++;
+    return lines;
+}
+
+/* One block through the parser its dsl name asks for. */
+static void parse_block(Clinic *c, Block *block)
+{
+    c->line = block->line;
+    if (!strcmp(block->dsl_name, "clinic"))
+        dsl_parse_block(c, block);
+    else if (!strcmp(block->dsl_name, "python"))
+        pyblock_parse_block(c, block);
+    else
+        clinic_fail(c, block->line, "No parser to handle %s block.",
+                    output_repr(c, block->dsl_name));
+}
+
+/* Clinic.parse(). */
+int clinic_process(Clinic *c, const char *text, size_t len)
+{
+    jmp_buf recover;
+    jmp_buf *outer = c->recover;
+    const char *filename = c->filename;
+    /* heap memory live across the longjmp must be reachable from here */
+    StrBuf *out = arena_new_of(c->arena, StrBuf);
+    sb_init(out);
+
+    c->output = NULL;
+    c->output_len = 0;
+    c->files = NULL;
+    c->nfiles = 0;
+    c->recover = &recover;
+    if (setjmp(recover)) {
+        c->recover = outer;
+        c->filename = filename;
+        sb_free(out);
+        c->output = NULL;
+        c->output_len = 0;
+        c->files = NULL;
+        c->nfiles = 0;
+        return -1;
+    }
+
+    /* parse_file: the language check, then the quick exit for files
+       without a single start marker (not even fed to the cpp monitor) */
+    const char *language_error = block_language_error(c->arena, c->filename);
+    if (language_error)
+        clinic_fail(c, -1, "%s", language_error);
+    if (!block_has_start_marker(text, len)) {
+        c->output = arena_strndup(c->arena, text, len);
+        c->output_len = len;
+        c->recover = outer;
+        sb_free(out);
+        return 0;
+    }
+
+    BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
+    Block block;
+    while (block_parser_next(bp, &block)) {
+        if (block.dsl_name)
+            parse_block(c, &block);
+        block_print(c, out, &block);
+    }
+
+    c->line = count_lines(text, len);
+    router_finish(c, out);
+
+    c->output_len = out->len;
+    c->output = sb_to_arena(out, c->arena);
+    sb_free(out);
+    c->recover = outer;
+    return 0;
+}

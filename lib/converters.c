@@ -1,0 +1,552 @@
+/*
+ * converters.c — creating converter instances: clinic.py's
+ * CConverter.__init__ followed by each class's converter_init, legacy
+ * format units (functools.partial keywords), return converters.
+ *
+ * The checks and their messages follow clinic.py line for line; where
+ * Python would raise a TypeError (an unexpected keyword argument), the
+ * error reads as the reference's "Exception raised during parsing" ends.
+ */
+#include <string.h>
+
+#include "converters_impl.h"
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static bool is_set_of(const PyValue *v, unsigned types)
+{
+    return v->kind == PY_SET && v->types == types;
+}
+
+/* A keyword argument used as a C string (type=, converter=, ...).
+   Python would keep any object; a str is what makes sense in C. */
+static const char *arg_text(Clinic *c, const PyValue *v)
+{
+    if (v->kind == PY_STR)
+        return arena_strndup(c->arena, v->s, v->len);
+    return py_repr(c->arena, v);
+}
+
+/* isinstance(value, default_type) for a default_type bit set. */
+static bool value_has_type(const PyValue *v, unsigned types)
+{
+    if (types & PYT_OBJECT)
+        return true;
+    switch (v->kind) {
+    case PY_UNKNOWN:   /* isinstance(x, Unknown) is accepted */
+        return v->type_name == NULL;
+    case PY_NULL: return types & PYT_NULL;
+    case PY_NONE: return types & PYT_NONETYPE;
+    case PY_BOOL: return types & (PYT_BOOL | PYT_INT);
+    case PY_INT: return types & PYT_INT;
+    case PY_FLOAT: return types & PYT_FLOAT;
+    case PY_COMPLEX: return types & PYT_COMPLEX;
+    case PY_STR: return types & PYT_STR;
+    case PY_BYTES: return types & PYT_BYTES;
+    default: return false;
+    }
+}
+
+/* default_type.__name__, or the names of the tuple joined by ", ". */
+static const char *type_names(Clinic *c, unsigned types)
+{
+    StrBuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < conv_type_order_len; i++) {
+        unsigned bit = conv_type_order[i];
+        if (!(types & bit))
+            continue;
+        if (sb.len)
+            sb_adds(&sb, ", ");
+        sb_adds(&sb, bit == PYT_NULL ? "Null" : py_type_name(bit));
+    }
+    char *s = sb_to_arena(&sb, c->arena);
+    sb_free(&sb);
+    return s;
+}
+
+/* How the reference reports a TypeError escaping the DSL parser. */
+CLINIC_NORETURN static void fail_type_error(Clinic *c, const char *message)
+{
+    clinic_fail(c, 0, "Exception raised during parsing:\nTypeError: %s",
+                message);
+}
+
+/* ---- converter_init: keyword arguments -------------------------------- */
+
+/* The converter_init arguments after binding: one value per declared
+   parameter, defaults filled in. */
+typedef struct InitArgs {
+    PyValue values[MAX_INIT_PARAMS];
+} InitArgs;
+
+static void bind_init_args(Clinic *c, const ConverterRow *row,
+                           const ConverterArg *args, size_t nargs,
+                           InitArgs *out)
+{
+    for (int i = 0; i < row->nparams; i++)
+        out->values[i] = row->params[i].default_value;
+    for (size_t k = 0; k < nargs; k++) {
+        int i;
+        for (i = 0; i < row->nparams; i++)
+            if (strcmp(args[k].name, row->params[i].name) == 0)
+                break;
+        if (i == row->nparams)
+            fail_type_error(c, arena_printf(c->arena,
+                "%s.converter_init() got an unexpected keyword argument '%s'",
+                row->init_owner, args[k].name));
+        out->values[i] = args[k].value;
+    }
+}
+
+static const PyValue *init_arg(const ConverterRow *row, InitArgs *a,
+                               const char *name)
+{
+    for (int i = 0; i < row->nparams; i++)
+        if (strcmp(row->params[i].name, name) == 0)
+            return &a->values[i];
+    return &py_none;
+}
+
+/* str_converter_argument_map: (frozenset(accept), bool(encoding),
+   bool(zeroes)) -> format unit. */
+static const struct {
+    unsigned accept;
+    bool encoding, zeroes;
+    const char *format_unit;
+} str_argument_map[] = {
+    { PYT_STR, true, false, "es" },
+    { PYT_STR, true, true, "es#" },
+    { PYT_BYTES | PYT_BYTEARRAY | PYT_STR, true, false, "et" },
+    { PYT_BYTES | PYT_BYTEARRAY | PYT_STR, true, true, "et#" },
+    { PYT_STR, false, false, "s" },
+    { PYT_ROBUFFER | PYT_STR, false, true, "s#" },
+    { PYT_ROBUFFER, false, false, "y" },
+    { PYT_ROBUFFER, false, true, "y#" },
+    { PYT_STR | PYT_NONETYPE, false, false, "z" },
+    { PYT_ROBUFFER | PYT_STR | PYT_NONETYPE, false, true, "z#" },
+};
+
+static void str_converter_init(Clinic *c, Converter *conv,
+                               const PyValue *accept, const PyValue *encoding,
+                               const PyValue *zeroes)
+{
+    bool has_encoding = py_truthy(encoding), has_zeroes = py_truthy(zeroes);
+    const char *unit = NULL;
+    if (accept->kind == PY_SET)
+        for (size_t i = 0; i < sizeof str_argument_map /
+                                   sizeof str_argument_map[0]; i++)
+            if (str_argument_map[i].accept == accept->types &&
+                str_argument_map[i].encoding == has_encoding &&
+                str_argument_map[i].zeroes == has_zeroes)
+                unit = str_argument_map[i].format_unit;
+    if (!unit) {
+        PyValue key = *accept;
+        const char *set = accept->kind == PY_SET
+            ? (accept->types
+               ? arena_printf(c->arena, "frozenset(%s)",
+                              conv_repr(c->arena, &key))
+               : "frozenset()")
+            : conv_repr(c->arena, &key);
+        clinic_fail(c, 0,
+                    "str_converter: illegal combination of arguments "
+                    "(%s, %s, %s)", set, has_encoding ? "True" : "False",
+                    has_zeroes ? "True" : "False");
+    }
+
+    conv->format_unit = unit;
+    conv->length = has_zeroes;
+    if (has_encoding) {
+        PyKind k = conv->default_value.kind;
+        /* clinic.py tests `default not in (Null, None, unspecified)`:
+           the Null *class*, so a NULL default is refused too. */
+        if (k != PY_NONE && k != PY_UNSPECIFIED)
+            clinic_fail(c, 0, "str_converter: Argument Clinic doesn't "
+                              "support default values for encoded strings");
+        conv->encoding = arg_text(c, encoding);
+        conv->type = "char *";
+        /* sorry, clinic can't support preallocated buffers for es# and et# */
+        conv->c_default = "NULL";
+    }
+    if (accept->kind == PY_SET && (accept->types & PYT_NONETYPE) &&
+        conv->c_default && strcmp(conv->c_default, "Py_None") == 0)
+        conv->c_default = "NULL";
+}
+
+static void fail_illegal_accept(Clinic *c, const char *class_name,
+                                const PyValue *accept)
+{
+    clinic_fail(c, 0, "%s: illegal 'accept' argument %s", class_name,
+                conv_repr(c->arena, accept));
+}
+
+/* bytes repr without its "b" prefix, as char_converter's c_default. */
+static const char *char_c_default(Clinic *c, const PyValue *v)
+{
+    const char *r = py_repr(c->arena, v) + 1;
+    if (strcmp(r, "\"'\"") == 0)
+        return "'\\''";
+    return r;
+}
+
+static void bitwise_init(Converter *conv, const PyValue *bitwise,
+                         const char *unit, const char *converter)
+{
+    if (py_truthy(bitwise))
+        conv->format_unit = unit;
+    else
+        conv->converter = converter;
+}
+
+/* The converter_init of a built-in class (or CConverter's). */
+static void builtin_converter_init(Clinic *c, Converter *conv,
+                                   const ConverterRow *row,
+                                   const ConverterArg *args, size_t nargs)
+{
+    InitArgs a;
+    bind_init_args(c, row, args, nargs, &a);
+#define ARG(name) init_arg(row, &a, name)
+
+    switch (row->kind) {
+    case CK_BOOL: {
+        const PyValue *accept = ARG("accept");
+        if (is_set_of(accept, PYT_INT))
+            conv->format_unit = "i";
+        else if (!is_set_of(accept, PYT_OBJECT))
+            fail_illegal_accept(c, "bool_converter", accept);
+        if (conv->default_value.kind != PY_UNSPECIFIED) {
+            bool b = py_truthy(&conv->default_value);
+            conv->default_value.kind = PY_BOOL;
+            conv->default_value.b = b;
+            conv->c_default = b ? "1" : "0";
+        }
+        break;
+    }
+    case CK_DEFINING_CLASS:
+    case CK_SELF: {
+        const PyValue *type = ARG("type");
+        conv->self_type = type->kind == PY_NONE ? NULL : arg_text(c, type);
+        break;
+    }
+    case CK_CHAR: {
+        const PyValue *d = &conv->default_value;
+        if (d->kind == PY_BYTES) {
+            if (d->len != 1)
+                clinic_fail(c, 0, "char_converter: illegal default value %s",
+                            py_repr(c->arena, d));
+            conv->c_default = char_c_default(c, d);
+        }
+        break;
+    }
+    case CK_UNSIGNED_CHAR:
+        if (py_truthy(ARG("bitwise")))
+            conv->format_unit = "B";
+        break;
+    case CK_UNSIGNED_SHORT:
+        bitwise_init(conv, ARG("bitwise"), "H",
+                     "_PyLong_UnsignedShort_Converter");
+        break;
+    case CK_UNSIGNED_INT:
+        bitwise_init(conv, ARG("bitwise"), "I",
+                     "_PyLong_UnsignedInt_Converter");
+        break;
+    case CK_UNSIGNED_LONG:
+        bitwise_init(conv, ARG("bitwise"), "k",
+                     "_PyLong_UnsignedLong_Converter");
+        break;
+    case CK_UNSIGNED_LONG_LONG:
+        bitwise_init(conv, ARG("bitwise"), "K",
+                     "_PyLong_UnsignedLongLong_Converter");
+        break;
+    case CK_INT: {
+        const PyValue *accept = ARG("accept"), *type = ARG("type");
+        if (is_set_of(accept, PYT_STR))
+            conv->format_unit = "C";
+        else if (!is_set_of(accept, PYT_INT))
+            fail_illegal_accept(c, "int_converter", accept);
+        if (type->kind != PY_NONE)
+            conv->type = arg_text(c, type);
+        break;
+    }
+    case CK_PY_SSIZE_T: {
+        const PyValue *accept = ARG("accept");
+        if (is_set_of(accept, PYT_INT)) {
+            conv->format_unit = "n";
+            conv->default_type = PYT_INT;
+        } else if (is_set_of(accept, PYT_INT | PYT_NONETYPE)) {
+            conv->converter = "_Py_convert_optional_to_ssize_t";
+        } else {
+            fail_illegal_accept(c, "Py_ssize_t_converter", accept);
+        }
+        break;
+    }
+    case CK_SLICE_INDEX: {
+        const PyValue *accept = ARG("accept");
+        if (is_set_of(accept, PYT_INT))
+            conv->converter = "_PyEval_SliceIndexNotNone";
+        else if (is_set_of(accept, PYT_INT | PYT_NONETYPE))
+            conv->converter = "_PyEval_SliceIndex";
+        else
+            fail_illegal_accept(c, "slice_index_converter", accept);
+        break;
+    }
+    case CK_OBJECT: {
+        const PyValue *converter = ARG("converter"), *type = ARG("type"),
+                      *subclass_of = ARG("subclass_of");
+        if (py_truthy(converter)) {
+            if (py_truthy(subclass_of))
+                clinic_fail(c, 0, "object: Cannot pass in both 'converter' "
+                                  "and 'subclass_of'");
+            conv->format_unit = "O&";
+            conv->converter = arg_text(c, converter);
+        } else if (py_truthy(subclass_of)) {
+            conv->format_unit = "O!";
+            conv->subclass_of = arg_text(c, subclass_of);
+        }
+        if (type->kind != PY_NONE)
+            conv->type = arg_text(c, type);
+        break;
+    }
+    case CK_STR:
+        str_converter_init(c, conv, ARG("accept"), ARG("encoding"),
+                           ARG("zeroes"));
+        break;
+    case CK_PY_UNICODE: {
+        const PyValue *accept = ARG("accept");
+        bool or_none = is_set_of(accept, PYT_STR | PYT_NONETYPE);
+        if (py_truthy(ARG("zeroes"))) {
+            conv->format_unit = or_none ? "Z#" : "u#";
+            conv->length = true;
+        } else {
+            conv->accept = accept->kind == PY_SET ? accept->types : 0;
+            if (is_set_of(accept, PYT_STR))
+                conv->converter = "_PyUnicode_WideCharString_Converter";
+            else if (or_none)
+                conv->converter = "_PyUnicode_WideCharString_Opt_Converter";
+            else
+                fail_illegal_accept(c, "Py_UNICODE_converter", accept);
+        }
+        conv->c_default = "NULL";
+        break;
+    }
+    case CK_PY_BUFFER: {
+        const PyValue *accept = ARG("accept");
+        PyKind k = conv->default_value.kind;
+        if (k != PY_UNSPECIFIED && k != PY_NONE)
+            clinic_fail(c, 0, "The only legal default value for Py_buffer "
+                              "is None.");
+        conv->c_default = conv->c_ignored_default;
+        if (is_set_of(accept, PYT_STR | PYT_BUFFER | PYT_NONETYPE))
+            conv->format_unit = "z*";
+        else if (is_set_of(accept, PYT_STR | PYT_BUFFER))
+            conv->format_unit = "s*";
+        else if (is_set_of(accept, PYT_BUFFER))
+            conv->format_unit = "y*";
+        else if (is_set_of(accept, PYT_RWBUFFER))
+            conv->format_unit = "w*";
+        else
+            clinic_fail(c, 0, "Py_buffer_converter: illegal combination of "
+                              "arguments");
+        break;
+    }
+    default:
+        /* CConverter.converter_init(self): nothing to do. */
+        break;
+    }
+#undef ARG
+}
+
+void converter_init_from(Clinic *c, const ConverterClass *from,
+                         Converter *conv, const ConverterArg *args,
+                         size_t nargs)
+{
+    const ConverterMethods *m;
+    CONVERTER_METHOD(c, from, converter_init, m);
+    if (m)
+        m->converter_init(c, conv, args, nargs, m->data);
+    else
+        builtin_converter_init(c, conv, converter_row_of(from), args, nargs);
+}
+
+/* ---- CConverter.__init__ ---------------------------------------------- */
+
+Converter *converter_create(Clinic *c, const ConverterClass *cls,
+                            const char *name, const char *py_name,
+                            Function *function, PyValue default_value,
+                            const ConverterArg *args, size_t nargs)
+{
+    Converter *conv = arena_new_of(c->arena, Converter);
+    conv->cls = cls;
+    conv->type = cls->type;
+    conv->c_default = cls->c_default;
+    conv->py_default = cls->py_default;
+    conv->c_ignored_default = cls->c_ignored_default;
+    conv->converter = cls->converter;
+    conv->format_unit = cls->format_unit;
+    conv->encoding = cls->encoding;
+    conv->subclass_of = cls->subclass_of;
+    conv->signature_name = cls->signature_name;
+    conv->default_type = cls->default_type;
+    conv->impl_by_reference = cls->impl_by_reference;
+    conv->parse_by_reference = cls->parse_by_reference;
+    conv->length = cls->length;
+    conv->show_in_signature = cls->show_in_signature;
+    conv->default_value = py_unspecified;
+
+    /* Python binds __init__'s own parameters first. */
+    static const char *const init_params[] = { "name", "py_name", "function",
+                                               "default" };
+    const PyValue *c_default = NULL, *py_default = NULL, *annotation = NULL;
+    const ConverterArg **rest = arena_array_of(c->arena, const ConverterArg *,
+                                               nargs + 1);
+    size_t nrest = 0;
+    for (size_t i = 0; i < nargs; i++) {
+        const char *n = args[i].name;
+        for (size_t j = 0; j < 4; j++)
+            if (strcmp(n, init_params[j]) == 0)
+                fail_type_error(c, arena_printf(c->arena,
+                    "%s.__init__() got multiple values for argument '%s'",
+                    "CConverter", n));
+        if (strcmp(n, "c_default") == 0)
+            c_default = &args[i].value;
+        else if (strcmp(n, "py_default") == 0)
+            py_default = &args[i].value;
+        else if (strcmp(n, "annotation") == 0)
+            annotation = &args[i].value;
+        else
+            rest[nrest++] = &args[i];
+    }
+
+    conv->name = text_legal_c_identifier(c->arena, name);
+    conv->py_name = py_name;
+
+    if (default_value.kind != PY_UNSPECIFIED) {
+        if (conv->default_type &&
+            !value_has_type(&default_value, conv->default_type))
+            clinic_fail(c, 0,
+                        "%s: default value %s for field %s is not of type %s",
+                        cls->class_name ? cls->class_name : cls->name,
+                        conv_repr(c->arena, &default_value), name,
+                        type_names(c, conv->default_type));
+        conv->default_value = default_value;
+    }
+
+    if (c_default && py_truthy(c_default))
+        conv->c_default = arg_text(c, c_default);
+    if (py_default && py_truthy(py_default))
+        conv->py_default = arg_text(c, py_default);
+
+    if (annotation && annotation->kind != PY_UNSPECIFIED)
+        clinic_fail(c, 0,
+                    "The 'annotation' parameter is not currently permitted.");
+
+    ConverterArg *init_args = arena_array_of(c->arena, ConverterArg,
+                                             nrest + 1);
+    for (size_t i = 0; i < nrest; i++)
+        init_args[i] = *rest[i];
+    converter_init_from(c, cls, conv, init_args, nrest);
+    conv->function = function;
+    return conv;
+}
+
+Converter *legacy_converter_create(Clinic *c, const char *format_unit,
+                                   const char *name, const char *py_name,
+                                   Function *function, PyValue default_value,
+                                   const ConverterArg *args, size_t nargs)
+{
+    const LegacyEntry *e = legacy_entry_find(c, format_unit);
+    if (!e)
+        clinic_fail(c, 0, "%s is not a valid legacy converter", format_unit);
+
+    /* functools.partial: its keywords first, the call's override them. */
+    ConverterArg *merged = arena_array_of(c->arena, ConverterArg,
+                                          e->nkwargs + nargs + 1);
+    size_t n = 0;
+    for (size_t i = 0; i < e->nkwargs; i++)
+        merged[n++] = e->kwargs[i];
+    for (size_t i = 0; i < nargs; i++) {
+        size_t j;
+        for (j = 0; j < n; j++)
+            if (strcmp(merged[j].name, args[i].name) == 0)
+                break;
+        merged[j] = args[i];
+        if (j == n)
+            n++;
+    }
+    return converter_create(c, e->cls, name, py_name, function, default_value,
+                            merged, n);
+}
+
+Converter *converter_copy(Clinic *c, const Converter *conv)
+{
+    Converter *copy = arena_new_of(c->arena, Converter);
+    *copy = *conv;
+    converter_copy_attrs(c, conv, copy);
+    return copy;
+}
+
+bool converter_is_optional(const Converter *conv)
+{
+    return conv->default_value.kind != PY_UNSPECIFIED;
+}
+
+/* ---- return converters ------------------------------------------------ */
+
+ReturnConverter *return_converter_create(Clinic *c,
+                                         const ReturnConverterClass *cls,
+                                         const ConverterArg *args,
+                                         size_t nargs)
+{
+    ReturnConverter *rc = arena_new_of(c->arena, ReturnConverter);
+    rc->cls = cls;
+    rc->type = cls->type;
+    rc->cast = cls->cast;
+    rc->conversion_fn = cls->conversion_fn;
+    rc->unsigned_cast = cls->unsigned_cast && cls->unsigned_cast[0];
+
+    /* CReturnConverter.__init__(self, *, py_default=None, **kwargs):
+       every built-in return_converter_init takes no arguments, so
+       anything else is a TypeError, which clinic.py turns into
+       sys.exit(...). */
+    const ReturnConverterMethods *m = NULL;
+    for (const ReturnConverterClass *p = cls; p && !m; p = p->base) {
+        m = return_converter_methods_of(c, p);
+        if (m && !m->return_converter_init)
+            m = NULL;
+    }
+    if (m) {
+        ConverterArg *rest = arena_array_of(c->arena, ConverterArg, nargs + 1);
+        size_t nrest = 0;
+        for (size_t i = 0; i < nargs; i++) {
+            if (strcmp(args[i].name, "py_default") == 0)
+                rc->py_default = arg_text(c, &args[i].value);
+            else
+                rest[nrest++] = args[i];
+        }
+        m->return_converter_init(c, rc, rest, nrest, m->data);
+        return rc;
+    }
+    StrBuf shown = STRBUF_INIT;
+    const char *unexpected = NULL;
+    for (size_t i = 0; i < nargs; i++) {
+        if (strcmp(args[i].name, "py_default") == 0) {
+            if (py_truthy(&args[i].value) || args[i].value.kind == PY_STR)
+                rc->py_default = arg_text(c, &args[i].value);
+            continue;
+        }
+        if (!unexpected)
+            unexpected = args[i].name;
+        sb_addf(&shown, "%s%s=%s", shown.len ? ", " : "", args[i].name,
+                conv_repr(c->arena, &args[i].value));
+    }
+    if (unexpected) {
+        char *s = sb_to_arena(&shown, c->arena);
+        sb_free(&shown);
+        clinic_fail(c, 0,
+                    "%s(%s)\nCReturnConverter.return_converter_init() got an "
+                    "unexpected keyword argument '%s'",
+                    cls->class_name ? cls->class_name : cls->name, s,
+                    unexpected);
+    }
+    sb_free(&shown);
+    return rc;
+}

@@ -1,0 +1,863 @@
+/*
+ * converters_table.c — the converter table as data, the per-file
+ * registry built from it, and `clinic --converters`.
+ *
+ * Rows mirror clinic.py's classes attribute for attribute (CConverter
+ * and its 28 registered subclasses, CReturnConverter and its 11), the 30
+ * legacy format units with their functools.partial keywords, in the
+ * state clinic.py's module reaches once it has been imported.  The
+ * registry adds what Python blocks declare: classes, their methods, and
+ * the instance attributes those methods keep.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "converters_impl.h"
+
+/* ---- classes as Python prints them ----------------------------------- */
+
+/* The order sets are printed in: the order clinic.py writes them in its
+   source ({int, NoneType}, {robuffer, str, NoneType}, ...), instead of
+   Python's hash order, so listings and messages are stable. */
+const unsigned conv_type_order[] = {
+    PYT_OBJECT, PYT_BOOL, PYT_INT, PYT_FLOAT, PYT_COMPLEX, PYT_BYTES,
+    PYT_BYTEARRAY, PYT_ROBUFFER, PYT_STR, PYT_NULL, PYT_BUFFER,
+    PYT_RWBUFFER, PYT_NONETYPE,
+};
+const size_t conv_type_order_len =
+    sizeof conv_type_order / sizeof conv_type_order[0];
+
+const char *conv_class_repr(unsigned type_bit)
+{
+    switch (type_bit) {
+    case PYT_OBJECT: return "<class 'object'>";
+    case PYT_INT: return "<class 'int'>";
+    case PYT_STR: return "<class 'str'>";
+    case PYT_BYTES: return "<class 'bytes'>";
+    case PYT_BYTEARRAY: return "<class 'bytearray'>";
+    case PYT_FLOAT: return "<class 'float'>";
+    case PYT_COMPLEX: return "<class 'complex'>";
+    case PYT_BOOL: return "<class 'bool'>";
+    case PYT_NONETYPE: return "<class 'NoneType'>";
+    /* clinic.py runs as a script: its own classes live in __main__ */
+    case PYT_BUFFER: return "<class '__main__.buffer'>";
+    case PYT_ROBUFFER: return "<class '__main__.robuffer'>";
+    case PYT_RWBUFFER: return "<class '__main__.rwbuffer'>";
+    case PYT_NULL: return "<class '__main__.Null'>";
+    default: return "<class '?'>";
+    }
+}
+
+static void add_type_set(StrBuf *sb, unsigned types)
+{
+    bool first = true;
+    for (size_t i = 0; i < conv_type_order_len; i++) {
+        if (!(types & conv_type_order[i]))
+            continue;
+        if (!first)
+            sb_adds(sb, ", ");
+        sb_adds(sb, conv_class_repr(conv_type_order[i]));
+        first = false;
+    }
+}
+
+static void add_repr(Arena *a, StrBuf *sb, const PyValue *v)
+{
+    switch (v->kind) {
+    case PY_TYPE:
+        sb_adds(sb, conv_class_repr(v->types));
+        break;
+    case PY_SET:
+        if (!v->types) {
+            sb_adds(sb, "set()");
+            break;
+        }
+        sb_addc(sb, '{');
+        add_type_set(sb, v->types);
+        sb_addc(sb, '}');
+        break;
+    case PY_TUPLE:
+        sb_addc(sb, '(');
+        for (size_t i = 0; i < v->nitems; i++) {
+            if (i)
+                sb_adds(sb, ", ");
+            add_repr(a, sb, &v->items[i]);
+        }
+        if (v->nitems == 1)
+            sb_addc(sb, ',');
+        sb_addc(sb, ')');
+        break;
+    default:
+        sb_adds(sb, py_repr(a, v));
+        break;
+    }
+}
+
+const char *conv_repr(Arena *a, const PyValue *v)
+{
+    StrBuf sb = STRBUF_INIT;
+    add_repr(a, &sb, v);
+    char *s = sb_to_arena(&sb, a);
+    sb_free(&sb);
+    return s;
+}
+
+/* ---- the built-in converter classes ---------------------------------- */
+
+#define ROW(i) (&converter_rows[i].cls)
+#define SET(bits) { .kind = PY_SET, .types = (bits) }
+#define NONE { .kind = PY_NONE }
+#define FALSE_ { .kind = PY_BOOL, .b = false }
+#define TRUE_ { .kind = PY_BOOL, .b = true }
+
+/* The attributes every row sets: C type, default_type, format unit,
+   c_ignored_default; the rest of CConverter's defaults follow. */
+#define ATTRS(ctype, dtype, unit, ignored)                                 \
+    .type = ctype, .default_type = dtype, .format_unit = unit,             \
+    .c_ignored_default = ignored, .parse_by_reference = true
+
+enum {
+    R_CCONVERTER, R_BOOL, R_DEFINING_CLASS, R_CHAR, R_UNSIGNED_CHAR, R_BYTE,
+    R_SHORT, R_UNSIGNED_SHORT, R_INT, R_UNSIGNED_INT, R_LONG,
+    R_UNSIGNED_LONG, R_LONG_LONG, R_UNSIGNED_LONG_LONG, R_PY_SSIZE_T,
+    R_SLICE_INDEX, R_SIZE_T, R_FILDES, R_FLOAT, R_DOUBLE, R_PY_COMPLEX,
+    R_OBJECT, R_STR, R_PYBYTESOBJECT, R_PYBYTEARRAYOBJECT, R_UNICODE,
+    R_PY_UNICODE, R_PY_BUFFER, R_SELF, R_COUNT
+};
+
+#define STRTYPES (PYT_STR | PYT_NULL | PYT_NONETYPE)
+/* clinic.py writes "'\0'" in a Python string, i.e. a real NUL between
+   quotes, which a C string cannot hold; "'\\0'" is what it means. */
+#define CHAR_IGNORED "'\\0'"
+
+#define BITWISE_PARAM { { "bitwise", FALSE_ } }, .nparams = 1
+
+/* A class deriving directly from CConverter. */
+#define CLS(pyname, ...)                                                   \
+    .cls = { .name = pyname, .class_name = pyname "_converter",            \
+             .base = ROW(R_CCONVERTER), .show_in_signature = true,         \
+             __VA_ARGS__ }
+
+#define SIMPLE_ROW(R, K, pyname, ctype, dtype, unit, ignored)              \
+    [R] = { CLS(pyname, ATTRS(ctype, dtype, unit, ignored)),                \
+            .kind = K, .init_owner = "CConverter", .listed = true }
+
+#define UNSIGNED_ROW(R, K, pyname, ctype)                                  \
+    [R] = { CLS(pyname, ATTRS(ctype, PYT_INT, "O&", "0")),                  \
+            .kind = K, .init_owner = pyname "_converter",                   \
+            .params = BITWISE_PARAM, .listed = true }
+
+const ConverterRow converter_rows[] = {
+    [R_CCONVERTER] = {
+        .cls = { .name = "CConverter", .class_name = "CConverter",
+                 ATTRS(NULL, 0, "O&", "NULL"), .show_in_signature = true },
+        .kind = CK_BASE, .init_owner = "CConverter" },
+    [R_BOOL] = {
+        CLS("bool", ATTRS("int", PYT_BOOL, "p", "0")),
+        .kind = CK_BOOL, .init_owner = "bool_converter",
+        .params = { { "accept", SET(PYT_OBJECT) } }, .nparams = 1,
+        .listed = true },
+    [R_DEFINING_CLASS] = {
+        .cls = { .name = "defining_class",
+                 .class_name = "defining_class_converter",
+                 .base = ROW(R_CCONVERTER), .is_defining_class = true,
+                 ATTRS("PyTypeObject *", 0, "", "NULL"),
+                 .show_in_signature = false },
+        .kind = CK_DEFINING_CLASS, .init_owner = "defining_class_converter",
+        .params = { { "type", NONE } }, .nparams = 1, .listed = true },
+    [R_CHAR] = {
+        CLS("char", ATTRS("char", PYT_BYTES | PYT_BYTEARRAY, "c",
+                          CHAR_IGNORED)),
+        .kind = CK_CHAR, .init_owner = "char_converter", .listed = true },
+    [R_UNSIGNED_CHAR] = {
+        CLS("unsigned_char", ATTRS("unsigned char", PYT_INT, "b",
+                                   CHAR_IGNORED)),
+        .kind = CK_UNSIGNED_CHAR, .init_owner = "unsigned_char_converter",
+        .params = BITWISE_PARAM, .listed = true },
+    [R_BYTE] = {
+        .cls = { .name = "byte", .class_name = "byte_converter",
+                 .base = ROW(R_UNSIGNED_CHAR), .show_in_signature = true,
+                 ATTRS("unsigned char", PYT_INT, "b", CHAR_IGNORED) },
+        .kind = CK_UNSIGNED_CHAR, .init_owner = "unsigned_char_converter",
+        .params = BITWISE_PARAM, .listed = true },
+    SIMPLE_ROW(R_SHORT, CK_SHORT, "short", "short", PYT_INT, "h", "0"),
+    UNSIGNED_ROW(R_UNSIGNED_SHORT, CK_UNSIGNED_SHORT, "unsigned_short",
+                 "unsigned short"),
+    [R_INT] = {
+        CLS("int", ATTRS("int", PYT_INT, "i", "0")),
+        .kind = CK_INT, .init_owner = "int_converter",
+        .params = { { "accept", SET(PYT_INT) }, { "type", NONE } },
+        .nparams = 2, .listed = true },
+    UNSIGNED_ROW(R_UNSIGNED_INT, CK_UNSIGNED_INT, "unsigned_int",
+                 "unsigned int"),
+    SIMPLE_ROW(R_LONG, CK_LONG, "long", "long", PYT_INT, "l", "0"),
+    UNSIGNED_ROW(R_UNSIGNED_LONG, CK_UNSIGNED_LONG, "unsigned_long",
+                 "unsigned long"),
+    SIMPLE_ROW(R_LONG_LONG, CK_LONG_LONG, "long_long", "long long", PYT_INT,
+               "L", "0"),
+    UNSIGNED_ROW(R_UNSIGNED_LONG_LONG, CK_UNSIGNED_LONG_LONG,
+                 "unsigned_long_long", "unsigned long long"),
+    [R_PY_SSIZE_T] = {
+        CLS("Py_ssize_t", ATTRS("Py_ssize_t", 0, "O&", "0")),
+        .kind = CK_PY_SSIZE_T, .init_owner = "Py_ssize_t_converter",
+        .params = { { "accept", SET(PYT_INT) } }, .nparams = 1,
+        .listed = true },
+    [R_SLICE_INDEX] = {
+        CLS("slice_index", ATTRS("Py_ssize_t", 0, "O&", "NULL")),
+        .kind = CK_SLICE_INDEX, .init_owner = "slice_index_converter",
+        .params = { { "accept", SET(PYT_INT | PYT_NONETYPE) } },
+        .nparams = 1, .listed = true },
+    [R_SIZE_T] = {
+        CLS("size_t", ATTRS("size_t", 0, "O&", "0"),
+            .converter = "_PyLong_Size_t_Converter"),
+        .kind = CK_SIZE_T, .init_owner = "CConverter", .listed = true },
+    [R_FILDES] = {
+        CLS("fildes", ATTRS("int", 0, "O&", "NULL"),
+            .converter = "_PyLong_FileDescriptor_Converter"),
+        .kind = CK_FILDES, .init_owner = "CConverter", .listed = true },
+    SIMPLE_ROW(R_FLOAT, CK_FLOAT, "float", "float", PYT_FLOAT, "f", "0.0"),
+    SIMPLE_ROW(R_DOUBLE, CK_DOUBLE, "double", "double", PYT_FLOAT, "d",
+               "0.0"),
+    SIMPLE_ROW(R_PY_COMPLEX, CK_PY_COMPLEX, "Py_complex", "Py_complex",
+               PYT_COMPLEX, "D", "{0.0, 0.0}"),
+    [R_OBJECT] = {
+        CLS("object", ATTRS("PyObject *", 0, "O", "NULL")),
+        .kind = CK_OBJECT, .init_owner = "object_converter",
+        .params = { { "converter", NONE }, { "type", NONE },
+                    { "subclass_of", NONE } },
+        .nparams = 3, .listed = true },
+    [R_STR] = {
+        CLS("str", ATTRS("const char *", STRTYPES, "s", "NULL")),
+        .kind = CK_STR, .init_owner = "str_converter",
+        .params = { { "accept", SET(PYT_STR) }, { "encoding", NONE },
+                    { "zeroes", FALSE_ } },
+        .nparams = 3, .listed = true },
+    SIMPLE_ROW(R_PYBYTESOBJECT, CK_PYBYTESOBJECT, "PyBytesObject",
+               "PyBytesObject *", 0, "S", "NULL"),
+    SIMPLE_ROW(R_PYBYTEARRAYOBJECT, CK_PYBYTEARRAYOBJECT,
+               "PyByteArrayObject", "PyByteArrayObject *", 0, "Y", "NULL"),
+    SIMPLE_ROW(R_UNICODE, CK_UNICODE, "unicode", "PyObject *", STRTYPES,
+               "U", "NULL"),
+    [R_PY_UNICODE] = {
+        CLS("Py_UNICODE", ATTRS("const Py_UNICODE *", STRTYPES, "O&",
+                                "NULL")),
+        .kind = CK_PY_UNICODE, .init_owner = "Py_UNICODE_converter",
+        .params = { { "accept", SET(PYT_STR) }, { "zeroes", FALSE_ } },
+        .nparams = 2, .listed = true },
+    [R_PY_BUFFER] = {
+        CLS("Py_buffer", ATTRS("Py_buffer", 0, "y*", "{NULL, NULL}"),
+            .impl_by_reference = true),
+        .kind = CK_PY_BUFFER, .init_owner = "Py_buffer_converter",
+        .params = { { "accept", SET(PYT_BUFFER) } }, .nparams = 1,
+        .listed = true },
+    [R_SELF] = {
+        CLS("self", ATTRS(NULL, 0, "", "NULL"), .is_self = true),
+        .kind = CK_SELF, .init_owner = "self_converter",
+        .params = { { "type", NONE } }, .nparams = 1, .listed = true },
+};
+const size_t converter_nrows = R_COUNT;
+
+/* ---- the legacy format units ----------------------------------------- */
+
+static const ConverterArg kw_bitwise[] = { { "bitwise", TRUE_ } };
+static const ConverterArg kw_accept_str[] = { { "accept", SET(PYT_STR) } };
+static const ConverterArg kw_s_hash[] = {
+    { "accept", SET(PYT_ROBUFFER | PYT_STR) }, { "zeroes", TRUE_ } };
+static const ConverterArg kw_y[] = { { "accept", SET(PYT_ROBUFFER) } };
+static const ConverterArg kw_y_hash[] = {
+    { "accept", SET(PYT_ROBUFFER) }, { "zeroes", TRUE_ } };
+static const ConverterArg kw_z[] = {
+    { "accept", SET(PYT_STR | PYT_NONETYPE) } };
+static const ConverterArg kw_z_hash[] = {
+    { "accept", SET(PYT_ROBUFFER | PYT_STR | PYT_NONETYPE) },
+    { "zeroes", TRUE_ } };
+static const ConverterArg kw_Z_hash[] = {
+    { "accept", SET(PYT_STR | PYT_NONETYPE) }, { "zeroes", TRUE_ } };
+static const ConverterArg kw_zeroes[] = { { "zeroes", TRUE_ } };
+static const ConverterArg kw_w_star[] = { { "accept", SET(PYT_RWBUFFER) } };
+static const ConverterArg kw_z_star[] = {
+    { "accept", SET(PYT_STR | PYT_BUFFER | PYT_NONETYPE) } };
+static const ConverterArg kw_s_star[] = {
+    { "accept", SET(PYT_STR | PYT_BUFFER) } };
+
+#define LEGACY(unit, R) { unit, ROW(R), NULL, 0 }
+#define LEGACY_KW(unit, R, kw) \
+    { unit, ROW(R), kw, sizeof kw / sizeof kw[0] }
+
+/* In the order clinic.py's import fills legacy_converters. */
+const LegacyEntry legacy_entries[] = {
+    LEGACY("p", R_BOOL),
+    LEGACY("c", R_CHAR),
+    LEGACY("b", R_UNSIGNED_CHAR),
+    LEGACY_KW("B", R_UNSIGNED_CHAR, kw_bitwise),
+    LEGACY("h", R_SHORT),
+    LEGACY("i", R_INT),
+    LEGACY_KW("C", R_INT, kw_accept_str),
+    LEGACY("l", R_LONG),
+    LEGACY("L", R_LONG_LONG),
+    LEGACY("f", R_FLOAT),
+    LEGACY("d", R_DOUBLE),
+    LEGACY("D", R_PY_COMPLEX),
+    LEGACY("O", R_OBJECT),
+    LEGACY("s", R_STR),
+    LEGACY_KW("s#", R_STR, kw_s_hash),
+    LEGACY_KW("y", R_STR, kw_y),
+    LEGACY_KW("y#", R_STR, kw_y_hash),
+    LEGACY_KW("z", R_STR, kw_z),
+    LEGACY_KW("z#", R_STR, kw_z_hash),
+    LEGACY("S", R_PYBYTESOBJECT),
+    LEGACY("Y", R_PYBYTEARRAYOBJECT),
+    LEGACY("U", R_UNICODE),
+    LEGACY_KW("Z#", R_PY_UNICODE, kw_Z_hash),
+    LEGACY_KW("Z", R_PY_UNICODE, kw_z),
+    LEGACY_KW("u#", R_PY_UNICODE, kw_zeroes),
+    LEGACY("u", R_PY_UNICODE),
+    LEGACY("y*", R_PY_BUFFER),
+    LEGACY_KW("w*", R_PY_BUFFER, kw_w_star),
+    LEGACY_KW("z*", R_PY_BUFFER, kw_z_star),
+    LEGACY_KW("s*", R_PY_BUFFER, kw_s_star),
+};
+const size_t legacy_nentries = sizeof legacy_entries / sizeof legacy_entries[0];
+
+/* ---- the built-in return converter classes --------------------------- */
+
+enum {
+    RR_OBJECT, RR_NONETYPE, RR_BOOL, RR_LONG, RR_INT, RR_INIT,
+    RR_UNSIGNED_LONG, RR_UNSIGNED_INT, RR_PY_SSIZE_T, RR_SIZE_T, RR_DOUBLE,
+    RR_FLOAT, RR_COUNT
+};
+#define RROW(i) (&return_rows[i].cls)
+
+#define LONG_ROW(R, pyname, base_, ctype, fn, cast_, ucast)                \
+    [R] = { .cls = { .name = pyname,                                        \
+                     .class_name = pyname "_return_converter",              \
+                     .base = RROW(base_), .type = ctype,                    \
+                     .conversion_fn = fn, .cast = cast_,                    \
+                     .unsigned_cast = ucast },                              \
+            .kind = RK_LONG, .listed = true }
+
+const ReturnRow return_rows[] = {
+    [RR_OBJECT] = {
+        .cls = { .name = "object", .class_name = "CReturnConverter",
+                 .type = "PyObject *" },
+        .kind = RK_OBJECT },
+    [RR_NONETYPE] = {
+        .cls = { .name = "NoneType", .class_name = "NoneType_return_converter",
+                 .base = RROW(RR_OBJECT), .type = "PyObject *" },
+        .kind = RK_NONETYPE, .listed = true },
+    [RR_BOOL] = {
+        .cls = { .name = "bool", .class_name = "bool_return_converter",
+                 .base = RROW(RR_OBJECT), .type = "int" },
+        .kind = RK_BOOL, .listed = true },
+    [RR_LONG] = {
+        .cls = { .name = "long", .class_name = "long_return_converter",
+                 .base = RROW(RR_OBJECT), .type = "long",
+                 .conversion_fn = "PyLong_FromLong", .cast = "",
+                 .unsigned_cast = "" },
+        .kind = RK_LONG, .listed = true },
+    LONG_ROW(RR_INT, "int", RR_LONG, "int", "PyLong_FromLong", "(long)", ""),
+    [RR_INIT] = {
+        .cls = { .name = "init", .class_name = "init_return_converter",
+                 .base = RROW(RR_LONG), .type = "int",
+                 .conversion_fn = "PyLong_FromLong", .cast = "(long)",
+                 .unsigned_cast = "" },
+        .kind = RK_INIT, .listed = true },
+    LONG_ROW(RR_UNSIGNED_LONG, "unsigned_long", RR_LONG, "unsigned long",
+             "PyLong_FromUnsignedLong", "", "(unsigned long)"),
+    LONG_ROW(RR_UNSIGNED_INT, "unsigned_int", RR_UNSIGNED_LONG,
+             "unsigned int", "PyLong_FromUnsignedLong", "(unsigned long)",
+             "(unsigned int)"),
+    LONG_ROW(RR_PY_SSIZE_T, "Py_ssize_t", RR_LONG, "Py_ssize_t",
+             "PyLong_FromSsize_t", "", ""),
+    LONG_ROW(RR_SIZE_T, "size_t", RR_LONG, "size_t", "PyLong_FromSize_t", "",
+             "(size_t)"),
+    [RR_DOUBLE] = {
+        .cls = { .name = "double", .class_name = "double_return_converter",
+                 .base = RROW(RR_OBJECT), .type = "double", .cast = "" },
+        .kind = RK_DOUBLE, .listed = true },
+    [RR_FLOAT] = {
+        .cls = { .name = "float", .class_name = "float_return_converter",
+                 .base = RROW(RR_DOUBLE), .type = "float", .cast = "(double)" },
+        .kind = RK_DOUBLE, .listed = true },
+};
+const size_t return_nrows = RR_COUNT;
+
+const ConverterRow *converter_row_of(const ConverterClass *cls)
+{
+    for (const ConverterClass *p = cls; p; p = p->base)
+        for (size_t i = 0; i < converter_nrows; i++)
+            if (p == &converter_rows[i].cls)
+                return &converter_rows[i];
+    return &converter_rows[R_CCONVERTER];
+}
+
+const ReturnRow *return_row_of(const ReturnConverterClass *cls)
+{
+    for (const ReturnConverterClass *p = cls; p; p = p->base)
+        for (size_t i = 0; i < return_nrows; i++)
+            if (p == &return_rows[i].cls)
+                return &return_rows[i];
+    return &return_rows[RR_OBJECT];
+}
+
+/* ---- the registry: clinic.py's converters, legacy_converters and
+        return_converters dicts, per file ------------------------------- */
+
+typedef struct NamedEntry {
+    const char *name;
+    const void *cls;
+} NamedEntry;
+
+typedef struct NamedTable {
+    NamedEntry *items;
+    size_t len, cap;
+} NamedTable;
+
+typedef struct ClassMethods {
+    const ConverterClass *cls;
+    ConverterMethods methods;
+} ClassMethods;
+
+typedef struct ReturnClassMethods {
+    const ReturnConverterClass *cls;
+    ReturnConverterMethods methods;
+} ReturnClassMethods;
+
+typedef struct InstanceAttr {
+    const Converter *conv;
+    const char *name;
+    PyValue value;
+} InstanceAttr;
+
+struct ConverterRegistry {
+    Arena *arena;
+    /* methods Python blocks defined, and their instances' attributes */
+    ClassMethods *methods;
+    size_t nmethods, capmethods;
+    ReturnClassMethods *return_methods;
+    size_t nreturn_methods, capreturn_methods;
+    InstanceAttr *attrs;
+    size_t nattrs, capattrs;
+    NamedTable converters;          /* name -> ConverterClass */
+    NamedTable return_converters;   /* name -> ReturnConverterClass */
+    NamedTable classes;             /* class_name -> ConverterClass */
+    NamedTable return_classes;      /* class_name -> ReturnConverterClass */
+    LegacyEntry *legacy;            /* format unit -> class + partial */
+    size_t nlegacy, caplegacy;
+};
+
+static const void *named_get(const NamedTable *t, const char *name)
+{
+    for (size_t i = 0; i < t->len; i++)
+        if (strcmp(t->items[i].name, name) == 0)
+            return t->items[i].cls;
+    return NULL;
+}
+
+/* dict[name] = cls: replaces an existing key in place, as a dict does. */
+static void named_set(Arena *a, NamedTable *t, const char *name,
+                      const void *cls)
+{
+    for (size_t i = 0; i < t->len; i++) {
+        if (strcmp(t->items[i].name, name) == 0) {
+            t->items[i].cls = cls;
+            return;
+        }
+    }
+    if (t->len == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 32;
+        NamedEntry *items = arena_array_of(a, NamedEntry, cap);
+        if (t->len)
+            memcpy(items, t->items, t->len * sizeof *items);
+        t->items = items;
+        t->cap = cap;
+    }
+    t->items[t->len].name = name;
+    t->items[t->len].cls = cls;
+    t->len++;
+}
+
+static const LegacyEntry *registry_legacy(const ConverterRegistry *r,
+                                          const char *unit)
+{
+    for (size_t i = 0; i < r->nlegacy; i++)
+        if (strcmp(r->legacy[i].format_unit, unit) == 0)
+            return &r->legacy[i];
+    return NULL;
+}
+
+static void registry_add_legacy(ConverterRegistry *r, const LegacyEntry *e)
+{
+    for (size_t i = 0; i < r->nlegacy; i++) {
+        if (strcmp(r->legacy[i].format_unit, e->format_unit) == 0) {
+            r->legacy[i] = *e;
+            return;
+        }
+    }
+    if (r->nlegacy == r->caplegacy) {
+        size_t cap = r->caplegacy ? r->caplegacy * 2 : 64;
+        LegacyEntry *items = arena_array_of(r->arena, LegacyEntry, cap);
+        if (r->nlegacy)
+            memcpy(items, r->legacy, r->nlegacy * sizeof *items);
+        r->legacy = items;
+        r->caplegacy = cap;
+    }
+    r->legacy[r->nlegacy++] = *e;
+}
+
+ConverterRegistry *converters_new(Arena *a)
+{
+    ConverterRegistry *r = arena_new_of(a, ConverterRegistry);
+    r->arena = a;
+    for (size_t i = 0; i < converter_nrows; i++) {
+        const ConverterClass *cls = &converter_rows[i].cls;
+        if (converter_rows[i].listed)
+            named_set(a, &r->converters, cls->name, cls);
+        named_set(a, &r->classes, cls->class_name, cls);
+    }
+    for (size_t i = 0; i < return_nrows; i++) {
+        const ReturnConverterClass *cls = &return_rows[i].cls;
+        named_set(a, &r->return_converters, cls->name, cls);
+        named_set(a, &r->return_classes, cls->class_name, cls);
+    }
+    for (size_t i = 0; i < legacy_nentries; i++)
+        registry_add_legacy(r, &legacy_entries[i]);
+    return r;
+}
+
+const ConverterClass *converter_class_find(const Clinic *c, const char *name)
+{
+    return named_get(&c->converters->converters, name);
+}
+
+const ConverterClass *legacy_converter_find(const Clinic *c,
+                                            const char *format_unit)
+{
+    const LegacyEntry *e = registry_legacy(c->converters, format_unit);
+    return e ? e->cls : NULL;
+}
+
+const LegacyEntry *legacy_entry_find(const Clinic *c, const char *unit)
+{
+    return registry_legacy(c->converters, unit);
+}
+
+const ReturnConverterClass *return_converter_class_find(const Clinic *c,
+                                                        const char *name)
+{
+    return named_get(&c->converters->return_converters, name);
+}
+
+const ConverterClass *converter_class_by_class_name(const Clinic *c,
+                                                    const char *class_name)
+{
+    return named_get(&c->converters->classes, class_name);
+}
+
+const ReturnConverterClass *
+return_converter_class_by_class_name(const Clinic *c, const char *class_name)
+{
+    return named_get(&c->converters->return_classes, class_name);
+}
+
+/* The part of a class name before suffix, or NULL if it does not end so
+   (add_c_converter only registers "*_converter" classes). */
+static const char *strip_suffix(Arena *a, const char *name, const char *suffix)
+{
+    if (!name || !text_endswith(name, suffix))
+        return NULL;
+    return arena_strndup(a, name, strlen(name) - strlen(suffix));
+}
+
+/* Class attributes a Python block did not set come from the base class,
+   as Python's attribute lookup would find them. */
+static void inherit_attributes(ConverterClass *cls)
+{
+    const ConverterClass *b = cls->base ? cls->base : ROW(R_CCONVERTER);
+    unsigned set = cls->attrs_set;
+#define INHERIT(bit, field) if (!(set & (bit))) cls->field = b->field
+    INHERIT(CATTR_TYPE, type);
+    INHERIT(CATTR_C_DEFAULT, c_default);
+    INHERIT(CATTR_PY_DEFAULT, py_default);
+    INHERIT(CATTR_C_IGNORED_DEFAULT, c_ignored_default);
+    INHERIT(CATTR_CONVERTER, converter);
+    INHERIT(CATTR_FORMAT_UNIT, format_unit);
+    INHERIT(CATTR_ENCODING, encoding);
+    INHERIT(CATTR_SUBCLASS_OF, subclass_of);
+    INHERIT(CATTR_SIGNATURE_NAME, signature_name);
+    INHERIT(CATTR_DEFAULT_TYPE, default_type);
+    INHERIT(CATTR_IMPL_BY_REFERENCE, impl_by_reference);
+    INHERIT(CATTR_PARSE_BY_REFERENCE, parse_by_reference);
+    INHERIT(CATTR_LENGTH, length);
+    INHERIT(CATTR_SHOW_IN_SIGNATURE, show_in_signature);
+#undef INHERIT
+    cls->is_self = cls->is_self || b->is_self;
+    cls->is_defining_class = cls->is_defining_class || b->is_defining_class;
+}
+
+void converter_register_class(Clinic *c, ConverterClass *cls)
+{
+    ConverterRegistry *r = c->converters;
+    if (!cls->base)
+        cls->base = ROW(R_CCONVERTER);
+    inherit_attributes(cls);
+
+    /* CConverterAutoRegister: add_c_converter ... */
+    const char *key = strip_suffix(c->arena, cls->class_name, "_converter");
+    if (!cls->class_name)
+        key = cls->name;
+    if (!cls->name)
+        cls->name = key ? key : cls->class_name;
+    if (key)
+        named_set(c->arena, &r->converters, key, cls);
+    if (cls->class_name)
+        named_set(c->arena, &r->classes, cls->class_name, cls);
+
+    /* ... and add_default_legacy_c_converter. */
+    const char *unit = cls->format_unit;
+    if (unit && strcmp(unit, "O&") != 0 && unit[0] &&
+        !registry_legacy(r, unit)) {
+        LegacyEntry e = { unit, cls, NULL, 0 };
+        registry_add_legacy(r, &e);
+    }
+}
+
+void return_converter_register_class(Clinic *c, ReturnConverterClass *cls)
+{
+    ConverterRegistry *r = c->converters;
+    if (!cls->base)
+        cls->base = RROW(RR_OBJECT);
+    const ReturnConverterClass *b = cls->base;
+    unsigned set = cls->attrs_set;
+    if (!(set & RATTR_TYPE))
+        cls->type = b->type;
+    if (!(set & RATTR_CAST))
+        cls->cast = b->cast;
+    if (!(set & RATTR_CONVERSION_FN))
+        cls->conversion_fn = b->conversion_fn;
+    if (!(set & RATTR_UNSIGNED_CAST))
+        cls->unsigned_cast = b->unsigned_cast;
+
+    const char *key =
+        strip_suffix(c->arena, cls->class_name, "_return_converter");
+    if (!cls->class_name)
+        key = cls->name;
+    if (!cls->name)
+        cls->name = key ? key : cls->class_name;
+    if (key)
+        named_set(c->arena, &r->return_converters, key, cls);
+    if (cls->class_name)
+        named_set(c->arena, &r->return_classes, cls->class_name, cls);
+}
+
+/* ---- methods and attributes from Python blocks ----------------------- */
+
+/* Makes room for one more item in an arena-backed array. */
+static void *grow(Arena *a, void *items, size_t len, size_t *cap,
+                  size_t size)
+{
+    if (len < *cap)
+        return items;
+    size_t ncap = *cap ? *cap * 2 : 8;
+    void *n = arena_alloc(a, ncap * size);
+    if (len)
+        memcpy(n, items, len * size);
+    *cap = ncap;
+    return n;
+}
+
+void converter_class_set_methods(Clinic *c, const ConverterClass *cls,
+                                 const ConverterMethods *methods)
+{
+    ConverterRegistry *r = c->converters;
+    for (size_t i = 0; i < r->nmethods; i++) {
+        if (r->methods[i].cls == cls) {
+            r->methods[i].methods = *methods;
+            return;
+        }
+    }
+    r->methods = grow(c->arena, r->methods, r->nmethods, &r->capmethods,
+                      sizeof *r->methods);
+    r->methods[r->nmethods].cls = cls;
+    r->methods[r->nmethods].methods = *methods;
+    r->nmethods++;
+}
+
+const ConverterMethods *converter_methods_of(const Clinic *c,
+                                             const ConverterClass *cls)
+{
+    const ConverterRegistry *r = c->converters;
+    for (size_t i = 0; i < r->nmethods; i++)
+        if (r->methods[i].cls == cls)
+            return &r->methods[i].methods;
+    return NULL;
+}
+
+bool converter_has_methods(const Clinic *c)
+{
+    return c->converters->nmethods != 0;
+}
+
+void return_converter_class_set_methods(Clinic *c,
+                                        const ReturnConverterClass *cls,
+                                        const ReturnConverterMethods *methods)
+{
+    ConverterRegistry *r = c->converters;
+    for (size_t i = 0; i < r->nreturn_methods; i++) {
+        if (r->return_methods[i].cls == cls) {
+            r->return_methods[i].methods = *methods;
+            return;
+        }
+    }
+    r->return_methods = grow(c->arena, r->return_methods, r->nreturn_methods,
+                             &r->capreturn_methods, sizeof *r->return_methods);
+    r->return_methods[r->nreturn_methods].cls = cls;
+    r->return_methods[r->nreturn_methods].methods = *methods;
+    r->nreturn_methods++;
+}
+
+const ReturnConverterMethods *
+return_converter_methods_of(const Clinic *c, const ReturnConverterClass *cls)
+{
+    const ConverterRegistry *r = c->converters;
+    for (size_t i = 0; i < r->nreturn_methods; i++)
+        if (r->return_methods[i].cls == cls)
+            return &r->return_methods[i].methods;
+    return NULL;
+}
+
+void converter_set_attr(Clinic *c, Converter *conv, const char *name,
+                        PyValue value)
+{
+    ConverterRegistry *r = c->converters;
+    for (size_t i = 0; i < r->nattrs; i++) {
+        if (r->attrs[i].conv == conv && strcmp(r->attrs[i].name, name) == 0) {
+            r->attrs[i].value = value;
+            return;
+        }
+    }
+    r->attrs = grow(c->arena, r->attrs, r->nattrs, &r->capattrs,
+                    sizeof *r->attrs);
+    r->attrs[r->nattrs].conv = conv;
+    r->attrs[r->nattrs].name = arena_strdup(c->arena, name);
+    r->attrs[r->nattrs].value = value;
+    r->nattrs++;
+}
+
+bool converter_get_attr(const Clinic *c, const Converter *conv,
+                        const char *name, PyValue *value)
+{
+    const ConverterRegistry *r = c->converters;
+    for (size_t i = 0; i < r->nattrs; i++) {
+        if (r->attrs[i].conv == conv && strcmp(r->attrs[i].name, name) == 0) {
+            *value = r->attrs[i].value;
+            return true;
+        }
+    }
+    return false;
+}
+
+void converter_copy_attrs(Clinic *c, const Converter *from, Converter *to)
+{
+    ConverterRegistry *r = c->converters;
+    size_t n = r->nattrs;   /* the copies are appended: do not revisit */
+    for (size_t i = 0; i < n; i++)
+        if (r->attrs[i].conv == from)
+            converter_set_attr(c, to, r->attrs[i].name, r->attrs[i].value);
+}
+
+/* ---- `clinic --converters` ------------------------------------------- */
+
+static int lower_cmp(const char *x, const char *y)
+{
+    for (;; x++, y++) {
+        int cx = tolower((unsigned char)*x), cy = tolower((unsigned char)*y);
+        if (cx != cy || !cx)
+            return cx - cy;
+    }
+}
+
+static int cmp_row_names(const void *x, const void *y)
+{
+    const ConverterRow *a = *(const ConverterRow *const *)x;
+    const ConverterRow *b = *(const ConverterRow *const *)y;
+    return lower_cmp(a->cls.name, b->cls.name);
+}
+
+static int cmp_return_names(const void *x, const void *y)
+{
+    const ReturnRow *a = *(const ReturnRow *const *)x;
+    const ReturnRow *b = *(const ReturnRow *const *)y;
+    return lower_cmp(a->cls.name, b->cls.name);
+}
+
+static int cmp_units(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static void print_legacy_line(StrBuf *out, const char **units, size_t n,
+                              bool upper)
+{
+    sb_adds(out, "    ");
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!!isupper((unsigned char)units[i][0]) != upper)
+            continue;
+        if (!first)
+            sb_addc(out, ' ');
+        sb_adds(out, units[i]);
+        first = false;
+    }
+    sb_addc(out, '\n');
+}
+
+void converters_print(StrBuf *out)
+{
+    Arena *a = arena_new();
+
+    const char *units[64];
+    size_t nunits = 0;
+    for (size_t i = 0; i < legacy_nentries && nunits < 64; i++)
+        units[nunits++] = legacy_entries[i].format_unit;
+    qsort(units, nunits, sizeof units[0], cmp_units);
+    sb_adds(out, "\nLegacy converters:\n");
+    print_legacy_line(out, units, nunits, true);
+    print_legacy_line(out, units, nunits, false);
+    sb_addc(out, '\n');
+
+    const ConverterRow *rows[64];
+    size_t nrows = 0;
+    for (size_t i = 0; i < converter_nrows; i++)
+        if (converter_rows[i].listed)
+            rows[nrows++] = &converter_rows[i];
+    qsort(rows, nrows, sizeof rows[0], cmp_row_names);
+    sb_adds(out, "Converters:\n");
+    for (size_t i = 0; i < nrows; i++) {
+        sb_addf(out, "    %s(", rows[i]->cls.name);
+        for (int j = 0; j < rows[i]->nparams; j++) {
+            const InitParam *p = &rows[i]->params[j];
+            sb_addf(out, "%s%s=%s", j ? ", " : "", p->name,
+                    conv_repr(a, &p->default_value));
+        }
+        sb_adds(out, ")\n");
+    }
+    sb_addc(out, '\n');
+
+    const ReturnRow *rrows[64];
+    size_t nrrows = 0;
+    for (size_t i = 0; i < return_nrows; i++)
+        if (return_rows[i].listed)
+            rrows[nrrows++] = &return_rows[i];
+    qsort(rrows, nrrows, sizeof rrows[0], cmp_return_names);
+    sb_adds(out, "Return converters:\n");
+    for (size_t i = 0; i < nrrows; i++)
+        sb_addf(out, "    %s()\n", rrows[i]->cls.name);
+    sb_addc(out, '\n');
+
+    sb_adds(out, "All converters also accept (c_default=None, "
+                 "py_default=None, annotation=None).\n");
+    sb_adds(out, "All return converters also accept (py_default=None).\n");
+    arena_free(a);
+}

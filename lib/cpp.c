@@ -1,0 +1,377 @@
+/*
+ * cpp.c — the preprocessor monitor: a port of clinic's cpp.py Monitor.
+ *
+ * Every line the scanner reads goes through cpp_writeline(), which keeps a
+ * stack of the #if / #ifdef / #ifndef / #elif / #else conditions in force,
+ * so a function can be wrapped in "#if CONDITION" exactly as clinic.py does.
+ * The port is deliberately literal, quirks included: cpp.py looks at
+ * Python str.strip()/split() whitespace, still sees a '#' directive on a
+ * line inside a multi-line comment, and refuses a comment opener inside a
+ * comment.
+ */
+#include "cpp.h"
+
+#include <string.h>
+
+typedef enum CppToken { CPP_IF, CPP_ELIF } CppToken;
+
+typedef struct CppEntry {
+    CppToken token;            /* "if" or "elif", as cpp.py stores it */
+    const char *condition;
+} CppEntry;
+
+/* A growable arena buffer: old storage is simply abandoned on growth, so
+   the total is bounded by twice the longest line. */
+typedef struct Scratch {
+    char *buf;
+    size_t len, cap;
+} Scratch;
+
+struct CppMonitor {
+    CppEntry *stack;
+    size_t depth, cap;
+    bool in_comment;
+    bool has_continuation;
+    Scratch continuation;      /* cpp.py's self.continuation */
+    Scratch line;              /* the line being worked on */
+};
+
+/* ---- Python str whitespace on UTF-8 text ------------------------------- */
+
+/* Length in bytes of the whitespace character at s (str.isspace()), or 0.
+   Python decodes the file, so its strip() and split() also drop the
+   Unicode spaces; for the ASCII ones this is \t\n\v\f\r, \x1c-\x1f and ' '. */
+static size_t py_space_at(const char *s, const char *end)
+{
+    unsigned char b0 = (unsigned char)s[0];
+    if (b0 == ' ' || (b0 >= '\t' && b0 <= '\r') || (b0 >= 0x1c && b0 <= 0x1f))
+        return 1;
+    if (b0 < 0xc2 || end - s < 2)
+        return 0;
+    unsigned char b1 = (unsigned char)s[1];
+    if (b0 == 0xc2)                                   /* U+0085, U+00A0 */
+        return (b1 == 0x85 || b1 == 0xa0) ? 2 : 0;
+    if (end - s < 3)
+        return 0;
+    unsigned char b2 = (unsigned char)s[2];
+    if (b0 == 0xe1)                                   /* U+1680 */
+        return (b1 == 0x9a && b2 == 0x80) ? 3 : 0;
+    if (b0 == 0xe2 && b1 == 0x80)       /* U+2000-200A, 2028, 2029, 202F */
+        return ((b2 >= 0x80 && b2 <= 0x8a) || b2 == 0xa8 || b2 == 0xa9 ||
+                b2 == 0xaf) ? 3 : 0;
+    if (b0 == 0xe2 && b1 == 0x81)                     /* U+205F */
+        return b2 == 0x9f ? 3 : 0;
+    if (b0 == 0xe3 && b1 == 0x80)                     /* U+3000 */
+        return b2 == 0x80 ? 3 : 0;
+    return 0;
+}
+
+static const char *skip_space(const char *s, const char *end)
+{
+    size_t n;
+    while (s < end && (n = py_space_at(s, end)) != 0)
+        s += n;
+    return s;
+}
+
+/* End of s with trailing whitespace removed (str.rstrip()). */
+static const char *rstrip_end(const char *s, const char *end)
+{
+    const char *last = s;      /* just past the last non-space character */
+    while (s < end) {
+        size_t n = py_space_at(s, end);
+        if (n) {
+            s += n;
+        } else {
+            s++;
+            while (s < end && ((unsigned char)*s & 0xc0) == 0x80)
+                s++;           /* rest of a multi-byte character */
+            last = s;
+        }
+    }
+    return last;
+}
+
+static const char *find(const char *s, const char *end, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; s + n <= end; s++)
+        if (memcmp(s, needle, n) == 0)
+            return s;
+    return NULL;
+}
+
+/* ---- scratch buffers --------------------------------------------------- */
+
+static void scratch_reserve(Clinic *c, Scratch *sc, size_t need)
+{
+    if (need + 1 <= sc->cap)
+        return;
+    size_t cap = sc->cap ? sc->cap : 128;
+    while (cap < need + 1)
+        cap *= 2;
+    char *buf = arena_alloc(c->arena, cap);
+    if (sc->len)
+        memcpy(buf, sc->buf, sc->len);
+    sc->buf = buf;
+    sc->cap = cap;
+}
+
+static void scratch_add(Clinic *c, Scratch *sc, const char *s, size_t n)
+{
+    scratch_reserve(c, sc, sc->len + n);
+    memmove(sc->buf + sc->len, s, n);
+    sc->len += n;
+    sc->buf[sc->len] = '\0';
+}
+
+/* ---- the condition stack ----------------------------------------------- */
+
+static const char *negate(Clinic *c, const char *condition)
+{
+    if (condition[0] == '!')
+        return condition + 1;
+    return arena_printf(c->arena, "!%s", condition);
+}
+
+static void push(Clinic *c, CppMonitor *m, CppToken token,
+                 const char *condition)
+{
+    if (m->depth == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 8;
+        CppEntry *stack = arena_array_of(c->arena, CppEntry, cap);
+        if (m->depth)
+            memcpy(stack, m->stack, m->depth * sizeof *stack);
+        m->stack = stack;
+        m->cap = cap;
+    }
+    m->stack[m->depth].token = token;
+    m->stack[m->depth].condition = condition;
+    m->depth++;
+}
+
+static CppEntry pop(Clinic *c, CppMonitor *m, const char *token, int lineno)
+{
+    if (m->depth == 0)
+        clinic_fail(c, lineno, "#%s without matching #if / #ifdef / #ifndef!",
+                    token);
+    return m->stack[--m->depth];
+}
+
+/* cpp.py's is_a_simple_defined: ^defined\s*\(\s*[A-Za-z0-9_]+\s*\)$.
+   The condition was rebuilt from split() fields, so ' ' is the only
+   whitespace it can contain. */
+static bool is_a_simple_defined(const char *s)
+{
+    if (strncmp(s, "defined", 7) != 0)
+        return false;
+    s += 7;
+    while (*s == ' ')
+        s++;
+    if (*s++ != '(')
+        return false;
+    while (*s == ' ')
+        s++;
+    const char *name = s;
+    while ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+           (*s >= '0' && *s <= '9') || *s == '_')
+        s++;
+    if (s == name)
+        return false;
+    while (*s == ' ')
+        s++;
+    return s[0] == ')' && s[1] == '\0';
+}
+
+/* ---- one directive ----------------------------------------------------- */
+
+/* The directive's text after '#': "fields[0] fields[1:]" as cpp.py splits
+   it.  Returns the token lowered and the arguments joined with ' '. */
+static void split_directive(Clinic *c, const char *s, const char *end,
+                            char **token, char **arguments, int *nargs)
+{
+    StrBuf args = STRBUF_INIT;
+    *token = NULL;
+    *nargs = 0;
+    for (;;) {
+        s = skip_space(s, end);
+        if (s >= end)
+            break;
+        const char *field = s;
+        while (s < end && py_space_at(s, end) == 0)
+            s++;
+        if (!*token) {
+            char *t = arena_strndup(c->arena, field, (size_t)(s - field));
+            for (char *p = t; *p; p++)
+                if (*p >= 'A' && *p <= 'Z')
+                    *p = (char)(*p - 'A' + 'a');
+            *token = t;
+        } else {
+            if (args.len)
+                sb_addc(&args, ' ');
+            sb_add(&args, field, (size_t)(s - field));
+            ++*nargs;
+        }
+    }
+    *arguments = sb_to_arena(&args, c->arena);
+    sb_free(&args);
+}
+
+static void directive(Clinic *c, CppMonitor *m, const char *s,
+                      const char *end, int lineno)
+{
+    char *token, *condition;
+    int nargs;
+
+    s = skip_space(s, end);
+    if (s == end)   /* cpp.py: `assert line`, so clinic.py stops here */
+        clinic_fail(c, lineno, "Empty preprocessor directive!");
+    split_directive(c, s, end, &token, &condition, &nargs);
+
+    bool is_if = strcmp(token, "if") == 0, is_elif = strcmp(token, "elif") == 0;
+    bool is_ifdef = strcmp(token, "ifdef") == 0;
+    bool is_ifndef = strcmp(token, "ifndef") == 0;
+
+    if (is_if || is_elif || is_ifdef || is_ifndef) {
+        if (!condition[0])
+            clinic_fail(c, lineno, "Invalid format for #%s line: no argument!",
+                        token);
+        CppToken kind = CPP_IF;
+        const char *cond = condition;
+        if (is_if || is_elif) {
+            if (!is_a_simple_defined(condition))
+                cond = arena_printf(c->arena, "(%s)", condition);
+            if (is_elif) {
+                CppEntry previous = pop(c, m, token, lineno);
+                push(c, m, previous.token, negate(c, previous.condition));
+                kind = CPP_ELIF;
+            }
+        } else {
+            if (nargs != 1)
+                clinic_fail(c, lineno, "Invalid format for #%s line: should "
+                            "be exactly one argument!", token);
+            cond = arena_printf(c->arena, "%sdefined(%s)",
+                                is_ifndef ? "!" : "", condition);
+        }
+        push(c, m, kind, cond);
+    } else if (strcmp(token, "else") == 0) {
+        CppEntry previous = pop(c, m, token, lineno);
+        push(c, m, previous.token, negate(c, previous.condition));
+    } else if (strcmp(token, "endif") == 0) {
+        while (pop(c, m, token, lineno).token != CPP_IF)
+            ;
+    }
+}
+
+/* ---- public interface -------------------------------------------------- */
+
+CppMonitor *cpp_new(Clinic *c)
+{
+    return arena_new_of(c->arena, CppMonitor);
+}
+
+void cpp_writeline(Clinic *c, CppMonitor *m, const char *text, int lineno)
+{
+    const char *end = text + strlen(text);
+    const char *s = skip_space(text, end);
+    bool own_copy = false;     /* s points into m->line, which we may edit */
+    end = rstrip_end(s, end);
+
+    if (m->has_continuation) {
+        /* line = self.continuation + line */
+        Scratch *cont = &m->continuation;
+        m->line.len = 0;
+        scratch_add(c, &m->line, cont->buf, cont->len);
+        scratch_add(c, &m->line, s, (size_t)(end - s));
+        m->has_continuation = false;
+        own_copy = true;
+        s = m->line.buf;
+        end = s + m->line.len;
+    }
+
+    if (s == end)
+        return;
+
+    if (end[-1] == '\\') {
+        /* self.continuation = line[:-1].rstrip() + " " */
+        const char *cut = rstrip_end(s, end - 1);
+        Scratch *cont = &m->continuation;
+        cont->len = 0;
+        scratch_add(c, cont, s, (size_t)(cut - s));
+        scratch_add(c, cont, " ", 1);
+        m->has_continuation = true;
+        return;
+    }
+
+    if (m->in_comment) {
+        const char *close = find(s, end, "*/");
+        if (close) {
+            s = close + 2;
+            m->in_comment = false;
+        }
+    }
+
+    for (;;) {
+        const char *open = find(s, end, "/*");
+        if (!open)
+            break;
+        if (m->in_comment)
+            clinic_fail(c, lineno, "Nested block comment!");
+        const char *close = find(open + 2, end, "*/");
+        if (!close) {
+            /* the comment continues past the end of the line */
+            m->in_comment = true;
+            end = rstrip_end(s, open);
+            break;
+        }
+        /* line = before.rstrip() + ' ' + after.lstrip(), edited in place
+           in our own copy of the line (it only gets shorter) */
+        size_t open_at = (size_t)(open - s), close_at = (size_t)(close - s);
+        if (!own_copy) {
+            own_copy = true;
+            m->line.len = 0;
+            scratch_add(c, &m->line, s, (size_t)(end - s));
+            s = m->line.buf;
+            end = s + m->line.len;
+        }
+        char *out = (char *)rstrip_end(s, s + open_at);
+        const char *after = skip_space(s + close_at + 2, end);
+        *out++ = ' ';
+        memmove(out, after, (size_t)(end - after));
+        end = out + (end - after);
+    }
+
+    const char *line_comment = find(s, end, "//");
+    if (line_comment)
+        end = rstrip_end(s, line_comment);
+
+    if (s == end || *s != '#')
+        return;
+    directive(c, m, s + 1, end, lineno);
+}
+
+const char *cpp_condition(Clinic *c, CppMonitor *m)
+{
+    if (m->depth == 0)
+        return "";
+    if (m->depth == 1)
+        return m->stack[0].condition;
+    StrBuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < m->depth; i++) {
+        if (i)
+            sb_adds(&sb, " && ");
+        sb_adds(&sb, m->stack[i].condition);
+    }
+    const char *result = sb_to_arena(&sb, c->arena);
+    sb_free(&sb);
+    return result;
+}
+
+/* cpp.py's Monitor.close() fails on an unterminated #if, but clinic.py
+   never calls it: a file ending inside a conditional is accepted.  We do
+   the same, so this only exists to mark the end of the file. */
+void cpp_close(Clinic *c, CppMonitor *m)
+{
+    (void)c;
+    (void)m;
+}

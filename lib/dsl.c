@@ -1,0 +1,909 @@
+/*
+ * dsl.c — the clinic DSL parser (clinic.py's DSLParser): the block loop,
+ * the line-oriented state machine, directives and decorators, the
+ * function declaration line (with cloning), and the module/class
+ * namespace.  The parameter section is in dsl_params.c, the docstring
+ * formatting in dsl_docstring.c.
+ *
+ * Errors carry the real line of the problem (clinic.py reports the line
+ * the block parser has reached, the end of the block).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "converters.h"
+#include "cpp.h"
+#include "dsl_internal.h"
+#include "gen.h"
+#include "output.h"
+#include "pyexpr.h"
+#include "text.h"
+
+/* ---- small helpers ----------------------------------------------------- */
+
+const char *dsl_repr_str(Clinic *c, const char *s)
+{
+    return py_repr_str(c->arena, s, strlen(s));
+}
+
+static bool is_blank(const char *s)
+{
+    for (; *s; s++)
+        if (!strchr(" \t\n\r\f\v\x1c\x1d\x1e\x1f", *s))
+            return false;
+    return true;
+}
+
+/* clinic.py's DSLParser.ignore_line: comment-only and empty lines. */
+bool dsl_ignore_line(Clinic *c, const char *line)
+{
+    return text_lstrip(c->arena, line)[0] == '#' || is_blank(line);
+}
+
+/* ---- IndentStack ------------------------------------------------------- */
+
+int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line)
+{
+    if (strchr(line, '\t'))
+        clinic_fail(c, 0,
+                    "Tab characters are illegal in the Argument Clinic DSL.");
+    const char *stripped = text_lstrip(c->arena, line);
+    if (!*stripped) {
+        /* we can't tell anything from an empty line, so pretend it's
+           indented like our current indent */
+        if (!s->depth)
+            clinic_fail(c, 0,
+                        "IndentStack expected indents, but none are defined.");
+        return s->indents[s->depth - 1];
+    }
+    return (int)(strlen(line) - strlen(stripped));
+}
+
+/* 1 if we indented (or this is the first margin), 0 if the margin did not
+   change, -N if we dedented N times. */
+int dsl_indent_infer(Clinic *c, IndentStack *s, const char *line)
+{
+    int indent = dsl_indent_measure(c, s, line);
+    if (!s->depth || indent > s->indents[s->depth - 1]) {
+        GROW(c, s->indents, s->depth, s->cap);
+        s->indents[s->depth++] = indent;
+        s->margin = indent;
+        return 1;
+    }
+    if (indent == s->indents[s->depth - 1])
+        return 0;
+    bool known = false;
+    for (size_t i = 0; i < s->depth; i++)
+        if (s->indents[i] == indent)
+            known = true;
+    if (!known)
+        clinic_fail(c, 0, "Illegal outdent.");
+    int outdent_count = 0;
+    while (indent != s->indents[s->depth - 1]) {
+        s->depth--;
+        outdent_count--;
+    }
+    s->margin = indent;
+    return outdent_count;
+}
+
+const char *dsl_indent_dedent(Clinic *c, IndentStack *s, const char *line)
+{
+    for (int i = 0; i < s->margin; i++)
+        if (line[i] != ' ')
+            clinic_fail(c, 0, "Cannot dedent, line does not start with the "
+                              "previous margin:");
+    size_t indent = (size_t)s->indents[s->depth - 1];
+    return strlen(line) >= indent ? line + indent : "";
+}
+
+/* ---- the namespace ----------------------------------------------------- */
+
+static Namespace *namespace_top(Clinic *c, DslState *d)
+{
+    if (!d->top) {
+        if (!c->root) {
+            c->root = arena_new_of(c->arena, Module);
+            c->root->name = "";
+        }
+        d->top = arena_new_of(c->arena, Namespace);
+        d->top->module = c->root;
+    }
+    return d->top;
+}
+
+static Namespace *find_module(Namespace *ns, const char *name)
+{
+    for (size_t i = 0; i < ns->nmodules; i++)
+        if (!strcmp(ns->modules[i]->module->name, name))
+            return ns->modules[i];
+    return NULL;
+}
+
+static Namespace *find_class(Namespace *ns, const char *name)
+{
+    for (size_t i = 0; i < ns->nclasses; i++)
+        if (!strcmp(ns->classes[i]->cls->name, name))
+            return ns->classes[i];
+    return NULL;
+}
+
+/* Splits "a.b.c" at the dots, stripping each field when asked. */
+static size_t split_dots(Clinic *c, const char *s, bool strip,
+                         const char ***out)
+{
+    size_t n = 1;
+    for (const char *p = s; *p; p++)
+        n += *p == '.';
+    const char **fields = arena_array_of(c->arena, const char *, n);
+    size_t i = 0;
+    for (;;) {
+        const char *dot = strchr(s, '.');
+        char *field = dot ? arena_strndup(c->arena, s, (size_t)(dot - s))
+                          : arena_strdup(c->arena, s);
+        fields[i++] = strip ? text_strip(c->arena, field) : field;
+        if (!dot)
+            break;
+        s = dot + 1;
+    }
+    *out = fields;
+    return n;
+}
+
+/* clinic.py's Clinic._module_and_class: where fields lead.  *module is
+   never NULL (the top level at least); *cls is NULL outside classes. */
+static void module_and_class(Clinic *c, DslState *d, const char **fields,
+                             size_t nfields, Namespace **module,
+                             Namespace **cls)
+{
+    Namespace *parent = namespace_top(c, d);
+    *module = parent;
+    *cls = NULL;
+    bool in_classes = false;
+    for (size_t i = 0; i < nfields; i++) {
+        if (!in_classes) {
+            Namespace *child = find_module(parent, fields[i]);
+            if (child) {
+                parent = *module = child;
+                continue;
+            }
+            in_classes = true;
+        }
+        Namespace *child = find_class(parent, fields[i]);
+        if (!child) {
+            StrBuf so_far = STRBUF_INIT;
+            for (size_t j = 0; j <= i; j++) {
+                if (j)
+                    sb_addc(&so_far, '.');
+                sb_adds(&so_far, fields[j]);
+            }
+            const char *s = sb_to_arena(&so_far, c->arena);
+            sb_free(&so_far);
+            clinic_fail(c, 0, "Parent class or module %s does not exist.", s);
+        }
+        *cls = parent = child;
+    }
+}
+
+static void namespace_add_function(Clinic *c, Namespace *ns, Function *f)
+{
+    GROW(c, ns->functions, ns->nfunctions, ns->capfunctions);
+    ns->functions[ns->nfunctions++] = f;
+    GROW(c, c->functions, c->nfunctions, c->capfunctions);
+    c->functions[c->nfunctions++] = f;
+}
+
+/* ---- directives -------------------------------------------------------- */
+
+static void directive_module(Clinic *c, DslState *d, const char *name)
+{
+    const char **fields;
+    size_t n = split_dots(c, name, false, &fields);
+    Namespace *module, *cls;
+    module_and_class(c, d, fields, n - 1, &module, &cls);
+    if (cls)
+        clinic_fail(c, 0, "Can't nest a module inside a class!");
+    /* clinic.py looks the full name up among the classes, and files the
+       module under its full name: a module declared again replaces the
+       earlier one. */
+    if (find_class(module, name))
+        clinic_fail(c, 0, "Already defined module %s!", dsl_repr_str(c, name));
+    Namespace *m = arena_new_of(c->arena, Namespace);
+    m->module = arena_new_of(c->arena, Module);
+    m->module->name = arena_strdup(c->arena, name);
+    m->module->parent = module->module == c->root ? NULL : module->module;
+    for (size_t i = 0; i < module->nmodules; i++)
+        if (!strcmp(module->modules[i]->module->name, name)) {
+            module->modules[i] = m;
+            return;
+        }
+    GROW(c, module->modules, module->nmodules, module->capmodules);
+    module->modules[module->nmodules++] = m;
+}
+
+static void directive_class(Clinic *c, DslState *d, const char *full,
+                            const char *typedef_, const char *type_object)
+{
+    const char **fields;
+    size_t n = split_dots(c, full, false, &fields);
+    const char *name = fields[n - 1];
+    Namespace *module, *cls;
+    module_and_class(c, d, fields, n - 1, &module, &cls);
+    Namespace *parent = cls ? cls : module;
+    if (find_class(parent, name))
+        clinic_fail(c, 0, "Already defined class %s!", dsl_repr_str(c, name));
+    Namespace *k = arena_new_of(c->arena, Namespace);
+    k->module = module->module;
+    k->cls = arena_new_of(c->arena, Class);
+    k->cls->name = name;
+    k->cls->module = module->module;
+    k->cls->cls = cls ? cls->cls : NULL;
+    k->cls->typedef_ = arena_strdup(c->arena, typedef_);
+    k->cls->type_object = arena_strdup(c->arena, type_object);
+    GROW(c, parent->classes, parent->nclasses, parent->capclasses);
+    parent->classes[parent->nclasses++] = k;
+}
+
+/* The TypeError Python raises when a directive gets the wrong number of
+   arguments; clinic.py reports str(e). */
+static void check_arity(Clinic *c, const char *method, const char *const *params,
+                        int nparams, int nargs)
+{
+    if (nargs > nparams)
+        clinic_fail(c, 0,
+                    "DSLParser.%s() takes %d positional argument%s but %d "
+                    "were given",
+                    method, nparams + 1, nparams ? "s" : "", nargs + 1);
+    if (nargs == nparams)
+        return;
+    int missing = nparams - nargs;
+    StrBuf names = STRBUF_INIT;
+    for (int i = nargs; i < nparams; i++) {
+        if (i > nargs)
+            sb_adds(&names, missing == 2 ? " and " :
+                            i == nparams - 1 ? ", and " : ", ");
+        sb_addf(&names, "'%s'", params[i]);
+    }
+    const char *s = sb_to_arena(&names, c->arena);
+    sb_free(&names);
+    clinic_fail(c, 0,
+                "DSLParser.%s() missing %d required positional argument%s: %s",
+                method, missing, missing == 1 ? "" : "s", s);
+}
+
+static bool run_own_directive(Clinic *c, DslState *d, const char *name,
+                              const char **args, int nargs)
+{
+    static const char *const module_params[] = {"name"};
+    static const char *const class_params[] = {"name", "typedef",
+                                               "type_object"};
+    if (!strcmp(name, "module")) {
+        check_arity(c, "directive_module", module_params, 1, nargs);
+        directive_module(c, d, args[0]);
+    } else if (!strcmp(name, "class")) {
+        check_arity(c, "directive_class", class_params, 3, nargs);
+        directive_class(c, d, args[0], args[1], args[2]);
+    } else if (!strcmp(name, "@classmethod")) {
+        check_arity(c, "at_classmethod", NULL, 0, nargs);
+        if (d->kind != FUNC_CALLABLE)
+            clinic_fail(c, 0, "Can't set @classmethod, function is not a "
+                              "normal callable");
+        d->kind = FUNC_CLASS_METHOD;
+    } else if (!strcmp(name, "@staticmethod")) {
+        check_arity(c, "at_staticmethod", NULL, 0, nargs);
+        if (d->kind != FUNC_CALLABLE)
+            clinic_fail(c, 0, "Can't set @staticmethod, function is not a "
+                              "normal callable");
+        d->kind = FUNC_STATIC_METHOD;
+    } else if (!strcmp(name, "@coexist")) {
+        check_arity(c, "at_coexist", NULL, 0, nargs);
+        if (d->coexist)
+            clinic_fail(c, 0, "Called @coexist twice!");
+        d->coexist = true;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* shlex.split(line) in POSIX mode, as clinic.py splits directive lines. */
+static int shlex_split(Clinic *c, const char *s, const char ***out)
+{
+    const char **tokens = NULL;
+    size_t n = 0, cap = 0;
+    StrBuf tok = STRBUF_INIT;
+    for (;;) {
+        while (*s && strchr(" \t\r\n", *s))
+            s++;
+        if (!*s)
+            break;
+        sb_reset(&tok);
+        while (*s && !strchr(" \t\r\n", *s)) {
+            if (*s == '"' || *s == '\'') {
+                char quote = *s++;
+                for (;;) {
+                    if (!*s) {
+                        sb_free(&tok);
+                        clinic_fail(c, 0, "No closing quotation");
+                    }
+                    if (*s == quote) {
+                        s++;
+                        break;
+                    }
+                    if (*s == '\\' && quote == '"') {
+                        if (!s[1]) {
+                            sb_free(&tok);
+                            clinic_fail(c, 0, "No escaped character");
+                        }
+                        if (s[1] != '"' && s[1] != '\\')
+                            sb_addc(&tok, '\\');
+                        sb_addc(&tok, s[1]);
+                        s += 2;
+                        continue;
+                    }
+                    sb_addc(&tok, *s++);
+                }
+            } else if (*s == '\\') {
+                if (!s[1]) {
+                    sb_free(&tok);
+                    clinic_fail(c, 0, "No escaped character");
+                }
+                sb_addc(&tok, s[1]);
+                s += 2;
+            } else {
+                sb_addc(&tok, *s++);
+            }
+        }
+        GROW(c, tokens, n, cap);
+        tokens[n++] = arena_strndup(c->arena, tok.buf, tok.len);
+    }
+    sb_free(&tok);
+    *out = tokens;
+    return (int)n;
+}
+
+/* ---- the states -------------------------------------------------------- */
+
+static void run_state(Clinic *c, DslState *d, const char *line);
+
+void dsl_next_state(Clinic *c, DslState *d, DslStateFn state,
+                    const char *line)
+{
+    d->state = state;
+    if (line)
+        run_state(c, d, line);
+}
+
+static void state_dsl_start(Clinic *c, DslState *d, const char *line)
+{
+    if (dsl_ignore_line(c, line))
+        return;
+
+    /* is it a directive? */
+    const char **fields;
+    int n = shlex_split(c, line, &fields);
+    if (run_own_directive(c, d, fields[0], fields + 1, n - 1) ||
+        directive_run(c, d->block, fields[0], fields + 1, n - 1, d->line))
+        return;
+
+    dsl_next_state(c, d, DSL_MODULENAME_NAME, line);
+}
+
+static bool is_legal_c_identifier(Clinic *c, const char *s)
+{
+    return text_legal_c_identifier(c->arena, s) != NULL;
+}
+
+/* Function.copy(): a clone shares the original's return converter and
+   copies its parameters (with copies of their converters). */
+static Function *clone_function(Clinic *c, const Function *from)
+{
+    Function *f = arena_new_of(c->arena, Function);
+    *f = *from;
+    f->parameters = NULL;
+    f->nparameters = f->capparameters = 0;
+    for (size_t i = 0; i < from->nparameters; i++) {
+        Parameter *p = arena_new_of(c->arena, Parameter);
+        *p = *from->parameters[i];
+        p->function = f;
+        p->converter = converter_copy(c, p->converter);
+        p->converter->function = f;
+        dsl_add_parameter(c, f, p->key, p);
+    }
+    return f;
+}
+
+static bool try_clone(Clinic *c, DslState *d, const char *line)
+{
+    const char *eq = strrchr(line, '=');
+    if (!eq)
+        return false;
+    char *before = arena_strndup(c->arena, line, (size_t)(eq - line));
+    const char *as = strstr(before, " as ");
+    const char *full_name, *c_basename = "";
+    if (as) {
+        full_name = text_strip(c->arena,
+                               arena_strndup(c->arena, before,
+                                             (size_t)(as - before)));
+        c_basename = text_strip(c->arena, as + 4);
+    } else {
+        full_name = text_strip(c->arena, before);
+    }
+    const char *existing = text_strip(c->arena, eq + 1);
+    if (!(text_is_legal_py_identifier(full_name) &&
+          (!*c_basename || is_legal_c_identifier(c, c_basename)) &&
+          text_is_legal_py_identifier(existing)))
+        return false;
+
+    /* we're cloning! */
+    const char **fields;
+    size_t n = split_dots(c, existing, true, &fields);
+    Namespace *module, *cls;
+    module_and_class(c, d, fields, n - 1, &module, &cls);
+    Namespace *where = cls ? cls : module;
+    Function *existing_function = NULL;
+    for (size_t i = 0; i < where->nfunctions; i++)
+        if (!strcmp(where->functions[i]->name, fields[n - 1])) {
+            existing_function = where->functions[i];
+            break;
+        }
+    if (!existing_function)
+        clinic_fail(c, 0, "Couldn't find existing function %s!",
+                    dsl_repr_str(c, existing));
+
+    n = split_dots(c, full_name, true, &fields);
+    module_and_class(c, d, fields, n - 1, &module, &cls);
+
+    if (!(existing_function->kind == d->kind &&
+          existing_function->coexist == d->coexist))
+        clinic_fail(c, 0, "'kind' of function and cloned function don't "
+                          "match!  (@classmethod/@staticmethod/@coexist)");
+    Function *f = clone_function(c, existing_function);
+    f->name = fields[n - 1];
+    f->full_name = full_name;
+    f->module = module->module;
+    f->cls = cls ? cls->cls : NULL;
+    f->c_basename = *c_basename ? c_basename : NULL;
+    f->docstring = "";
+    f->line = d->line;
+    f->cpp_condition = "";
+    d->function = f;
+    namespace_add_function(c, cls ? cls : module, f);
+    dsl_next_state(c, d, DSL_FUNCTION_DOCSTRING, NULL);
+    return true;
+}
+
+static const char *const unsupported_special_methods[] = {
+    "__abs__", "__add__", "__and__", "__call__", "__delitem__",
+    "__divmod__", "__eq__", "__float__", "__floordiv__", "__ge__",
+    "__getattr__", "__getattribute__", "__getitem__", "__gt__", "__hash__",
+    "__iadd__", "__iand__", "__ifloordiv__", "__ilshift__", "__imatmul__",
+    "__imod__", "__imul__", "__index__", "__int__", "__invert__", "__ior__",
+    "__ipow__", "__irshift__", "__isub__", "__iter__", "__itruediv__",
+    "__ixor__", "__le__", "__len__", "__lshift__", "__lt__", "__matmul__",
+    "__mod__", "__mul__", "__neg__", "__next__", "__or__", "__pos__",
+    "__pow__", "__radd__", "__rand__", "__rdivmod__", "__repr__",
+    "__rfloordiv__", "__rlshift__", "__rmatmul__", "__rmod__", "__rmul__",
+    "__ror__", "__rpow__", "__rrshift__", "__rshift__", "__rsub__",
+    "__rtruediv__", "__rxor__", "__setattr__", "__setitem__", "__str__",
+    "__sub__", "__truediv__", "__xor__",
+};
+
+static bool is_unsupported_special_method(const char *name)
+{
+    size_t n = sizeof unsupported_special_methods /
+               sizeof unsupported_special_methods[0];
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(unsupported_special_methods[i], name))
+            return true;
+    return false;
+}
+
+/* The keyword arguments of a converter call, evaluated in clinic.py's
+   namespace (parse_converter's eval_ast_expr). */
+static ConverterArg *eval_keywords(Clinic *c, const PyExpr *call,
+                                   size_t *nargs)
+{
+    ConverterArg *args = arena_array_of(c->arena, ConverterArg,
+                                        call->nkeywords + 2);
+    for (size_t i = 0; i < call->nkeywords; i++) {
+        const char *error = NULL;
+        args[i].name = call->keywords[i].arg;
+        if (!pyexpr_eval_in(c->arena, call->keywords[i].value,
+                            PY_SCOPE_GLOBALS, &args[i].value, &error))
+            clinic_fail(c, 0, "Exception raised during parsing:\n%s",
+                        error ? error : "");
+    }
+    *nargs = call->nkeywords;
+    return args;
+}
+
+/* The name of the node's class in Python's ast module. */
+static const char *ast_class_name(const PyExpr *e)
+{
+    switch (e->kind) {
+    case PX_CONST: return "Constant";
+    case PX_ATTRIBUTE: return "Attribute";
+    case PX_CALL: return "Call";
+    case PX_SUBSCRIPT: return "Subscript";
+    case PX_LAMBDA: return "Lambda";
+    case PX_BINOP: return "BinOp";
+    case PX_UNARYOP: return "UnaryOp";
+    default: return "expr";
+    }
+}
+
+/* clinic.py's parse_converter: the converter's name, whether it is a
+   legacy format unit, and its keyword arguments (room is left for two
+   more, c_default and py_default). */
+const char *dsl_parse_converter(Clinic *c, const PyExpr *annotation,
+                                bool *legacy, ConverterArg **args,
+                                size_t *nargs)
+{
+    *legacy = false;
+    *nargs = 0;
+    *args = arena_array_of(c->arena, ConverterArg, 2);
+    if (annotation && annotation->kind == PX_CONST &&
+        annotation->value.kind == PY_STR) {
+        *legacy = true;
+        return arena_strndup(c->arena, annotation->value.s,
+                             annotation->value.len);
+    }
+    if (annotation && annotation->kind == PX_NAME)
+        return annotation->id;
+    if (!annotation || annotation->kind != PX_CALL)
+        clinic_fail(c, 0, "Annotations must be either a name, a function "
+                          "call, or a string.");
+    if (annotation->left->kind != PX_NAME)
+        /* clinic.py reads annotation.func.id and crashes */
+        clinic_fail(c, 0, "Exception raised during parsing:\n"
+                          "AttributeError: '%s' object has no attribute 'id'",
+                    ast_class_name(annotation->left));
+    *args = eval_keywords(c, annotation, nargs);
+    return annotation->left->id;
+}
+
+static ReturnConverter *parse_return_annotation(Clinic *c,
+                                                const char *full_name,
+                                                const char *returns)
+{
+    PySyntaxError err = {0};
+    PyExpr *e = pyexpr_parse_returns(c->arena, returns, &err);
+    if (!e)
+        clinic_fail(c, 0, "Badly-formed annotation for %s: %s", full_name,
+                    returns);
+    bool legacy;
+    ConverterArg *args;
+    size_t nargs;
+    const char *name = dsl_parse_converter(c, e, &legacy, &args, &nargs);
+    if (legacy)
+        clinic_fail(c, 0, "Legacy converter %s not allowed as a return "
+                          "converter", dsl_repr_str(c, name));
+    const ReturnConverterClass *cls = return_converter_class_find(c, name);
+    if (!cls)
+        clinic_fail(c, 0, "No available return converter called %s",
+                    dsl_repr_str(c, name));
+    return return_converter_create(c, cls, args, nargs);
+}
+
+/* correct_name_for_self(f): the type and name of the implicit self. */
+static void name_for_self(const Function *f, const char **type,
+                          const char **name)
+{
+    switch (f->kind) {
+    case FUNC_CALLABLE:
+    case FUNC_METHOD_INIT:
+        *type = "PyObject *";
+        *name = f->cls ? "self" : "module";
+        return;
+    case FUNC_STATIC_METHOD:
+        *type = "void *";
+        *name = "null";
+        return;
+    case FUNC_CLASS_METHOD:
+    case FUNC_METHOD_NEW:
+        *type = "PyTypeObject *";
+        *name = "type";
+        return;
+    }
+}
+
+static void state_modulename_name(Clinic *c, DslState *d, const char *line)
+{
+    /* The declaration: "module.fn [as c_basename] [-> return annotation]",
+       or a clone, "module.fn [as c_basename] = module.existing_fn". */
+    if (is_blank(line))
+        return;
+
+    dsl_indent_infer(c, &d->indent, line);
+
+    if (try_clone(c, d, line))
+        return;
+
+    const char *arrow = strstr(line, "->");
+    const char *decl = arrow ? arena_strndup(c->arena, line,
+                                             (size_t)(arrow - line))
+                             : line;
+    const char *returns = arrow ? arrow + 2 : NULL;
+
+    const char *as = strstr(decl, " as ");
+    const char *full_name, *c_basename = NULL;
+    if (as) {
+        full_name = text_strip(c->arena, arena_strndup(c->arena, decl,
+                                                       (size_t)(as - decl)));
+        c_basename = text_strip(c->arena, as + 4);
+        if (!*c_basename)
+            c_basename = NULL;
+    } else {
+        full_name = text_strip(c->arena, decl);
+    }
+
+    if (!text_is_legal_py_identifier(full_name))
+        clinic_fail(c, 0, "Illegal function name: %s", full_name);
+    if (c_basename && !is_legal_c_identifier(c, c_basename))
+        clinic_fail(c, 0, "Illegal C basename: %s", c_basename);
+
+    ReturnConverter *return_converter = NULL;
+    if (returns && *returns)
+        return_converter = parse_return_annotation(c, full_name, returns);
+
+    const char **fields;
+    size_t n = split_dots(c, full_name, true, &fields);
+    Namespace *module, *cls;
+    module_and_class(c, d, fields, n - 1, &module, &cls);
+
+    const char *function_name = fields[n - 1];
+    if (is_unsupported_special_method(function_name))
+        clinic_fail(c, 0, "%s is a special method and cannot be converted "
+                          "to Argument Clinic!  (Yet.)", function_name);
+
+    if (!strcmp(function_name, "__new__")) {
+        if (d->kind != FUNC_CLASS_METHOD || !cls)
+            clinic_fail(c, 0, "__new__ must be a class method!");
+        d->kind = FUNC_METHOD_NEW;
+    } else if (!strcmp(function_name, "__init__")) {
+        if (d->kind != FUNC_CALLABLE || !cls)
+            clinic_fail(c, 0, "__init__ must be a normal method, not a class "
+                              "or static method!");
+        d->kind = FUNC_METHOD_INIT;
+        if (!return_converter)
+            return_converter = return_converter_create(
+                c, return_converter_class_find(c, "init"), NULL, 0);
+    }
+    if (!return_converter)
+        return_converter = return_converter_create(
+            c, return_converter_class_by_class_name(c, "CReturnConverter"),
+            NULL, 0);
+
+    Function *f = arena_new_of(c->arena, Function);
+    f->name = function_name;
+    f->full_name = full_name;
+    f->module = module->module;
+    f->cls = cls ? cls->cls : NULL;
+    f->c_basename = c_basename;
+    f->return_converter = return_converter;
+    f->docstring = "";
+    f->kind = d->kind;
+    f->coexist = d->coexist;
+    f->line = d->line;
+    f->cpp_condition = "";
+    d->function = f;
+
+    /* insert a self converter automatically */
+    const char *self_type, *self_name;
+    name_for_self(f, &self_type, &self_name);
+    ConverterArg type_arg = {"type", {0}};
+    size_t nargs = 0;
+    if (f->cls && !strcmp(self_type, "PyObject *")) {
+        type_arg.value.kind = PY_STR;
+        type_arg.value.s = f->cls->typedef_;
+        type_arg.value.len = strlen(f->cls->typedef_);
+        nargs = 1;
+    }
+    const ConverterClass *self_cls = converter_class_find(c, "self");
+    Converter *sc = converter_create(c, self_cls, self_name, self_name, f,
+                                     py_unspecified, &type_arg, nargs);
+    Parameter *p_self = arena_new_of(c->arena, Parameter);
+    p_self->name = sc->name;
+    p_self->key = sc->name;
+    p_self->kind = PARAM_POSITIONAL_ONLY;
+    p_self->default_value = py_unspecified;
+    p_self->function = f;
+    p_self->converter = sc;
+    p_self->docstring = "";
+    dsl_add_parameter(c, f, p_self->key, p_self);
+
+    namespace_add_function(c, cls ? cls : module, f);
+    dsl_next_state(c, d, DSL_PARAMETERS_START, NULL);
+}
+
+static void state_parameters_start(Clinic *c, DslState *d, const char *line)
+{
+    if (dsl_ignore_line(c, line))
+        return;
+    /* if this line is not indented, we have no parameters */
+    if (!dsl_indent_infer(c, &d->indent, line)) {
+        dsl_next_state(c, d, DSL_FUNCTION_DOCSTRING, line);
+        return;
+    }
+    d->parameter_continuation = "";
+    dsl_next_state(c, d, DSL_PARAMETER, line);
+}
+
+static void state_parameter_docstring(Clinic *c, DslState *d,
+                                      const char *line)
+{
+    const char *stripped = text_strip(c->arena, line);
+    if (stripped[0] == '#')
+        return;
+
+    int indent = dsl_indent_measure(c, &d->indent, line);
+    if (indent < d->parameter_docstring_indent) {
+        dsl_indent_infer(c, &d->indent, line);
+        if (d->indent.depth == 2)  /* back to a parameter */
+            dsl_next_state(c, d, DSL_PARAMETER, line);
+        else
+            dsl_next_state(c, d, DSL_FUNCTION_DOCSTRING, line);
+        return;
+    }
+
+    Function *f = d->function;
+    Parameter *last = f->parameters[f->nparameters - 1];
+    const char *text = *stripped ? dsl_indent_dedent(c, &d->indent, line)
+                                 : "";
+    last->docstring = arena_printf(c->arena, "%s%s%s", last->docstring,
+                                   *last->docstring ? "\n" : "", text);
+}
+
+static void state_function_docstring(Clinic *c, DslState *d,
+                                     const char *line)
+{
+    Function *f = d->function;
+    if (d->group)
+        clinic_fail(c, 0, "Function %s has a ] without a matching [.",
+                    f->name);
+
+    const char *stripped = text_strip(c->arena, line);
+    if (stripped[0] == '#')
+        return;
+
+    const char *text = "";
+    if (*stripped) {
+        if (!d->docstring_line)
+            d->docstring_line = d->line;
+        text = text_rstrip(c->arena, dsl_indent_dedent(c, &d->indent, line));
+    }
+    f->docstring = arena_printf(c->arena, "%s%s%s", f->docstring,
+                                *f->docstring ? "\n" : "", text);
+}
+
+static void run_state(Clinic *c, DslState *d, const char *line)
+{
+    switch (d->state) {
+    case DSL_START:
+        state_dsl_start(c, d, line);
+        break;
+    case DSL_MODULENAME_NAME:
+        state_modulename_name(c, d, line);
+        break;
+    case DSL_PARAMETERS_START:
+        state_parameters_start(c, d, line);
+        break;
+    case DSL_PARAMETER:
+        dsl_state_parameter(c, d, line);
+        break;
+    case DSL_PARAMETER_DOCSTRING_START:
+        d->parameter_docstring_indent = d->indent.margin;
+        dsl_next_state(c, d, DSL_PARAMETER_DOCSTRING, line);
+        break;
+    case DSL_PARAMETER_DOCSTRING:
+        state_parameter_docstring(c, d, line);
+        break;
+    case DSL_FUNCTION_DOCSTRING:
+        state_function_docstring(c, d, line);
+        break;
+    }
+}
+
+/* clinic.py's state_terminal: checks that need the whole declaration,
+   then the docstring is formatted. */
+static void state_terminal(Clinic *c, DslState *d)
+{
+    Function *f = d->function;
+    if (!f)
+        return;
+    if (d->keyword_only) {
+        Parameter *last = f->parameters[f->nparameters - 1];
+        if (last->kind != PARAM_KEYWORD_ONLY) {
+            c->line = d->star_line;
+            clinic_fail(c, 0, "Function %s specifies '*' without any "
+                              "parameters afterwards.", f->name);
+        }
+    }
+    /* remove trailing whitespace from all parameter docstrings */
+    for (size_t i = 0; i < f->nparameters; i++)
+        f->parameters[i]->docstring =
+            text_rstrip(c->arena, f->parameters[i]->docstring);
+    f->docstring = dsl_format_docstring(c, d, f);
+}
+
+/* ---- the block --------------------------------------------------------- */
+
+static void reset(DslState *d, Block *block)
+{
+    d->block = block;
+    d->function = NULL;
+    d->state = DSL_START;
+    d->keyword_only = false;
+    d->positional_only = false;
+    d->group = 0;
+    d->parameter_state = PS_START;
+    d->indent.depth = 0;
+    d->indent.margin = -1;
+    d->kind = FUNC_CALLABLE;
+    d->coexist = false;
+    d->parameter_continuation = "";
+    d->parameter_docstring_indent = 0;
+    d->star_line = 0;
+    d->docstring_line = 0;
+}
+
+Function *dsl_parse(Clinic *c, Block *block)
+{
+    if (!c->dsl)
+        c->dsl = arena_new_of(c->arena, DslState);
+    DslState *d = c->dsl;
+    reset(d, block);
+
+    /* block.input.split('\n'): the empty string after the last newline
+       is a line too. */
+    const char *s = block->input ? block->input : "";
+    int line_number = block->body_line;
+    for (;;) {
+        const char *nl = strchr(s, '\n');
+        const char *line = nl ? arena_strndup(c->arena, s, (size_t)(nl - s))
+                              : s;
+        d->line = c->line = line_number;
+        if (strchr(line, '\t'))
+            clinic_fail(c, 0, "Tab characters are illegal in the Clinic "
+                              "DSL.\n\t%s", dsl_repr_str(c, line));
+        run_state(c, d, line);
+        if (!nl)
+            break;
+        s = nl + 1;
+        line_number++;
+    }
+
+    if (d->function)
+        d->line = c->line = d->function->line;
+    state_terminal(c, d);
+    return d->function;
+}
+
+void dsl_parse_block(Clinic *c, Block *block)
+{
+    const char *saved_output = block->output;
+    block->output = "";
+
+    Function *f = dsl_parse(c, block);
+
+    /* Directives ('dump', 'printout') may have added to block->output;
+       the function's rendering comes after them. */
+    if (f) {
+        f->cpp_condition = c->cpp ? cpp_condition(c, c->cpp) : "";
+        const char *rendered = gen_render_function(c, f);
+        if (rendered && *rendered)
+            block->output = arena_printf(c->arena, "%s%s", block->output,
+                                         rendered);
+    }
+
+    if (block->preserve_output) {
+        if (*block->output)
+            clinic_fail(c, 0, "'preserve' only works for blocks that don't "
+                              "produce any output!");
+        if (!saved_output)
+            clinic_fail(c, 0, "you must specify dsl_name and output "
+                              "together, dsl_name 'clinic'");
+        block->output = saved_output;
+    }
+}

@@ -1,0 +1,125 @@
+/*
+ * dsl_internal.h — private to dsl*.c: the DSL parser's state.
+ *
+ * clinic.py's DSLParser is one object whose attributes the state methods
+ * share; here that is DslState, hanging off the Clinic (c->dsl).  The
+ * namespace of modules and classes lives here too, because model.h's
+ * Module and Class carry only what the generator needs.
+ */
+#ifndef CLINIC_DSL_INTERNAL_H
+#define CLINIC_DSL_INTERNAL_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "block.h"
+#include "dsl.h"
+#include "model.h"
+
+/*
+ * A node of the namespace: the top level, a module or a class, with the
+ * modules, classes and functions declared in it (clinic.py keeps these
+ * as attributes of Clinic, Module and Class).
+ */
+typedef struct Namespace Namespace;
+struct Namespace {
+    Module *module;          /* the module itself, or the class's module */
+    Class *cls;              /* NULL unless this node is a class */
+    Namespace **modules;     /* keyed by the module's (dotted) name */
+    size_t nmodules, capmodules;
+    Namespace **classes;     /* keyed by the class's name */
+    size_t nclasses, capclasses;
+    Function **functions;
+    size_t nfunctions, capfunctions;
+};
+
+typedef enum DslStateFn {
+    DSL_START,
+    DSL_MODULENAME_NAME,
+    DSL_PARAMETERS_START,
+    DSL_PARAMETER,
+    DSL_PARAMETER_DOCSTRING_START,
+    DSL_PARAMETER_DOCSTRING,
+    DSL_FUNCTION_DOCSTRING,
+} DslStateFn;
+
+/* The group state machine of the parameter section (clinic.py ps_*). */
+enum {
+    PS_START, PS_LEFT_SQUARE_BEFORE, PS_GROUP_BEFORE, PS_REQUIRED,
+    PS_OPTIONAL, PS_GROUP_AFTER, PS_RIGHT_SQUARE_AFTER,
+};
+
+/* clinic.py's IndentStack. */
+typedef struct IndentStack {
+    int *indents;
+    size_t depth, cap;
+    int margin;              /* -1: none yet */
+} IndentStack;
+
+struct DslState {
+    Namespace *top;
+
+    /* Per block (clinic.py's DSLParser.reset). */
+    Block *block;
+    Function *function;
+    DslStateFn state;
+    bool keyword_only;
+    bool positional_only;
+    int group;
+    int parameter_state;
+    IndentStack indent;
+    FunctionKind kind;
+    bool coexist;
+    const char *parameter_continuation;
+    int parameter_docstring_indent;
+    int line;                /* line of the line being parsed */
+    int star_line;           /* where '*' was seen */
+    int docstring_line;      /* first line of the function docstring */
+};
+
+/* Switches state, and runs the new state on line unless it is NULL. */
+void dsl_next_state(Clinic *c, DslState *d, DslStateFn state,
+                    const char *line);
+/* clinic.py's ignore_line: comment-only and blank lines. */
+bool dsl_ignore_line(Clinic *c, const char *line);
+/* clinic.py's parse_converter: the converter's name, whether it is a
+   legacy format unit, and its keyword arguments (with room for two
+   more). */
+const char *dsl_parse_converter(Clinic *c, const PyExpr *annotation,
+                                bool *legacy, ConverterArg **args,
+                                size_t *nargs);
+
+/* IndentStack (dsl.c). */
+int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line);
+int dsl_indent_infer(Clinic *c, IndentStack *s, const char *line);
+const char *dsl_indent_dedent(Clinic *c, IndentStack *s, const char *line);
+
+/* The parameter section (dsl_params.c). */
+void dsl_state_parameter(Clinic *c, DslState *d, const char *line);
+Parameter *dsl_add_parameter(Clinic *c, Function *f, const char *key,
+                             Parameter *p);
+
+/* The docstring (dsl_docstring.c): clinic.py's format_docstring. */
+const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f);
+
+/* Makes room for one more element in an arena-backed array. */
+#define GROW(c, arr, n, cap)                                                 \
+    do {                                                                     \
+        if ((n) == (cap)) {                                                  \
+            size_t ncap_ = (cap) ? 2 * (cap) : 8;                            \
+            void *narr_ = arena_alloc((c)->arena, ncap_ * sizeof(*(arr)));   \
+            if (n)                                                           \
+                memcpy(narr_, (arr), (n) * sizeof(*(arr)));                  \
+            (arr) = narr_;                                                   \
+            (cap) = ncap_;                                                   \
+        }                                                                    \
+    } while (0)
+
+/* Small Python-like string helpers shared by dsl*.c. */
+const char *dsl_repr_str(Clinic *c, const char *s);
+
+/* Runs the state machine over a block's body without rendering: the
+   declared function (with its docstring formatted), or NULL. */
+Function *dsl_parse(Clinic *c, Block *block);
+
+#endif

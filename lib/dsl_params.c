@@ -1,0 +1,538 @@
+/*
+ * dsl_params.c — the parameter section of a declaration (clinic.py's
+ * state_parameter, parse_special_symbol and the default-value rules):
+ * one parameter per line, with continuation lines, "as c_name", a
+ * converter annotation and a default; '*', '/', '[' and ']' lines; the
+ * group state machine and the placement rules for self and
+ * defining_class.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "converters.h"
+#include "dsl_internal.h"
+#include "pyexpr.h"
+#include "text.h"
+
+Parameter *dsl_add_parameter(Clinic *c, Function *f, const char *key,
+                             Parameter *p)
+{
+    p->key = key;
+    /* an ordered dict: assigning an existing key keeps its place */
+    for (size_t i = 0; i < f->nparameters; i++)
+        if (!strcmp(f->parameters[i]->key, key)) {
+            f->parameters[i] = p;
+            return p;
+        }
+    GROW(c, f->parameters, f->nparameters, f->capparameters);
+    f->parameters[f->nparameters++] = p;
+    return p;
+}
+
+static CLINIC_NORETURN void fail_group(Clinic *c, DslState *d, char where)
+{
+    clinic_fail(c, 0, "Function %s has an unsupported group configuration. "
+                      "(Unexpected state %d.%c)",
+                d->function->name, d->parameter_state, where);
+}
+
+/* Transition to the "required" parameter state: groups seen so far were
+   on the left, so their numbers turn negative. */
+static void to_required(DslState *d)
+{
+    if (d->parameter_state != PS_REQUIRED) {
+        d->parameter_state = PS_REQUIRED;
+        for (size_t i = 0; i < d->function->nparameters; i++)
+            d->function->parameters[i]->group =
+                -d->function->parameters[i]->group;
+    }
+}
+
+static void parse_special_symbol(Clinic *c, DslState *d, char symbol)
+{
+    Function *f = d->function;
+    switch (symbol) {
+    case '*':
+        if (d->keyword_only)
+            clinic_fail(c, 0, "Function %s uses '*' more than once.",
+                        f->name);
+        d->keyword_only = true;
+        d->star_line = d->line;
+        break;
+    case '[':
+        if (d->parameter_state == PS_START ||
+            d->parameter_state == PS_LEFT_SQUARE_BEFORE)
+            d->parameter_state = PS_LEFT_SQUARE_BEFORE;
+        else if (d->parameter_state == PS_REQUIRED ||
+                 d->parameter_state == PS_GROUP_AFTER)
+            d->parameter_state = PS_GROUP_AFTER;
+        else
+            fail_group(c, d, 'b');
+        d->group++;
+        f->docstring_only = true;
+        break;
+    case ']': {
+        if (!d->group)
+            clinic_fail(c, 0, "Function %s has a ] without a matching [.",
+                        f->name);
+        bool nonempty = false;
+        for (size_t i = 0; i < f->nparameters; i++)
+            if (f->parameters[i]->group == d->group)
+                nonempty = true;
+        if (!nonempty)
+            clinic_fail(c, 0, "Function %s has an empty group.\n"
+                              "All groups must contain at least one "
+                              "parameter.", f->name);
+        d->group--;
+        if (d->parameter_state == PS_LEFT_SQUARE_BEFORE ||
+            d->parameter_state == PS_GROUP_BEFORE)
+            d->parameter_state = PS_GROUP_BEFORE;
+        else if (d->parameter_state == PS_GROUP_AFTER ||
+                 d->parameter_state == PS_RIGHT_SQUARE_AFTER)
+            d->parameter_state = PS_RIGHT_SQUARE_AFTER;
+        else
+            fail_group(c, d, 'c');
+        break;
+    }
+    case '/':
+        if (d->positional_only)
+            clinic_fail(c, 0, "Function %s uses '/' more than once.",
+                        f->name);
+        d->positional_only = true;
+        /* ps_required and ps_optional are allowed here: positional-only
+           parameters without option groups may have defaults */
+        if ((d->parameter_state != PS_REQUIRED &&
+             d->parameter_state != PS_OPTIONAL &&
+             d->parameter_state != PS_RIGHT_SQUARE_AFTER &&
+             d->parameter_state != PS_GROUP_BEFORE) || d->group)
+            fail_group(c, d, 'd');
+        if (d->keyword_only)
+            clinic_fail(c, 0, "Function %s mixes keyword-only and "
+                              "positional-only parameters, which is "
+                              "unsupported.", f->name);
+        /* fix up the preceding parameters */
+        for (size_t i = 0; i < f->nparameters; i++) {
+            Parameter *p = f->parameters[i];
+            if (p->kind == PARAM_VAR_POSITIONAL)
+                continue;
+            if (p->kind != PARAM_POSITIONAL_OR_KEYWORD &&
+                !p->converter->cls->is_self)
+                clinic_fail(c, 0, "Function %s mixes keyword-only and "
+                                  "positional-only parameters, which is "
+                                  "unsupported.", f->name);
+            p->kind = PARAM_POSITIONAL_ONLY;
+        }
+        break;
+    }
+}
+
+/* ---- default values ---------------------------------------------------- */
+
+static PyValue str_value(const char *s)
+{
+    PyValue v = {0};
+    v.kind = PY_STR;
+    v.s = s;
+    v.len = strlen(s);
+    return v;
+}
+
+static ConverterArg *find_arg(ConverterArg *args, size_t nargs,
+                              const char *name)
+{
+    for (size_t i = 0; i < nargs; i++)
+        if (args[i].name && !strcmp(args[i].name, name))
+            return &args[i];
+    return NULL;
+}
+
+/* kwargs.setdefault(name, value) */
+static void set_default_arg(ConverterArg *args, size_t *nargs,
+                            const char *name, PyValue value)
+{
+    if (!find_arg(args, *nargs, name)) {
+        args[*nargs].name = name;
+        args[*nargs].value = value;
+        (*nargs)++;
+    }
+}
+
+/* Whether a c_default keyword argument is a non-empty str (clinic.py:
+   isinstance(c_default, str) and c_default). */
+static bool given_c_default(ConverterArg *args, size_t nargs)
+{
+    ConverterArg *a = find_arg(args, nargs, "c_default");
+    return a && a->value.kind == PY_STR && a->value.len;
+}
+
+/* clinic.py's DetectBadNodes: we can only represent very simple data
+   values in C. */
+static bool is_bad_node(const PyExpr *e, void *unused)
+{
+    (void)unused;
+    switch (e->kind) {
+    case PX_CALL: case PX_IFEXP: case PX_LISTCOMP: case PX_SETCOMP:
+    case PX_DICTCOMP: case PX_GENEXP: case PX_DICT: case PX_SET:
+    case PX_LIST: case PX_TUPLE: case PX_STARRED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool is_number_constant(const PyExpr *e)
+{
+    return e->kind == PX_CONST &&
+           (e->value.kind == PY_INT || e->value.kind == PY_FLOAT ||
+            e->value.kind == PY_COMPLEX);
+}
+
+static bool error_is(const char *error, const char *exception)
+{
+    size_t n = strlen(exception);
+    return error && !strncmp(error, exception, n) && error[n] == '(';
+}
+
+/*
+ * The default value of a parameter: sets *value and adds the c_default
+ * and py_default keyword arguments clinic.py derives (unless given).
+ */
+static void parse_default(Clinic *c, const char *default_text,
+                          ConverterArg *args, size_t *nargs, PyValue *value)
+{
+    const char *def = text_strip(c->arena, default_text);
+    PySyntaxError err = {0};
+    PyExpr *expr = pyexpr_parse_default(c->arena, def, &err);
+    if (!expr)
+        clinic_fail(c, 0, "Syntax error: %s",
+                    err.text ? dsl_repr_str(c, err.text) : "None");
+
+    const char *c_default = NULL, *py_default = NULL;
+    if (!find_arg(args, *nargs, "c_default")) {
+        if (pyexpr_any(expr, is_bad_node, NULL))
+            clinic_fail(c, 0, "Unsupported expression as default value: %s",
+                        dsl_repr_str(c, def));
+    } else {
+        /* with a c_default we can be more lenient about the default
+           value, but at least make sure it's a valid expression */
+        PyValue v;
+        const char *error = NULL;
+        if (pyexpr_eval_in(c->arena, expr, PY_SCOPE_STATE_PARAMETER, &v,
+                           &error)) {
+            if (v.kind == PY_UNSPECIFIED)
+                clinic_fail(c, 0, "'unspecified' is not a legal default "
+                                  "value!");
+        } else if (!error_is(error, "NameError")) {
+            /* NameError: probably a named constant */
+            clinic_fail(c, 0, "Malformed expression given as default value"
+                              "\n%s caused %s", dsl_repr_str(c, def),
+                        error ? error : "");
+        }
+    }
+
+    if (expr->kind == PX_NAME && !strcmp(expr->id, "NULL")) {
+        /* mild hack: explicitly support NULL as a default value */
+        *value = py_null;
+        py_default = "<unrepresentable>";
+        c_default = "NULL";
+    } else if (expr->kind == PX_BINOP ||
+               (expr->kind == PX_UNARYOP && !is_number_constant(expr->left))) {
+        if (!given_c_default(args, *nargs))
+            clinic_fail(c, 0, "When you specify an expression (%s) as your "
+                              "default value,\nyou MUST specify a valid "
+                              "c_default.%s", dsl_repr_str(c, def),
+                        pyexpr_dump(c->arena, expr));
+        py_default = def;
+        *value = py_unknown;
+    } else if (expr->kind == PX_ATTRIBUTE) {
+        const PyExpr *n = expr;
+        while (n->kind == PX_ATTRIBUTE)
+            n = n->left;
+        if (n->kind != PX_NAME)
+            clinic_fail(c, 0, "Unsupported default value %s (looked like a "
+                              "Python constant)", dsl_repr_str(c, def));
+        /* the dotted name, without the spaces the source may have */
+        StrBuf dotted = STRBUF_INIT;
+        sb_adds(&dotted, n->id);
+        const PyExpr *chain[64];
+        size_t depth = 0;
+        for (const PyExpr *m = expr; m->kind == PX_ATTRIBUTE && depth < 64;
+             m = m->left)
+            chain[depth++] = m;
+        while (depth)
+            sb_addf(&dotted, ".%s", chain[--depth]->id);
+        py_default = sb_to_arena(&dotted, c->arena);
+        sb_free(&dotted);
+
+        if (!given_c_default(args, *nargs))
+            clinic_fail(c, 0, "When you specify a named constant (%s) as "
+                              "your default value,\nyou MUST specify a valid "
+                              "c_default.", dsl_repr_str(c, py_default));
+        const char *error = NULL;
+        if (!pyexpr_eval_in(c->arena, expr, PY_SCOPE_STATE_PARAMETER, value,
+                            &error)) {
+            if (error_is(error, "NameError")) {
+                *value = py_unknown;
+            } else if (error_is(error, "AttributeError")) {
+                *value = py_unknown;
+                py_default = def;
+            } else {
+                clinic_fail(c, 0, "Exception raised during parsing:\n%s",
+                            error ? error : "");
+            }
+        }
+    } else if (pyexpr_literal_eval(c->arena, expr, value)) {
+        py_default = py_repr(c->arena, value);
+        if (value->kind == PY_BOOL || value->kind == PY_NONE)
+            c_default = arena_printf(c->arena, "Py_%s", py_default);
+        else if (value->kind == PY_STR)
+            c_default = text_c_repr(c->arena,
+                                    arena_strndup(c->arena, value->s,
+                                                  value->len));
+        else
+            c_default = py_default;
+    } else {
+        /* ValueError from literal_eval: a named constant */
+        *value = py_unknown;
+        py_default = def;
+        if (!given_c_default(args, *nargs))
+            clinic_fail(c, 0, "When you specify a named constant (%s) as "
+                              "your default value,\nyou MUST specify a valid "
+                              "c_default.", dsl_repr_str(c, py_default));
+    }
+
+    /* where c_default is NULL here, it was given */
+    if (c_default)
+        set_default_arg(args, nargs, "c_default", str_value(c_default));
+    if (py_default)
+        set_default_arg(args, nargs, "py_default", str_value(py_default));
+}
+
+/* ---- a parameter line -------------------------------------------------- */
+
+/* "name as c_name: converter" -> "name: converter", c_name. */
+static const char *take_c_name(Clinic *c, const char *line,
+                               const char **c_name)
+{
+    *c_name = NULL;
+    const char *as = strstr(line, " as ");
+    if (!as)
+        return line;
+    char *name = text_strip(c->arena,
+                            arena_strndup(c->arena, line, (size_t)(as - line)));
+    if (strchr(name, ' '))
+        return line;
+    const char *trailing = text_strip(c->arena, as + 4);
+    const char *space = strchr(trailing, ' ');
+    char *first = space ? arena_strndup(c->arena, trailing,
+                                        (size_t)(space - trailing))
+                        : arena_strdup(c->arena, trailing);
+    size_t n = strlen(first);
+    if (n && first[n - 1] == ':') {
+        name = arena_printf(c->arena, "%s:", name);
+        first[n - 1] = '\0';
+    }
+    *c_name = first;
+    return arena_printf(c->arena, "%s%s", name, space ? space : "");
+}
+
+void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
+{
+    Function *f = d->function;
+
+    if (*d->parameter_continuation) {
+        line = arena_printf(c->arena, "%s %s", d->parameter_continuation,
+                            text_lstrip(c->arena, line));
+        d->parameter_continuation = "";
+    }
+
+    if (dsl_ignore_line(c, line))
+        return;
+
+    int indent = dsl_indent_infer(c, &d->indent, line);
+    if (indent == -1) {
+        /* we outdented, must be to definition column */
+        dsl_next_state(c, d, DSL_FUNCTION_DOCSTRING, line);
+        return;
+    }
+    if (indent == 1) {
+        /* we indented, must be to new parameter docstring column */
+        dsl_next_state(c, d, DSL_PARAMETER_DOCSTRING_START, line);
+        return;
+    }
+
+    line = text_rstrip(c->arena, line);
+    size_t len = strlen(line);
+    if (len && line[len - 1] == '\\') {
+        d->parameter_continuation = arena_strndup(c->arena, line, len - 1);
+        return;
+    }
+    line = text_lstrip(c->arena, line);
+
+    if (!strcmp(line, "*") || !strcmp(line, "/") || !strcmp(line, "[") ||
+        !strcmp(line, "]")) {
+        parse_special_symbol(c, d, line[0]);
+        return;
+    }
+
+    switch (d->parameter_state) {
+    case PS_START:
+    case PS_REQUIRED:
+        to_required(d);
+        break;
+    case PS_LEFT_SQUARE_BEFORE:
+        d->parameter_state = PS_GROUP_BEFORE;
+        break;
+    case PS_GROUP_BEFORE:
+        if (!d->group)
+            to_required(d);
+        break;
+    case PS_GROUP_AFTER:
+    case PS_OPTIONAL:
+        break;
+    default:
+        fail_group(c, d, 'a');
+    }
+
+    /* handle "as" for parameters too */
+    const char *c_name;
+    line = take_c_name(c, line, &c_name);
+
+    const char *eq = strrchr(line, '=');
+    const char *base = eq ? arena_strndup(c->arena, line, (size_t)(eq - line))
+                          : line;
+    const char *default_text = eq ? eq + 1 : NULL;
+
+    PyParamDecl decl;
+    PySyntaxError err = {0};
+    memset(&decl, 0, sizeof decl);
+    if (!pyexpr_parse_params(c->arena, base, &decl, &err)) {
+        /* the last '=' was probably inside a function call, like
+           c: int(accept={str}), so assume there was no default value */
+        default_text = NULL;
+        memset(&decl, 0, sizeof decl);
+        if (!pyexpr_parse_params(c->arena, line, &decl, &err))
+            clinic_fail(c, 0, "Function %s has an invalid parameter "
+                              "declaration:\n\t%s", f->name, line);
+    }
+    if (decl.nargs > 1)
+        clinic_fail(c, 0, "Function %s has an invalid parameter declaration "
+                          "(comma?):\n\t%s", f->name, line);
+    if (decl.has_default)
+        clinic_fail(c, 0, "Function %s has an invalid parameter declaration "
+                          "(default value?):\n\t%s", f->name, line);
+    if (decl.has_kwarg)
+        clinic_fail(c, 0, "Function %s has an invalid parameter declaration "
+                          "(**kwargs?):\n\t%s", f->name, line);
+    if (!decl.is_vararg && decl.nargs == 0)
+        clinic_fail(c, 0, "Function %s has an invalid parameter "
+                          "declaration:\n\t%s", f->name, line);
+
+    bool is_vararg = decl.is_vararg;
+    const char *parameter_name = decl.name;
+    bool legacy;
+    ConverterArg *args;
+    size_t nargs;
+    const char *name = dsl_parse_converter(c, decl.annotation, &legacy,
+                                           &args, &nargs);
+
+    PyValue value;
+    if (!default_text || !*default_text) {
+        if (d->parameter_state == PS_OPTIONAL)
+            clinic_fail(c, 0, "Can't have a parameter without a default (%s)"
+                              "\nafter a parameter with a default!",
+                        dsl_repr_str(c, parameter_name));
+        if (is_vararg) {
+            value = py_null;
+            set_default_arg(args, &nargs, "c_default", str_value("NULL"));
+        } else {
+            value = py_unspecified;
+        }
+        if (find_arg(args, nargs, "py_default"))
+            clinic_fail(c, 0, "You can't specify py_default without "
+                              "specifying a default value!");
+    } else {
+        if (is_vararg)
+            clinic_fail(c, 0, "Vararg can't take a default value!");
+        if (d->parameter_state == PS_REQUIRED)
+            d->parameter_state = PS_OPTIONAL;
+        parse_default(c, default_text, args, &nargs, &value);
+    }
+
+    const char *converter_name = c_name && *c_name ? c_name : parameter_name;
+    Converter *converter;
+    if (legacy) {
+        if (!legacy_converter_find(c, name))
+            clinic_fail(c, 0, "%s is not a valid legacy converter", name);
+        converter = legacy_converter_create(c, name, converter_name,
+                                            parameter_name, f, value, args,
+                                            nargs);
+    } else {
+        const ConverterClass *cls = converter_class_find(c, name);
+        if (!cls)
+            clinic_fail(c, 0, "%s is not a valid converter", name);
+        converter = converter_create(c, cls, converter_name, parameter_name,
+                                     f, value, args, nargs);
+    }
+
+    ParamKind kind = is_vararg ? PARAM_VAR_POSITIONAL
+                     : d->keyword_only ? PARAM_KEYWORD_ONLY
+                                       : PARAM_POSITIONAL_OR_KEYWORD;
+
+    if (converter->cls->is_self) {
+        if (f->nparameters != 1)
+            clinic_fail(c, 0, "A 'self' parameter, if specified, must be the "
+                              "very first thing in the parameter block.");
+        if (d->parameter_state != PS_REQUIRED)
+            clinic_fail(c, 0, "A 'self' parameter cannot be marked "
+                              "optional.");
+        if (value.kind != PY_UNSPECIFIED)
+            clinic_fail(c, 0, "A 'self' parameter cannot have a default "
+                              "value.");
+        if (d->group)
+            clinic_fail(c, 0, "A 'self' parameter cannot be in an optional "
+                              "group.");
+        kind = PARAM_POSITIONAL_ONLY;
+        d->parameter_state = PS_START;
+        f->nparameters = 0;
+    }
+
+    if (converter->cls->is_defining_class) {
+        if (f->nparameters != 1)
+            clinic_fail(c, 0, "A 'defining_class' parameter, if specified, "
+                              "must either be the first thing in the "
+                              "parameter block, or come just after 'self'.");
+        if (d->parameter_state != PS_REQUIRED)
+            clinic_fail(c, 0, "A 'defining_class' parameter cannot be marked "
+                              "optional.");
+        if (value.kind != PY_UNSPECIFIED)
+            clinic_fail(c, 0, "A 'defining_class' parameter cannot have a "
+                              "default value.");
+        if (d->group)
+            clinic_fail(c, 0, "A 'defining_class' parameter cannot be in an "
+                              "optional group.");
+    }
+
+    Parameter *p = arena_new_of(c->arena, Parameter);
+    p->name = parameter_name;
+    p->kind = kind;
+    p->default_value = value;
+    p->function = f;
+    p->converter = converter;
+    p->docstring = "";
+    p->group = d->group;
+
+    for (size_t i = 1; i < f->nparameters; i++)
+        if (!strcmp(f->parameters[i]->name, parameter_name))
+            clinic_fail(c, 0, "You can't have two parameters named %s!",
+                        dsl_repr_str(c, parameter_name));
+    if (f->nparameters && !strcmp(f->parameters[0]->name, parameter_name) &&
+        !c_name)
+        clinic_fail(c, 0, "Parameter '%s' requires a custom C name",
+                    parameter_name);
+
+    const char *key = c_name && *c_name
+        ? arena_printf(c->arena, "%s_as_%s", parameter_name, c_name)
+        : parameter_name;
+    dsl_add_parameter(c, f, key, p);
+}

@@ -1,0 +1,369 @@
+/*
+ * gen.c — clinic.py's CLanguage.render_function: render a Function's
+ * parameters and return converter into template fields, fill the
+ * templates of its calling convention (gen_templates.c) and hand each of
+ * the ten output fields to the router, in the router's order.
+ */
+#include <string.h>
+
+#include "converters.h"
+#include "gen.h"
+#include "gen_internal.h"
+#include "output.h"
+#include "text.h"
+
+/* ---- small pieces of the model ------------------------------------------- */
+
+bool gen_default_return_converter(const Function *f)
+{
+    return !f->return_converter || !f->return_converter->type ||
+           strcmp(f->return_converter->type, "PyObject *") == 0;
+}
+
+const char *gen_methoddef_flags(Clinic *c, const Function *f)
+{
+    const char *flags = "";
+
+    if (f->kind == FUNC_METHOD_INIT || f->kind == FUNC_METHOD_NEW)
+        return "";
+    if (f->kind == FUNC_CLASS_METHOD)
+        flags = "METH_CLASS";
+    else if (f->kind == FUNC_STATIC_METHOD)
+        flags = "METH_STATIC";
+    if (f->coexist)
+        flags = *flags ? arena_printf(c->arena, "%s|METH_COEXIST", flags)
+                       : "METH_COEXIST";
+    return flags;
+}
+
+bool gen_is_object_converter(const Converter *conv)
+{
+    const ConverterClass *cls;
+    for (cls = conv->cls; cls; cls = cls->base)
+        if (cls->class_name && strcmp(cls->class_name, "object_converter") == 0)
+            return true;
+    return false;
+}
+
+const char *gen_param_displayname(Clinic *c, const Parameter *p, int i)
+{
+    if (i == 0)
+        return "\"argument\"";
+    if (p->kind != PARAM_POSITIONAL_ONLY)
+        return arena_printf(c->arena, "\"argument '%s'\"", p->name);
+    return arena_printf(c->arena, "\"argument %d\"", i);
+}
+
+const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
+{
+    Arena *a = c->arena;
+    const char *doc = f->docstring ? f->docstring : "";
+    const char *p, *line_start = doc, *last_line = NULL;
+    StrBuf sb = STRBUF_INIT;
+    size_t last_piece = 0;
+
+    for (p = doc; *p; p++)
+        if ((unsigned char)*p > 0x7F) {
+            clinic_warn(c, 0, "Non-ascii character appear in docstring.");
+            break;
+        }
+
+    /* One '"line\n"' piece per line; the last one loses its "\n" unless
+       the docstring ends with the signature marker, which wants the blank
+       line __text_signature__ expects. */
+    for (;;) {
+        const char *nl = strchr(line_start, '\n');
+        size_t len = nl ? (size_t)(nl - line_start) : strlen(line_start);
+        last_line = text_quoted_for_c_string(a,
+                                             arena_strndup(a, line_start, len));
+        last_piece = sb.len;
+        sb_addc(&sb, '"');
+        sb_adds(&sb, last_line);
+        sb_adds(&sb, "\\n\"\n");
+        if (!nl)
+            break;
+        line_start = nl + 1;
+    }
+    if (strcmp(last_line, "--") == 0) {
+        sb_adds(&sb, "\"\\n\"");
+    } else {
+        sb_setlen(&sb, last_piece + 1 + strlen(last_line));
+        sb_addc(&sb, '"');
+    }
+    return sb_to_arena(&sb, a);
+}
+
+/* ---- Clinic.ifndef_symbols --------------------------------------------------- */
+
+bool gen_ifndef_symbol_seen(const Clinic *c, const char *full_name)
+{
+    size_t i;
+    for (i = 0; i < c->nifndef_symbols; i++)
+        if (strcmp(c->ifndef_symbols[i], full_name) == 0)
+            return true;
+    return false;
+}
+
+void gen_ifndef_symbol_add(Clinic *c, const char *full_name)
+{
+    if (c->nifndef_symbols == c->capifndef_symbols) {
+        size_t cap = c->capifndef_symbols ? c->capifndef_symbols * 2 : 8;
+        const char **items = arena_array_of(c->arena, const char *, cap);
+        if (c->nifndef_symbols)
+            memcpy(items, c->ifndef_symbols,
+                   c->nifndef_symbols * sizeof *items);
+        c->ifndef_symbols = items;
+        c->capifndef_symbols = cap;
+    }
+    c->ifndef_symbols[c->nifndef_symbols++] =
+        arena_strdup(c->arena, full_name);
+}
+
+/* ---- render_function ------------------------------------------------------------ */
+
+/* Function.render_parameters: copies of the parameters whose converters
+   have had pre_render() (the self converter learns its type there). */
+static Parameter **render_parameters(Clinic *c, Function *f)
+{
+    Parameter **copies = arena_array_of(c->arena, Parameter *,
+                                        f->nparameters + 1);
+    size_t i;
+
+    for (i = 0; i < f->nparameters; i++) {
+        Parameter *p = arena_new_of(c->arena, Parameter);
+        *p = *f->parameters[i];
+        p->converter = converter_copy(c, f->parameters[i]->converter);
+        p->converter->function = p->function;
+        converter_pre_render(c, p->converter);
+        copies[i] = p;
+    }
+    return copies;
+}
+
+static const char *c_basename_of(Clinic *c, const Function *f)
+{
+    StrBuf sb = STRBUF_INIT;
+    const char *full = f->full_name, *end, *last_dot;
+
+    if (f->c_basename && *f->c_basename)
+        return f->c_basename;
+    end = full + strlen(full);
+    last_dot = strrchr(full, '.');
+    if (last_dot && strcmp(last_dot + 1, "__new__") == 0)
+        end = last_dot;
+    else if (!last_dot && strcmp(full, "__new__") == 0)
+        end = full;                  /* fields.pop() leaves nothing */
+    for (; full < end; full++)
+        sb_addc(&sb, *full == '.' ? '_' : *full);
+    return sb_to_arena(&sb, c->arena);
+}
+
+static const char *join_each(Arena *a, const StrList *l, const char *before,
+                             const char *after, const char *sep)
+{
+    StrBuf sb = STRBUF_INIT;
+    size_t i;
+    for (i = 0; i < l->len; i++) {
+        if (i)
+            sb_adds(&sb, sep);
+        sb_adds(&sb, before);
+        sb_adds(&sb, l->items[i]);
+        sb_adds(&sb, after);
+    }
+    return sb_to_arena(&sb, a);
+}
+
+/* Fills template_dict as the reference does, from the rendered data. */
+static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
+                               RenderData *data, StrMap *d)
+{
+    Arena *a = c->arena;
+    bool new_or_init = f->kind == FUNC_METHOD_NEW || f->kind == FUNC_METHOD_INIT;
+    const char *c_basename;
+    size_t i;
+
+    strmap_set(a, d, "full_name", f->full_name);
+    strmap_set(a, d, "name", new_or_init && f->cls ? f->cls->name : f->name);
+    c_basename = c_basename_of(c, f);
+    strmap_set(a, d, "c_basename", c_basename);
+    {
+        char *upper = arena_strdup(a, c_basename), *p;
+        for (p = upper; *p; p++)
+            if (*p >= 'a' && *p <= 'z')
+                *p = (char)(*p - 'a' + 'A');
+        strmap_set(a, d, "methoddef_name",
+                   arena_printf(a, "%s_METHODDEF", upper));
+    }
+    strmap_set(a, d, "docstring", gen_docstring_for_c_string(c, f));
+
+    strmap_set(a, d, "self_name", "");
+    strmap_set(a, d, "self_type", "");
+    strmap_set(a, d, "self_type_check", "");
+    for (i = 0; i < f->nparameters; i++)
+        converter_set_template_dict(c, params[i]->converter, d);
+
+    if (f->return_converter)
+        return_converter_render(c, f->return_converter, f, data);
+    strmap_set(a, d, "impl_return_type",
+               f->return_converter && f->return_converter->type
+                   ? f->return_converter->type : "PyObject *");
+
+    strmap_set(a, d, "declarations",
+               text_format_escape(a, strlist_join(a, &data->declarations, "\n")));
+    strmap_set(a, d, "initializers", strlist_join(a, &data->initializers, "\n\n"));
+    strmap_set(a, d, "modifications",
+               strlist_join(a, &data->modifications, "\n\n"));
+    strmap_set(a, d, "keywords", join_each(a, &data->keywords, "\"", "\",", " "));
+    strmap_set(a, d, "format_units", strlist_join(a, &data->format_units, ""));
+    strmap_set(a, d, "parse_arguments",
+               strlist_join(a, &data->parse_arguments, ", "));
+    strmap_set(a, d, "parse_arguments_comma",
+               data->parse_arguments.len ? "," : "");
+    strmap_set(a, d, "impl_parameters",
+               strlist_join(a, &data->impl_parameters, ", "));
+    strmap_set(a, d, "impl_arguments",
+               strlist_join(a, &data->impl_arguments, ", "));
+    strmap_set(a, d, "return_conversion",
+               text_format_escape(a, text_rstrip(a,
+                   strlist_join(a, &data->return_conversion, ""))));
+    strmap_set(a, d, "post_parsing",
+               text_format_escape(a, text_rstrip(a,
+                   strlist_join(a, &data->post_parsing, ""))));
+    strmap_set(a, d, "cleanup",
+               text_format_escape(a, strlist_join(a, &data->cleanup, "")));
+    strmap_set(a, d, "return_value", data->return_value);
+}
+
+/* The passes render_function makes over one field's template. */
+static const char *render_field(Clinic *c, const char *name,
+                                const char *template, const StrMap *d,
+                                bool has_option_groups)
+{
+    Arena *a = c->arena;
+    static const char *const block_fields[] = {
+        "declarations", "return_conversion", "initializers", "modifications",
+        "post_parsing", "cleanup",
+    };
+    StrMap lf = {0}, exit_map = {0};
+    const char *missing = NULL, *prefix, *suffix;
+    char *s;
+    size_t i;
+
+    if (has_option_groups) {
+        StrMap og = {0};
+        strmap_set(a, &og, "option_group_parsing",
+                   strmap_get(d, "option_group_parsing"));
+        template = text_linear_format(a, template, &og);
+    }
+    for (i = 0; i < sizeof block_fields / sizeof *block_fields; i++)
+        strmap_set(a, &lf, block_fields[i], strmap_get(d, block_fields[i]));
+    template = text_linear_format(a, template, &lf);
+
+    /* Only generate the "exit:" label if something jumps to it. */
+    strmap_set(a, &exit_map, "exit_label",
+               strstr(template, "goto exit;") ? "exit:" : "");
+    template = text_linear_format(a, template, &exit_map);
+
+    s = text_format_map(a, template, d, &missing);
+    if (!s)
+        clinic_fail(c, 0, "KeyError: '%s'", missing);
+
+    /* Reflow long impl declarations. */
+    if (strcmp(name, "impl_prototype") == 0 ||
+        strcmp(name, "impl_definition") == 0)
+        s = text_wrap_declarations(a, s, 78);
+
+    prefix = router_line_prefix(c);
+    suffix = router_line_suffix(c);
+    if (prefix && *prefix)
+        s = text_indent_all_lines(a, s, prefix);
+    if (suffix && *suffix)
+        s = text_suffix_all_lines(a, s, suffix);
+    return s;
+}
+
+const char *gen_render_function(Clinic *c, Function *f)
+{
+    Arena *a = c->arena;
+    RenderData data;
+    StrMap templates = {0}, d = {0};
+    Parameter **params;
+    size_t nselfless, i;
+    int last_group = 0;
+    size_t first_optional;
+    bool positional, has_option_groups = false;
+    int field;
+
+    if (!f)
+        return "";
+
+    memset(&data, 0, sizeof data);
+    data.return_value = "return_value";
+
+    params = render_parameters(c, f);
+    gen_output_templates(c, f, &templates);
+
+    nselfless = f->nparameters - 1;
+    first_optional = nselfless;
+    positional = nselfless &&
+                 params[f->nparameters - 1]->kind == PARAM_POSITIONAL_ONLY;
+
+    /* i counts from -1 so that first_optional ignores self. */
+    for (i = 0; i < f->nparameters; i++) {
+        Parameter *p = params[i];
+        Converter *conv = p->converter;
+
+        if (i != 0 && p->default_value.kind != PY_UNSPECIFIED &&
+            i - 1 < first_optional)
+            first_optional = i - 1;
+
+        if (p->kind == PARAM_VAR_POSITIONAL)
+            strlist_push(a, &data.cleanup,
+                         arena_printf(a, "Py_XDECREF(%s);",
+                                      converter_parser_name(c, conv)));
+
+        if (last_group != p->group) {
+            last_group = p->group;
+            if (p->group) {
+                const char *group_name = gen_group_to_variable_name(c, p->group);
+                strlist_push(a, &data.impl_arguments, group_name);
+                strlist_push(a, &data.declarations,
+                             arena_printf(a, "int %s = 0;", group_name));
+                strlist_push(a, &data.impl_parameters,
+                             arena_printf(a, "int %s", group_name));
+                has_option_groups = true;
+            }
+        }
+        converter_render(c, conv, p, &data);
+    }
+
+    if (has_option_groups && !positional)
+        clinic_fail(c, 0, "You cannot use optional groups ('[' and ']')\n"
+                          "unless all parameters are positional-only ('/').");
+
+    /* The reference's HACK: a METH_O parser taking the impl's parameters
+       must not also declare the one parameter as a local. */
+    if (strstr(strmap_get(&templates, "methoddef_define"), "METH_O") &&
+        strstr(strmap_get(&templates, "parser_prototype"), "{impl_parameters}") &&
+        data.declarations.len) {
+        memmove(data.declarations.items, data.declarations.items + 1,
+                (data.declarations.len - 1) * sizeof *data.declarations.items);
+        data.declarations.len--;
+    }
+
+    fill_template_dict(c, f, params, &data, &d);
+    strmap_set(a, &d, "unpack_min", arena_printf(a, "%zu", first_optional));
+    strmap_set(a, &d, "unpack_max", arena_printf(a, "%zu", nselfless));
+    if (has_option_groups)
+        strmap_set(a, &d, "option_group_parsing",
+                   gen_option_group_parsing(c, f));
+
+    for (field = 0; field < ROUTER_NFIELDS; field++) {
+        const char *name = router_field_names[field];
+        const char *template = strmap_get(&templates, name);
+        router_append_field(c, field,
+                            render_field(c, name, template ? template : "", &d,
+                                         has_option_groups));
+    }
+    return router_dump_block(c);
+}

@@ -1,0 +1,82 @@
+/*
+ * gen_internal.h — what the generator's files (gen.c, gen_templates.c,
+ * gen_groups.c) share with each other and with tests/check_gen.c.
+ * Not part of the library's interface: gen.h is.
+ */
+#ifndef CLINIC_GEN_INTERNAL_H
+#define CLINIC_GEN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+#include "text.h"
+
+/* clinic.py's NO_VARARG, as it is printed into generated code. */
+#define GEN_NO_VARARG "PY_SSIZE_T_MAX"
+
+/* ---- gen.c ----------------------------------------------------------- */
+
+/* CLanguage.docstring_for_c_string: the docstring as a C string literal
+   (one quoted piece per line).  Warns about non-ASCII text as the
+   reference does. */
+const char *gen_docstring_for_c_string(Clinic *c, const Function *f);
+
+/* Parameter.get_displayname(i): how error messages name argument i. */
+const char *gen_param_displayname(Clinic *c, const Parameter *p, int i);
+
+/* No return converter, or one whose C type is "PyObject *". */
+bool gen_default_return_converter(const Function *f);
+
+/* Function.methoddef_flags: "METH_CLASS", "METH_STATIC|METH_COEXIST",
+   ... or "" (none, also for __new__ and __init__). */
+const char *gen_methoddef_flags(Clinic *c, const Function *f);
+
+/* Clinic.ifndef_symbols: whether full_name already got its
+   methoddef #ifndef in this file, and recording that it has. */
+bool gen_ifndef_symbol_seen(const Clinic *c, const char *full_name);
+void gen_ifndef_symbol_add(Clinic *c, const char *full_name);
+
+/* Whether conv's class is object_converter or derives from it. */
+bool gen_is_object_converter(const Converter *conv);
+
+/* ---- gen_templates.c --------------------------------------------------- */
+
+/* CLanguage.output_templates: the template of each of the ten fields,
+   keyed by field name (router_field_names), each non-empty one wrapped in
+   newlines.  The templates still hold {name}-style fields for
+   render_function's passes. */
+void gen_output_templates(Clinic *c, Function *f, StrMap *templates);
+
+/* ---- gen_groups.c ------------------------------------------------------ */
+
+/* A run of items: one option group, or one acceptable argument list. */
+typedef struct GenItems {
+    const void **items;
+    size_t n;
+} GenItems;
+
+/* clinic.py's permute_optional_groups(left, required, right): the
+   acceptable argument lists, shortest first, left groups preferred.
+   Returns the number of lists stored in *out; returns 0 with *out NULL
+   when left groups are given without required ones (the reference's
+   assertion). */
+size_t gen_permute_optional_groups(Arena *a, const GenItems *left,
+                                   size_t nleft, const GenItems *required,
+                                   const GenItems *right, size_t nright,
+                                   GenItems **out);
+
+/* The order in which CPython 3.11 iterates a set built by adding the
+   given small ints in order (duplicates dropped).  Writes the distinct
+   values to out (room for n) in iteration order and returns how many. */
+size_t gen_pyset_int_order(const long *values, size_t n, long *out);
+
+/* CLanguage.group_to_variable_name: "group_left_1", "group_right_2". */
+const char *gen_group_to_variable_name(Clinic *c, int group);
+
+/* CLanguage.render_option_group_parsing: the switch over
+   PyTuple_GET_SIZE(args), already format-escaped as the reference stores
+   it in template_dict['option_group_parsing']. */
+const char *gen_option_group_parsing(Clinic *c, Function *f);
+
+#endif

@@ -1,0 +1,59 @@
+#!/bin/sh
+# make bench: our clinic against the reference clinic.py on the same
+# pristine CPython 3.11 tree (its .c and .h files, copied afresh for every
+# run), both in --make mode.  Reports the median wall time of RUNS runs
+# (default 5), the ratio, and the peak resident memory.  Not a test: it
+# fails only if a tool cannot be run at all.
+#   usage: run.sh [CLINIC]          (default clinic/clinic)
+#   CLINIC_CACHE, PYTHON, RUNS      as for make conformance
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+CLINIC=${1:-clinic/clinic}
+case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
+CACHE=${CLINIC_CACHE:-${HOME:-/tmp}/.cache/clinic-conformance}
+PYTHON=${PYTHON:-python3}
+RUNS=${RUNS:-5}
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (make deps)" >&2; exit 1; }
+[ -x "$CLINIC" ] || { echo "bench: $CLINIC is not built" >&2; exit 1; }
+eval "$(sh "$here/../conformance/fetch.sh" "$CACHE")"
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-bench.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT INT TERM
+# the walked part of the tree: every .c and .h file, in its directory
+(cd "$TREE" && find . -type f \( -name '*.c' -o -name '*.h' \)) > "$scratch/list"
+nfiles=$(wc -l < "$scratch/list")
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+maxof() { sort -n | tail -n 1; }
+
+bench() {   # bench VAR LABEL COMMAND...   (run in a fresh copy, as --srcdir tree)
+    name=$1 label=$2; shift 2
+    : > "$scratch/$name.times"
+    i=0
+    while [ $i -lt "$RUNS" ]; do
+        rm -rf "$scratch/tree"
+        mkdir "$scratch/tree"
+        (cd "$TREE" && tar cf - -T "$scratch/list") | (cd "$scratch/tree" && tar xf -)
+        rc=0
+        (cd "$scratch" && /usr/bin/time -f '%e %M' -o "$scratch/t" "$@" > "$scratch/$name.out" 2>&1) || rc=$?
+        tail -n 1 "$scratch/t" >> "$scratch/$name.times"
+        # files the run changed (there should be none: the tree is pristine)
+        changed=$(cd "$scratch/tree" && find . -type f -newer "$scratch/list" | wc -l)
+        i=$((i + 1))
+    done
+    t=$(cut -d' ' -f1 "$scratch/$name.times" | median)
+    m=$(cut -d' ' -f2 "$scratch/$name.times" | maxof)
+    eval "${name}_t=\$t ${name}_m=\$m ${name}_rc=\$rc ${name}_changed=\$changed"
+    printf '  %-22s median %7.2f s   peak RSS %7.1f MiB   exit %d, files changed %d\n' \
+        "$label" "$t" "$(echo "$m" | awk '{print $1/1024}')" "$rc" "$changed"
+    if [ "$rc" -ne 0 ]; then
+        grep -ci 'error' "$scratch/$name.out" | awk '{print "  " $1 " error lines; first:"}'
+        grep -i 'error' "$scratch/$name.out" | head -n 3 | sed 's/^/    /'
+    fi
+}
+
+echo "bench: clinic --make over $nfiles .c/.h files of $(basename "$TREE"), $RUNS runs each"
+bench ours clinic "$CLINIC" --make --srcdir tree
+bench ref clinic.py "$PYTHON" "$REFDIR/clinic.py" --make --srcdir tree
+# shellcheck disable=SC2154
+echo "$ours_t $ref_t" | awk '{ if ($1 > 0) printf "  ratio: clinic is %.1fx faster than clinic.py (median wall time)\n", $2 / $1 }'

@@ -1,0 +1,42 @@
+#!/bin/sh
+# make deps: install what building and testing clinic needs, with apt-get
+# (Debian bookworm).  Quiet when everything is already there; runs
+# `apt-get update` only when something is missing; uses sudo when not root.
+#
+#   build-essential gcc make   the default build
+#   clang                      the second -Werror build (and fuzzing)
+#   pkg-config                 finds the libraries' flags
+#   libpcre2-dev               regular expressions (pcre2-8)
+#   libmd-dev                  SHA-1 for the output checksums
+#   check                      unit tests (Check framework)
+#   valgrind                   memory checks
+#   groff                      checks the man page
+#   python3 dpkg-dev           the reference clinic.py (conformance, bench)
+#                              and `apt-get source` for the CPython tree
+#   time                       /usr/bin/time -v for the benchmark's peak memory
+set -eu
+
+PKGS="build-essential gcc make pkg-config libpcre2-dev libmd-dev check clang
+valgrind groff python3 dpkg-dev time"
+
+missing=
+for p in $PKGS; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    case $status in
+        *"ok installed") ;;
+        *) missing="$missing $p" ;;
+    esac
+done
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing:$missing"
+SUDO=
+if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null 2>&1 || {
+        echo "deps: not root and no sudo; install as root:$missing" >&2; exit 1; }
+    SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing

@@ -1,0 +1,123 @@
+#!/bin/sh
+# make fixtures: golden tests.  For every fixtures/GROUP/NAME.c (GROUP is
+# any directory of fixtures/ but demo):
+#
+#   NAME.c.given.d/PATH     copied beside NAME.c first (existing files)
+#   run "clinic NAME.c" in a scratch directory, then
+#   NAME.c.expected         NAME.c must equal it byte for byte
+#   NAME.c.expected.d/PATH  the other files there must be exactly these
+#                           (without it: exactly the given files, if any)
+#   NAME.err                instead: the run must fail (non-zero exit), its
+#                           stderr must contain every line of NAME.err, and
+#                           NAME.c and the given files must be unchanged
+#                           with nothing added
+#
+# Prints failures with a diff, a line per group and a total; exits non-zero
+# on any failure.  CLINIC=path overrides ./clinic/clinic.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+CLINIC=${CLINIC:-$top/clinic/clinic}
+case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-fixtures.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT INT TERM
+
+total_pass=0
+total_fail=0
+
+# list_files DIR: relative paths of the files under DIR, sorted
+list_files() {
+    [ -d "$1" ] && (cd "$1" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+}
+
+# fail NAME WHY: report one failure
+fail() {
+    echo "FAIL $1: $2"
+    failed=1
+}
+
+run_one() {   # run_one GROUPDIR NAME
+    dir=$1 name=$2 src=$2.c
+    id=${dir##*/}/$name
+    failed=0
+    t=$scratch/run
+    rm -rf "$t" "$scratch/want"
+    mkdir -p "$t" "$scratch/want"
+    cp "$dir/$src" "$t/"
+    [ -d "$dir/$src.given.d" ] && cp -R "$dir/$src.given.d/." "$t/"
+    (cd "$t" && find . -type f ! -name "$src" | sed 's|^\./||' | LC_ALL=C sort) > "$scratch/given.list"
+    rc=0
+    (cd "$t" && exec "$CLINIC" "$src") > "$scratch/stdout" 2> "$scratch/stderr" || rc=$?
+    if [ $rc -gt 128 ] && [ $rc -le 192 ]; then
+        fail "$id" "clinic died with signal $((rc - 128))"
+        sed 's/^/    /' "$scratch/stderr" | head -n 20
+        return
+    fi
+
+    if [ -f "$dir/$name.err" ]; then
+        if [ $rc -eq 0 ]; then
+            fail "$id" "expected an error, clinic exited 0"
+        fi
+        while IFS= read -r line || [ -n "$line" ]; do
+            [ -z "$line" ] && continue
+            if ! grep -qF -- "$line" "$scratch/stderr"; then
+                fail "$id" "stderr lacks: $line"
+                sed 's/^/    stderr: /' "$scratch/stderr" | head -n 10
+                break
+            fi
+        done < "$dir/$name.err"
+        cmp -s "$dir/$src" "$t/$src" || fail "$id" "$src was modified"
+        if [ -d "$dir/$src.given.d" ]; then
+            cp -R "$dir/$src.given.d/." "$scratch/want/"
+        fi
+    else
+        if [ $rc -ne 0 ]; then
+            fail "$id" "clinic exited $rc"
+            sed 's/^/    stderr: /' "$scratch/stderr" | head -n 10
+            return
+        fi
+        if [ ! -f "$dir/$src.expected" ]; then
+            fail "$id" "fixture has neither $src.expected nor $name.err"
+            return
+        fi
+        if ! cmp -s "$dir/$src.expected" "$t/$src"; then
+            fail "$id" "$src differs from $src.expected"
+            diff -u "$dir/$src.expected" "$t/$src" | head -n 30 | sed 's/^/    /'
+        fi
+        if [ -d "$dir/$src.expected.d" ]; then
+            cp -R "$dir/$src.expected.d/." "$scratch/want/"
+        elif [ -d "$dir/$src.given.d" ]; then
+            cp -R "$dir/$src.given.d/." "$scratch/want/"
+        fi
+    fi
+    # the other files in the scratch directory must be exactly the wanted ones
+    rm -f "$t/$src"
+    if ! diff -r "$scratch/want" "$t" > "$scratch/tree.diff" 2>&1; then
+        fail "$id" "files beside $src differ from what is expected"
+        head -n 30 "$scratch/tree.diff" | sed 's/^/    /'
+    fi
+}
+
+if [ ! -x "$CLINIC" ]; then
+    echo "fixtures: $CLINIC is not built" >&2
+fi
+
+for dir in "$top"/fixtures/*/; do
+    dir=${dir%/}
+    group=${dir##*/}
+    [ "$group" = demo ] && continue
+    pass=0 nfail=0
+    for f in "$dir"/*.c; do
+        [ -f "$f" ] || continue
+        name=${f##*/}
+        name=${name%.c}
+        run_one "$dir" "$name"
+        if [ $failed -eq 0 ]; then pass=$((pass + 1)); else nfail=$((nfail + 1)); fi
+    done
+    echo "fixtures/$group: $pass passed, $nfail failed"
+    total_pass=$((total_pass + pass))
+    total_fail=$((total_fail + nfail))
+done
+
+echo "fixtures: $total_pass passed, $total_fail failed"
+[ -n "${RESULTS:-}" ] && echo "$total_pass $total_fail" > "$RESULTS"
+[ $total_fail -eq 0 ]
