@@ -417,6 +417,8 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
     }
 
     conv->name = text_legal_c_identifier(c->arena, name);
+    if (!conv->name)
+        clinic_fail(c, 0, "Illegal C identifier: %s", name);
     conv->py_name = py_name;
 
     if (default_value.kind != PY_UNSPECIFIED) {

@@ -382,9 +382,13 @@ static void state_dsl_start(Clinic *c, DslState *d, const char *line)
     /* is it a directive? */
     const char **fields;
     int n = shlex_split(c, line, &fields);
+    bool preserving = d->block->preserve_output;
     if (run_own_directive(c, d, fields[0], fields + 1, n - 1) ||
-        directive_run(c, d->block, fields[0], fields + 1, n - 1, d->line))
+        directive_run(c, d->block, fields[0], fields + 1, n - 1, d->line)) {
+        if (d->block->preserve_output && !preserving)
+            d->preserve_line = d->line;
         return;
+    }
 
     dsl_next_state(c, d, DSL_MODULENAME_NAME, line);
 }
@@ -846,6 +850,7 @@ static void reset(DslState *d, Block *block)
     d->parameter_docstring_indent = 0;
     d->star_line = 0;
     d->docstring_line = 0;
+    d->preserve_line = 0;
 }
 
 Function *dsl_parse(Clinic *c, Block *block)
@@ -883,12 +888,16 @@ Function *dsl_parse(Clinic *c, Block *block)
 void dsl_parse_block(Clinic *c, Block *block)
 {
     const char *saved_output = block->output;
-    block->output = "";
+    /* clinic.py collects the output as a list of pieces: directives
+       ('dump', 'printout') append to it, even empty pieces, and the
+       function's rendering is added after them.  The router's appends
+       always make a new string, so a piece was added exactly when
+       block->output is no longer this one. */
+    char *no_output = arena_strdup(c->arena, "");
+    block->output = no_output;
 
     Function *f = dsl_parse(c, block);
 
-    /* Directives ('dump', 'printout') may have added to block->output;
-       the function's rendering comes after them. */
     if (f) {
         f->cpp_condition = c->cpp ? cpp_condition(c, c->cpp) : "";
         const char *rendered = gen_render_function(c, f);
@@ -898,7 +907,8 @@ void dsl_parse_block(Clinic *c, Block *block)
     }
 
     if (block->preserve_output) {
-        if (*block->output)
+        c->line = c->dsl->preserve_line;
+        if (block->output != no_output)
             clinic_fail(c, 0, "'preserve' only works for blocks that don't "
                               "produce any output!");
         if (!saved_output)

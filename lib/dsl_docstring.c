@@ -88,6 +88,12 @@ static const char *signature_line(Clinic *c, Function *f, Parameter **ps,
     for (size_t i = 1; i < n; i++) {
         if (ps[i]->kind != PARAM_POSITIONAL_ONLY)
             positional_only = false;
+        else if (!positional_only)
+            /* clinic.py asserts this ('/' leaves a *args before it as
+               it is) and stops with a traceback */
+            clinic_fail(c, 0, "Exception raised during parsing:\n"
+                              "AssertionError: positional-only parameter "
+                              "'%s' follows one that is not", ps[i]->name);
         right_bracket[i] = positional_only ? abs(ps[i]->group) : 0;
     }
 

@@ -75,6 +75,7 @@ struct DslState {
     int line;                /* line of the line being parsed */
     int star_line;           /* where '*' was seen */
     int docstring_line;      /* first line of the function docstring */
+    int preserve_line;       /* where 'preserve' was given */
 };
 
 /* Switches state, and runs the new state on line unless it is NULL. */
@@ -115,7 +116,7 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f);
         }                                                                    \
     } while (0)
 
-/* Small Python-like string helpers shared by dsl*.c. */
+/* repr() of a str, as messages quote names and values. */
 const char *dsl_repr_str(Clinic *c, const char *s);
 
 /* Runs the state machine over a block's body without rendering: the

@@ -187,6 +187,14 @@ static bool is_number_constant(const PyExpr *e)
             e->value.kind == PY_COMPLEX);
 }
 
+/* "a.b.c" from the Attribute chain, as clinic.py joins it. */
+static const char *dotted_name(Clinic *c, const PyExpr *e)
+{
+    if (e->kind != PX_ATTRIBUTE)
+        return e->id;
+    return arena_printf(c->arena, "%s.%s", dotted_name(c, e->left), e->id);
+}
+
 static bool error_is(const char *error, const char *exception)
 {
     size_t n = strlen(exception);
@@ -251,36 +259,17 @@ static void parse_default(Clinic *c, const char *default_text,
         if (n->kind != PX_NAME)
             clinic_fail(c, 0, "Unsupported default value %s (looked like a "
                               "Python constant)", dsl_repr_str(c, def));
-        /* the dotted name, without the spaces the source may have */
-        StrBuf dotted = STRBUF_INIT;
-        sb_adds(&dotted, n->id);
-        const PyExpr *chain[64];
-        size_t depth = 0;
-        for (const PyExpr *m = expr; m->kind == PX_ATTRIBUTE && depth < 64;
-             m = m->left)
-            chain[depth++] = m;
-        while (depth)
-            sb_addf(&dotted, ".%s", chain[--depth]->id);
-        py_default = sb_to_arena(&dotted, c->arena);
-        sb_free(&dotted);
-
+        py_default = dotted_name(c, expr);
         if (!given_c_default(args, *nargs))
             clinic_fail(c, 0, "When you specify a named constant (%s) as "
                               "your default value,\nyou MUST specify a valid "
                               "c_default.", dsl_repr_str(c, py_default));
+        /* the c_default check above already evaluated it: anything but a
+           NameError (the constant is C's, not Python's) has failed */
         const char *error = NULL;
         if (!pyexpr_eval_in(c->arena, expr, PY_SCOPE_STATE_PARAMETER, value,
-                            &error)) {
-            if (error_is(error, "NameError")) {
-                *value = py_unknown;
-            } else if (error_is(error, "AttributeError")) {
-                *value = py_unknown;
-                py_default = def;
-            } else {
-                clinic_fail(c, 0, "Exception raised during parsing:\n%s",
-                            error ? error : "");
-            }
-        }
+                            &error))
+            *value = py_unknown;
     } else if (pyexpr_literal_eval(c->arena, expr, value)) {
         py_default = py_repr(c->arena, value);
         if (value->kind == PY_BOOL || value->kind == PY_NONE)

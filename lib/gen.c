@@ -12,6 +12,13 @@
 #include "output.h"
 #include "text.h"
 
+char *gen_sb_take(StrBuf *sb, Arena *a)
+{
+    char *p = sb_to_arena(sb, a);
+    sb_free(sb);
+    return p;
+}
+
 /* ---- small pieces of the model ------------------------------------------- */
 
 bool gen_default_return_converter(const Function *f)
@@ -90,7 +97,7 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
         sb_setlen(&sb, last_piece + 1 + strlen(last_line));
         sb_addc(&sb, '"');
     }
-    return sb_to_arena(&sb, a);
+    return gen_sb_take(&sb, a);
 }
 
 /* ---- Clinic.ifndef_symbols --------------------------------------------------- */
@@ -155,7 +162,7 @@ static const char *c_basename_of(Clinic *c, const Function *f)
         end = full;                  /* fields.pop() leaves nothing */
     for (; full < end; full++)
         sb_addc(&sb, *full == '.' ? '_' : *full);
-    return sb_to_arena(&sb, c->arena);
+    return gen_sb_take(&sb, c->arena);
 }
 
 static const char *join_each(Arena *a, const StrList *l, const char *before,
@@ -170,7 +177,7 @@ static const char *join_each(Arena *a, const StrList *l, const char *before,
         sb_adds(&sb, l->items[i]);
         sb_adds(&sb, after);
     }
-    return sb_to_arena(&sb, a);
+    return gen_sb_take(&sb, a);
 }
 
 /* Fills template_dict as the reference does, from the rendered data. */
@@ -296,6 +303,8 @@ const char *gen_render_function(Clinic *c, Function *f)
 
     if (!f)
         return "";
+    if (f->nparameters == 0 || !f->parameters[0]->converter->cls->is_self)
+        clinic_fail(c, 0, "No self parameter in '%s'!", f->full_name);
 
     memset(&data, 0, sizeof data);
     data.return_value = "return_value";

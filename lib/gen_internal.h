@@ -10,12 +10,16 @@
 #include <stddef.h>
 
 #include "model.h"
+#include "strbuf.h"
 #include "text.h"
 
 /* clinic.py's NO_VARARG, as it is printed into generated code. */
 #define GEN_NO_VARARG "PY_SSIZE_T_MAX"
 
 /* ---- gen.c ----------------------------------------------------------- */
+
+/* Copies sb's text into the arena and frees sb's heap memory. */
+char *gen_sb_take(StrBuf *sb, Arena *a);
 
 /* CLanguage.docstring_for_c_string: the docstring as a C string literal
    (one quoted piece per line).  Warns about non-ASCII text as the

@@ -133,7 +133,7 @@ static const char *parser_body(Clinic *c, ParserBody *last,
     sb_adds(&sb, parser_body_tail);
 
     strmap_set(a, &map, "parser_declarations", declarations);
-    return text_linear_format(a, sb_to_arena(&sb, a), &map);
+    return text_linear_format(a, gen_sb_take(&sb, a), &map);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -157,7 +157,7 @@ static const char *str_replace(Arena *a, const char *s, const char *old,
         s = hit + oldlen;
     }
     sb_adds(&sb, s);
-    return sb_to_arena(&sb, a);
+    return gen_sb_take(&sb, a);
 }
 
 /* The parameters output_templates works on: f->parameters without self
@@ -251,7 +251,7 @@ static void render_noargs(Clinic *c, const Signature *s, Conv *cv)
             sb_adds(&sb, code.items[i]);
         }
         sb_adds(&sb, "\n    return {c_basename}_impl({impl_arguments});\n}}");
-        cv->parser_definition = sb_to_arena(&sb, c->arena);
+        cv->parser_definition = gen_sb_take(&sb, c->arena);
     } else {
         cv->parser_definition = parser_body(c, &cv->body,
                                             cv->parser_prototype, &code, "");
@@ -642,7 +642,7 @@ void gen_output_templates(Clinic *c, Function *f, StrMap *templates)
              !converter_is_optional(s.params[0]->converter) &&
              !s.requires_defining_class && !s.new_or_init;
 
-    if (s.new_or_init && !*f->docstring) {
+    if (s.new_or_init && (!f->docstring || !*f->docstring)) {
         docstring_prototype = docstring_definition = "";
     } else {
         docstring_prototype = docstring_prototype_template;

@@ -24,6 +24,10 @@
  * inherits the others from the base.  Attributes clinic.py never reads
  * are accepted and ignored, as Python would; those it reads but we cannot
  * represent (default, name, methods, ...) are refused.
+ *
+ * Known gap: a base named after a built-in class that an earlier block of
+ * the file redeclared (class int_converter(...)) resolves to the
+ * redeclared class, where Python would still see clinic.py's own.
  */
 #include "pyblock.h"
 
@@ -619,7 +623,8 @@ static const char *describe_keyword(PyBlockParser *p, const Tok *toks,
         return "an import";
     if (!strcmp(kw, "class"))
         return "a nested class";
-    return arena_printf(a, "a '%s' statement", kw);
+    return arena_printf(a, "%s '%s' statement",
+                        strchr("aeiou", kw[0]) ? "an" : "a", kw);
 }
 
 /* One simple statement toks[from, to) at module level (cd NULL) or in a

@@ -5,37 +5,36 @@
  * it: "def x(LINE): pass" for a parameter line, "def x() -> TEXT: pass"
  * for a return annotation, "x = TEXT" for a default.  Every expression
  * form is recognised (literals, names, calls, subscripts, operators,
- * lambdas, displays, comprehensions, f-strings) so that clinic's checks
- * on node kinds see what Python's would.  A syntax error stops the parse
- * by longjmp to the entry point, which reports it as PySyntaxError with
- * the SyntaxError.text Python would give.
+ * lambdas, displays, comprehensions; string literals are in
+ * pyexpr_string.c) so that clinic's checks on node kinds see what
+ * Python's would.  A syntax error stops the parse by longjmp to the entry
+ * point, which reports it as PySyntaxError with the SyntaxError.text
+ * Python would give.  pyexpr_eval_source() also lives here: it parses a
+ * default the way eval(str) compiles it, then runs the compiler's checks.
  */
 #include "pyexpr.h"
 #include "pyexpr_int.h"
 #include "pyexpr_lex.h"
+#include "pyexpr_parse.h"
 
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct Parser {
-    Arena *a;
-    LexResult lx;
-    size_t pos;
-    jmp_buf fail;
-    const char *msg;
-    size_t err_offset, err_end;
-    bool err_at_end;
-    /* f-string buffers in use, released if a syntax error unwinds */
-    StrBuf *held[32];
-    int nheld;
-} Parser;
-
-static void release_held(Parser *p)
+void px_release_held(Parser *p)
 {
     while (p->nheld > 0)
         sb_free(p->held[--p->nheld]);
+}
+
+/* Python's parser gives up (MemoryError, "too complex") on expressions
+   nested thousands deep; we stop long before the C stack would. */
+#define MAX_CHAIN 10000
+static void enter(Parser *p)
+{
+    if (++p->depth > 2000)
+        px_syntax_error(p, "expression too complex (nested too deeply)");
 }
 
 static const char *const keywords[] = {
@@ -46,7 +45,7 @@ static const char *const keywords[] = {
     "while", "with", "yield",
 };
 
-static _Noreturn void syntax_error(Parser *p, const char *msg)
+_Noreturn void px_syntax_error(Parser *p, const char *msg)
 {
     p->msg = msg;
     p->err_offset = p->lx.toks[p->pos].start;
@@ -55,7 +54,7 @@ static _Noreturn void syntax_error(Parser *p, const char *msg)
     longjmp(p->fail, 1);
 }
 
-static const Token *tok(const Parser *p)
+const Token *px_tok(const Parser *p)
 {
     return &p->lx.toks[p->pos];
 }
@@ -68,7 +67,7 @@ static const Token *tok_ahead(const Parser *p, size_t k)
 
 static bool at(const Parser *p, const char *text)
 {
-    return tok_is(&p->lx, tok(p), text);
+    return tok_is(&p->lx, px_tok(p), text);
 }
 
 static bool accept(Parser *p, const char *text)
@@ -82,7 +81,7 @@ static bool accept(Parser *p, const char *text)
 static void expect(Parser *p, const char *text)
 {
     if (!accept(p, text))
-        syntax_error(p, "invalid syntax");
+        px_syntax_error(p, "invalid syntax");
 }
 
 static bool is_keyword(const Parser *p, const Token *t)
@@ -97,28 +96,28 @@ static bool is_keyword(const Parser *p, const Token *t)
 
 static bool at_name(const Parser *p)
 {
-    return tok(p)->kind == T_NAME && !is_keyword(p, tok(p));
+    return px_tok(p)->kind == T_NAME && !is_keyword(p, px_tok(p));
 }
 
 static const char *take_name(Parser *p)
 {
     if (!at_name(p))
-        syntax_error(p, "invalid syntax");
-    const Token *t = tok(p);
+        px_syntax_error(p, "invalid syntax");
+    const Token *t = px_tok(p);
     p->pos++;
     return arena_strndup(p->a, p->lx.src + t->start, t->end - t->start);
 }
 
-static PyExpr *node(Parser *p, PyExprKind kind, size_t start_tok)
+PyExpr *px_node(Parser *p, PyExprKind kind, size_t start_tok)
 {
     PyExpr *e = arena_new_of(p->a, PyExpr);
     e->kind = kind;
-    (void)start_tok;
+    e->start = e->end = p->lx.toks[start_tok].start;
     return e;
 }
 
 /* Sets the node's source text from its first token to the last one read. */
-static PyExpr *finish(Parser *p, PyExpr *e, size_t start_tok)
+PyExpr *px_finish(Parser *p, PyExpr *e, size_t start_tok)
 {
     size_t s = p->lx.toks[start_tok].start;
     size_t end = p->pos > start_tok ? p->lx.toks[p->pos - 1].end : s;
@@ -128,13 +127,7 @@ static PyExpr *finish(Parser *p, PyExpr *e, size_t start_tok)
     return e;
 }
 
-/* A growable array of expressions. */
-typedef struct ExprList {
-    PyExpr **items;
-    size_t n, cap;
-} ExprList;
-
-static void list_push(Parser *p, ExprList *l, PyExpr *e)
+void px_list_push(Parser *p, ExprList *l, PyExpr *e)
 {
     if (l->n == l->cap) {
         size_t ncap = l->cap ? l->cap * 2 : 4;
@@ -153,16 +146,14 @@ static PyExpr *parse_star_named_expression(Parser *p);
 static PyExpr *parse_disjunction(Parser *p);
 static PyExpr *parse_bitwise_or(Parser *p);
 static PyExpr *parse_primary(Parser *p);
-static PyExpr *parse_star_expressions(Parser *p);
 static PyArguments *parse_parameters(Parser *p, bool annotations,
                                      const char *closer);
-static PyExpr *parse_fstring(Parser *p, const char *s, size_t n, size_t start_tok);
 
 /* ---- literals ------------------------------------------------------- */
 
 static PyExpr *number_literal(Parser *p)
 {
-    const Token *t = tok(p);
+    const Token *t = px_tok(p);
     size_t start_tok = p->pos;
     size_t n = t->end - t->start;
     char *text = arena_alloc(p->a, n + 1), *d = text;
@@ -171,7 +162,7 @@ static PyExpr *number_literal(Parser *p)
             *d++ = p->lx.src[t->start + i];
     *d = '\0';
     p->pos++;
-    PyExpr *e = node(p, PX_CONST, start_tok);
+    PyExpr *e = px_node(p, PX_CONST, start_tok);
     size_t len = (size_t)(d - text);
     char last = (char)(len ? text[len - 1] | 0x20 : 0);
     if (len > 1 && text[0] == '0' && strchr("xob", text[1] | 0x20)) {
@@ -188,361 +179,7 @@ static PyExpr *number_literal(Parser *p)
     } else {
         e->value = py_make_int(pyint_from_digits(p->a, text, len, 10));
     }
-    return finish(p, e, start_tok);
-}
-
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* Decodes a string body's escapes into sb (Python's unicode_escape or
-   escape_decode); returns NULL or the SyntaxError message. */
-static const char *decode_escapes(Parser *p, StrBuf *sb, const char *s,
-                                  size_t n, bool bytes)
-{
-    const char *codec = bytes ? "(value error)" : "(unicode error) 'unicodeescape' codec";
-    for (size_t i = 0; i < n;) {
-        unsigned char c = (unsigned char)s[i];
-        if (c != '\\') {
-            sb_addc(sb, (char)c);
-            i++;
-            continue;
-        }
-        if (i + 1 >= n) {
-            /* cannot happen: the tokenizer skips the escaped character */
-            return arena_printf(p->a, "%s can't decode bytes: \\ at end of string", codec);
-        }
-        char e = s[i + 1];
-        i += 2;
-        switch (e) {
-        case '\n': break;
-        case '\\': sb_addc(sb, '\\'); break;
-        case '\'': sb_addc(sb, '\''); break;
-        case '"': sb_addc(sb, '"'); break;
-        case 'a': sb_addc(sb, '\a'); break;
-        case 'b': sb_addc(sb, '\b'); break;
-        case 'f': sb_addc(sb, '\f'); break;
-        case 'n': sb_addc(sb, '\n'); break;
-        case 'r': sb_addc(sb, '\r'); break;
-        case 't': sb_addc(sb, '\t'); break;
-        case 'v': sb_addc(sb, '\v'); break;
-        case '0': case '1': case '2': case '3':
-        case '4': case '5': case '6': case '7': {
-            unsigned v = (unsigned)(e - '0');
-            for (int k = 0; k < 2 && i < n && s[i] >= '0' && s[i] <= '7'; k++)
-                v = v * 8 + (unsigned)(s[i++] - '0');
-            if (bytes)
-                sb_addc(sb, (char)(v & 0xFF));
-            else
-                utf8_encode(sb, v);
-            break;
-        }
-        case 'x': case 'u': case 'U': {
-            int digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-            if (bytes && e != 'x') {
-                sb_addc(sb, '\\');
-                sb_addc(sb, e);
-                break;
-            }
-            uint32_t v = 0;
-            for (int k = 0; k < digits; k++) {
-                int h = i + (size_t)k < n ? hexval((unsigned char)s[i + (size_t)k]) : -1;
-                if (h < 0) {
-                    if (bytes)
-                        return arena_printf(p->a, "(value error) invalid \\x escape at position %zu", i - 2);
-                    return arena_printf(p->a, "%s can't decode bytes in position %zu-%zu: truncated \\%c%s escape",
-                                        codec, i - 2, i - 1 + (size_t)k, e,
-                                        e == 'x' ? "XX" : e == 'u' ? "XXXX" : "XXXXXXXX");
-                }
-                v = v * 16 + (uint32_t)h;
-            }
-            i += (size_t)digits;
-            if (v > 0x10FFFF)
-                return arena_printf(p->a, "%s can't decode bytes in position %zu-%zu: illegal Unicode character",
-                                    codec, i - 2 - (size_t)digits, i - 1);
-            if (bytes)
-                sb_addc(sb, (char)v);
-            else
-                utf8_encode(sb, v);
-            break;
-        }
-        case 'N':
-            if (!bytes) {
-                /* Needs the Unicode name database, which we do not carry. */
-                return arena_printf(p->a, "%s can't decode bytes: \\N{...} escapes are not supported by clinic", codec);
-            }
-            /* fall through */
-        default:
-            /* unknown escapes stay as they are */
-            sb_addc(sb, '\\');
-            i--;
-            break;
-        }
-    }
-    return NULL;
-}
-
-/* One or more adjacent string literals. */
-static PyExpr *string_literals(Parser *p)
-{
-    size_t start_tok = p->pos;
-    bool bytes = tok(p)->bytes, any_f = false, mixed = false;
-    StrBuf sb = STRBUF_INIT;
-    const char *err = NULL;
-    while (tok(p)->kind == T_STRING) {
-        const Token *t = tok(p);
-        if (t->bytes != bytes)
-            mixed = true;
-        if (t->fstring)
-            any_f = true;
-        p->pos++;
-    }
-    if (mixed) {
-        p->pos = start_tok;
-        syntax_error(p, "cannot mix bytes and nonbytes literals");
-    }
-    if (any_f) {
-        /* JoinedStr: the f-strings' parts with the plain strings merged */
-        ExprList parts = { 0 };
-        for (size_t k = start_tok; k < p->pos; k++) {
-            const Token *t = &p->lx.toks[k];
-            const char *body = p->lx.src + t->body_start;
-            size_t blen = t->body_end - t->body_start;
-            if (t->fstring) {
-                PyExpr *js = parse_fstring(p, body, blen, k);
-                for (size_t i = 0; i < js->nitems; i++)
-                    list_push(p, &parts, js->items[i]);
-            } else {
-                StrBuf piece = STRBUF_INIT;
-                if (t->raw)
-                    sb_add(&piece, body, blen);
-                else if ((err = decode_escapes(p, &piece, body, blen, false))) {
-                    sb_free(&piece);
-                    p->pos = start_tok;
-                    syntax_error(p, err);
-                }
-                PyExpr *c = node(p, PX_CONST, k);
-                c->value = py_make_str(NULL, 0);
-                c->value.len = piece.len;
-                c->value.s = pysb_take(&piece, p->a);
-                list_push(p, &parts, c);
-            }
-        }
-        /* adjacent constants merge; empty ones vanish */
-        ExprList merged = { 0 };
-        for (size_t i = 0; i < parts.n; i++) {
-            PyExpr *e = parts.items[i];
-            if (e->kind == PX_CONST) {
-                if (e->value.len == 0)
-                    continue;
-                if (merged.n && merged.items[merged.n - 1]->kind == PX_CONST) {
-                    PyExpr *prev = merged.items[merged.n - 1];
-                    PyExpr *c = node(p, PX_CONST, start_tok);
-                    char *s = arena_alloc(p->a, prev->value.len + e->value.len + 1);
-                    memcpy(s, prev->value.s, prev->value.len);
-                    memcpy(s + prev->value.len, e->value.s, e->value.len);
-                    c->value = py_make_str(s, prev->value.len + e->value.len);
-                    merged.items[merged.n - 1] = c;
-                    continue;
-                }
-            }
-            list_push(p, &merged, e);
-        }
-        /* a leading u'' marks every constant part */
-        if (p->lx.toks[start_tok].u && p->lx.src[p->lx.toks[start_tok].start] == 'u')
-            for (size_t i = 0; i < merged.n; i++)
-                if (merged.items[i]->kind == PX_CONST)
-                    merged.items[i]->const_kind = "u";
-        PyExpr *js = node(p, PX_JOINEDSTR, start_tok);
-        js->items = merged.items;
-        js->nitems = merged.n;
-        return finish(p, js, start_tok);
-    }
-    for (size_t k = start_tok; k < p->pos && !err; k++) {
-        const Token *t = &p->lx.toks[k];
-        const char *body = p->lx.src + t->body_start;
-        size_t blen = t->body_end - t->body_start;
-        if (bytes) {
-            for (size_t i = 0; i < blen; i++)
-                if ((unsigned char)body[i] >= 0x80) {
-                    sb_free(&sb);
-                    p->pos = k;
-                    syntax_error(p, "bytes can only contain ASCII literal characters");
-                }
-        }
-        if (t->raw)
-            sb_add(&sb, body, blen);
-        else
-            err = decode_escapes(p, &sb, body, blen, bytes);
-    }
-    if (err) {
-        sb_free(&sb);
-        p->pos = start_tok;
-        syntax_error(p, err);
-    }
-    PyExpr *e = node(p, PX_CONST, start_tok);
-    e->value.kind = bytes ? PY_BYTES : PY_STR;
-    e->value.len = sb.len;
-    e->value.s = pysb_take(&sb, p->a);
-    if (p->lx.toks[start_tok].u && p->lx.src[p->lx.toks[start_tok].start] == 'u')
-        e->const_kind = "u";
-    return finish(p, e, start_tok);
-}
-
-/* ---- f-strings ------------------------------------------------------ */
-
-/* Parses src[0..n) as a standalone expression with its own tokens. */
-static PyExpr *parse_sub_expression(Parser *p, const char *s, size_t n)
-{
-    Parser *sub = arena_new_of(p->a, Parser);
-    sub->a = p->a;
-    char *text = arena_strndup(p->a, s, n);
-    if (!pylex(p->a, text, &sub->lx))
-        syntax_error(p, "f-string: invalid expression");
-    if (setjmp(sub->fail)) {
-        release_held(sub);
-        syntax_error(p, arena_printf(p->a, "f-string: %s", sub->msg));
-    }
-    if (sub->lx.toks[0].kind == T_END)
-        syntax_error(p, "f-string: empty expression not allowed");
-    PyExpr *e = parse_star_expressions(sub);
-    if (tok(sub)->kind != T_END)
-        syntax_error(p, "f-string: invalid syntax");
-    return e;
-}
-
-static PyExpr *parse_fstring(Parser *p, const char *s, size_t n, size_t start_tok)
-{
-    const Token *t = &p->lx.toks[start_tok];
-    ExprList parts = { 0 };
-    StrBuf lit = STRBUF_INIT;
-    size_t i = 0;
-    if (p->nheld == (int)(sizeof p->held / sizeof p->held[0]))
-        syntax_error(p, "f-string: expressions nested too deeply");
-    p->held[p->nheld++] = &lit;
-    while (i < n) {
-        char c = s[i];
-        if (c == '{' && i + 1 < n && s[i + 1] == '{') {
-            sb_addc(&lit, '{');
-            i += 2;
-            continue;
-        }
-        if (c == '}' && i + 1 < n && s[i + 1] == '}') {
-            sb_addc(&lit, '}');
-            i += 2;
-            continue;
-        }
-        if (c == '}')
-            syntax_error(p, "f-string: single '}' is not allowed");
-        if (c != '{') {
-            size_t j = i;
-            while (j < n && s[j] != '{' && s[j] != '}')
-                j++;
-            if (t->raw) {
-                sb_add(&lit, s + i, j - i);
-            } else {
-                const char *err = decode_escapes(p, &lit, s + i, j - i, false);
-                if (err)
-                    syntax_error(p, err);
-            }
-            i = j;
-            continue;
-        }
-        /* a replacement field: find its end, its '!' and its ':' */
-        size_t j = i + 1, bang = 0, colon = 0;
-        int depth = 0;
-        char quote = 0;
-        for (; j < n; j++) {
-            char d = s[j];
-            if (quote) {
-                if (d == quote)
-                    quote = 0;
-                continue;
-            }
-            if (d == '\'' || d == '"')
-                quote = d;
-            else if (d == '(' || d == '[' || d == '{')
-                depth++;
-            else if ((d == ')' || d == ']' || d == '}') && depth > 0)
-                depth--;
-            else if (d == '}' && depth == 0)
-                break;
-            else if (depth == 0 && d == '!' && j + 1 < n && s[j + 1] != '=' && !bang && !colon)
-                bang = j;
-            else if (depth == 0 && d == ':' && !colon)
-                colon = j;
-            if (colon)
-                break;
-        }
-        if (colon) {
-            /* the spec runs to the matching '}' */
-            int sd = 0;
-            for (j = colon + 1; j < n; j++) {
-                if (s[j] == '{')
-                    sd++;
-                else if (s[j] == '}' && sd-- == 0)
-                    break;
-            }
-        }
-        if (j >= n)
-            syntax_error(p, "f-string: expecting '}'");
-        size_t expr_end = bang ? bang : colon ? colon : j;
-        /* "{x=}": the expression text itself, then its repr by default */
-        bool debug = false;
-        size_t e_end = expr_end;
-        while (e_end > i + 1 && s[e_end - 1] == ' ')
-            e_end--;
-        if (e_end > i + 1 && s[e_end - 1] == '=' &&
-            !(e_end > i + 2 && strchr("=!<>", s[e_end - 2]))) {
-            debug = true;
-            sb_add(&lit, s + i + 1, expr_end - i - 1);
-            e_end--;
-        } else {
-            e_end = expr_end;
-        }
-        if (lit.len) {
-            PyExpr *cst = node(p, PX_CONST, start_tok);
-            cst->value.kind = PY_STR;
-            cst->value.len = lit.len;
-            cst->value.s = pysb_take(&lit, p->a);
-            list_push(p, &parts, cst);
-        }
-        PyExpr *fv = node(p, PX_FORMATTEDVALUE, start_tok);
-        fv->left = parse_sub_expression(p, s + i + 1, e_end - i - 1);
-        fv->conversion = debug && !colon ? 'r' : -1;
-        if (bang) {
-            char conv = bang + 1 < n ? s[bang + 1] : 0;
-            if (!strchr("sra", conv) || conv == 0)
-                syntax_error(p, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
-            fv->conversion = conv;
-        }
-        if (colon) {
-            PyExpr *spec = parse_fstring(p, s + colon + 1, j - colon - 1, start_tok);
-            fv->test = spec;
-        }
-        list_push(p, &parts, fv);
-        i = j + 1;
-    }
-    if (lit.len) {
-        PyExpr *cst = node(p, PX_CONST, start_tok);
-        cst->value.kind = PY_STR;
-        cst->value.len = lit.len;
-        cst->value.s = pysb_take(&lit, p->a);
-        list_push(p, &parts, cst);
-    }
-    p->nheld--;
-    sb_free(&lit);
-    PyExpr *js = node(p, PX_JOINEDSTR, start_tok);
-    js->items = parts.items;
-    js->nitems = parts.n;
-    return js;
+    return px_finish(p, e, start_tok);
 }
 
 /* ---- atoms and displays ---------------------------------------------- */
@@ -566,7 +203,7 @@ static void set_store(Parser *p, PyExpr *e)
             set_store(p, e->items[i]);
         return;
     default:
-        syntax_error(p, "cannot assign to expression");
+        px_syntax_error(p, "cannot assign to expression");
     }
 }
 
@@ -580,13 +217,13 @@ static PyExpr *parse_for_targets(Parser *p)
         PyExpr *t;
         size_t st = p->pos;
         if (accept(p, "*")) {
-            t = node(p, PX_STARRED, st);
+            t = px_node(p, PX_STARRED, st);
             t->left = parse_bitwise_or(p);
-            finish(p, t, st);
+            px_finish(p, t, st);
         } else {
             t = parse_bitwise_or(p);
         }
-        list_push(p, &l, t);
+        px_list_push(p, &l, t);
         if (!accept(p, ","))
             break;
         comma = true;
@@ -595,10 +232,10 @@ static PyExpr *parse_for_targets(Parser *p)
     }
     PyExpr *target;
     if (comma) {
-        target = node(p, PX_TUPLE, start_tok);
+        target = px_node(p, PX_TUPLE, start_tok);
         target->items = l.items;
         target->nitems = l.n;
-        finish(p, target, start_tok);
+        px_finish(p, target, start_tok);
     } else {
         target = l.items[0];
     }
@@ -626,7 +263,7 @@ static void parse_generators(Parser *p, PyExpr *e)
         g->iter = parse_disjunction(p);
         ExprList ifs = { 0 };
         while (accept(p, "if"))
-            list_push(p, &ifs, parse_disjunction(p));
+            px_list_push(p, &ifs, parse_disjunction(p));
         g->ifs = ifs.items;
         g->nifs = ifs.n;
     }
@@ -644,93 +281,96 @@ static PyExpr *paren_atom(Parser *p)
     size_t start_tok = p->pos;
     expect(p, "(");
     if (accept(p, ")")) {
-        PyExpr *e = node(p, PX_TUPLE, start_tok);
-        return finish(p, e, start_tok);
+        PyExpr *e = px_node(p, PX_TUPLE, start_tok);
+        return px_finish(p, e, start_tok);
     }
     if (at(p, "yield")) {
         size_t st = p->pos;
         p->pos++;
         PyExpr *y;
         if (accept(p, "from")) {
-            y = node(p, PX_YIELDFROM, st);
+            y = px_node(p, PX_YIELDFROM, st);
             y->left = parse_expression(p);
         } else {
-            y = node(p, PX_YIELD, st);
+            y = px_node(p, PX_YIELD, st);
             if (!at(p, ")"))
-                y->left = parse_star_expressions(p);
+                y->left = px_parse_star_expressions(p);
         }
-        finish(p, y, st);
+        px_finish(p, y, st);
         expect(p, ")");
         return y;
     }
     PyExpr *first = parse_star_named_expression(p);
     if (at_comprehension(p)) {
         if (first->kind == PX_STARRED)
-            syntax_error(p, "iterable unpacking cannot be used in comprehension");
-        PyExpr *g = node(p, PX_GENEXP, start_tok);
+            px_syntax_error(p, "iterable unpacking cannot be used in comprehension");
+        PyExpr *g = px_node(p, PX_GENEXP, start_tok);
         g->left = first;
         parse_generators(p, g);
         expect(p, ")");
-        return finish(p, g, start_tok);
+        return px_finish(p, g, start_tok);
     }
     if (accept(p, ")")) {
         if (first->kind == PX_STARRED)
-            syntax_error(p, "cannot use starred expression here");
+            px_syntax_error(p, "cannot use starred expression here");
         return first;
     }
     ExprList l = { 0 };
-    list_push(p, &l, first);
+    px_list_push(p, &l, first);
     expect(p, ",");
     while (!at(p, ")")) {
-        list_push(p, &l, parse_star_named_expression(p));
+        px_list_push(p, &l, parse_star_named_expression(p));
         if (!accept(p, ","))
             break;
     }
     expect(p, ")");
-    PyExpr *t = node(p, PX_TUPLE, start_tok);
+    PyExpr *t = px_node(p, PX_TUPLE, start_tok);
     t->items = l.items;
     t->nitems = l.n;
-    return finish(p, t, start_tok);
+    return px_finish(p, t, start_tok);
 }
 
 static PyExpr *list_atom(Parser *p)
 {
     size_t start_tok = p->pos;
     expect(p, "[");
-    PyExpr *e = node(p, PX_LIST, start_tok);
+    PyExpr *e = px_node(p, PX_LIST, start_tok);
     if (accept(p, "]"))
-        return finish(p, e, start_tok);
+        return px_finish(p, e, start_tok);
     PyExpr *first = parse_star_named_expression(p);
     if (at_comprehension(p)) {
         if (first->kind == PX_STARRED)
-            syntax_error(p, "iterable unpacking cannot be used in comprehension");
+            px_syntax_error(p, "iterable unpacking cannot be used in comprehension");
         e->kind = PX_LISTCOMP;
         e->left = first;
         parse_generators(p, e);
         expect(p, "]");
-        return finish(p, e, start_tok);
+        return px_finish(p, e, start_tok);
     }
     ExprList l = { 0 };
-    list_push(p, &l, first);
+    px_list_push(p, &l, first);
     while (accept(p, ",") && !at(p, "]"))
-        list_push(p, &l, parse_star_named_expression(p));
+        px_list_push(p, &l, parse_star_named_expression(p));
     expect(p, "]");
     e->items = l.items;
     e->nitems = l.n;
-    return finish(p, e, start_tok);
+    return px_finish(p, e, start_tok);
 }
 
 static PyExpr *brace_atom(Parser *p)
 {
     size_t start_tok = p->pos;
     expect(p, "{");
-    PyExpr *e = node(p, PX_DICT, start_tok);
+    PyExpr *e = px_node(p, PX_DICT, start_tok);
     if (accept(p, "}"))
-        return finish(p, e, start_tok);
+        return px_finish(p, e, start_tok);
     ExprList keys = { 0 }, values = { 0 };
     if (!at(p, "**")) {
+        /* a bare "y := 1" can only be a set element; "(y := 1)" can be a key */
+        bool parenthesized = at(p, "(");
         PyExpr *first = parse_star_named_expression(p);
-        if (first->kind != PX_STARRED && first->kind != PX_NAMEDEXPR && accept(p, ":")) {
+        if (first->kind != PX_STARRED && (first->kind != PX_NAMEDEXPR || parenthesized) &&
+            accept(p, ":")) {
             PyExpr *value = parse_expression(p);
             if (at_comprehension(p)) {
                 e->kind = PX_DICTCOMP;
@@ -738,29 +378,29 @@ static PyExpr *brace_atom(Parser *p)
                 e->right = value;
                 parse_generators(p, e);
                 expect(p, "}");
-                return finish(p, e, start_tok);
+                return px_finish(p, e, start_tok);
             }
-            list_push(p, &keys, first);
-            list_push(p, &values, value);
+            px_list_push(p, &keys, first);
+            px_list_push(p, &values, value);
         } else {
             /* a set */
             if (at_comprehension(p)) {
                 if (first->kind == PX_STARRED)
-                    syntax_error(p, "iterable unpacking cannot be used in comprehension");
+                    px_syntax_error(p, "iterable unpacking cannot be used in comprehension");
                 e->kind = PX_SETCOMP;
                 e->left = first;
                 parse_generators(p, e);
                 expect(p, "}");
-                return finish(p, e, start_tok);
+                return px_finish(p, e, start_tok);
             }
             e->kind = PX_SET;
-            list_push(p, &keys, first);
+            px_list_push(p, &keys, first);
             while (accept(p, ",") && !at(p, "}"))
-                list_push(p, &keys, parse_star_named_expression(p));
+                px_list_push(p, &keys, parse_star_named_expression(p));
             expect(p, "}");
             e->items = keys.items;
             e->nitems = keys.n;
-            return finish(p, e, start_tok);
+            return px_finish(p, e, start_tok);
         }
         if (!accept(p, ",")) {
             expect(p, "}");
@@ -769,12 +409,12 @@ static PyExpr *brace_atom(Parser *p)
     }
     while (!at(p, "}")) {
         if (accept(p, "**")) {
-            list_push(p, &keys, NULL);
-            list_push(p, &values, parse_bitwise_or(p));
+            px_list_push(p, &keys, NULL);
+            px_list_push(p, &values, parse_bitwise_or(p));
         } else {
-            list_push(p, &keys, parse_expression(p));
+            px_list_push(p, &keys, parse_expression(p));
             expect(p, ":");
-            list_push(p, &values, parse_expression(p));
+            px_list_push(p, &values, parse_expression(p));
         }
         if (!accept(p, ","))
             break;
@@ -784,34 +424,34 @@ done:
     e->items = keys.items;
     e->values = values.items;
     e->nitems = keys.n;
-    return finish(p, e, start_tok);
+    return px_finish(p, e, start_tok);
 }
 
 static PyExpr *parse_atom(Parser *p)
 {
-    const Token *t = tok(p);
+    const Token *t = px_tok(p);
     size_t start_tok = p->pos;
     switch (t->kind) {
     case T_NUMBER:
         return number_literal(p);
     case T_STRING:
-        return string_literals(p);
+        return px_string_literals(p);
     case T_NAME: {
         PyExpr *e;
         if (accept(p, "True") || accept(p, "False")) {
-            e = node(p, PX_CONST, start_tok);
+            e = px_node(p, PX_CONST, start_tok);
             e->value.kind = PY_BOOL;
             e->value.b = tok_is(&p->lx, t, "True");
-            return finish(p, e, start_tok);
+            return px_finish(p, e, start_tok);
         }
         if (accept(p, "None")) {
-            e = node(p, PX_CONST, start_tok);
+            e = px_node(p, PX_CONST, start_tok);
             e->value = py_none;
-            return finish(p, e, start_tok);
+            return px_finish(p, e, start_tok);
         }
-        e = node(p, PX_NAME, start_tok);
+        e = px_node(p, PX_NAME, start_tok);
         e->id = take_name(p);
-        return finish(p, e, start_tok);
+        return px_finish(p, e, start_tok);
     }
     case T_OP:
         if (at(p, "("))
@@ -821,15 +461,15 @@ static PyExpr *parse_atom(Parser *p)
         if (at(p, "{"))
             return brace_atom(p);
         if (accept(p, "...")) {
-            PyExpr *e = node(p, PX_CONST, start_tok);
+            PyExpr *e = px_node(p, PX_CONST, start_tok);
             e->value = py_make_opaque("ellipsis", "Ellipsis");
-            return finish(p, e, start_tok);
+            return px_finish(p, e, start_tok);
         }
         break;
     default:
         break;
     }
-    syntax_error(p, "invalid syntax");
+    px_syntax_error(p, "invalid syntax");
 }
 
 /* ---- primaries ------------------------------------------------------- */
@@ -840,15 +480,14 @@ static void parse_call_args(Parser *p, PyExpr *call)
     size_t nkw = 0, capkw = 0;
     PyKeyword *kws = NULL;
     bool seen_kw = false, seen_kwunpack = false;
-    size_t nargs_before = 0;
     while (!at(p, ")")) {
         size_t st = p->pos;
         if (accept(p, "*")) {
-            PyExpr *s = node(p, PX_STARRED, st);
+            PyExpr *s = px_node(p, PX_STARRED, st);
             s->left = parse_expression(p);
             if (seen_kwunpack)
-                syntax_error(p, "iterable argument unpacking follows keyword argument unpacking");
-            list_push(p, &args, finish(p, s, st));
+                px_syntax_error(p, "iterable argument unpacking follows keyword argument unpacking");
+            px_list_push(p, &args, px_finish(p, s, st));
         } else if (at(p, "**") || (at_name(p) && tok_is(&p->lx, tok_ahead(p, 1), "="))) {
             const char *arg = NULL;
             if (accept(p, "**"))
@@ -873,25 +512,23 @@ static void parse_call_args(Parser *p, PyExpr *call)
         } else {
             PyExpr *e = parse_named_expression(p);
             if (at_comprehension(p)) {
-                PyExpr *g = node(p, PX_GENEXP, st);
+                PyExpr *g = px_node(p, PX_GENEXP, st);
                 g->left = e;
                 parse_generators(p, g);
-                finish(p, g, st);
+                px_finish(p, g, st);
                 if (args.n || nkw || !at(p, ")"))
-                    syntax_error(p, "Generator expression must be parenthesized");
+                    px_syntax_error(p, "Generator expression must be parenthesized");
                 e = g;
             }
             if (seen_kwunpack)
-                syntax_error(p, "positional argument follows keyword argument unpacking");
+                px_syntax_error(p, "positional argument follows keyword argument unpacking");
             if (seen_kw)
-                syntax_error(p, "positional argument follows keyword argument");
-            list_push(p, &args, e);
+                px_syntax_error(p, "positional argument follows keyword argument");
+            px_list_push(p, &args, e);
         }
-        nargs_before = args.n;
         if (!accept(p, ","))
             break;
     }
-    (void)nargs_before;
     expect(p, ")");
     call->items = args.items;
     call->nitems = args.n;
@@ -905,64 +542,66 @@ static PyExpr *parse_slice(Parser *p)
     PyExpr *lower = NULL;
     if (!at(p, ":")) {
         if (at(p, "*")) {
-            PyExpr *s = node(p, PX_STARRED, st);
+            PyExpr *s = px_node(p, PX_STARRED, st);
             p->pos++;
             s->left = parse_bitwise_or(p);
-            return finish(p, s, st);
+            return px_finish(p, s, st);
         }
         lower = parse_named_expression(p);
         if (!at(p, ":"))
             return lower;
     }
     expect(p, ":");
-    PyExpr *sl = node(p, PX_SLICE, st);
+    PyExpr *sl = px_node(p, PX_SLICE, st);
     sl->left = lower;
     if (!at(p, ":") && !at(p, "]") && !at(p, ","))
         sl->right = parse_expression(p);
     if (accept(p, ":") && !at(p, "]") && !at(p, ","))
         sl->test = parse_expression(p);
-    return finish(p, sl, st);
+    return px_finish(p, sl, st);
 }
 
 static PyExpr *parse_primary(Parser *p)
 {
     size_t start_tok = p->pos;
     PyExpr *e = parse_atom(p);
-    for (;;) {
+    for (int chain = 0;; chain++) {
+        if (chain > MAX_CHAIN)
+            px_syntax_error(p, "expression too complex (chain too long)");
         if (accept(p, ".")) {
-            PyExpr *at_ = node(p, PX_ATTRIBUTE, start_tok);
+            PyExpr *at_ = px_node(p, PX_ATTRIBUTE, start_tok);
             at_->left = e;
             at_->id = take_name(p);
-            e = finish(p, at_, start_tok);
+            e = px_finish(p, at_, start_tok);
         } else if (accept(p, "(")) {
-            PyExpr *call = node(p, PX_CALL, start_tok);
+            PyExpr *call = px_node(p, PX_CALL, start_tok);
             call->left = e;
             parse_call_args(p, call);
-            e = finish(p, call, start_tok);
+            e = px_finish(p, call, start_tok);
         } else if (accept(p, "[")) {
-            PyExpr *sub = node(p, PX_SUBSCRIPT, start_tok);
+            PyExpr *sub = px_node(p, PX_SUBSCRIPT, start_tok);
             sub->left = e;
             size_t st = p->pos;
             PyExpr *first = parse_slice(p);
             if (at(p, ",")) {
                 ExprList l = { 0 };
-                list_push(p, &l, first);
+                px_list_push(p, &l, first);
                 while (accept(p, ",") && !at(p, "]"))
-                    list_push(p, &l, parse_slice(p));
-                PyExpr *t = node(p, PX_TUPLE, st);
+                    px_list_push(p, &l, parse_slice(p));
+                PyExpr *t = px_node(p, PX_TUPLE, st);
                 t->items = l.items;
                 t->nitems = l.n;
-                first = finish(p, t, st);
+                first = px_finish(p, t, st);
             } else if (first->kind == PX_STARRED) {
-                PyExpr *t = node(p, PX_TUPLE, st);
+                PyExpr *t = px_node(p, PX_TUPLE, st);
                 t->items = arena_array_of(p->a, PyExpr *, 1);
                 t->items[0] = first;
                 t->nitems = 1;
-                first = finish(p, t, st);
+                first = px_finish(p, t, st);
             }
             expect(p, "]");
             sub->right = first;
-            e = finish(p, sub, start_tok);
+            e = px_finish(p, sub, start_tok);
         } else {
             return e;
         }
@@ -971,14 +610,15 @@ static PyExpr *parse_primary(Parser *p)
 
 /* ---- operators ------------------------------------------------------- */
 
+
 static PyExpr *binop(Parser *p, size_t start_tok, PyExpr *left, const char *op,
                      PyExpr *right)
 {
-    PyExpr *e = node(p, PX_BINOP, start_tok);
+    PyExpr *e = px_node(p, PX_BINOP, start_tok);
     e->left = left;
     e->op = op;
     e->right = right;
-    return finish(p, e, start_tok);
+    return px_finish(p, e, start_tok);
 }
 
 static PyExpr *parse_factor(Parser *p);
@@ -989,14 +629,20 @@ static PyExpr *parse_power(Parser *p)
     PyExpr *e;
     if (at(p, "await")) {
         p->pos++;
-        e = node(p, PX_AWAIT, start_tok);
+        e = px_node(p, PX_AWAIT, start_tok);
+        enter(p);
         e->left = parse_primary(p);
-        finish(p, e, start_tok);
+        p->depth--;
+        px_finish(p, e, start_tok);
     } else {
         e = parse_primary(p);
     }
-    if (accept(p, "**"))
-        return binop(p, start_tok, e, "Pow", parse_factor(p));
+    if (accept(p, "**")) {
+        enter(p);
+        PyExpr *exponent = parse_factor(p);
+        p->depth--;
+        return binop(p, start_tok, e, "Pow", exponent);
+    }
     return e;
 }
 
@@ -1007,10 +653,12 @@ static PyExpr *parse_factor(Parser *p)
     if (!op)
         return parse_power(p);
     p->pos++;
-    PyExpr *e = node(p, PX_UNARYOP, start_tok);
+    PyExpr *e = px_node(p, PX_UNARYOP, start_tok);
     e->op = op;
+    enter(p);
     e->left = parse_factor(p);
-    return finish(p, e, start_tok);
+    p->depth--;
+    return px_finish(p, e, start_tok);
 }
 
 typedef struct BinLevel {
@@ -1033,7 +681,11 @@ static PyExpr *parse_level(Parser *p, size_t level)
         return parse_factor(p);
     size_t start_tok = p->pos;
     PyExpr *e = parse_level(p, level + 1);
-    for (;;) {
+    /* a left-associative chain nests to the left: bound it, since every
+       later walk over the tree recurses through it */
+    for (int chain = 0;; chain++) {
+        if (chain > MAX_CHAIN)
+            px_syntax_error(p, "expression too complex (chain too long)");
         const char *op = NULL;
         for (size_t i = 0; i < 5 && levels[level].tokens[i]; i++)
             if (at(p, levels[level].tokens[i]))
@@ -1075,7 +727,7 @@ static PyExpr *parse_comparison(Parser *p)
     const char *op = compare_op(p);
     if (!op)
         return e;
-    PyExpr *c = node(p, PX_COMPARE, start_tok);
+    PyExpr *c = px_node(p, PX_COMPARE, start_tok);
     c->left = e;
     ExprList comps = { 0 };
     size_t n = 0, cap = 4;
@@ -1088,13 +740,13 @@ static PyExpr *parse_comparison(Parser *p)
             cap *= 2;
         }
         opv[n++] = op;
-        list_push(p, &comps, parse_bitwise_or(p));
+        px_list_push(p, &comps, parse_bitwise_or(p));
         op = compare_op(p);
     }
     c->ops = opv;
     c->items = comps.items;
     c->nitems = comps.n;
-    return finish(p, c, start_tok);
+    return px_finish(p, c, start_tok);
 }
 
 static PyExpr *parse_inversion(Parser *p)
@@ -1102,10 +754,12 @@ static PyExpr *parse_inversion(Parser *p)
     size_t start_tok = p->pos;
     if (!accept(p, "not"))
         return parse_comparison(p);
-    PyExpr *e = node(p, PX_UNARYOP, start_tok);
+    PyExpr *e = px_node(p, PX_UNARYOP, start_tok);
     e->op = "Not";
+    enter(p);
     e->left = parse_inversion(p);
-    return finish(p, e, start_tok);
+    p->depth--;
+    return px_finish(p, e, start_tok);
 }
 
 static PyExpr *parse_boolop(Parser *p, const char *kw, const char *op,
@@ -1116,14 +770,14 @@ static PyExpr *parse_boolop(Parser *p, const char *kw, const char *op,
     if (!at(p, kw))
         return e;
     ExprList l = { 0 };
-    list_push(p, &l, e);
+    px_list_push(p, &l, e);
     while (accept(p, kw))
-        list_push(p, &l, next(p));
-    PyExpr *b = node(p, PX_BOOLOP, start_tok);
+        px_list_push(p, &l, next(p));
+    PyExpr *b = px_node(p, PX_BOOLOP, start_tok);
     b->op = op;
     b->items = l.items;
     b->nitems = l.n;
-    return finish(p, b, start_tok);
+    return px_finish(p, b, start_tok);
 }
 
 static PyExpr *parse_conjunction(Parser *p)
@@ -1136,44 +790,55 @@ static PyExpr *parse_disjunction(Parser *p)
     return parse_boolop(p, "or", "Or", parse_conjunction);
 }
 
+static PyExpr *parse_expression_inner(Parser *p);
+
+/* Every nested expression passes here: brackets, lambdas, conditionals. */
 static PyExpr *parse_expression(Parser *p)
+{
+    enter(p);
+    PyExpr *e = parse_expression_inner(p);
+    p->depth--;
+    return e;
+}
+
+static PyExpr *parse_expression_inner(Parser *p)
 {
     size_t start_tok = p->pos;
     if (accept(p, "lambda")) {
-        PyExpr *l = node(p, PX_LAMBDA, start_tok);
+        PyExpr *l = px_node(p, PX_LAMBDA, start_tok);
         l->args = parse_parameters(p, false, ":");
         expect(p, ":");
         l->left = parse_expression(p);
-        return finish(p, l, start_tok);
+        return px_finish(p, l, start_tok);
     }
     PyExpr *e = parse_disjunction(p);
     if (!accept(p, "if"))
         return e;
-    PyExpr *ife = node(p, PX_IFEXP, start_tok);
+    PyExpr *ife = px_node(p, PX_IFEXP, start_tok);
     ife->left = e;
     ife->test = parse_disjunction(p);
     if (!accept(p, "else"))
-        syntax_error(p, "expected 'else' after 'if' expression");
+        px_syntax_error(p, "expected 'else' after 'if' expression");
     ife->right = parse_expression(p);
-    return finish(p, ife, start_tok);
+    return px_finish(p, ife, start_tok);
 }
 
 static PyExpr *parse_named_expression(Parser *p)
 {
     size_t start_tok = p->pos;
     if (at_name(p) && tok_is(&p->lx, tok_ahead(p, 1), ":=")) {
-        PyExpr *n = node(p, PX_NAMEDEXPR, start_tok);
-        PyExpr *target = node(p, PX_NAME, start_tok);
+        PyExpr *n = px_node(p, PX_NAMEDEXPR, start_tok);
+        PyExpr *target = px_node(p, PX_NAME, start_tok);
         target->id = take_name(p);
         target->store = true;
-        n->left = finish(p, target, start_tok);
+        n->left = px_finish(p, target, start_tok);
         expect(p, ":=");
         n->right = parse_expression(p);
-        return finish(p, n, start_tok);
+        return px_finish(p, n, start_tok);
     }
     PyExpr *e = parse_expression(p);
     if (at(p, ":="))
-        syntax_error(p, "cannot use assignment expressions with expression");
+        px_syntax_error(p, "cannot use assignment expressions with expression");
     return e;
 }
 
@@ -1181,48 +846,48 @@ static PyExpr *parse_star_named_expression(Parser *p)
 {
     size_t start_tok = p->pos;
     if (accept(p, "*")) {
-        PyExpr *s = node(p, PX_STARRED, start_tok);
+        PyExpr *s = px_node(p, PX_STARRED, start_tok);
         s->left = parse_bitwise_or(p);
-        return finish(p, s, start_tok);
+        return px_finish(p, s, start_tok);
     }
     return parse_named_expression(p);
 }
 
 /* star_expressions: the right-hand side of "x = ...", a bare tuple allowed. */
-static PyExpr *parse_star_expressions(Parser *p)
+PyExpr *px_parse_star_expressions(Parser *p)
 {
     size_t start_tok = p->pos;
     PyExpr *first;
     if (at(p, "*")) {
-        first = node(p, PX_STARRED, start_tok);
+        first = px_node(p, PX_STARRED, start_tok);
         p->pos++;
         first->left = parse_bitwise_or(p);
-        finish(p, first, start_tok);
+        px_finish(p, first, start_tok);
     } else {
         first = parse_expression(p);
     }
     if (!at(p, ","))
         return first;
     ExprList l = { 0 };
-    list_push(p, &l, first);
+    px_list_push(p, &l, first);
     while (accept(p, ",")) {
-        const Token *t = tok(p);
+        const Token *t = px_tok(p);
         if (t->kind == T_END || t->kind == T_NEWLINE || at(p, "=") || at(p, ";") ||
             at(p, ")") || at(p, "]") || at(p, "}") || at(p, ":"))
             break;
         size_t st = p->pos;
         if (accept(p, "*")) {
-            PyExpr *s = node(p, PX_STARRED, st);
+            PyExpr *s = px_node(p, PX_STARRED, st);
             s->left = parse_bitwise_or(p);
-            list_push(p, &l, finish(p, s, st));
+            px_list_push(p, &l, px_finish(p, s, st));
         } else {
-            list_push(p, &l, parse_expression(p));
+            px_list_push(p, &l, parse_expression(p));
         }
     }
-    PyExpr *t = node(p, PX_TUPLE, start_tok);
+    PyExpr *t = px_node(p, PX_TUPLE, start_tok);
     t->items = l.items;
     t->nitems = l.n;
-    return finish(p, t, start_tok);
+    return px_finish(p, t, start_tok);
 }
 
 /* ---- parameters ------------------------------------------------------ */
@@ -1252,9 +917,9 @@ static PyArg parse_param(Parser *p, bool annotations, bool star_annotation)
         if (star_annotation && at(p, "*")) {
             size_t st = p->pos;
             p->pos++;
-            PyExpr *s = node(p, PX_STARRED, st);
+            PyExpr *s = px_node(p, PX_STARRED, st);
             s->left = parse_expression(p);
-            arg.annotation = finish(p, s, st);
+            arg.annotation = px_finish(p, s, st);
         } else {
             arg.annotation = parse_expression(p);
         }
@@ -1274,10 +939,10 @@ static PyArguments *parse_parameters(Parser *p, bool annotations,
     bool star = false, bare_star = false;
     while (!at(p, closer)) {
         if (args->kwarg)
-            syntax_error(p, "arguments cannot follow var-keyword argument");
+            px_syntax_error(p, "arguments cannot follow var-keyword argument");
         if (accept(p, "/")) {
             if (star || nposonly || plain.n == 0)
-                syntax_error(p, star ? "/ must be ahead of *"
+                px_syntax_error(p, star ? "/ must be ahead of *"
                                      : "at least one argument must precede /");
             nposonly = plain.n;
             if (nposonly == 0)
@@ -1288,7 +953,7 @@ static PyArguments *parse_parameters(Parser *p, bool annotations,
             *args->kwarg = a;
         } else if (accept(p, "*")) {
             if (star)
-                syntax_error(p, "* argument may appear only once");
+                px_syntax_error(p, "* argument may appear only once");
             star = true;
             if (at(p, ",") || at(p, closer)) {
                 bare_star = true;
@@ -1304,20 +969,20 @@ static PyArguments *parse_parameters(Parser *p, bool annotations,
                 def = parse_expression(p);
             if (star) {
                 arg_push(p, &kwonly, a);
-                list_push(p, &kw_defaults, def);
+                px_list_push(p, &kw_defaults, def);
             } else {
                 if (!def && defaults.n)
-                    syntax_error(p, "non-default argument follows default argument");
+                    px_syntax_error(p, "non-default argument follows default argument");
                 arg_push(p, &plain, a);
                 if (def)
-                    list_push(p, &defaults, def);
+                    px_list_push(p, &defaults, def);
             }
         }
         if (!accept(p, ","))
             break;
     }
     if (bare_star && kwonly.n == 0)
-        syntax_error(p, "named arguments must follow bare *");
+        px_syntax_error(p, "named arguments must follow bare *");
     if (nposonly == (size_t)-1)
         nposonly = 0;
     args->posonlyargs = plain.items;
@@ -1365,23 +1030,23 @@ typedef struct ParseResult {
 static void expect_statement_end(Parser *p)
 {
     while (accept(p, ";")) {
-        if (tok(p)->kind == T_END || tok(p)->kind == T_NEWLINE)
+        if (px_tok(p)->kind == T_END || px_tok(p)->kind == T_NEWLINE)
             break;
         if (accept(p, "pass") || accept(p, "break") || accept(p, "continue"))
             continue;
         do {
             if (at(p, "yield")) {
                 p->pos++;
-                if (!accept(p, "from") && (tok(p)->kind == T_END || at(p, ";") || at(p, "=")))
+                if (!accept(p, "from") && (px_tok(p)->kind == T_END || at(p, ";") || at(p, "=")))
                     continue;
             }
-            parse_star_expressions(p);
+            px_parse_star_expressions(p);
         } while (accept(p, "="));
     }
-    while (tok(p)->kind == T_NEWLINE)
+    while (px_tok(p)->kind == T_NEWLINE)
         p->pos++;
-    if (tok(p)->kind != T_END)
-        syntax_error(p, "invalid syntax");
+    if (px_tok(p)->kind != T_END)
+        px_syntax_error(p, "invalid syntax");
 }
 
 static bool parse_framed(Arena *a, const char *src, Framing framing,
@@ -1405,7 +1070,7 @@ static bool parse_framed(Arena *a, const char *src, Framing framing,
         return false;
     }
     if (setjmp(p->fail)) {
-        release_held(p);
+        px_release_held(p);
         res->err_offset = p->err_offset;
         res->err_end = p->err_end;
         res->err_at_end = p->err_at_end;
@@ -1427,31 +1092,31 @@ static bool parse_framed(Arena *a, const char *src, Framing framing,
         PyExpr *first = parse_expression(p);
         if (at(p, ",")) {
             ExprList l = { 0 };
-            list_push(p, &l, first);
-            while (accept(p, ",") && tok(p)->kind != T_END && tok(p)->kind != T_NEWLINE)
-                list_push(p, &l, parse_expression(p));
-            first = node(p, PX_TUPLE, start_tok);
+            px_list_push(p, &l, first);
+            while (accept(p, ",") && px_tok(p)->kind != T_END && px_tok(p)->kind != T_NEWLINE)
+                px_list_push(p, &l, parse_expression(p));
+            first = px_node(p, PX_TUPLE, start_tok);
             first->items = l.items;
             first->nitems = l.n;
-            finish(p, first, start_tok);
+            px_finish(p, first, start_tok);
         }
         res->expr = first;
-        while (tok(p)->kind == T_NEWLINE)
+        while (px_tok(p)->kind == T_NEWLINE)
             p->pos++;
-        if (tok(p)->kind != T_END)
-            syntax_error(p, "invalid syntax");
+        if (px_tok(p)->kind != T_END)
+            px_syntax_error(p, "invalid syntax");
         break;
     }
     case FRAME_EXPR:
-        res->expr = parse_star_expressions(p);
-        while (tok(p)->kind == T_NEWLINE)
+        res->expr = px_parse_star_expressions(p);
+        while (px_tok(p)->kind == T_NEWLINE)
             p->pos++;
-        if (tok(p)->kind != T_END)
-            syntax_error(p, "invalid syntax");
+        if (px_tok(p)->kind != T_END)
+            px_syntax_error(p, "invalid syntax");
         break;
     case FRAME_DEFAULT: {
         /* "x = a = b": the targets become Store, body[0].value is the last */
-        PyExpr *value = parse_star_expressions(p);
+        PyExpr *value = px_parse_star_expressions(p);
         expect(p, "=");
         for (;;) {
             set_store(p, value);
@@ -1460,16 +1125,16 @@ static bool parse_framed(Arena *a, const char *src, Framing framing,
                 p->pos++;
                 PyExpr *y;
                 if (accept(p, "from")) {
-                    y = node(p, PX_YIELDFROM, st);
+                    y = px_node(p, PX_YIELDFROM, st);
                     y->left = parse_expression(p);
                 } else {
-                    y = node(p, PX_YIELD, st);
-                    if (tok(p)->kind != T_END && !at(p, ";") && !at(p, "="))
-                        y->left = parse_star_expressions(p);
+                    y = px_node(p, PX_YIELD, st);
+                    if (px_tok(p)->kind != T_END && !at(p, ";") && !at(p, "="))
+                        y->left = px_parse_star_expressions(p);
                 }
-                value = finish(p, y, st);
+                value = px_finish(p, y, st);
             } else {
-                value = parse_star_expressions(p);
+                value = px_parse_star_expressions(p);
             }
             if (!accept(p, "="))
                 break;

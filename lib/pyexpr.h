@@ -57,7 +57,10 @@ struct PyValue {
     /* An object Python has but PyValue cannot model (a list, a dict, a
        function, a module, Ellipsis, ...) is PY_UNKNOWN with type_name set
        ("list", "module", ...) and s/len holding its repr.  Plain clinic
-       `unknown` has type_name == NULL.  See py_is_opaque(). */
+       `unknown` has type_name == NULL.  See py_is_opaque().  Opaque
+       lists and sets of literals keep their items (a dict: nitems keys,
+       then nitems values).  A repr that Python would print with an
+       address, or that we did not compute, is a placeholder ("<object>"). */
     const char *type_name;
 };
 
@@ -221,6 +224,12 @@ bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope,
    SyntaxError, whose repr (with its location tuple) is in *error. */
 bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
                         PyValue *out, const char **error);
+
+/* The last line of a traceback for an exception given by its repr (as
+   pyexpr_eval reports it): "NameError(\"name 'x' is not defined\")" gives
+   "NameError: name 'x' is not defined", "MemoryError()" "MemoryError",
+   "KeyError('k')" "KeyError: 'k'" (traceback.format_exception_only). */
+char *pyexpr_exception_line(Arena *a, const char *error);
 
 /* repr() of a Python str given as UTF-8 (what "{!r}" of a str prints). */
 char *py_repr_str(Arena *a, const char *s, size_t len);

@@ -1,211 +1,26 @@
 /*
- * pyexpr_eval.c — ast.literal_eval() and eval() in clinic.py's namespace.
+ * pyexpr_eval.c — eval() in clinic.py's namespace.
  *
- * literal_eval follows Python 3.11's rules exactly (constants, displays of
- * literals, signed numbers, complex "a+bj", set()).  eval() is what
- * clinic.py does with converter arguments (eval_ast_expr in its module
- * globals) and with defaults given alongside c_default (plain eval()
- * inside DSLParser.state_parameter): it must know which names exist in
- * that namespace (NameError otherwise), produce the values that matter
+ * clinic.py evaluates converter arguments (eval_ast_expr in its module
+ * globals) and defaults given alongside c_default (a bare eval() inside
+ * DSLParser.state_parameter).  The results that matter are the values
  * (types, sets of types, NULL/unspecified/unknown, numbers, strings,
- * sys.maxsize), and raise the exception Python would, by its repr.
- * Objects we cannot model become opaque values (py_is_opaque).
+ * sys.maxsize) and whether Python raises, with which exception: clinic
+ * prints its repr.  So arithmetic is exact (ints of any size for + - *
+ * ** <<), and every operation raises the TypeError, ZeroDivisionError,
+ * IndexError ... CPython 3.11 would, with its message.  Objects we cannot
+ * model are opaque values (py_is_opaque) that know their type, so they
+ * still fail where Python's would.
  */
 #include "pyexpr.h"
 #include "pyexpr_int.h"
 #include "strbuf.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-/* ---- ast.literal_eval ------------------------------------------------- */
-
-static bool is_number(const PyValue *v)
-{
-    return v->kind == PY_INT || v->kind == PY_FLOAT || v->kind == PY_COMPLEX ||
-           (py_is_opaque(v) && strcmp(v->type_name, "int") == 0);
-}
-
-static bool convert_num(const PyExpr *e, PyValue *out)
-{
-    if (e->kind != PX_CONST || !is_number(&e->value))
-        return false;
-    *out = e->value;
-    return true;
-}
-
-static void negate(Arena *a, PyValue *v)
-{
-    switch (v->kind) {
-    case PY_INT: *v = py_make_int(pyint_negate(a, v->s)); break;
-    case PY_FLOAT: v->f = -v->f; break;
-    case PY_COMPLEX: v->f = -v->f; v->imag = -v->imag; break;
-    default: break;
-    }
-}
-
-static bool convert_signed_num(Arena *a, const PyExpr *e, PyValue *out)
-{
-    if (e->kind == PX_UNARYOP && (strcmp(e->op, "UAdd") == 0 || strcmp(e->op, "USub") == 0)) {
-        if (!convert_num(e->left, out))
-            return false;
-        if (e->op[1] == 'S')
-            negate(a, out);
-        return true;
-    }
-    return convert_num(e, out);
-}
-
-/* Numbers as doubles for mixed arithmetic (false for big ints). */
-static bool as_double(const PyValue *v, double *d)
-{
-    switch (v->kind) {
-    case PY_BOOL: *d = v->b; return true;
-    case PY_INT: return pyint_to_double(v->s, d);
-    case PY_FLOAT: *d = v->f; return true;
-    default: return false;
-    }
-}
-
-static bool literal(Arena *a, const PyExpr *e, PyValue *out);
-
-/* A display of literals: its items evaluated, or false. */
-static bool literal_items(Arena *a, PyExpr *const *items, size_t n, PyValue **out)
-{
-    PyValue *vals = arena_array_of(a, PyValue, n ? n : 1);
-    for (size_t i = 0; i < n; i++)
-        if (!items[i] || !literal(a, items[i], &vals[i]))
-            return false;
-    *out = vals;
-    return true;
-}
-
-/* repr of a list/set/dict display built from values. */
-static PyValue opaque_display(Arena *a, const char *type, const PyValue *keys,
-                              const PyValue *values, size_t n)
-{
-    StrBuf sb = STRBUF_INIT;
-    bool is_set = strcmp(type, "set") == 0, is_dict = strcmp(type, "dict") == 0;
-    if (is_set && n == 0) {
-        sb_adds(&sb, "set()");
-    } else {
-        sb_addc(&sb, type[0] == 'l' ? '[' : '{');
-        size_t shown = 0;
-        for (size_t i = 0; i < n; i++) {
-            /* sets and dicts keep the first of equal keys */
-            bool dup = false;
-            size_t j;
-            for (j = 0; j < i && (is_set || is_dict); j++)
-                if (py_equal(&keys[j], &keys[i])) {
-                    dup = true;
-                    break;
-                }
-            if (dup)
-                continue;
-            if (shown++)
-                sb_adds(&sb, ", ");
-            pyvalue_repr(&sb, &keys[i]);
-            if (is_dict) {
-                /* the last value given for an equal key wins */
-                size_t last = i;
-                for (size_t k = i + 1; k < n; k++)
-                    if (py_equal(&keys[k], &keys[i]))
-                        last = k;
-                sb_adds(&sb, ": ");
-                pyvalue_repr(&sb, &values[last]);
-            }
-        }
-        sb_addc(&sb, type[0] == 'l' ? ']' : '}');
-    }
-    PyValue v = py_make_opaque(type, pysb_take(&sb, a));
-    /* the items stay, for indexing and `in`: a dict's keys are followed
-       by its values */
-    v.nitems = n;
-    if (is_dict && n) {
-        v.items = arena_array_of(a, PyValue, 2 * n);
-        memcpy(v.items, keys, n * sizeof *keys);
-        memcpy(v.items + n, values, n * sizeof *values);
-    } else {
-        v.items = (PyValue *)keys;
-    }
-    return v;
-}
-
-static bool all_types(const PyValue *v, size_t n, unsigned *bits)
-{
-    *bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (v[i].kind != PY_TYPE)
-            return false;
-        *bits |= v[i].types;
-    }
-    return true;
-}
-
-static bool literal(Arena *a, const PyExpr *e, PyValue *out)
-{
-    PyValue *vals, *vals2;
-    switch (e->kind) {
-    case PX_CONST:
-        *out = e->value;
-        return true;
-    case PX_TUPLE:
-        if (!literal_items(a, e->items, e->nitems, &vals))
-            return false;
-        memset(out, 0, sizeof *out);
-        out->kind = PY_TUPLE;
-        out->items = vals;
-        out->nitems = e->nitems;
-        return true;
-    case PX_LIST:
-    case PX_SET:
-        if (!literal_items(a, e->items, e->nitems, &vals))
-            return false;
-        *out = opaque_display(a, e->kind == PX_LIST ? "list" : "set", vals, NULL, e->nitems);
-        return true;
-    case PX_CALL:
-        if (e->left->kind == PX_NAME && strcmp(e->left->id, "set") == 0 &&
-            e->nitems == 0 && e->nkeywords == 0) {
-            *out = opaque_display(a, "set", NULL, NULL, 0);
-            return true;
-        }
-        return false;
-    case PX_DICT:
-        if (!literal_items(a, e->items, e->nitems, &vals) ||
-            !literal_items(a, e->values, e->nitems, &vals2))
-            return false;
-        *out = opaque_display(a, "dict", vals, vals2, e->nitems);
-        return true;
-    case PX_BINOP:
-        if (strcmp(e->op, "Add") == 0 || strcmp(e->op, "Sub") == 0) {
-            PyValue left, right;
-            double l;
-            if (convert_signed_num(a, e->left, &left) && convert_num(e->right, &right) &&
-                (left.kind == PY_INT || left.kind == PY_FLOAT) && right.kind == PY_COMPLEX &&
-                as_double(&left, &l)) {
-                memset(out, 0, sizeof *out);
-                out->kind = PY_COMPLEX;
-                if (e->op[0] == 'A') {
-                    out->f = l + right.f;
-                    out->imag = 0.0 + right.imag;
-                } else {
-                    out->f = l - right.f;
-                    out->imag = 0.0 - right.imag;
-                }
-                return true;
-            }
-        }
-        return false;
-    default:
-        return convert_signed_num(a, e, out);
-    }
-}
-
-bool pyexpr_literal_eval(Arena *a, const PyExpr *e, PyValue *out)
-{
-    return literal(a, e, out);
-}
 
 /* ---- the evaluator ------------------------------------------------------ */
 
@@ -220,7 +35,8 @@ static bool raise(Eval *ev, const char *exc, const char *msg)
     StrBuf sb = STRBUF_INIT;
     sb_adds(&sb, exc);
     sb_addc(&sb, '(');
-    pystr_repr(&sb, msg, strlen(msg));
+    if (msg)
+        pystr_repr(&sb, msg, strlen(msg));
     sb_addc(&sb, ')');
     ev->error = pysb_take(&sb, ev->a);
     return false;
@@ -243,7 +59,7 @@ static bool eval_attribute(Eval *ev, const PyExpr *e, PyValue *out)
     const char *attr = e->id;
     if (py_is_opaque(&base) && strcmp(base.type_name, "module") == 0 &&
         e->left->kind == PX_NAME) {
-        int found = pyns_module_attr(ev->a, e->left->id, attr, out);
+        int found = pyns_module_attr(e->left->id, attr, out);
         if (found > 0)
             return true;
         if (found < 0)
@@ -368,6 +184,11 @@ static bool exact_int_binop(Eval *ev, const char *op, const PyValue *l, const Py
         *out = py_make_int(pyint_add(ev->a, x, pyint_negate(ev->a, y)));
     } else if (strcmp(op, "Mult") == 0) {
         *out = py_make_int(pyint_mul(ev->a, x, y));
+    } else if (strcmp(op, "LShift") == 0 && strcmp(x, "0") != 0 && *y != '-' &&
+               (!pyint_to_i64(y, &n) || n > INT32_MAX)) {
+        /* CPython cannot allocate such an int */
+        return pyint_to_i64(y, &n) ? raise(ev, "MemoryError", NULL)
+                                   : raise(ev, "OverflowError", "too many digits in integer");
     } else if ((strcmp(op, "Pow") == 0 || strcmp(op, "LShift") == 0) &&
                pyint_to_i64(y, &n) && n >= 0) {
         const char *p = op[0] == 'P' ? int_pow(ev->a, x, n) : int_pow(ev->a, "2", n);
@@ -493,7 +314,13 @@ static bool float_binop(Eval *ev, const char *op, double x, double y, PyValue *o
     } else if (strcmp(op, "Pow") == 0) {
         if (x == 0 && y < 0)
             return raise(ev, "ZeroDivisionError", "0.0 cannot be raised to a negative power");
-        *out = float_value(pow(x, y));
+        double r = pow(x, y);
+        if (isinf(r) && isfinite(x) && isfinite(y)) {
+            /* CPython reports the C library's ERANGE as an OSError-style pair */
+            ev->error = "OverflowError(34, 'Numerical result out of range')";
+            return false;
+        }
+        *out = float_value(r);
     } else {
         return false;
     }
@@ -525,7 +352,15 @@ static bool is_sequence(const PyValue *v)
 }
 static bool unhashable(const PyValue *v)
 {
-    return is_list(v) || is_dict(v) || opaque_is(v, "set");
+    return is_list(v) || is_dict(v) || is_set(v);
+}
+
+/* Objects that are neither numbers, strings nor containers. */
+static bool is_plain_object(const PyValue *v)
+{
+    return opaque_is(v, "module") || opaque_is(v, "function") || opaque_is(v, "type") ||
+           opaque_is(v, "builtin_function_or_method") || opaque_is(v, "ellipsis") ||
+           opaque_is(v, "NotImplementedType") || opaque_is(v, "types.UnionType");
 }
 static bool is_big_int(const PyValue *v) { return opaque_is(v, "int"); }
 
@@ -610,13 +445,26 @@ static bool sequence_binop(Eval *ev, const char *op, const PyValue *lp, const Py
         int64_t k;
         if ((seq->kind == PY_STR || seq->kind == PY_BYTES) && get_i64(count, &k)) {
             if (k > 0 && seq->len * (size_t)k > 100000000)
-                return raise(ev, "MemoryError", "");
+                return raise(ev, "MemoryError", NULL);
             StrBuf sb = STRBUF_INIT;
             for (int64_t i = 0; i < k; i++)
                 sb_add(&sb, seq->s, seq->len);
             *out = *seq;
             out->len = sb.len;
             out->s = pysb_take(&sb, ev->a);
+            return true;
+        }
+        if ((seq->kind == PY_TUPLE || is_list(seq)) && seq->nitems &&
+            (!get_i64(count, &k) || (k > 0 && (double)k * (double)seq->nitems > 1e12)))
+            return raise(ev, "MemoryError", NULL);
+        if (seq->kind == PY_TUPLE && get_i64(count, &k) &&
+            (k <= 0 || seq->nitems == 0 || seq->nitems * (size_t)k <= 100000)) {
+            size_t total = k <= 0 ? 0 : seq->nitems * (size_t)k;
+            *out = *seq;
+            out->nitems = total;
+            out->items = arena_array_of(ev->a, PyValue, total ? total : 1);
+            for (size_t i = 0; i < total; i++)
+                out->items[i] = seq->items[i % seq->nitems];
             return true;
         }
         *out = py_make_opaque(py_value_type_name(seq), "<object>");
@@ -649,6 +497,8 @@ static bool sequence_binop(Eval *ev, const char *op, const PyValue *lp, const Py
          strcmp(op, "BitXor") == 0)) {
         if (l.kind == PY_SET && r.kind == PY_SET) {
             *out = l;
+            out->items = NULL;
+            out->nitems = 0;
             out->types = op[0] == 'S' ? l.types & ~r.types
                        : strcmp(op, "BitOr") == 0 ? l.types | r.types
                        : strcmp(op, "BitAnd") == 0 ? l.types & r.types : l.types ^ r.types;
@@ -674,6 +524,18 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
         *out = py_make_opaque("object", "<object>");
         return true;
     }
+    /* a complex result we did not compute still combines with numbers */
+    bool lnumeric = is_int(&l) || l.kind == PY_FLOAT || l.kind == PY_COMPLEX || is_big_int(&l);
+    bool rnumeric = is_int(&r) || r.kind == PY_FLOAT || r.kind == PY_COMPLEX || is_big_int(&r);
+    if ((opaque_is(&l, "complex") && (rnumeric || opaque_is(&r, "complex"))) ||
+        (opaque_is(&r, "complex") && lnumeric)) {
+        if (strcmp(op, "FloorDiv") == 0 || strcmp(op, "Mod") == 0 || strcmp(op, "LShift") == 0 ||
+            strcmp(op, "RShift") == 0 || strcmp(op, "BitAnd") == 0 || strcmp(op, "BitOr") == 0 ||
+            strcmp(op, "BitXor") == 0 || strcmp(op, "MatMult") == 0)
+            return unsupported(ev, op, &l, &r);
+        *out = py_make_opaque("complex", "<complex>");
+        return true;
+    }
     bool lbig = py_is_opaque(&l) && strcmp(l.type_name, "int") == 0;
     bool rbig = py_is_opaque(&r) && strcmp(r.type_name, "int") == 0;
     if (lbig || rbig) {
@@ -681,6 +543,12 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
             *out = big_int();
             return true;
         }
+    }
+    if (l.kind == PY_BOOL && r.kind == PY_BOOL &&
+        (strcmp(op, "BitAnd") == 0 || strcmp(op, "BitOr") == 0 || strcmp(op, "BitXor") == 0)) {
+        *out = l;
+        out->b = op[3] == 'A' ? (l.b && r.b) : op[3] == 'O' ? (l.b || r.b) : (l.b != r.b);
+        return true;
     }
     if (is_int(&l) && is_int(&r)) {
         if (exact_int_binop(ev, op, &l, &r, out))
@@ -707,7 +575,7 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
     double x, y;
     bool lnum = is_int(&l) || l.kind == PY_FLOAT, rnum = is_int(&r) || r.kind == PY_FLOAT;
     if (lnum && rnum) {
-        if (!as_double(&l, &x) || !as_double(&r, &y))
+        if (!pyvalue_as_double(&l, &x) || !pyvalue_as_double(&r, &y))
             return raise(ev, "OverflowError", "int too large to convert to float");
         if (float_binop(ev, op, x, y, out))
             return true;
@@ -718,12 +586,12 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
     if ((lnum || l.kind == PY_COMPLEX) && (rnum || r.kind == PY_COMPLEX)) {
         double xr = l.f, xi = l.imag, yr = r.f, yi = r.imag;
         if (l.kind != PY_COMPLEX) {
-            if (!as_double(&l, &xr))
+            if (!pyvalue_as_double(&l, &xr))
                 return raise(ev, "OverflowError", "int too large to convert to float");
             xi = 0;
         }
         if (r.kind != PY_COMPLEX) {
-            if (!as_double(&r, &yr))
+            if (!pyvalue_as_double(&r, &yr))
                 return raise(ev, "OverflowError", "int too large to convert to float");
             yi = 0;
         }
@@ -745,6 +613,13 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
             out->f = (xr * yr + xi * yi) / d;
             out->imag = (xi * yr - xr * yi) / d;
         } else if (strcmp(op, "Pow") == 0) {
+            if (xr == 0 && xi == 0) {
+                if (yi != 0 || yr < 0)
+                    return raise(ev, "ZeroDivisionError", "0.0 to a negative or complex power");
+                out->f = yr == 0 ? 1.0 : 0.0;
+                out->imag = 0.0;
+                return true;
+            }
             *out = py_make_opaque("complex", "<complex>");
         } else {
             return unsupported(ev, op, &l, &r);
@@ -765,7 +640,7 @@ static bool eval_unaryop(Eval *ev, const PyExpr *e, PyValue *out)
         out->b = !py_truthy(&v);
         return true;
     }
-    if (py_is_opaque(&v) && strcmp(v.type_name, "int") == 0) {
+    if (is_big_int(&v) || (opaque_is(&v, "complex") && strcmp(e->op, "Invert") != 0)) {
         *out = v;
         return true;
     }
@@ -787,7 +662,7 @@ static bool eval_unaryop(Eval *ev, const PyExpr *e, PyValue *out)
         goto bad;
     *out = v;
     if (e->op[1] == 'S')
-        negate(ev->a, out);
+        pyvalue_negate(ev->a, out);
     return true;
 bad:
     if (permissive(&v)) {
@@ -799,6 +674,34 @@ bad:
 }
 
 static bool order(Eval *ev, const char *op, const PyValue *l, const PyValue *r, bool *res);
+
+/* Membership in a set value: PY_SET holds types, an opaque set its items. */
+static bool set_has(const PyValue *set, const PyValue *item)
+{
+    if (set->kind == PY_SET)
+        return item->kind == PY_TYPE && (set->types & item->types);
+    for (size_t i = 0; i < set->nitems; i++)
+        if (py_equal(&set->items[i], item))
+            return true;
+    return false;
+}
+
+/* Every member of a is in b. */
+static bool set_subset(const PyValue *a, const PyValue *b)
+{
+    if (a->kind == PY_SET) {
+        for (unsigned t = a->types; t; t &= t - 1) {
+            PyValue member = { .kind = PY_TYPE, .types = t & -t };
+            if (!set_has(b, &member))
+                return false;
+        }
+        return true;
+    }
+    for (size_t i = 0; i < a->nitems; i++)
+        if (!set_has(b, &a->items[i]))
+            return false;
+    return true;
+}
 
 /* Lexicographic comparison of item arrays, as tuples and lists compare. */
 static bool order_items(Eval *ev, const char *op, const PyValue *l, const PyValue *r, bool *res)
@@ -827,7 +730,7 @@ static bool order(Eval *ev, const char *op, const PyValue *l, const PyValue *r, 
         return true;
     }
     if (lnum && rnum) {
-        if (!as_double(l, &x) || !as_double(r, &y)) {
+        if (!pyvalue_as_double(l, &x) || !pyvalue_as_double(r, &y)) {
             *res = false;
             return true;
         }
@@ -841,11 +744,10 @@ static bool order(Eval *ev, const char *op, const PyValue *l, const PyValue *r, 
     } else if ((l->kind == PY_TUPLE && r->kind == PY_TUPLE) || (is_list(l) && is_list(r))) {
         return order_items(ev, op, l, r, res);
     } else if (is_set(l) && is_set(r)) {
-        /* subset order; exact only for sets of clinic's types */
-        unsigned a = l->kind == PY_SET ? l->types : 0, b = r->kind == PY_SET ? r->types : 0;
-        bool sub = (a & ~b) == 0, sup = (b & ~a) == 0;
-        *res = strcmp(op, "Lt") == 0 ? sub && a != b : strcmp(op, "LtE") == 0 ? sub
-             : strcmp(op, "Gt") == 0 ? sup && a != b : sup;
+        /* sets are ordered by inclusion */
+        bool sub = set_subset(l, r), sup = set_subset(r, l);
+        *res = strcmp(op, "Lt") == 0 ? sub && !sup : strcmp(op, "LtE") == 0 ? sub
+             : strcmp(op, "Gt") == 0 ? sup && !sub : sup;
         return true;
     } else if ((is_str(l) && is_str(r)) || (is_bytes(l) && is_bytes(r))) {
         *res = false;
@@ -882,10 +784,11 @@ static bool contains(Eval *ev, const PyValue *item, const PyValue *seq, bool *re
         return true;
     }
     if (is_set(seq) || is_dict(seq)) {
-        if (unhashable(item))
+        /* set.__contains__ looks a set up as a frozenset */
+        if (unhashable(item) && !(is_set(seq) && is_set(item)))
             return raise_unhashable(ev, item);
-        if (seq->kind == PY_SET)
-            *res = item->kind == PY_TYPE && (seq->types & item->types);
+        if (is_set(seq))
+            *res = set_has(seq, item);
         else
             for (size_t i = 0; i < seq->nitems; i++)
                 if (py_equal(item, &seq->items[i]))
@@ -919,8 +822,7 @@ static bool contains(Eval *ev, const PyValue *item, const PyValue *seq, bool *re
         return raise(ev, "TypeError", arena_printf(ev->a, "a bytes-like object is required, not '%s'",
                                                    py_value_type_name(item)));
     }
-    if (opaque_is(seq, "type") || opaque_is(seq, "builtin_function_or_method") ||
-        opaque_is(seq, "function") || opaque_is(seq, "module") || !py_is_opaque(seq))
+    if (!opaque_is(seq, "generator"))
         return raise(ev, "TypeError", arena_printf(ev->a, "argument of type '%s' is not iterable",
                                                    py_value_type_name(seq)));
     return true;
@@ -944,9 +846,10 @@ static bool eval_compare(Eval *ev, const PyExpr *e, PyValue *out)
             res = py_equal(&l, &r) == (op[0] == 'E');
         } else if (strcmp(op, "Is") == 0 || strcmp(op, "IsNot") == 0) {
             /* identity: singletons and types are the same objects */
-            bool same = l.kind == r.kind && py_equal(&l, &r) && !py_is_opaque(&l) &&
-                        (l.kind == PY_NONE || l.kind == PY_BOOL || l.kind == PY_NULL ||
-                         l.kind == PY_UNSPECIFIED || l.kind == PY_UNKNOWN || l.kind == PY_TYPE);
+            /* singletons, types, and equal constants of one code object
+               (which the compiler merges) are the same object */
+            bool same = l.kind == r.kind && py_equal(&l, &r) && l.kind != PY_SET &&
+                        (!py_is_opaque(&l) || is_plain_object(&l));
             res = same == (strcmp(op, "Is") == 0);
         } else if (strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) {
             if (!contains(ev, &l, &r, &res))
@@ -983,6 +886,192 @@ static bool eval_items(Eval *ev, PyExpr *const *items, size_t n, PyValue **out)
     return true;
 }
 
+/* len() of a value, or -1 when it has none. */
+static int64_t value_len(const PyValue *v)
+{
+    if (v->kind == PY_STR) {
+        int64_t n = 0;
+        for (size_t i = 0; i < v->len; i++)
+            n += ((unsigned char)v->s[i] & 0xC0) != 0x80;
+        return n;
+    }
+    if (v->kind == PY_BYTES)
+        return (int64_t)v->len;
+    if (v->kind == PY_TUPLE || is_list(v))
+        return (int64_t)v->nitems;
+    if ((is_dict(v) || opaque_is(v, "set")) && v->items) {
+        int64_t n = 0;
+        for (size_t i = 0; i < v->nitems; i++) {
+            size_t j = 0;
+            while (j < i && !py_equal(&v->items[j], &v->items[i]))
+                j++;
+            n += j == i;
+        }
+        return n;
+    }
+    if (v->kind == PY_SET) {
+        int64_t n = 0;
+        for (unsigned t = v->types; t; t &= t - 1)
+            n++;
+        return n;
+    }
+    return -1;
+}
+
+/* int(x), float(x), str(x), bool(x), len(x) and set(): the calls whose
+   results or errors a default could plausibly depend on. */
+static bool call_builtin(Eval *ev, const char *name, const PyValue *args, size_t n,
+                         PyValue *out, bool *handled)
+{
+    *handled = true;
+    const PyValue *x = n ? &args[0] : NULL;
+    if (x && permissive(x)) {
+        *handled = false;
+        return true;
+    }
+    if (strcmp(name, "len") == 0) {
+        if (n != 1)
+            return raise(ev, "TypeError",
+                         arena_printf(ev->a, "len() takes exactly one argument (%zu given)", n));
+        int64_t len = value_len(x);
+        if (len < 0) {
+            if (py_is_opaque(x) && !opaque_is(x, "type") && !opaque_is(x, "module") &&
+                !opaque_is(x, "function") && !opaque_is(x, "builtin_function_or_method") &&
+                !is_big_int(x) && !opaque_is(x, "ellipsis")) {
+                *out = big_int();
+                return true;
+            }
+            return raise(ev, "TypeError", arena_printf(ev->a, "object of type '%s' has no len()",
+                                                       py_value_type_name(x)));
+        }
+        *out = int_value(ev->a, len);
+        return true;
+    }
+    if (n > 1) {
+        *handled = false;
+        return true;
+    }
+    if (strcmp(name, "bool") == 0) {
+        memset(out, 0, sizeof *out);
+        out->kind = PY_BOOL;
+        out->b = x ? py_truthy(x) : false;
+        return true;
+    }
+    if (strcmp(name, "str") == 0) {
+        if (!x)
+            *out = py_make_str("", 0);
+        else if (x->kind == PY_STR)
+            *out = *x;
+        else if (py_is_opaque(x))
+            *out = py_make_opaque("str", "<str>");
+        else {
+            const char *r = py_repr(ev->a, x);
+            *out = py_make_str(r, strlen(r));
+        }
+        return true;
+    }
+    if (strcmp(name, "int") == 0) {
+        if (!x || is_int(x) || is_big_int(x)) {
+            *out = !x ? py_make_int("0") : x->kind == PY_BOOL ? py_make_int(x->b ? "1" : "0") : *x;
+            return true;
+        }
+        if (x->kind == PY_FLOAT) {
+            if (isinf(x->f))
+                return raise(ev, "OverflowError", "cannot convert float infinity to integer");
+            if (isnan(x->f))
+                return raise(ev, "ValueError", "cannot convert float NaN to integer");
+            char buf[400];
+            snprintf(buf, sizeof buf, "%.0f", trunc(x->f));
+            *out = py_make_int(arena_strdup(ev->a, strcmp(buf, "-0") == 0 ? "0" : buf));
+            return true;
+        }
+        if (x->kind == PY_STR || x->kind == PY_BYTES) {
+            const char *p = x->s, *end = x->s + x->len;
+            while (p < end && (*p == ' ' || *p == '\t' || *p == '\n'))
+                p++;
+            while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
+                end--;
+            const char *d = p + (p < end && (*p == '-' || *p == '+'));
+            bool ok = d < end && isdigit((unsigned char)*d) && isdigit((unsigned char)end[-1]);
+            for (const char *q = d; ok && q < end; q++)
+                ok = isdigit((unsigned char)*q) ||
+                     (*q == '_' && q + 1 < end && isdigit((unsigned char)q[1]));
+            if (!ok || (end - d > 1 && *d == '0' && strspn(d, "0_") < (size_t)(end - d)))
+                return raise(ev, "ValueError",
+                             arena_printf(ev->a, "invalid literal for int() with base 10: %s",
+                                          py_repr(ev->a, x)));
+            StrBuf digits = STRBUF_INIT;
+            for (const char *q = d; q < end; q++)
+                if (*q != '_')
+                    sb_addc(&digits, *q);
+            const char *dec = pyint_from_digits(ev->a, digits.buf, digits.len, 10);
+            sb_free(&digits);
+            *out = py_make_int(*p == '-' ? pyint_negate(ev->a, dec) : dec);
+            return true;
+        }
+        if (x->kind == PY_COMPLEX || x->kind == PY_NONE || x->kind == PY_TUPLE ||
+            x->kind == PY_TYPE || x->kind == PY_SET || is_list(x) || is_dict(x) ||
+            is_plain_object(x) ||
+            x->kind == PY_NULL || x->kind == PY_UNSPECIFIED ||
+            (x->kind == PY_UNKNOWN && !x->type_name))
+            return raise(ev, "TypeError",
+                         arena_printf(ev->a, "int() argument must be a string, a bytes-like "
+                                             "object or a real number, not '%s'",
+                                      py_value_type_name(x)));
+        *handled = false;
+        return true;
+    }
+    if (strcmp(name, "float") == 0) {
+        double d;
+        if (!x) {
+            *out = float_value(0.0);
+            return true;
+        }
+        if (x->kind == PY_FLOAT || is_int(x)) {
+            if (!pyvalue_as_double(x, &d))
+                return raise(ev, "OverflowError", "int too large to convert to float");
+            *out = float_value(d);
+            return true;
+        }
+        if (x->kind == PY_STR || x->kind == PY_BYTES) {
+            char *text = arena_strndup(ev->a, x->s, x->len), *endp;
+            d = strtod(text, &endp);
+            while (*endp == ' ' || *endp == '\t' || *endp == '\n')
+                endp++;
+            if (endp == text || *endp || strpbrk(text, "xXpP"))
+                return raise(ev, "ValueError",
+                             arena_printf(ev->a, "could not convert string to float: %s",
+                                          py_repr(ev->a, x)));
+            *out = float_value(d);
+            return true;
+        }
+        if (!permissive(x))
+            return raise(ev, "TypeError",
+                         arena_printf(ev->a, "float() argument must be a string or a real "
+                                             "number, not '%s'", py_value_type_name(x)));
+    }
+    if (strcmp(name, "set") == 0) {
+        if (!x) {
+            *out = pyvalue_display(ev->a, "set", NULL, NULL, 0);
+            return true;
+        }
+        if (is_int(x) || x->kind == PY_FLOAT || x->kind == PY_COMPLEX || x->kind == PY_NONE ||
+            x->kind == PY_TYPE || x->kind == PY_NULL || x->kind == PY_UNSPECIFIED ||
+            (x->kind == PY_UNKNOWN && !x->type_name) || opaque_is(x, "module") || opaque_is(x, "function") ||
+            opaque_is(x, "builtin_function_or_method") || opaque_is(x, "ellipsis"))
+            return raise(ev, "TypeError", arena_printf(ev->a, "'%s' object is not iterable",
+                                                       py_value_type_name(x)));
+        if (x->kind == PY_TUPLE || is_list(x))
+            for (size_t i = 0; i < x->nitems; i++)
+                if (unhashable(&x->items[i]))
+                    return raise_unhashable(ev, &x->items[i]);
+        *out = py_make_opaque("set", "<set>");
+        return true;
+    }
+    *handled = false;
+    return true;
+}
+
 static bool eval_call(Eval *ev, const PyExpr *e, PyValue *out)
 {
     PyValue f, *args;
@@ -993,28 +1082,28 @@ static bool eval_call(Eval *ev, const PyExpr *e, PyValue *out)
         if (!eval(ev, e->keywords[i].value, &kv))
             return false;
     }
-    if (f.kind == PY_TYPE && e->nitems == 0 && e->nkeywords == 0) {
-        switch (f.types) {
-        case PYT_INT: *out = py_make_int("0"); return true;
-        case PYT_FLOAT: *out = float_value(0.0); return true;
-        case PYT_STR: *out = py_make_str("", 0); return true;
-        case PYT_BOOL:
-            memset(out, 0, sizeof *out);
-            out->kind = PY_BOOL;
+    bool starred = false;
+    for (size_t i = 0; i < e->nitems; i++)
+        starred |= e->items[i]->kind == PX_STARRED;
+    const char *name = NULL;
+    if (f.kind == PY_TYPE)
+        name = py_type_name(f.types);
+    else if (opaque_is(&f, "builtin_function_or_method") && strcmp(f.s, "<built-in function len>") == 0)
+        name = "len";
+    else if (opaque_is(&f, "type") && strcmp(f.s, "<class 'set'>") == 0)
+        name = "set";
+    if (name && !starred && e->nkeywords == 0) {
+        bool handled;
+        if (!call_builtin(ev, name, args, e->nitems, out, &handled))
+            return false;
+        if (handled)
             return true;
-        case PYT_BYTES:
-            *out = py_make_str("", 0);
-            out->kind = PY_BYTES;
-            return true;
-        default: break;
-        }
-    }
-    if (py_is_opaque(&f) && strcmp(f.type_name, "type") == 0 &&
-        strcmp(f.s, "<class 'set'>") == 0 && e->nitems == 0 && e->nkeywords == 0) {
-        *out = opaque_display(ev->a, "set", NULL, NULL, 0);
-        return true;
     }
     if (f.kind == PY_TYPE || py_is_opaque(&f)) {
+        if (py_is_opaque(&f) && !permissive(&f) && !opaque_is(&f, "type") &&
+            !opaque_is(&f, "function") && !opaque_is(&f, "builtin_function_or_method"))
+            return raise(ev, "TypeError", arena_printf(ev->a, "'%s' object is not callable",
+                                                       py_value_type_name(&f)));
         *out = py_make_opaque(f.kind == PY_TYPE ? py_type_name(f.types) : "object", "<object>");
         return true;
     }
@@ -1022,65 +1111,106 @@ static bool eval_call(Eval *ev, const PyExpr *e, PyValue *out)
                                                py_value_type_name(&f)));
 }
 
+/* Classes whose [] makes a generic alias (list[int]) rather than fail. */
+static bool generic_class(const PyValue *v)
+{
+    static const char *const generics[] = {
+        "<class 'tuple'>", "<class 'list'>", "<class 'dict'>", "<class 'set'>",
+        "<class 'frozenset'>", "<class 'type'>", "<class 'enumerate'>",
+    };
+    for (size_t i = 0; i < sizeof generics / sizeof generics[0]; i++)
+        if (strcmp(v->s, generics[i]) == 0)
+            return true;
+    return false;
+}
+
 static bool eval_subscript(Eval *ev, const PyExpr *e, PyValue *out)
 {
     PyValue v, idx;
     if (!eval(ev, e->left, &v))
         return false;
-    if (e->right->kind == PX_SLICE) {
+    bool is_slice = e->right->kind == PX_SLICE;
+    if (is_slice) {
         const PyExpr *s = e->right;
         PyValue part;
         if ((s->left && !eval(ev, s->left, &part)) || (s->right && !eval(ev, s->right, &part)) ||
             (s->test && !eval(ev, s->test, &part)))
             return false;
-        *out = py_make_opaque(py_value_type_name(&v), "<slice>");
-        return true;
-    }
-    if (!eval(ev, e->right, &idx))
+    } else if (!eval(ev, e->right, &idx)) {
         return false;
-    int64_t i;
-    if (py_is_opaque(&v) && strcmp(v.type_name, "list") == 0) {
-        if (!is_int(&idx))
-            return raise(ev, "TypeError",
-                         arena_printf(ev->a, "list indices must be integers or slices, not %s",
-                                      py_value_type_name(&idx)));
-        int64_t n = (int64_t)v.nitems;
-        if (!get_i64(&idx, &i))
-            i = n;
-        if (i < 0)
-            i += n;
-        if (i < 0 || i >= n)
-            return raise(ev, "IndexError", "list index out of range");
-        *out = v.items[i];
-        return true;
     }
-    if ((v.kind == PY_TUPLE || v.kind == PY_STR || v.kind == PY_BYTES) && is_int(&idx) &&
-        get_i64(&idx, &i)) {
-        int64_t n = v.kind == PY_TUPLE ? (int64_t)v.nitems : (int64_t)v.len;
-        if (i < 0)
-            i += n;
-        if (i < 0 || i >= n)
-            return raise(ev, "IndexError", v.kind == PY_TUPLE ? "tuple index out of range"
-                                         : v.kind == PY_STR ? "string index out of range"
-                                                            : "index out of range");
-        if (v.kind == PY_TUPLE)
-            *out = v.items[i];
-        else if (v.kind == PY_BYTES)
-            *out = int_value(ev->a, (unsigned char)v.s[i]);
-        else
-            *out = py_make_opaque("str", "<char>");
-        return true;
-    }
-    if (py_is_opaque(&v) || v.kind == PY_TYPE) {
+    if (permissive(&v)) {
         *out = py_make_opaque("object", "<object>");
         return true;
     }
-    if (v.kind == PY_TUPLE || v.kind == PY_STR || v.kind == PY_BYTES)
+    if (v.kind == PY_TYPE || opaque_is(&v, "type")) {
+        if (v.kind != PY_TYPE && generic_class(&v)) {
+            *out = py_make_opaque("types.GenericAlias", "<generic alias>");
+            return true;
+        }
+        const char *tn = v.kind == PY_TYPE ? py_type_name(v.types)
+                                           : arena_strndup(ev->a, v.s + 8, v.len - 10);
+        return raise(ev, "TypeError", arena_printf(ev->a, "type '%s' is not subscriptable", tn));
+    }
+    const char *tn = py_value_type_name(&v);
+    if (is_dict(&v)) {
+        if (is_slice || unhashable(&idx))
+            return raise_unhashable(ev, is_slice ? &(PyValue){ .kind = PY_UNKNOWN, .type_name = "slice" } : &idx);
+        for (size_t i = v.nitems; i-- > 0;)
+            if (py_equal(&v.items[i], &idx)) {
+                *out = v.items[v.nitems + i];
+                return true;
+            }
+        StrBuf sb = STRBUF_INIT;
+        sb_adds(&sb, "KeyError(");
+        pyvalue_repr(&sb, &idx);
+        sb_addc(&sb, ')');
+        ev->error = pysb_take(&sb, ev->a);
+        return false;
+    }
+    if (!is_sequence(&v))
+        return raise(ev, "TypeError", arena_printf(ev->a, "'%s' object is not subscriptable", tn));
+    if (is_slice) {
+        *out = py_make_opaque(tn, "<slice>");
+        return true;
+    }
+    if (!is_int(&idx) && !is_big_int(&idx) && !permissive(&idx)) {
+        const char *it = py_value_type_name(&idx);
+        if (is_str(&v))
+            return raise(ev, "TypeError",
+                         arena_printf(ev->a, "string indices must be integers, not '%s'", it));
         return raise(ev, "TypeError",
                      arena_printf(ev->a, "%s indices must be integers or slices, not %s",
-                                  py_value_type_name(&v), py_value_type_name(&idx)));
-    return raise(ev, "TypeError", arena_printf(ev->a, "'%s' object is not subscriptable",
-                                               py_value_type_name(&v)));
+                                  is_bytes(&v) ? "byte" : tn, it));
+    }
+    int64_t i, n = value_len(&v);
+    if (py_is_opaque(&v) && !is_list(&v)) {
+        *out = py_make_opaque(is_bytes(&v) ? "int" : tn, "<item>");
+        return true;
+    }
+    if (!get_i64(&idx, &i))
+        i = INT64_MAX;
+    if (i < 0 && i != INT64_MIN)
+        i += n;
+    if (i < 0 || i >= n)
+        return raise(ev, "IndexError", v.kind == PY_TUPLE ? "tuple index out of range"
+                                     : is_list(&v) ? "list index out of range"
+                                     : is_str(&v) ? "string index out of range"
+                                                  : "index out of range");
+    if (v.kind == PY_TUPLE || is_list(&v)) {
+        *out = v.items[i];
+    } else if (v.kind == PY_BYTES) {
+        *out = int_value(ev->a, (unsigned char)v.s[i]);
+    } else {
+        /* the i-th code point */
+        const unsigned char *p = (const unsigned char *)v.s;
+        size_t k = 0;
+        for (int64_t cp = 0; cp < i; cp++)
+            k += utf8_decode(p + k, v.len - k, &(uint32_t){ 0 });
+        size_t len = utf8_decode(p + k, v.len - k, &(uint32_t){ 0 });
+        *out = py_make_str(arena_strndup(ev->a, v.s + k, len), len);
+    }
+    return true;
 }
 
 static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
@@ -1129,19 +1259,22 @@ static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
         unsigned bits;
         if (!eval_items(ev, e->items, e->nitems, &vals))
             return false;
-        if (all_types(vals, e->nitems, &bits)) {
+        if (pyvalue_all_types(vals, e->nitems, &bits)) {
             memset(out, 0, sizeof *out);
             out->kind = PY_SET;
             out->types = bits;
+            /* the insertion order decides the repr's order */
+            out->items = vals;
+            out->nitems = e->nitems;
         } else {
-            *out = opaque_display(ev->a, "set", vals, NULL, e->nitems);
+            *out = pyvalue_display(ev->a, "set", vals, NULL, e->nitems);
         }
         return true;
     }
     case PX_LIST:
         if (!eval_items(ev, e->items, e->nitems, &vals))
             return false;
-        *out = opaque_display(ev->a, "list", vals, NULL, e->nitems);
+        *out = pyvalue_display(ev->a, "list", vals, NULL, e->nitems);
         return true;
     case PX_DICT:
         vals = arena_array_of(ev->a, PyValue, e->nitems ? e->nitems : 1);
@@ -1153,7 +1286,7 @@ static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
             if (!e->items[i])
                 return (*out = py_make_opaque("dict", "{...}")), true;
         }
-        *out = opaque_display(ev->a, "dict", vals, vals2, e->nitems);
+        *out = pyvalue_display(ev->a, "dict", vals, vals2, e->nitems);
         return true;
     case PX_LAMBDA:
         *out = py_make_opaque("function", "<function <lambda>>");
@@ -1216,4 +1349,69 @@ bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope, PyValue *out,
 bool pyexpr_eval(Arena *a, const PyExpr *e, PyValue *out, const char **error)
 {
     return pyexpr_eval_in(a, e, PY_SCOPE_GLOBALS, out, error);
+}
+
+/* ---- exceptions as a traceback prints them -------------------------------- */
+
+/* Decodes the Python str literal at s (a repr we produced); returns the
+   position after it, or NULL when s holds no single literal. */
+static const char *unrepr(const char *s, StrBuf *out)
+{
+    char quote = *s;
+    if (quote != '\'' && quote != '"')
+        return NULL;
+    for (s++; *s && *s != quote; s++) {
+        if (*s != '\\') {
+            sb_addc(out, *s);
+            continue;
+        }
+        s++;
+        switch (*s) {
+        case 'n': sb_addc(out, '\n'); break;
+        case 't': sb_addc(out, '\t'); break;
+        case 'r': sb_addc(out, '\r'); break;
+        case 'x': case 'u': case 'U': {
+            int digits = *s == 'x' ? 2 : *s == 'u' ? 4 : 8;
+            uint32_t cp = 0;
+            for (int i = 0; i < digits && isxdigit((unsigned char)s[1]); i++) {
+                s++;
+                cp = cp * 16 + (uint32_t)(isdigit((unsigned char)*s) ? *s - '0'
+                                                                     : (*s | 0x20) - 'a' + 10);
+            }
+            utf8_encode(out, cp);
+            break;
+        }
+        case '\0':
+            return NULL;
+        default: sb_addc(out, *s); break;
+        }
+    }
+    return *s == quote ? s + 1 : NULL;
+}
+
+char *pyexpr_exception_line(Arena *a, const char *error)
+{
+    const char *open = strchr(error, '(');
+    size_t n = strlen(error);
+    if (!open || n < 2 || error[n - 1] != ')')
+        return arena_strdup(a, error);
+    const char *args = open + 1;
+    size_t nargs = (size_t)(error + n - 1 - args);
+    int tlen = (int)(open - error);
+    if (nargs == 0)
+        return arena_strndup(a, error, (size_t)tlen);
+    /* KeyError's str() is the repr of its key */
+    if (strncmp(error, "KeyError(", 9) == 0)
+        return arena_printf(a, "KeyError: %.*s", (int)nargs, args);
+    StrBuf msg = STRBUF_INIT;
+    const char *end = unrepr(args, &msg);
+    char *line;
+    if (end && end == error + n - 1) {
+        line = arena_printf(a, "%.*s: %s", tlen, error, msg.buf);
+    } else {
+        /* several arguments: str() shows the args tuple */
+        line = arena_printf(a, "%.*s: (%.*s)", tlen, error, (int)nargs, args);
+    }
+    sb_free(&msg);
+    return line;
 }

@@ -312,9 +312,8 @@ bool pyns_lookup(Arena *a, const char *id, PyEvalScope scope, PyValue *out)
     return false;
 }
 
-int pyns_module_attr(Arena *a, const char *module, const char *attr, PyValue *out)
+int pyns_module_attr(const char *module, const char *attr, PyValue *out)
 {
-    (void)a;
     for (size_t i = 0; i < sizeof module_attrs / sizeof module_attrs[0]; i++) {
         if (strcmp(module_attrs[i].module, module) == 0 &&
             strcmp(module_attrs[i].attr, attr) == 0) {

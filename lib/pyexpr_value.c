@@ -497,6 +497,96 @@ const char *py_value_type_name(const PyValue *v)
     return "object";
 }
 
+/* ---- the order Python iterates a set of classes --------------------------- */
+
+/* A class hashes by its address (shifted right by 4).  Python's builtin
+   classes are static objects in libpython, which the loader places at a
+   random multiple of 1 MiB, so the low 20 bits of their addresses do not
+   change from run to run.  They decide how a small set is laid out, and
+   so the order repr() prints, unless collisions walk the probe sequence
+   into the randomised bits (then Python's own order varies between
+   runs).  These offsets are those of Debian's python3.11, which runs
+   clinic.py here.  clinic's own buffer classes live on the heap, where
+   Python's order varies anyway, so any value serves for them. */
+static const struct {
+    unsigned bit;
+    unsigned offset;
+} class_addresses[] = {
+    { PYT_OBJECT, 0x5e860 }, { PYT_INT, 0x57ce0 }, { PYT_STR, 0x61860 },
+    { PYT_BYTES, 0x48640 }, { PYT_BYTEARRAY, 0x47780 }, { PYT_FLOAT, 0x55200 },
+    { PYT_COMPLEX, 0x4a260 }, { PYT_BOOL, 0x46f40 }, { PYT_NONETYPE, 0x5bc00 },
+    { PYT_BUFFER, 0x300a0 }, { PYT_ROBUFFER, 0x314e0 }, { PYT_RWBUFFER, 0x32920 },
+};
+
+static size_t class_hash(unsigned bit)
+{
+    for (size_t i = 0; i < sizeof class_addresses / sizeof class_addresses[0]; i++)
+        if (class_addresses[i].bit == bit)
+            return class_addresses[i].offset >> 4;
+    return 0;
+}
+
+/* setobject.c's probing: the slot, then (in big tables) the next nine,
+   then a perturbed jump. */
+static void set_insert(unsigned *table, size_t mask, unsigned bit)
+{
+    size_t hash = class_hash(bit), perturb = hash, i = hash & mask;
+    for (;;) {
+        size_t probes = i + 9 <= mask ? 9 : 0;
+        for (size_t j = 0; j <= probes; j++)
+            if (!table[i + j]) {
+                table[i + j] = bit;
+                return;
+            }
+        perturb >>= 5;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+}
+
+/* The members of a PY_SET in the order Python would iterate it, having
+   built it by adding v->items in order (or the PYT_ bits in order). */
+static size_t set_iteration_order(const PyValue *v, unsigned *out)
+{
+    unsigned inserted[16], table[32] = { 0 };
+    size_t n = 0;
+    if (v->items)
+        for (size_t i = 0; i < v->nitems && n < 16; i++) {
+            unsigned bit = v->items[i].types;
+            bool dup = false;
+            for (size_t k = 0; k < n; k++)
+                dup |= inserted[k] == bit;
+            if (v->items[i].kind == PY_TYPE && !dup)
+                inserted[n++] = bit;
+        }
+    else
+        for (size_t i = 0; i < NTYPES; i++)
+            if (v->types & type_table[i].bit)
+                inserted[n++] = type_table[i].bit;
+    size_t mask = 7, fill = 0;
+    for (size_t k = 0; k < n; k++) {
+        set_insert(table, mask, inserted[k]);
+        if (++fill * 5 >= mask * 3) {
+            /* grow to the power of two above 4 * used, reinserting in
+               table order */
+            unsigned old[32];
+            size_t size = 8;
+            while (size <= fill * 4)
+                size <<= 1;
+            memcpy(old, table, sizeof old);
+            memset(table, 0, sizeof table);
+            for (size_t i = 0; i <= mask; i++)
+                if (old[i])
+                    set_insert(table, size - 1, old[i]);
+            mask = size - 1;
+        }
+    }
+    size_t count = 0;
+    for (size_t i = 0; i <= mask; i++)
+        if (table[i])
+            out[count++] = table[i];
+    return count;
+}
+
 /* ---- repr -------------------------------------------------------------- */
 
 void pyvalue_repr(StrBuf *sb, const PyValue *v)
@@ -523,17 +613,13 @@ void pyvalue_repr(StrBuf *sb, const PyValue *v)
             sb_adds(sb, "set()");
             return;
         }
-        /* Python orders a set of classes by their hashes (addresses), so
-           any fixed order is as good; we use the PYT_ bit order. */
-        bool first = true;
+        unsigned order[16];
+        size_t n = set_iteration_order(v, order);
         sb_addc(sb, '{');
-        for (size_t i = 0; i < NTYPES; i++) {
-            if (!(v->types & type_table[i].bit))
-                continue;
-            if (!first)
+        for (size_t i = 0; i < n; i++) {
+            if (i)
                 sb_adds(sb, ", ");
-            first = false;
-            sb_adds(sb, type_table[i].repr);
+            sb_adds(sb, type_repr(order[i]));
         }
         sb_addc(sb, '}');
         return;

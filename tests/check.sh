@@ -59,9 +59,9 @@ one man man_check
 one install install_check
 
 echo "== conformance"
-$MAKE --no-print-directory CC=gcc conformance > "$res/conformance.log" 2>&1
-rc=$?
-cat "$res/conformance.log"
+{ $MAKE --no-print-directory CC=gcc conformance 2>&1; echo $? > "$res/conformance.rc"; } |
+    tee "$res/conformance.log"
+rc=$(cat "$res/conformance.rc")
 line=$(grep '^conformance floors:' "$res/conformance.log" | tail -n 1)
 if [ -n "$line" ]; then
     p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')

@@ -800,6 +800,11 @@ START_TEST(test_special_symbol_errors)
                     "   z: int\n   /\n",
                     "t.c:9: error: Function bar mixes keyword-only and "
                     "positional-only parameters, which is unsupported.\n");
+    /* '/' leaves *args as it is; clinic.py then trips an assertion */
+    ck_assert_error(M "m.f\n  *args: object\n  a: int\n  /\n\nDoc.",
+                    "t.c:3: error: Exception raised during parsing:\n"
+                    "AssertionError: positional-only parameter 'a' follows "
+                    "one that is not\n");
 }
 END_TEST
 
@@ -879,7 +884,16 @@ START_TEST(test_preserve)
                 "[clinic start generated code]*/\nkept\n"
                 "/*[clinic end generated code: output=fdb98803262dfdeb "
                 "input=a9049054013a1b77]*/\n"),
-        "t.c:6: error: 'preserve' only works for blocks that don't produce "
+        "t.c:2: error: 'preserve' only works for blocks that don't produce "
+        "any output!\n");
+    /* dumping an empty buffer is output all the same (clinic.py checks
+       its list of output pieces, not their text) */
+    ck_assert_str_eq(
+        process("/*[clinic input]\npreserve\ndump buffer\n"
+                "[clinic start generated code]*/\nkept\n"
+                "/*[clinic end generated code: output=fdb98803262dfdeb "
+                "input=a9049054013a1b77]*/\n"),
+        "t.c:2: error: 'preserve' only works for blocks that don't produce "
         "any output!\n");
 }
 END_TEST

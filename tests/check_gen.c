@@ -535,6 +535,29 @@ START_TEST(option_group_switch)
 }
 END_TEST
 
+START_TEST(render_requires_self)
+{
+    Function *f = new_function("demo.noself", FUNC_CALLABLE, NULL);
+    const char *diag;
+    f->nparameters = 0;
+    diag = expect_failure(render, f);
+    ck_assert_ptr_nonnull(diag);
+    ck_assert_ptr_nonnull(strstr(diag, "No self parameter in 'demo.noself'!"));
+}
+END_TEST
+
+START_TEST(too_many_varargs)
+{
+    Function *f = new_function("demo.va", FUNC_CALLABLE, NULL);
+    const char *diag;
+    add_param(f, "a", "object", PARAM_VAR_POSITIONAL, py_unspecified, 0);
+    add_param(f, "b", "object", PARAM_VAR_POSITIONAL, py_unspecified, 0);
+    diag = expect_failure(render, f);
+    ck_assert_ptr_nonnull(diag);
+    ck_assert_ptr_nonnull(strstr(diag, "Too many var args"));
+}
+END_TEST
+
 static Suite *gen_suite(void)
 {
     Suite *s = suite_create("gen");
@@ -565,6 +588,8 @@ static Suite *gen_suite(void)
     tcase_add_test(tc, render_returns_block_output);
     tcase_add_test(tc, render_wraps_long_impl);
     tcase_add_test(tc, groups_need_positional_only);
+    tcase_add_test(tc, render_requires_self);
+    tcase_add_test(tc, too_many_varargs);
     tcase_add_test(tc, option_group_switch);
     suite_add_tcase(s, tc);
     return s;

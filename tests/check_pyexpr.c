@@ -57,6 +57,12 @@ static const char *run_case(Arena *a, const char *mode, const char *text)
             return error;
         return py_is_opaque(&v) ? "<opaque>" : py_repr(a, &v);
     }
+    if (!strcmp(mode, "evs")) {
+        const char *error;
+        if (!pyexpr_eval_source(a, text, PY_SCOPE_GLOBALS, &v, &error))
+            return error;
+        return py_is_opaque(&v) ? "<opaque>" : py_repr(a, &v);
+    }
     if (!strcmp(mode, "params")) {
         PyParamDecl d;
         if (!pyexpr_parse_params(a, text, &d, &err))
@@ -182,8 +188,11 @@ START_TEST(test_value_repr)
     ck_assert_str_eq(py_repr(a, &t), "<class 'NoneType'>");
     t.types = PYT_RWBUFFER;
     ck_assert_str_eq(py_repr(a, &t), "<class '__main__.rwbuffer'>");
+    /* Python's iteration order for a set of builtin classes */
     PyValue s = { .kind = PY_SET, .types = PYT_STR | PYT_NONETYPE };
-    ck_assert_str_eq(py_repr(a, &s), "{<class 'str'>, <class 'NoneType'>}");
+    ck_assert_str_eq(py_repr(a, &s), "{<class 'NoneType'>, <class 'str'>}");
+    s.types = PYT_BYTES | PYT_BYTEARRAY | PYT_STR;
+    ck_assert_str_eq(py_repr(a, &s), "{<class 'bytearray'>, <class 'bytes'>, <class 'str'>}");
     s.types = 0;
     ck_assert_str_eq(py_repr(a, &s), "set()");
     PyValue items[2] = { { .kind = PY_BOOL, .b = true }, { .kind = PY_NONE } };
@@ -425,6 +434,43 @@ START_TEST(test_default_syntax_error_text)
 }
 END_TEST
 
+START_TEST(test_eval_source)
+{
+    Arena *a = arena_new();
+    PyValue v;
+    const char *error;
+    /* valid after "x = " but not as eval()'s expression */
+    ck_assert(!pyexpr_eval_source(a, "*a", PY_SCOPE_STATE_PARAMETER, &v, &error));
+    ck_assert_str_eq(error, "SyntaxError('invalid syntax', ('<string>', 1, 1, '*a', 1, 2))");
+    ck_assert(!pyexpr_eval_source(a, "1; 2", PY_SCOPE_STATE_PARAMETER, &v, &error));
+    ck_assert_str_eq(error, "SyntaxError('invalid syntax', ('<string>', 1, 2, '1; 2', 1, 3))");
+    ck_assert(!pyexpr_eval_source(a, "(yield)", PY_SCOPE_STATE_PARAMETER, &v, &error));
+    ck_assert_str_eq(error, "SyntaxError(\"'yield' outside function\", ('<string>', 1, 2, None, 1, 7))");
+    ck_assert(!pyexpr_eval_source(a, "f(a=1, a=2)", PY_SCOPE_STATE_PARAMETER, &v, &error));
+    ck_assert_str_eq(error, "SyntaxError('keyword argument repeated: a', ('<string>', 1, 8, None, 1, 11))");
+    ck_assert(pyexpr_eval_source(a, "  sys.maxsize", PY_SCOPE_STATE_PARAMETER, &v, &error));
+    ck_assert_str_eq(v.s, "9223372036854775807");
+    ck_assert(pyexpr_eval_source(a, "unspecified", PY_SCOPE_STATE_PARAMETER, &v, &error));
+    ck_assert_int_eq(v.kind, PY_UNSPECIFIED);
+    ck_assert(!pyexpr_eval_source(a, "[][0]", PY_SCOPE_STATE_PARAMETER, &v, &error));
+    ck_assert_str_eq(error, "IndexError('list index out of range')");
+    ck_assert(!pyexpr_eval_source(a, "1 << 2**40", PY_SCOPE_STATE_PARAMETER, &v, &error));
+    ck_assert_str_eq(error, "MemoryError()");
+    ck_assert_str_eq(pyexpr_exception_line(a, error), "MemoryError");
+    ck_assert_str_eq(pyexpr_exception_line(a, "NameError(\"name 'bar' is not defined\")"),
+                     "NameError: name 'bar' is not defined");
+    ck_assert_str_eq(pyexpr_exception_line(a, "ZeroDivisionError('division by zero')"),
+                     "ZeroDivisionError: division by zero");
+    ck_assert_str_eq(pyexpr_exception_line(a, "KeyError(<class 'int'>)"),
+                     "KeyError: <class 'int'>");
+    ck_assert_str_eq(pyexpr_exception_line(a, "OverflowError(34, 'Numerical result out of range')"),
+                     "OverflowError: (34, 'Numerical result out of range')");
+    ck_assert_str_eq(pyexpr_exception_line(a, "TypeError('a\\nb \\'q\\' \\xe9')"),
+                     "TypeError: a\nb 'q' \xc3\xa9");
+    arena_free(a);
+}
+END_TEST
+
 static Suite *pyexpr_suite(void)
 {
     Suite *s = suite_create("pyexpr");
@@ -441,6 +487,7 @@ static Suite *pyexpr_suite(void)
     tcase_add_test(tc, test_walk);
     tcase_add_test(tc, test_params);
     tcase_add_test(tc, test_default_syntax_error_text);
+    tcase_add_test(tc, test_eval_source);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,6 +5,11 @@
 set -u
 pass=0 nfail=0
 for t in "$@"; do
+    if [ ! -x "$t" ]; then
+        echo "unit ${t##*/}: not built"
+        nfail=$((nfail + 1))
+        continue
+    fi
     out=$(CK_FORK=yes "./$t" 2>&1)
     rc=$?
     printf '%s\n' "$out" | grep -v '^[0-9]*%: Checks' | grep -v '^Running suite' || true

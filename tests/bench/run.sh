@@ -15,7 +15,8 @@ PYTHON=${PYTHON:-python3}
 RUNS=${RUNS:-5}
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (make deps)" >&2; exit 1; }
 [ -x "$CLINIC" ] || { echo "bench: $CLINIC is not built" >&2; exit 1; }
-eval "$(sh "$here/../conformance/fetch.sh" "$CACHE")"
+paths=$(sh "$here/../conformance/fetch.sh" "$CACHE")
+eval "$paths"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-bench.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM

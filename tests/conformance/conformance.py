@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the repository
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blocks  # noqa: E402
 
@@ -260,6 +261,10 @@ def tier_pristine(tool, corpus, work, jobs):
             unchanged += 1
         else:
             refused[refusal_reason(msg)] += 1
+    routed = {routed_path(rel) for rel in corpus.all}
+    stray = sorted(p for p in after if p not in before and p not in routed)
+    if stray:
+        broken.append(("(tree)", "files left behind: " + ", ".join(stray[:5])))
     return {"unchanged": unchanged, "total": len(corpus.all), "refused": refused,
             "broken": broken}
 
@@ -495,6 +500,14 @@ def tier_functions(tool, corpus, work, jobs, args):
         else:
             why = ("exit %d: %s" % (code, first_line(msg))) if code else "output differs"
             failures.append((case[1], case[2], why))
+            if args.keep_failures:
+                keep = os.path.join(args.keep_failures, "%04d-%s" % (case[0], case[2]))
+                write(os.path.join(keep, "input", case[3]), case[4])
+                for rel, text in ref["files"].items():
+                    write(os.path.join(keep, "expected", rel), text)
+                for rel, text in files.items():
+                    write(os.path.join(keep, "got", rel), text)
+                write(os.path.join(keep, "message"), msg)
     shutil.rmtree(root, ignore_errors=True)
     return {"functions": ok, "total": total, "ref_refused": ref_refused,
             "by_convention": dict(by_conv), "per_file": dict(per_file),
@@ -528,6 +541,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--verbose", "-v", action="store_true", help="list every failure")
     ap.add_argument("--report", default=None, help="write a JSON report here")
+    ap.add_argument("--keep-failures", default=None, metavar="DIR",
+                    help="functions tier: write each failing case to DIR/N-NAME/"
+                         "{input,expected,got}/ for debugging")
     args = ap.parse_args()
 
     tool = Tool(args)
@@ -594,6 +610,11 @@ def main():
                 ("  (reference refused %d constructed files)" % r["ref_refused"]) if r["ref_refused"] else ""))
             for conv, (a, b) in sorted(r["by_convention"].items(), key=lambda kv: -kv[1][1]):
                 print("        %-40s %4d/%d" % (conv, a, b))
+            worst = sorted(((b - a, f, a, b) for f, (a, b) in r["per_file"].items() if a < b),
+                           reverse=True)[:8]
+            if worst:
+                print("      most failing functions: " + ", ".join(
+                    "%s %d/%d" % (f, a, b) for _, f, a, b in worst))
             show_failures(r["failures"])
     finally:
         shutil.rmtree(work, ignore_errors=True)

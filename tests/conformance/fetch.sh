@@ -24,7 +24,7 @@ if [ ! -f "$refdir/clinic.py" ] || [ ! -f "$refdir/cpp.py" ] || [ ! -f "$testfil
     # into root's home, so download into a directory it can, then move.
     dl=$(mktemp -d)
     chmod 755 "$dl"
-    (cd "$dl" && apt-get download -q python3.11-examples libpython3.11-testsuite >&2) || {
+    (cd "$dl" && apt-get download -q -o APT::Sandbox::User=root python3.11-examples libpython3.11-testsuite >&2) || {
         echo "conformance: apt-get download failed (try: apt-get update)" >&2; exit 1; }
     mv "$dl"/*.deb "$CACHE/debs/"
     rmdir "$dl"
@@ -53,7 +53,7 @@ if [ -z "$tree" ] || [ ! -f "$tree/Modules/posixmodule.c" ]; then
     rm -rf "$CACHE/src"
     mkdir -p "$CACHE/src"
     chmod 755 "$CACHE/src"
-    (cd "$CACHE/src" && apt-get source -q --download-only python3.11 >&2) || {
+    (cd "$CACHE/src" && apt-get source -q -o APT::Sandbox::User=root --download-only python3.11 >&2) || {
         echo "conformance: apt-get source failed (try: apt-get update)" >&2; exit 1; }
     (cd "$CACHE/src" && tar xzf python3.11_*.orig.tar.gz)
     tree=$(ls -d "$CACHE"/src/Python-3.11*/ | head -n 1)

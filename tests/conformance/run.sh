@@ -9,7 +9,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 CACHE=${CLINIC_CACHE:-${HOME:-/tmp}/.cache/clinic-conformance}
 PYTHON=${PYTHON:-python3}
-eval "$(sh "$here/fetch.sh" "$CACHE")"
+paths=$(sh "$here/fetch.sh" "$CACHE")
+eval "$paths"
 mkdir -p build
 verbose=
 [ -n "${CONFORMANCE_VERBOSE:-}" ] && verbose=-v

@@ -1,0 +1,63 @@
+#!/bin/sh
+# valgrind.sh CLINIC: clinic under valgrind (memcheck, full leak check)
+# over every fixture (error fixtures too: their longjmp paths must not
+# leak either) and a sample of CPython files copied to a scratch
+# directory.  Any memcheck error or definite/indirect leak fails.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/common.sh"
+CLINIC=${1:-$top/clinic/clinic}
+case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
+command -v valgrind > /dev/null || { echo "valgrind: FAIL: valgrind is not installed"; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/clinic-valgrind.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+VG="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect"
+runs=0 fails=0
+
+vg() {   # vg DIR ARGS...: clinic under valgrind in DIR
+    runs=$((runs + 1))
+    rc=0
+    (cd "$1" && shift && $VG "$CLINIC" "$@") > "$work/log" 2>&1 || rc=$?
+    if [ $rc -eq 99 ] || [ $rc -gt 128 ]; then
+        fails=$((fails + 1))
+        echo "valgrind: FAIL $label (exit $rc)"
+        grep -E '==[0-9]+== (Invalid|Conditional|Use of|Source|  (at|by) |[0-9,]+ bytes in)' "$work/log" | head -n 12
+    fi
+}
+
+for f in "$top"/fixtures/*/*.c; do
+    group=$(basename "$(dirname "$f")")
+    [ "$group" = demo ] && continue
+    name=$(basename "$f")
+    label=$group/$name
+    rm -rf "$work/run"; mkdir -p "$work/run"
+    cp "$f" "$work/run/"
+    [ -d "$f.given.d" ] && cp -R "$f.given.d/." "$work/run/"
+    vg "$work/run" "$name"
+done
+
+tree=$(find_cpython_tree)
+if [ -n "$tree" ]; then
+    rm -rf "$work/run"; mkdir -p "$work/run"
+    sample=
+    for f in Modules/arraymodule.c Modules/_collectionsmodule.c Modules/zlibmodule.c \
+             Objects/listobject.c Python/bltinmodule.c Modules/_io/textio.c; do
+        [ -f "$tree/$f" ] || continue
+        mkdir -p "$work/run/$(dirname "$f")/clinic"
+        cp "$tree/$f" "$work/run/$f"
+        h=$(dirname "$f")/clinic/$(basename "$f").h
+        [ -f "$tree/$h" ] && cp "$tree/$h" "$work/run/$h"
+        sample="$sample $f"
+    done
+    # as they are (nothing to change), then stripped (everything to write)
+    label="CPython sample"
+    vg "$work/run" $sample
+    (cd "$work/run" && sh "$here/strip_output.sh" $sample)
+    label="CPython sample, stripped"
+    vg "$work/run" $sample
+fi
+
+echo "valgrind: $runs runs, $fails with memcheck errors or leaks"
+[ $fails -eq 0 ]
