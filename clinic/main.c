@@ -349,6 +349,9 @@ static int process_file(const Options *o, const char *path,
         free(text);
         return EXIT_FAILED;
     }
+    /* clinic.py reads in text mode: "\r\n" and "\r" become "\n".  So a
+       CRLF file that needs no change is left alone, and one that does is
+       written with "\n" line ends, exactly as clinic.py writes it. */
     len = io_universal_newlines(text, len);
 
     /* parse_file's quick exit: no marker, nothing to do (not even -o) */

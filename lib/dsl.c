@@ -516,7 +516,7 @@ static ConverterArg *eval_keywords(Clinic *c, const PyExpr *call,
         if (!pyexpr_eval_in(c->arena, call->keywords[i].value,
                             PY_SCOPE_GLOBALS, &args[i].value, &error))
             clinic_fail(c, 0, "Exception raised during parsing:\n%s",
-                        error ? error : "");
+                        error ? pyexpr_exception_line(c->arena, error) : "");
     }
     *nargs = call->nkeywords;
     return args;

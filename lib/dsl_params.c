@@ -225,8 +225,10 @@ static void parse_default(Clinic *c, const char *default_text,
            value, but at least make sure it's a valid expression */
         PyValue v;
         const char *error = NULL;
-        if (pyexpr_eval_in(c->arena, expr, PY_SCOPE_STATE_PARAMETER, &v,
-                           &error)) {
+        /* clinic.py evals the default *string*, so statement-only forms
+           ("*a", "1; 2") raise SyntaxError there too. */
+        if (pyexpr_eval_source(c->arena, def, PY_SCOPE_STATE_PARAMETER, &v,
+                               &error)) {
             if (v.kind == PY_UNSPECIFIED)
                 clinic_fail(c, 0, "'unspecified' is not a legal default "
                                   "value!");

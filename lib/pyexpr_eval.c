@@ -161,7 +161,7 @@ static const char *int_pow(Arena *a, const char *x, int64_t n)
 {
     const char *result = "1", *base = x;
     while (n > 0) {
-        if (strlen(result) + strlen(base) > 20000)
+        if (strlen(result) + strlen(base) > 3000)
             return NULL;
         if (n & 1)
             result = pyint_mul(a, result, base);
@@ -444,8 +444,11 @@ static bool sequence_binop(Eval *ev, const char *op, const PyValue *lp, const Py
                                       py_value_type_name(count)));
         int64_t k;
         if ((seq->kind == PY_STR || seq->kind == PY_BYTES) && get_i64(count, &k)) {
-            if (k > 0 && seq->len * (size_t)k > 100000000)
-                return raise(ev, "MemoryError", NULL);
+            if (k > 0 && (double)seq->len * (double)k > 1e6) {
+                /* too long to be worth building */
+                *out = py_make_opaque(py_value_type_name(seq), "<long>");
+                return true;
+            }
             StrBuf sb = STRBUF_INIT;
             for (int64_t i = 0; i < k; i++)
                 sb_add(&sb, seq->s, seq->len);
