@@ -276,13 +276,13 @@ static void file_error(const char *path, const char *message)
     fprintf(stderr, "%s: error: %s\n", path, message);
 }
 
-/* Reads path as clinic.py reads it; NULL (and *missing) when it does
-   not exist, NULL and an error printed on other failures. */
-static char *read_text(const char *path, size_t *len, bool *missing)
+/* Reads path's bytes; NULL (and *missing) when it does not exist, NULL
+   and an error printed on other failures. */
+static char *read_bytes(const char *path, size_t *len, bool *missing)
 {
     char *data;
     *missing = false;
-    if (io_read_text(path, &data, len) == 0)
+    if (io_read_file(path, &data, len) == 0)
         return data;
     if (errno == ENOENT) {
         *missing = true;
@@ -302,7 +302,7 @@ static void report_change(const Options *o, const char *path,
         return;
     bool missing;
     size_t old_len = 0;
-    char *old = read_text(path, &old_len, &missing);
+    char *old = read_bytes(path, &old_len, &missing);
     StrBuf out = STRBUF_INIT;
     size_t n = strlen(path) + 3;
     char *a_label = xmalloc(n), *b_label = xmalloc(n);
@@ -349,12 +349,12 @@ static int process_file(const Options *o, const char *path,
         free(text);
         return EXIT_FAILED;
     }
-    /* clinic.py reads in text mode: "\r\n" and "\r" become "\n".  So a
-       CRLF file that needs no change is left alone, and one that does is
-       written with "\n" line ends, exactly as clinic.py writes it. */
-    len = io_universal_newlines(text, len);
-
-    /* parse_file's quick exit: no marker, nothing to do (not even -o) */
+    /* The library takes the bytes as they are: it reads them as
+       universal newlines and hands back its result in the file's own
+       line endings (and BOM), or the very same bytes when the text is
+       unchanged; so comparing bytes below is write_file()'s text-mode
+       comparison.  parse_file's quick exit: no marker, nothing to do
+       (not even -o). */
     if (!block_has_start_marker(text, len)) {
         free(text);
         return EXIT_OK;
@@ -376,14 +376,15 @@ static int process_file(const Options *o, const char *path,
         return EXIT_FAILED;
     }
 
-    /* What changes: the target (compared as write_file() compares, in
-       text mode) and the routed files the library found changed. */
+    /* What changes: the target (byte for byte: for the input itself that
+       is a text-mode comparison, see above) and the routed files the
+       library found changed. */
     const char *target = output_path ? output_path : path;
     bool changed;
     if (output_path) {
         bool missing;
         size_t old_len;
-        char *old = read_text(output_path, &old_len, &missing);
+        char *old = read_bytes(output_path, &old_len, &missing);
         if (!old && !missing) {
             clinic_free(c);
             free(text);

@@ -5,6 +5,11 @@
  *
  * Errors longjmp back here (as Lua's luaD_throw does), so no stage needs
  * to unwind by hand: everything a run built lives in the arena.
+ *
+ * Line endings and the BOM are settled here too, at the edges: the input
+ * (and every routed file read) becomes LF text before any stage sees it,
+ * and the results are put back into the input's form at the end (see
+ * textform.h), so the scanner never meets a "\r".
  */
 #include "clinic.h"
 
@@ -21,6 +26,21 @@
 #include "output_internal.h"   /* output_repr */
 #include "pyblock.h"
 
+/* The ClinicReadFn the stages see: the caller's reader, then universal
+   newlines, as clinic.py opens a destination file.  (A BOM there stays
+   text, as it does for clinic.py: clinic never writes one into a routed
+   file.) */
+static int read_as_text(void *userdata, const char *path, char **data,
+                        size_t *len)
+{
+    Clinic *c = userdata;
+    if (c->read_raw(c->read_raw_userdata, path, data, len) != 0)
+        return -1;
+    if (*data)
+        *len = textform_universal_newlines(*data, *len);
+    return 0;
+}
+
 Clinic *clinic_new(const char *filename, const ClinicOptions *options)
 {
     Arena *a = arena_new();
@@ -30,6 +50,12 @@ Clinic *clinic_new(const char *filename, const ClinicOptions *options)
         c->options = *options;
     c->filename = arena_strdup(a, filename ? filename : "-");
     sb_init(&c->diagnostics);
+    if (c->options.read_file) {
+        c->read_raw = c->options.read_file;
+        c->read_raw_userdata = c->options.read_userdata;
+        c->options.read_file = read_as_text;
+        c->options.read_userdata = c;
+    }
 
     c->root = arena_new_of(a, Module);
     c->root->name = "";
@@ -109,8 +135,31 @@ static void parse_block(Clinic *c, Block *block)
                     output_repr(c, block->dsl_name));
 }
 
-/* Clinic.parse(). */
-int clinic_process(Clinic *c, const char *text, size_t len)
+/* The results back in the input's form.  An input whose LF text did not
+   change is handed back byte for byte (whatever its line endings, mixed
+   or not), so it is never rewritten, as clinic.py's write_file() leaves a
+   file alone when its text is the same.  Routed files get the input's
+   line endings but no BOM. */
+static void restore_form(Clinic *c, const char *raw, size_t raw_len,
+                         const char *lf, size_t lf_len, StrBuf *out)
+{
+    if (out->len == lf_len && memcmp(out->buf, lf, lf_len) == 0) {
+        c->output = arena_strndup(c->arena, raw, raw_len);
+        c->output_len = raw_len;
+    } else {
+        c->output = textform_write(c->arena, &c->form, out->buf, out->len,
+                                   &c->output_len);
+    }
+    TextForm routed = c->form;
+    routed.bom = false;
+    for (size_t i = 0; i < c->nfiles; i++)
+        c->files[i].text = textform_write(c->arena, &routed,
+                                          c->files[i].text, c->files[i].len,
+                                          &c->files[i].len);
+}
+
+/* Clinic.parse(), on the LF text of raw. */
+int clinic_process(Clinic *c, const char *raw, size_t raw_len)
 {
     jmp_buf recover;
     jmp_buf *outer = c->recover;
@@ -140,9 +189,13 @@ int clinic_process(Clinic *c, const char *text, size_t len)
     const char *language_error = block_language_error(c->arena, c->filename);
     if (language_error)
         clinic_fail(c, -1, "%s", language_error);
+    /* Unlike clinic.py, which keeps a BOM as the first line's first
+       character, we drop it here: a start line right after it is seen. */
+    size_t len;
+    const char *text = textform_read(c->arena, raw, raw_len, &c->form, &len);
     if (!block_has_start_marker(text, len)) {
-        c->output = arena_strndup(c->arena, text, len);
-        c->output_len = len;
+        c->output = arena_strndup(c->arena, raw, raw_len);
+        c->output_len = raw_len;
         c->recover = outer;
         sb_free(out);
         return 0;
@@ -159,8 +212,7 @@ int clinic_process(Clinic *c, const char *text, size_t len)
     c->line = count_lines(text, len);
     router_finish(c, out);
 
-    c->output_len = out->len;
-    c->output = sb_to_arena(out, c->arena);
+    restore_form(c, raw, raw_len, text, len, out);
     sb_free(out);
     c->recover = outer;
     return 0;

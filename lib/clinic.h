@@ -17,6 +17,7 @@
 
 #include "arena.h"
 #include "strbuf.h"
+#include "textform.h"
 
 #define CLINIC_VERSION "0.1.0"
 
@@ -29,7 +30,8 @@
 #endif
 
 /* Reads a whole file.  Returns 0 and a malloc'd buffer (caller frees), or
-   -1 with errno set (ENOENT when the file does not exist). */
+   -1 with errno set (ENOENT when the file does not exist).  The bytes may
+   have any line endings: the library reads them as universal newlines. */
 typedef int (*ClinicReadFn)(void *userdata, const char *path,
                             char **data, size_t *len);
 
@@ -40,12 +42,15 @@ typedef struct ClinicOptions {
     void *read_userdata;
 } ClinicOptions;
 
-/* A file other than the input that a "file" destination writes. */
+/* A file other than the input that a "file" destination writes.  Its text
+   has the input file's line endings (never a BOM). */
 typedef struct ClinicOutputFile {
     const char *path;
     const char *text;
     size_t len;
-    bool changed;          /* differs from what is on disk now */
+    bool changed;          /* its text (line endings aside) differs from
+                              what is on disk now; when false the file is
+                              to be left alone, whatever its line endings */
 } ClinicOutputFile;
 
 /* Opaque states, each owned by the module named. */
@@ -78,8 +83,17 @@ typedef struct Clinic {
     CppMonitor *cpp;
     DslState *dsl;
 
+    /* The input's line endings and BOM (textform.h), and the caller's
+       reader: options.read_file is replaced by one that hands the
+       library universal-newline text. */
+    TextForm form;
+    ClinicReadFn read_raw;
+    void *read_raw_userdata;
+
     /* Result of clinic_process(). */
-    char *output;
+    char *output;          /* in the input's form; the input's very bytes
+                              when its text (line endings aside) is
+                              unchanged */
     size_t output_len;
     ClinicOutputFile *files;
     size_t nfiles;
@@ -95,8 +109,10 @@ typedef struct Clinic {
 Clinic *clinic_new(const char *filename, const ClinicOptions *options);
 void clinic_free(Clinic *c);
 
-/* Processes text.  Returns 0 on success (c->output, c->files filled) or
-   -1 after an error (c->diagnostics says why; nothing must be written). */
+/* Processes the bytes of a file.  Returns 0 on success (c->output,
+   c->files filled) or -1 after an error (c->diagnostics says why; nothing
+   must be written).  text may have LF, CRLF, CR or mixed line endings and
+   a UTF-8 BOM: see textform.h and clinic_process() for what is kept. */
 int clinic_process(Clinic *c, const char *text, size_t len);
 
 /* Raise an error at line (0: c->line).  Never returns. */

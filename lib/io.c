@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "textform.h"
 
 /* ---- reading --------------------------------------------------------- */
 
@@ -72,19 +73,7 @@ int io_read_file(const char *path, char **data, size_t *len)
 
 size_t io_universal_newlines(char *data, size_t len)
 {
-    size_t out = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (data[i] == '\r') {
-            data[out++] = '\n';
-            if (i + 1 < len && data[i + 1] == '\n')
-                i++;
-        } else {
-            data[out++] = data[i];
-        }
-    }
-    if (out < len)
-        data[out] = '\0';
-    return out;
+    return textform_universal_newlines(data, len);
 }
 
 int io_read_text(const char *path, char **data, size_t *len)

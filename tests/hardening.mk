@@ -2,7 +2,8 @@
 # scripts (clinic issue 6).  Included by the Makefile; uses its CC,
 # ALL_CFLAGS, CSTD, WARN, DEPS_CFLAGS, DEPS_LIBS, LIB_SRC, CHECK_LIBS.
 #
-#   make fuzz [FUZZ_SECONDS=N]  libFuzzer campaign (clang), corpus kept in
+#   make fuzz [FUZZ_SECONDS=N] [FUZZ_FORK=1]
+#                               libFuzzer campaign (clang), corpus kept in
 #                               $(FUZZ_BUILD)/corpus between campaigns
 #   make fuzz-smoke             replay seeds + regressions, then fuzz 30 s
 #   make sanitize               ASan+UBSan build in $(ASAN_BUILD): unit
@@ -22,6 +23,9 @@ FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS ?= 30
 FUZZ_MAX_LEN ?= 16384
+# FUZZ_FORK=1: run in fork mode and carry on past crashes, hangs and OOMs
+# (each one still lands in $(FUZZ_BUILD)/artifacts/)
+FUZZ_FORK    ?= 0
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
                 -fno-omit-frame-pointer
 FUZZ_CFLAGS   = $(CSTD) $(WARN) -O1 -g $(DEPS_CFLAGS) -Ilib $(FUZZ_SAN)
@@ -36,8 +40,6 @@ FUZZ_ENV     := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 ASAN_BUILD   ?= build-asan
 ASAN_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
                 -fno-omit-frame-pointer
-ASAN_ENV     := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-                UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 .PHONY: fuzz fuzz-bin fuzz-smoke sanitize sanitize-bin valgrind \
         malformed kill-loop concurrency line-endings hardening
@@ -59,6 +61,7 @@ fuzz: $(FUZZ_BIN)
 	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
 	@sh tests/fuzz/make_corpus.sh $(FUZZ_BUILD)/corpus
 	$(FUZZ_ENV) $(FUZZ_BIN) $(FUZZ_ARGS) -max_total_time=$(FUZZ_SECONDS) \
+	    $(if $(filter-out 0,$(FUZZ_FORK)),-fork=$(FUZZ_FORK) -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1) \
 	    $(FUZZ_BUILD)/corpus
 
 # For make check: every seed and regression replayed, then a short
@@ -74,12 +77,7 @@ sanitize-bin:
 	    $(ASAN_BUILD)/clinic $(TEST_SRC:tests/%.c=$(ASAN_BUILD)/tests/%)
 
 sanitize: sanitize-bin
-	@echo "== sanitize: unit tests under ASan+UBSan"
-	@$(ASAN_ENV) sh tests/run_unit.sh $(TEST_SRC:tests/%.c=$(ASAN_BUILD)/tests/%)
-	@echo "== sanitize: fixtures under ASan+UBSan"
-	@$(ASAN_ENV) CLINIC=$(ASAN_BUILD)/clinic sh tests/run_fixtures.sh
-	@echo "== sanitize: malformed inputs under ASan+UBSan"
-	@$(ASAN_ENV) sh tests/hardening/malformed.sh $(ASAN_BUILD)/clinic
+	@sh tests/hardening/sanitize.sh $(ASAN_BUILD)
 
 valgrind: $(CLINIC_BIN)
 	@sh tests/hardening/valgrind.sh $(CLINIC_BIN)
@@ -96,5 +94,9 @@ concurrency: $(CLINIC_BIN)
 line-endings: $(CLINIC_BIN)
 	@sh tests/hardening/line_endings.sh $(CLINIC_BIN)
 
+# The parts run through make again; without the Makefile's include of
+# tests/*.mk (make -f Makefile -f tests/hardening.mk), name us explicitly.
+HARDENING_MAKE = $(MAKE) -f Makefile $(if $(shell grep -s 'tests/\*\.mk' Makefile),,-f tests/hardening.mk)
+
 hardening: $(CLINIC_BIN)
-	@sh tests/hardening/run.sh "$(MAKE)" $(CLINIC_BIN)
+	@sh tests/hardening/run.sh "$(HARDENING_MAKE)" $(CLINIC_BIN)

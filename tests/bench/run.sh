@@ -22,6 +22,16 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-bench.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
 # the walked part of the tree: every .c and .h file, in its directory
 (cd "$TREE" && find . -type f \( -name '*.c' -o -name '*.h' \)) > "$scratch/list"
+
+# Like for like: files our clinic refuses (it stops early in them) are left
+# out for both tools, so both do the same work.  A first run finds them.
+mkdir "$scratch/tree"
+(cd "$TREE" && tar cf - -T "$scratch/list") | (cd "$scratch/tree" && tar xf -)
+(cd "$scratch" && "$CLINIC" --make --srcdir tree > "$scratch/probe" 2>&1) || true
+sed -n 's|^tree/\([^:]*\):[0-9]*: error:.*|./\1|p' "$scratch/probe" | sort -u > "$scratch/refused"
+nrefused=$(wc -l < "$scratch/refused")
+grep -vxF -f "$scratch/refused" "$scratch/list" > "$scratch/list2" || true
+mv "$scratch/list2" "$scratch/list"
 nfiles=$(wc -l < "$scratch/list")
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -54,6 +64,8 @@ bench() {   # bench VAR LABEL COMMAND...   (run in a fresh copy, as --srcdir tre
 }
 
 echo "bench: clinic --make over $nfiles .c/.h files of $(basename "$TREE"), $RUNS runs each"
+[ "$nrefused" -gt 0 ] && echo "  (left out for both: $nrefused files our clinic refuses:" \
+    "$(sed 's|^\./||' "$scratch/refused" | tr '\n' ' '))"
 bench ours clinic "$CLINIC" --make --srcdir tree
 bench ref clinic.py "$PYTHON" "$REFDIR/clinic.py" --make --srcdir tree
 # shellcheck disable=SC2154

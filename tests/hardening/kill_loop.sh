@@ -1,7 +1,7 @@
 #!/bin/sh
 # kill_loop.sh CLINIC: a write is all or nothing, whenever clinic dies.
 #
-# A set of CPython files, stripped of their output (and of their
+# A set of CPython files (KILL_FILES, default 25), stripped of their output (and of their
 # clinic/*.c.h files) so that clinic must rewrite every one, is processed
 # by "CLINIC FILE..." which we SIGKILL at a random moment, KILL_ITERATIONS
 # times (default 200).  After each kill every file must hold either its
@@ -27,11 +27,10 @@ mkdir -p "$work/old"
 tree=$(find_cpython_tree)
 files=
 if [ -n "$tree" ]; then
-    for f in Modules/_struct.c Modules/arraymodule.c Modules/_collectionsmodule.c \
-             Modules/zlibmodule.c Modules/_bisectmodule.c Objects/listobject.c \
-             Objects/bytesobject.c Objects/unicodeobject.c Python/bltinmodule.c \
-             Modules/posixmodule.c; do
-        [ -f "$tree/$f" ] || continue
+    # KILL_FILES (default 25) files with clinic blocks, the biggest first
+    for f in $(cd "$tree" && grep -l 'clinic start generated code' \
+                   Modules/*.c Objects/*.c Python/*.c 2>/dev/null |
+               xargs ls -S | head -n "${KILL_FILES:-25}"); do
         mkdir -p "$work/old/$(dirname "$f")"
         cp "$tree/$f" "$work/old/$f"
         files="$files $f"

@@ -6,6 +6,7 @@
 #                     too, and the checksums are those of the LF form (the
 #                     CRLF result is the LF result with every LF made CRLF);
 #                     a second run finds nothing to change
+#   crlf-destination  a file destination of a CRLF file is written in CRLF
 #   crlf-checked      a CRLF file whose existing output is up to date (from
 #                     the LF form's checksums): nothing to change
 #   no-final-newline  text after the last block without a final newline; an
@@ -102,6 +103,28 @@ if [ -f "$work/lf/s.c" ]; then
         bad crlf-checked "clinic rewrote an up-to-date CRLF file"
     else
         ok crlf-checked
+    fi
+fi
+
+# ---- crlf-destination: a file destination of a CRLF file is CRLF too -----
+mkdir -p "$work/crlfdest"
+printf '/*[clinic input]\ndestination out new file {dirname}/clinic/{basename}.h\noutput everything out\n[clinic start generated code]*/\n/*[clinic input]\nspam\n\n    a: int\n    /\n\nDoc.\n[clinic start generated code]*/\n' \
+    | sed 's/$/\r/' > "$work/crlfdest/s.c"
+if ! run_clinic "$work/crlfdest" s.c; then
+    bad crlf-destination "clinic failed: $(head -n 3 "$work/log")"
+elif [ ! -f "$work/crlfdest/clinic/s.c.h" ]; then
+    bad crlf-destination "no destination file written"
+else
+    h=$work/crlfdest/clinic/s.c.h
+    lines=$(tr -cd '\n' < "$h" | wc -c)
+    crlfs=$(grep -c "$(printf '\r')\$" "$h")
+    cp -R "$work/crlfdest" "$work/crlfdest.before"
+    if [ "$lines" -ne "$crlfs" ]; then
+        bad crlf-destination "$crlfs of $lines lines of the destination file end in CRLF"
+    elif ! run_clinic "$work/crlfdest" s.c || ! snapshot_equal "$work/crlfdest" "$work/crlfdest.before"; then
+        bad crlf-destination "a second run failed or changed something"
+    else
+        ok crlf-destination
     fi
 fi
 

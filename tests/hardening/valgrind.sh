@@ -1,7 +1,7 @@
 #!/bin/sh
 # valgrind.sh CLINIC: clinic under valgrind (memcheck, full leak check)
 # over every fixture (error fixtures too: their longjmp paths must not
-# leak either) and a sample of CPython files copied to a scratch
+# leak either), the fuzzer's regression inputs and a sample of CPython files copied to a scratch
 # directory.  Any memcheck error or definite/indirect leak fails.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,6 +36,15 @@ for f in "$top"/fixtures/*/*.c; do
     cp "$f" "$work/run/"
     [ -d "$f.given.d" ] && cp -R "$f.given.d/." "$work/run/"
     vg "$work/run" "$name"
+done
+
+# the fuzzer's regression inputs (crashes and leaks it once found)
+for f in "$top"/tests/fuzz/regressions/*; do
+    [ -f "$f" ] || continue
+    label=regressions/${f##*/}
+    rm -rf "$work/run"; mkdir -p "$work/run"
+    cp "$f" "$work/run/input.c"
+    vg "$work/run" input.c
 done
 
 tree=$(find_cpython_tree)

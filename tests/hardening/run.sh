@@ -1,0 +1,53 @@
+#!/bin/sh
+# run.sh "MAKE" CLINIC: make hardening.  Every part runs even when an
+# earlier one fails; ends with "hardening: N passed, N failed" (one check
+# per part) and a non-zero status if any part failed.
+#
+#   fuzz-smoke     seeds + regressions replayed, 30 s of fuzzing (clang)
+#   sanitize       unit tests, fixtures, malformed inputs under ASan+UBSan
+#   fixtures       fixtures/malformed/ alone, through tests/run_fixtures.sh
+#   malformed      tests/hardening/malformed.sh
+#   kill-loop      tests/hardening/kill_loop.sh (KILL_ITERATIONS, 200)
+#   concurrency    tests/hardening/concurrency.sh
+#   line-endings   tests/hardening/line_endings.sh
+set -u
+MAKE=${1:-make}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+CLINIC=${2:-$top/clinic/clinic}
+case $CLINIC in /*) ;; *) CLINIC=$top/$CLINIC ;; esac
+cd "$top"
+pass=0 nfail=0 summary=
+
+part() {   # part NAME COMMAND...
+    name=$1; shift
+    echo "== hardening: $name"
+    t0=$(date +%s)
+    if "$@"; then r=passed; pass=$((pass + 1)); else r=FAILED; nfail=$((nfail + 1)); fi
+    summary="$summary
+  $name: $r ($(($(date +%s) - t0)) s)"
+}
+
+# fixtures/malformed alone: the harness's runner in a tree holding only it
+malformed_fixtures() {
+    t=$(mktemp -d "${TMPDIR:-/tmp}/clinic-malformed-fixtures.XXXXXX")
+    mkdir -p "$t/tests" "$t/fixtures"
+    cp tests/run_fixtures.sh "$t/tests/"
+    cp -R fixtures/malformed "$t/fixtures/"
+    CLINIC=$CLINIC RESULTS= sh "$t/tests/run_fixtures.sh"
+    rc=$?
+    rm -rf "$t"
+    return $rc
+}
+
+part fuzz-smoke $MAKE --no-print-directory fuzz-smoke
+part sanitize $MAKE --no-print-directory sanitize
+part fixtures-malformed malformed_fixtures
+part malformed sh tests/hardening/malformed.sh "$CLINIC"
+part kill-loop sh tests/hardening/kill_loop.sh "$CLINIC"
+part concurrency sh tests/hardening/concurrency.sh "$CLINIC"
+part line-endings sh tests/hardening/line_endings.sh "$CLINIC"
+
+echo "== hardening summary$summary"
+echo "hardening: $pass passed, $nfail failed"
+[ $nfail -eq 0 ]
