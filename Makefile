@@ -3,13 +3,19 @@
 #   make                  build clinic/clinic
 #   make check            install dependencies, build with gcc and clang
 #                         (-Werror), run every test tier; ends with
-#                         "check: N passed, N failed"
+#                         "check: N passed, N failed"; HARDENING=1 adds
+#                         make hardening (slow)
 #   make demo             install dependencies, build, run clinic on
 #                         fixtures/demo/demo.c and show what it wrote
 #   make unit | fixtures | conformance     one test tier
 #   make conformance-reference             the conformance harness run with
 #                         the reference clinic.py itself (proves the harness)
 #   make bench            our clinic against clinic.py on the CPython tree
+#   make sanitize         ASan+UBSan build (build-asan/) and the tests under it
+#   make fuzz-smoke       libFuzzer build (build-fuzz/), seeds replayed, 30 s
+#   make fuzz             FUZZ_SECONDS (600) of fuzzing; FUZZ_FORK=1 goes on
+#                         past crashes; the corpus grows in build-fuzz/corpus
+#   make hardening        fuzz-smoke, sanitize and tests/hardening/*
 #   make install          PREFIX=/usr/local DESTDIR=
 #
 # Conformance and bench fetch CPython 3.11 from Debian packages into
@@ -45,7 +51,7 @@ TEST_SRC := $(sort $(wildcard tests/check_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check unit test-bins fixtures conformance conformance-reference \
-        bench demo install clean
+        bench demo install clean sanitize fuzz fuzz-smoke hardening
 
 all: $(CLINIC_BIN)
 
@@ -92,7 +98,7 @@ demo: deps
 	@sh fixtures/demo/show.sh $(CLINIC_BIN)
 
 check: deps
-	@MAKE="$(MAKE)" PYTHON=$(PYTHON) sh tests/check.sh
+	@MAKE="$(MAKE)" PYTHON=$(PYTHON) HARDENING=$(HARDENING) sh tests/check.sh
 
 install: $(CLINIC_BIN)
 	install -d $(DESTDIR)$(BINDIR)
@@ -104,5 +110,37 @@ install: $(CLINIC_BIN)
 	    install -m 644 man/clinic.1 $(DESTDIR)$(MANDIR)/man1/clinic.1; \
 	fi
 
+# Sanitizer and fuzzing builds: the same wildcard rules, other BUILD dirs.
+SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_SECONDS ?= 600
+FUZZ_BIN   := build-fuzz/fuzz_clinic
+
+sanitize:
+	@$(MAKE) --no-print-directory CC=clang BUILD=build-asan CLINIC_BIN=build-asan/clinic \
+	    OPT="-O1 -g" CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" all test-bins
+	@PYTHON=$(PYTHON) sh tests/hardening/sanitize.sh build-asan
+
+$(FUZZ_BIN): tests/fuzz/fuzz_clinic.c $(LIB_SRC) $(wildcard lib/*.h)
+	@$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz OPT="-O1 -g" \
+	    CFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" \
+	    build-fuzz/libclinic.a
+	clang $(CSTD) $(WARN) -O1 -g $(DEPS_CFLAGS) -Ilib \
+	    -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
+	    -o $@ tests/fuzz/fuzz_clinic.c build-fuzz/libclinic.a $(DEPS_LIBS) -lm
+
+fuzz-smoke: $(FUZZ_BIN)
+	@sh tests/fuzz/smoke.sh $(FUZZ_BIN) 30
+
+fuzz: $(FUZZ_BIN)
+	@mkdir -p build-fuzz/corpus build-fuzz/artifacts
+	@[ -n "$$(ls build-fuzz/corpus)" ] || sh tests/fuzz/make_corpus.sh build-fuzz/corpus
+	./$(FUZZ_BIN) -dict=tests/fuzz/clinic.dict -max_len=16384 -timeout=10 \
+	    -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=build-fuzz/artifacts/ \
+	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus
+
+hardening: $(CLINIC_BIN)
+	@PYTHON=$(PYTHON) sh tests/hardening/run.sh "$(MAKE)" $(CLINIC_BIN)
+
 clean:
-	rm -rf $(BUILD) build clinic/clinic
+	rm -rf $(BUILD) build build-asan build-fuzz clinic/clinic

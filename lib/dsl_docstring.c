@@ -76,11 +76,6 @@ static const char *signature_line(Clinic *c, Function *f, Parameter **ps,
 {
     bool new_or_init = f->kind == FUNC_METHOD_NEW ||
                        f->kind == FUNC_METHOD_INIT;
-    Signature sig = {STRBUF_INIT, 0, 0, true};
-    /* classes get just the name of the class for __new__ and __init__ */
-    sb_adds(&sig.text, new_or_init ? f->cls->name : f->name);
-    sb_addc(&sig.text, '(');
-
     /* right_bracket_count: only positional-only parameters are shown
        in brackets; self never is */
     int *right_bracket = arena_array_of(c->arena, int, n);
@@ -96,6 +91,13 @@ static const char *signature_line(Clinic *c, Function *f, Parameter **ps,
                               "'%s' follows one that is not", ps[i]->name);
         right_bracket[i] = positional_only ? abs(ps[i]->group) : 0;
     }
+
+    /* Built only now: the check above may fail, and a StrBuf holds heap
+       memory that clinic_fail's longjmp would leak. */
+    Signature sig = {STRBUF_INIT, 0, 0, true};
+    /* classes get just the name of the class for __new__ and __init__ */
+    sb_adds(&sig.text, new_or_init ? f->cls->name : f->name);
+    sb_addc(&sig.text, '(');
 
     /* a trailing slash only if this is a real signature and the last
        shown parameter is positional-only */

@@ -481,6 +481,14 @@ static const char *read_existing(Clinic *c, const char *path, size_t *len)
     if (c->options.read_file(c->options.read_userdata, path, &data, &n)) {
         if (errno == ENOENT || errno == 0)
             return NULL;
+        if (errno == ENOTDIR) {
+            /* os.makedirs() meets a non-directory on the way */
+            const char *slash = strrchr(path, '/');
+            clinic_fail(c, 0, "Can't write to destination %s, can't make "
+                        "directory %s!", path,
+                        slash ? arena_strndup(c->arena, path,
+                                              (size_t)(slash - path)) : "");
+        }
         clinic_fail(c, 0, "Can't read destination file %s: %s",
                     output_repr(c, path), strerror(errno));
     }

@@ -13,7 +13,7 @@
 set -u
 MAKE=${MAKE:-make}
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 res=$(mktemp -d "${TMPDIR:-/tmp}/clinic-check.XXXXXX")
 trap 'rm -rf "$res"' EXIT INT TERM
 pass=0 nfail=0
@@ -70,6 +70,23 @@ if [ -n "$line" ]; then
     count conformance "$p" "$f"
 else
     count conformance 0 1
+fi
+
+# Opt-in (slow): make check HARDENING=1 adds make hardening (fuzz smoke,
+# sanitizers, malformed inputs, kill loop, ...), counted by its own line.
+if [ -n "${HARDENING:-}" ]; then
+    echo "== hardening"
+    { $MAKE --no-print-directory CC=gcc hardening 2>&1; echo $? > "$res/hardening.rc"; } |
+        tee "$res/hardening.log"
+    line=$(grep -E '^hardening: [0-9]+ passed, [0-9]+ failed' "$res/hardening.log" | tail -n 1)
+    if [ -n "$line" ]; then
+        p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
+        f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
+        [ "$(cat "$res/hardening.rc")" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+        count hardening "$p" "$f"
+    else
+        count hardening 0 1
+    fi
 fi
 
 echo "== summary$summary"

@@ -4,7 +4,8 @@
 # `apt-get update` only when something is missing; uses sudo when not root.
 #
 #   build-essential gcc make   the default build
-#   clang                      the second -Werror build (and fuzzing)
+#   clang libclang-rt-14-dev   the second -Werror build; the sanitizer and
+#                              libFuzzer runtimes (make sanitize, make fuzz)
 #   pkg-config                 finds the libraries' flags
 #   libpcre2-dev               regular expressions (pcre2-8)
 #   libmd-dev                  SHA-1 for the output checksums
@@ -17,7 +18,7 @@
 set -eu
 
 PKGS="build-essential gcc make pkg-config libpcre2-dev libmd-dev check clang
-valgrind groff python3 dpkg-dev time"
+libclang-rt-14-dev valgrind groff python3 dpkg-dev time"
 
 missing=
 for p in $PKGS; do

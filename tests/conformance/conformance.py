@@ -482,6 +482,8 @@ def tier_functions(tool, corpus, work, jobs, args):
     by_conv = collections.defaultdict(lambda: [0, 0])
     per_file = collections.defaultdict(lambda: [0, 0])
     failures = []
+    refused = collections.Counter()
+    differs = 0
     for case, (code, msg, files) in zip(cases, results):
         with open(cache_file(case[5])) as f:
             ref = json.load(f)
@@ -499,6 +501,10 @@ def tier_functions(tool, corpus, work, jobs, args):
             per_file[case[1]][0] += 1
         else:
             why = ("exit %d: %s" % (code, first_line(msg))) if code else "output differs"
+            if code:
+                refused[refusal_reason(msg)] += 1
+            else:
+                differs += 1
             failures.append((case[1], case[2], why))
             if args.keep_failures:
                 keep = os.path.join(args.keep_failures, "%04d-%s" % (case[0], case[2]))
@@ -511,6 +517,7 @@ def tier_functions(tool, corpus, work, jobs, args):
     shutil.rmtree(root, ignore_errors=True)
     return {"functions": ok, "total": total, "ref_refused": ref_refused,
             "by_convention": dict(by_conv), "per_file": dict(per_file),
+            "refused": dict(refused), "differs": differs,
             "failures": failures}
 
 
@@ -610,10 +617,15 @@ def main():
                 ("  (reference refused %d constructed files)" % r["ref_refused"]) if r["ref_refused"] else ""))
             for conv, (a, b) in sorted(r["by_convention"].items(), key=lambda kv: -kv[1][1]):
                 print("        %-40s %4d/%d" % (conv, a, b))
+            if r["refused"] or r["differs"]:
+                print("      not identical: %d output differs, %d refused%s" % (
+                    r["differs"], sum(r["refused"].values()),
+                    (" (" + ", ".join("%s: %d" % kv for kv in sorted(r["refused"].items(), key=lambda kv: -kv[1])) + ")")
+                    if r["refused"] else ""))
             worst = sorted(((b - a, f, a, b) for f, (a, b) in r["per_file"].items() if a < b),
                            reverse=True)[:8]
             if worst:
-                print("      most failing functions: " + ", ".join(
+                print("      files with most failures: " + ", ".join(
                     "%s %d/%d" % (f, a, b) for _, f, a, b in worst))
             show_failures(r["failures"])
     finally:

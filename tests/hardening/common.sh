@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # common.sh — helpers shared by the hardening scripts (sourced, not run).
 #
 #   find_cpython_tree       prints a CPython 3.11 source tree, or nothing:

@@ -68,7 +68,7 @@ like_reference() {
             bad "$name" "a second run failed or changed the file"
         fi
     fi
-    rm -rf "$work/$name" "$work/$name.ref"
+    rm -rf "${work:?}/$name" "${work:?}/$name.ref"
 }
 
 # refused NAME DIR FILE [ARGS]: clinic must fail, the directory unchanged

@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 CLINIC=${2:-$top/clinic/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$top/$CLINIC ;; esac
-cd "$top"
+cd "$top" || exit 1
 pass=0 nfail=0 summary=
 
 part() {   # part NAME COMMAND...
@@ -34,7 +34,7 @@ malformed_fixtures() {
     mkdir -p "$t/tests" "$t/fixtures"
     cp tests/run_fixtures.sh "$t/tests/"
     cp -R fixtures/malformed "$t/fixtures/"
-    CLINIC=$CLINIC RESULTS= sh "$t/tests/run_fixtures.sh"
+    CLINIC=$CLINIC RESULTS='' sh "$t/tests/run_fixtures.sh"
     rc=$?
     rm -rf "$t"
     return $rc
