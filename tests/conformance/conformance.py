@@ -483,6 +483,7 @@ def tier_functions(tool, corpus, work, jobs, args):
     per_file = collections.defaultdict(lambda: [0, 0])
     failures = []
     refused = collections.Counter()
+    by_conv_python = collections.Counter()
     differs = 0
     for case, (code, msg, files) in zip(cases, results):
         with open(cache_file(case[5])) as f:
@@ -502,7 +503,10 @@ def tier_functions(tool, corpus, work, jobs, args):
         else:
             why = ("exit %d: %s" % (code, first_line(msg))) if code else "output differs"
             if code:
-                refused[refusal_reason(msg)] += 1
+                reason = refusal_reason(msg)
+                refused[reason] += 1
+                if reason == "needs a Python interpreter":
+                    by_conv_python[conv] += 1
             else:
                 differs += 1
             failures.append((case[1], case[2], why))
@@ -517,6 +521,7 @@ def tier_functions(tool, corpus, work, jobs, args):
     shutil.rmtree(root, ignore_errors=True)
     return {"functions": ok, "total": total, "ref_refused": ref_refused,
             "by_convention": dict(by_conv), "per_file": dict(per_file),
+            "by_convention_python": dict(by_conv_python),
             "refused": dict(refused), "differs": differs,
             "failures": failures}
 
@@ -615,8 +620,12 @@ def main():
             print("      functions identical:          %d/%d%s" % (
                 r["functions"], r["total"],
                 ("  (reference refused %d constructed files)" % r["ref_refused"]) if r["ref_refused"] else ""))
+            py = r.get("by_convention_python", {})
+            if py:
+                print("        %-40s %9s   %s" % ("", "", "of those clinic can run without Python"))
             for conv, (a, b) in sorted(r["by_convention"].items(), key=lambda kv: -kv[1][1]):
-                print("        %-40s %4d/%d" % (conv, a, b))
+                print("        %-40s %4d/%-4d" % (conv, a, b) +
+                      ("   %4d/%d" % (a, b - py.get(conv, 0)) if py else ""))
             if r["refused"] or r["differs"]:
                 print("      not identical: %d output differs, %d refused%s" % (
                     r["differs"], sum(r["refused"].values()),
