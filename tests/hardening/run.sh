@@ -47,6 +47,7 @@ part malformed sh tests/hardening/malformed.sh "$CLINIC"
 part kill-loop sh tests/hardening/kill_loop.sh "$CLINIC"
 part concurrency sh tests/hardening/concurrency.sh "$CLINIC"
 part line-endings sh tests/hardening/line_endings.sh "$CLINIC"
+part valgrind $MAKE --no-print-directory valgrind
 
 echo "== hardening summary$summary"
 echo "hardening: $pass passed, $nfail failed"
