@@ -34,7 +34,7 @@ OPT      ?= -O2 -g
 CFLAGS   ?=
 LDFLAGS  ?=
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags libpcre2-8 libmd 2>/dev/null)
-DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs libpcre2-8 libmd 2>/dev/null || echo -lpcre2-8 -lmd)
+DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs libpcre2-8 libmd 2>/dev/null || echo -lpcre2-8 -lmd) -pthread
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
@@ -54,6 +54,9 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
         bench demo install clean sanitize fuzz fuzz-smoke hardening
 
 all: $(CLINIC_BIN)
+
+# Fragments: hardening (valgrind, kill loop, ...) and the functional test.
+include $(sort $(wildcard tests/*.mk))
 
 $(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h)
 	@mkdir -p $(dir $@)
