@@ -51,6 +51,10 @@ struct BlockParser {
     const char *checksum_dsl;
     pcre2_match_data *md;
 
+    size_t next_special;   /* no line break but "\n" before this offset */
+    size_t marker_from;    /* no slash-star "[" in [marker_from, */
+    size_t next_marker;    /* next_marker): lines there hold no marker */
+
     char *scratch;         /* NUL-terminated copy of a line for cpp */
     size_t scratch_cap;
 };
@@ -115,6 +119,22 @@ static size_t line_break_len(const unsigned char *s, size_t n)
     }
 }
 
+/* Bytes that may begin a str.splitlines() break: the scanner skips the
+   others with one table look-up per byte. */
+static const unsigned char may_break[256] = {
+    ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
+    [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0xc2] = 1, [0xe2] = 1,
+};
+
+static const char may_break_chars[] = "\r\v\f\x1c\x1d\x1e\xc2\xe2";
+
+/* Both markers (start line, end marker) begin with this, once leading
+   whitespace is skipped: lines without it never reach the regexes. */
+static bool has_marker_prefix(const char *s, size_t n)
+{
+    return n >= 3 && s[0] == '/' && s[1] == '*' && s[2] == '[';
+}
+
 static bool starts_with(const char *s, size_t n, const char *prefix)
 {
     size_t k = strlen(prefix);
@@ -135,7 +155,7 @@ static const char *repr(Clinic *c, const char *s, size_t n)
 
 static void *arena_malloc_cb(PCRE2_SIZE size, void *data)
 {
-    return arena_alloc((Arena *)data, size);
+    return arena_alloc_uninit((Arena *)data, size);   /* like malloc */
 }
 
 static void arena_free_cb(void *p, void *data)
@@ -184,6 +204,30 @@ static const char *match_group(BlockParser *bp, pcre2_code *re,
     return arena_strndup(bp->c->arena, s + ov[2], ov[3] - ov[2]);
 }
 
+#define NO_MARKER ((size_t)-1)
+
+/* Where a marker would begin on the line (after leading whitespace), or
+   NO_MARKER when the line cannot hold one: most lines are settled by
+   their first byte. */
+static size_t marker_offset(const char *s, size_t n)
+{
+    size_t skip = 0;
+    while (skip < n) {                  /* ASCII whitespace, quickly */
+        unsigned char b = (unsigned char)s[skip];
+        if (b == '/')
+            break;
+        if (b >= 0x80) {                /* perhaps a Unicode space */
+            skip += py_lstrip(s + skip, n - skip);
+            break;
+        }
+        if (!(b == ' ' || (b >= '\t' && b <= '\r') ||
+              (b >= 0x1c && b <= 0x1f)))
+            return NO_MARKER;
+        skip++;
+    }
+    return has_marker_prefix(s + skip, n - skip) ? skip : NO_MARKER;
+}
+
 /* ---- reading lines ------------------------------------------------- */
 
 /* clinic.py's _line(): the next line; unless looking ahead it goes to
@@ -194,8 +238,25 @@ static bool read_line(BlockParser *bp, Line *l, bool lookahead)
         return false;
     const unsigned char *s = (const unsigned char *)bp->text;
     size_t i = bp->pos, brk = 0;
-    while (i < bp->len && (brk = line_break_len(s + i, bp->len - i)) == 0)
-        i++;
+    if (i >= bp->next_special) {
+        /* the bytes that may start another kind of line break, found a
+           stretch at a time (the text is NUL-terminated, without NULs) */
+        bp->next_special = i + strcspn(bp->text + i, may_break_chars);
+        if (bp->next_special > bp->len)
+            bp->next_special = bp->len;
+    }
+    const char *nl = memchr(bp->text + i, '\n', bp->next_special - i);
+    if (nl) {
+        i = (size_t)(nl - bp->text);
+        brk = 1;
+    } else {
+        while (i < bp->len) {
+            if (may_break[s[i]] &&
+                (brk = line_break_len(s + i, bp->len - i)))
+                break;
+            i++;
+        }
+    }
     l->s = bp->text + bp->pos;
     l->len = i + brk - bp->pos;
     l->lineno = bp->next_line;
@@ -217,11 +278,37 @@ static bool read_line(BlockParser *bp, Line *l, bool lookahead)
     return true;
 }
 
+/* Could the line hold a marker at all?  Both markers contain slash-star
+   "[", and most lines of a file are nowhere near one: where the next one
+   is, is found once and kept. */
+static bool may_hold_marker(BlockParser *bp, const Line *l)
+{
+    size_t from = (size_t)(l->s - bp->text), to = from + l->len;
+    if (from < bp->marker_from || from > bp->next_marker) {
+        const char *p = bp->text + from, *end = bp->text + bp->len;
+        bp->marker_from = from;
+        bp->next_marker = bp->len;
+        while ((p = memchr(p, '[', (size_t)(end - p))) != NULL) {
+            if (p - bp->text >= (ptrdiff_t)from + 2 && p[-1] == '*' &&
+                p[-2] == '/') {
+                bp->next_marker = (size_t)(p - 2 - bp->text);
+                break;
+            }
+            p++;
+        }
+    }
+    return bp->next_marker < to;
+}
+
 /* is_start_line(): the dsl name of a start line (slash-star "[NAME input]",
    leading whitespace allowed), or NULL. */
 static const char *is_start_line(BlockParser *bp, const Line *l)
 {
-    size_t skip = py_lstrip(l->s, l->len);
+    if (!may_hold_marker(bp, l))
+        return NULL;
+    size_t skip = marker_offset(l->s, l->len);
+    if (skip == NO_MARKER)
+        return NULL;
     return match_group(bp, bp->start_re, l->s + skip, l->len - skip);
 }
 
@@ -363,7 +450,8 @@ static int py_len(const char *s)
 /* The arguments of an end marker: "output=X input=Y" (or the legacy
    "checksum=X"); verifies the output's checksum. */
 static void check_end_marker(BlockParser *bp, const Line *marker,
-                             const char *arguments, const char *output)
+                             const char *arguments, const char *output,
+                             Block *block)
 {
     Clinic *c = bp->c;
     const char **fields;
@@ -401,8 +489,17 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
                     repr(c, marker->s, marker->len));
 
     int length = py_len(checksum);
-    char computed[41];
-    checksum_compute(output, strlen(output), length ? length : 40, computed);
+    char full[41], computed[41];
+    size_t output_len = strlen(output);
+    checksum_compute(output, output_len, 40, full);
+    memcpy(computed, full, sizeof full);
+    if (length > 0 && length < 40)
+        computed[length] = '\0';
+    if (strcmp(checksum, computed) == 0) {
+        block->verified_output = output;
+        block->verified_len = output_len;
+        memcpy(block->verified_sum, full, sizeof full);
+    }
     if (strcmp(checksum, computed) != 0)
         clinic_fail(c, marker->lineno,
                     "Checksum mismatch!\nExpected: %s\nComputed: %s\n"
@@ -444,14 +541,17 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
                              dsl_name));
         bp->checksum_dsl = dsl_name;
     }
-    size_t saved_pos = bp->pos;
+    size_t saved_pos = bp->pos, saved_special = bp->next_special;
     int saved_next = bp->next_line, saved_line = bp->line_number;
     size_t out_start = bp->pos, out_end = bp->pos;
     const char *arguments = NULL;
     while (read_line(bp, &l, true)) {
-        size_t skip = py_lstrip(l.s, l.len);
-        arguments = match_group(bp, bp->checksum_re, l.s + skip,
-                                l.len - skip);
+        size_t skip = may_hold_marker(bp, &l) ? marker_offset(l.s, l.len)
+                                              : NO_MARKER;
+        arguments = NULL;
+        if (skip != NO_MARKER)
+            arguments = match_group(bp, bp->checksum_re, l.s + skip,
+                                    l.len - skip);
         if (arguments && *arguments)
             break;
         arguments = NULL;
@@ -462,9 +562,10 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
     if (arguments) {
         out->output = arena_strndup(c->arena, bp->text + out_start,
                                     out_end - out_start);
-        check_end_marker(bp, &l, arguments, out->output);
+        check_end_marker(bp, &l, arguments, out->output, out);
     } else {
         bp->pos = saved_pos;
+        bp->next_special = saved_special;
         bp->next_line = saved_next;
         bp->line_number = saved_line;
         c->line = saved_line;
@@ -513,7 +614,14 @@ void block_print(Clinic *c, StrBuf *out, const Block *b)
         sb_addc(out, '\n');
 
     char output_sum[17], input_sum[17];
-    checksum_compute(out->buf + start, out->len - start, 16, output_sum);
+    size_t output_len = out->len - start;
+    if (b->verified_output && b->verified_len == output_len &&
+        memcmp(b->verified_output, out->buf + start, output_len) == 0) {
+        memcpy(output_sum, b->verified_sum, 16);   /* the same text */
+        output_sum[16] = '\0';
+    } else {
+        checksum_compute(out->buf + start, output_len, 16, output_sum);
+    }
     checksum_compute(b->input, strlen(b->input), 16, input_sum);
     sb_addf(out, "/*[%s end generated code: output=%s input=%s]*/\n",
             b->dsl_name, output_sum, input_sum);
@@ -553,7 +661,9 @@ const char *block_language_error(Arena *a, const char *filename)
                         py_repr(a, &v));
 }
 
-bool block_has_start_marker(const char *text, size_t len)
+/* The regex, for the rare candidate whose name is not plain ASCII; from
+   offset on. */
+static bool start_marker_regex(const char *text, size_t len, size_t offset)
 {
     int err;
     PCRE2_SIZE off;
@@ -566,8 +676,35 @@ bool block_has_start_marker(const char *text, size_t len)
     if (!re)
         return true;   /* cannot happen; process the file rather than skip */
     pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
-    int rc = pcre2_match(re, (PCRE2_SPTR)text, len, 0, 0, md, NULL);
+    int rc = pcre2_match(re, (PCRE2_SPTR)text, len, offset, 0, md, NULL);
     pcre2_match_data_free(md);
     pcre2_code_free(re);
     return rc > 0;
+}
+
+static bool is_ascii_word(unsigned char b)
+{
+    return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') ||
+           (b >= '0' && b <= '9') || b == '_';
+}
+
+/* The search for slash-star "[(\w+) input]" done by hand: most files have
+   no "/" "*[" at all, and the names that follow one are ASCII; only a name
+   running into a non-ASCII byte (a Unicode \w?) needs the regex. */
+bool block_has_start_marker(const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    const unsigned char *end = s + len, *p = s + (len < 2 ? len : 2);
+    while (p < end && (p = memchr(p, '[', (size_t)(end - p))) != NULL) {
+        const unsigned char *name = ++p;
+        if (p[-2] != '*' || p[-3] != '/')
+            continue;
+        while (p < end && is_ascii_word(*p))
+            p++;
+        if (p < end && *p >= 0x80)
+            return start_marker_regex(text, len, (size_t)(name - 3 - s));
+        if (p > name && (size_t)(end - p) >= 7 && memcmp(p, " input]", 7) == 0)
+            return true;
+    }
+    return false;
 }

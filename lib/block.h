@@ -35,6 +35,12 @@ struct Block {
        print) added to output, even "": clinic.py's block.output list is
        then non-empty, so 'preserve' refuses the block. */
     bool output_appended;
+    /* Appended for speed: the existing output as read, when its checksum
+       was verified, and its full SHA-1 digest; the printer reuses the
+       digest when the new output is the same text. */
+    const char *verified_output;
+    size_t verified_len;
+    char verified_sum[41];
 };
 
 typedef struct BlockParser BlockParser;

@@ -114,9 +114,9 @@ void clinic_warn(Clinic *c, int line, const char *fmt, ...)
 static int count_lines(const char *text, size_t len)
 {
     int lines = 0;
-    for (size_t i = 0; i < len; i++)
-        if (text[i] == '\n')
-            lines++;
+    for (const char *p = text, *end = text + len;
+         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        lines++;
     if (len && text[len - 1] != '\n')
         lines++;
     return lines;

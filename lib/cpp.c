@@ -74,8 +74,9 @@ static const char *skip_space(const char *s, const char *end)
     return s;
 }
 
-/* End of s with trailing whitespace removed (str.rstrip()). */
-static const char *rstrip_end(const char *s, const char *end)
+/* End of s with trailing whitespace removed (str.rstrip()), walking
+   forwards: a byte >= 0x80 at the end may be part of a wider space. */
+static const char *rstrip_end_utf8(const char *s, const char *end)
 {
     const char *last = s;      /* just past the last non-space character */
     while (s < end) {
@@ -92,12 +93,32 @@ static const char *rstrip_end(const char *s, const char *end)
     return last;
 }
 
+/* str.rstrip(): ASCII from the end, the UTF-8 walk only when needed. */
+static const char *rstrip_end(const char *s, const char *end)
+{
+    while (end > s) {
+        unsigned char b = (unsigned char)end[-1];
+        if (b >= 0x80)
+            return rstrip_end_utf8(s, end);
+        if (!(b == ' ' || (b >= '\t' && b <= '\r') ||
+              (b >= 0x1c && b <= 0x1f)))
+            break;
+        end--;
+    }
+    return end;
+}
+
+/* The first occurrence of a two-character needle in [s, end). */
 static const char *find(const char *s, const char *end, const char *needle)
 {
-    size_t n = strlen(needle);
-    for (; s + n <= end; s++)
-        if (memcmp(s, needle, n) == 0)
-            return s;
+    while (s + 1 < end) {
+        const char *p = memchr(s, needle[0], (size_t)(end - s - 1));
+        if (!p)
+            return NULL;
+        if (p[1] == needle[1])
+            return p;
+        s = p + 1;
+    }
     return NULL;
 }
 
@@ -270,8 +291,18 @@ CppMonitor *cpp_new(Clinic *c)
     return arena_new_of(c->arena, CppMonitor);
 }
 
+/* True when the line can change nothing: with no continuation pending,
+   only a '#' (directive), a '/' (comment opener or closer, "//") or a
+   '\\' (continuation) can; '*' alone cannot close a comment. */
+static bool is_inert(const CppMonitor *m, const char *text)
+{
+    return !m->has_continuation && text[strcspn(text, "#/\\")] == '\0';
+}
+
 void cpp_writeline(Clinic *c, CppMonitor *m, const char *text, int lineno)
 {
+    if (is_inert(m, text))   /* most lines: the common case, made cheap */
+        return;
     const char *end = text + strlen(text);
     const char *s = skip_space(text, end);
     bool own_copy = false;     /* s points into m->line, which we may edit */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -96,6 +97,23 @@ bool io_check_utf8(const char *data, size_t len, char *msg, size_t msgsize)
     const unsigned char *s = (const unsigned char *)data;
     size_t i = 0;
     while (i < len) {
+        /* ASCII, most of any C file, 32 then eight bytes at a time */
+        while (i + 32 <= len) {
+            uint64_t w[4];
+            memcpy(w, s + i, 32);
+            if ((w[0] | w[1] | w[2] | w[3]) & UINT64_C(0x8080808080808080))
+                break;
+            i += 32;
+        }
+        while (i + 8 <= len) {
+            uint64_t word;
+            memcpy(&word, s + i, 8);
+            if (word & UINT64_C(0x8080808080808080))
+                break;
+            i += 8;
+        }
+        if (i >= len)
+            break;
         unsigned char b = s[i];
         if (b < 0x80) {
             i++;

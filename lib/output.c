@@ -548,6 +548,8 @@ static void finish_file_destination(Clinic *c, Destination *d,
 
     size_t old_len = 0;
     const char *old = read_existing(c, d->filename, &old_len);
+    Block existing = {0};   /* its verified output: block_print reuses
+                               the checksum when the output is the same */
     if (old && verify) {
         /* A destination file must hold nothing but one 'preserve' block
            whose checksums still verify. */
@@ -562,8 +564,10 @@ static void finish_file_destination(Clinic *c, Destination *d,
         int nblocks = 0;
         bool preserve_only = false;
         while (block_parser_next(bp, &b)) {
-            if (nblocks++ == 0)
+            if (nblocks++ == 0) {
                 preserve_only = !strcmp(b.input, "preserve\n");
+                existing = b;
+            }
         }
         c->filename = input_name;
         c->line = input_line;
@@ -576,6 +580,10 @@ static void finish_file_destination(Clinic *c, Destination *d,
     block.input = "preserve\n";
     block.dsl_name = "clinic";
     block.output = output;
+    block.verified_output = existing.verified_output;
+    block.verified_len = existing.verified_len;
+    memcpy(block.verified_sum, existing.verified_sum,
+           sizeof block.verified_sum);
     StrBuf sb = STRBUF_INIT;
     block_print(c, &sb, &block);
     size_t len = sb.len;

@@ -88,8 +88,9 @@ static bool is_keyword(const Parser *p, const Token *t)
 {
     if (t->kind != T_NAME)
         return false;
+    char first = p->lx.src[t->start];   /* a name is never empty */
     for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
-        if (tok_is(&p->lx, t, keywords[i]))
+        if (keywords[i][0] == first && tok_is(&p->lx, t, keywords[i]))
             return true;
     return false;
 }
@@ -687,6 +688,8 @@ static PyExpr *parse_level(Parser *p, size_t level)
         if (chain > MAX_CHAIN)
             px_syntax_error(p, "expression too complex (chain too long)");
         const char *op = NULL;
+        if (px_tok(p)->kind != T_OP)   /* these operators are all T_OP */
+            return e;
         for (size_t i = 0; i < 5 && levels[level].tokens[i]; i++)
             if (at(p, levels[level].tokens[i]))
                 op = levels[level].ops[i];

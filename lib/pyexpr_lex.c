@@ -419,6 +419,8 @@ bool pylex(Arena *a, const char *src, LexResult *out)
         }
         bool matched = false;
         for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++) {
+            if (operators[i][0] != c)
+                continue;   /* cheap: most operators start otherwise */
             size_t ol = strlen(operators[i]);
             if (lx.n - lx.pos >= ol && memcmp(src + lx.pos, operators[i], ol) == 0) {
                 if (ol == 1 && strchr("()[]{}", c) && !lex_bracket(&lx, (char)c))
@@ -446,7 +448,15 @@ bool pylex(Arena *a, const char *src, LexResult *out)
 
 bool tok_is(const LexResult *lr, const Token *t, const char *text)
 {
+    /* the parser asks this of every token at every level: the first
+       character settles most questions without a strlen */
+    if (t->kind != T_OP && t->kind != T_NAME)
+        return false;
+    if (t->end == t->start)
+        return text[0] == '\0';
+    if (lr->src[t->start] != text[0])
+        return false;
     size_t n = strlen(text);
-    return (t->kind == T_OP || t->kind == T_NAME) && t->end - t->start == n &&
+    return t->end - t->start == n &&
            memcmp(lr->src + t->start, text, n) == 0;
 }

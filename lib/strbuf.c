@@ -35,7 +35,7 @@ void sb_grow(StrBuf *sb, size_t extra)
     size_t need = sb->len + extra + 1;
     if (need <= sb->cap)
         return;
-    size_t cap = sb->cap ? sb->cap : 64;
+    size_t cap = sb->cap ? sb->cap : 256;
     while (cap < need)
         cap = cap * 2;
     if (sb->cap) {

@@ -51,10 +51,23 @@ bool strlist_contains(const StrList *l, const char *s)
     return false;
 }
 
+/* A cheap hash of an n-byte key: its length and three of its bytes,
+   enough to tell nearly all of clinic's template keys apart (a collision
+   only costs a string comparison). */
+static unsigned key_hash(const char *key, size_t n)
+{
+    if (n == 0)
+        return 0;
+    const unsigned char *k = (const unsigned char *)key;
+    return (unsigned)n ^ ((unsigned)k[0] << 8) ^ ((unsigned)k[n / 2] << 16) ^
+           ((unsigned)k[n - 1] << 24);
+}
+
 void strmap_set(Arena *a, StrMap *m, const char *key, const char *value)
 {
+    unsigned h = key_hash(key, strlen(key));
     for (size_t i = 0; i < m->len; i++) {
-        if (strcmp(m->keys[i], key) == 0) {
+        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) {
             m->values[i] = value;
             return;
         }
@@ -63,31 +76,40 @@ void strmap_set(Arena *a, StrMap *m, const char *key, const char *value)
         size_t cap = m->cap ? m->cap * 2 : 16;
         const char **keys = arena_array_of(a, const char *, cap);
         const char **values = arena_array_of(a, const char *, cap);
+        unsigned *hashes = arena_array_of(a, unsigned, cap);
         if (m->len) {
             memcpy(keys, m->keys, m->len * sizeof *keys);
             memcpy(values, m->values, m->len * sizeof *values);
+            memcpy(hashes, m->hashes, m->len * sizeof *hashes);
         }
         m->keys = keys;
         m->values = values;
+        m->hashes = hashes;
         m->cap = cap;
     }
     m->keys[m->len] = key;
     m->values[m->len] = value;
+    m->hashes[m->len] = h;
     m->len++;
 }
 
 const char *strmap_get(const StrMap *m, const char *key)
 {
+    unsigned h = key_hash(key, strlen(key));
     for (size_t i = 0; i < m->len; i++)
-        if (strcmp(m->keys[i], key) == 0)
+        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0)
             return m->values[i];
     return NULL;
 }
 
 static const char *strmap_getn(const StrMap *m, const char *key, size_t n)
 {
+    if (memchr(key, '\0', n))   /* a key never holds a NUL */
+        return NULL;
+    unsigned h = key_hash(key, n);
     for (size_t i = 0; i < m->len; i++)
-        if (strncmp(m->keys[i], key, n) == 0 && m->keys[i][n] == '\0')
+        if (m->hashes[i] == h && strncmp(m->keys[i], key, n) == 0 &&
+            m->keys[i][n] == '\0')
             return m->values[i];
     return NULL;
 }
@@ -209,11 +231,25 @@ static void add_indented(StrBuf *sb, const char *s, const char *prefix)
 char *text_linear_format(Arena *a, const char *t, const StrMap *map)
 {
     StrBuf sb = STRBUF_INIT;
+    /* lines copied as they are, "\n" included, gathered into one run of
+       the template and added at once */
+    const char *run = NULL, *run_end = NULL;
     FOR_EACH_LINE(t, line, len, {
         const char *curly = memchr(line, '{', len);
         const char *close = curly ? memchr(curly, '}', len - (size_t)(curly - line)) : NULL;
         const char *value = close ? strmap_getn(map, curly + 1, (size_t)(close - curly - 1)) : NULL;
-        if (!value) {
+        if (!value && line[len] == '\n' && run && run_end == line) {
+            run_end = line + len + 1;
+            continue;
+        }
+        if (run) {
+            sb_add(&sb, run, (size_t)(run_end - run));
+            run = NULL;
+        }
+        if (!value && line[len] == '\n') {
+            run = line;
+            run_end = line + len + 1;
+        } else if (!value) {
             sb_add(&sb, line, len);
             sb_addc(&sb, '\n');
         } else if (*value) {
@@ -224,6 +260,8 @@ char *text_linear_format(Arena *a, const char *t, const StrMap *map)
             sb_addc(&sb, '\n');
         }
     });
+    if (run)
+        sb_add(&sb, run, (size_t)(run_end - run));
     sb_setlen(&sb, sb.len ? sb.len - 1 : 0);
     char *r = sb_to_arena(&sb, a);
     sb_free(&sb);

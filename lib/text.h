@@ -30,6 +30,8 @@ typedef struct StrMap {
     const char **keys;
     const char **values;
     size_t len, cap;
+    unsigned *hashes;   /* appended for speed: a hash of each key, so a
+                           look-up compares few strings */
 } StrMap;
 
 void strmap_set(Arena *a, StrMap *m, const char *key, const char *value);

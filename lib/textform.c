@@ -18,8 +18,11 @@ static const char utf8_bom[] = "\xef\xbb\xbf";
 
 size_t textform_universal_newlines(char *data, size_t len)
 {
-    size_t out = 0;
-    for (size_t i = 0; i < len; i++) {
+    const char *cr = memchr(data, '\r', len);
+    if (!cr)
+        return len;   /* nothing to change: the usual case */
+    size_t out = (size_t)(cr - data);
+    for (size_t i = out; i < len; i++) {
         if (data[i] == '\r') {
             data[out++] = '\n';
             if (i + 1 < len && data[i + 1] == '\n')
@@ -37,6 +40,11 @@ size_t textform_universal_newlines(char *data, size_t len)
 static void detect_newline(const char *s, size_t len, TextForm *form)
 {
     size_t lf = 0, crlf = 0, cr = 0;
+    if (!memchr(s, '\r', len)) {   /* the usual case: plain LF text */
+        form->mixed = false;
+        form->newline = TEXT_NEWLINE_LF;
+        return;
+    }
     for (size_t i = 0; i < len; i++) {
         if (s[i] == '\n') {
             lf++;

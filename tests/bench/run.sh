@@ -70,3 +70,21 @@ bench ours clinic "$CLINIC" --make --srcdir tree
 bench ref clinic.py "$PYTHON" "$REFDIR/clinic.py" --make --srcdir tree
 # shellcheck disable=SC2154
 echo "$ours_t $ref_t" | awk '{ if ($1 > 0) printf "  ratio: clinic is %.1fx faster than clinic.py (median wall time)\n", $2 / $1 }'
+
+# Peak memory should follow the largest file, not the tree: each file's
+# arena is freed when the file is done.  Our peak RSS on the largest file
+# holding a clinic block, run alone, against the whole-tree figure above.
+rm -rf "$scratch/tree"
+mkdir "$scratch/tree"
+(cd "$TREE" && tar cf - -T "$scratch/list") | (cd "$scratch/tree" && tar xf -)
+largest=$(cd "$scratch/tree" && grep -l -F '/*[clinic input]' $(cat "$scratch/list") 2>/dev/null |
+          xargs ls -l 2>/dev/null | sort -k5,5n | tail -n 1 | awk '{print $NF}')
+if [ -n "$largest" ]; then
+    (cd "$scratch" && /usr/bin/time -f '%M' -o "$scratch/t1" "$CLINIC" "tree/$largest" > /dev/null 2>&1) || true
+    one=$(tail -n 1 "$scratch/t1")
+    size=$(wc -c < "$scratch/tree/$largest")
+    # shellcheck disable=SC2154
+    printf '  peak RSS: whole tree %.1f MiB; largest clinic file alone (%s, %d KiB) %.1f MiB\n' \
+        "$(echo "$ours_m" | awk '{print $1/1024}')" "${largest#./}" "$((size / 1024))" \
+        "$(echo "$one" | awk '{print $1/1024}')"
+fi
