@@ -16,6 +16,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
+#include <signal.h>
 #include <string.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -390,14 +392,48 @@ static mode_t new_file_mode(void)
     return 0666 & ~mask;
 }
 
+/*
+ * Temp files are named ".BASE.clinic-PID-XXXXXX".  A clinic killed between
+ * creating one and renaming it leaves it behind; the next run writing
+ * BASE removes those whose process is gone.  A live process's temp file
+ * (a concurrent clinic) is left alone, so two runs never disturb each
+ * other.
+ */
+static void remove_stale_temps(const char *dir, const char *base)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t blen = strlen(base);
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        const char *name = de->d_name;
+        if (name[0] != '.' || strncmp(name + 1, base, blen) != 0 ||
+            strncmp(name + 1 + blen, ".clinic-", 8) != 0)
+            continue;
+        char *end;
+        long pid = strtol(name + 1 + blen + 8, &end, 10);
+        if (pid <= 0 || *end != '-' || strlen(end + 1) != 6)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char *path = xmalloc(strlen(dir) + strlen(name) + 2);
+        sprintf(path, "%s/%s", dir, name);
+        unlink(path);   /* best effort: a leftover harms nothing */
+        free(path);
+    }
+    closedir(d);
+}
+
 /* Writes e->data to a fresh temp file beside the target. */
 static int write_temp(IoCommit *commit, CommitEntry *e, IoError *err)
 {
     char *dir = dir_of(e->target);
     const char *base = strrchr(e->target, '/');
     base = base ? base + 1 : e->target;
-    e->temp = xmalloc(strlen(dir) + strlen(base) + 32);
-    sprintf(e->temp, "%s/.%s.clinic-XXXXXX", dir, base);
+    remove_stale_temps(dir, base);
+    e->temp = xmalloc(strlen(dir) + strlen(base) + 48);
+    sprintf(e->temp, "%s/.%s.clinic-%ld-XXXXXX", dir, base, (long)getpid());
     free(dir);
 
     int fd = mkstemp(e->temp);
@@ -471,6 +507,19 @@ int io_commit_run(IoCommit *commit, IoError *err)
         free(e->target);
         e->target = resolve_target(e->path);
         e->unchanged = same_as_on_disk(e);
+    }
+    /* A file without any write permission bit was made read-only on
+       purpose: refuse to replace it (clinic.py silently would). */
+    for (size_t i = 0; i < commit->n; i++) {
+        CommitEntry *e = &commit->entries[i];
+        struct stat st;
+        if (!e->unchanged && stat(e->target, &st) == 0 &&
+            S_ISREG(st.st_mode) && !(st.st_mode & 0222)) {
+            errno = EACCES;
+            return fail_with(err, e->path, 0,
+                             "file is read-only, not rewriting it "
+                             "(make it writable, or use --diff)");
+        }
     }
     for (size_t i = 0; i < commit->n; i++) {
         CommitEntry *e = &commit->entries[i];
