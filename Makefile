@@ -3,8 +3,8 @@
 #   make                  build clinic/clinic
 #   make check            install dependencies, build with gcc and clang
 #                         (-Werror), run every test tier; ends with
-#                         "check: N passed, N failed"; HARDENING=1 adds
-#                         make hardening (slow)
+#                         "check: N passed, N failed"; includes make
+#                         functional and make hardening (HARDENING=0: not)
 #   make demo             install dependencies, build, run clinic on
 #                         fixtures/demo/demo.c and show what it wrote
 #   make unit | fixtures | conformance     one test tier

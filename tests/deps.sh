@@ -13,12 +13,14 @@
 #   valgrind                   memory checks
 #   groff                      checks the man page
 #   python3 dpkg-dev           the reference clinic.py (conformance, bench)
+#   python3.11-dev             headers the demo and make functional build
+#                              extension modules against
 #                              and `apt-get source` for the CPython tree
 #   time                       /usr/bin/time -v for the benchmark's peak memory
 set -eu
 
 PKGS="build-essential gcc make pkg-config libpcre2-dev libmd-dev check clang
-libclang-rt-14-dev valgrind groff python3 dpkg-dev time"
+libclang-rt-14-dev valgrind groff python3 python3.11-dev dpkg-dev time"
 
 missing=
 for p in $PKGS; do
