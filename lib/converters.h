@@ -67,6 +67,10 @@ const char *converter_simple_declaration(Clinic *c, const Converter *conv,
 const char *converter_declaration(Clinic *c, const Converter *conv);
 void converter_set_template_dict(Clinic *c, Converter *conv,
                                  StrMap *template_dict);
+/* clinic.py's correct_name_for_self(f): the default C type and
+   signature name of f's self parameter ("PyObject *"/"module", ...). */
+void correct_name_for_self(const Function *f, const char **type,
+                           const char **name);
 /* self_converter's parser_type(). */
 const char *self_converter_parser_type(Clinic *c, const Converter *conv);
 

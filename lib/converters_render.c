@@ -859,9 +859,8 @@ const char *converter_parse_arg_from(Clinic *c, const ConverterClass *from,
 
 /* ---- self and defining_class ------------------------------------------ */
 
-/* correct_name_for_self(f): the default type and signature name. */
-static void correct_name_for_self(const Function *f, const char **type,
-                                  const char **name)
+void correct_name_for_self(const Function *f, const char **type,
+                           const char **name)
 {
     switch (f->kind) {
     case FUNC_CALLABLE:

@@ -590,28 +590,6 @@ static ReturnConverter *parse_return_annotation(Clinic *c,
     return return_converter_create(c, cls, args, nargs);
 }
 
-/* correct_name_for_self(f): the type and name of the implicit self. */
-static void name_for_self(const Function *f, const char **type,
-                          const char **name)
-{
-    switch (f->kind) {
-    case FUNC_CALLABLE:
-    case FUNC_METHOD_INIT:
-        *type = "PyObject *";
-        *name = f->cls ? "self" : "module";
-        return;
-    case FUNC_STATIC_METHOD:
-        *type = "void *";
-        *name = "null";
-        return;
-    case FUNC_CLASS_METHOD:
-    case FUNC_METHOD_NEW:
-        *type = "PyTypeObject *";
-        *name = "type";
-        return;
-    }
-}
-
 static void state_modulename_name(Clinic *c, DslState *d, const char *line)
 {
     /* The declaration: "module.fn [as c_basename] [-> return annotation]",
@@ -695,7 +673,7 @@ static void state_modulename_name(Clinic *c, DslState *d, const char *line)
 
     /* insert a self converter automatically */
     const char *self_type, *self_name;
-    name_for_self(f, &self_type, &self_name);
+    correct_name_for_self(f, &self_type, &self_name);
     ConverterArg type_arg = {"type", {0}};
     size_t nargs = 0;
     if (f->cls && !strcmp(self_type, "PyObject *")) {
