@@ -59,9 +59,7 @@ static const char *type_names(Clinic *c, unsigned types)
             sb_adds(&sb, ", ");
         sb_adds(&sb, bit == PYT_NULL ? "Null" : py_type_name(bit));
     }
-    char *s = sb_to_arena(&sb, c->arena);
-    sb_free(&sb);
-    return s;
+    return sb_take(&sb, c->arena);
 }
 
 /* How the reference reports a TypeError escaping the DSL parser. */
@@ -541,8 +539,7 @@ ReturnConverter *return_converter_create(Clinic *c,
                 conv_repr(c->arena, &args[i].value));
     }
     if (unexpected) {
-        char *s = sb_to_arena(&shown, c->arena);
-        sb_free(&shown);
+        char *s = sb_take(&shown, c->arena);
         clinic_fail(c, 0,
                     "%s(%s)\nCReturnConverter.return_converter_init() got an "
                     "unexpected keyword argument '%s'",

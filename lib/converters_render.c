@@ -505,9 +505,7 @@ const char *converter_declaration(Clinic *c, const Converter *conv)
         sb_adds(&sb, converter_length_name(c, conv));
         sb_addc(&sb, ';');
     }
-    char *s = sb_to_arena(&sb, c->arena);
-    sb_free(&sb);
-    return s;
+    return sb_take(&sb, c->arena);
 }
 
 static bool unit_is(const Converter *conv, const char *unit)

@@ -98,9 +98,7 @@ const char *conv_repr(Arena *a, const PyValue *v)
 {
     StrBuf sb = STRBUF_INIT;
     add_repr(a, &sb, v);
-    char *s = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return s;
+    return sb_take(&sb, a);
 }
 
 /* ---- the built-in converter classes ---------------------------------- */

@@ -234,8 +234,7 @@ static void split_directive(Clinic *c, const char *s, const char *end,
             ++*nargs;
         }
     }
-    *arguments = sb_to_arena(&args, c->arena);
-    sb_free(&args);
+    *arguments = sb_take(&args, c->arena);
 }
 
 static void directive(Clinic *c, CppMonitor *m, const char *s,
@@ -393,9 +392,7 @@ const char *cpp_condition(Clinic *c, CppMonitor *m)
             sb_adds(&sb, " && ");
         sb_adds(&sb, m->stack[i].condition);
     }
-    const char *result = sb_to_arena(&sb, c->arena);
-    sb_free(&sb);
-    return result;
+    return sb_take(&sb, c->arena);
 }
 
 /* cpp.py's Monitor.close() fails on an unterminated #if, but clinic.py

@@ -38,8 +38,7 @@ static void check_arity(Clinic *c, const Arity *f, int nargs)
                                 i == f->required - 1 ? ", and " : ", ");
             sb_addf(&names, "'%s'", f->params[i]);
         }
-        const char *list = sb_to_arena(&names, c->arena);
-        sb_free(&names);
+        const char *list = sb_take(&names, c->arena);
         clinic_fail(c, 0, "%s() missing %d required positional argument%s: %s",
                     f->qualname, missing, missing == 1 ? "" : "s", list);
     }
@@ -275,8 +274,7 @@ static void directive_output(Clinic *c, Block *block, const char *command,
             sb_addc(&names, ' ');
             sb_adds(&names, router_field_names[i]);
         }
-        const char *list = sb_to_arena(&names, c->arena);
-        sb_free(&names);
+        const char *list = sb_take(&names, c->arena);
         clinic_fail(c, 0, "Invalid command / destination name %s, must be "
                     "one of:\n  preset push pop print everything%s",
                     output_repr(c, command), list);
@@ -331,8 +329,7 @@ static void run_printout(Clinic *c, Block *block, const char **args,
         sb_adds(&sb, args[i]);
     }
     sb_addc(&sb, '\n');
-    const char *text = sb_to_arena(&sb, c->arena);
-    sb_free(&sb);
+    const char *text = sb_take(&sb, c->arena);
     append_output(c, block, text);
 }
 

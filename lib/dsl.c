@@ -177,8 +177,7 @@ static void module_and_class(Clinic *c, DslState *d, const char **fields,
                     sb_addc(&so_far, '.');
                 sb_adds(&so_far, fields[j]);
             }
-            const char *s = sb_to_arena(&so_far, c->arena);
-            sb_free(&so_far);
+            const char *s = sb_take(&so_far, c->arena);
             clinic_fail(c, 0, "Parent class or module %s does not exist.", s);
         }
         *cls = parent = child;
@@ -264,8 +263,7 @@ static void check_arity(Clinic *c, const char *method, const char *const *params
                             i == nparams - 1 ? ", and " : ", ");
         sb_addf(&names, "'%s'", params[i]);
     }
-    const char *s = sb_to_arena(&names, c->arena);
-    sb_free(&names);
+    const char *s = sb_take(&names, c->arena);
     clinic_fail(c, 0,
                 "DSLParser.%s() missing %d required positional argument%s: %s",
                 method, missing, missing == 1 ? "" : "s", s);

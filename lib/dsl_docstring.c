@@ -175,9 +175,7 @@ static const char *signature_line(Clinic *c, Function *f, Parameter **ps,
         }
     }
     sb_free(&sig.text);
-    const char *r = sb_to_arena(&fixed, c->arena);
-    sb_free(&fixed);
-    return r;
+    return sb_take(&fixed, c->arena);
 }
 
 /* textwrap.indent(s, prefix): prefix every line that is not blank. */
@@ -217,9 +215,7 @@ static const char *parameters_section(Clinic *c, Parameter **ps, size_t n)
     }
     if (out.len)
         sb_addc(&out, '\n');
-    const char *r = sb_to_arena(&out, c->arena);
-    sb_free(&out);
-    return r;
+    return sb_take(&out, c->arena);
 }
 
 /* linear_format's complaints about a {parameters} marker that does not
@@ -315,8 +311,7 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
     }
     if (lines.len == 2 && !markers)
         sb_adds(&out, "\n{parameters}");
-    const char *text = sb_to_arena(&out, c->arena);
-    sb_free(&out);
+    const char *text = sb_take(&out, c->arena);
 
     check_parameters_marker(c, text);
     StrMap map = {0};

@@ -12,13 +12,6 @@
 #include "output.h"
 #include "text.h"
 
-char *gen_sb_take(StrBuf *sb, Arena *a)
-{
-    char *p = sb_to_arena(sb, a);
-    sb_free(sb);
-    return p;
-}
-
 /* ---- small pieces of the model ------------------------------------------- */
 
 bool gen_default_return_converter(const Function *f)
@@ -97,7 +90,7 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
         sb_setlen(&sb, last_piece + 1 + strlen(last_line));
         sb_addc(&sb, '"');
     }
-    return gen_sb_take(&sb, a);
+    return sb_take(&sb, a);
 }
 
 /* ---- Clinic.ifndef_symbols --------------------------------------------------- */
@@ -162,7 +155,7 @@ static const char *c_basename_of(Clinic *c, const Function *f)
         end = full;                  /* fields.pop() leaves nothing */
     for (; full < end; full++)
         sb_addc(&sb, *full == '.' ? '_' : *full);
-    return gen_sb_take(&sb, c->arena);
+    return sb_take(&sb, c->arena);
 }
 
 static const char *join_each(Arena *a, const StrList *l, const char *before,
@@ -177,7 +170,7 @@ static const char *join_each(Arena *a, const StrList *l, const char *before,
         sb_adds(&sb, l->items[i]);
         sb_adds(&sb, after);
     }
-    return gen_sb_take(&sb, a);
+    return sb_take(&sb, a);
 }
 
 /* Fills template_dict as the reference does, from the rendered data. */

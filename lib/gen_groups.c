@@ -246,7 +246,7 @@ static void render_case(Clinic *c, Function *f, const GenItems *subset,
                 gen_group_to_variable_name(c, (int)ordered[i]));
     }
 
-    strmap_set(a, &lf, "group_booleans", gen_sb_take(&booleans, a));
+    strmap_set(a, &lf, "group_booleans", sb_take(&booleans, a));
     s = text_linear_format(a,
         "    case {count}:\n"
         "        if (!PyArg_ParseTuple(args, \"{format_units}:{name}\", "
@@ -258,7 +258,7 @@ static void render_case(Clinic *c, Function *f, const GenItems *subset,
 
     strmap_set(a, &d, "count", arena_printf(a, "%zu", subset->n));
     strmap_set(a, &d, "name", f->name);
-    strmap_set(a, &d, "format_units", gen_sb_take(&format_units, a));
+    strmap_set(a, &d, "format_units", sb_take(&format_units, a));
     strmap_set(a, &d, "parse_arguments",
                strlist_join(a, &parse_arguments, ", "));
     formatted = text_format_map(a, s, &d, &missing);
@@ -328,5 +328,5 @@ const char *gen_option_group_parsing(Clinic *c, Function *f)
                  "to %zu arguments\");\n", f->full_name, count_min, count_max);
     sb_adds(&sb, "        goto exit;\n");
     sb_adds(&sb, "}");
-    return text_format_escape(a, gen_sb_take(&sb, a));
+    return text_format_escape(a, sb_take(&sb, a));
 }

@@ -18,9 +18,6 @@
 
 /* ---- gen.c ----------------------------------------------------------- */
 
-/* Copies sb's text into the arena and frees sb's heap memory. */
-char *gen_sb_take(StrBuf *sb, Arena *a);
-
 /* CLanguage.docstring_for_c_string: the docstring as a C string literal
    (one quoted piece per line).  Warns about non-ASCII text as the
    reference does. */

@@ -133,7 +133,7 @@ static const char *parser_body(Clinic *c, ParserBody *last,
     sb_adds(&sb, parser_body_tail);
 
     strmap_set(a, &map, "parser_declarations", declarations);
-    return text_linear_format(a, gen_sb_take(&sb, a), &map);
+    return text_linear_format(a, sb_take(&sb, a), &map);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -157,7 +157,7 @@ static const char *str_replace(Arena *a, const char *s, const char *old,
         s = hit + oldlen;
     }
     sb_adds(&sb, s);
-    return gen_sb_take(&sb, a);
+    return sb_take(&sb, a);
 }
 
 /* The parameters output_templates works on: f->parameters without self
@@ -251,7 +251,7 @@ static void render_noargs(Clinic *c, const Signature *s, Conv *cv)
             sb_adds(&sb, code.items[i]);
         }
         sb_adds(&sb, "\n    return {c_basename}_impl({impl_arguments});\n}}");
-        cv->parser_definition = gen_sb_take(&sb, c->arena);
+        cv->parser_definition = sb_take(&sb, c->arena);
     } else {
         cv->parser_definition = parser_body(c, &cv->body,
                                             cv->parser_prototype, &code, "");

@@ -112,9 +112,7 @@ const char *output_repr(Clinic *c, const char *s)
         }
     }
     sb_addc(&sb, quote);
-    char *r = sb_to_arena(&sb, c->arena);
-    sb_free(&sb);
-    return r;
+    return sb_take(&sb, c->arena);
 }
 
 /* os.path.split() and os.path.splitext() (POSIX). */
@@ -464,9 +462,7 @@ static const char *path_normalize(Arena *a, const char *p)
         }
         s += n;
     }
-    char *r = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return r;
+    return sb_take(&sb, a);
 }
 
 /* Reads an existing file through the caller's reader.  Returns NULL when
@@ -587,8 +583,7 @@ static void finish_file_destination(Clinic *c, Destination *d,
     StrBuf sb = STRBUF_INIT;
     block_print(c, &sb, &block);
     size_t len = sb.len;
-    const char *text = sb_to_arena(&sb, c->arena);
-    sb_free(&sb);
+    const char *text = sb_take(&sb, c->arena);
     bool changed = !old || old_len != len || memcmp(old, text, len) != 0;
     add_output_file(c, d->filename, text, len, changed);
 }

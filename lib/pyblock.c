@@ -327,9 +327,7 @@ static char *join_tokens(PyBlockParser *p, const Tok *toks, size_t from,
             sb_addc(&sb, ' ');
         sb_add(&sb, toks[i].s, toks[i].n);
     }
-    char *text = sb_to_arena(&sb, p->c->arena);
-    sb_free(&sb);
-    return text;
+    return sb_take(&sb, p->c->arena);
 }
 
 static PyExpr *parse_expr(PyBlockParser *p, const Tok *toks, size_t from,

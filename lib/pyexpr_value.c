@@ -189,9 +189,7 @@ char *pyint_mul(Arena *ar, const char *x, const char *y)
 
 char *pysb_take(StrBuf *sb, Arena *a)
 {
-    char *p = sb_to_arena(sb, a);
-    sb_free(sb);
-    return p;
+    return sb_take(sb, a);
 }
 
 PyValue py_make_int(const char *digits)

@@ -64,6 +64,13 @@ char *sb_to_arena(StrBuf *sb, Arena *a)
     return p;
 }
 
+char *sb_take(StrBuf *sb, Arena *a)
+{
+    char *p = arena_strndup(a, sb->buf, sb->len);
+    sb_free(sb);
+    return p;
+}
+
 void sb_add(StrBuf *sb, const char *data, size_t n)
 {
     if (n == 0)

@@ -5,7 +5,9 @@
  * shared empty string until the first append), buf[len] == '\0' always,
  * and len counts bytes, so embedded NULs are allowed.  A StrBuf owns its
  * heap memory; sb_free() releases it, sb_detach() hands it to the caller,
- * sb_to_arena() copies it into an arena and resets the buffer.
+ * sb_to_arena() copies it into an arena and resets the buffer for reuse,
+ * sb_take() copies it into an arena and frees the buffer (the usual end
+ * of a StrBuf's life).
  */
 #ifndef CLINIC_STRBUF_H
 #define CLINIC_STRBUF_H
@@ -31,6 +33,7 @@ void sb_reset(StrBuf *sb);                 /* len = 0, keeps memory */
 void sb_grow(StrBuf *sb, size_t extra);
 char *sb_detach(StrBuf *sb, size_t *len);  /* caller frees; sb reset */
 char *sb_to_arena(StrBuf *sb, Arena *a);   /* copy into arena; sb reset */
+char *sb_take(StrBuf *sb, Arena *a);       /* copy into arena; sb freed */
 
 void sb_add(StrBuf *sb, const char *data, size_t n);
 void sb_adds(StrBuf *sb, const char *s);

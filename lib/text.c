@@ -38,9 +38,7 @@ const char *strlist_join(Arena *a, const StrList *l, const char *sep)
             sb_adds(&sb, sep);
         sb_adds(&sb, l->items[i]);
     }
-    char *s = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return s;
+    return sb_take(&sb, a);
 }
 
 bool strlist_contains(const StrList *l, const char *s)
@@ -155,9 +153,7 @@ char *text_format_map(Arena *a, const char *t, const StrMap *map,
             p = q;
         }
     }
-    char *s = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return s;
+    return sb_take(&sb, a);
 fail:
     if (missing && !*missing)
         *missing = "";
@@ -209,9 +205,7 @@ char *text_rstrip_lines(Arena *a, const char *s)
         first = false;
         sb_add(&sb, line, rstrip_len(line, len));
     });
-    char *r = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return r;
+    return sb_take(&sb, a);
 }
 
 /* textwrap.indent(s, prefix): prefix every line that is not blank. */
@@ -263,9 +257,7 @@ char *text_linear_format(Arena *a, const char *t, const StrMap *map)
     if (run)
         sb_add(&sb, run, (size_t)(run_end - run));
     sb_setlen(&sb, sb.len ? sb.len - 1 : 0);
-    char *r = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return r;
+    return sb_take(&sb, a);
 }
 
 char *text_dedent(Arena *a, const char *s)
@@ -304,9 +296,7 @@ char *text_dedent(Arena *a, const char *s)
             continue;
         sb_add(&sb, line + mlen, len - mlen);
     });
-    char *r = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return r;
+    return sb_take(&sb, a);
 }
 
 char *text_normalize_snippet(Arena *a, const char *s, int indent)
@@ -336,9 +326,7 @@ char *text_normalize_snippet(Arena *a, const char *s, int indent)
     prefix[indent] = '\0';
     StrBuf sb = STRBUF_INIT;
     add_indented(&sb, d, prefix);
-    char *r = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return r;
+    return sb_take(&sb, a);
 }
 
 char *text_indent_all_lines(Arena *a, const char *s, const char *prefix)
@@ -354,9 +342,7 @@ char *text_indent_all_lines(Arena *a, const char *s, const char *prefix)
             sb_add(&sb, line, len);
         }
     });
-    char *r = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return r;
+    return sb_take(&sb, a);
 }
 
 char *text_suffix_all_lines(Arena *a, const char *s, const char *suffix)
@@ -372,9 +358,7 @@ char *text_suffix_all_lines(Arena *a, const char *s, const char *suffix)
             sb_adds(&sb, suffix);
         }
     });
-    char *r = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return r;
+    return sb_take(&sb, a);
 }
 
 char *text_format_escape(Arena *a, const char *s)
@@ -385,9 +369,7 @@ char *text_format_escape(Arena *a, const char *s)
         if (*s == '{' || *s == '}')
             sb_addc(&sb, *s);
     }
-    char *r = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return r;
+    return sb_take(&sb, a);
 }
 
 /* Python's str.strip() of one piece, as a new arena string. */
@@ -471,9 +453,7 @@ char *text_wrap_declarations(Arena *a, const char *text, int length)
         }
         sb_free(&prefix);
     });
-    char *r = sb_to_arena(&out, a);
-    sb_free(&out);
-    return r;
+    return sb_take(&out, a);
 }
 
 /* ---- quoting and identifiers ------------------------------------------ */
@@ -486,9 +466,7 @@ char *text_quoted_for_c_string(Arena *a, const char *s)
             sb_addc(&sb, '\\');
         sb_addc(&sb, *s);
     }
-    char *r = sb_to_arena(&sb, a);
-    sb_free(&sb);
-    return r;
+    return sb_take(&sb, a);
 }
 
 char *text_c_repr(Arena *a, const char *s)
