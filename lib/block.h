@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "clinic.h"
+#include "context.h"
 #include "strbuf.h"
 
 typedef struct Block Block;

@@ -1,10 +1,9 @@
 /*
- * clinic.c — the file driver: one Clinic context per input file (clinic.py's
- * Clinic.__init__ and Clinic.parse, plus parse_file's language check), and
- * the error channel every stage reports through.
- *
- * Errors longjmp back here (as Lua's luaD_throw does), so no stage needs
- * to unwind by hand: everything a run built lives in the arena.
+ * clinic.c — the file driver, the top floor of lib/: one Clinic context per
+ * input file (clinic.py's Clinic.__init__ and Clinic.parse, plus
+ * parse_file's language check), calling the stages in order: scanner,
+ * parsers (clinic DSL, python blocks), generator, output, printer.  No
+ * stage calls back up here; errors come back through context.c's longjmp.
  *
  * Line endings and the BOM are settled here too, at the edges: the input
  * (and every routed file read) becomes LF text before any stage sees it,
@@ -23,7 +22,8 @@
 #include "dsl.h"
 #include "model.h"
 #include "output.h"
-#include "output_internal.h"   /* output_repr */
+#include "gen.h"
+#include "route.h"
 #include "pyblock.h"
 
 /* The ClinicReadFn the stages see: the caller's reader, then universal
@@ -74,41 +74,6 @@ void clinic_free(Clinic *c)
     arena_free(c->arena);
 }
 
-static void report(Clinic *c, const char *kind, int line, const char *fmt,
-                   va_list ap)
-{
-    if (line == 0)
-        line = c->line;     /* line < 0: the file as a whole */
-    if (line > 0)
-        sb_addf(&c->diagnostics, "%s:%d: %s: ", c->filename, line, kind);
-    else
-        sb_addf(&c->diagnostics, "%s: %s: ", c->filename, kind);
-    sb_vaddf(&c->diagnostics, fmt, ap);
-    sb_addc(&c->diagnostics, '\n');
-}
-
-void clinic_fail(Clinic *c, int line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report(c, "error", line, fmt, ap);
-    va_end(ap);
-    c->errors++;
-    if (c->recover)
-        longjmp(*c->recover, 1);
-    /* an error outside clinic_process() is a bug in lib/ */
-    fputs(c->diagnostics.buf, stderr);
-    abort();
-}
-
-void clinic_warn(Clinic *c, int line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report(c, "warning", line, fmt, ap);
-    va_end(ap);
-}
-
 /* The line number clinic.py's block parser has reached at the end: the
    number of lines in the file. */
 static int count_lines(const char *text, size_t len)
@@ -122,17 +87,30 @@ static int count_lines(const char *text, size_t len)
     return lines;
 }
 
+/* A clinic block: parsed, its function rendered, 'preserve' applied. */
+static void render_clinic_block(Clinic *c, Block *block)
+{
+    Function *f = dsl_parse_block(c, block);
+    if (f) {
+        const char *rendered = gen_render_function(c, f);
+        if (rendered && *rendered)
+            block->output = arena_printf(c->arena, "%s%s", block->output,
+                                         rendered);
+    }
+    dsl_finish_block(c, block);
+}
+
 /* One block through the parser its dsl name asks for. */
 static void parse_block(Clinic *c, Block *block)
 {
     c->line = block->line;
     if (!strcmp(block->dsl_name, "clinic"))
-        dsl_parse_block(c, block);
+        render_clinic_block(c, block);
     else if (!strcmp(block->dsl_name, "python"))
         pyblock_parse_block(c, block);
     else
         clinic_fail(c, block->line, "No parser to handle %s block.",
-                    output_repr(c, block->dsl_name));
+                    route_repr(c, block->dsl_name));
 }
 
 /* The results back in the input's form.  An input whose LF text did not

@@ -6,7 +6,7 @@
 #ifndef CLINIC_CPP_H
 #define CLINIC_CPP_H
 
-#include "clinic.h"
+#include "context.h"
 
 CppMonitor *cpp_new(Clinic *c);
 /* Feed one line (with or without its '\n'); lineno is 1-based. */

@@ -8,7 +8,9 @@
  * arguments, so a wrong word count fails with Python's TypeError text;
  * check_arity() reproduces it.
  */
-#include "output_internal.h"
+#include "directive.h"
+
+#include "route.h"
 
 #include <string.h>
 
@@ -82,12 +84,12 @@ static void version_flush(Clinic *c, Version *v, const char *s,
 {
     if (start == end)
         clinic_fail(c, 0, "Unsupported version string: %s",
-                    output_repr(c, s));
+                    route_repr(c, s));
     while (end - start > 1 && *start == '0')
         start++;
     if (v->n == (int)(sizeof v->parts / sizeof v->parts[0]))
         clinic_fail(c, 0, "Unsupported version string: %s",
-                    output_repr(c, s));
+                    route_repr(c, s));
     v->parts[v->n++] = (VersionPart){0, start, (size_t)(end - start)};
 }
 
@@ -104,12 +106,12 @@ static void version_split(Clinic *c, const char *s, Version *v)
             version_flush(c, v, s, start, p);
             if (v->n == (int)(sizeof v->parts / sizeof v->parts[0]))
                 clinic_fail(c, 0, "Unsupported version string: %s",
-                            output_repr(c, s));
+                            route_repr(c, s));
             v->parts[v->n++] = (VersionPart){*p - 'a' - 3, NULL, 0};
         } else {
             char ch[2] = { *p, '\0' };
             clinic_fail(c, 0, "Illegal character %s in version string %s",
-                        output_repr(c, ch), output_repr(c, s));
+                        route_repr(c, ch), route_repr(c, s));
         }
         start = p + 1;
     }
@@ -158,7 +160,7 @@ static void directive_set(Clinic *c, const char *name, const char *value)
 {
     bool prefix = !strcmp(name, "line_prefix");
     if (!prefix && strcmp(name, "line_suffix"))
-        clinic_fail(c, 0, "unknown variable %s", output_repr(c, name));
+        clinic_fail(c, 0, "unknown variable %s", route_repr(c, name));
 
     StrMap fields = {0};
     strmap_set(c->arena, &fields, "block comment start", "/*");
@@ -170,9 +172,9 @@ static void directive_set(Clinic *c, const char *name, const char *value)
         /* clinic.py dies with a KeyError/ValueError traceback here */
         if (missing && *missing)
             clinic_fail(c, 0, "Unknown field %s in value for %s",
-                        output_repr(c, arena_printf(c->arena, "{%s}",
+                        route_repr(c, arena_printf(c->arena, "{%s}",
                                                     missing)), name);
-        clinic_fail(c, 0, "Malformed value %s for %s", output_repr(c, value),
+        clinic_fail(c, 0, "Malformed value %s for %s", route_repr(c, value),
                     name);
     }
     if (prefix)
@@ -205,7 +207,7 @@ static void directive_destination(Clinic *c, const char **args, int nargs)
         return;
     }
     clinic_fail(c, 0, "unknown destination command %s",
-                output_repr(c, command));
+                route_repr(c, command));
 }
 
 /* ---- output ----------------------------------------------------------- */
@@ -234,7 +236,7 @@ static void directive_output(Clinic *c, Block *block, const char *command,
         const Preset *preset = router_find_preset(c, destination);
         if (!preset)
             clinic_fail(c, 0, "Unknown preset %s!",
-                        output_repr(c, destination));
+                        route_repr(c, destination));
         r->fields = preset->map;
         return;
     }
@@ -277,7 +279,7 @@ static void directive_output(Clinic *c, Block *block, const char *command,
         const char *list = sb_take(&names, c->arena);
         clinic_fail(c, 0, "Invalid command / destination name %s, must be "
                     "one of:\n  preset push pop print everything%s",
-                    output_repr(c, command), list);
+                    route_repr(c, command), list);
     }
     r->fields.fields[field] = tb;
 }

@@ -14,8 +14,7 @@
 #include "converters.h"
 #include "cpp.h"
 #include "dsl_internal.h"
-#include "gen.h"
-#include "output.h"
+#include "directive.h"
 #include "pyexpr.h"
 #include "text.h"
 
@@ -861,35 +860,36 @@ Function *dsl_parse(Clinic *c, Block *block)
     return d->function;
 }
 
-void dsl_parse_block(Clinic *c, Block *block)
+Function *dsl_parse_block(Clinic *c, Block *block)
 {
-    const char *saved_output = block->output;
     /* clinic.py collects the output as a list of pieces: directives
        ('dump', 'printout') append to it, even empty pieces, and the
        function's rendering is added after them.  The router's appends
        always make a new string, so a piece was added exactly when
        block->output is no longer this one. */
-    char *no_output = arena_strdup(c->arena, "");
-    block->output = no_output;
+    if (!c->dsl)
+        c->dsl = arena_new_of(c->arena, DslState);
+    c->dsl->saved_output = block->output;
+    c->dsl->no_output = arena_strdup(c->arena, "");
+    block->output = c->dsl->no_output;
 
     Function *f = dsl_parse(c, block);
-
-    if (f) {
+    if (f)
         f->cpp_condition = c->cpp ? cpp_condition(c, c->cpp) : "";
-        const char *rendered = gen_render_function(c, f);
-        if (rendered && *rendered)
-            block->output = arena_printf(c->arena, "%s%s", block->output,
-                                         rendered);
-    }
+    return f;
+}
 
+void dsl_finish_block(Clinic *c, Block *block)
+{
+    DslState *d = c->dsl;
     if (block->preserve_output) {
-        c->line = c->dsl->preserve_line;
-        if (block->output != no_output)
+        c->line = d->preserve_line;
+        if (block->output != d->no_output)
             clinic_fail(c, 0, "'preserve' only works for blocks that don't "
                               "produce any output!");
-        if (!saved_output)
+        if (!d->saved_output)
             clinic_fail(c, 0, "you must specify dsl_name and output "
                               "together, dsl_name 'clinic'");
-        block->output = saved_output;
+        block->output = d->saved_output;
     }
 }

@@ -76,6 +76,10 @@ struct DslState {
     int star_line;           /* where '*' was seen */
     int docstring_line;      /* first line of the function docstring */
     int preserve_line;       /* where 'preserve' was given */
+    /* dsl_parse_block() to dsl_finish_block(): the block's output as
+       found, and the empty piece that stands for "nothing added yet" */
+    const char *saved_output;
+    const char *no_output;
 };
 
 /* Switches state, and runs the new state on line unless it is NULL. */

@@ -10,6 +10,7 @@
 #include "gen.h"
 #include "gen_internal.h"
 #include "output.h"
+#include "route.h"
 #include "text.h"
 
 /* ---- small pieces of the model ------------------------------------------- */

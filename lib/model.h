@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "clinic.h"
+#include "context.h"
 #include "pyexpr.h"
 #include "text.h"
 

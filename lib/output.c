@@ -1,416 +1,18 @@
 /*
- * output.c — the output router (clinic.py's BufferSeries, Destination and
- * the destination half of the Clinic class): where each generated field
- * goes, presets, and the end-of-file pass that empties leftover buffers
- * and assembles the files of "file" destinations.
- *
- * The output directives that drive the router live in directive.c.
+ * output.c — the output stage: generated fields appended where the
+ * routing configuration (route.c) sends them, and the end-of-file pass
+ * that empties leftover buffers and assembles the files of "file"
+ * destinations (checking what is on disk before replacing it).
  */
-#include "output_internal.h"
+#include "output.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "block.h"
+#include "route.h"
 #include "text.h"
-
-const char *const router_field_names[ROUTER_NFIELDS] = {
-    "cpp_if",
-    "docstring_prototype",
-    "docstring_definition",
-    "methoddef_define",
-    "impl_prototype",
-    "parser_prototype",
-    "parser_definition",
-    "cpp_endif",
-    "methoddef_ifndef",
-    "impl_definition",
-};
-
-enum {
-    F_CPP_IF, F_DOCSTRING_PROTOTYPE, F_DOCSTRING_DEFINITION,
-    F_METHODDEF_DEFINE, F_IMPL_PROTOTYPE, F_PARSER_PROTOTYPE,
-    F_PARSER_DEFINITION, F_CPP_ENDIF, F_METHODDEF_IFNDEF, F_IMPL_DEFINITION,
-};
-
-/* clinic.py's Clinic.presets_text, kept in its own words: "preset NAME"
-   starts a preset, "everything DEST [N]" routes every field, "FIELD DEST
-   [N]" one field, to buffer N (default 0) of destination DEST. */
-static const char presets_text[] =
-    "preset block\n"
-    "everything block\n"
-    "methoddef_ifndef buffer 1\n"
-    "docstring_prototype suppress\n"
-    "parser_prototype suppress\n"
-    "cpp_if suppress\n"
-    "cpp_endif suppress\n"
-    "\n"
-    "preset original\n"
-    "everything block\n"
-    "methoddef_ifndef buffer 1\n"
-    "docstring_prototype suppress\n"
-    "parser_prototype suppress\n"
-    "cpp_if suppress\n"
-    "cpp_endif suppress\n"
-    "\n"
-    "preset file\n"
-    "everything file\n"
-    "methoddef_ifndef file 1\n"
-    "docstring_prototype suppress\n"
-    "parser_prototype suppress\n"
-    "impl_definition block\n"
-    "\n"
-    "preset buffer\n"
-    "everything buffer\n"
-    "methoddef_ifndef buffer 1\n"
-    "impl_definition block\n"
-    "docstring_prototype suppress\n"
-    "impl_prototype suppress\n"
-    "parser_prototype suppress\n"
-    "\n"
-    "preset partial-buffer\n"
-    "everything buffer\n"
-    "methoddef_ifndef buffer 1\n"
-    "docstring_prototype block\n"
-    "impl_prototype suppress\n"
-    "methoddef_define block\n"
-    "parser_prototype block\n"
-    "impl_definition block\n";
-
-/* ---- Python-flavoured helpers ----------------------------------------- */
-
-const char *output_repr(Clinic *c, const char *s)
-{
-    bool has_single = strchr(s, '\'') != NULL;
-    bool has_double = strchr(s, '"') != NULL;
-    char quote = (has_single && !has_double) ? '"' : '\'';
-    StrBuf sb = STRBUF_INIT;
-    sb_addc(&sb, quote);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        unsigned ch = *p;
-        if (ch == (unsigned char)quote || ch == '\\') {
-            sb_addc(&sb, '\\');
-            sb_addc(&sb, (char)ch);
-        } else if (ch == '\n') {
-            sb_adds(&sb, "\\n");
-        } else if (ch == '\r') {
-            sb_adds(&sb, "\\r");
-        } else if (ch == '\t') {
-            sb_adds(&sb, "\\t");
-        } else if (ch < 0x20 || ch == 0x7f) {
-            sb_addf(&sb, "\\x%02x", ch);
-        } else if (ch == 0xc2 && p[1] >= 0x80 && p[1] <= 0xa0) {
-            /* U+0080..U+00A0 are not printable for Python */
-            sb_addf(&sb, "\\x%02x", p[1]);
-            p++;
-        } else if (ch == 0xc2 && p[1] == 0xad) {
-            sb_adds(&sb, "\\xad");
-            p++;
-        } else {
-            sb_addc(&sb, (char)ch);
-        }
-    }
-    sb_addc(&sb, quote);
-    return sb_take(&sb, c->arena);
-}
-
-/* os.path.split() and os.path.splitext() (POSIX). */
-static void path_split(Arena *a, const char *p, const char **head,
-                       const char **tail)
-{
-    const char *slash = strrchr(p, '/');
-    size_t i = slash ? (size_t)(slash - p) + 1 : 0;
-    size_t n = i;
-    bool all_slashes = true;
-    for (size_t k = 0; k < i; k++)
-        if (p[k] != '/')
-            all_slashes = false;
-    if (n && !all_slashes)
-        while (n > 0 && p[n - 1] == '/')
-            n--;
-    *head = arena_strndup(a, p, n);
-    *tail = arena_strdup(a, p + i);
-}
-
-static void path_splitext(Arena *a, const char *p, const char **root,
-                          const char **ext)
-{
-    const char *sep = strrchr(p, '/');
-    const char *dot = strrchr(p, '.');
-    if (dot && (!sep || dot > sep)) {
-        /* leading dots of the last component do not start an extension */
-        for (const char *q = sep ? sep + 1 : p; q < dot; q++) {
-            if (*q != '.') {
-                *root = arena_strndup(a, p, (size_t)(dot - p));
-                *ext = arena_strdup(a, dot);
-                return;
-            }
-        }
-    }
-    *root = arena_strdup(a, p);
-    *ext = "";
-}
-
-/* ---- buffers and destinations ----------------------------------------- */
-
-void textbuffer_append(Clinic *c, TextBuffer *tb, const char *text)
-{
-    size_t n = strlen(text);
-    if (n == 0)
-        return;
-    if (tb->len + n + 1 > tb->cap) {
-        size_t cap = tb->cap ? tb->cap : 256;
-        while (cap < tb->len + n + 1)
-            cap *= 2;
-        /* arena memory is not freed on growth; doubling bounds the waste */
-        char *grown = arena_alloc(c->arena, cap);
-        if (tb->len)
-            memcpy(grown, tb->text, tb->len);
-        tb->text = grown;
-        tb->cap = cap;
-    }
-    memcpy(tb->text + tb->len, text, n);
-    tb->len += n;
-    tb->text[tb->len] = '\0';
-}
-
-/* BufferSeries.__getitem__: grows the series (at either end) until it
-   holds index.  Like clinic.py, a series starts out at index 0. */
-static TextBuffer *destination_buffer(Clinic *c, Destination *d, int index)
-{
-    int lo = index < d->start ? index : d->start;
-    int top = d->start + (int)d->nbuffers - 1;
-    int hi = index > top ? index : top;
-    size_t need = (size_t)(hi - lo + 1);
-    size_t prepend = (size_t)(d->start - lo);
-    if (need > d->nbuffers) {
-        if (need > d->capbuffers || prepend) {
-            size_t cap = d->capbuffers ? d->capbuffers : 4;
-            while (cap < need)
-                cap *= 2;
-            TextBuffer **grown = arena_array_of(c->arena, TextBuffer *, cap);
-            if (d->nbuffers)
-                memcpy(grown + prepend, d->buffers,
-                       d->nbuffers * sizeof *grown);
-            d->buffers = grown;
-            d->capbuffers = cap;
-        }
-        for (size_t i = 0; i < need; i++) {
-            if (i >= prepend && i < prepend + d->nbuffers)
-                continue;
-            TextBuffer *tb = arena_new_of(c->arena, TextBuffer);
-            tb->dest = d;
-            tb->index = lo + (int)i;
-            tb->text = "";
-            d->buffers[i] = tb;
-        }
-        d->nbuffers = need;
-        d->start = lo;
-    }
-    return d->buffers[index - d->start];
-}
-
-const char *destination_dump(Clinic *c, Destination *d)
-{
-    size_t total = 0;
-    for (size_t i = 0; i < d->nbuffers; i++)
-        total += d->buffers[i]->len;
-    char *s = arena_alloc(c->arena, total + 1);
-    size_t at = 0;
-    for (size_t i = 0; i < d->nbuffers; i++) {
-        TextBuffer *tb = d->buffers[i];
-        memcpy(s + at, tb->text, tb->len);
-        at += tb->len;
-        tb->len = 0;
-        if (tb->cap)
-            tb->text[0] = '\0';
-    }
-    s[at] = '\0';
-    return s;
-}
-
-void destination_clear(Destination *d)
-{
-    for (size_t i = 0; i < d->nbuffers; i++) {
-        d->buffers[i]->len = 0;
-        if (d->buffers[i]->cap)
-            d->buffers[i]->text[0] = '\0';
-    }
-}
-
-/* The {path} ... {basename_extension} fields of a file destination's
-   template, as clinic.py's Destination.__init__ computes them. */
-static const char *file_destination_path(Clinic *c, const char *name,
-                                         const char *template)
-{
-    Arena *a = c->arena;
-    StrMap d = {0};
-    const char *dirname, *basename, *root, *ext;
-    path_split(a, c->filename, &dirname, &basename);
-    if (!*dirname)
-        dirname = ".";
-    path_splitext(a, c->filename, &root, &ext);
-    strmap_set(a, &d, "path", c->filename);
-    strmap_set(a, &d, "dirname", dirname);
-    strmap_set(a, &d, "basename", basename);
-    strmap_set(a, &d, "basename_root", root);
-    strmap_set(a, &d, "basename_extension", ext);
-    const char *missing = NULL;
-    char *path = text_format_map(a, template, &d, &missing);
-    if (!path) {
-        /* clinic.py dies with a KeyError/ValueError traceback here */
-        if (missing && *missing)
-            clinic_fail(c, 0, "Unknown field %s in file name template %s "
-                        "for destination %s",
-                        output_repr(c, arena_printf(a, "{%s}", missing)),
-                        output_repr(c, template), name);
-        clinic_fail(c, 0, "Malformed file name template %s for "
-                    "destination %s", output_repr(c, template), name);
-    }
-    return path;
-}
-
-Destination *router_add_destination(Clinic *c, const char *name,
-                                    const char *type, const char **args,
-                                    int nargs)
-{
-    Router *r = c->router;
-    for (size_t i = 0; i < r->ndests; i++)
-        if (!strcmp(r->dests[i]->name, name))
-            clinic_fail(c, 0, "Destination already exists: %s",
-                        output_repr(c, name));
-
-    Destination *d = arena_new_of(c->arena, Destination);
-    d->name = arena_strdup(c->arena, name);
-    if (!strcmp(type, "buffer"))
-        d->type = DEST_BUFFER;
-    else if (!strcmp(type, "file"))
-        d->type = DEST_FILE;
-    else if (!strcmp(type, "suppress"))
-        d->type = DEST_SUPPRESS;
-    else
-        clinic_fail(c, 0, "Invalid destination type %s for %s , must be "
-                    "buffer, file, suppress", output_repr(c, type), name);
-    int extra = d->type == DEST_FILE ? 1 : 0;
-    if (nargs < extra)
-        clinic_fail(c, 0, "Not enough arguments for destination %s new %s",
-                    name, type);
-    if (nargs > extra)
-        clinic_fail(c, 0, "Too many arguments for destination %s new %s",
-                    name, type);
-    if (d->type == DEST_FILE)
-        d->filename = file_destination_path(c, name, args[0]);
-
-    if (r->ndests == r->capdests) {
-        size_t cap = r->capdests ? r->capdests * 2 : 8;
-        Destination **grown = arena_array_of(c->arena, Destination *, cap);
-        if (r->ndests)
-            memcpy(grown, r->dests, r->ndests * sizeof *grown);
-        r->dests = grown;
-        r->capdests = cap;
-    }
-    r->dests[r->ndests++] = d;
-    return d;
-}
-
-Destination *router_get_destination(Clinic *c, const char *name)
-{
-    Router *r = c->router;
-    for (size_t i = 0; i < r->ndests; i++)
-        if (!strcmp(r->dests[i]->name, name))
-            return r->dests[i];
-    clinic_fail(c, 0, "Destination does not exist: %s", output_repr(c, name));
-}
-
-TextBuffer *router_get_buffer(Clinic *c, const char *name, int index)
-{
-    return destination_buffer(c, router_get_destination(c, name), index);
-}
-
-const Preset *router_find_preset(const Clinic *c, const char *name)
-{
-    for (int i = 0; i < ROUTER_NPRESETS; i++)
-        if (c->router->presets[i].name &&
-            !strcmp(c->router->presets[i].name, name))
-            return &c->router->presets[i];
-    return NULL;
-}
-
-int router_field_index(const char *name)
-{
-    for (int i = 0; i < ROUTER_NFIELDS; i++)
-        if (!strcmp(router_field_names[i], name))
-            return i;
-    return -1;
-}
-
-/* Clinic.__init__'s loop over presets_text. */
-static void parse_presets(Clinic *c)
-{
-    Router *r = c->router;
-    Preset *preset = NULL;
-    int npresets = 0;
-    const char *p = presets_text;
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        char line[64];
-        memcpy(line, p, n);
-        line[n] = '\0';
-        p += n + (nl ? 1 : 0);
-        char *save = NULL;
-        char *name = strtok_r(line, " ", &save);
-        char *value = name ? strtok_r(NULL, " ", &save) : NULL;
-        char *option = value ? strtok_r(NULL, " ", &save) : NULL;
-        if (!value)
-            continue;
-        if (!strcmp(name, "preset")) {
-            preset = &r->presets[npresets++];
-            preset->name = arena_strdup(c->arena, value);
-            continue;
-        }
-        TextBuffer *tb = router_get_buffer(c, value, option ? atoi(option) : 0);
-        if (!strcmp(name, "everything")) {
-            for (int i = 0; i < ROUTER_NFIELDS; i++)
-                preset->map.fields[i] = tb;
-            continue;
-        }
-        preset->map.fields[router_field_index(name)] = tb;
-    }
-}
-
-Router *router_new(Clinic *c)
-{
-    Router *r = arena_new_of(c->arena, Router);
-    c->router = r;
-    r->line_prefix = r->line_suffix = "";
-    router_add_destination(c, "block", "buffer", NULL, 0);
-    router_add_destination(c, "suppress", "suppress", NULL, 0);
-    router_add_destination(c, "buffer", "buffer", NULL, 0);
-    const char *file_template = "{dirname}/clinic/{basename}.h";
-    router_add_destination(c, "file", "file", &file_template, 1);
-
-    /* clinic.py's default destination_buffers */
-    static const struct { const char *dest; int index; }
-        defaults[ROUTER_NFIELDS] = {
-        [F_CPP_IF] = { "file", 0 },
-        [F_DOCSTRING_PROTOTYPE] = { "suppress", 0 },
-        [F_DOCSTRING_DEFINITION] = { "file", 0 },
-        [F_METHODDEF_DEFINE] = { "file", 0 },
-        [F_IMPL_PROTOTYPE] = { "file", 0 },
-        [F_PARSER_PROTOTYPE] = { "suppress", 0 },
-        [F_PARSER_DEFINITION] = { "file", 0 },
-        [F_CPP_ENDIF] = { "file", 0 },
-        [F_METHODDEF_IFNDEF] = { "file", 1 },
-        [F_IMPL_DEFINITION] = { "block", 0 },
-    };
-    for (int i = 0; i < ROUTER_NFIELDS; i++)
-        r->fields.fields[i] =
-            router_get_buffer(c, defaults[i].dest, defaults[i].index);
-    parse_presets(c);
-    return r;
-}
 
 /* ---- the interface the generator and the DSL use ---------------------- */
 
@@ -424,20 +26,8 @@ const char *router_dump_block(Clinic *c)
     return destination_dump(c, router_get_destination(c, "block"));
 }
 
-void router_append_block(Clinic *c, const char *text)
-{
-    textbuffer_append(c, router_get_buffer(c, "block", 0), text);
-}
 
-const char *router_line_prefix(const Clinic *c)
-{
-    return c->router->line_prefix;
-}
 
-const char *router_line_suffix(const Clinic *c)
-{
-    return c->router->line_suffix;
-}
 
 /* ---- end of file ------------------------------------------------------ */
 
@@ -486,7 +76,7 @@ static const char *read_existing(Clinic *c, const char *path, size_t *len)
                                               (size_t)(slash - path)) : "");
         }
         clinic_fail(c, 0, "Can't read destination file %s: %s",
-                    output_repr(c, path), strerror(errno));
+                    route_repr(c, path), strerror(errno));
     }
     char *copy = arena_strndup(c->arena, data ? data : "", n);
     free(data);
@@ -526,7 +116,7 @@ static void finish_file_destination(Clinic *c, Destination *d,
        FileNotFoundError that also means "no file yet", and the check is
        skipped. */
     const char *dirname, *basename;
-    path_split(c->arena, d->filename, &dirname, &basename);
+    route_path_split(c->arena, d->filename, &dirname, &basename);
     bool verify = !c->options.force && *dirname;
 
     if (!strcmp(path_normalize(c->arena, d->filename),
@@ -537,9 +127,9 @@ static void finish_file_destination(Clinic *c, Destination *d,
            input's own output, which we refuse too. */
         if (verify)
             clinic_fail(c, 0, "Modified destination file %s, not "
-                        "overwriting!", output_repr(c, d->filename));
+                        "overwriting!", route_repr(c, d->filename));
         clinic_fail(c, 0, "Destination %s would overwrite the input "
-                    "file %s!", d->name, output_repr(c, d->filename));
+                    "file %s!", d->name, route_repr(c, d->filename));
     }
 
     size_t old_len = 0;
@@ -569,7 +159,7 @@ static void finish_file_destination(Clinic *c, Destination *d,
         c->line = input_line;
         if (nblocks != 1 || !preserve_only)
             clinic_fail(c, 0, "Modified destination file %s, not "
-                        "overwriting!", output_repr(c, d->filename));
+                        "overwriting!", route_repr(c, d->filename));
     }
 
     Block block = {0};
@@ -600,7 +190,7 @@ void router_finish(Clinic *c, StrBuf *out)
             continue;
         if (d->type == DEST_BUFFER) {
             clinic_warn(c, 0, "Destination buffer %s not empty at end of "
-                        "file, emptying.", output_repr(c, d->name));
+                        "file, emptying.", route_repr(c, d->name));
             Block block = {0};
             block.input = arena_printf(c->arena, "dump %s\n", d->name);
             block.dsl_name = "clinic";

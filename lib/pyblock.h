@@ -7,7 +7,7 @@
 #define CLINIC_PYBLOCK_H
 
 #include "block.h"
-#include "clinic.h"
+#include "context.h"
 
 void pyblock_parse_block(Clinic *c, Block *block);
 

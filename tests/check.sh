@@ -9,6 +9,8 @@
 #   fixtures                 one per fixture
 #   man, install             groff -ww on man/clinic.1; make install into
 #                            a scratch DESTDIR; 1 check each
+#   layers                   tests/layers.sh: no include of lib/ goes up a
+#                            floor (and its self-test)
 #   conformance              one per floor in tests/conformance/floor
 set -u
 MAKE=${MAKE:-make}
@@ -35,6 +37,9 @@ one() {     # one TIER COMMAND...: a tier that is one check
 one build-gcc $MAKE --no-print-directory CC=gcc all test-bins
 one build-clang $MAKE --no-print-directory CC=clang BUILD=build/clang \
     CLINIC_BIN=build/clang/clinic all test-bins
+
+one layers sh tests/layers.sh
+one layers-self-test sh tests/layers.sh --self-test
 
 echo "== unit"
 if RESULTS=$res/unit $MAKE --no-print-directory CC=gcc unit && [ -f "$res/unit" ]; then :; fi

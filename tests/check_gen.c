@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clinic.h"
 #include "converters.h"
 #include "gen.h"
 #include "gen_internal.h"

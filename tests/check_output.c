@@ -14,7 +14,8 @@
 #include "block.h"
 #include "clinic.h"
 #include "output.h"
-#include "output_internal.h"
+#include "route.h"
+#include "directive.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 

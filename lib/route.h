@@ -1,16 +1,24 @@
 /*
- * output_internal.h — the router's data, shared by output.c (the router
- * itself and the end-of-file pass) and directive.c (the output
- * directives).  Nothing outside those two files and their unit test
- * should include it: the rest of lib/ talks to the router via output.h.
+ * route.h — the routing configuration: destinations (suppress, buffer,
+ * file), their buffers, presets, push/pop, line prefix/suffix, and which
+ * buffer each generated field goes to.  The output directives (directive.c)
+ * change it; the output stage (output.c) writes the generated fields
+ * through it.
  */
-#ifndef CLINIC_OUTPUT_INTERNAL_H
-#define CLINIC_OUTPUT_INTERNAL_H
+#ifndef CLINIC_ROUTE_H
+#define CLINIC_ROUTE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "output.h"
+#include "context.h"
+
+/* The fields the generator fills, in clinic.py's destination_buffers
+   order: cpp_if, docstring_prototype, docstring_definition,
+   methoddef_define, impl_prototype, parser_prototype, parser_definition,
+   cpp_endif, methoddef_ifndef, impl_definition. */
+#define ROUTER_NFIELDS 10
+extern const char *const router_field_names[ROUTER_NFIELDS];
 
 typedef enum DestinationType {
     DEST_BUFFER,
@@ -84,6 +92,19 @@ void destination_clear(Destination *d);
 int router_field_index(const char *name);     /* -1: not a field */
 
 /* Python's repr() of a str, for messages worded as clinic.py's. */
-const char *output_repr(Clinic *c, const char *s);
+const char *route_repr(Clinic *c, const char *s);
+
+/* os.path.split() (POSIX). */
+void route_path_split(Arena *a, const char *p, const char **head,
+                      const char **tail);
+
+/* The configuration every file starts with: destinations block,
+   suppress, buffer and file, clinic.py's default routing and presets. */
+Router *router_new(Clinic *c);
+
+const char *router_line_prefix(const Clinic *c);
+const char *router_line_suffix(const Clinic *c);
+/* Append text to the current block's output (python print(), printout). */
+void router_append_block(Clinic *c, const char *text);
 
 #endif

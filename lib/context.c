@@ -1,0 +1,47 @@
+/*
+ * context.c — the error channel of the per-file context: diagnostics are
+ * collected as "FILE:LINE: error|warning: ..." lines, and an error
+ * longjmps to the driver's recovery point (as Lua's luaD_throw does), so
+ * no stage needs to unwind by hand: everything a run built lives in the
+ * arena.
+ */
+#include "context.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void report(Clinic *c, const char *kind, int line, const char *fmt,
+                   va_list ap)
+{
+    if (line == 0)
+        line = c->line;     /* line < 0: the file as a whole */
+    if (line > 0)
+        sb_addf(&c->diagnostics, "%s:%d: %s: ", c->filename, line, kind);
+    else
+        sb_addf(&c->diagnostics, "%s: %s: ", c->filename, kind);
+    sb_vaddf(&c->diagnostics, fmt, ap);
+    sb_addc(&c->diagnostics, '\n');
+}
+
+void clinic_fail(Clinic *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(c, "error", line, fmt, ap);
+    va_end(ap);
+    c->errors++;
+    if (c->recover)
+        longjmp(*c->recover, 1);
+    /* an error outside clinic_process() is a bug in lib/ */
+    fputs(c->diagnostics.buf, stderr);
+    abort();
+}
+
+void clinic_warn(Clinic *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(c, "warning", line, fmt, ap);
+    va_end(ap);
+}
