@@ -491,6 +491,7 @@ const char *py_value_type_name(const PyValue *v)
     case PY_TYPE: return "type";
     case PY_SET: return "set";
     case PY_TUPLE: return "tuple";
+    case PY_OBJECT: return "object";   /* pyvm_type_name() knows better */
     }
     return "object";
 }
@@ -633,6 +634,10 @@ void pyvalue_repr(StrBuf *sb, const PyValue *v)
             sb_addc(sb, ',');
         sb_addc(sb, ')');
         return;
+    case PY_OBJECT:
+        /* the interpreter's repr() may run Python code: pyvm_repr() */
+        sb_adds(sb, "<object>");
+        return;
     }
 }
 
@@ -742,6 +747,8 @@ bool py_equal(const PyValue *x, const PyValue *y)
             return !x->type_name && !y->type_name;
         return strcmp(x->type_name, y->type_name) == 0 && x->len == y->len &&
                memcmp(x->s, y->s, x->len) == 0;
+    case PY_OBJECT:
+        return x->obj == y->obj;
     default:
         return true; /* None, NULL, unspecified: singletons */
     }
