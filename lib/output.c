@@ -55,6 +55,15 @@ static const char *path_normalize(Arena *a, const char *p)
     return sb_take(&sb, a);
 }
 
+/* Are a and b one file?  Asked of the caller (by device and inode), or
+   by name when there is no file system. */
+static bool same_file(Clinic *c, const char *a, const char *b)
+{
+    if (c->options.same_file)
+        return c->options.same_file(c->options.same_file_userdata, a, b);
+    return !strcmp(path_normalize(c->arena, a), path_normalize(c->arena, b));
+}
+
 /* Reads an existing file through the caller's reader.  Returns NULL when
    it does not exist. */
 static const char *read_existing(Clinic *c, const char *path, size_t *len)
@@ -87,9 +96,12 @@ static const char *read_existing(Clinic *c, const char *path, size_t *len)
 static void add_output_file(Clinic *c, const char *path, const char *text,
                             size_t len, bool changed)
 {
-    /* two destinations on one path: the last write wins, as on disk */
+    /* two destinations on one file (under one name or two): the last
+       write wins, as on disk, and the file is written once */
     for (size_t i = 0; i < c->nfiles; i++) {
-        if (!strcmp(c->files[i].path, path)) {
+        if (!strcmp(c->files[i].path, path) ||
+            same_file(c, c->files[i].path, path)) {
+            c->files[i].path = path;
             c->files[i].text = text;
             c->files[i].len = len;
             c->files[i].changed = changed;
@@ -119,8 +131,7 @@ static void finish_file_destination(Clinic *c, Destination *d,
     route_path_split(c->arena, d->filename, &dirname, &basename);
     bool verify = !c->options.force && *dirname;
 
-    if (!strcmp(path_normalize(c->arena, d->filename),
-                path_normalize(c->arena, c->filename))) {
+    if (same_file(c, d->filename, c->filename)) {
         /* The input is never a lone 'preserve' block (it declared this
            destination), so clinic.py's check always refuses it; where it
            does not check, it would overwrite the routed file with the
