@@ -123,20 +123,23 @@ static void add_output_file(Clinic *c, const char *path, const char *text,
 static void finish_file_destination(Clinic *c, Destination *d,
                                      const char *output)
 {
-    /* clinic.py checks the existing file only when it can os.makedirs()
-       its directory: for a path without one, makedirs('') raises the
-       FileNotFoundError that also means "no file yet", and the check is
-       skipped. */
+    /* An existing file is checked before it is replaced (it must be one
+       verified 'preserve' block) unless -f.  clinic.py skips the check
+       for a path without a directory part ('{basename_root}_gen.h'):
+       its os.makedirs('') raises the FileNotFoundError that also means
+       "no file yet", and a hand-written file of that name would be
+       overwritten.  We check it: a deliberate difference (man page,
+       DIFFERENCES FROM CLINIC.PY). */
+    bool verify = !c->options.force;
     const char *dirname, *basename;
     route_path_split(c->arena, d->filename, &dirname, &basename);
-    bool verify = !c->options.force && *dirname;
 
     if (same_file(c, d->filename, c->filename)) {
         /* The input is never a lone 'preserve' block (it declared this
-           destination), so clinic.py's check always refuses it; where it
-           does not check, it would overwrite the routed file with the
-           input's own output, which we refuse too. */
-        if (verify)
+           destination), so clinic.py's check always refuses it, in its
+           words; where it does not check, it would overwrite the input
+           with the routed file's text, which we refuse in ours. */
+        if (verify && *dirname)
             clinic_fail(c, 0, "Modified destination file %s, not "
                         "overwriting!", route_repr(c, d->filename));
         clinic_fail(c, 0, "Destination %s would overwrite the input "

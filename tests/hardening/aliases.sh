@@ -9,6 +9,8 @@
 #                     a symlink beside it: each run twice (a second run
 #                     used to replace x.c with the routed text); exit 1,
 #                     a FILE:LINE: error, every file byte for byte as before
+#                     A template without a directory part naming another
+#                     hand-written file is checked too (clinic.py does not)
 #   -o aliases        -o naming a routed file, directly or through a
 #                     symlink: refused, nothing written
 #   destination pairs two destinations on one file under two names: one
@@ -102,6 +104,13 @@ ln "$t/DIR/x.c" "$t/DIR/hard.h" 2>/dev/null && {
     refused_twice "template naming a hard link to the input" "$t" DIR/x.c
     rm "$t/DIR/hard.h"
 }
+
+# a template without a directory part naming another hand-written file:
+# checked like any routed file (clinic.py skips the check and overwrites it)
+routed '{basename_root}_impl.c' > "$t/DIR/x.c"
+echo 'int hand_written;' > "$t/DIR/x_impl.c"
+refused_twice "template {basename_root}_impl.c naming a hand-written file" "$t/DIR" x.c
+rm "$t/DIR/x_impl.c"
 
 # ---- -o aliases -----------------------------------------------------------------
 t=$work/out
