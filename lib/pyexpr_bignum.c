@@ -237,7 +237,7 @@ char *pyint_to_base(Arena *a, const char *x, int base)
     return s;
 }
 
-/* ---- shifts and bitwise operators ------------------------------------- */
+/* ---- shifts and bitwise operators -------------------------------------- */
 
 /* Two's complement in base 2^32 with n words (n large enough for the
    sign), least significant first. */

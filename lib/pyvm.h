@@ -81,7 +81,7 @@ const PyError *pyvm_error(const PyVM *vm);
    than this raise RuntimeError.  Default 2,000,000. */
 void pyvm_set_step_limit(PyVM *vm, long steps);
 
-/* ---- values and objects, for hosts --------------------------------------- */
+/* ---- values and objects, for hosts ------------------------------------- */
 
 /* The host's own state, for callbacks that get only the interpreter. */
 void pyvm_set_host(PyVM *vm, void *host);
@@ -124,7 +124,7 @@ const char *pyvm_type_name(PyVM *vm, PyValue v);
 PyValue pyvm_import(PyVM *vm, PyValue v);
 PyValue pyvm_export(PyVM *vm, PyValue v);
 
-/* ---- native functions and host classes ---------------------------------- */
+/* ---- native functions and host classes --------------------------------- */
 
 /* The arguments of a call: positional, then keyword names and values. */
 typedef struct PyArgs {
@@ -192,7 +192,7 @@ PyObj *pyvm_instance_new(PyVM *vm, PyObj *cls, void *host, PyObj *dict);
 void *pyvm_instance_host(PyValue v);
 PyObj *pyvm_instance_dict(PyValue v);
 
-/* ---- calling, attributes, raising ---------------------------------------- */
+/* ---- calling, attributes, raising -------------------------------------- */
 
 /* Calls fn; raises on error (use inside natives and protected calls). */
 PyValue pyvm_call(PyVM *vm, PyValue fn, const PyArgs *a);

@@ -35,7 +35,7 @@ static PyValue iterator_over(PyVM *vm, PyList *l)
     return vm_obj(it);
 }
 
-/* ---- output ----------------------------------------------------------------------- */
+/* ---- output ------------------------------------------------------------ */
 
 static PyValue b_print(PyVM *vm, const PyArgs *a, void *data)
 {
@@ -87,7 +87,7 @@ static PyValue b_print(PyVM *vm, const PyArgs *a, void *data)
     return none();
 }
 
-/* ---- type constructors --------------------------------------------------------------- */
+/* ---- type constructors ------------------------------------------------- */
 
 static PyValue c_object(PyVM *vm, const PyArgs *a, void *data)
 {
@@ -501,7 +501,7 @@ static PyValue c_super(PyVM *vm, const PyArgs *a, void *data)
     return vm_obj(s);
 }
 
-/* ---- functions -------------------------------------------------------------------------- */
+/* ---- functions --------------------------------------------------------- */
 
 static PyValue b_len(PyVM *vm, const PyArgs *a, void *data)
 {
@@ -1140,7 +1140,7 @@ static PyValue b_max(PyVM *vm, const PyArgs *a, void *data)
     return min_max(vm, a, true);
 }
 
-/* ---- installing -------------------------------------------------------------------------- */
+/* ---- installing -------------------------------------------------------- */
 
 static const NativeDef builtin_functions[] = {
     { "print", b_print }, { "len", b_len }, { "isinstance", b_isinstance },

@@ -20,7 +20,7 @@
    frames below the first call use. */
 #define MAX_DEPTH 990
 
-/* ---- raising ------------------------------------------------------------------ */
+/* ---- raising ----------------------------------------------------------- */
 
 void vm_throw(PyVM *vm, PyValue exc)
 {
@@ -162,7 +162,7 @@ const PyError *pyvm_error(const PyVM *vm)
     return &vm->error;
 }
 
-/* ---- binding arguments to parameters ---------------------------------------- */
+/* ---- binding arguments to parameters ----------------------------------- */
 
 /* A signature: the parameters a call binds, as ceval.c sees a code
    object's. */
@@ -413,7 +413,7 @@ void pyvm_bind(PyVM *vm, const PyArgs *a, const char *fname, const char *spec,
         *kwargs = kw ? &kw->ob : NULL;
 }
 
-/* ---- calling ------------------------------------------------------------------ */
+/* ---- calling ----------------------------------------------------------- */
 
 PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 const char *const *kwnames, const PyValue *kwvalues,

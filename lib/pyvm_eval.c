@@ -20,7 +20,7 @@ typedef enum Flow { FLOW_NORMAL, FLOW_BREAK, FLOW_CONTINUE, FLOW_RETURN } Flow;
 static PyValue eval(PyVM *vm, Env *env, const PyExpr *e);
 static Flow exec_block(PyVM *vm, Env *env, PyStmt *const *body, size_t n);
 
-/* ---- names ------------------------------------------------------------------- */
+/* ---- names ------------------------------------------------------------- */
 
 static bool in_names(const char *const *names, size_t n, const char *name)
 {
@@ -175,7 +175,7 @@ static Env *closure_of(Env *env)
     return env;
 }
 
-/* ---- assignment ---------------------------------------------------------------- */
+/* ---- assignment -------------------------------------------------------- */
 
 static PyValue subscript_key(PyVM *vm, Env *env, const PyExpr *e);
 
@@ -250,7 +250,7 @@ static void assign(PyVM *vm, Env *env, const PyExpr *target, PyValue v)
     }
 }
 
-/* ---- calls ---------------------------------------------------------------------- */
+/* ---- calls ------------------------------------------------------------- */
 
 typedef struct ArgBuf {
     PyValue *args;
@@ -361,7 +361,7 @@ static PyValue eval_call(PyVM *vm, Env *env, const PyExpr *e)
     return vm_call(vm, fn, b.args, b.n, b.kwnames, b.kwvalues, b.nkw);
 }
 
-/* ---- functions and classes -------------------------------------------------------- */
+/* ---- functions and classes --------------------------------------------- */
 
 static PyValue make_function(PyVM *vm, Env *env, const PyFuncDef *def)
 {
@@ -504,7 +504,7 @@ static void class_statement(PyVM *vm, Env *env, const PyStmt *s)
     store_name(vm, env, s->name, apply_decorators(vm, env, s, decorators, cls));
 }
 
-/* ---- comprehensions ---------------------------------------------------------------- */
+/* ---- comprehensions ---------------------------------------------------- */
 
 typedef struct Comp {
     const PyExpr *e;
@@ -572,7 +572,7 @@ static PyValue eval_comprehension(PyVM *vm, Env *env, const PyExpr *e)
     return c.result;
 }
 
-/* ---- expressions -------------------------------------------------------------------- */
+/* ---- expressions ------------------------------------------------------- */
 
 static PyValue make_slice(PyVM *vm, Env *env, const PyExpr *e)
 {
@@ -797,7 +797,7 @@ static PyValue eval(PyVM *vm, Env *env, const PyExpr *e)
     vm_raise_class(vm, vm->types[T_RUNTIME_ERROR], "unsupported expression");
 }
 
-/* ---- statements ---------------------------------------------------------------------- */
+/* ---- statements -------------------------------------------------------- */
 
 static void del_target(PyVM *vm, Env *env, const PyExpr *t)
 {
@@ -982,7 +982,7 @@ static Flow exec_block(PyVM *vm, Env *env, PyStmt *const *body, size_t n)
     return FLOW_NORMAL;
 }
 
-/* ---- the interpreter ----------------------------------------------------------------- */
+/* ---- the interpreter --------------------------------------------------- */
 
 PyVM *pyvm_new(Arena *a)
 {

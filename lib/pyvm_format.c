@@ -25,7 +25,7 @@ _Noreturn static void type_error(PyVM *vm, const char *msg)
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], msg);
 }
 
-/* ---- the format-spec mini-language ------------------------------------------------ */
+/* ---- the format-spec mini-language ------------------------------------- */
 
 typedef struct Spec {
     const char *fill;          /* one code point (UTF-8) */
@@ -364,7 +364,7 @@ const char *vm_format(PyVM *vm, PyValue v, const char *spec)
     return vm_str(vm, v);
 }
 
-/* ---- str.format ------------------------------------------------------------------- */
+/* ---- str.format -------------------------------------------------------- */
 
 typedef struct FormatState {
     PyVM *vm;
@@ -569,7 +569,7 @@ PyValue vm_str_format(PyVM *vm, const char *fmt, size_t n, const PyArgs *a)
     return ab_value(&out);
 }
 
-/* ---- printf-style % formatting --------------------------------------------------------- */
+/* ---- printf-style % formatting ----------------------------------------- */
 
 typedef struct PercentArgs {
     PyValue single;

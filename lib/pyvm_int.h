@@ -29,7 +29,7 @@
 typedef struct PyClass PyClass;
 typedef struct PyDict PyDict;
 
-/* ---- the AST of statements ----------------------------------------------- */
+/* ---- the AST of statements --------------------------------------------- */
 
 typedef struct PyStmt PyStmt;
 
@@ -93,7 +93,7 @@ struct PyProgram {
     PyScope scope;             /* the module level's (global statements) */
 };
 
-/* ---- objects --------------------------------------------------------------- */
+/* ---- objects ----------------------------------------------------------- */
 
 typedef enum ObjKind {
     OBJ_CLASS, OBJ_INSTANCE, OBJ_LIST, OBJ_DICT, OBJ_SET, OBJ_FUNCTION,
@@ -256,7 +256,7 @@ typedef struct PySlice {
     PyValue start, stop, step;
 } PySlice;
 
-/* ---- the interpreter ------------------------------------------------------- */
+/* ---- the interpreter --------------------------------------------------- */
 
 /* Kinds of scope: they differ in where a name not bound there is looked
    up (a class body is skipped by the functions defined in it). */
@@ -315,7 +315,7 @@ struct PyVM {
     void *host;                /* pyvm_set_host() */
 };
 
-/* ---- shared across the pyvm files --------------------------------------- */
+/* ---- shared across the pyvm files -------------------------------------- */
 
 /* pyvm_call.c: raising */
 _Noreturn void vm_throw(PyVM *vm, PyValue exc);

@@ -28,7 +28,7 @@ static PyValue str_v(PyVM *vm, const char *s, size_t n)
     return vm_make_str(vm, s, n);
 }
 
-/* ---- code points --------------------------------------------------------------------- */
+/* ---- code points ------------------------------------------------------- */
 
 typedef struct Chars {
     uint32_t *cp;
@@ -94,7 +94,7 @@ static void span(PyVM *vm, PyValue start, PyValue end, size_t n, size_t *lo,
     *hi = (size_t)e;
 }
 
-/* ---- str --------------------------------------------------------------------------------- */
+/* ---- str --------------------------------------------------------------- */
 
 static PyValue s_join(PyVM *vm, const PyArgs *a, void *data)
 {
@@ -781,7 +781,7 @@ static PyValue b_decode(PyVM *vm, const PyArgs *a, void *data)
     return r;
 }
 
-/* ---- list ---------------------------------------------------------------------------------- */
+/* ---- list -------------------------------------------------------------- */
 
 static PyList *self_list(const PyArgs *a)
 {
@@ -998,7 +998,7 @@ static PyValue l_clear(PyVM *vm, const PyArgs *a, void *data)
     return py_none;
 }
 
-/* ---- tuple ------------------------------------------------------------------------------------ */
+/* ---- tuple ------------------------------------------------------------- */
 
 static PyValue t_index(PyVM *vm, const PyArgs *a, void *data)
 {
@@ -1013,7 +1013,7 @@ static PyValue t_index(PyVM *vm, const PyArgs *a, void *data)
     vm_raise_class(vm, vm->types[T_VALUE_ERROR], "tuple.index(x): x not in tuple");
 }
 
-/* ---- dict ------------------------------------------------------------------------------------- */
+/* ---- dict -------------------------------------------------------------- */
 
 static PyDict *self_dict(const PyArgs *a)
 {
@@ -1133,7 +1133,7 @@ static PyValue d_fromkeys(PyVM *vm, const PyArgs *a, void *data)
     return vm_obj(d);
 }
 
-/* ---- set -------------------------------------------------------------------------------------- */
+/* ---- set --------------------------------------------------------------- */
 
 static PySet *self_set(const PyArgs *a)
 {
@@ -1303,7 +1303,7 @@ static PyValue set_issubset(PyVM *vm, const PyArgs *a, void *d) { (void)d; retur
 static PyValue set_issuperset(PyVM *vm, const PyArgs *a, void *d) { (void)d; return set_relation(vm, a, 1, "set.issuperset"); }
 static PyValue set_isdisjoint(PyVM *vm, const PyArgs *a, void *d) { (void)d; return set_relation(vm, a, 2, "set.isdisjoint"); }
 
-/* ---- numbers, object, exceptions, type ---------------------------------------------------------- */
+/* ---- numbers, object, exceptions, type --------------------------------- */
 
 static PyValue i_bit_length(PyVM *vm, const PyArgs *a, void *data)
 {
@@ -1428,7 +1428,7 @@ static PyValue type_mro(PyVM *vm, const PyArgs *a, void *data)
     return vm_obj(l);
 }
 
-/* ---- the tables --------------------------------------------------------------------------------- */
+/* ---- the tables -------------------------------------------------------- */
 
 static const NativeDef str_methods[] = {
     { "join", s_join }, { "split", s_split }, { "rsplit", s_rsplit },

@@ -49,7 +49,7 @@ PyValue vm_native(PyVM *vm, const char *name, PyNativeFn fn, void *data,
     return vm_obj(n);
 }
 
-/* ---- classes ------------------------------------------------------------------ */
+/* ---- classes ----------------------------------------------------------- */
 
 bool vm_is_subclass(const PyClass *cls, const PyClass *base)
 {
@@ -163,7 +163,7 @@ bool vm_lookup(const PyClass *cls, const char *name, PyValue *out,
     return false;
 }
 
-/* ---- the class of a value ----------------------------------------------------- */
+/* ---- the class of a value ---------------------------------------------- */
 
 static int type_of_bit(unsigned bit)
 {
@@ -223,7 +223,7 @@ bool vm_isinstance(PyVM *vm, PyValue v, PyClass *cls)
     return vm_is_subclass(vm_type_of(vm, v), cls);
 }
 
-/* ---- instances ------------------------------------------------------------------ */
+/* ---- instances --------------------------------------------------------- */
 
 PyValue vm_instantiate(PyVM *vm, PyClass *cls, const PyValue *args,
                        size_t nargs, const char *const *kwnames,
@@ -264,7 +264,7 @@ PyValue vm_instantiate(PyVM *vm, PyClass *cls, const PyValue *args,
     return self;
 }
 
-/* ---- attributes ------------------------------------------------------------------ */
+/* ---- attributes -------------------------------------------------------- */
 
 static bool is_property(PyVM *vm, PyValue v)
 {
@@ -613,7 +613,7 @@ void vm_delattr(PyVM *vm, PyValue obj, const char *name)
                        vm_type_name(vm, obj), name));
 }
 
-/* ---- the built-in classes --------------------------------------------------------- */
+/* ---- the built-in classes ---------------------------------------------- */
 
 static const struct {
     int type;
@@ -720,7 +720,7 @@ void vm_bootstrap(PyVM *vm)
     vm->types[T_OBJECT]->pyt_bit = PYT_OBJECT;
 }
 
-/* ---- public wrappers for hosts ---------------------------------------------------- */
+/* ---- public wrappers for hosts ----------------------------------------- */
 
 PyObj *pyvm_class_new(PyVM *vm, const char *name, const char *module,
                       PyObj *const *bases, size_t nbases, PyObj *dict,

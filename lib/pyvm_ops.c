@@ -16,7 +16,7 @@
 
 #define MAX_INT_DIGITS 100000
 
-/* ---- making values ---------------------------------------------------------- */
+/* ---- making values ----------------------------------------------------- */
 
 PyValue vm_make_int64(PyVM *vm, int64_t i)
 {
@@ -129,7 +129,7 @@ static double to_double(PyVM *vm, PyValue v)
     return d;
 }
 
-/* ---- ints ---------------------------------------------------------------------- */
+/* ---- ints -------------------------------------------------------------- */
 
 static bool add_overflows(int64_t x, int64_t y)
 {
@@ -277,7 +277,7 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
     return py_unspecified;   /* not an int operation: MatMult */
 }
 
-/* ---- floats --------------------------------------------------------------------- */
+/* ---- floats ------------------------------------------------------------ */
 
 static double float_mod(double x, double y)
 {
@@ -361,7 +361,7 @@ static PyValue complex_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
     return r;
 }
 
-/* ---- sequences and sets ------------------------------------------------------------ */
+/* ---- sequences and sets ------------------------------------------------ */
 
 static const char *op_symbol(const char *op)
 {
@@ -614,7 +614,7 @@ PyValue vm_unaryop(PyVM *vm, const char *op, PyValue x)
                    vm_type_name(vm, x)));
 }
 
-/* ---- equality, identity, hashing --------------------------------------------------- */
+/* ---- equality, identity, hashing --------------------------------------- */
 
 bool vm_is(PyValue x, PyValue y)
 {
@@ -873,7 +873,7 @@ int64_t vm_hash(PyVM *vm, PyValue v)
     }
 }
 
-/* ---- ordering ----------------------------------------------------------------------- */
+/* ---- ordering ---------------------------------------------------------- */
 
 static int compare_sequences(PyVM *vm, const PyValue *a, size_t na,
                              const PyValue *b, size_t nb, const char *op,
@@ -1020,7 +1020,7 @@ bool vm_compare(PyVM *vm, const char *op, PyValue x, PyValue y)
     }
 }
 
-/* ---- truth --------------------------------------------------------------------------- */
+/* ---- truth ------------------------------------------------------------- */
 
 bool vm_truthy(PyVM *vm, PyValue v)
 {

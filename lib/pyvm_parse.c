@@ -66,7 +66,7 @@ static void *grow(Arena *a, void *items, size_t n, size_t *cap, size_t size)
     return ni;
 }
 
-/* ---- positions ------------------------------------------------------------ */
+/* ---- positions --------------------------------------------------------- */
 
 static size_t line_index(const StmtParser *sp, size_t offset)
 {
@@ -131,7 +131,7 @@ static bool at_line_end(const StmtParser *sp)
     return at_kind(sp, T_NEWLINE) || at_kind(sp, T_END);
 }
 
-/* ---- errors ---------------------------------------------------------------- */
+/* ---- errors ------------------------------------------------------------ */
 
 _Noreturn static void fail_at(StmtParser *sp, const char *kind, int line,
                               const char *msg)
@@ -159,7 +159,7 @@ _Noreturn static void refuse(StmtParser *sp, int line, const char *what)
     fail_at(sp, NULL, line, what);
 }
 
-/* ---- scopes ---------------------------------------------------------------- */
+/* ---- scopes ------------------------------------------------------------ */
 
 static bool in_names(const char *const *names, size_t n, const char *name)
 {
@@ -296,7 +296,7 @@ static PyExpr *parsed(StmtParser *sp, PyExpr *e, int line)
     return e;
 }
 
-/* ---- simple statements ---------------------------------------------------- */
+/* ---- simple statements ------------------------------------------------- */
 
 static PyStmt *new_stmt(StmtParser *sp, PyStmtKind kind, int line)
 {
@@ -538,7 +538,7 @@ static PyStmt *simple_statement(StmtParser *sp)
     return expression_statement(sp, line);
 }
 
-/* ---- blocks and compound statements ---------------------------------------- */
+/* ---- blocks and compound statements ------------------------------------ */
 
 typedef struct StmtList {
     PyStmt **items;
@@ -813,7 +813,7 @@ static void statement(StmtParser *sp, StmtList *out, int indent)
     push_stmt(sp, out, s);
 }
 
-/* ---- the module ------------------------------------------------------------ */
+/* ---- the module -------------------------------------------------------- */
 
 static void find_lines(StmtParser *sp)
 {

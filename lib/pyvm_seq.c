@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- an arena buffer ----------------------------------------------------------- */
+/* ---- an arena buffer --------------------------------------------------- */
 
 void ab_add(ABuf *b, const char *s, size_t n)
 {
@@ -55,7 +55,7 @@ PyValue ab_value(ABuf *b)
     return py_make_str(b->s, b->len);
 }
 
-/* ---- code points ------------------------------------------------------------------ */
+/* ---- code points ------------------------------------------------------- */
 
 bool vm_str_ascii(const char *s, size_t n)
 {
@@ -85,7 +85,7 @@ size_t vm_str_offset(const char *s, size_t n, size_t cp)
     return i;
 }
 
-/* ---- lists ---------------------------------------------------------------------------- */
+/* ---- lists ------------------------------------------------------------- */
 
 PyList *vm_list_new(PyVM *vm, size_t cap)
 {
@@ -178,7 +178,7 @@ bool pyvm_dict_entry(PyObj *dict, size_t i, PyValue *key, PyValue *value)
     return true;
 }
 
-/* ---- indexes and slices ------------------------------------------------------------- */
+/* ---- indexes and slices ------------------------------------------------ */
 
 /* A slice's indices for a sequence of n items (PySlice_AdjustIndices). */
 static int64_t slice_indices(PyVM *vm, PySlice *s, int64_t n, int64_t *start,
@@ -455,7 +455,7 @@ void vm_delitem(PyVM *vm, PyValue obj, PyValue key)
                    vm_type_name(vm, obj)));
 }
 
-/* ---- len and containment ------------------------------------------------------------- */
+/* ---- len and containment ----------------------------------------------- */
 
 int64_t vm_len(PyVM *vm, PyValue v)
 {
@@ -568,7 +568,7 @@ bool vm_contains(PyVM *vm, PyValue container, PyValue item)
     return false;
 }
 
-/* ---- iteration -------------------------------------------------------------------------- */
+/* ---- iteration --------------------------------------------------------- */
 
 static PyValue new_iter(PyVM *vm, PyValue seq, int which)
 {
@@ -754,7 +754,7 @@ PyValue *vm_collect(PyVM *vm, PyValue iterable, size_t *n)
     return l->items;
 }
 
-/* ---- repr and str ------------------------------------------------------------------------ */
+/* ---- repr and str ------------------------------------------------------ */
 
 static void repr_into(PyVM *vm, ABuf *b, PyValue v);
 

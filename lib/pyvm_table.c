@@ -24,7 +24,7 @@ uint64_t vm_str_hash(const char *s, size_t n)
     return h;
 }
 
-/* ---- dicts ------------------------------------------------------------------ */
+/* ---- dicts ------------------------------------------------------------- */
 
 PyDict *vm_dict_new(PyVM *vm)
 {
@@ -164,7 +164,7 @@ PyDict *vm_dict_copy(PyVM *vm, const PyDict *d)
     return c;
 }
 
-/* ---- sets (setobject.c) --------------------------------------------------- */
+/* ---- sets (setobject.c) ------------------------------------------------ */
 
 #define SET_MINSIZE 8
 #define LINEAR_PROBES 9
