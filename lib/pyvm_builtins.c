@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,9 +158,13 @@ static PyValue int_from_text(PyVM *vm, PyValue sv, int64_t base)
         }
     }
     {
-        char *digits = arena_alloc(vm->a, n - i + 1);
-        size_t nd = 0;
-        bool last_underscore = true;
+        /* digits of any base to 36: in int64 while it fits, then in
+           decimal text */
+        const char *value = "0";
+        int64_t small = 0;
+        bool big = false, last_underscore = true, any = false;
+        char bbuf[8];
+        snprintf(bbuf, sizeof bbuf, "%d", (int)base);
         for (size_t k = i; k < n; k++) {
             char c = s[k];
             if (c == '_') {
@@ -172,14 +177,35 @@ static PyValue int_from_text(PyVM *vm, PyValue sv, int64_t base)
                   : isalpha((unsigned char)c) ? (c | 0x20) - 'a' + 10 : 99;
             if (d >= base)
                 goto bad;
-            digits[nd++] = c;
             last_underscore = false;
+            any = true;
+            if (!big && small <= (INT64_MAX - d) / base) {
+                small = small * base + d;
+                continue;
+            }
+            if (!big) {
+                value = arena_printf(vm->a, "%lld", (long long)small);
+                big = true;
+            }
+            char dbuf[8];
+            snprintf(dbuf, sizeof dbuf, "%d", d);
+            value = pyint_add(vm->a, pyint_mul(vm->a, value, bbuf), dbuf);
         }
-        if (nd == 0 || last_underscore)
+        if (!any || last_underscore)
             goto bad;
-        char *text = pyint_from_digits(vm->a, digits, nd, (int)base);
-        return py_make_int(negative && strcmp(text, "0")
-                               ? pyint_negate(vm->a, text) : text);
+        size_t ndigits = 0;
+        for (size_t k = i; k < n; k++)
+            ndigits += s[k] != '_';
+        if (ndigits > 4300 && (base & (base - 1)))
+            vm_raise_class(vm, vm->types[T_VALUE_ERROR], arena_printf(vm->a,
+                           "Exceeds the limit (4300 digits) for integer "
+                           "string conversion: value has %zu digits; use "
+                           "sys.set_int_max_str_digits() to increase the "
+                           "limit", ndigits));
+        if (!big)
+            value = arena_printf(vm->a, "%lld", (long long)small);
+        return py_make_int(negative && strcmp(value, "0")
+                               ? pyint_negate(vm->a, value) : (char *)value);
     }
 bad:
     vm_raise_class(vm, vm->types[T_VALUE_ERROR], arena_printf(vm->a,
@@ -723,8 +749,28 @@ static PyValue b_round(PyVM *vm, const PyArgs *a, void *data)
         char *t = arena_printf(vm->a, "%.*f", (int)n, x.f);
         return vm_make_float(strtod(t, NULL));
     }
-    double p = pow(10.0, (double)-n);
-    return vm_make_float(nearbyint(x.f / p) * p);
+    /* to tens, hundreds, ...: as many significant digits as are left,
+       correctly rounded (half to even) as Python's dtoa does */
+    if (x.f == 0)
+        return x;
+    char *e = arena_printf(vm->a, "%.40e", x.f);
+    int decpt = atoi(strchr(e, 'e') + 1) + 1;
+    int64_t sig = decpt + n;
+    if (sig > 0) {
+        char *t = arena_printf(vm->a, "%.*e", (int)sig - 1, x.f);
+        return vm_make_float(strtod(t, NULL));
+    }
+    if (sig < 0)
+        return vm_make_float(copysign(0.0, x.f));
+    /* below one unit: up to it only past the half (a tie goes to 0) */
+    const char *digits = e[0] == '-' ? e + 1 : e;
+    bool above = digits[0] > '5';
+    if (digits[0] == '5')
+        for (const char *d = digits + 2; *d && *d != 'e'; d++)
+            if (*d != '0')
+                above = true;
+    double unit = strtod(arena_printf(vm->a, "1e%lld", (long long)-n), NULL);
+    return vm_make_float(above ? copysign(unit, x.f) : copysign(0.0, x.f));
 }
 
 static PyValue b_divmod(PyVM *vm, const PyArgs *a, void *data)

@@ -44,8 +44,9 @@ PyValue vm_new_exception(PyVM *vm, PyClass *cls, const PyValue *args,
 
 void vm_raise_class(PyVM *vm, PyClass *cls, const char *msg)
 {
-    PyValue arg = vm_make_str(vm, msg, strlen(msg));
-    vm_throw(vm, vm_new_exception(vm, cls, &arg, msg ? 1 : 0));
+    /* an empty message is an exception without arguments: MemoryError() */
+    PyValue arg = msg ? vm_make_str(vm, msg, strlen(msg)) : py_none;
+    vm_throw(vm, vm_new_exception(vm, cls, &arg, msg && *msg ? 1 : 0));
 }
 
 void pyvm_raise(PyVM *vm, const char *type, const char *fmt, ...)
@@ -58,8 +59,21 @@ void pyvm_raise(PyVM *vm, const char *type, const char *fmt, ...)
     vm_raise_class(vm, cls ? (PyClass *)cls : vm->types[T_RUNTIME_ERROR], msg);
 }
 
+/* More memory than a python block can mean is stopped too: the arena
+   would only grow (and the fuzzer would run out before clinic). */
+#define MEMORY_LIMIT ((size_t)512 << 20)
+
+void vm_check_memory(PyVM *vm)
+{
+    if (arena_bytes(vm->a) - vm->arena_base > MEMORY_LIMIT)
+        vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "the python block used "
+                       "more than 512 MiB: clinic stops it there");
+}
+
 void vm_step(PyVM *vm)
 {
+    if ((vm->steps & 1023) == 0)
+        vm_check_memory(vm);
     if (++vm->steps > vm->step_limit) {
         vm->steps = 0;   /* the error path itself may step */
         vm_raise_class(vm, vm->types[T_RUNTIME_ERROR], arena_printf(vm->a,

@@ -18,6 +18,9 @@
 typedef enum Flow { FLOW_NORMAL, FLOW_BREAK, FLOW_CONTINUE, FLOW_RETURN } Flow;
 
 static PyValue eval(PyVM *vm, Env *env, const PyExpr *e);
+static PyValue eval_set_display(PyVM *vm, Env *env, const PyExpr *e,
+                                bool iterated);
+static PyValue eval_iterable(PyVM *vm, Env *env, const PyExpr *e);
 static Flow exec_block(PyVM *vm, Env *env, PyStmt *const *body, size_t n);
 
 /* ---- names ------------------------------------------------------------- */
@@ -545,15 +548,24 @@ static void comp_loop(PyVM *vm, Comp *c, size_t level, PyValue iterable)
             continue;
         if (level + 1 < c->e->ngenerators)
             comp_loop(vm, c, level + 1,
-                      eval(vm, c->env, c->e->generators[level + 1].iter));
+                      eval_iterable(vm, c->env,
+                                    c->e->generators[level + 1].iter));
         else
             comp_produce(vm, c);
     }
 }
 
+/* What a for loop or a comprehension iterates. */
+static PyValue eval_iterable(PyVM *vm, Env *env, const PyExpr *e)
+{
+    if (e->kind == PX_SET)
+        return eval_set_display(vm, env, e, true);
+    return eval(vm, env, e);
+}
+
 static PyValue eval_comprehension(PyVM *vm, Env *env, const PyExpr *e)
 {
-    PyValue first = eval(vm, env, e->generators[0].iter);
+    PyValue first = eval_iterable(vm, env, e->generators[0].iter);
     Comp c = { e, new_env(vm, ENV_COMPREHENSION, NULL, closure_of(env),
                           env->globals), py_none };
     switch (e->kind) {
@@ -667,6 +679,62 @@ static PyValue eval_fstring(PyVM *vm, Env *env, const PyExpr *e)
     return ab_value(&b);
 }
 
+/* Whether CPython's compiler folds e into a constant (ast_opt.c):
+   literals, unary operators on them, tuples of constants, operators on
+   constants whose int result stays small (128 bits). */
+static bool folds_to_constant(const PyExpr *e, PyValue value)
+{
+    switch (e->kind) {
+    case PX_CONST:
+        return true;
+    case PX_UNARYOP:
+        return e->left->kind == PX_CONST ||
+               e->left->kind == PX_UNARYOP;
+    case PX_TUPLE:
+        for (size_t i = 0; i < e->nitems; i++)
+            if (e->items[i]->kind == PX_STARRED ||
+                !folds_to_constant(e->items[i], value.items[i]))
+                return false;
+        return true;
+    case PX_BINOP:
+        return (e->left->kind == PX_CONST || e->left->kind == PX_UNARYOP) &&
+               (e->right->kind == PX_CONST || e->right->kind == PX_UNARYOP) &&
+               (value.kind != PY_INT || strlen(value.s) <= 38);
+    default:
+        return false;
+    }
+}
+
+/* A set display.  Of three or more constants, CPython builds a frozenset
+   constant, which the compiler makes twice (the second time from the
+   first one's order) and the display copies: its elements come out in
+   that order, which this reproduces.  iterated: the display is what a
+   for loop or a comprehension iterates. */
+static PyValue eval_set_display(PyVM *vm, Env *env, const PyExpr *e,
+                                bool iterated)
+{
+    size_t n;
+    PyValue *items = display_items(vm, env, e->items, e->nitems, &n);
+    PySet *s = vm_set_new(vm, false);
+    for (size_t i = 0; i < n; i++)
+        vm_set_add(vm, s, items[i]);
+    /* "for x in {constants}" is folded at any size (ast_opt's fold_iter) */
+    bool constant = e->nitems >= (iterated ? 1u : 3u);
+    for (size_t i = 0; i < e->nitems && constant; i++)
+        constant = folds_to_constant(e->items[i], items[i]);
+    if (!constant)
+        return vm_obj(s);
+    PySet *again = vm_set_new(vm, true), *result = vm_set_new(vm, false);
+    size_t pos = 0;
+    PyValue key;
+    while (vm_set_next(s, &pos, &key))
+        vm_set_add(vm, again, key);
+    if (iterated)
+        return vm_obj(again);      /* the loop iterates the constant */
+    vm_set_merge(vm, result, again);
+    return vm_obj(result);
+}
+
 static PyValue eval_lambda(PyVM *vm, Env *env, const PyExpr *e)
 {
     return make_function(vm, env, e->vm_data);
@@ -734,14 +802,8 @@ static PyValue eval(PyVM *vm, Env *env, const PyExpr *e)
             vm_list_append(vm, l, items[i]);
         return vm_obj(l);
     }
-    case PX_SET: {
-        size_t n;
-        PyValue *items = display_items(vm, env, e->items, e->nitems, &n);
-        PySet *s = vm_set_new(vm, false);
-        for (size_t i = 0; i < n; i++)
-            vm_set_add(vm, s, items[i]);
-        return vm_obj(s);
-    }
+    case PX_SET:
+        return eval_set_display(vm, env, e, false);
     case PX_DICT: {
         PyDict *d = vm_dict_new(vm);
         for (size_t i = 0; i < e->nitems; i++) {
@@ -946,7 +1008,7 @@ static Flow exec_stmt(PyVM *vm, Env *env, const PyStmt *s)
         }
         return exec_block(vm, env, s->orelse, s->norelse);
     case ST_FOR: {
-        PyValue it = vm_iter(vm, eval(vm, env, s->test)), item;
+        PyValue it = vm_iter(vm, eval_iterable(vm, env, s->test)), item;
         while (vm_next(vm, it, &item)) {
             assign(vm, env, s->target, item);
             Flow f = exec_block(vm, env, s->body, s->nbody);
@@ -1028,6 +1090,7 @@ bool pyvm_run(PyVM *vm, const PyProgram *prog, PyObj *locals)
     env->globals = vm->globals;
     Run r = { prog, env };
     vm->steps = 0;
+    vm->arena_base = arena_bytes(vm->a);
     return vm_protect(vm, run, &r);
 }
 

@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 _Noreturn static void value_error(PyVM *vm, const char *msg)
@@ -62,11 +63,13 @@ static void parse_spec(PyVM *vm, const char *s, Spec *sp, const char *type_name)
     sp->fill_len = 1;
     sp->width = sp->precision = -1;
     const char *p = s;
+    bool fill_given = false;
     size_t first = *p ? vm_str_offset(p, strlen(p), 1) : 0;
     if (*p && is_align(p[first])) {
         sp->fill = p;
         sp->fill_len = first;
         sp->align = p[first];
+        fill_given = true;
         p += first + 1;
     } else if (is_align(*p)) {
         sp->align = *p++;
@@ -81,12 +84,15 @@ static void parse_spec(PyVM *vm, const char *s, Spec *sp, const char *type_name)
         sp->alt = true;
         p++;
     }
+    /* '0' pads with zeros unless a fill was given, and aligns after
+       the sign when no alignment was given (numbers only) */
     if (*p == '0') {
         sp->zero = true;
-        if (!sp->align) {
+        if (!fill_given) {
             sp->fill = "0";
             sp->fill_len = 1;
-            sp->align = '=';
+            if (!sp->align && strcmp(type_name, "str"))
+                sp->align = '=';
         }
         p++;
     }
@@ -220,6 +226,8 @@ static const char *format_int(PyVM *vm, const char *text, const Spec *sp)
         return pad(vm, sp, "", body, '<');
     }
     int base = type == 'b' ? 2 : type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
+    if (base == 10)
+        vm_check_int_digits(vm, text);
     char *d = base == 10 ? (char *)mag : pyint_to_base(vm->a, mag, base);
     if (type == 'X')
         for (char *c = d; *c; c++)
@@ -259,6 +267,51 @@ static const char *float_digits(PyVM *vm, double x, char type, int64_t prec,
     return s;
 }
 
+/* No type but a precision: 'g', except that an integral result keeps a
+   ".0" and so switches to the exponent one digit sooner (CPython's
+   format_float_short with Py_DTSF_ADD_DOT_0). */
+static const char *general_with_dot(PyVM *vm, double x, int64_t prec,
+                                    bool alt)
+{
+    if (!isfinite(x))
+        return float_digits(vm, x, 'g', prec, alt, NULL);
+    if (prec > 10000)
+        prec = 10000;
+    char *e = arena_printf(vm->a, "%.*e", (int)prec - 1, x);
+    int decpt = atoi(strchr(e, 'e') + 1) + 1;
+    char *s;
+    if (decpt <= -4 || decpt > prec - 1) {
+        s = e;
+        if (!alt) {
+            /* drop the mantissa's trailing zeros, and a bare point */
+            char *exp = strchr(s, 'e'), *m = exp;
+            if (memchr(s, '.', (size_t)(exp - s))) {
+                while (m[-1] == '0')
+                    m--;
+                if (m[-1] == '.')
+                    m--;
+            }
+            s = arena_printf(vm->a, "%.*s%s", (int)(m - s), s, exp);
+        } else if (!strchr(s, '.')) {
+            char *exp = strchr(s, 'e');
+            s = arena_printf(vm->a, "%.*s.%s", (int)(exp - s), s, exp);
+        }
+        return s;
+    }
+    s = arena_printf(vm->a, "%.*f", (int)(prec - decpt), x);
+    if (!alt && strchr(s, '.')) {
+        size_t n = strlen(s);
+        while (s[n - 1] == '0')
+            n--;
+        if (s[n - 1] == '.')
+            n--;
+        s[n] = '\0';
+    }
+    if (!strchr(s, '.'))
+        s = arena_printf(vm->a, "%s%s", s, alt ? "." : ".0");
+    return s;
+}
+
 static const char *format_float(PyVM *vm, double x, const Spec *sp,
                                 bool from_int)
 {
@@ -279,6 +332,12 @@ static const char *format_float(PyVM *vm, double x, const Spec *sp,
         pyfloat_repr(&tmp, mag, true);
         body = arena_strndup(vm->a, tmp.buf, tmp.len);
         sb_free(&tmp);
+        const char *e = strchr(body, 'e');
+        if (sp->alt && e && !memchr(body, '.', (size_t)(e - body)))
+            body = arena_printf(vm->a, "%.*s.%s", (int)(e - body), body, e);
+    } else if (!type) {
+        body = general_with_dot(vm, mag, sp->precision ? sp->precision : 1,
+                                sp->alt);
     } else {
         int64_t prec = sp->precision < 0 ? 6 : sp->precision;
         char t = type ? type : 'g';
@@ -326,8 +385,10 @@ const char *vm_format(PyVM *vm, PyValue v, const char *spec)
         return vm_format(vm, vm_make_int64(vm, v.b), spec);
     case PY_INT: {
         const char *text = v.kind == PY_BOOL ? (v.b ? "1" : "0") : v.s;
-        if (!*spec)
+        if (!*spec) {
+            vm_check_int_digits(vm, text);
             return text;
+        }
         parse_spec(vm, spec, &sp, "int");
         const char *r = format_int(vm, text, &sp);
         if (r)
@@ -621,6 +682,8 @@ static const char *percent_int(PyVM *vm, PyValue v, char conv, bool alt,
     bool negative = text[0] == '-';
     const char *mag = text + negative;
     int base = conv == 'o' ? 8 : (conv == 'x' || conv == 'X') ? 16 : 10;
+    if (base == 10)
+        vm_check_int_digits(vm, text);
     char *d = base == 10 ? (char *)mag : pyint_to_base(vm->a, mag, base);
     if (conv == 'X')
         for (char *c = d; *c; c++)

@@ -309,6 +309,7 @@ struct PyVM {
     int depth;                 /* Python calls in progress */
     int line;                  /* file line of the statement running */
     long steps, step_limit;
+    size_t arena_base;         /* arena_bytes() when the run started */
     PyValue ret;               /* a return statement's value */
     const PyObj *in_repr[64];  /* containers being repr()'d: "[...]" */
     int nin_repr;
@@ -323,6 +324,7 @@ _Noreturn void vm_raise_class(PyVM *vm, PyClass *cls, const char *msg);
 PyValue vm_new_exception(PyVM *vm, PyClass *cls, const PyValue *args,
                          size_t nargs);
 void vm_step(PyVM *vm);
+void vm_check_memory(PyVM *vm);
 /* calls */
 PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 const char *const *kwnames, const PyValue *kwvalues,
@@ -434,6 +436,8 @@ PyValue vm_make_tuple(PyVM *vm, const PyValue *items, size_t n);
 PyList *vm_list_new(PyVM *vm, size_t cap);
 void vm_list_append(PyVM *vm, PyList *l, PyValue v);
 bool vm_as_int64(PyValue v, int64_t *out);
+/* ValueError for an int too long for decimal text, as Python 3.11. */
+void vm_check_int_digits(PyVM *vm, const char *text);
 int64_t vm_index(PyVM *vm, PyValue v, const char *what);
 /* Code points of a str (UTF-8): counting, and the byte offset of one. */
 size_t vm_str_len(const char *s, size_t n);

@@ -139,10 +139,8 @@ static PyValue split_impl(PyVM *vm, const PyArgs *a, bool from_right)
                 if (i >= c.n)
                     break;
                 if (maxsplit >= 0 && (int64_t)nt == maxsplit) {
-                    size_t e = c.n;
-                    while (e > i && is_space(c.cp[e - 1]))
-                        e--;
-                    tmp[nt++] = str_v(vm, s.s + c.off[i], c.off[e] - c.off[i]);
+                    /* the rest as it is, trailing whitespace and all */
+                    tmp[nt++] = str_v(vm, s.s + c.off[i], c.off[c.n] - c.off[i]);
                     break;
                 }
                 size_t j = i;
@@ -161,10 +159,7 @@ static PyValue split_impl(PyVM *vm, const PyArgs *a, bool from_right)
                 if (i == 0)
                     break;
                 if (maxsplit >= 0 && (int64_t)nt == maxsplit) {
-                    size_t b0 = 0;
-                    while (b0 < i && is_space(c.cp[b0]))
-                        b0++;
-                    tmp[nt++] = str_v(vm, s.s + c.off[b0], c.off[i] - c.off[b0]);
+                    tmp[nt++] = str_v(vm, s.s, c.off[i]);
                     break;
                 }
                 size_t j = i;
@@ -523,7 +518,25 @@ static PyValue s_format_map(PyVM *vm, const PyArgs *a, void *data)
 
 typedef bool (*CharTest)(uint32_t c);
 static bool t_digit(uint32_t c) { return c >= '0' && c <= '9'; }
-static bool t_alpha(uint32_t c) { return (c < 0x80 && isalpha((int)c)) || (c >= 0xc0 && c != 0xd7 && c != 0xf7); }
+/* Letters: ASCII exactly; beyond it the common alphabets' blocks (Latin,
+   Greek, Cyrillic, Hebrew, Arabic, kana, CJK, Hangul), which is what
+   clinic's Python knows of Unicode's categories. */
+static bool t_alpha(uint32_t c)
+{
+    if (c < 0x80)
+        return isalpha((int)c);
+    static const uint32_t ranges[][2] = {
+        { 0xaa, 0xaa }, { 0xb5, 0xb5 }, { 0xba, 0xba }, { 0xc0, 0xd6 },
+        { 0xd8, 0xf6 }, { 0xf8, 0x2af }, { 0x370, 0x373 }, { 0x376, 0x377 },
+        { 0x37b, 0x37d }, { 0x386, 0x386 }, { 0x388, 0x3ff }, { 0x400, 0x481 },
+        { 0x48a, 0x52f }, { 0x5d0, 0x5ea }, { 0x620, 0x64a }, { 0x3041, 0x3096 },
+        { 0x30a1, 0x30fa }, { 0x4e00, 0x9fff }, { 0xac00, 0xd7a3 },
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (c >= ranges[i][0] && c <= ranges[i][1])
+            return c != 0x3f6;
+    return false;
+}
 static bool t_alnum(uint32_t c) { return t_digit(c) || t_alpha(c); }
 static bool t_upper(uint32_t c) { return c < 0x80 && isupper((int)c); }
 static bool t_lower(uint32_t c) { return c < 0x80 && islower((int)c); }
@@ -581,7 +594,7 @@ static PyValue s_isidentifier(PyVM *vm, const PyArgs *a, void *data)
         return pyvm_bool(false);
     for (size_t i = 0; i < c.n; i++) {
         uint32_t x = c.cp[i];
-        bool ok = x == '_' || t_alpha(x) || x >= 0x100 || (i && t_digit(x));
+        bool ok = x == '_' || t_alpha(x) || (i && t_digit(x));
         if (!ok)
             return pyvm_bool(false);
     }
@@ -1227,35 +1240,105 @@ static PyValue set_copy(PyVM *vm, const PyArgs *a, void *data)
     return vm_obj(vm_set_copy(vm, self_set(a), self_set(a)->frozen));
 }
 
-/* union/intersection/difference with any number of iterables. */
+/* set_update_internal: another set merges, anything else adds its
+   items in order (setobject.c; the order decides how a set prints). */
+static void update_from(PyVM *vm, PySet *s, PyValue other)
+{
+    if (vm_is_kind(other, OBJ_SET)) {
+        vm_set_merge(vm, s, (PySet *)other.obj);
+        return;
+    }
+    size_t n;
+    PyValue *items = vm_collect(vm, other, &n);
+    for (size_t i = 0; i < n; i++)
+        vm_set_add(vm, s, items[i]);
+}
+
+/* so & other, for any iterable other. */
+static PySet *intersection(PyVM *vm, PySet *so, PyValue other)
+{
+    if (vm_is_kind(other, OBJ_SET))
+        return vm_set_intersection(vm, so, (PySet *)other.obj);
+    PySet *result = vm_set_new(vm, so->frozen);
+    size_t n;
+    PyValue *items = vm_collect(vm, other, &n);
+    for (size_t i = 0; i < n; i++)
+        if (vm_set_contains(vm, so, items[i]))
+            vm_set_add(vm, result, items[i]);
+    return result;
+}
+
+/* so - other: a copy with other's items discarded, or (for a set much
+   smaller than so) vm_set_difference's way. */
+static PySet *difference(PyVM *vm, PySet *so, PyValue other)
+{
+    if (vm_is_kind(other, OBJ_SET))
+        return vm_set_difference(vm, so, (PySet *)other.obj);
+    PySet *result = vm_set_copy(vm, so, so->frozen);
+    size_t n;
+    PyValue *items = vm_collect(vm, other, &n);
+    for (size_t i = 0; i < n; i++)
+        vm_set_discard(vm, result, items[i]);
+    return result;
+}
+
+static void replace_table(PySet *s, const PySet *from)
+{
+    s->table = from->table;
+    s->mask = from->mask;
+    s->fill = from->fill;
+    s->used = from->used;
+}
+
+/* union, intersection, difference and their _update forms, with any
+   number of iterables. */
 static PyValue set_multi(PyVM *vm, const PyArgs *a, char op, bool update)
 {
-    PySet *result = update ? self_set(a) : vm_set_copy(vm, self_set(a),
-                                                       self_set(a)->frozen);
+    PySet *so = self_set(a), *result = so;
     if (update)
-        mutable_check(vm, result, op == '|' ? "update" : op == '&'
+        mutable_check(vm, so, op == '|' ? "update" : op == '&'
                       ? "intersection_update" : "difference_update");
-    for (size_t i = 1; i < a->nargs; i++) {
-        PySet *other = as_set(vm, a->args[i]), *r;
-        if (op == '|') {
-            vm_set_merge(vm, result, other);
-            continue;
-        }
-        r = op == '&' ? vm_set_intersection(vm, result, other)
-          : op == '^' ? vm_set_symmetric_difference(vm, result, other)
-                      : vm_set_difference(vm, result, other);
-        if (update) {
-            result->table = r->table;
-            result->mask = r->mask;
-            result->fill = r->fill;
-            result->used = r->used;
-        } else {
-            r->frozen = result->frozen;
-            r->ob.type = result->ob.type;
-            result = r;
-        }
+    if (op == '|') {
+        if (!update)
+            result = vm_set_copy(vm, so, so->frozen);
+        for (size_t i = 1; i < a->nargs; i++)
+            if (!(vm_is_kind(a->args[i], OBJ_SET) &&
+                  (PySet *)a->args[i].obj == so))
+                update_from(vm, result, a->args[i]);
+        return update ? py_none : vm_obj(result);
     }
-    return update ? py_none : vm_obj(result);
+    if (a->nargs == 1)
+        result = update ? so : vm_set_copy(vm, so, so->frozen);
+    for (size_t i = 1; i < a->nargs; i++) {
+        if (op == '&')
+            result = intersection(vm, result, a->args[i]);
+        else if (i == 1 || !update)
+            result = difference(vm, result, a->args[i]);
+        else
+            result = difference(vm, result, a->args[i]);
+    }
+    if (update) {
+        if (result != so)
+            replace_table(so, result);
+        return py_none;
+    }
+    result->frozen = so->frozen;
+    result->ob.type = so->ob.type;
+    return vm_obj(result);
+}
+
+static PyValue set_symmetric_difference(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)data;
+    PyValue v[2];
+    pyvm_bind(vm, a, "set.symmetric_difference", "self other", v, NULL);
+    PySet *so = self_set(a);
+    PySet *other = vm_is_kind(v[1], OBJ_SET) ? (PySet *)v[1].obj
+                                             : as_set(vm, v[1]);
+    PySet *r = vm_set_symmetric_difference(vm, so, other);
+    r->frozen = so->frozen;
+    r->ob.type = so->ob.type;
+    return vm_obj(r);
 }
 
 static PyValue set_union(PyVM *vm, const PyArgs *a, void *d) { (void)d; return set_multi(vm, a, '|', false); }
@@ -1264,14 +1347,6 @@ static PyValue set_difference(PyVM *vm, const PyArgs *a, void *d) { (void)d; ret
 static PyValue set_update(PyVM *vm, const PyArgs *a, void *d) { (void)d; return set_multi(vm, a, '|', true); }
 static PyValue set_intersection_update(PyVM *vm, const PyArgs *a, void *d) { (void)d; return set_multi(vm, a, '&', true); }
 static PyValue set_difference_update(PyVM *vm, const PyArgs *a, void *d) { (void)d; return set_multi(vm, a, '-', true); }
-
-static PyValue set_symmetric_difference(PyVM *vm, const PyArgs *a, void *data)
-{
-    (void)data;
-    ARGS(2);
-    pyvm_bind(vm, a, "set.symmetric_difference", "self other", v, NULL);
-    return set_multi(vm, a, '^', false);
-}
 
 static PyValue set_relation(PyVM *vm, const PyArgs *a, int which,
                             const char *fname)

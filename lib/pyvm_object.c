@@ -552,7 +552,8 @@ bool vm_method_lookup(PyVM *vm, PyValue obj, const char *name, PyValue *out,
                       bool *unbound)
 {
     *unbound = false;
-    if (obj.kind != PY_OBJECT || obj.obj->kind != OBJ_CLASS) {
+    /* a class's attributes, and super()'s, are not its type's methods */
+    if (!vm_is_kind(obj, OBJ_CLASS) && !vm_is_kind(obj, OBJ_SUPER)) {
         PyClass *type = vm_type_of(vm, obj);
         PyValue cv;
         bool hosted = type->host && vm_is_kind(obj, OBJ_INSTANCE) &&

@@ -12,6 +12,7 @@
 #include "pyvm_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_INT_DIGITS 100000
@@ -77,6 +78,20 @@ static PyValue big(PyVM *vm, char *digits)
                        "clinic's Python keeps ints below %d digits",
                        MAX_INT_DIGITS));
     return py_make_int(digits);
+}
+
+/* Python 3.11 refuses to turn an int of more than 4300 digits into
+   decimal text (sys.get_int_max_str_digits()). */
+#define INT_MAX_STR_DIGITS 4300
+
+void vm_check_int_digits(PyVM *vm, const char *text)
+{
+    size_t n = strlen(text) - (text[0] == '-');
+    if (n > INT_MAX_STR_DIGITS)
+        vm_raise_class(vm, vm->types[T_VALUE_ERROR], arena_printf(vm->a,
+                       "Exceeds the limit (%d digits) for integer string "
+                       "conversion; use sys.set_int_max_str_digits() to "
+                       "increase the limit", INT_MAX_STR_DIGITS));
 }
 
 bool vm_as_int64(PyValue v, int64_t *out)
@@ -173,12 +188,47 @@ static PyValue int_pow(PyVM *vm, PyValue x, PyValue y)
         vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "exponent too large");
     }
     const char *b = int_text(x);
-    size_t digits = strlen(b);
-    if (digits > 1 && (double)(digits - 1) * (double)e > MAX_INT_DIGITS)
+    const char *mag = b + (b[0] == '-');
+    double base_digits = strlen(mag) > 15 ? (double)strlen(mag)
+                                          : log10(strtod(mag, NULL));
+    if (strcmp(mag, "0") && strcmp(mag, "1") &&
+        base_digits * (double)e > MAX_INT_DIGITS)
         vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
                        "clinic's Python keeps ints below %d digits",
                        MAX_INT_DIGITS));
     return big(vm, pyint_pow(vm->a, b, (uint64_t)e));
+}
+
+/* x / y for ints beyond a double's exact range, correctly rounded as
+   Python's long_true_divide: a quotient of 55 bits, a sticky bit for
+   the remainder, one rounding to 53 bits, then the exponent. */
+static double int_true_divide(PyVM *vm, const char *x, const char *y)
+{
+    bool negative = (x[0] == '-') != (y[0] == '-');
+    const char *a = x + (x[0] == '-'), *b = y + (y[0] == '-');
+    if (!strcmp(a, "0"))
+        return negative ? -0.0 : 0.0;
+    long la = (long)strlen(pyint_to_base(vm->a, a, 2));
+    long lb = (long)strlen(pyint_to_base(vm->a, b, 2));
+    long diff = la - lb;
+    if (diff > 1025)
+        vm_raise_class(vm, vm->types[T_OVERFLOW_ERROR], "integer division "
+                       "result too large for a float");
+    if (diff < -1140)
+        return negative ? -0.0 : 0.0;
+    long k = 55 - diff;
+    const char *n = k >= 0 ? pyint_lshift(vm->a, a, (uint64_t)k) : a;
+    const char *d = k >= 0 ? b : pyint_lshift(vm->a, b, (uint64_t)-k);
+    char *q, *r;
+    pyint_divmod(vm->a, n, d, &q, &r);
+    unsigned long long qi = strtoull(q, NULL, 10);
+    if (strcmp(r, "0"))
+        qi |= 1;
+    double result = ldexp((double)qi, (int)-k);
+    if (isinf(result))
+        vm_raise_class(vm, vm->types[T_OVERFLOW_ERROR], "integer division "
+                       "result too large for a float");
+    return negative ? -result : result;
 }
 
 static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
@@ -234,21 +284,32 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
             return big(vm, q);
         }
     case 'D': {
-        double dx = to_double(vm, x), dy = to_double(vm, y);
-        if (dy == 0)
+        const int64_t exact = INT64_C(1) << 53;
+        if (!strcmp(ys, "0"))
             zero_division(vm, "division by zero");
-        return vm_make_float(dx / dy);
+        if (small && a <= exact && a >= -exact && b <= exact && b >= -exact)
+            return vm_make_float((double)a / (double)b);
+        return vm_make_float(int_true_divide(vm, xs, ys));
     }
     case 'P':
         return int_pow(vm, x, y);
     case 'L':
     case 'R': {
         int64_t n;
-        if (!vm_as_int64(y, &n))
-            vm_raise_class(vm, vm->types[T_OVERFLOW_ERROR],
-                           "Python int too large to convert to C ssize_t");
-        if (n < 0)
+        if (ys[0] == '-')
             vm_raise_class(vm, vm->types[T_VALUE_ERROR], "negative shift count");
+        if (!vm_as_int64(y, &n) || n > INT64_C(1) << 40) {
+            /* a shift by more than memory holds: CPython's errors */
+            if (!strcmp(xs, "0"))
+                return vm_make_int64(vm, 0);
+            if (op[0] == 'R')
+                return vm_make_int64(vm, xs[0] == '-' ? -1 : 0);
+            double words;
+            if (!pyint_to_double(ys, &words) || words / 30 > 2.3e18)
+                vm_raise_class(vm, vm->types[T_OVERFLOW_ERROR],
+                               "too many digits in integer");
+            vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "");
+        }
         if (op[0] == 'L') {
             if (small && n < 62 && a >= -(INT64_C(1) << (62 - n)) &&
                 a < (INT64_C(1) << (62 - n)))
@@ -320,45 +381,120 @@ static PyValue float_binop(PyVM *vm, const char *op, double x, double y)
             floordiv += 1.0;
         return vm_make_float(floordiv);
     }
-    case 'P':
+    case 'P': {
         if (x == 0 && y < 0)
             zero_division(vm, "0.0 cannot be raised to a negative power");
-        if (x < 0 && y != floor(y))
-            vm_raise_class(vm, vm->types[T_VALUE_ERROR], "clinic's Python has "
-                           "no complex results of **");
-        return vm_make_float(pow(x, y));
+        if (x < 0 && y != floor(y) && isfinite(y)) {
+            /* a complex result, as complex's _Py_c_pow computes it */
+            double len = pow(fabs(x), y), phase = atan2(0.0, x) * y;
+            PyValue c = { .kind = PY_COMPLEX, .f = len * cos(phase),
+                          .imag = len * sin(phase) };
+            return c;
+        }
+        double r = pow(x, y);
+        if (isinf(r) && isfinite(x) && isfinite(y)) {
+            PyValue args[2] = { vm_make_int64(vm, 34),
+                                vm_make_str(vm, "Numerical result out of "
+                                            "range", 29) };
+            vm_throw(vm, vm_new_exception(vm, vm->types[T_OVERFLOW_ERROR],
+                                          args, 2));
+        }
+        return vm_make_float(r);
+    }
     default:
         break;
     }
     return py_unspecified;
 }
 
-static PyValue complex_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
+typedef struct Complex {
+    double re, im;
+} Complex;
+
+static Complex c_prod(Complex a, Complex b)
 {
-    double ar = x.kind == PY_COMPLEX ? x.f : to_double(vm, x);
-    double ai = x.kind == PY_COMPLEX ? x.imag : 0;
-    double br = y.kind == PY_COMPLEX ? y.f : to_double(vm, y);
-    double bi = y.kind == PY_COMPLEX ? y.imag : 0;
-    PyValue r = { .kind = PY_COMPLEX };
-    if (!strcmp(op, "Add")) {
-        r.f = ar + br;
-        r.imag = ai + bi;
-    } else if (!strcmp(op, "Sub")) {
-        r.f = ar - br;
-        r.imag = ai - bi;
-    } else if (!strcmp(op, "Mult")) {
-        r.f = ar * br - ai * bi;
-        r.imag = ar * bi + ai * br;
-    } else if (!strcmp(op, "Div")) {
-        double d = br * br + bi * bi;
-        if (d == 0)
+    Complex r = { a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re };
+    return r;
+}
+
+/* CPython's _Py_c_quot: scaled by the larger of b's parts. */
+static Complex c_quot(PyVM *vm, Complex a, Complex b)
+{
+    double abs_re = fabs(b.re), abs_im = fabs(b.im);
+    Complex r;
+    if (abs_re >= abs_im) {
+        if (abs_re == 0.0)
             zero_division(vm, "complex division by zero");
-        r.f = (ar * br + ai * bi) / d;
-        r.imag = (ai * br - ar * bi) / d;
+        double ratio = b.im / b.re, denom = b.re + b.im * ratio;
+        r.re = (a.re + a.im * ratio) / denom;
+        r.im = (a.im - a.re * ratio) / denom;
     } else {
-        return py_unspecified;
+        double ratio = b.re / b.im, denom = b.re * ratio + b.im;
+        r.re = (a.re * ratio + a.im) / denom;
+        r.im = (a.im * ratio - a.re) / denom;
     }
     return r;
+}
+
+/* CPython's complex_pow: repeated squaring for small integral exponents,
+   else _Py_c_pow's polar form. */
+static Complex c_pow(PyVM *vm, Complex a, Complex b)
+{
+    Complex one = { 1.0, 0.0 };
+    if (b.re == 0.0 && b.im == 0.0)
+        return one;
+    if (a.re == 0.0 && a.im == 0.0) {
+        if (b.im != 0.0 || b.re < 0.0)
+            zero_division(vm, "0.0 to a negative or complex power");
+        Complex zero = { 0.0, 0.0 };
+        return zero;
+    }
+    long n = (long)b.re;
+    if (b.im == 0.0 && b.re == (double)n && n <= 100 && n >= -100) {
+        Complex r = one, p = a;
+        unsigned long u = (unsigned long)(n < 0 ? -n : n), mask = 1;
+        while (mask > 0 && u >= mask) {
+            if (u & mask)
+                r = c_prod(r, p);
+            mask <<= 1;
+            p = c_prod(p, p);
+        }
+        return n < 0 ? c_quot(vm, one, r) : r;
+    }
+    double vabs = hypot(a.re, a.im), len = pow(vabs, b.re);
+    double at = atan2(a.im, a.re), phase = at * b.re;
+    if (b.im != 0.0) {
+        len /= exp(at * b.im);
+        phase += b.im * log(vabs);
+    }
+    Complex r = { len * cos(phase), len * sin(phase) };
+    return r;
+}
+
+static PyValue complex_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
+{
+    Complex a = { x.kind == PY_COMPLEX ? x.f : to_double(vm, x),
+                  x.kind == PY_COMPLEX ? x.imag : 0 };
+    Complex b = { y.kind == PY_COMPLEX ? y.f : to_double(vm, y),
+                  y.kind == PY_COMPLEX ? y.imag : 0 };
+    Complex r;
+    if (!strcmp(op, "Add"))
+        r = (Complex){ a.re + b.re, a.im + b.im };
+    else if (!strcmp(op, "Sub"))
+        r = (Complex){ a.re - b.re, a.im - b.im };
+    else if (!strcmp(op, "Mult"))
+        r = c_prod(a, b);
+    else if (!strcmp(op, "Div"))
+        r = c_quot(vm, a, b);
+    else if (!strcmp(op, "Pow"))
+        r = c_pow(vm, a, b);
+    else
+        return py_unspecified;
+    if (!strcmp(op, "Pow") && (isinf(r.re) || isinf(r.im)) &&
+        isfinite(a.re) && isfinite(a.im))
+        vm_raise_class(vm, vm->types[T_OVERFLOW_ERROR], "complex exponentiation");
+    PyValue v = { .kind = PY_COMPLEX, .f = r.re, .imag = r.im };
+    return v;
 }
 
 /* ---- sequences and sets ------------------------------------------------ */
@@ -410,6 +546,7 @@ static PyValue repeat(PyVM *vm, PyValue seq, PyValue count)
     if (n < 0)
         n = 0;
     if (seq.kind == PY_STR || seq.kind == PY_BYTES) {
+        vm_check_memory(vm);
         if (n && seq.len > (size_t)(1 << 26) / (size_t)n)
             vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "string too long");
         char *s = arena_alloc_uninit(vm->a, seq.len * (size_t)n + 1);
@@ -423,7 +560,7 @@ static PyValue repeat(PyVM *vm, PyValue seq, PyValue count)
     }
     size_t len;
     PyValue *items = vm_collect(vm, seq, &len);
-    if (n && len > (size_t)(1 << 24) / (size_t)n)
+    if (n && len > (size_t)(1 << 22) / (size_t)n)
         vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "sequence too long");
     PyList *l = vm_list_new(vm, len * (size_t)n + 1);
     for (int64_t i = 0; i < n; i++)

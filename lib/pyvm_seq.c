@@ -99,7 +99,8 @@ void vm_list_append(PyVM *vm, PyList *l, PyValue v)
 {
     if (l->len == l->cap) {
         size_t cap = l->cap * 2;
-        if (cap > ((size_t)1 << 26))
+        vm_check_memory(vm);
+        if (cap > ((size_t)1 << 24))
             vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "list too long");
         PyValue *items = arena_array_of(vm->a, PyValue, cap);
         memcpy(items, l->items, l->len * sizeof *items);
@@ -583,6 +584,8 @@ static PyValue new_iter(PyVM *vm, PyValue seq, int which)
     }
     if (vm_is_kind(seq, OBJ_DICT))
         it->stop = (int64_t)((PyDict *)seq.obj)->len;
+    if (vm_is_kind(seq, OBJ_SET))
+        it->stop = (int64_t)((PySet *)seq.obj)->used;
     return vm_obj(it);
 }
 
@@ -700,6 +703,9 @@ bool vm_next(PyVM *vm, PyValue itv, PyValue *out)
     }
     case OBJ_SET: {
         PySet *s = (PySet *)seq.obj;
+        if ((int64_t)s->used != it->stop)
+            vm_raise_class(vm, vm->types[T_RUNTIME_ERROR],
+                           "Set changed size during iteration");
         return vm_set_next(s, &it->pos, out);
     }
     case OBJ_RANGE:
@@ -986,6 +992,8 @@ static void repr_into(PyVM *vm, ABuf *b, PyValue v)
         repr_into(vm, b, pyvm_import(vm, v));
         return;
     default: {
+        if (v.kind == PY_INT)
+            vm_check_int_digits(vm, v.s);
         const char *r = py_repr(vm->a, &v);
         ab_adds(b, r);
         return;
@@ -995,6 +1003,8 @@ static void repr_into(PyVM *vm, ABuf *b, PyValue v)
 
 const char *vm_repr(PyVM *vm, PyValue v)
 {
+    if (v.kind == PY_INT)
+        vm_check_int_digits(vm, v.s);
     if (v.kind == PY_STR || v.kind == PY_INT || v.kind == PY_NONE ||
         v.kind == PY_BOOL || v.kind == PY_FLOAT)
         return py_repr(vm->a, &v);

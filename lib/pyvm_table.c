@@ -413,6 +413,7 @@ PySet *vm_set_symmetric_difference(PyVM *vm, PySet *so, PySet *other)
 PySet *vm_set_union(PyVM *vm, PySet *so, PySet *other)
 {
     PySet *result = vm_set_copy(vm, so, so->frozen);
-    vm_set_merge(vm, result, other);
+    if (other != so)
+        vm_set_merge(vm, result, other);
     return result;
 }
