@@ -80,6 +80,9 @@ const PyError *pyvm_error(const PyVM *vm);
 /* Stops a runaway program: more steps (statements, calls, loop rounds)
    than this raise RuntimeError.  Default 2,000,000. */
 void pyvm_set_step_limit(PyVM *vm, long steps);
+/* And one that fills memory: a run that would grow the arena by more than
+   this raises MemoryError.  Default 512 MiB. */
+void pyvm_set_memory_limit(PyVM *vm, size_t bytes);
 
 /* ---- values and objects, for hosts ------------------------------------- */
 

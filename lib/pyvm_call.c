@@ -60,20 +60,21 @@ void pyvm_raise(PyVM *vm, const char *type, const char *fmt, ...)
 }
 
 /* More memory than a python block can mean is stopped too: the arena
-   would only grow (and the fuzzer would run out before clinic). */
-#define MEMORY_LIMIT ((size_t)512 << 20)
-
-void vm_check_memory(PyVM *vm)
+   only grows while a block runs, and a runaway one would take the
+   machine down before clinic could report it. */
+void vm_reserve(PyVM *vm, size_t bytes)
 {
-    if (arena_bytes(vm->a) - vm->arena_base > MEMORY_LIMIT)
-        vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "the python block used "
-                       "more than 512 MiB: clinic stops it there");
+    size_t used = arena_bytes(vm->a) - vm->arena_base;
+    if (used > vm->memory_limit || bytes > vm->memory_limit - used)
+        vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
+                       "the python block used more than %zu MiB: clinic "
+                       "stops it there", vm->memory_limit >> 20));
 }
 
 void vm_step(PyVM *vm)
 {
     if ((vm->steps & 1023) == 0)
-        vm_check_memory(vm);
+        vm_reserve(vm, 0);
     if (++vm->steps > vm->step_limit) {
         vm->steps = 0;   /* the error path itself may step */
         vm_raise_class(vm, vm->types[T_RUNTIME_ERROR], arena_printf(vm->a,

@@ -1051,6 +1051,7 @@ PyVM *pyvm_new(Arena *a)
     PyVM *vm = arena_new_of(a, PyVM);
     vm->a = a;
     vm->step_limit = 2000000;
+    vm->memory_limit = (size_t)512 << 20;
     vm_bootstrap(vm);
     vm->builtins = vm_dict_new(vm);
     vm->globals = vm_dict_new(vm);
@@ -1068,6 +1069,11 @@ PyObj *pyvm_globals(PyVM *vm)
 void pyvm_set_step_limit(PyVM *vm, long steps)
 {
     vm->step_limit = steps;
+}
+
+void pyvm_set_memory_limit(PyVM *vm, size_t bytes)
+{
+    vm->memory_limit = bytes;
 }
 
 typedef struct Run {

@@ -11,6 +11,7 @@
 #include "pyvm_int.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,14 +46,28 @@ static bool is_align(char c)
     return c == '<' || c == '>' || c == '=' || c == '^';
 }
 
+/* A width or precision; -2 when it passes Py_ssize_t, as CPython counts
+   (the caller names the error: each formatting language has its own). */
 static int64_t digits(const char **p)
 {
     int64_t n = 0;
+    bool overflow = false;
     while (isdigit((unsigned char)**p)) {
-        if (n < 100000000)
-            n = n * 10 + (**p - '0');
+        int d = **p - '0';
+        if (n > (INT64_MAX - d) / 10)
+            overflow = true;
+        else
+            n = n * 10 + d;
         (*p)++;
     }
+    return overflow ? -2 : n;
+}
+
+static int64_t spec_digits(PyVM *vm, const char **p)
+{
+    int64_t n = digits(p);
+    if (n == -2)
+        value_error(vm, "Too many decimal digits in format string");
     return n;
 }
 
@@ -97,7 +112,7 @@ static void parse_spec(PyVM *vm, const char *s, Spec *sp, const char *type_name)
         p++;
     }
     if (isdigit((unsigned char)*p))
-        sp->width = digits(&p);
+        sp->width = spec_digits(vm, &p);
     if (*p == ',' || *p == '_')
         sp->grouping = *p++;
     if (*p == ',' || *p == '_')
@@ -106,7 +121,7 @@ static void parse_spec(PyVM *vm, const char *s, Spec *sp, const char *type_name)
         p++;
         if (!isdigit((unsigned char)*p))
             value_error(vm, "Format specifier missing precision");
-        sp->precision = digits(&p);
+        sp->precision = spec_digits(vm, &p);
     }
     if (*p && p[1])
         value_error(vm, arena_printf(vm->a, "Invalid format specifier '%s' "
@@ -249,6 +264,15 @@ static const char *format_int(PyVM *vm, const char *text, const Spec *sp)
 }
 
 /* The digits of a float in e/f/g/% form (no sign). */
+/* Floats print every digit asked for, as CPython does, up to its limit
+   and the block's memory. */
+static void reserve_precision(PyVM *vm, int64_t prec)
+{
+    if (prec > INT_MAX)
+        value_error(vm, "precision too big");
+    vm_reserve(vm, (size_t)prec + 400);
+}
+
 static const char *float_digits(PyVM *vm, double x, char type, int64_t prec,
                                 bool alt, bool *add_dot0)
 {
@@ -256,8 +280,7 @@ static const char *float_digits(PyVM *vm, double x, char type, int64_t prec,
         return isupper((unsigned char)type) ? "INF" : "inf";
     if (isnan(x))
         return isupper((unsigned char)type) ? "NAN" : "nan";
-    if (prec > 10000)
-        prec = 10000;
+    reserve_precision(vm, prec);
     char fmt[16];
     char t = type == 'F' ? 'f' : type == 'n' ? 'g' : type;
     snprintf(fmt, sizeof fmt, "%%%s.%d%c", alt ? "#" : "", (int)prec, t);
@@ -275,8 +298,7 @@ static const char *general_with_dot(PyVM *vm, double x, int64_t prec,
 {
     if (!isfinite(x))
         return float_digits(vm, x, 'g', prec, alt, NULL);
-    if (prec > 10000)
-        prec = 10000;
+    reserve_precision(vm, prec);
     char *e = arena_printf(vm->a, "%.*e", (int)prec - 1, x);
     int decpt = atoi(strchr(e, 'e') + 1) + 1;
     char *s;
@@ -658,6 +680,19 @@ static bool is_real(PyValue v)
     return v.kind == PY_INT || v.kind == PY_BOOL || v.kind == PY_FLOAT;
 }
 
+/* A '*' width or precision: an int that fits the C type CPython reads it
+   into (Py_ssize_t for widths, int for precisions). */
+static int64_t star_arg(PyVM *vm, PyValue v, int64_t max, const char *ctype)
+{
+    int64_t n;
+    if (v.kind != PY_INT && v.kind != PY_BOOL)
+        type_error(vm, "* wants int");
+    if (!vm_as_int64(v, &n) || n > max || n < -max)
+        vm_raise_class(vm, vm->types[T_OVERFLOW_ERROR], arena_printf(vm->a,
+                       "Python int too large to convert to C %s", ctype));
+    return n;
+}
+
 /* printf's flags for an int, as Python applies them. */
 static const char *percent_int(PyVM *vm, PyValue v, char conv, bool alt,
                                int64_t prec)
@@ -689,6 +724,7 @@ static const char *percent_int(PyVM *vm, PyValue v, char conv, bool alt,
         for (char *c = d; *c; c++)
             *c = (char)toupper((unsigned char)*c);
     if (prec >= 0 && (int64_t)strlen(d) < prec) {
+        vm_reserve(vm, (size_t)prec + 1);
         char *z = arena_alloc(vm->a, (size_t)prec + 1);
         size_t pad0 = (size_t)prec - strlen(d);
         memset(z, '0', pad0);
@@ -766,9 +802,7 @@ PyValue vm_percent_format(PyVM *vm, PyValue fmtv, PyValue args)
         }
         int64_t width = -1, prec = -1;
         if (i < n && s[i] == '*') {
-            PyValue w = next_arg(vm, &pa);
-            if (!vm_as_int64(w, &width))
-                type_error(vm, "* wants int");
+            width = star_arg(vm, next_arg(vm, &pa), INT64_MAX, "ssize_t");
             if (width < 0) {
                 left = true;
                 width = -width;
@@ -777,20 +811,22 @@ PyValue vm_percent_format(PyVM *vm, PyValue fmtv, PyValue args)
         } else if (i < n && isdigit((unsigned char)s[i])) {
             const char *p = s + i;
             width = digits(&p);
+            if (width == -2)
+                value_error(vm, "width too big");
             i = (size_t)(p - s);
         }
         if (i < n && s[i] == '.') {
             i++;
             if (i < n && s[i] == '*') {
-                PyValue p = next_arg(vm, &pa);
-                if (!vm_as_int64(p, &prec))
-                    type_error(vm, "* wants int");
+                prec = star_arg(vm, next_arg(vm, &pa), INT_MAX, "int");
                 if (prec < 0)
                     prec = 0;
                 i++;
             } else {
                 const char *p = s + i;
                 prec = digits(&p);
+                if (prec == -2 || prec > INT_MAX)
+                    value_error(vm, "precision too big");
                 i = (size_t)(p - s);
             }
         }
@@ -893,6 +929,7 @@ PyValue vm_percent_format(PyVM *vm, PyValue fmtv, PyValue args)
             if (width > (int64_t)len && !left && zero &&
                 !strstr(body, "inf") && !strstr(body, "nan")) {
                 size_t z = (size_t)width - len;
+                vm_reserve(vm, z + strlen(body) + 1);
                 char *padded = arena_alloc(vm->a, z + strlen(body) + 1);
                 memset(padded, '0', z);
                 strcpy(padded + z, body);

@@ -310,6 +310,7 @@ struct PyVM {
     int line;                  /* file line of the statement running */
     long steps, step_limit;
     size_t arena_base;         /* arena_bytes() when the run started */
+    size_t memory_limit;       /* bytes a run may add to the arena */
     PyValue ret;               /* a return statement's value */
     const PyObj *in_repr[64];  /* containers being repr()'d: "[...]" */
     int nin_repr;
@@ -324,7 +325,9 @@ _Noreturn void vm_raise_class(PyVM *vm, PyClass *cls, const char *msg);
 PyValue vm_new_exception(PyVM *vm, PyClass *cls, const PyValue *args,
                          size_t nargs);
 void vm_step(PyVM *vm);
-void vm_check_memory(PyVM *vm);
+/* MemoryError unless the block can take `bytes` more: a cap on the arena
+   a run grows, checked as steps go and before every big allocation. */
+void vm_reserve(PyVM *vm, size_t bytes);
 /* calls */
 PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 const char *const *kwnames, const PyValue *kwvalues,

@@ -546,9 +546,9 @@ static PyValue repeat(PyVM *vm, PyValue seq, PyValue count)
     if (n < 0)
         n = 0;
     if (seq.kind == PY_STR || seq.kind == PY_BYTES) {
-        vm_check_memory(vm);
         if (n && seq.len > (size_t)(1 << 26) / (size_t)n)
             vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "string too long");
+        vm_reserve(vm, seq.len * (size_t)n + 1);
         char *s = arena_alloc_uninit(vm->a, seq.len * (size_t)n + 1);
         for (int64_t i = 0; i < n; i++)
             memcpy(s + seq.len * (size_t)i, seq.s, seq.len);
@@ -574,6 +574,7 @@ static PyValue repeat(PyVM *vm, PyValue seq, PyValue count)
 static PyValue concat(PyVM *vm, PyValue x, PyValue y)
 {
     if (x.kind == PY_STR || x.kind == PY_BYTES) {
+        vm_reserve(vm, x.len + y.len + 1);
         char *s = arena_alloc_uninit(vm->a, x.len + y.len + 1);
         memcpy(s, x.s, x.len);
         memcpy(s + x.len, y.s, y.len);

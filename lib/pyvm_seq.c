@@ -17,6 +17,7 @@ void ab_add(ABuf *b, const char *s, size_t n)
         size_t cap = b->cap ? b->cap * 2 : 64;
         while (cap < b->len + n + 1)
             cap *= 2;
+        vm_reserve(b->vm, cap);
         char *ns = arena_alloc_uninit(b->vm->a, cap);
         if (b->len)
             memcpy(ns, b->s, b->len);
@@ -99,7 +100,7 @@ void vm_list_append(PyVM *vm, PyList *l, PyValue v)
 {
     if (l->len == l->cap) {
         size_t cap = l->cap * 2;
-        vm_check_memory(vm);
+        vm_reserve(vm, cap * sizeof(PyValue));
         if (cap > ((size_t)1 << 24))
             vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "list too long");
         PyValue *items = arena_array_of(vm->a, PyValue, cap);
