@@ -11,6 +11,9 @@
 #                            a scratch DESTDIR; 1 check each
 #   layers                   tests/layers.sh: no include of lib/ goes up a
 #                            floor (and its self-test)
+#   pyvm-diff                one per program: clinic's Python interpreter
+#                            against python3 on generated programs
+#                            (tests/pyvm/differential.py, a fixed seed)
 #   conformance              one per floor in tests/conformance/floor
 set -u
 MAKE=${MAKE:-make}
@@ -48,6 +51,17 @@ if [ -f "$res/unit" ]; then read -r p f < "$res/unit"; count unit "$p" "$f"; els
 echo "== fixtures"
 RESULTS=$res/fixtures $MAKE --no-print-directory CC=gcc fixtures
 if [ -f "$res/fixtures" ]; then read -r p f < "$res/fixtures"; count fixtures "$p" "$f"; else count fixtures 0 1; fi
+
+echo "== pyvm-diff"
+$MAKE --no-print-directory CC=gcc pyvm-diff 2>&1 | tee "$res/pyvm-diff.log"
+line=$(grep -E '^pyvm differential: [0-9]+ programs' "$res/pyvm-diff.log" | tail -n 1)
+if [ -n "$line" ]; then
+    n=$(echo "$line" | sed -E 's/^pyvm differential: ([0-9]+) programs.*/\1/')
+    f=$(echo "$line" | sed -E 's/.*, ([0-9]+) differ.*/\1/')
+    count pyvm-diff $((n - f)) "$f"
+else
+    count pyvm-diff 0 1
+fi
 
 man_check() {
     [ -f man/clinic.1 ] || { echo "man/clinic.1 is missing"; return 1; }
