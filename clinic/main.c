@@ -526,7 +526,13 @@ static int read_into(ReadBuf *rb, const char *path, size_t *len)
             size_t cap = rb->cap ? rb->cap : 65536;
             while (cap < want || n + 1 >= cap)
                 cap *= 2;
-            rb->buf = xrealloc(rb->buf, cap);
+            char *grown = realloc(rb->buf, cap);
+            if (!grown) {       /* this file is too big: it fails alone */
+                close(fd);
+                errno = ENOMEM;
+                return -1;
+            }
+            rb->buf = grown;
             rb->cap = cap;
         }
         ssize_t got = read(fd, rb->buf + n, rb->cap - n - 1);

@@ -136,6 +136,15 @@ static void restore_form(Clinic *c, const char *raw, size_t raw_len,
                                           &c->files[i].len);
 }
 
+/* Memory ran out while processing c's file: give up on the file (the
+   recovery point below reports it), not on the process. */
+static void out_of_memory(void *context)
+{
+    Clinic *c = context;
+    c->out_of_memory = true;
+    longjmp(*c->recover, 1);
+}
+
 /* Clinic.parse(), on the LF text of raw. */
 int clinic_process(Clinic *c, const char *raw, size_t raw_len)
 {
@@ -150,8 +159,12 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     c->output_len = 0;
     c->files = NULL;
     c->nfiles = 0;
+    c->out_of_memory = false;
     c->recover = &recover;
+    OutOfMemoryHandler outer_oom =
+        arena_set_out_of_memory((OutOfMemoryHandler){out_of_memory, c});
     if (setjmp(recover)) {
+        arena_set_out_of_memory(outer_oom);
         c->recover = outer;
         c->filename = filename;
         sb_free(out);
@@ -159,6 +172,17 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
         c->output_len = 0;
         c->files = NULL;
         c->nfiles = 0;
+        if (c->out_of_memory) {
+            /* what the failed run held is unreachable now but for the
+               arena; the message needs little */
+            c->errors++;
+            if (c->line > 0)
+                sb_addf(&c->diagnostics, "%s:%d: error: out of memory\n",
+                        c->filename, c->line);
+            else
+                sb_addf(&c->diagnostics, "%s: error: out of memory\n",
+                        c->filename);
+        }
         return -1;
     }
 
@@ -175,6 +199,7 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
         c->output = arena_strndup(c->arena, raw, raw_len);
         c->output_len = raw_len;
         c->recover = outer;
+        arena_set_out_of_memory(outer_oom);
         sb_free(out);
         return 0;
     }
@@ -193,5 +218,6 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     restore_form(c, raw, raw_len, text, len, out);
     sb_free(out);
     c->recover = outer;
+    arena_set_out_of_memory(outer_oom);
     return 0;
 }

@@ -82,6 +82,7 @@ typedef struct Clinic {
     jmp_buf *recover;      /* set by clinic_process() */
     StrBuf diagnostics;    /* "FILE:LINE: error|warning: ...\n" lines */
     int errors;
+    bool out_of_memory;    /* the last clinic_process() ran out of it */
 
     /* The namespace the DSL fills: modules, classes, functions (for
        cloning) in declaration order.  See model.h. */

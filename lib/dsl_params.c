@@ -331,9 +331,14 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
 {
     Function *f = d->function;
 
+    /* A line continued with a backslash is joined to the next one in
+       place (parameter_continuation_text), not copied at each line, so
+       n continuation lines cost memory linear in their length. */
     if (*d->parameter_continuation) {
-        line = arena_printf(c->arena, "%s %s", d->parameter_continuation,
-                            text_lstrip(c->arena, line));
+        ArenaText *t = &d->parameter_continuation_text;
+        arena_text_adds(c->arena, t, " ");
+        arena_text_adds(c->arena, t, text_skip_space(line));
+        line = t->text;
         d->parameter_continuation = "";
     }
 
@@ -352,13 +357,20 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         return;
     }
 
-    line = text_rstrip(c->arena, line);
-    size_t len = strlen(line);
+    size_t len = text_rstrip_len(line);
     if (len && line[len - 1] == '\\') {
-        d->parameter_continuation = arena_strndup(c->arena, line, len - 1);
+        ArenaText *t = &d->parameter_continuation_text;
+        if (line == t->text) {
+            t->len = len - 1;          /* the joined line, cut in place */
+            t->text[t->len] = '\0';
+        } else {
+            *t = (ArenaText){0};
+            arena_text_add(c->arena, t, line, len - 1);
+        }
+        d->parameter_continuation = t->text;   /* "" is no continuation */
         return;
     }
-    line = text_lstrip(c->arena, line);
+    line = text_lstrip(c->arena, arena_strndup(c->arena, line, len));
 
     if (!strcmp(line, "*") || !strcmp(line, "/") || !strcmp(line, "[") ||
         !strcmp(line, "]")) {

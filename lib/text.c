@@ -542,11 +542,21 @@ char *text_strip(Arena *a, const char *s)
     return strip_piece(a, s, strlen(s));
 }
 
-char *text_lstrip(Arena *a, const char *s)
+const char *text_skip_space(const char *s)
 {
     while (*s && is_py_space(*s))
         s++;
-    return arena_strdup(a, s);
+    return s;
+}
+
+char *text_lstrip(Arena *a, const char *s)
+{
+    return arena_strdup(a, text_skip_space(s));
+}
+
+size_t text_rstrip_len(const char *s)
+{
+    return rstrip_len(s, strlen(s));
 }
 
 char *text_rstrip(Arena *a, const char *s)

@@ -76,6 +76,10 @@ bool text_is_legal_py_identifier(const char *s);  /* [A-Za-z_]\w* */
 /* Python str helpers with Python's semantics (whitespace = ASCII here). */
 char *text_strip(Arena *a, const char *s);
 char *text_lstrip(Arena *a, const char *s);
+/* s.lstrip() without a copy: where s's first non-space character is. */
+const char *text_skip_space(const char *s);
+/* len(s.rstrip()), without a copy. */
+size_t text_rstrip_len(const char *s);
 char *text_rstrip(Arena *a, const char *s);
 bool text_startswith(const char *s, const char *prefix);
 bool text_endswith(const char *s, const char *suffix);

@@ -9,6 +9,8 @@
 #                       and self-routing inputs)
 #   make aliases        tests/hardening/aliases.sh (a routed file that is
 #                       the input under another name)
+#   make memory         tests/hardening/memory.sh (linear growth; out of
+#                       memory fails one file)
 #   make kill-loop      SIGKILL at random points: files old or new, never
 #                       partial (KILL_ITERATIONS=200, KILL_FILES=25)
 #   make concurrency    two clinic runs on one tree at once
@@ -21,7 +23,7 @@ ifeq ($(.DEFAULT_GOAL),)
 .DEFAULT_GOAL := all
 endif
 
-.PHONY: valgrind malformed aliases kill-loop concurrency line-endings fuzz-idempotent
+.PHONY: valgrind malformed aliases memory kill-loop concurrency line-endings fuzz-idempotent
 
 valgrind: $(CLINIC_BIN)
 	@sh tests/hardening/valgrind.sh $(CLINIC_BIN)
@@ -31,6 +33,9 @@ malformed: $(CLINIC_BIN)
 
 aliases: $(CLINIC_BIN)
 	@sh tests/hardening/aliases.sh $(CLINIC_BIN)
+
+memory: $(CLINIC_BIN)
+	@sh tests/hardening/memory.sh $(CLINIC_BIN)
 
 kill-loop: $(CLINIC_BIN)
 	@sh tests/hardening/kill_loop.sh $(CLINIC_BIN)

@@ -8,6 +8,7 @@
 #   fixtures       fixtures/malformed/ alone, through tests/run_fixtures.sh
 #   malformed      tests/hardening/malformed.sh
 #   aliases        tests/hardening/aliases.sh: the input under another name
+#   memory         tests/hardening/memory.sh: linear growth, out of memory
 #   kill-loop      tests/hardening/kill_loop.sh (KILL_ITERATIONS, 200)
 #   concurrency    tests/hardening/concurrency.sh
 #   line-endings   tests/hardening/line_endings.sh
@@ -46,6 +47,7 @@ part sanitize $MAKE --no-print-directory sanitize
 part fixtures-malformed malformed_fixtures
 part malformed sh tests/hardening/malformed.sh "$CLINIC"
 part aliases sh tests/hardening/aliases.sh "$CLINIC"
+part memory sh tests/hardening/memory.sh "$CLINIC"
 part kill-loop sh tests/hardening/kill_loop.sh "$CLINIC"
 part concurrency sh tests/hardening/concurrency.sh "$CLINIC"
 part line-endings sh tests/hardening/line_endings.sh "$CLINIC"
