@@ -348,6 +348,22 @@ static void report_file_error(Report *r, const char *path,
     report_adds(r, true, "\n");
 }
 
+/* Why path could not be read (errno), in words: a FIFO or a device is
+   named for what it is. */
+static void report_read_error(Report *r, const char *path)
+{
+    struct stat st;
+    if (errno == EINVAL && stat(path, &st) == 0) {
+        char message[128];
+        snprintf(message, sizeof message,
+                 "it is %s, not a regular file: not reading it",
+                 io_file_kind(st.st_mode));
+        report_file_error(r, path, message);
+        return;
+    }
+    report_file_error(r, path, strerror(errno));
+}
+
 static void file_error(const char *path, const char *message)
 {
     fflush(stdout);
@@ -440,7 +456,7 @@ static char *read_bytes(Job *job, const char *path, size_t *len,
         *missing = true;
         return NULL;
     }
-    report_file_error(&job->report, path, strerror(errno));
+    report_read_error(&job->report, path);
     return NULL;
 }
 
@@ -507,14 +523,12 @@ typedef struct ReadBuf {
    -1 with errno set. */
 static int read_into(ReadBuf *rb, const char *path, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = io_open_regular(path);
     if (fd < 0)
         return -1;
     struct stat st;
-    if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+    if (fstat(fd, &st) < 0) {
         int e = errno;
-        if (e == 0 || S_ISDIR(st.st_mode))
-            e = EISDIR;
         close(fd);
         errno = e;
         return -1;
@@ -604,7 +618,7 @@ static void job_compute(const Options *o, Job *job, ReadBuf *rb)
     size_t len;
     refs_add(&job->reads, path);
     if (read_into(rb, path, &len) < 0) {
-        report_file_error(r, path, strerror(errno));
+        report_read_error(r, path);
         job->status = EXIT_FAILED;
         return;
     }

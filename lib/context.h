@@ -31,7 +31,8 @@
 #endif
 
 /* Reads a whole file.  Returns 0 and a malloc'd buffer (caller frees), or
-   -1 with errno set (ENOENT when the file does not exist).  The bytes may
+   -1 with errno set (ENOENT when the file does not exist, EINVAL when it
+   is not a regular file: a FIFO or a device is never read).  The bytes may
    have any line endings: the library reads them as universal newlines. */
 typedef int (*ClinicReadFn)(void *userdata, const char *path,
                             char **data, size_t *len);

@@ -85,7 +85,8 @@ static const char *read_existing(Clinic *c, const char *path, size_t *len)
                                               (size_t)(slash - path)) : "");
         }
         clinic_fail(c, 0, "Can't read destination file %s: %s",
-                    route_repr(c, path), strerror(errno));
+                    route_repr(c, path),
+                    errno == EINVAL ? "not a regular file" : strerror(errno));
     }
     char *copy = arena_strndup(c->arena, data ? data : "", n);
     free(data);
