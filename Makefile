@@ -66,9 +66,11 @@ $(LIBCLINIC): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(CLINIC_BIN): clinic/main.c $(LIBCLINIC) $(wildcard lib/*.h)
+CLI_SRC  := $(sort $(wildcard clinic/*.c))
+
+$(CLINIC_BIN): $(CLI_SRC) clinic/cli.h $(LIBCLINIC) $(wildcard lib/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ clinic/main.c $(LIBCLINIC) $(DEPS_LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_SRC) $(LIBCLINIC) $(DEPS_LIBS) -lm
 
 $(BUILD)/tests/%: tests/%.c $(LIBCLINIC) $(wildcard lib/*.h tests/*.h)
 	@mkdir -p $(dir $@)

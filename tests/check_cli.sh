@@ -71,11 +71,11 @@ grep -q '^clinic ' out.txt || fail "--version output"
 expect_status 0 "$CLINIC" --help
 grep -q 'exit status' out.txt || fail "--help documents the exit status"
 
-# --- file errors: exit 1 ----------------------------------------------------
-expect_status 1 "$CLINIC" x.py
+# --- file errors: exit 2 ----------------------------------------------------
+expect_status 2 "$CLINIC" x.py
 grep -q "x.py: error: Can't identify file type for file 'x.py'" err.txt ||
     fail "python file refused: $(cat err.txt)"
-expect_status 1 "$CLINIC" missing.c
+expect_status 2 "$CLINIC" missing.c
 
 # --- --check and --diff write nothing ---------------------------------------
 cp in.c work.c
@@ -83,7 +83,7 @@ expect_status 1 "$CLINIC" --check work.c
 [ "$(cat out.txt)" = "work.c" ] || fail "--check lists work.c: $(cat out.txt)"
 cmp -s work.c in.c || fail "--check wrote the file"
 expect_status 1 "$CLINIC" --diff work.c
-head -2 out.txt | tr '\n' ' ' | grep -q -- '--- a/work.c +++ b/work.c' ||
+head -3 out.txt | tr '\n' ' ' | grep -q -- '^diff --git a/work.c b/work.c --- a/work.c +++ b/work.c' ||
     fail "--diff headers"
 cmp -s work.c in.c || fail "--diff wrote the file"
 patch -s work.c <out.txt && cmp -s work.c expected.c || fail "--diff applies"
@@ -110,7 +110,7 @@ cmp -s in.c pristine.c || fail "-o touched the input"
 # a checksum mismatch fails, -f accepts it
 sed '4a\
 tampered' expected.c >tampered.c
-expect_status 1 "$CLINIC" tampered.c
+expect_status 2 "$CLINIC" tampered.c
 grep -q 'Checksum mismatch!' err.txt || fail "tampered output accepted"
 expect_status 0 "$CLINIC" -f tampered.c
 cmp -s tampered.c expected.c || fail "-f regenerates"
@@ -124,7 +124,7 @@ cp in.c tree/b/excluded.c
 printf '/*[clinic input]\nbogus line (\n[clinic start generated code]*/\n' >tree/a/bad.c
 cp in.c tree/b/y.h
 echo 'no markers here' >tree/b/plain.c
-expect_status 1 "$CLINIC" --make --srcdir tree --exclude b/excluded.c -v
+expect_status 2 "$CLINIC" --make --srcdir tree --exclude b/excluded.c -v
 cmp -s tree/a/x.c expected.c || fail "--make: x.c not processed"
 cmp -s tree/b/y.h expected.c || fail "--make: the error in bad.c stopped y.h"
 cmp -s tree/.git/skipped.c in.c || fail "--make: .git not skipped"
