@@ -109,6 +109,13 @@ static void walk(Walk *w, const char *dir)
         char *path = path_join(dir, names[i]);
         struct stat st;
         bool have_st = stat(path, &st) == 0;
+        if (!have_st && errno != ENOENT && errno != ELOOP) {
+            /* not a dangling or looping link: a path too long to name,
+               a directory we may not search */
+            walk_error(w, path, "can't look at it");
+            free(path);
+            continue;
+        }
         is_dir[i] = have_st && S_ISDIR(st.st_mode);
         /* everything else named *.c or *.h is offered: a FIFO or a
            dangling link is an error of its own, as in clinic.py */

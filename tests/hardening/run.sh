@@ -9,6 +9,11 @@
 #   malformed      tests/hardening/malformed.sh
 #   aliases        tests/hardening/aliases.sh: the input under another name
 #   memory         tests/hardening/memory.sh: linear growth, out of memory
+#   commit         tests/hardening/commit.sh: all or nothing (root cases:
+#                  chattr, bind mount, tmpfs)
+#   special-files  tests/hardening/special.sh: FIFOs, devices, long names
+#   small          tests/hardening/small.sh: stdout errors, --make errors
+#                  and excludes, setuid, owner, hard links
 #   kill-loop      tests/hardening/kill_loop.sh (KILL_ITERATIONS, 200)
 #   concurrency    tests/hardening/concurrency.sh
 #   line-endings   tests/hardening/line_endings.sh
@@ -48,6 +53,9 @@ part fixtures-malformed malformed_fixtures
 part malformed sh tests/hardening/malformed.sh "$CLINIC"
 part aliases sh tests/hardening/aliases.sh "$CLINIC"
 part memory sh tests/hardening/memory.sh "$CLINIC"
+part commit sh tests/hardening/commit.sh "$CLINIC"
+part special-files sh tests/hardening/special.sh "$CLINIC"
+part small sh tests/hardening/small.sh "$CLINIC"
 part kill-loop sh tests/hardening/kill_loop.sh "$CLINIC"
 part concurrency sh tests/hardening/concurrency.sh "$CLINIC"
 part line-endings sh tests/hardening/line_endings.sh "$CLINIC"
