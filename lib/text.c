@@ -542,6 +542,23 @@ char *text_strip(Arena *a, const char *s)
     return strip_piece(a, s, strlen(s));
 }
 
+bool text_find_surrogate(const char *s, size_t n, size_t *position,
+                         unsigned *code_point)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    const unsigned char *hit = memchr(u, 0xED, n);
+    while (hit && !(hit + 2 < u + n && hit[1] >= 0xA0 && hit[1] <= 0xBF))
+        hit = memchr(hit + 1, 0xED, n - (size_t)(hit + 1 - u));
+    if (!hit)
+        return false;
+    size_t chars = 0;
+    for (const unsigned char *p = u; p < hit; p++)
+        chars += (*p & 0xC0) != 0x80;
+    *position = chars;
+    *code_point = 0xD000u | ((hit[1] & 0x3Fu) << 6) | (hit[2] & 0x3Fu);
+    return true;
+}
+
 const char *text_skip_space(const char *s)
 {
     while (*s && is_py_space(*s))
