@@ -49,6 +49,12 @@ echo "== fixtures"
 RESULTS=$res/fixtures $MAKE --no-print-directory CC=gcc fixtures
 if [ -f "$res/fixtures" ]; then read -r p f < "$res/fixtures"; count fixtures "$p" "$f"; else count fixtures 0 1; fi
 
+# The command line end to end, and clinic in the user's workflow:
+# pre-commit hooks run by a real pre-commit, --diff applied by git apply
+# and patch -p1.
+one cli sh tests/check_cli.sh clinic/clinic
+one workflow sh tests/workflow.sh clinic/clinic
+
 man_check() {
     [ -f man/clinic.1 ] || { echo "man/clinic.1 is missing"; return 1; }
     out=$(LC_ALL=C.UTF-8 groff -t -man -ww -z man/clinic.1 2>&1)

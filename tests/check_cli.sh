@@ -2,8 +2,10 @@
 # check_cli.sh — the command line end to end: usage errors and exit
 # codes, --check/--diff writing nothing, atomic writes leaving unchanged
 # files alone, -o, --make (skipped directories, --exclude, one bad file
-# not stopping the others).  Inputs are blocks of directives only, whose
-# expected output clinic.py produced.
+# not stopping the others); the exit status scheme for CI (0 fresh, 1
+# would change, 2 error, in every mode), the summary line and -q,
+# --exit-non-zero-on-write, standard input ("clinic -").  Inputs are
+# blocks of directives only, whose expected output clinic.py produced.
 #
 #   sh tests/check_cli.sh [path/to/clinic]
 set -u
@@ -132,6 +134,73 @@ cmp -s tree/build/skipped.c in.c || fail "--make: build not skipped"
 cmp -s tree/b/excluded.c in.c || fail "--make: --exclude ignored"
 grep -q 'tree/a/bad.c:2: error:' err.txt || fail "--make: error not reported"
 grep -qx 'tree/b/plain.c' out.txt || fail "--make -v lists every .c/.h file"
+
+# --- exit status for CI: 0 fresh, 1 would change, 2 broken -----------------------
+cp expected.c fresh.c
+cp in.c stale.c
+printf '/*[clinic input]\nbogus line (\n[clinic start generated code]*/\n' >broken.c
+for mode in --check --diff; do
+    expect_status 0 "$CLINIC" $mode fresh.c
+    grep -qx '0 files would be regenerated, 1 unchanged' err.txt ||
+        fail "$mode fresh: summary: $(cat err.txt)"
+    expect_status 1 "$CLINIC" $mode stale.c fresh.c
+    grep -qx '1 file would be regenerated, 1 unchanged' err.txt ||
+        fail "$mode stale: summary: $(cat err.txt)"
+    expect_status 2 "$CLINIC" $mode broken.c
+    expect_status 2 "$CLINIC" $mode stale.c broken.c fresh.c
+    grep -qx '1 file would be regenerated, 1 unchanged, 1 failed' err.txt ||
+        fail "$mode mixed: summary: $(cat err.txt)"
+    expect_status 1 "$CLINIC" -q $mode stale.c fresh.c
+    [ ! -s err.txt ] || fail "$mode -q printed to stderr: $(cat err.txt)"
+done
+expect_status 1 "$CLINIC" -q --check stale.c
+[ ! -s out.txt ] || fail "--check -q listed files: $(cat out.txt)"
+cmp -s stale.c in.c || fail "--check wrote stale.c"
+# writing: silent when there was nothing to do, a summary when written
+expect_status 0 "$CLINIC" fresh.c
+[ ! -s err.txt ] || fail "a run with nothing to do printed: $(cat err.txt)"
+cp in.c w1.c
+expect_status 0 "$CLINIC" w1.c fresh.c
+grep -qx '1 file regenerated, 1 unchanged' err.txt || fail "write summary: $(cat err.txt)"
+# --exit-non-zero-on-write: 1 exactly when something was written
+cp in.c w2.c
+expect_status 1 "$CLINIC" --exit-non-zero-on-write w2.c
+cmp -s w2.c expected.c || fail "--exit-non-zero-on-write did not write"
+expect_status 0 "$CLINIC" --exit-non-zero-on-write w2.c
+expect_status 2 "$CLINIC" --exit-non-zero-on-write broken.c
+expect_status 2 "$CLINIC" --exit-non-zero-on-write stale.c broken.c
+cp in.c stale.c
+expect_status 0 "$CLINIC" --version
+grep -q "CPython 3.11" out.txt || fail "--version does not name CPython 3.11: $(cat out.txt)"
+
+# --- standard input -------------------------------------------------------------
+"$CLINIC" - <in.c >stdout.txt 2>err.txt; got=$?
+[ $got = 0 ] || fail "clinic - exited $got: $(cat err.txt)"
+cmp -s stdout.txt expected.c || fail "clinic - did not write the result to stdout"
+[ ! -s err.txt ] || fail "clinic - printed on stderr: $(cat err.txt)"
+cmp -s in.c pristine.c || fail "clinic - touched a file"
+echo 'no clinic here' | "$CLINIC" - >stdout.txt 2>err.txt
+[ "$(cat stdout.txt)" = 'no clinic here' ] || fail "clinic - without a block: not echoed"
+"$CLINIC" - --stdin-filename dir/named.c <broken.c >stdout.txt 2>err.txt; got=$?
+[ $got = 2 ] || fail "clinic - on an error exited $got"
+[ ! -s stdout.txt ] || fail "clinic - on an error wrote to stdout"
+grep -q '^dir/named.c:2: error:' err.txt || fail "--stdin-filename not in the message: $(cat err.txt)"
+printf '/*[clinic input]\nmodule m\nm.f\n    a: int\n\nDoc.\n[clinic start generated code]*/\n' >routed.c
+"$CLINIC" - --stdin-filename routed.c <routed.c >stdout.txt 2>err.txt; got=$?
+[ $got = 2 ] || fail "clinic - routing to a file exited $got"
+grep -q "routed file ./clinic/routed.c.h would change" err.txt || fail "clinic - routed: $(cat err.txt)"
+[ ! -e clinic/routed.c.h ] || fail "clinic - wrote a routed file"
+"$CLINIC" routed.c 2>/dev/null
+cp routed.c routed.written
+git_stdin_out=$("$CLINIC" - --stdin-filename routed.c <routed.c; echo "rc=$?")
+[ "$git_stdin_out" = "$(cat routed.c; echo rc=0)" ] || fail "clinic - with its routed file up to date"
+expect_status 1 "$CLINIC" --check - <in.c
+expect_status 0 "$CLINIC" --check - <expected.c
+"$CLINIC" --diff - --stdin-filename sub/x.c <in.c >stdout.txt 2>/dev/null
+head -3 stdout.txt | tr '\n' ' ' | grep -q -- '^diff --git a/sub/x.c b/sub/x.c --- a/sub/x.c +++ b/sub/x.c' ||
+    fail "clinic --diff -: labels: $(head -3 stdout.txt)"
+expect_status 2 "$CLINIC" - in.c
+expect_status 2 "$CLINIC" -o out.c -
 
 if [ "$failures" -ne 0 ]; then
     echo "check_cli: $failures failure(s)"
