@@ -73,6 +73,12 @@ static void add_repr(Arena *a, StrBuf *sb, const PyValue *v)
             sb_adds(sb, "set()");
             break;
         }
+        if (!(v->types & PYT_NULL)) {
+            /* Python's own order (pyexpr_value.c): it depends on the
+               members' addresses and on the order they were added */
+            sb_adds(sb, py_repr(a, v));
+            break;
+        }
         sb_addc(sb, '{');
         add_type_set(sb, v->types);
         sb_addc(sb, '}');
