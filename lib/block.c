@@ -525,12 +525,23 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
        the end of the file) */
     size_t start = bp->pos, end = bp->pos;
     Line l;
+    bool closed = false;
     while (read_line(bp, &l, false)) {
-        if (is_stop_line(bp, &l, stop) || is_start_line(bp, &l))
+        if (is_start_line(bp, &l))
+            /* clinic.py ends the block here and drops this line */
+            clinic_fail(c, l.lineno, "start line inside the block that "
+                        "began at line %d, which has no '%s' line (clinic.py "
+                        "would drop this line)", out->line, stop);
+        if (is_stop_line(bp, &l, stop)) {
+            closed = true;
             break;
+        }
         end = bp->pos;
     }
     out->input = arena_strndup(c->arena, bp->text + start, end - start);
+    if (!closed)   /* clinic.py closes it silently */
+        clinic_warn(c, out->line, "block has no '%s' line: it ends at the "
+                    "end of the file, where the stop line is added", stop);
 
     /* the output, up to the end marker (looking ahead: without one, the
        lines go back to be read again as verbatim text) */
@@ -576,8 +587,15 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
 bool block_parser_next(BlockParser *bp, Block *out)
 {
     for (;;) {
-        if (bp->pos >= bp->len)
+        if (bp->pos >= bp->len) {
+            /* a start line is the file's last line: clinic.py drops it
+               (and loses that line); we refuse */
+            if (bp->dsl_name)
+                clinic_fail(bp->c, bp->start_line, "block left open at end "
+                            "of file: nothing follows its start line (clinic.py "
+                            "would drop that line)");
             return false;
+        }
         memset(out, 0, sizeof *out);
         if (bp->dsl_name) {
             parse_clinic_block(bp, out);
