@@ -122,5 +122,11 @@ CLINIC_NORETURN void clinic_fail(Clinic *c, int line, const char *fmt, ...)
     CLINIC_PRINTF(3, 4);
 void clinic_warn(Clinic *c, int line, const char *fmt, ...)
     CLINIC_PRINTF(3, 4);
+/* clinic_fail, and after the error a note at the same line, GCC's
+   "FILE:LINE: note: NOTE": what the reference's words leave out (a
+   did-you-mean, where a mismatch starts).  NULL note: none. */
+CLINIC_NORETURN void clinic_fail_note(Clinic *c, int line, const char *note,
+                                      const char *fmt, ...)
+    CLINIC_PRINTF(4, 5);
 
 #endif

@@ -88,10 +88,25 @@ static void bind_init_args(Clinic *c, const ConverterRow *row,
         for (i = 0; i < row->nparams; i++)
             if (strcmp(args[k].name, row->params[i].name) == 0)
                 break;
-        if (i == row->nparams)
-            fail_type_error(c, arena_printf(c->arena,
-                "%s.converter_init() got an unexpected keyword argument '%s'",
-                row->init_owner, args[k].name));
+        if (i == row->nparams) {
+            /* what the converter takes: its own keywords, then what
+               every converter takes */
+            const char **names = arena_array_of(c->arena, const char *,
+                                                (size_t)row->nparams + 3);
+            size_t n = 0;
+            for (int p = 0; p < row->nparams; p++)
+                names[n++] = row->params[p].name;
+            names[n++] = "c_default";
+            names[n++] = "py_default";
+            names[n++] = "annotation";
+            const char *best = text_closest(args[k].name, names, n);
+            clinic_fail_note(c, 0,
+                             best ? arena_printf(c->arena, "did you mean "
+                                                 "'%s'?", best) : NULL,
+                             "Exception raised during parsing:\nTypeError: "
+                             "%s.converter_init() got an unexpected keyword "
+                             "argument '%s'", row->init_owner, args[k].name);
+        }
         out->values[i] = args[k].value;
     }
 }

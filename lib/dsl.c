@@ -583,8 +583,9 @@ static ReturnConverter *parse_return_annotation(Clinic *c,
                           "converter", dsl_repr_str(c, name));
     const ReturnConverterClass *cls = return_converter_class_find(c, name);
     if (!cls)
-        clinic_fail(c, 0, "No available return converter called %s",
-                    dsl_repr_str(c, name));
+        clinic_fail_note(c, 0, converter_suggestion(c, true, name),
+                         "No available return converter called %s",
+                         dsl_repr_str(c, name));
     return return_converter_create(c, cls, args, nargs);
 }
 

@@ -76,6 +76,13 @@ bool text_is_legal_py_identifier(const char *s);  /* [A-Za-z_]\w* */
 /* Python str helpers with Python's semantics (whitespace = ASCII here). */
 char *text_strip(Arena *a, const char *s);
 char *text_lstrip(Arena *a, const char *s);
+/* The candidate word is most likely a misspelling of, as Python's
+   "Did you mean" picks it (a Levenshtein distance where a change of case
+   costs half a substitution; here swapping two neighbours costs one
+   move too), or NULL when none is close enough. */
+const char *text_closest(const char *word, const char *const *candidates,
+                         size_t n);
+
 /* The first lone surrogate (U+D800..U+DFFF, which a Python str may hold
    and which our strings carry as the 3 bytes ED A0..BF xx) in s[0..n):
    true and its position in code points, as Python's "can't encode
