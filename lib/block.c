@@ -39,6 +39,7 @@ struct BlockParser {
     int next_line;         /* real line number of the line at pos */
     int line_number;       /* clinic.py's line_number: the last line read */
     bool verify;
+    bool defer_checksums;
     bool first_block;
     const char *dsl_name;  /* a start line was read; its block is next */
     int start_line;        /* ... on this line */
@@ -500,12 +501,16 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
         block->verified_len = output_len;
         memcpy(block->verified_sum, full, sizeof full);
     }
-    if (strcmp(checksum, computed) != 0)
-        clinic_fail(c, marker->lineno,
-                    "Checksum mismatch!\nExpected: %s\nComputed: %s\n"
-                    "Suggested fix: remove all generated code including "
-                    "the end marker,\nor use the '-f' option.",
-                    checksum, computed);
+    if (strcmp(checksum, computed) != 0) {
+        const char *message = arena_printf(c->arena,
+            "Checksum mismatch!\nExpected: %s\nComputed: %s\n"
+            "Suggested fix: remove all generated code including "
+            "the end marker,\nor use the '-f' option.", checksum, computed);
+        if (!bp->defer_checksums)
+            clinic_fail(c, marker->lineno, "%s", message);
+        block->checksum_error = message;
+        block->checksum_error_line = marker->lineno;
+    }
 }
 
 static void parse_clinic_block(BlockParser *bp, Block *out)
@@ -582,6 +587,11 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
         c->line = saved_line;
         out->output = NULL;
     }
+}
+
+void block_parser_defer_checksums(BlockParser *bp)
+{
+    bp->defer_checksums = true;
 }
 
 bool block_parser_next(BlockParser *bp, Block *out)

@@ -87,8 +87,9 @@ static int count_lines(const char *text, size_t len)
     return lines;
 }
 
-/* A clinic block: parsed, its function rendered, 'preserve' applied. */
-static void render_clinic_block(Clinic *c, Block *block)
+/* A clinic block: parsed, its function rendered, 'preserve' applied.
+   Returns the function's full name, or NULL. */
+static const char *render_clinic_block(Clinic *c, Block *block)
 {
     Function *f = dsl_parse_block(c, block);
     if (f) {
@@ -98,19 +99,82 @@ static void render_clinic_block(Clinic *c, Block *block)
                                          rendered);
     }
     dsl_finish_block(c, block);
+    return f ? f->full_name : NULL;
 }
 
-/* One block through the parser its dsl name asks for. */
-static void parse_block(Clinic *c, Block *block)
+/* One block through the parser its dsl name asks for.  Returns the name
+   of the function it declares, or NULL. */
+static const char *parse_block(Clinic *c, Block *block)
 {
     c->line = block->line;
     if (!strcmp(block->dsl_name, "clinic"))
-        render_clinic_block(c, block);
-    else if (!strcmp(block->dsl_name, "python"))
+        return render_clinic_block(c, block);
+    if (!strcmp(block->dsl_name, "python")) {
         pyblock_parse_block(c, block);
-    else
-        clinic_fail(c, block->line, "No parser to handle %s block.",
-                    route_repr(c, block->dsl_name));
+        return NULL;
+    }
+    clinic_fail(c, block->line, "No parser to handle %s block.",
+                route_repr(c, block->dsl_name));
+}
+
+/* The output clinic would write for a block, or NULL when the block has
+   errors of its own: its messages are dropped (clinic.py stops at the
+   checksum, before the block is parsed). */
+static const char *render_quietly(Clinic *c, Block *block, const char **name)
+{
+    jmp_buf recover;
+    jmp_buf *outer = c->recover;
+    size_t diagnostics = c->diagnostics.len;
+    int errors = c->errors;
+    Block copy = *block;
+    c->recover = &recover;
+    if (setjmp(recover)) {
+        c->recover = outer;
+        if (c->out_of_memory)
+            longjmp(*outer, 1);
+        sb_setlen(&c->diagnostics, diagnostics);
+        c->errors = errors;
+        return NULL;
+    }
+    *name = parse_block(c, &copy);
+    c->recover = outer;
+    sb_setlen(&c->diagnostics, diagnostics);
+    return copy.output ? copy.output : "";
+}
+
+/* A block whose generated code was edited by hand: clinic.py's message,
+   then a note naming the function and the first line where the file's
+   text is not what clinic writes. */
+CLINIC_NORETURN static void fail_checksum(Clinic *c, Block *block)
+{
+    const char *old = block->output ? block->output : "";
+    const char *name = NULL;
+    const char *fresh = render_quietly(c, block, &name);
+    const char *note = NULL;
+    if (fresh) {
+        /* the output's first line: its lines end at the end marker */
+        int line = block->checksum_error_line;
+        for (const char *p = old; *p; p++)
+            line -= *p == '\n';
+        const char *a = old, *b = fresh;
+        while (*a && *a == *b) {
+            if (*a == '\n')
+                line++;
+            a++;
+            b++;
+        }
+        const char *what = name ? arena_printf(c->arena, "%s's", name)
+                                : "this block's";
+        note = !*a && !*b
+            ? arena_printf(c->arena, "%s generated code is what clinic "
+                           "writes, only its checksum differs: -f to "
+                           "rewrite the marker", what)
+            : arena_printf(c->arena, "%s generated code differs from what "
+                           "clinic writes from line %d on: -f to overwrite "
+                           "it, or restore the generated code", what, line);
+    }
+    clinic_fail_note(c, block->checksum_error_line, note, "%s",
+                     block->checksum_error);
 }
 
 /* The results back in the input's form.  An input whose LF text did not
@@ -205,8 +269,11 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     }
 
     BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
+    block_parser_defer_checksums(bp);
     Block block;
     while (block_parser_next(bp, &block)) {
+        if (block.checksum_error)
+            fail_checksum(c, &block);
         if (block.dsl_name)
             parse_block(c, &block);
         block_print(c, out, &block);
