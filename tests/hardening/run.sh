@@ -17,6 +17,9 @@
 #   kill-loop      tests/hardening/kill_loop.sh (KILL_ITERATIONS, 200)
 #   concurrency    tests/hardening/concurrency.sh
 #   line-endings   tests/hardening/line_endings.sh
+#
+# The count is of test cases: a part that prints "NAME: N passed, M failed"
+# as its last such line counts N and M; any other part counts as one.
 set -u
 MAKE=${1:-make}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,13 +29,26 @@ case $CLINIC in /*) ;; *) CLINIC=$top/$CLINIC ;; esac
 cd "$top" || exit 1
 pass=0 nfail=0 summary=
 
+log=$(mktemp "${TMPDIR:-/tmp}/clinic-hardening.XXXXXX")
+trap 'rm -f "$log"' EXIT INT TERM
+
 part() {   # part NAME COMMAND...
     name=$1; shift
     echo "== hardening: $name"
     t0=$(date +%s)
-    if "$@"; then r=passed; pass=$((pass + 1)); else r=FAILED; nfail=$((nfail + 1)); fi
+    { "$@"; echo $? > "$log.rc"; } 2>&1 | tee "$log"
+    rc=$(cat "$log.rc"); rm -f "$log.rc"
+    line=$(grep -E '^[A-Za-z0-9_/ -]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+    if [ -n "$line" ]; then
+        p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/')
+        f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/')
+        [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    elif [ "$rc" -eq 0 ]; then p=1 f=0
+    else p=0 f=1
+    fi
+    pass=$((pass + p)) nfail=$((nfail + f))
     summary="$summary
-  $name: $r ($(($(date +%s) - t0)) s)"
+  $name: $p passed, $f failed ($(($(date +%s) - t0)) s)"
 }
 
 # fixtures/malformed alone: the harness's runner in a tree holding only it
