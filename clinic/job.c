@@ -112,53 +112,16 @@ static int job_read_file(void *userdata, const char *path, char **data,
    standard input. */
 static int read_input(ReadBuf *rb, const Job *job, size_t *len)
 {
-    if (job->from_stdin) {
-        char *data;
-        if (io_read_fd(STDIN_FILENO, &data, len) < 0)
-            return -1;
-        free(rb->buf);
-        rb->buf = data;
-        rb->cap = *len + 1;
-        return 0;
-    }
+    if (job->from_stdin)
+        return io_read_into(STDIN_FILENO, &rb->buf, &rb->cap, len);
     int fd = io_open_regular(job->path);
     if (fd < 0)
         return -1;
-    struct stat st;
-    size_t want = fstat(fd, &st) == 0 && st.st_size > 0
-                      ? (size_t)st.st_size + 1 : 4096;
-    size_t n = 0;
-    for (;;) {
-        if (want > rb->cap || n + 1 >= rb->cap) {
-            size_t cap = rb->cap ? rb->cap : 65536;
-            while (cap < want || n + 1 >= cap)
-                cap *= 2;
-            char *grown = realloc(rb->buf, cap);
-            if (!grown) {       /* this file is too big: it fails alone */
-                close(fd);
-                errno = ENOMEM;
-                return -1;
-            }
-            rb->buf = grown;
-            rb->cap = cap;
-        }
-        ssize_t got = read(fd, rb->buf + n, rb->cap - n - 1);
-        if (got < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            close(fd);
-            errno = e;
-            return -1;
-        }
-        if (got == 0)
-            break;
-        n += (size_t)got;
-    }
+    int rc = io_read_into(fd, &rb->buf, &rb->cap, len);
+    int e = errno;
     close(fd);
-    rb->buf[n] = '\0';
-    *len = n;
-    return 0;
+    errno = e;
+    return rc;
 }
 
 /* ---- what would change --------------------------------------------------- */

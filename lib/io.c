@@ -66,44 +66,57 @@ const char *io_file_kind(mode_t mode)
     return "not a regular file";
 }
 
-int io_read_fd(int fd, char **data, size_t *len)
+int io_read_into(int fd, char **buf, size_t *cap, size_t *len)
 {
     struct stat st;
-    size_t cap = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0
-                     ? (size_t)st.st_size + 1 : 4096;
+    size_t want = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                          st.st_size > 0
+                      ? (size_t)st.st_size + 1 : 4096;
     size_t n = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        errno = ENOMEM;
-        return -1;
-    }
     for (;;) {
-        if (n + 1 >= cap) {
-            char *grown = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+        if (want > *cap || n + 1 >= *cap) {
+            size_t grown_cap = *cap ? *cap : 4096;
+            while (grown_cap < want || n + 1 >= grown_cap) {
+                if (grown_cap > SIZE_MAX / 2) {
+                    errno = ENOMEM;
+                    return -1;
+                }
+                grown_cap *= 2;
+            }
+            char *grown = realloc(*buf, grown_cap);
             if (!grown) {       /* too big: this file fails alone */
-                free(buf);
                 errno = ENOMEM;
                 return -1;
             }
-            buf = grown;
-            cap *= 2;
+            *buf = grown;
+            *cap = grown_cap;
         }
-        ssize_t got = read(fd, buf + n, cap - n - 1);
+        ssize_t got = read(fd, *buf + n, *cap - n - 1);
         if (got < 0) {
             if (errno == EINTR)
                 continue;
-            int e = errno;
-            free(buf);
-            errno = e;
             return -1;
         }
         if (got == 0)
             break;
         n += (size_t)got;
     }
-    buf[n] = '\0';
-    *data = buf;
+    (*buf)[n] = '\0';
     *len = n;
+    return 0;
+}
+
+int io_read_fd(int fd, char **data, size_t *len)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    if (io_read_into(fd, &buf, &cap, len) < 0) {
+        int e = errno;
+        free(buf);
+        errno = e;
+        return -1;
+    }
+    *data = buf;
     return 0;
 }
 

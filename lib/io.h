@@ -31,6 +31,9 @@ const char *io_file_kind(mode_t mode);
    frees; *len excludes the NUL), or -1 with errno set (ENOMEM when the
    file is too big for memory: the caller's run goes on). */
 int io_read_fd(int fd, char **data, size_t *len);
+/* The same into a buffer the caller keeps from file to file (*buf of
+   *cap bytes, grown with realloc as needed; NULL and 0 to start). */
+int io_read_into(int fd, char **buf, size_t *cap, size_t *len);
 
 /* io_open_regular + io_read_fd. */
 int io_read_file(const char *path, char **data, size_t *len);

@@ -31,6 +31,7 @@ set -u
 MAKE=${MAKE:-make}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
+. tests/counts.sh
 logs=$top/build/check
 mkdir -p "$logs"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-check.XXXXXX")
@@ -57,14 +58,7 @@ tier() {   # tier NAME COMMAND...: run, log, count
     tail -n +1 -f --pid=$job "$log" 2>/dev/null | shown
     wait $job
     rc=$(cat "$scratch/rc" 2>/dev/null || echo 1)
-    line=$(grep -E '^[A-Za-z0-9_/ -]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-    if [ -n "$line" ]; then
-        p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/')
-        f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/')
-        [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-    elif [ "$rc" -eq 0 ]; then p=1 f=0
-    else p=0 f=1
-    fi
+    counts_of "$log" "$rc"
     pass=$((pass + p)) nfail=$((nfail + f))
     secs=$(($(date +%s) - t0))
     summary="$summary

@@ -23,11 +23,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
-CLINIC=${1:-$top/clinic/clinic}
-case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
-T_NAME=commit
-T_WORK=$(mktemp -d "${TMPDIR:-/tmp}/clinic-commit.XXXXXX")
-T_LOG=$T_WORK/log
+t_begin commit "${1:-}"
 mounts=
 cleanup() {
     for m in $mounts; do umount "$m" 2>/dev/null; done
@@ -35,8 +31,6 @@ cleanup() {
     rm -rf "$T_WORK"
 }
 trap cleanup EXIT INT TERM
-is_root=false
-[ "$(id -u)" = 0 ] && is_root=true
 
 # a file with hand-written code whose generated code goes to clinic/x.c.h
 source_file() {

@@ -50,6 +50,21 @@ snapshot_equal() {
     diff -r --no-dereference "$1" "$2" > /dev/null 2>&1
 }
 
+# t_begin NAME [CLINIC]: a script's setup: T_NAME; CLINIC (absolute; by
+# default the tree's clinic/clinic, $top being the tree); T_WORK, a scratch
+# directory removed on exit (a script with more to undo sets its own trap
+# after); T_LOG; is_root
+t_begin() {
+    T_NAME=$1
+    CLINIC=${2:-$top/clinic/clinic}
+    case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
+    T_WORK=$(mktemp -d "${TMPDIR:-/tmp}/clinic-$1.XXXXXX")
+    T_LOG=$T_WORK/log
+    trap 'chmod -R u+rwx "$T_WORK" 2>/dev/null; rm -rf "$T_WORK"' EXIT INT TERM
+    is_root=false
+    [ "$(id -u)" = 0 ] && is_root=true
+}
+
 # Counting cases, for the scripts of tests/hardening/ (set T_NAME first):
 #   t_ok CASE            a case passed
 #   t_bad CASE WHY       a case failed

@@ -22,17 +22,10 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
-CLINIC=${1:-$top/clinic/clinic}
-case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
+t_begin memory "${1:-}"
 PYTHON=${PYTHON:-python3}
 LIMIT=${MEMORY_LIMIT_KB:-1048576}
 REF=$(find_reference)
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/clinic-memory.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-pass=0 fails=0
-ok()  { pass=$((pass + 1)); echo "memory: ok   $1"; }
-bad() { fails=$((fails + 1)); echo "memory: FAIL $1: $2"; }
 
 TIME=$(command -v time 2>/dev/null)
 [ -x /usr/bin/time ] && TIME=/usr/bin/time
@@ -42,12 +35,12 @@ if ! "$TIME" -f %M true > /dev/null 2>&1; then
 fi
 
 # peak_kb FILE: clinic -o over FILE under the cap; prints the peak RSS in
-# kB, or "failed" (with the reason in $work/log)
+# kB, or "failed" (with the reason in $T_WORK/log)
 peak_kb() {
     rc=0
-    (ulimit -v "$LIMIT"; exec "$TIME" -f '%M' -o "$work/peak" "$CLINIC" -o "$work/out.c" "$1") \
-        > "$work/log" 2>&1 || rc=$?
-    if [ $rc -ne 0 ]; then echo failed; else tail -n 1 "$work/peak"; fi
+    (ulimit -v "$LIMIT"; exec "$TIME" -f '%M' -o "$T_WORK/peak" "$CLINIC" -o "$T_WORK/out.c" "$1") \
+        > "$T_LOG" 2>&1 || rc=$?
+    if [ $rc -ne 0 ]; then echo failed; else tail -n 1 "$T_WORK/peak"; fi
 }
 
 # gen KIND N: a generated input
@@ -69,21 +62,21 @@ sys.stdout.write(head + body + tail)
 EOF
 }
 
-printf '/*[clinic input]\nmodule m\n[clinic start generated code]*/\n' > "$work/empty.c"
-base=$(peak_kb "$work/empty.c")
+printf '/*[clinic input]\nmodule m\n[clinic start generated code]*/\n' > "$T_WORK/empty.c"
+base=$(peak_kb "$T_WORK/empty.c")
 if [ "$base" = failed ]; then
-    bad baseline "clinic failed on a trivial file: $(head -c 300 "$work/log")"
+    t_bad baseline "clinic failed on a trivial file: $(head -c 300 "$T_LOG")"
     base=0
 fi
 
 N=10000
 for kind in docstring parameter-docstring printout continuation; do
-    gen $kind $N > "$work/small.c"
-    gen $kind $((4 * N)) > "$work/large.c"
-    small=$(peak_kb "$work/small.c")
-    large=$(peak_kb "$work/large.c")
+    gen $kind $N > "$T_WORK/small.c"
+    gen $kind $((4 * N)) > "$T_WORK/large.c"
+    small=$(peak_kb "$T_WORK/small.c")
+    large=$(peak_kb "$T_WORK/large.c")
     if [ "$small" = failed ] || [ "$large" = failed ]; then
-        bad "$kind" "clinic failed within $LIMIT kB (small: $small, large: $large): $(head -c 200 "$work/log")"
+        t_bad "$kind" "clinic failed within $LIMIT kB (small: $small, large: $large): $(head -c 200 "$T_LOG")"
         continue
     fi
     # growth of the peak above the empty run's, in tenths
@@ -91,26 +84,26 @@ for kind in docstring parameter-docstring printout continuation; do
     [ $ds -lt 256 ] && ds=256   # below noise: measure against 256 kB
     growth=$((dl * 10 / ds))
     if [ $growth -le 60 ]; then
-        ok "$kind: $N lines $small kB, $((4 * N)) lines $large kB (x$((growth / 10)).$((growth % 10)) above a $base kB empty run)"
+        t_ok "$kind: $N lines $small kB, $((4 * N)) lines $large kB (x$((growth / 10)).$((growth % 10)) above a $base kB empty run)"
     else
-        bad "$kind" "$N lines $small kB, $((4 * N)) lines $large kB: grew x$((growth / 10)).$((growth % 10)) for 4x the input"
+        t_bad "$kind" "$N lines $small kB, $((4 * N)) lines $large kB: grew x$((growth / 10)).$((growth % 10)) for 4x the input"
     fi
 done
 
 # ---- against clinic.py ---------------------------------------------------
-gen docstring 8000 > "$work/d8000.c"
-ours=$(peak_kb "$work/d8000.c")
+gen docstring 8000 > "$T_WORK/d8000.c"
+ours=$(peak_kb "$T_WORK/d8000.c")
 if [ -z "$REF" ]; then
     echo "memory: cannot compare with clinic.py: reference not found (make conformance fetches it); ours: $ours kB"
-    bad "against clinic.py" "no reference to compare with"
+    t_bad "against clinic.py" "no reference to compare with"
 else
-    cp "$work/d8000.c" "$work/ref.c"
-    "$TIME" -f '%M' -o "$work/refpeak" "$PYTHON" "$REF" "$work/ref.c" > /dev/null 2>&1
-    theirs=$(tail -n 1 "$work/refpeak")
-    if [ "$ours" != failed ] && cmp -s "$work/out.c" "$work/ref.c" && [ "$ours" -le "$theirs" ]; then
-        ok "8000 docstring lines: $ours kB, clinic.py $theirs kB, same output"
+    cp "$T_WORK/d8000.c" "$T_WORK/ref.c"
+    "$TIME" -f '%M' -o "$T_WORK/refpeak" "$PYTHON" "$REF" "$T_WORK/ref.c" > /dev/null 2>&1
+    theirs=$(tail -n 1 "$T_WORK/refpeak")
+    if [ "$ours" != failed ] && cmp -s "$T_WORK/out.c" "$T_WORK/ref.c" && [ "$ours" -le "$theirs" ]; then
+        t_ok "8000 docstring lines: $ours kB, clinic.py $theirs kB, same output"
     else
-        bad "against clinic.py" "8000 docstring lines: ours $ours kB, clinic.py $theirs kB (or outputs differ)"
+        t_bad "against clinic.py" "8000 docstring lines: ours $ours kB, clinic.py $theirs kB (or outputs differ)"
     fi
 fi
 
@@ -119,7 +112,7 @@ case $CLINIC in
     */build-asan/*|*/build-fuzz/*)
         echo "memory: cannot run the out-of-memory case under a sanitizer build (it reserves terabytes of address space)";;
     *)
-        t=$work/tree
+        t=$T_WORK/tree
         mkdir -p "$t"
         "$PYTHON" -c "
 import sys
@@ -127,23 +120,22 @@ sys.stdout.write('/*[clinic input]\nmodule m\nm.f\n    a: int\n\nSummary.\n\n' +
         for i in 1 2 3; do
             printf '/*[clinic input]\nmodule m%d\n[clinic start generated code]*/\n' $i > "$t/s$i.c"
         done
-        cp "$t/big.c" "$work/big.orig"
+        cp "$t/big.c" "$T_WORK/big.orig"
         rc=0
-        (ulimit -v 300000; exec "$CLINIC" --make --srcdir "$t") > "$work/log" 2>&1 || rc=$?
+        (ulimit -v 300000; exec "$CLINIC" --make --srcdir "$t") > "$T_LOG" 2>&1 || rc=$?
         written=$(grep -l 'end generated code' "$t"/s*.c | wc -l)
         if [ $rc -eq 0 ] || [ $rc -gt 128 ]; then
-            bad out-of-memory "exit $rc: $(head -c 300 "$work/log")"
-        elif ! grep -Eq "big.c:[0-9]+: error: out of memory" "$work/log"; then
-            bad out-of-memory "no FILE:LINE: error: out of memory: $(head -c 300 "$work/log")"
-        elif ! cmp -s "$t/big.c" "$work/big.orig"; then
-            bad out-of-memory "big.c changed"
+            t_bad out-of-memory "exit $rc: $(head -c 300 "$T_LOG")"
+        elif ! grep -Eq "big.c:[0-9]+: error: out of memory" "$T_LOG"; then
+            t_bad out-of-memory "no FILE:LINE: error: out of memory: $(head -c 300 "$T_LOG")"
+        elif ! cmp -s "$t/big.c" "$T_WORK/big.orig"; then
+            t_bad out-of-memory "big.c changed"
         elif [ "$written" -ne 3 ]; then
-            bad out-of-memory "only $written of the 3 other files written"
+            t_bad out-of-memory "only $written of the 3 other files written"
         else
-            ok "out of memory: $(grep 'out of memory' "$work/log"); the 3 other files written"
+            t_ok "out of memory: $(grep 'out of memory' "$T_LOG"); the 3 other files written"
         fi
         ;;
 esac
 
-echo "memory: $pass passed, $fails failed"
-[ $fails -eq 0 ]
+t_end

@@ -27,6 +27,7 @@ top=$(cd "$here/../.." && pwd)
 CLINIC=${2:-$top/clinic/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$top/$CLINIC ;; esac
 cd "$top" || exit 1
+. tests/counts.sh
 pass=0 nfail=0 summary=
 
 log=$(mktemp "${TMPDIR:-/tmp}/clinic-hardening.XXXXXX")
@@ -38,14 +39,7 @@ part() {   # part NAME COMMAND...
     t0=$(date +%s)
     { "$@"; echo $? > "$log.rc"; } 2>&1 | tee "$log"
     rc=$(cat "$log.rc"); rm -f "$log.rc"
-    line=$(grep -E '^[A-Za-z0-9_/ -]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-    if [ -n "$line" ]; then
-        p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/')
-        f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/')
-        [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-    elif [ "$rc" -eq 0 ]; then p=1 f=0
-    else p=0 f=1
-    fi
+    counts_of "$log" "$rc"
     pass=$((pass + p)) nfail=$((nfail + f))
     summary="$summary
   $name: $p passed, $f failed ($(($(date +%s) - t0)) s)"

@@ -21,14 +21,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
-CLINIC=${1:-$top/clinic/clinic}
-case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
-T_NAME=small
-T_WORK=$(mktemp -d "${TMPDIR:-/tmp}/clinic-small.XXXXXX")
-T_LOG=$T_WORK/log
-trap 'chmod -R u+rwx "$T_WORK" 2>/dev/null; rm -rf "$T_WORK"' EXIT INT TERM
-is_root=false
-[ "$(id -u)" = 0 ] && is_root=true
+t_begin small "${1:-}"
 
 block() {
     printf '/*[clinic input]\noutput preset block\nmodule m\nm.f\n    a: int\n\nSummary.\n[clinic start generated code]*/\n'

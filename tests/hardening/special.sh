@@ -21,12 +21,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
-CLINIC=${1:-$top/clinic/clinic}
-case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
-T_NAME=special
-T_WORK=$(mktemp -d "${TMPDIR:-/tmp}/clinic-special.XXXXXX")
-T_LOG=$T_WORK/log
-trap 'rm -rf "$T_WORK"' EXIT INT TERM
+t_begin special "${1:-}"
 
 block() {
     printf '/*[clinic input]\nmodule m\nm.f\n    a: int\n\nSummary.\n[clinic start generated code]*/\n'
