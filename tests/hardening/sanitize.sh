@@ -1,7 +1,8 @@
 #!/bin/sh
-# sanitize.sh BUILD: the unit tests, the fixtures, the malformed inputs and
-# the conformance tiers regen/pristine/tamper with the ASan+UBSan build in
-# BUILD (make sanitize builds it first).  Any
+# sanitize.sh BUILD: the unit tests, the fixtures, the malformed inputs, the
+# command line tests, the writer's hard cases (aliases, commit, special
+# files, small) and the conformance tiers regen/pristine/tamper with the
+# ASan+UBSan build in BUILD (make sanitize builds it first).  Any
 # sanitizer report fails the run; every part runs even if one fails.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +21,15 @@ grep -E '^FAIL|^fixtures' "$B/sanitize-fixtures.log"
 grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error' "$B/sanitize-fixtures.log" | sort | uniq -c | head
 echo "== sanitize: malformed inputs under ASan+UBSan"
 HARDENING_MEMLIMIT_KB=0 sh tests/hardening/malformed.sh "$B/clinic" || fails=$((fails + 1))
+
+echo "== sanitize: the command line and the writer's hard cases under ASan+UBSan"
+# a sanitizer report aborts clinic (exit 134), which every case counts as
+# a failure
+for t in check_cli hardening/aliases hardening/commit hardening/special hardening/small; do
+    log=$B/sanitize-${t##*/}.log
+    sh "tests/$t.sh" "$B/clinic" > "$log" 2>&1 || fails=$((fails + 1))
+    grep -E 'FAIL|CANNOT|passed' "$log"
+done
 
 echo "== sanitize: conformance (regen, pristine, tamper) under ASan+UBSan"
 # the harness judges the output; the sanitizers' reports go to log files
