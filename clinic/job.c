@@ -260,8 +260,8 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     job->status = EXIT_OK;
     job->failed = false;
     job->nchanged = 0;
-    if (o->verbose)
-        report_printf(r, false, "%s\n", path);
+    if (o->verbose)   /* standard output is the result's, for "-" */
+        report_printf(r, job->from_stdin, "%s\n", path);
 
     Arena *scratch = arena_new();
     const char *language_error = block_language_error(scratch, path);

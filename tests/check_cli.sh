@@ -196,6 +196,8 @@ grep -q "routed file ./clinic/routed.c.h would change" err.txt && pass || fail "
 cp routed.c routed.written
 git_stdin_out=$("$CLINIC" - --stdin-filename routed.c <routed.c; echo "rc=$?")
 [ "$git_stdin_out" = "$(cat routed.c; echo rc=0)" ] && pass || fail "clinic - with its routed file up to date"
+"$CLINIC" -v - <in.c >stdout.txt 2>err.txt
+cmp -s stdout.txt expected.c && pass || fail "clinic -v -: -v wrote to stdout"
 expect_status 1 "$CLINIC" --check - <in.c
 expect_status 0 "$CLINIC" --check - <expected.c
 "$CLINIC" --diff - --stdin-filename sub/x.c <in.c >stdout.txt 2>/dev/null
