@@ -47,7 +47,7 @@ size_t io_universal_newlines(char *data, size_t len);
 
 /* ClinicReadFn over io_read_text (userdata unused).  The library reads
    what a ClinicReadFn returns as universal newlines anyway, and keeps a
-   file's own line endings itself (textform.h): clinic/main.c hands it the
+   file's own line endings itself (textform.h): clinic/job.c hands it the
    raw bytes of the input. */
 int io_clinic_read(void *userdata, const char *path, char **data,
                    size_t *len);

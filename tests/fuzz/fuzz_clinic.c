@@ -2,7 +2,7 @@
  * fuzz_clinic.c — libFuzzer target over the library's in-memory entry point.
  *
  * Each input is the text of one C file, src/fuzz.c.  It goes through
- * clinic_new() / clinic_process() / clinic_free() exactly as clinic/main.c
+ * clinic_new() / clinic_process() / clinic_free() exactly as clinic/job.c
  * would run it, but with no file system: read_file is NULL, so every file
  * destination sees an absent file.  Whatever the input, the library must
  * return 0 or -1 (never crash, hang or leak) and, on error, leave a
