@@ -17,7 +17,8 @@
 #   patch -p1    `patch -p1` gives exactly the files a write gives, for an
 #                input changed in place, a routed file changed, a routed
 #                file not there yet (a new file), --make over a tree, an
-#                absolute path, and a CRLF file
+#                absolute path, a CRLF file and a file without a final
+#                newline
 #
 # Prints one line per case and "workflow: N passed, N failed".
 set -u
@@ -193,6 +194,7 @@ tree() {
     # routed.c's header exists but is stale; fresh.c's does not exist
     (cd "$d/pkg" && clinic routed.c > /dev/null 2>&1)
     sed -i 's/Return a\./Return a, now stale./' "$d/pkg/routed.c"
+    { module nonl | sed '/^module nonl/i output preset block'; printf 'int tail;'; } > "$d/pkg/nonl.c"
     module crlf | sed 's/$/\r/' > "$d/pkg/crlf.c"
     sed -i 's/^module crlf\r$/output preset block\r\nmodule crlf\r/' "$d/pkg/crlf.c"
 }
@@ -229,6 +231,7 @@ for tool in "git apply" "patch -p1"; do
     applies_like_write "routed file changed" "$tool" pkg routed.c
     applies_like_write "routed file not there yet (new file)" "$tool" pkg/sub fresh.c
     applies_like_write "CRLF file" "$tool" pkg crlf.c
+    applies_like_write "no newline at the end" "$tool" pkg nonl.c
     applies_like_write "--make over a tree" "$tool" . --make --srcdir pkg
     applies_like_write "absolute path" "$tool" pkg @here@/routed.c
 done
