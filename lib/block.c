@@ -594,6 +594,24 @@ void block_parser_defer_checksums(BlockParser *bp)
     bp->defer_checksums = true;
 }
 
+const char *block_mismatch_note(Clinic *c, const char *what, const char *old,
+                                const char *fresh, int marker_line)
+{
+    int differs = text_first_differing_line(old, fresh);
+    if (differs < 0)
+        return arena_printf(c->arena, "%s generated code is what clinic "
+                            "writes, only its checksum differs: -f to "
+                            "rewrite the marker", what);
+    /* the output's lines end at the end marker */
+    int first = marker_line;
+    for (const char *p = old; *p; p++)
+        first -= *p == '\n';
+    return arena_printf(c->arena, "%s generated code differs from what "
+                        "clinic writes from line %d on: -f to overwrite it, "
+                        "or restore the generated code", what,
+                        first + differs);
+}
+
 bool block_parser_next(BlockParser *bp, Block *out)
 {
     for (;;) {

@@ -56,6 +56,11 @@ BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
 /* A checksum mismatch does not fail at once: it is left in the block
    (checksum_error) for the caller to report. */
 void block_parser_defer_checksums(BlockParser *bp);
+/* The note for a checksum mismatch: where the generated code found (old,
+   ending at the end marker on marker_line) starts to differ from what
+   clinic writes now (fresh), said of what ("m.f's"). */
+const char *block_mismatch_note(Clinic *c, const char *what, const char *old,
+                                const char *fresh, int marker_line);
 /* Next block in file order; false at the end.  Errors: clinic_fail. */
 bool block_parser_next(BlockParser *bp, Block *out);
 

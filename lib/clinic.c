@@ -151,28 +151,11 @@ CLINIC_NORETURN static void fail_checksum(Clinic *c, Block *block)
     const char *name = NULL;
     const char *fresh = render_quietly(c, block, &name);
     const char *note = NULL;
-    if (fresh) {
-        /* the output's first line: its lines end at the end marker */
-        int line = block->checksum_error_line;
-        for (const char *p = old; *p; p++)
-            line -= *p == '\n';
-        const char *a = old, *b = fresh;
-        while (*a && *a == *b) {
-            if (*a == '\n')
-                line++;
-            a++;
-            b++;
-        }
-        const char *what = name ? arena_printf(c->arena, "%s's", name)
-                                : "this block's";
-        note = !*a && !*b
-            ? arena_printf(c->arena, "%s generated code is what clinic "
-                           "writes, only its checksum differs: -f to "
-                           "rewrite the marker", what)
-            : arena_printf(c->arena, "%s generated code differs from what "
-                           "clinic writes from line %d on: -f to overwrite "
-                           "it, or restore the generated code", what, line);
-    }
+    if (fresh)
+        note = block_mismatch_note(c, name ? arena_printf(c->arena, "%s's",
+                                                          name)
+                                           : "this block's",
+                                   old, fresh, block->checksum_error_line);
     clinic_fail_note(c, block->checksum_error_line, note, "%s",
                      block->checksum_error);
 }

@@ -614,6 +614,14 @@ const char *text_closest(const char *word, const char *const *candidates,
     return best;
 }
 
+int text_first_differing_line(const char *a, const char *b)
+{
+    int line = 0;
+    for (; *a && *a == *b; a++, b++)
+        line += *a == '\n';
+    return *a == *b ? -1 : line;
+}
+
 bool text_find_surrogate(const char *s, size_t n, size_t *position,
                          unsigned *code_point)
 {

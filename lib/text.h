@@ -83,6 +83,10 @@ char *text_lstrip(Arena *a, const char *s);
 const char *text_closest(const char *word, const char *const *candidates,
                          size_t n);
 
+/* The first line (0-based) where a and b differ, or -1 when they are
+   the same text. */
+int text_first_differing_line(const char *a, const char *b);
+
 /* The first lone surrogate (U+D800..U+DFFF, which a Python str may hold
    and which our strings carry as the 3 bytes ED A0..BF xx) in s[0..n):
    true and its position in code points, as Python's "can't encode

@@ -828,6 +828,10 @@ START_TEST(test_finish_file_bad_checksum)
     ck_assert_msg(!strncmp(c->diagnostics.buf, "./clinic/x.c.h:5: error: "
                            "Checksum mismatch!\n", 44),
                   "%s", c->diagnostics.buf);
+    /* and where the edit is: its output's first line, "int z;" */
+    ck_assert_msg(strstr(c->diagnostics.buf, "./clinic/x.c.h:5: note: this "
+                         "file's generated code differs from what clinic "
+                         "writes from line 4 on"), "%s", c->diagnostics.buf);
     ck_assert_str_eq(c->filename, "x.c");
     ck_assert_ptr_null(c->output);
     ck_assert_int_eq(c->nfiles, 0);
