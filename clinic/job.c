@@ -125,6 +125,12 @@ static int read_input(ReadBuf *rb, const Job *job, size_t *len)
 
 /* ---- what would change --------------------------------------------------- */
 
+static void fail(Job *job)
+{
+    job->status = EXIT_ERROR;
+    job->failed = true;
+}
+
 /* A unified diff with git's headers ("diff --git", "new file mode" for
    a file that does not exist yet), so that git apply and patch -p1 from
    the current directory make exactly the change a write would. */
@@ -156,7 +162,8 @@ static void report_change(const Options *o, Job *job, const char *path,
                           const char *new_text, size_t new_len)
 {
     job->nchanged++;
-    job->status = EXIT_CHANGED;
+    if (job->status < EXIT_CHANGED)
+        job->status = EXIT_CHANGED;
     if (o->check && !o->quiet) {
         char *label = path_label(path);
         report_printf(&job->report, false, "%s\n", label);
@@ -169,8 +176,7 @@ static void report_change(const Options *o, Job *job, const char *path,
         bool missing;
         read = read_old(job, path, &old_len, &missing);
         if (!read && !missing) {
-            job->status = EXIT_ERROR;
-            job->failed = true;
+            fail(job);
             return;
         }
         old = read;
@@ -218,12 +224,6 @@ static bool routed_onto_own_file(Job *job, const Clinic *c)
 }
 
 /* ---- the job ------------------------------------------------------------- */
-
-static void fail(Job *job)
-{
-    job->status = EXIT_ERROR;
-    job->failed = true;
-}
 
 /* Standard input in, standard output out: the result, or the input as it
    was when it has no block; nothing when there is an error.  Files it
