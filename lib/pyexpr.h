@@ -77,6 +77,9 @@ char *py_repr(Arena *a, const PyValue *v);
 /* repr(frozenset(v)) for a PY_SET of classes: Python may lay the copy
    out anew, in another order than the set's. */
 char *py_frozenset_repr(Arena *a, const PyValue *v);
+/* hash() of the class a PYT_ bit names, as the reference interpreter
+   computes it (from its address): what orders sets of classes. */
+size_t py_class_hash(unsigned bit);
 /* Python truthiness and ==, for the few places clinic.py relies on them. */
 bool py_truthy(const PyValue *v);
 bool py_equal(const PyValue *x, const PyValue *y);

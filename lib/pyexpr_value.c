@@ -519,7 +519,7 @@ static const struct {
     { PYT_ROBUFFER, 0x7f3a1f9106d0 }, { PYT_RWBUFFER, 0x7f3a1f90fff0 },
 };
 
-static size_t class_hash(unsigned bit)
+size_t py_class_hash(unsigned bit)
 {
     for (size_t i = 0; i < sizeof class_addresses / sizeof class_addresses[0]; i++)
         if (class_addresses[i].bit == bit)
@@ -531,7 +531,7 @@ static size_t class_hash(unsigned bit)
    then a perturbed jump. */
 static void set_insert(unsigned *table, size_t mask, unsigned bit)
 {
-    size_t hash = class_hash(bit), perturb = hash, i = hash & mask;
+    size_t hash = py_class_hash(bit), perturb = hash, i = hash & mask;
     for (;;) {
         size_t probes = i + 9 <= mask ? 9 : 0;
         for (size_t j = 0; j <= probes; j++)

@@ -1006,6 +1006,12 @@ int64_t vm_hash(PyVM *vm, PyValue v)
     case OBJ_METHOD:
         return vm_hash(vm, ((PyMethod *)o)->self) ^
                vm_hash(vm, ((PyMethod *)o)->func);
+    case OBJ_CLASS:
+        /* the builtin classes clinic knows hash as in the reference
+           interpreter, so sets of them iterate (and print) in its order */
+        if (((PyClass *)o)->pyt_bit)
+            return (int64_t)py_class_hash(((PyClass *)o)->pyt_bit);
+        return hash_pointer(o);
     default:
         return hash_pointer(o);
     }
