@@ -25,14 +25,6 @@
 
 #define K(kind) (UINT64_C(1) << (kind))
 
-typedef struct MethodDef {
-    const char *name;
-    PyNativeFn native;
-    uint64_t kinds;            /* the classes that define it (by kind) */
-    bool property;             /* a property, not a method */
-    int arg;                   /* the snippet, for the four snippet methods */
-} MethodDef;
-
 /* A native bound to the class whose dict holds it. */
 typedef struct Binding {
     const MethodDef *def;
@@ -231,7 +223,7 @@ static PyValue m_parser_type(PyVM *vm, const PyArgs *a, void *data)
 
 /* Which built-in classes define each of CConverter's methods, as
    clinic.py's class bodies do. */
-static const MethodDef converter_methods[] = {
+const MethodDef cpy_converter_methods_3_11[] = {
     { "__init__", m_init, K(CK_BASE), false, 0 },
     { "converter_init", m_converter_init,
       K(CK_BASE) | K(CK_BOOL) | K(CK_DEFINING_CLASS) | K(CK_CHAR) |
@@ -267,8 +259,9 @@ static const MethodDef converter_methods[] = {
       K(CK_BASE) | K(CK_DEFINING_CLASS) | K(CK_SELF), false, 0 },
     { "parser_name", m_parser_name, K(CK_BASE), true, 0 },
     { "parser_type", m_parser_type, K(CK_SELF), true, 0 },
+    { NULL, NULL, 0, false, 0 },
 };
-#define NMETHODS (sizeof converter_methods / sizeof converter_methods[0])
+
 
 /* ---- the return converters' methods ------------------------------------ */
 
@@ -348,7 +341,7 @@ static PyValue rm_render(PyVM *vm, const PyArgs *a, void *data)
 
 #define RK(kind) (UINT64_C(1) << (kind))
 
-static const MethodDef return_methods[] = {
+const MethodDef cpy_return_methods_3_11[] = {
     { "__init__", rm_init, RK(RK_OBJECT), false, 0 },
     { "return_converter_init", rm_return_converter_init, RK(RK_OBJECT), false,
       0 },
@@ -359,8 +352,9 @@ static const MethodDef return_methods[] = {
     { "render", rm_render,
       RK(RK_OBJECT) | RK(RK_NONETYPE) | RK(RK_BOOL) | RK(RK_LONG) |
       RK(RK_INIT) | RK(RK_DOUBLE), false, 0 },
+    { NULL, NULL, 0, false, 0 },
 };
-#define NRETURN_METHODS (sizeof return_methods / sizeof return_methods[0])
+
 
 /* ---- the dispatch ------------------------------------------------------ */
 
@@ -375,11 +369,11 @@ static const Binding *binding_of(ConverterPython *py, PyValue v)
     PyNativeFn fn = pyvm_native_fn(v, &data);
     if (!fn)
         return NULL;
-    for (size_t i = 0; i < NMETHODS; i++)
-        if (converter_methods[i].native == fn)
+    for (const MethodDef *m = py->flavour->converter_methods; m->name; m++)
+        if (m->native == fn)
             return data;
-    for (size_t i = 0; i < NRETURN_METHODS; i++)
-        if (return_methods[i].native == fn)
+    for (const MethodDef *m = py->flavour->return_methods; m->name; m++)
+        if (m->native == fn)
             return data;
     return NULL;
 }
@@ -841,19 +835,15 @@ static void add_method(ConverterPython *py, PyObj *dict, const MethodDef *m,
 void cpy_add_methods(ConverterPython *py, PyObj *dict, const ConverterRow *row,
                      const ConverterRow *base)
 {
-    for (size_t k = 0; k < NMETHODS; k++) {
-        const MethodDef *m = &converter_methods[k];
+    for (const MethodDef *m = py->flavour->converter_methods; m->name; m++)
         if ((m->kinds & K(row->kind)) && (!base || base->kind != row->kind))
             add_method(py, dict, m, row, NULL);
-    }
 }
 
 void cpy_add_return_methods(ConverterPython *py, PyObj *dict,
                             const ReturnRow *row, const ReturnRow *base)
 {
-    for (size_t k = 0; k < NRETURN_METHODS; k++) {
-        const MethodDef *m = &return_methods[k];
+    for (const MethodDef *m = py->flavour->return_methods; m->name; m++)
         if ((m->kinds & RK(row->kind)) && (!base || base->kind != row->kind))
             add_method(py, dict, m, NULL, row);
-    }
 }

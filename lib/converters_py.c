@@ -822,7 +822,7 @@ PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row)
             pyvm_dict_set(py->vm, dict, class_fields[k].name,
                           get_field(py, &class_fields[k], &row->cls));
     cpy_add_methods(py, dict, row, base);
-    py->row_class[i] = pyvm_class_new(py->vm, row->cls.class_name, "__main__",
+    py->row_class[i] = pyvm_class_new(py->vm, row->cls.class_name, py->flavour->module,
                                       base ? &base_class : NULL, base ? 1 : 0,
                                       dict, &converter_ops,
                                       (void *)&row->cls);
@@ -846,7 +846,7 @@ PyObj *cpy_return_row_class(ConverterPython *py, const ReturnRow *row)
                           get_field(py, &return_class_fields[k], &row->cls));
     cpy_add_return_methods(py, dict, row, base);
     py->return_row_class[i] = pyvm_class_new(
-        py->vm, row->cls.class_name, "__main__", base ? &base_class : NULL,
+        py->vm, row->cls.class_name, py->flavour->module, base ? &base_class : NULL,
         base ? 1 : 0, dict, &return_converter_ops, (void *)&row->cls);
     return py->return_row_class[i];
 }
@@ -928,7 +928,8 @@ PyObj *cpy_host_class(ConverterPython *py, const char *name,
     pyvm_dict_set(py->vm, dict, "__repr__",
                   pyvm_native(py->vm, "__repr__", host_repr, (void *)name,
                               true));
-    return pyvm_class_new(py->vm, name, "__main__", NULL, 0, dict, ops, NULL);
+    return pyvm_class_new(py->vm, name, py->flavour->module, NULL, 0, dict,
+                          ops, NULL);
 }
 
 ConverterPython *cpy_of(Clinic *c)
@@ -938,6 +939,7 @@ ConverterPython *cpy_of(Clinic *c)
         return *slot;
     ConverterPython *py = arena_new_of(c->arena, ConverterPython);
     py->c = c;
+    py->flavour = &cpy_flavour_3_11;   /* the dialect's, when there are two */
     py->vm = pyvm_new(c->arena);
     pyvm_set_host(py->vm, py);
     py->row_class = arena_array_of(c->arena, PyObj *, converter_nrows);

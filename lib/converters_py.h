@@ -14,7 +14,52 @@
 #ifndef CLINIC_CONVERTERS_PY_H
 #define CLINIC_CONVERTERS_PY_H
 
+#include <stdint.h>
+
 #include "converters_impl.h"
+
+/* A method of a built-in converter class: its native, and which of the
+   built-in classes define it themselves (a bit per ConverterKind or
+   ReturnKind), as clinic.py's class bodies do. */
+typedef struct MethodDef {
+    const char *name;
+    PyNativeFn native;
+    uint64_t kinds;
+    bool property;             /* a property, not a method */
+    int arg;                   /* what the native needs told (a snippet) */
+} MethodDef;
+
+/* A function of clinic.py's module namespace. */
+typedef struct NamespaceDef {
+    const char *name;
+    PyNativeFn native;
+    const char *data;
+} NamespaceDef;
+
+/* What one version of clinic.py gives python blocks, as data: the
+   methods its converter classes define, its module's functions and
+   constants, and the module its classes print in.  The interpreter,
+   the object model and the dispatch are the same for every version; a
+   dialect picks its flavour (3.13's parse_arg(argname, displayname, *,
+   limited_capi), format_code, bad_argument, use_converter, add_include
+   and libclinic's helpers would be a second one, with natives of its
+   own beside those of 3.11 it keeps). */
+typedef struct PyFlavour {
+    const char *version;
+    const MethodDef *converter_methods;   /* each ends with a NULL name */
+    const MethodDef *return_methods;
+    const NamespaceDef *functions;
+    size_t nfunctions;
+    const char *const (*strings)[2];   /* name, value */
+    size_t nstrings;
+    const char *module;        /* where clinic.py's classes live */
+} PyFlavour;
+
+/* clinic.py 3.11's (converters_pyns.c), from the tables of
+   converters_dispatch.c and converters_pyns.c */
+extern const PyFlavour cpy_flavour_3_11;
+extern const MethodDef cpy_converter_methods_3_11[];
+extern const MethodDef cpy_return_methods_3_11[];
 
 /* A pointer to its host object (functions, parameters, ...). */
 typedef struct HostEntry {
@@ -25,6 +70,7 @@ typedef struct HostEntry {
 struct ConverterPython {
     Clinic *c;
     PyVM *vm;
+    const PyFlavour *flavour;
     PyObj **row_class;          /* converter_rows' classes, made on use */
     PyObj **return_row_class;   /* return_rows' classes */
     PyObj *cls_function, *cls_parameter, *cls_class, *cls_module;

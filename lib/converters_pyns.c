@@ -331,11 +331,7 @@ static PyValue str_set(PyVM *vm, const char *words)
     return pyvm_call(vm, pyvm_obj(pyvm_builtin_class(vm, "set")), &args);
 }
 
-static const struct {
-    const char *name;
-    PyNativeFn fn;
-    const char *data;
-} namespace_functions[] = {
+static const NamespaceDef functions_3_11[] = {
     { "fail", ns_fail, NULL },
     { "add_c_converter", ns_add_c_converter, NULL },
     { "add_c_return_converter", ns_add_c_converter, "return" },
@@ -363,7 +359,7 @@ static const struct {
       "required_type_for_self_for_parser" },
 };
 
-static const char *const string_constants[][2] = {
+static const char *const strings_3_11[][2] = {
     { "version", "1" }, { "NO_VARARG", "PY_SSIZE_T_MAX" },
     { "CLINIC_PREFIX", "__clinic_" }, { "sig_end_marker", "--" },
     { "INVALID", "INVALID" }, { "CALLABLE", "CALLABLE" },
@@ -399,14 +395,14 @@ void cpy_install_namespace(ConverterPython *py)
     for (size_t i = 0; i < return_nrows; i++)
         pyvm_dict_set(vm, g, return_rows[i].cls.class_name,
                       pyvm_obj(cpy_return_row_class(py, &return_rows[i])));
-    for (size_t i = 0; i < sizeof namespace_functions / sizeof namespace_functions[0]; i++)
-        pyvm_dict_set(vm, g, namespace_functions[i].name,
-                      pyvm_native(vm, namespace_functions[i].name,
-                                  namespace_functions[i].fn,
-                                  (void *)namespace_functions[i].data, false));
-    for (size_t i = 0; i < sizeof string_constants / sizeof string_constants[0]; i++)
-        pyvm_dict_set(vm, g, string_constants[i][0],
-                      pyvm_str(vm, string_constants[i][1]));
+    const PyFlavour *fl = py->flavour;
+    for (size_t i = 0; i < fl->nfunctions; i++)
+        pyvm_dict_set(vm, g, fl->functions[i].name,
+                      pyvm_native(vm, fl->functions[i].name,
+                                  fl->functions[i].native,
+                                  (void *)fl->functions[i].data, false));
+    for (size_t i = 0; i < fl->nstrings; i++)
+        pyvm_dict_set(vm, g, fl->strings[i][0], pyvm_str(vm, fl->strings[i][1]));
     pyvm_dict_set(vm, g, "unspecified", py_unspecified);
     pyvm_dict_set(vm, g, "NULL", py_null);
     pyvm_dict_set(vm, g, "unknown", py_unknown);
@@ -418,7 +414,7 @@ void cpy_install_namespace(ConverterPython *py)
     static const char *const buffers[] = { "buffer", "rwbuffer", "robuffer" };
     for (size_t i = 0; i < 3; i++)
         pyvm_dict_set(vm, g, buffers[i],
-                      pyvm_obj(pyvm_class_new(vm, buffers[i], "__main__", NULL,
+                      pyvm_obj(pyvm_class_new(vm, buffers[i], fl->module, NULL,
                                               0, NULL, NULL, NULL)));
     pyvm_dict_set(vm, g, "CLINIC_PREFIXED_ARGS", str_set(vm, "args"));
     pyvm_dict_set(vm, g, "c_keywords", str_set(vm, c_keywords));
@@ -441,3 +437,12 @@ void cpy_install_namespace(ConverterPython *py)
         pyvm_dict_set(vm, g, hosts[i].name, pyvm_obj(made[i]));
 }
 
+#define COUNT(t) (sizeof (t) / sizeof (t)[0])
+
+const PyFlavour cpy_flavour_3_11 = {
+    "3.11",
+    cpy_converter_methods_3_11, cpy_return_methods_3_11,
+    functions_3_11, COUNT(functions_3_11),
+    strings_3_11, COUNT(strings_3_11),
+    "__main__",   /* clinic.py runs as a script */
+};
