@@ -11,6 +11,8 @@
  */
 #include "pyvm_int.h"
 
+#include <sys/resource.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,33 @@
 /* Python's default recursion limit, less what the interpreter's own
    frames below the first call use. */
 #define MAX_DEPTH 990
+
+/* The C stack a run may take: a call that would go past it is Python's
+   RecursionError rather than a crash.  Ordinary builds reach MAX_DEPTH
+   long before (a Python call takes 2-4 KiB); it is what stops a deep
+   recursion under a sanitizer, or on a small stack (ulimit -s).  Threads
+   get the same stack as the main thread (clinic/pool.c).  The margin is
+   for what runs between two calls: the parsers' and the formatters'
+   depths are bounded. */
+size_t vm_stack_budget(void)
+{
+    size_t size = (size_t)8 << 20;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        size = (size_t)rl.rlim_cur;
+    size_t margin = (size_t)1 << 20;
+    return size > 2 * margin ? size - margin : size / 2;
+}
+
+static void enter_call(PyVM *vm)
+{
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    if (vm->depth >= MAX_DEPTH ||
+        (vm->stack_base > here && vm->stack_base - here > vm->stack_budget))
+        vm_raise_class(vm, vm->types[T_RECURSION_ERROR],
+                       "maximum recursion depth exceeded");
+    vm->depth++;
+}
 
 /* ---- raising ----------------------------------------------------------- */
 
@@ -148,6 +177,8 @@ bool vm_protect(PyVM *vm, void (*f)(PyVM *, void *), void *ctx)
     h.frame = vm->frame;
     h.depth = vm->depth;
     int line = vm->line;
+    if (!h.prev)   /* the outermost run: calls measure the stack from here */
+        vm->stack_base = (uintptr_t)__builtin_frame_address(0);
     vm->handler = &h;
     if (setjmp(h.jb) == 0) {
         f(vm, ctx);
@@ -438,10 +469,7 @@ PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
     if (fn.kind == PY_OBJECT) {
         switch (fn.obj->kind) {
         case OBJ_FUNCTION: {
-            if (vm->depth >= MAX_DEPTH)
-                vm_raise_class(vm, vm->types[T_RECURSION_ERROR],
-                               "maximum recursion depth exceeded");
-            vm->depth++;
+            enter_call(vm);
             PyValue r = vm_run_function(vm, (PyFunction *)fn.obj, args, nargs,
                                         kwnames, kwvalues, nkw);
             vm->depth--;
@@ -450,10 +478,7 @@ PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
         case OBJ_NATIVE: {
             PyNative *n = (PyNative *)fn.obj;
             PyArgs a = { args, nargs, kwnames, kwvalues, nkw };
-            if (vm->depth >= MAX_DEPTH)
-                vm_raise_class(vm, vm->types[T_RECURSION_ERROR],
-                               "maximum recursion depth exceeded");
-            vm->depth++;
+            enter_call(vm);
             PyValue r = n->fn(vm, &a, n->data);
             vm->depth--;
             return r;

@@ -1052,6 +1052,7 @@ PyVM *pyvm_new(Arena *a)
     vm->a = a;
     vm->step_limit = 2000000;
     vm->memory_limit = (size_t)512 << 20;
+    vm->stack_budget = vm_stack_budget();
     vm_bootstrap(vm);
     vm->builtins = vm_dict_new(vm);
     vm->globals = vm_dict_new(vm);

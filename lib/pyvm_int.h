@@ -307,6 +307,8 @@ struct PyVM {
     PyError error;
     Frame *frame;
     int depth;                 /* Python calls in progress */
+    uintptr_t stack_base;      /* the C stack where the outermost run began */
+    size_t stack_budget;       /* how much of it calls may take */
     int line;                  /* file line of the statement running */
     long steps, step_limit;
     size_t arena_base;         /* arena_bytes() when the run started */
@@ -328,6 +330,7 @@ void vm_step(PyVM *vm);
 /* MemoryError unless the block can take `bytes` more: a cap on the arena
    a run grows, checked as steps go and before every big allocation. */
 void vm_reserve(PyVM *vm, size_t bytes);
+size_t vm_stack_budget(void);
 /* calls */
 PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 const char *const *kwnames, const PyValue *kwvalues,

@@ -6,6 +6,8 @@
  * (natives, argument binding, host classes and their hooks).
  * tests/pyvm/differential.py compares with python3 at random on top.
  */
+#include <sys/resource.h>
+
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,6 +408,18 @@ START_TEST(test_limits)
 {
     CHECK("def f(n):\n    return f(n + 1)\nf(0)",
           "!RecursionError: maximum recursion depth exceeded @2");
+    /* on a small stack (ulimit -s 512) the C stack runs out first: still
+       Python's RecursionError, not a crash */
+    struct rlimit saved, small;
+    ck_assert_int_eq(getrlimit(RLIMIT_STACK, &saved), 0);
+    small = saved;
+    small.rlim_cur = 512 * 1024;
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &small), 0);
+    PyVM *small_vm = pyvm_new(arena);
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &saved), 0);
+    ck_assert_str_eq(run_vm(small_vm, "def f(n):\n    return f(n + 1) if n "
+                            "< 900 else 0\nf(0)"),
+                     "!RecursionError: maximum recursion depth exceeded @2");
     PyVM *vm = pyvm_new(arena);
     pyvm_set_step_limit(vm, 1000);
     ck_assert_ptr_nonnull(strstr(run_vm(vm, "while True:\n    pass"),
