@@ -17,16 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARGS(n) PyValue v[n]; (void)v
-
 static PyValue none(void)
 {
     return py_none;
-}
-
-static bool given(PyValue v)
-{
-    return v.kind != PY_UNSPECIFIED;
 }
 
 static PyValue iterator_over(PyVM *vm, PyList *l)
@@ -106,9 +99,9 @@ static PyValue c_str(PyVM *vm, const PyArgs *a, void *data)
     (void)data;
     ARGS(3);
     pyvm_bind(vm, a, "str", "object= encoding= errors=", v, NULL);
-    if (!given(v[0]))
+    if (!vm_given(v[0]))
         return vm_make_str(vm, "", 0);
-    if (given(v[1]) || given(v[2])) {
+    if (vm_given(v[1]) || vm_given(v[2])) {
         if (v[0].kind != PY_BYTES)
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "decoding to str: need a bytes-like object, %s "
@@ -218,10 +211,10 @@ static PyValue c_int(PyVM *vm, const PyArgs *a, void *data)
     (void)data;
     ARGS(2);
     pyvm_bind(vm, a, "int", "x= base=", v, NULL);
-    if (!given(v[0]))
+    if (!vm_given(v[0]))
         return vm_make_int64(vm, 0);
     PyValue x = v[0];
-    if (given(v[1])) {
+    if (vm_given(v[1])) {
         int64_t base = vm_index(vm, v[1], "'base' must be an integer");
         if (x.kind != PY_STR)
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], "int() can't convert "
@@ -266,7 +259,7 @@ static PyValue c_float(PyVM *vm, const PyArgs *a, void *data)
     ARGS(1);
     pyvm_bind(vm, a, "float", "x=", v, NULL);
     PyValue x = v[0];
-    if (!given(x))
+    if (!vm_given(x))
         return vm_make_float(0);
     switch (x.kind) {
     case PY_FLOAT:
@@ -320,7 +313,7 @@ static PyValue c_bool(PyVM *vm, const PyArgs *a, void *data)
     (void)data;
     ARGS(1);
     pyvm_bind(vm, a, "bool", "x=", v, NULL);
-    return pyvm_bool(given(v[0]) && vm_truthy(vm, v[0]));
+    return pyvm_bool(vm_given(v[0]) && vm_truthy(vm, v[0]));
 }
 
 static PyValue c_list(PyVM *vm, const PyArgs *a, void *data)
@@ -329,7 +322,7 @@ static PyValue c_list(PyVM *vm, const PyArgs *a, void *data)
     ARGS(1);
     pyvm_bind(vm, a, "list", "iterable=", v, NULL);
     PyList *l = vm_list_new(vm, 4);
-    if (given(v[0])) {
+    if (vm_given(v[0])) {
         size_t n;
         PyValue *items = vm_collect(vm, v[0], &n);
         for (size_t i = 0; i < n; i++)
@@ -343,7 +336,7 @@ static PyValue c_tuple(PyVM *vm, const PyArgs *a, void *data)
     (void)data;
     ARGS(1);
     pyvm_bind(vm, a, "tuple", "iterable=", v, NULL);
-    if (!given(v[0]))
+    if (!vm_given(v[0]))
         return vm_make_tuple(vm, NULL, 0);
     if (v[0].kind == PY_TUPLE)
         return v[0];
@@ -399,7 +392,7 @@ static PyValue make_set(PyVM *vm, const PyArgs *a, bool frozen)
     ARGS(1);
     pyvm_bind(vm, a, frozen ? "frozenset" : "set", "iterable=", v, NULL);
     PySet *s = vm_set_new(vm, frozen);
-    if (!given(v[0]))
+    if (!vm_given(v[0]))
         return vm_obj(s);
     if (vm_is_kind(v[0], OBJ_SET)) {
         vm_set_merge(vm, s, (PySet *)v[0].obj);
@@ -607,11 +600,11 @@ static PyValue b_format(PyVM *vm, const PyArgs *a, void *data)
     (void)data;
     ARGS(2);
     pyvm_bind(vm, a, "format", "value format_spec=", v, NULL);
-    if (given(v[1]) && v[1].kind != PY_STR)
+    if (vm_given(v[1]) && v[1].kind != PY_STR)
         vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                        "format() argument 2 must be str, not %s",
                        vm_type_name(vm, v[1])));
-    return str_value(vm, vm_format(vm, v[0], given(v[1]) ? v[1].s : ""));
+    return str_value(vm, vm_format(vm, v[0], vm_given(v[1]) ? v[1].s : ""));
 }
 
 static PyValue base_repr(PyVM *vm, const PyArgs *a, const char *fname,
@@ -711,7 +704,7 @@ static PyValue b_round(PyVM *vm, const PyArgs *a, void *data)
     ARGS(2);
     pyvm_bind(vm, a, "round", "number ndigits=", v, NULL);
     PyValue x = v[0];
-    bool nd = given(v[1]) && v[1].kind != PY_NONE;
+    bool nd = vm_given(v[1]) && v[1].kind != PY_NONE;
     int64_t n = nd ? vm_index(vm, v[1], "'float' object cannot be "
                                          "interpreted as an integer") : 0;
     if (x.kind == PY_INT || x.kind == PY_BOOL) {
@@ -788,7 +781,7 @@ static PyValue b_pow(PyVM *vm, const PyArgs *a, void *data)
     (void)data;
     ARGS(3);
     pyvm_bind(vm, a, "pow", "base exp mod=", v, NULL);
-    if (!given(v[2]) || v[2].kind == PY_NONE)
+    if (!vm_given(v[2]) || v[2].kind == PY_NONE)
         return vm_binop(vm, "Pow", v[0], v[1]);
     if ((v[0].kind != PY_INT && v[0].kind != PY_BOOL) ||
         (v[1].kind != PY_INT && v[1].kind != PY_BOOL) ||
@@ -884,7 +877,7 @@ static PyValue b_getattr(PyVM *vm, const PyArgs *a, void *data)
     ARGS(3);
     pyvm_bind(vm, a, "getattr", "object name default=", v, NULL);
     const char *name = attr_name(vm, v[1]);
-    if (!given(v[2]))
+    if (!vm_given(v[2]))
         return vm_getattr(vm, v[0], name);
     PyValue out;
     return try_getattr(vm, v[0], name, &out) ? out : v[2];
@@ -949,7 +942,7 @@ static PyValue b_next(PyVM *vm, const PyArgs *a, void *data)
                        "'%s' object is not an iterator", vm_type_name(vm, v[0])));
     if (vm_next(vm, v[0], &out))
         return out;
-    if (given(v[1]))
+    if (vm_given(v[1]))
         return v[1];
     vm_throw(vm, vm_new_exception(vm, vm->types[T_STOP_ITERATION], NULL, 0));
 }
@@ -967,8 +960,8 @@ static PyValue b_sorted(PyVM *vm, const PyArgs *a, void *data)
     PyValue *items = vm_collect(vm, a->args[0], &n);
     PyValue *copy = arena_array_of(vm->a, PyValue, n + 1);
     memcpy(copy, items, n * sizeof *copy);
-    return vm_sorted(vm, copy, n, given(v[0]) ? v[0] : py_none,
-                     given(v[1]) && vm_truthy(vm, v[1]));
+    return vm_sorted(vm, copy, n, vm_given(v[0]) ? v[0] : py_none,
+                     vm_given(v[1]) && vm_truthy(vm, v[1]));
 }
 
 static PyValue b_reversed(PyVM *vm, const PyArgs *a, void *data)
@@ -995,7 +988,7 @@ static PyValue b_enumerate(PyVM *vm, const PyArgs *a, void *data)
     (void)data;
     ARGS(2);
     pyvm_bind(vm, a, "enumerate", "iterable start=", v, NULL);
-    PyValue i = given(v[1]) ? v[1] : vm_make_int64(vm, 0);
+    PyValue i = vm_given(v[1]) ? v[1] : vm_make_int64(vm, 0);
     if (i.kind != PY_INT && i.kind != PY_BOOL)
         vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                        "'%s' object cannot be interpreted as an integer",
@@ -1117,7 +1110,7 @@ static PyValue b_sum(PyVM *vm, const PyArgs *a, void *data)
     (void)data;
     ARGS(2);
     pyvm_bind(vm, a, "sum", "iterable start=", v, NULL);
-    PyValue total = given(v[1]) ? v[1] : vm_make_int64(vm, 0);
+    PyValue total = vm_given(v[1]) ? v[1] : vm_make_int64(vm, 0);
     if (total.kind == PY_STR)
         vm_raise_class(vm, vm->types[T_TYPE_ERROR], "sum() can't sum strings "
                        "[use ''.join(seq) instead]");
@@ -1149,7 +1142,7 @@ static PyValue min_max(PyVM *vm, const PyArgs *a, bool want_max)
     if (a->nargs == 1) {
         items = vm_collect(vm, a->args[0], &n);
     } else {
-        if (given(dflt))
+        if (vm_given(dflt))
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "Cannot specify a default for %s() with multiple "
                            "positional arguments", fname));
@@ -1157,7 +1150,7 @@ static PyValue min_max(PyVM *vm, const PyArgs *a, bool want_max)
         n = a->nargs;
     }
     if (n == 0) {
-        if (given(dflt))
+        if (vm_given(dflt))
             return dflt;
         vm_raise_class(vm, vm->types[T_VALUE_ERROR], arena_printf(vm->a,
                        "%s() arg is an empty sequence", fname));

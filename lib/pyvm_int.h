@@ -11,7 +11,8 @@
  *   pyvm_seq.c       containers: items, slices, length, iteration, and
  *                    repr() and str() of every value
  *   pyvm_builtins.c  the builtins module
- *   pyvm_methods.c   methods of str, list, dict, set and tuple
+ *   pyvm_str.c       methods of str (and bytes.decode)
+ *   pyvm_methods.c   methods of list, dict, set, tuple, numbers, object
  *   pyvm_format.c    format specs, %-formatting and str.format
  *
  * An object is a PyObj header (its kind and class) at the start of a
@@ -130,6 +131,16 @@ typedef struct NativeDef {
     const char *name;
     PyNativeFn fn;
 } NativeDef;
+extern const NativeDef vm_str_methods[], vm_bytes_methods[];  /* pyvm_str.c */
+
+/* For natives: their bound arguments, their self, and whether an
+   optional one was given. */
+#define ARGS(n) PyValue v[n]; (void)v
+#define SELF (a->args[0])
+static inline bool vm_given(PyValue v)
+{
+    return v.kind != PY_UNSPECIFIED;
+}
 
 struct PyClass {
     PyObj ob;
@@ -474,5 +485,9 @@ void ab_adds(ABuf *b, const char *s);
 void ab_addc(ABuf *b, char c);
 void ab_addf(ABuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 PyValue ab_value(ABuf *b);
+/* Code point indices start and end (None or ints, or not given) as
+   Python slices a sequence of n with them (str.find, list.index). */
+void vm_span(PyVM *vm, PyValue start, PyValue end, size_t n, size_t *lo,
+             size_t *hi);
 
 #endif

@@ -56,6 +56,28 @@ PyValue ab_value(ABuf *b)
     return py_make_str(b->s, b->len);
 }
 
+/* ---- slice bounds ------------------------------------------------------ */
+
+void vm_span(PyVM *vm, PyValue start, PyValue end, size_t n, size_t *lo,
+             size_t *hi)
+{
+    int64_t s = 0, e = (int64_t)n;
+    const char *msg = "slice indices must be integers or None or have an "
+                      "__index__ method";
+    if (vm_given(start) && start.kind != PY_NONE)
+        s = vm_index(vm, start, msg);
+    if (vm_given(end) && end.kind != PY_NONE)
+        e = vm_index(vm, end, msg);
+    if (s < 0)
+        s = s + (int64_t)n < 0 ? 0 : s + (int64_t)n;
+    if (e < 0)
+        e = e + (int64_t)n < 0 ? 0 : e + (int64_t)n;
+    if (e > (int64_t)n)
+        e = (int64_t)n;
+    *lo = (size_t)s;
+    *hi = (size_t)e;
+}
+
 /* ---- code points ------------------------------------------------------- */
 
 bool vm_str_ascii(const char *s, size_t n)
