@@ -378,6 +378,28 @@ static const Binding *binding_of(ConverterPython *py, PyValue v)
     return NULL;
 }
 
+/* What a block's class has for method name: an override (true; *fn is
+   the Python value), or one of the built-in natives (false; *b is its
+   binding, NULL when the class is not a block's). */
+static bool lookup_override(Clinic *c, PyObj *pyclass, const char *name,
+                            ConverterPython **pyp, PyValue *fn,
+                            const Binding **b)
+{
+    *b = NULL;
+    if (!pyclass)
+        return false;
+    ConverterPython *py = cpy_of(c);
+    *pyp = py;
+    PyValue v;
+    if (!pyvm_class_lookup(pyclass, name, &v, NULL))
+        return false;
+    *b = binding_of(py, v);
+    if (*b)
+        return false;
+    *fn = v;
+    return true;
+}
+
 /* How an instance of cls answers method name: a Python override (true;
    *fn is what the class has), or the built-in of the class *row that
    defines it (false).  A class no python block made has no override:
@@ -386,42 +408,26 @@ static bool find_override(Clinic *c, const ConverterClass *cls,
                           const char *name, ConverterPython **pyp,
                           PyValue *fn, const ConverterRow **row)
 {
+    const Binding *b;
     *row = converter_row_of(cls);
-    if (!cls->pyclass)
-        return false;
-    ConverterPython *py = cpy_of(c);
-    *pyp = py;
-    PyValue v;
-    if (!pyvm_class_lookup(cls->pyclass, name, &v, NULL))
-        return false;
-    const Binding *b = binding_of(py, v);
-    if (b) {
+    if (lookup_override(c, cls->pyclass, name, pyp, fn, &b))
+        return true;
+    if (b)
         *row = b->row;
-        return false;
-    }
-    *fn = v;
-    return true;
+    return false;
 }
 
 static bool find_return_override(Clinic *c, const ReturnConverterClass *cls,
                                  const char *name, ConverterPython **pyp,
                                  PyValue *fn, const ReturnRow **row)
 {
+    const Binding *b;
     *row = return_row_of(cls);
-    if (!cls->pyclass)
-        return false;
-    ConverterPython *py = cpy_of(c);
-    *pyp = py;
-    PyValue v;
-    if (!pyvm_class_lookup(cls->pyclass, name, &v, NULL))
-        return false;
-    const Binding *b = binding_of(py, v);
-    if (b) {
+    if (lookup_override(c, cls->pyclass, name, pyp, fn, &b))
+        return true;
+    if (b)
         *row = b->return_row;
-        return false;
-    }
-    *fn = v;
-    return true;
+    return false;
 }
 
 /* Calls a Python override on self; a property's getter, and for a

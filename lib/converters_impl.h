@@ -195,4 +195,11 @@ const char *conv_class_repr(unsigned type_bit);
 extern const unsigned conv_type_order[];
 extern const size_t conv_type_order_len;
 
+/* clinic.py's type_checks: subclass_of values with a cheaper exact check
+   than PyObject_TypeCheck (converters_render.c; ends with NULLs). */
+typedef struct TypeCheck {
+    const char *subclass_of, *typecheck, *typename_;
+} TypeCheck;
+extern const TypeCheck conv_type_checks[];
+
 #endif

@@ -314,18 +314,12 @@ static PyValue ns_add_legacy_c_converter(PyVM *vm, const PyArgs *a,
     return pyvm_native(vm, "closure", legacy_decorator, d, false);
 }
 
-/* set("a b c".split()) */
-static PyValue str_set(PyVM *vm, const char *words)
+/* set(words), as clinic.py builds its sets of names. */
+static PyValue str_set(PyVM *vm, const char *const *words)
 {
     PyObj *list = pyvm_list_new(vm);
-    Arena *ar = arena_of(vm);
-    const char *p = words;
-    while (*p) {
-        const char *end = strchr(p, ' ');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        pyvm_list_append(vm, list, pyvm_str(vm, arena_strndup(ar, p, n)));
-        p += n + (end ? 1 : 0);
-    }
+    for (; *words; words++)
+        pyvm_list_append(vm, list, pyvm_str(vm, *words));
     PyValue arg = pyvm_obj(list);
     PyArgs args = { &arg, 1, NULL, NULL, 0 };
     return pyvm_call(vm, pyvm_obj(pyvm_builtin_class(vm, "set")), &args);
@@ -367,24 +361,6 @@ static const char *const strings_3_11[][2] = {
     { "METHOD_INIT", "METHOD_INIT" }, { "METHOD_NEW", "METHOD_NEW" },
 };
 
-static const char c_keywords[] =
-    "asm auto break case char const continue default do double else enum "
-    "extern float for goto if inline int long register return short signed "
-    "sizeof static struct switch typedef typeof union unsigned void volatile "
-    "while";
-
-static const char *const type_checks[][3] = {
-    { "&PyLong_Type", "PyLong_Check", "int" },
-    { "&PyTuple_Type", "PyTuple_Check", "tuple" },
-    { "&PyList_Type", "PyList_Check", "list" },
-    { "&PySet_Type", "PySet_Check", "set" },
-    { "&PyFrozenSet_Type", "PyFrozenSet_Check", "frozenset" },
-    { "&PyDict_Type", "PyDict_Check", "dict" },
-    { "&PyUnicode_Type", "PyUnicode_Check", "str" },
-    { "&PyBytes_Type", "PyBytes_Check", "bytes" },
-    { "&PyByteArray_Type", "PyByteArray_Check", "bytearray" },
-};
-
 void cpy_install_namespace(ConverterPython *py)
 {
     PyVM *vm = py->vm;
@@ -416,13 +392,14 @@ void cpy_install_namespace(ConverterPython *py)
         pyvm_dict_set(vm, g, buffers[i],
                       pyvm_obj(pyvm_class_new(vm, buffers[i], fl->module, NULL,
                                               0, NULL, NULL, NULL)));
-    pyvm_dict_set(vm, g, "CLINIC_PREFIXED_ARGS", str_set(vm, "args"));
-    pyvm_dict_set(vm, g, "c_keywords", str_set(vm, c_keywords));
+    static const char *const prefixed_args[] = { "args", NULL };
+    pyvm_dict_set(vm, g, "CLINIC_PREFIXED_ARGS", str_set(vm, prefixed_args));
+    pyvm_dict_set(vm, g, "c_keywords", str_set(vm, text_c_keywords));
     PyObj *checks = pyvm_dict_new(vm);
-    for (size_t i = 0; i < sizeof type_checks / sizeof type_checks[0]; i++) {
-        PyValue pair[2] = { pyvm_str(vm, type_checks[i][1]),
-                            pyvm_str(vm, type_checks[i][2]) };
-        pyvm_dict_set(vm, checks, type_checks[i][0], pyvm_tuple(vm, pair, 2));
+    for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++) {
+        PyValue pair[2] = { pyvm_str(vm, t->typecheck),
+                            pyvm_str(vm, t->typename_) };
+        pyvm_dict_set(vm, checks, t->subclass_of, pyvm_tuple(vm, pair, 2));
     }
     pyvm_dict_set(vm, g, "type_checks", pyvm_obj(checks));
     static const struct {

@@ -665,10 +665,7 @@ void builtin_parse_argument(Clinic *c, Converter *conv, StrList *list)
 
 /* ---- parse_arg -------------------------------------------------------- */
 
-/* type_checks: subclass_of values with a cheaper exact check. */
-static const struct {
-    const char *subclass_of, *typecheck, *typename_;
-} type_checks[] = {
+const TypeCheck conv_type_checks[] = {
     { "&PyLong_Type", "PyLong_Check", "int" },
     { "&PyTuple_Type", "PyTuple_Check", "tuple" },
     { "&PyList_Type", "PyList_Check", "list" },
@@ -678,6 +675,7 @@ static const struct {
     { "&PyUnicode_Type", "PyUnicode_Check", "str" },
     { "&PyBytes_Type", "PyBytes_Check", "bytes" },
     { "&PyByteArray_Type", "PyByteArray_Check", "bytearray" },
+    { NULL, NULL, NULL },
 };
 
 /* template.format(argname=..., paramname=..., displayname=..., ...) */
@@ -720,11 +718,10 @@ static const char *base_parse_arg(Clinic *c, const Converter *conv,
     strmap_set(a, &m, "cast", cast);
     if (unit_is(conv, "O!")) {
         const char *sub = conv->subclass_of ? conv->subclass_of : "None";
-        for (size_t i = 0; i < sizeof type_checks / sizeof type_checks[0];
-             i++) {
-            if (strcmp(sub, type_checks[i].subclass_of) == 0) {
-                strmap_set(a, &m, "typecheck", type_checks[i].typecheck);
-                strmap_set(a, &m, "typename", type_checks[i].typename_);
+        for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++) {
+            if (strcmp(sub, t->subclass_of) == 0) {
+                strmap_set(a, &m, "typecheck", t->typecheck);
+                strmap_set(a, &m, "typename", t->typename_);
                 return format_template(c, tpl_type_checked, argname,
                                        paramname, displayname, &m);
             }
