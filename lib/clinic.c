@@ -87,11 +87,31 @@ static int count_lines(const char *text, size_t len)
     return lines;
 }
 
+/* Notes the block in c->blocks; returns its record. */
+static ClinicBlock *record_block(Clinic *c, const Block *block)
+{
+    if (c->nblocks == c->capblocks) {
+        size_t cap = c->capblocks ? 2 * c->capblocks : 16;
+        ClinicBlock *items = arena_array_of(c->arena, ClinicBlock, cap);
+        if (c->nblocks)
+            memcpy(items, c->blocks, c->nblocks * sizeof *items);
+        c->blocks = items;
+        c->capblocks = cap;
+    }
+    ClinicBlock *b = &c->blocks[c->nblocks++];
+    b->dsl_name = block->dsl_name;
+    b->line = block->line;
+    b->function = NULL;
+    return b;
+}
+
 /* A clinic block: parsed, its function rendered, 'preserve' applied. */
-static void render_clinic_block(Clinic *c, Block *block)
+static void render_clinic_block(Clinic *c, Block *block, ClinicBlock *record)
 {
     Function *f = dsl_parse_block(c, block);
+    record->function = f;
     if (f) {
+        f->block_line = block->line;
         const char *rendered = gen_render_function(c, f);
         if (rendered && *rendered)
             block->output = arena_printf(c->arena, "%s%s", block->output,
@@ -104,8 +124,9 @@ static void render_clinic_block(Clinic *c, Block *block)
 static void parse_block(Clinic *c, Block *block)
 {
     c->line = block->line;
+    ClinicBlock *record = record_block(c, block);
     if (!strcmp(block->dsl_name, "clinic"))
-        render_clinic_block(c, block);
+        render_clinic_block(c, block, record);
     else if (!strcmp(block->dsl_name, "python"))
         pyblock_parse_block(c, block);
     else
@@ -150,6 +171,8 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     c->output_len = 0;
     c->files = NULL;
     c->nfiles = 0;
+    c->blocks = NULL;
+    c->nblocks = c->capblocks = 0;
     c->recover = &recover;
     if (setjmp(recover)) {
         c->recover = outer;

@@ -30,6 +30,10 @@ void clinic_fail(Clinic *c, int line, const char *fmt, ...)
     va_start(ap, fmt);
     report(c, "error", line, fmt, ap);
     va_end(ap);
+    va_start(ap, fmt);
+    c->error_message = arena_vprintf(c->arena, fmt, ap);
+    va_end(ap);
+    c->error_line = line == 0 ? c->line : line < 0 ? -1 : line;
     c->errors++;
     if (c->recover)
         longjmp(*c->recover, 1);

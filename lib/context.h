@@ -72,6 +72,10 @@ typedef struct Clinic {
     jmp_buf *recover;      /* set by clinic_process() */
     StrBuf diagnostics;    /* "FILE:LINE: error|warning: ...\n" lines */
     int errors;
+    /* The error clinic_fail() raised last, apart: its line (-1: the
+       file as a whole) and its message (arena). */
+    int error_line;
+    const char *error_message;
 
     /* The namespace the DSL fills: modules, classes, functions (for
        cloning) in declaration order.  See model.h. */
@@ -98,6 +102,10 @@ typedef struct Clinic {
     size_t output_len;
     ClinicOutputFile *files;
     size_t nfiles;
+    /* Every block of the file in order, as the driver met it (clinic.h),
+       for the query modes. */
+    struct ClinicBlock *blocks;
+    size_t nblocks, capblocks;
 
     /* gen.c: full names of the functions that already got their
        "#ifndef NAME_METHODDEF" (clinic.py's Clinic.ifndef_symbols). */

@@ -355,6 +355,10 @@ const char *gen_render_function(Clinic *c, Function *f)
     }
 
     fill_template_dict(c, f, params, &data, &d);
+    f->rendering.done = true;
+    f->rendering.parameters = params;
+    f->rendering.c_basename = strmap_get(&d, "c_basename");
+    f->rendering.impl_return_type = strmap_get(&d, "impl_return_type");
     strmap_set(a, &d, "unpack_min", arena_printf(a, "%zu", first_optional));
     strmap_set(a, &d, "unpack_max", arena_printf(a, "%zu", nselfless));
     if (has_option_groups)
