@@ -26,12 +26,14 @@
 #include "converters.h"
 #include "diff.h"
 #include "io.h"
+#include "query.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: clinic [-h] [-f] [-o OUTPUT] [-v] [--converters] [--make]\n"
     "              [--srcdir SRCDIR] [--exclude EXCLUDE] [--check] [--diff]\n"
+    "              [--list | --json | --stats | --docstring NAME]\n"
     "              [--version]\n"
     "              [filename ...]\n";
 
@@ -72,7 +74,22 @@ static const char help_text[] =
     "change\n"
     "  --diff                write nothing; print a unified diff of what\n"
     "                        would change\n"
+    "  --list                write nothing; list the modules, classes and\n"
+    "                        functions each file declares, with signatures\n"
+    "  --json                write nothing; print what the files declare as\n"
+    "                        one JSON document (see clinic(1) and\n"
+    "                        schema/clinic-query.schema.json)\n"
+    "  --stats               write nothing; print counts of functions,\n"
+    "                        parameters, converters and parsing methods\n"
+    "  --docstring NAME      write nothing; print the docstring clinic\n"
+    "                        writes for the function with full dotted name\n"
+    "                        NAME\n"
     "  --version             show the version and exit\n"
+    "\n"
+    "examples:\n"
+    "  clinic --list Modules/_collectionsmodule.c\n"
+    "  clinic --json --make --srcdir . | jq '.stats.parsers'\n"
+    "  clinic --docstring _collections.deque.rotate --make --srcdir .\n"
     "\n"
     "exit status:\n"
     "  0  success (nothing to change, or everything written)\n"
@@ -81,6 +98,9 @@ static const char help_text[] =
 
 typedef struct Options {
     bool force, verbose, converters, make, check, diff;
+    QueryMode query;           /* --list, --json, --stats, --docstring */
+    const char *docstring_name;
+    Query *run;                /* the query run, when query is set */
     const char *output;
     const char *srcdir;
     const char **excludes;
@@ -113,6 +133,7 @@ static void argparse_error(const char *fmt, const char *arg,
 typedef enum OptionId {
     OPT_HELP, OPT_FORCE, OPT_OUTPUT, OPT_VERBOSE, OPT_CONVERTERS, OPT_MAKE,
     OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF, OPT_VERSION,
+    OPT_LIST, OPT_JSON, OPT_STATS, OPT_DOCSTRING,
 } OptionId;
 
 typedef struct LongOption {
@@ -135,6 +156,10 @@ static const LongOption long_options[] = {
     {OPT_CHECK, "check", "--check", false, 0},
     {OPT_DIFF, "diff", "--diff", false, 0},
     {OPT_VERSION, "version", "--version", false, 0},
+    {OPT_LIST, "list", "--list", false, 0},
+    {OPT_JSON, "json", "--json", false, 0},
+    {OPT_STATS, "stats", "--stats", false, 0},
+    {OPT_DOCSTRING, "docstring", "--docstring", true, 0},
 };
 #define NLONG (sizeof long_options / sizeof *long_options)
 
@@ -177,6 +202,22 @@ static void set_option(Options *o, const LongOption *opt, const char *arg)
     case OPT_DIFF:
         o->diff = true;
         break;
+    case OPT_LIST:
+    case OPT_JSON:
+    case OPT_STATS:
+    case OPT_DOCSTRING: {
+        static const QueryMode modes[] = {
+            [OPT_LIST] = QUERY_LIST, [OPT_JSON] = QUERY_JSON,
+            [OPT_STATS] = QUERY_STATS, [OPT_DOCSTRING] = QUERY_DOCSTRING,
+        };
+        if (o->query && o->query != modes[opt->id])
+            usage_error("--list, --json, --stats and --docstring go one at "
+                        "a time.");
+        o->query = modes[opt->id];
+        if (opt->id == OPT_DOCSTRING)
+            o->docstring_name = arg;
+        break;
+    }
     }
 }
 
@@ -420,6 +461,8 @@ typedef struct Job {
     char **write_paths;        /* the files its commit writes */
     size_t nwrites;
     FileRefs writes;           /* what they were before (kept for checks) */
+    QueryFile query;           /* the query modes: what the file declares */
+    bool queried;
     /* scheduling */
     bool started, done;
     size_t start_commit;       /* files committed when the work began */
@@ -547,22 +590,34 @@ static int read_into(ReadBuf *rb, const char *path, size_t *len)
     return 0;
 }
 
+/* A file that cannot be processed at all: its error, also in what the
+   query modes report. */
+static void job_error(const Options *o, Job *job, const char *message)
+{
+    report_file_error(&job->report, job->path, message);
+    job->status = EXIT_FAILED;
+    if (o->query) {
+        query_describe_error(o->run, job->path, -1, message, &job->query);
+        job->queried = true;
+    }
+}
+
 static void job_compute(const Options *o, Job *job, ReadBuf *rb)
 {
     const char *path = job->path, *output_path = job->output_path;
     Report *r = &job->report;
     job->status = EXIT_OK;
     if (o->verbose) {
-        report_adds(r, false, path);
-        report_adds(r, false, "\n");
+        /* the query modes' stdout is theirs (a JSON document, ...) */
+        report_adds(r, o->query != QUERY_NONE, path);
+        report_adds(r, o->query != QUERY_NONE, "\n");
     }
 
     Arena *scratch = arena_new();
     const char *language_error = block_language_error(scratch, path);
     if (language_error) {
-        report_file_error(r, path, language_error);
+        job_error(o, job, language_error);
         arena_free(scratch);
-        job->status = EXIT_FAILED;
         return;
     }
     arena_free(scratch);
@@ -570,15 +625,13 @@ static void job_compute(const Options *o, Job *job, ReadBuf *rb)
     size_t len;
     refs_add(&job->reads, path);
     if (read_into(rb, path, &len) < 0) {
-        report_file_error(r, path, strerror(errno));
-        job->status = EXIT_FAILED;
+        job_error(o, job, strerror(errno));
         return;
     }
     const char *text = rb->buf;
     char why[256];
     if (!io_check_utf8(text, len, why, sizeof why)) {
-        report_file_error(r, path, why);
-        job->status = EXIT_FAILED;
+        job_error(o, job, why);
         return;
     }
     /* The library takes the bytes as they are: it reads them as
@@ -600,6 +653,14 @@ static void job_compute(const Options *o, Job *job, ReadBuf *rb)
     int rc = clinic_process(c, text, len);
     if (c->diagnostics.len)
         report_add(r, true, c->diagnostics.buf, c->diagnostics.len);
+    if (o->query) {
+        /* asked, not told: report what the file declares, write nothing */
+        query_describe(o->run, c, rc, &job->query);
+        job->queried = true;
+        job->status = rc != 0 ? EXIT_FAILED : EXIT_OK;
+        clinic_free(c);
+        return;
+    }
     if (rc != 0) {
         clinic_free(c);
         job->status = EXIT_FAILED;
@@ -661,12 +722,22 @@ static void job_reset(Job *job)
     job->write_paths = NULL;
     job->nwrites = 0;
     refs_clear(&job->reads);
+    if (job->queried)
+        query_file_free(&job->query);
+    job->queried = false;
 }
 
 /* The job's turn: its output, then its writes.  Returns its status. */
-static int job_commit(Job *job)
+static int job_commit(const Options *o, Job *job)
 {
     report_emit(&job->report);
+    if (job->queried) {
+        StrBuf out = STRBUF_INIT;
+        query_add(o->run, &job->query, &out);
+        fwrite(out.buf, 1, out.len, stdout);
+        sb_free(&out);
+        job->queried = false;
+    }
     int status = job->status;
     if (job->commit) {
         /* what the files written here were before: later jobs that read
@@ -819,7 +890,7 @@ static void pool_drain(Pool *p)
                     break;
                 }
         }
-        if (job_commit(job) != EXIT_OK)
+        if (job_commit(p->o, job) != EXIT_OK)
             p->status = EXIT_FAILED;
 
         pthread_mutex_lock(&p->lock);
@@ -1038,6 +1109,19 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
 
+    Query run;
+    if (o.query) {
+        if (o.output || o.check || o.diff)
+            usage_error("--list, --json, --stats and --docstring write "
+                        "nothing: not with -o, --check or --diff.");
+        query_init(&run, o.query, o.docstring_name);
+        o.run = &run;
+        StrBuf out = STRBUF_INIT;
+        query_begin(&run, &out);
+        fwrite(out.buf, 1, out.len, stdout);
+        sb_free(&out);
+    }
+
     int status = EXIT_OK;
     if (o.make) {
         if (o.output || o.nfiles)
@@ -1055,6 +1139,17 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < o.nfiles; i++)
             pool_add(&pool, o.files[i], o.output, false);
         status = pool_finish(&pool);
+    }
+    if (o.query) {
+        StrBuf out = STRBUF_INIT, err = STRBUF_INIT;
+        if (!query_end(&run, &out, &err))
+            status = EXIT_FAILED;
+        fwrite(out.buf, 1, out.len, stdout);
+        fflush(stdout);
+        fwrite(err.buf, 1, err.len, stderr);
+        sb_free(&out);
+        sb_free(&err);
+        query_free(&run);
     }
     free(o.files);
     free(o.excludes);

@@ -32,7 +32,7 @@ floor_of() {
         block|cpp) echo 4 ;;
         dsl|dsl_*|directive|route|pyblock) echo 5 ;;
         gen|gen_*|converters_render|output) echo 6 ;;
-        clinic) echo 7 ;;
+        clinic|query|query_*) echo 7 ;;
         *) echo 0 ;;
     esac
 }
