@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -602,6 +603,33 @@ static void job_error(const Options *o, Job *job, const char *message)
     }
 }
 
+/* The last guard before anything is written: no routed file is the
+   input, or the -o target, under another name.  (The library refuses a
+   destination that is the input; only here is -o known.) */
+static bool routed_onto_own_file(Job *job, const Clinic *c)
+{
+    for (size_t i = 0; i < c->nfiles; i++) {
+        const char *routed = c->files[i].path;
+        const char *own = io_same_file(routed, job->path) ? job->path
+                          : job->output_path &&
+                                  io_same_file(routed, job->output_path)
+                              ? job->output_path : NULL;
+        if (own) {
+            /* reported where the library reports its end-of-file
+               errors: at the last line */
+            char message[2 * PATH_MAX + 128];
+            snprintf(message, sizeof message,
+                     "%s:%d: error: Routed file %s would overwrite %s %s, "
+                     "not writing anything!\n", job->path, c->line, routed,
+                     own == job->path ? "the input file" : "the output file",
+                     own);
+            report_adds(&job->report, true, message);
+            return true;
+        }
+    }
+    return false;
+}
+
 static void job_compute(const Options *o, Job *job, ReadBuf *rb)
 {
     const char *path = job->path, *output_path = job->output_path;
@@ -649,13 +677,22 @@ static void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.verbose = o->verbose;
     copts.read_file = job_read_file;
     copts.read_userdata = job;
+    copts.same_file = io_clinic_same_file;
     Clinic *c = clinic_new(path, &copts);
     int rc = clinic_process(c, text, len);
     if (c->diagnostics.len)
         report_add(r, true, c->diagnostics.buf, c->diagnostics.len);
+    bool onto_own_file = rc == 0 && routed_onto_own_file(job, c);
+    if (onto_own_file)
+        rc = -1;
     if (o->query) {
         /* asked, not told: report what the file declares, write nothing */
-        query_describe(o->run, c, rc, &job->query);
+        if (onto_own_file)
+            query_describe_error(o->run, path, c->line, "Routed file would "
+                                 "overwrite the input or the output file, "
+                                 "not writing anything!", &job->query);
+        else
+            query_describe(o->run, c, rc, &job->query);
         job->queried = true;
         job->status = rc != 0 ? EXIT_FAILED : EXIT_OK;
         clinic_free(c);
