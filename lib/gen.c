@@ -94,6 +94,16 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
     return sb_take(&sb, a);
 }
 
+const char *gen_docstring_text(Clinic *c, const Function *f)
+{
+    const char *doc = f->docstring ? f->docstring : "";
+    const char *last_line = strrchr(doc, '\n');
+    last_line = last_line ? last_line + 1 : doc;
+    if (strcmp(last_line, "--") == 0)
+        return arena_printf(c->arena, "%s\n\n", doc);
+    return doc;
+}
+
 /* ---- Clinic.ifndef_symbols --------------------------------------------------- */
 
 bool gen_ifndef_symbol_seen(const Clinic *c, const char *full_name)

@@ -695,7 +695,8 @@ void gen_output_templates(Clinic *c, Function *f, StrMap *templates)
     f->rendering.convention = cv.flags;
     f->rendering.parser = cv.parser;
     f->rendering.methoddef_flags = *methoddef_define ? flags : NULL;
-    f->rendering.docstring = *docstring_definition ? f->docstring : NULL;
+    f->rendering.docstring =
+        *docstring_definition ? gen_docstring_text(c, f) : NULL;
 
     methoddef_define = str_replace(a, methoddef_define, "{methoddef_flags}",
                                    flags);

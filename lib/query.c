@@ -347,8 +347,12 @@ static bool answer_docstring(Query *q, StrBuf *out, StrBuf *err)
         if (q->nmatches > 1)
             sb_addf(out, "%s==> %s:%d <==\n", i ? "\n" : "", m->path,
                     m->line);
-        if (m->docstring)
-            sb_addf(out, "%s\n", m->docstring);
+        if (m->docstring) {
+            size_t n = strlen(m->docstring);
+            sb_adds(out, m->docstring);
+            if (!n || m->docstring[n - 1] != '\n')
+                sb_addc(out, '\n');
+        }
         else
             sb_addf(err, "%s:%d: %s has no docstring (clinic writes none "
                          "for it)\n", m->path, m->line, q->name);

@@ -39,9 +39,30 @@ static void key_text_or_null(JsonWriter *w, const char *key,
     key_string(w, key, value && *value ? value : NULL);
 }
 
+/* A class of clinic's namespace, or a set of them, as the declaration
+   writes it ("str", "{str, NoneType}"; a set in a fixed order), where
+   repr() would print "<class 'str'>". */
+static const char *type_expression(Clinic *c, const PyValue *v)
+{
+    StrBuf sb = STRBUF_INIT;
+    if (v->kind == PY_SET)
+        sb_addc(&sb, '{');
+    for (unsigned bit = 1; bit && bit <= v->types; bit <<= 1) {
+        if (!(v->types & bit))
+            continue;
+        if (sb.len > 1)
+            sb_adds(&sb, ", ");
+        sb_adds(&sb, py_type_name(bit));
+    }
+    if (v->kind == PY_SET)
+        sb_addc(&sb, '}');
+    return sb_take(&sb, c->arena);
+}
+
 /* A Python value given to a converter: JSON's own form for None, bools,
-   ints, finite floats and str; {"python": repr} for the rest (sets of
-   types, bytes, names clinic only knows at run time, ...). */
+   ints, finite floats and str; {"python": EXPRESSION} for the rest
+   (classes and sets of them, bytes, names clinic only knows at run
+   time, ...). */
 static void py_value(Clinic *c, JsonWriter *w, const PyValue *v)
 {
     switch (v->kind) {
@@ -67,7 +88,9 @@ static void py_value(Clinic *c, JsonWriter *w, const PyValue *v)
         break;
     }
     json_begin_object(w);
-    key_string(w, "python", py_repr(c->arena, v));
+    key_string(w, "python", v->kind == PY_TYPE || v->kind == PY_SET
+                                ? type_expression(c, v)
+                                : py_repr(c->arena, v));
     json_end_object(w);
 }
 

@@ -11,6 +11,11 @@
 #                           stderr must contain every line of NAME.err, and
 #                           NAME.c and the given files must be unchanged
 #                           with nothing added
+#   NAME.c.list, NAME.c.json, NAME.c.stats
+#                           also: "clinic --list NAME.c" (--json, --stats)
+#                           must print exactly that on stdout, exit as the
+#                           plain run does (non-zero with NAME.err), and
+#                           leave every file as it was; each is one test
 #
 # Prints failures with a diff, a line per group and a total; exits non-zero
 # on any failure.  CLINIC=path overrides ./clinic/clinic.
@@ -97,6 +102,34 @@ run_one() {   # run_one GROUPDIR NAME
     fi
 }
 
+run_query() {   # run_query GROUPDIR NAME MODE
+    dir=$1 name=$2 mode=$3 src=$2.c
+    id="${dir##*/}/$name --$mode"
+    failed=0
+    t=$scratch/run
+    rm -rf "$t" "$scratch/before"
+    mkdir -p "$t"
+    cp "$dir/$src" "$t/"
+    [ -d "$dir/$src.given.d" ] && cp -R "$dir/$src.given.d/." "$t/"
+    cp -R "$t" "$scratch/before"
+    rc=0
+    (cd "$t" && exec "$CLINIC" "--$mode" "$src") > "$scratch/stdout" 2> "$scratch/stderr" || rc=$?
+    if [ -f "$dir/$name.err" ]; then
+        [ $rc -eq 1 ] || fail "$id" "expected exit 1 (an error), got $rc"
+    elif [ $rc -ne 0 ]; then
+        fail "$id" "clinic exited $rc"
+        sed 's/^/    stderr: /' "$scratch/stderr" | head -n 10
+    fi
+    if ! cmp -s "$dir/$src.$mode" "$scratch/stdout"; then
+        fail "$id" "stdout differs from $src.$mode"
+        diff -u "$dir/$src.$mode" "$scratch/stdout" | head -n 30 | sed 's/^/    /'
+    fi
+    if ! diff -r "$scratch/before" "$t" > "$scratch/tree.diff" 2>&1; then
+        fail "$id" "a file was written"
+        head -n 10 "$scratch/tree.diff" | sed 's/^/    /'
+    fi
+}
+
 if [ ! -x "$CLINIC" ]; then
     echo "fixtures: $CLINIC is not built" >&2
 fi
@@ -112,6 +145,11 @@ for dir in "$top"/fixtures/*/; do
         name=${name%.c}
         run_one "$dir" "$name"
         if [ $failed -eq 0 ]; then pass=$((pass + 1)); else nfail=$((nfail + 1)); fi
+        for mode in list json stats; do
+            [ -f "$f.$mode" ] || continue
+            run_query "$dir" "$name" "$mode"
+            if [ $failed -eq 0 ]; then pass=$((pass + 1)); else nfail=$((nfail + 1)); fi
+        done
     done
     echo "fixtures/$group: $pass passed, $nfail failed"
     total_pass=$((total_pass + pass))
