@@ -17,10 +17,13 @@
 #                              extension modules against
 #                              and `apt-get source` for the CPython tree
 #   time                       /usr/bin/time -v for the benchmark's peak memory
+#   python3-jsonschema jq      make query: the --json output validated
+#                              against schema/ and read by jq
 set -eu
 
 PKGS="build-essential gcc make pkg-config libpcre2-dev libmd-dev check clang
-libclang-rt-14-dev valgrind groff python3 python3.11-dev dpkg-dev time"
+libclang-rt-14-dev valgrind groff python3 python3.11-dev dpkg-dev time
+python3-jsonschema jq"
 
 missing=
 for p in $PKGS; do
