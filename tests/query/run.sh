@@ -24,6 +24,7 @@
 #                answered with the right one
 #   unchanged    after each mode, every file of the tree, clinic.test and
 #                the corpus is byte for byte as it was
+#   cli          usage errors; a file with an error among others; -v
 #
 #   usage: run.sh [CLINIC]         (default clinic/clinic)
 #   CLINIC_CACHE, PYTHON           as for make conformance
@@ -137,6 +138,36 @@ check "list: every function of the tree once" \
 check "docstring: as --json has them; did-you-mean" \
     "$PYTHON" "$here/checks.py" docstrings "$CLINIC" "$s/tree" "$s/tree.json" 40
 check "unchanged after --docstring" unchanged
+
+# ---- the command line ------------------------------------------------------------
+mkdir "$s/cli"
+cp "$top"/fixtures/query/namespace.c "$top"/fixtures/query/broken.c "$s/cli/"
+usage_errors() {
+    for args in "--json -o x.c namespace.c" "--json --list namespace.c" \
+                "--stats --check namespace.c" "--list --diff namespace.c" \
+                "--docstring"; do
+        rc=0
+        # shellcheck disable=SC2086
+        (cd "$s/cli" && exec "$CLINIC" $args) > /dev/null 2> "$s/cli.err" || rc=$?
+        [ $rc -eq 2 ] || { echo "clinic $args: exit $rc, not 2"; return 1; }
+    done
+    [ ! -e "$s/cli/x.c" ]
+}
+check "cli: usage errors (exit 2)" usage_errors
+one_bad_file() {
+    run "$s/cli.json" "$s/cli" -v --json broken.c namespace.c
+    grep -q '^broken.c:18: error: no_such_converter is not a valid converter$' \
+        "$s/cli.json.err" || { cat "$s/cli.json.err"; return 1; }
+    grep -qx 'namespace.c' "$s/cli.json.err" || { echo "-v: no file name on stderr"; return 1; }
+    jq -e '[.files[].path] == ["broken.c", "namespace.c"] and
+           .files[0].error.line == 18 and (.files[1].functions | length) == 9' \
+        "$s/cli.json" > /dev/null || { echo "jq: unexpected document"; return 1; }
+    exit_matches "$s/cli.json"
+}
+check "cli: a file with an error, the others still reported" one_bad_file
+check "unchanged after the command line checks" \
+    sh -c 'cmp -s "$1/namespace.c" "$2/namespace.c" && cmp -s "$1/broken.c" "$2/broken.c"' \
+    - "$s/cli" "$top/fixtures/query"
 
 echo "query: $pass passed, $nfail failed"
 [ $nfail -eq 0 ]
