@@ -197,23 +197,22 @@ size_t query_suggest(const char *name, char *const *names, size_t n,
 
 /* ---- a file ------------------------------------------------------------------------ */
 
-static void file_init(const Query *q, QueryFile *out)
+static void file_init(QueryFile *out)
 {
     memset(out, 0, sizeof *out);
     sb_init(&out->text);
-    (void)q;
     query_stats_init(&out->stats);
 }
 
 void query_describe(const Query *q, Clinic *c, int rc, QueryFile *out)
 {
-    file_init(q, out);
     if (rc != 0) {
         query_describe_error(q, c->filename, c->error_line,
                              c->error_message ? c->error_message : "",
                              out);
         return;
     }
+    file_init(out);
     query_stats_count_file(&out->stats, c);
     switch (q->mode) {
     case QUERY_LIST: {
@@ -244,7 +243,7 @@ void query_describe(const Query *q, Clinic *c, int rc, QueryFile *out)
 void query_describe_error(const Query *q, const char *path, int line,
                           const char *message, QueryFile *out)
 {
-    file_init(q, out);
+    file_init(out);
     out->stats.files = 1;
     out->stats.files_with_errors = 1;
     if (q->mode == QUERY_JSON) {
@@ -312,13 +311,15 @@ void query_add(Query *q, QueryFile *f, StrBuf *out)
     q->nfiles++;
 
     /* the names and matches change hands */
-    if (q->nnames + f->nnames > q->capnames) {
-        q->capnames = 2 * (q->nnames + f->nnames);
-        q->names = xrealloc(q->names, q->capnames * sizeof *q->names);
+    if (f->nnames) {
+        if (q->nnames + f->nnames > q->capnames) {
+            q->capnames = 2 * (q->nnames + f->nnames);
+            q->names = xrealloc(q->names, q->capnames * sizeof *q->names);
+        }
+        memcpy(q->names + q->nnames, f->names, f->nnames * sizeof *f->names);
+        q->nnames += f->nnames;
+        f->nnames = 0;
     }
-    memcpy(q->names + q->nnames, f->names, f->nnames * sizeof *f->names);
-    q->nnames += f->nnames;
-    f->nnames = 0;
     if (f->nmatches) {
         q->matches = xrealloc(q->matches, (q->nmatches + f->nmatches) *
                                               sizeof *q->matches);

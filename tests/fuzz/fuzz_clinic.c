@@ -7,6 +7,9 @@
  * sees an absent file.  Whatever the input, the library must return 0 or
  * -1 (never crash, hang or leak) and, on error, leave a diagnostic.
  *
+ * Each run is also described as the query modes would (--json, --list,
+ * --stats, --docstring): the JSON must be valid UTF-8 whatever the input.
+ *
  * With CLINIC_FUZZ_IDEMPOTENT=1 in the environment, a successful run's
  * output is fed back in twice: when the second run succeeds, the third
  * must succeed too and change nothing.  (The second run itself may still
@@ -21,6 +24,8 @@
 #include <string.h>
 
 #include "clinic.h"
+#include "io.h"
+#include "query.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -55,6 +60,33 @@ static void check_idempotent(const char *text, size_t len)
     clinic_free(c2);
 }
 
+/* The query modes over the processed file: nothing may crash, and the
+   JSON document must be valid UTF-8. */
+static void check_queries(Clinic *c, int rc)
+{
+    static const QueryMode modes[] = {QUERY_JSON, QUERY_LIST, QUERY_STATS,
+                                      QUERY_DOCSTRING};
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+        Query q;
+        QueryFile f;
+        StrBuf out = STRBUF_INIT, err = STRBUF_INIT;
+        char why[128];
+        query_init(&q, modes[i], "fuzz.f");
+        query_begin(&q, &out);
+        query_describe(&q, c, rc, &f);
+        query_add(&q, &f, &out);
+        query_end(&q, &out, &err);
+        if (modes[i] == QUERY_JSON &&
+            !io_check_utf8(out.buf, out.len, why, sizeof why)) {
+            fprintf(stderr, "--json wrote ill-formed UTF-8: %s\n", why);
+            abort();
+        }
+        sb_free(&out);
+        sb_free(&err);
+        query_free(&q);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (idempotent < 0) {
@@ -72,6 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (rc == 0 && c->output == NULL && size > 0 && c->output_len != 0)
         abort();
+    check_queries(c, rc);
     if (rc == 0 && idempotent && c->output)
         check_idempotent(c->output, c->output_len);
     clinic_free(c);
