@@ -675,6 +675,7 @@ static void job_compute(const Options *o, Job *job, ReadBuf *rb)
     ClinicOptions copts = {0};
     copts.force = o->force;
     copts.verbose = o->verbose;
+    copts.no_output = o->query != QUERY_NONE;
     copts.read_file = job_read_file;
     copts.read_userdata = job;
     copts.same_file = io_clinic_same_file;

@@ -207,11 +207,18 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     while (block_parser_next(bp, &block)) {
         if (block.dsl_name)
             parse_block(c, &block);
-        block_print(c, out, &block);
+        /* printing raises no error: without it everything is checked */
+        if (!c->options.no_output)
+            block_print(c, out, &block);
     }
 
     c->line = count_lines(text, len);
     router_finish(c, out);
+    if (c->options.no_output) {
+        sb_free(out);
+        c->recover = outer;
+        return 0;
+    }
 
     restore_form(c, raw, raw_len, text, len, out);
     sb_free(out);

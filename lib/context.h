@@ -47,6 +47,9 @@ typedef bool (*ClinicSameFileFn)(void *userdata, const char *a,
 typedef struct ClinicOptions {
     bool force;            /* -f: do not verify checksums */
     bool verbose;          /* -v */
+    bool no_output;        /* only what the file declares is wanted (the
+                              query modes): the new text is not put
+                              together, and c->output stays NULL */
     ClinicReadFn read_file;    /* NULL: every other file is absent */
     void *read_userdata;
     ClinicSameFileFn same_file;

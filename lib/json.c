@@ -14,16 +14,25 @@ void json_init(JsonWriter *w, StrBuf *out, int depth)
     w->base = depth;
 }
 
-static void newline_and_indent(JsonWriter *w, int depth)
+/* Room for n more bytes at the end of the buffer: write there, then
+   close with commit().  (A document is made of many small pieces; one
+   append per piece keeps writing it cheap.) */
+static char *reserve(JsonWriter *w, size_t n)
 {
-    sb_addc(w->out, '\n');
-    for (int i = 0; i < depth; i++)
-        sb_add(w->out, "  ", 2);
+    if (w->out->len + n >= w->out->cap)
+        sb_grow(w->out, n);
+    return w->out->buf + w->out->len;
+}
+
+static void commit(JsonWriter *w, char *end)
+{
+    *end = '\0';
+    w->out->len = (size_t)(end - w->out->buf);
 }
 
 /* What goes before a value or a key: the comma after the member before
-   it, then its own line.  A value right after its key, or the writer's
-   very first value, goes where it is. */
+   it, then its own line, indented two spaces a level.  A value right
+   after its key, or the writer's very first value, goes where it is. */
 static void separate(JsonWriter *w)
 {
     if (w->after_key) {
@@ -32,10 +41,14 @@ static void separate(JsonWriter *w)
     }
     if (w->open == 0)
         return;
+    size_t spaces = 2 * (size_t)(w->base + w->open);
+    char *p = reserve(w, spaces + 2);
     if (!w->empty[w->open - 1])
-        sb_addc(w->out, ',');
+        *p++ = ',';
     w->empty[w->open - 1] = false;
-    newline_and_indent(w, w->base + w->open);
+    *p++ = '\n';
+    memset(p, ' ', spaces);
+    commit(w, p + spaces);
 }
 
 static void begin(JsonWriter *w, char bracket)
@@ -51,9 +64,17 @@ static void end(JsonWriter *w, char bracket)
 {
     if (w->open == 0)
         abort();
-    if (!w->empty[--w->open])
-        newline_and_indent(w, w->base + w->open);
-    sb_addc(w->out, bracket);
+    if (w->empty[--w->open]) {
+        sb_addc(w->out, bracket);
+        return;
+    }
+    size_t spaces = 2 * (size_t)(w->base + w->open);
+    char *p = reserve(w, spaces + 2);
+    *p++ = '\n';
+    memset(p, ' ', spaces);
+    p += spaces;
+    *p++ = bracket;
+    commit(w, p);
 }
 
 void json_begin_object(JsonWriter *w) { begin(w, '{'); }
@@ -61,11 +82,45 @@ void json_end_object(JsonWriter *w) { end(w, '}'); }
 void json_begin_array(JsonWriter *w) { begin(w, '['); }
 void json_end_array(JsonWriter *w) { end(w, ']'); }
 
+/* Bytes a string cannot hold as they are: control characters, '"', '\\'
+   and everything beyond ASCII (which is looked at more closely). */
+static const unsigned char special[256] = {
+    [0x00] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    ['"'] = 1, ['\\'] = 1,
+    [0x80] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+/* The length of the run of bytes at s that need no escaping. */
+static size_t plain_run(const unsigned char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len && !special[s[i]])
+        i++;
+    return i;
+}
+
 void json_key(JsonWriter *w, const char *key)
 {
+    size_t len = strlen(key);
     separate(w);
-    json_add_quoted(w->out, key, strlen(key));
-    sb_add(w->out, ": ", 2);
+    if (plain_run((const unsigned char *)key, len) == len) {
+        char *p = reserve(w, len + 4);
+        *p++ = '"';
+        memcpy(p, key, len);
+        memcpy(p + len, "\": ", 3);
+        commit(w, p + len + 3);
+    } else {
+        json_add_quoted(w->out, key, len);
+        sb_add(w->out, ": ", 2);
+    }
     w->after_key = true;
 }
 
@@ -86,8 +141,16 @@ void json_string_n(JsonWriter *w, const char *s, size_t len)
 
 void json_int(JsonWriter *w, long long v)
 {
+    char digits[24], *d = digits + sizeof digits;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
+                                 : (unsigned long long)v;
+    do
+        *--d = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        *--d = '-';
     separate(w);
-    sb_addf(w->out, "%lld", v);
+    sb_add(w->out, d, (size_t)(digits + sizeof digits - d));
 }
 
 void json_number(JsonWriter *w, const char *text)
@@ -163,8 +226,8 @@ void json_add_quoted(StrBuf *out, const char *text, size_t len)
         size_t n = 1;
         bool surrogate;
 
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-            i++;
+        if (!special[c]) {
+            i += 1 + plain_run(s + i + 1, len - i - 1);
             continue;
         }
         if (c >= 0x80) {

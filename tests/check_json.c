@@ -4,6 +4,7 @@
  * whatever their bytes.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,28 @@ START_TEST(a_piece_at_a_depth)
 }
 END_TEST
 
+START_TEST(deep_indentation_and_integers)
+{
+    StrBuf out = STRBUF_INIT;
+    JsonWriter w;
+    json_init(&w, &out, 40);   /* deeper than one append of spaces */
+    json_begin_array(&w);
+    json_int(&w, 0);
+    json_int(&w, -9223372036854775807LL - 1);
+    json_int(&w, 9223372036854775807LL);
+    json_end_array(&w);
+    char want[512], *p = want;
+    p += sprintf(p, "[");
+    const char *items[] = {"0,", "-9223372036854775808,",
+                           "9223372036854775807"};
+    for (int i = 0; i < 3; i++)
+        p += sprintf(p, "\n%82s%s", "", items[i]);
+    sprintf(p, "\n%80s]", "");
+    ck_assert_str_eq(out.buf, want);
+    sb_free(&out);
+}
+END_TEST
+
 START_TEST(escapes)
 {
     ck_assert_str_eq(Q("a\"b\\c/d"), "\"a\\\"b\\\\c/d\"");
@@ -121,6 +144,7 @@ static Suite *json_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, nesting_and_empty_containers);
     tcase_add_test(tc, a_piece_at_a_depth);
+    tcase_add_test(tc, deep_indentation_and_integers);
     tcase_add_test(tc, escapes);
     tcase_add_test(tc, utf8_kept_as_it_is);
     tcase_add_test(tc, lone_surrogates_escaped);
