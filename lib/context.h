@@ -49,7 +49,8 @@ typedef struct ClinicOptions {
     bool verbose;          /* -v */
     bool no_output;        /* only what the file declares is wanted (the
                               query modes): the new text is not put
-                              together, and c->output stays NULL */
+                              together; c->output and the text of
+                              c->files stay NULL */
     ClinicReadFn read_file;    /* NULL: every other file is absent */
     void *read_userdata;
     ClinicSameFileFn same_file;

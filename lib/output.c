@@ -176,6 +176,10 @@ static void finish_file_destination(Clinic *c, Destination *d,
                         "overwriting!", route_repr(c, d->filename));
     }
 
+    if (c->options.no_output) {   /* checked; its text is not wanted */
+        add_output_file(c, d->filename, NULL, 0, false);
+        return;
+    }
     Block block = {0};
     block.input = "preserve\n";
     block.dsl_name = "clinic";
