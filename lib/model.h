@@ -47,6 +47,11 @@ typedef enum FunctionKind {
     FUNC_METHOD_NEW,
 } FunctionKind;
 
+/* A Python version, as '[from 3.14]' names one; major 0: none. */
+typedef struct PyVersion {
+    int major, minor;
+} PyVersion;
+
 /*
  * What the generator decided when it rendered a function (gen.c and
  * gen_templates.c fill it in), kept so that the query modes (--json,
@@ -129,12 +134,11 @@ struct Parameter {
     Converter *converter;
     const char *docstring;   /* "" when none */
     int group;               /* 0, or the option group (negative: left) */
+    /* '* [from X.Y]' and '/ [from X.Y]' (3.13): from which version on the
+       parameter stops being positional, or keyword */
+    PyVersion deprecated_positional;
+    PyVersion deprecated_keyword;
     ConverterCall annotation;  /* {NULL} for the self clinic inserts */
-    /* 3.13's deprecation markers ("* [from 3.14]", "/ [from 3.14]"):
-       the version from which passing the parameter positionally, or by
-       keyword, is deprecated; NULL when not. */
-    const char *deprecated_positional;
-    const char *deprecated_keyword;
 };
 
 static inline bool param_is_optional(const Parameter *p)
@@ -169,7 +173,7 @@ struct Converter {
     bool parse_by_reference;
     bool length;
     bool show_in_signature;
-    bool unused;               /* 3.13's unused=True: Py_UNUSED */
+    bool unused;               /* unused=True (3.13): Py_UNUSED(name) */
 
     /* Arguments particular to some converters (str, Py_buffer, int, ...),
        kept for parse_arg/cleanup. */

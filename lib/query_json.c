@@ -96,6 +96,17 @@ static void py_value(Clinic *c, JsonWriter *w, const PyValue *v)
 
 /* ---- parameters ---------------------------------------------------------- */
 
+/* "3.14", or null for none. */
+static void key_version(Clinic *c, JsonWriter *w, const char *key,
+                        PyVersion v)
+{
+    json_key(w, key);
+    if (v.major)
+        json_string(w, arena_printf(c->arena, "%d.%d", v.major, v.minor));
+    else
+        json_null(w);
+}
+
 static void converter_call(Clinic *c, JsonWriter *w, const Parameter *p)
 {
     const ConverterCall *call = &p->annotation;
@@ -139,8 +150,8 @@ static void parameter(Clinic *c, JsonWriter *w, const Parameter *p)
     }
     key_int(w, "group", p->group);
     key_bool(w, "unused", conv->unused);
-    key_string(w, "deprecated_positional", p->deprecated_positional);
-    key_string(w, "deprecated_keyword", p->deprecated_keyword);
+    key_version(c, w, "deprecated_positional", p->deprecated_positional);
+    key_version(c, w, "deprecated_keyword", p->deprecated_keyword);
     key_string(w, "docstring", p->docstring);
     json_end_object(w);
 }

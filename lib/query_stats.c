@@ -89,9 +89,9 @@ static void count_parameter(QueryStats *s, const Parameter *p)
         s->with_default++;
     if (p->group)
         s->in_optional_group++;
-    if (p->deprecated_positional)
+    if (p->deprecated_positional.major)
         s->deprecated_positional++;
-    if (p->deprecated_keyword)
+    if (p->deprecated_keyword.major)
         s->deprecated_keyword++;
     query_counts_add(&s->converters, p->converter->cls->name, 1);
 }
