@@ -39,7 +39,10 @@ import subprocess
 import sys
 import tempfile
 
-sys.dont_write_bytecode = True
+sys.dont_write_bytecode = True  # no __pycache__ in the repository
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "conformance"))
+from conformance import read_floor  # noqa: E402  (the floor file's reader)
 
 CLINIC_TEST = "clinic.test.c"
 HOOK_VERSION = "1"   # raise when what the reference child records changes
@@ -309,16 +312,6 @@ def compare(ref, ours):
         why.append("methoddef_flags: ours %r, clinic.py's %r"
                    % (ours["methoddef_flags"], ref["methoddef_flags"]))
     return why
-
-
-def read_floor(path):
-    floor = {}
-    if path and os.path.exists(path):
-        for line in open(path):
-            fields = line.split("#", 1)[0].split()
-            if len(fields) == 2:
-                floor[fields[0]] = int(fields[1])
-    return floor
 
 
 def main():
