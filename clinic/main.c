@@ -1154,10 +1154,6 @@ int main(int argc, char **argv)
                         "nothing: not with -o, --check or --diff.");
         query_init(&run, o.query, o.docstring_name);
         o.run = &run;
-        StrBuf out = STRBUF_INIT;
-        query_begin(&run, &out);
-        fwrite(out.buf, 1, out.len, stdout);
-        sb_free(&out);
     }
 
     int status = EXIT_OK;

@@ -293,10 +293,12 @@ void query_free(Query *q)
     memset(q, 0, sizeof *q);
 }
 
-void query_begin(Query *q, StrBuf *out)
+/* The JSON document's head, once, before anything else. */
+static void begin(Query *q, StrBuf *out)
 {
-    if (q->mode != QUERY_JSON)
+    if (q->begun || q->mode != QUERY_JSON)
         return;
+    q->begun = true;
     sb_addf(out, "{\n  \"version\": %d,\n  \"generator\": \"clinic %s\",\n"
                  "  \"files\": [",
             QUERY_JSON_VERSION, CLINIC_VERSION);
@@ -304,6 +306,7 @@ void query_begin(Query *q, StrBuf *out)
 
 void query_add(Query *q, QueryFile *f, StrBuf *out)
 {
+    begin(q, out);
     query_stats_merge(&q->stats, &f->stats);
     if (q->mode == QUERY_JSON)
         sb_adds(out, q->nfiles ? ",\n    " : "\n    ");
@@ -363,6 +366,7 @@ static bool answer_docstring(Query *q, StrBuf *out, StrBuf *err)
 
 bool query_end(Query *q, StrBuf *out, StrBuf *err)
 {
+    begin(q, out);
     switch (q->mode) {
     case QUERY_JSON: {
         sb_adds(out, q->nfiles ? "\n  ],\n  \"stats\": " : "],\n  \"stats\": ");

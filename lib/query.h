@@ -82,6 +82,7 @@ typedef struct Query {
     const char *name;             /* --docstring's NAME */
     QueryStats stats;
     size_t nfiles;                /* files added */
+    bool begun;                   /* the document's head is out */
     char **names;
     size_t nnames, capnames;
     QueryMatch *matches;
@@ -102,11 +103,11 @@ void query_describe_error(const Query *q, const char *path, int line,
                           const char *message, QueryFile *out);
 void query_file_free(QueryFile *f);
 
-/* The run's output, in pieces for stdout: query_begin() before the first
-   file, query_add() for each file in order (it empties f), query_end()
-   after the last.  query_end() returns false when --docstring found no
-   function of that name; err then says so, with suggestions. */
-void query_begin(Query *q, StrBuf *out);
+/* The run's output, in pieces for stdout (the JSON document's head comes
+   with the first of them): query_add() for each file in order (it
+   empties f), query_end() after the last.  query_end() returns false when
+   --docstring found no function of that name; err then says so, with
+   suggestions. */
 void query_add(Query *q, QueryFile *f, StrBuf *out);
 bool query_end(Query *q, StrBuf *out, StrBuf *err);
 

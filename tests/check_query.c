@@ -28,7 +28,6 @@ static const char *describe(QueryMode mode, const char *name,
     status = clinic_process(c, text, strlen(text));
     query_describe(&q, c, status, &f);
     clinic_free(c);           /* what a query keeps outlives the file */
-    query_begin(&q, &sb);
     query_add(&q, &f, &sb);
     if (!query_end(&q, &sb, &err))
         status = 1;
@@ -212,6 +211,7 @@ START_TEST(json_error_without_a_line)
     query_init(&q, QUERY_JSON, NULL);
     query_describe_error(&q, "x.c", -1, "No such file or directory", &f);
     query_add(&q, &f, &sb);
+    assert_has(sb.buf, "{\n  \"version\": 1,\n");
     assert_has(sb.buf, "\"path\": \"x.c\",\n"
                        "      \"error\": {\n"
                        "        \"line\": null,\n");
@@ -300,7 +300,6 @@ START_TEST(run_of_two_files_is_one_document)
     Query q;
     StrBuf sb = STRBUF_INIT, err = STRBUF_INIT;
     query_init(&q, QUERY_JSON, NULL);
-    query_begin(&q, &sb);
     for (int i = 0; i < 2; i++) {
         QueryFile f;
         Clinic *c = clinic_new(i ? "b.c" : "a.c", NULL);
@@ -326,7 +325,6 @@ START_TEST(empty_run_is_a_document)
     Query q;
     StrBuf sb = STRBUF_INIT, err = STRBUF_INIT;
     query_init(&q, QUERY_JSON, NULL);
-    query_begin(&q, &sb);
     ck_assert(query_end(&q, &sb, &err));
     assert_has(sb.buf, "\"files\": [],\n  \"stats\": {");
     sb_free(&sb);

@@ -72,7 +72,6 @@ static void check_queries(Clinic *c, int rc)
         StrBuf out = STRBUF_INIT, err = STRBUF_INIT;
         char why[128];
         query_init(&q, modes[i], "fuzz.f");
-        query_begin(&q, &out);
         query_describe(&q, c, rc, &f);
         query_add(&q, &f, &out);
         query_end(&q, &out, &err);
