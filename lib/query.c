@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "converters.h"
 #include "dsl.h"
 #include "query_internal.h"
 
