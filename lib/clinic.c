@@ -214,13 +214,9 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
 
     c->line = count_lines(text, len);
     router_finish(c, out);
-    if (c->options.no_output) {
-        sb_free(out);
-        c->recover = outer;
-        return 0;
-    }
 
-    restore_form(c, raw, raw_len, text, len, out);
+    if (!c->options.no_output)
+        restore_form(c, raw, raw_len, text, len, out);
     sb_free(out);
     c->recover = outer;
     return 0;

@@ -24,6 +24,13 @@ static void report(Clinic *c, const char *kind, int line, const char *fmt,
     sb_addc(&c->diagnostics, '\n');
 }
 
+/* The error apart from the diagnostics' text, for the query modes. */
+static void record_error(Clinic *c, int line, const char *fmt, va_list ap)
+{
+    c->error_message = arena_vprintf(c->arena, fmt, ap);
+    c->error_line = line == 0 ? c->line : line < 0 ? -1 : line;
+}
+
 void clinic_fail(Clinic *c, int line, const char *fmt, ...)
 {
     va_list ap;
@@ -31,9 +38,8 @@ void clinic_fail(Clinic *c, int line, const char *fmt, ...)
     report(c, "error", line, fmt, ap);
     va_end(ap);
     va_start(ap, fmt);
-    c->error_message = arena_vprintf(c->arena, fmt, ap);
+    record_error(c, line, fmt, ap);
     va_end(ap);
-    c->error_line = line == 0 ? c->line : line < 0 ? -1 : line;
     c->errors++;
     if (c->recover)
         longjmp(*c->recover, 1);
