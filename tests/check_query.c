@@ -222,14 +222,15 @@ END_TEST
 
 START_TEST(json_strings_stay_valid_utf8)
 {
-    /* the library takes any bytes: the document stays valid UTF-8 */
+    /* the library takes any bytes: the document stays valid UTF-8 (the
+       writer's escapes, lone surrogates too, are in check_json.c) */
     const char *j = describe(QUERY_JSON, NULL,
         "/*[clinic input]\n"
         "module m\n"
         "m.f\n"
-        "Caf\xc3\xa9 \xed\xa0\x80 \xff.\n"
+        "Caf\xc3\xa9 \xff.\n"
         "[clinic start generated code]*/\n");
-    assert_has(j, "Caf\xc3\xa9 \\ud800 \\ufffd.");
+    assert_has(j, "Caf\xc3\xa9 \\ufffd.");
 }
 END_TEST
 
