@@ -231,6 +231,15 @@ START_TEST(json_strings_stay_valid_utf8)
         "Caf\xc3\xa9 \xff.\n"
         "[clinic start generated code]*/\n");
     assert_has(j, "Caf\xc3\xa9 \\ufffd.");
+    /* a lone surrogate a Python string gave: its escape */
+    j = describe(QUERY_JSON, NULL,
+        "/*[clinic input]\n"
+        "module m\n"
+        "m.f\n"
+        "    a: int(c_default=\"\\ud800\") = 0\n"
+        "Eff.\n"
+        "[clinic start generated code]*/\n");
+    assert_has(j, "\"c_default\": \"\\ud800\"");
 }
 END_TEST
 

@@ -16,7 +16,8 @@
 #   schema       the documents are valid UTF-8 and valid against
 #                schema/clinic-query.schema.json (python3-jsonschema); the
 #                schema rejects a renamed member
-#   jq           jq reads them; the count of functions is the stats'
+#   jq           jq reads the tree's and clinic.test's; the count of
+#                functions is the stats'
 #   stats        --stats and the JSON's stats agree with counts made from
 #                the JSON's functions (tree, clinic.test)
 #   list         --list shows every function once
@@ -89,7 +90,9 @@ run() {
 # document has no file with an error (and never a signal)
 exit_matches() {
     rc=$(cat "$1.rc")
-    errors=$(jq '.stats.files_with_errors' "$1") || return 1
+    errors=$("$PYTHON" -c 'import json, sys
+print(json.load(open(sys.argv[1], encoding="utf-8"))["stats"]["files_with_errors"])' "$1") ||
+        return 1
     echo "exit $rc, $errors files with errors"
     if [ "$errors" -eq 0 ]; then [ "$rc" -eq 0 ]; else [ "$rc" -gt 0 ] && [ "$rc" -lt 128 ]; fi
 }
@@ -112,14 +115,16 @@ check "exit: --json over the fuzz corpus" exit_matches "$s/fuzz.json"
 check "determinism: --json twice, the same bytes" cmp "$s/tree.json" "$s/tree2.json"
 check "schema: tree, clinic.test, fuzz corpus" "$JSONSCHEMA_PYTHON" "$here/checks.py" schema \
     "$top/schema/clinic-query.schema.json" "$s/tree.json" "$s/test.json" "$s/fuzz.json"
+# (not the corpus's: a lone surrogate there is written as its \uXXXX
+# escape, as JSON allows and Python reads, but jq 1.6 refuses it)
 jq_reads() {
-    for d in "$s/tree.json" "$s/test.json" "$s/fuzz.json"; do
+    for d in "$s/tree.json" "$s/test.json"; do
         jq -e '.version == 1 and ([.files[].functions[]] | length) == .stats.functions' \
             "$d" > /dev/null || { echo "jq: $d"; return 1; }
     done
     jq -e '.stats.parsers | length > 0' "$s/tree.json"
 }
-check "jq: reads every document" jq_reads
+check "jq: reads the tree's and clinic.test's documents" jq_reads
 
 # ---- --stats, --list, --docstring ------------------------------------------------
 run "$s/tree.stats" "$s/tree" --stats --make --srcdir .
