@@ -230,6 +230,17 @@ static void classes(Clinic *c, JsonWriter *w, const Namespace *ns)
 
 /* ---- converters Python blocks declare ----------------------------------------- */
 
+/* The members a declared converter class and return converter class
+   share: the name declarations use, the Python class name, its base. */
+static void begin_declared_class(JsonWriter *w, const char *name,
+                                 const char *class_name, const char *base)
+{
+    json_begin_object(w);
+    key_string(w, "name", name);
+    key_string(w, "class_name", class_name);
+    key_string(w, "base", base);
+}
+
 static void custom_converters(JsonWriter *w, Clinic *c)
 {
     const ConverterClass *const *cs;
@@ -237,10 +248,8 @@ static void custom_converters(JsonWriter *w, Clinic *c)
     json_key(w, "converters");
     json_begin_array(w);
     for (size_t i = 0; i < n; i++) {
-        json_begin_object(w);
-        key_string(w, "name", cs[i]->name);
-        key_string(w, "class_name", cs[i]->class_name);
-        key_string(w, "base", cs[i]->base ? cs[i]->base->class_name : NULL);
+        begin_declared_class(w, cs[i]->name, cs[i]->class_name,
+                             cs[i]->base ? cs[i]->base->class_name : NULL);
         key_text_or_null(w, "type", cs[i]->type);
         key_text_or_null(w, "format_unit", cs[i]->format_unit);
         key_text_or_null(w, "converter", cs[i]->converter);
@@ -255,10 +264,8 @@ static void custom_converters(JsonWriter *w, Clinic *c)
     json_key(w, "return_converters");
     json_begin_array(w);
     for (size_t i = 0; i < n; i++) {
-        json_begin_object(w);
-        key_string(w, "name", rs[i]->name);
-        key_string(w, "class_name", rs[i]->class_name);
-        key_string(w, "base", rs[i]->base ? rs[i]->base->class_name : NULL);
+        begin_declared_class(w, rs[i]->name, rs[i]->class_name,
+                             rs[i]->base ? rs[i]->base->class_name : NULL);
         key_text_or_null(w, "type", rs[i]->type);
         key_text_or_null(w, "cast", rs[i]->cast);
         key_text_or_null(w, "conversion_fn", rs[i]->conversion_fn);
