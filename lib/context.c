@@ -31,6 +31,24 @@ static void record_error(Clinic *c, int line, const char *fmt, va_list ap)
     c->error_line = line == 0 ? c->line : line < 0 ? -1 : line;
 }
 
+static void note(Clinic *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(c, "note", line, fmt, ap);
+    va_end(ap);
+}
+
+CLINIC_NORETURN static void throw_error(Clinic *c)
+{
+    c->errors++;
+    if (c->recover)
+        longjmp(*c->recover, 1);
+    /* an error outside clinic_process() is a bug in lib/ */
+    fputs(c->diagnostics.buf, stderr);
+    abort();
+}
+
 void clinic_fail(Clinic *c, int line, const char *fmt, ...)
 {
     va_list ap;
@@ -40,12 +58,22 @@ void clinic_fail(Clinic *c, int line, const char *fmt, ...)
     va_start(ap, fmt);
     record_error(c, line, fmt, ap);
     va_end(ap);
-    c->errors++;
-    if (c->recover)
-        longjmp(*c->recover, 1);
-    /* an error outside clinic_process() is a bug in lib/ */
-    fputs(c->diagnostics.buf, stderr);
-    abort();
+    throw_error(c);
+}
+
+void clinic_fail_note(Clinic *c, int line, const char *note_text,
+                      const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(c, "error", line, fmt, ap);
+    va_end(ap);
+    va_start(ap, fmt);
+    record_error(c, line, fmt, ap);
+    va_end(ap);
+    if (note_text)
+        note(c, line, "%s", note_text);
+    throw_error(c);
 }
 
 void clinic_warn(Clinic *c, int line, const char *fmt, ...)

@@ -73,6 +73,12 @@ static void add_repr(Arena *a, StrBuf *sb, const PyValue *v)
             sb_adds(sb, "set()");
             break;
         }
+        if (!(v->types & PYT_NULL)) {
+            /* Python's own order (pyexpr_value.c): it depends on the
+               members' addresses and on the order they were added */
+            sb_adds(sb, py_repr(a, v));
+            break;
+        }
         sb_addc(sb, '{');
         add_type_set(sb, v->types);
         sb_addc(sb, '}');
@@ -532,6 +538,26 @@ ConverterRegistry *converters_new(Arena *a)
 const ConverterClass *converter_class_find(const Clinic *c, const char *name)
 {
     return named_get(&c->converters->converters, name);
+}
+
+size_t converter_class_names(const Clinic *c, bool returns,
+                             const char ***names)
+{
+    const NamedTable *t = returns ? &c->converters->return_converters
+                                  : &c->converters->converters;
+    const char **out = arena_array_of(c->arena, const char *, t->len + 1);
+    for (size_t i = 0; i < t->len; i++)
+        out[i] = t->items[i].name;
+    *names = out;
+    return t->len;
+}
+
+const char *converter_suggestion(Clinic *c, bool returns, const char *name)
+{
+    const char **names;
+    size_t n = converter_class_names(c, returns, &names);
+    const char *best = text_closest(name, names, n);
+    return best ? arena_printf(c->arena, "did you mean '%s'?", best) : NULL;
 }
 
 const ConverterClass *legacy_converter_find(const Clinic *c,

@@ -201,6 +201,21 @@ static bool error_is(const char *error, const char *exception)
     return error && !strncmp(error, exception, n) && error[n] == '(';
 }
 
+/* clinic.py's words for a name as a default without c_default; a note
+   when the name is a misspelt True, False, None or NULL ("true"). */
+CLINIC_NORETURN static void fail_named_constant(Clinic *c, const char *name)
+{
+    static const char *const literals[] = {"True", "False", "None", "NULL"};
+    const char *best = text_closest(name, literals,
+                                    sizeof literals / sizeof *literals);
+    clinic_fail_note(c, 0,
+                     best ? arena_printf(c->arena, "did you mean '%s'?", best)
+                          : NULL,
+                     "When you specify a named constant (%s) as your default "
+                     "value,\nyou MUST specify a valid c_default.",
+                     dsl_repr_str(c, name));
+}
+
 /*
  * The default value of a parameter: sets *value and adds the c_default
  * and py_default keyword arguments clinic.py derives (unless given).
@@ -211,9 +226,12 @@ static void parse_default(Clinic *c, const char *default_text,
     const char *def = text_strip(c->arena, default_text);
     PySyntaxError err = {0};
     PyExpr *expr = pyexpr_parse_default(c->arena, def, &err);
+    /* clinic.py shows the line it parsed, its own 'x = ' wrapper
+       around the default; the default itself says more */
     if (!expr)
-        clinic_fail(c, 0, "Syntax error: %s",
-                    err.text ? dsl_repr_str(c, err.text) : "None");
+        clinic_fail_note(c, 0, "a default value is a Python expression (a "
+                         "literal, NULL, or a name given with c_default=)",
+                         "Syntax error: %s", dsl_repr_str(c, def));
 
     const char *c_default = NULL, *py_default = NULL;
     if (!find_arg(args, *nargs, "c_default")) {
@@ -263,9 +281,7 @@ static void parse_default(Clinic *c, const char *default_text,
                               "Python constant)", dsl_repr_str(c, def));
         py_default = dotted_name(c, expr);
         if (!given_c_default(args, *nargs))
-            clinic_fail(c, 0, "When you specify a named constant (%s) as "
-                              "your default value,\nyou MUST specify a valid "
-                              "c_default.", dsl_repr_str(c, py_default));
+            fail_named_constant(c, py_default);
         /* the c_default check above already evaluated it: anything but a
            NameError (the constant is C's, not Python's) has failed */
         const char *error = NULL;
@@ -287,9 +303,7 @@ static void parse_default(Clinic *c, const char *default_text,
         *value = py_unknown;
         py_default = def;
         if (!given_c_default(args, *nargs))
-            clinic_fail(c, 0, "When you specify a named constant (%s) as "
-                              "your default value,\nyou MUST specify a valid "
-                              "c_default.", dsl_repr_str(c, py_default));
+            fail_named_constant(c, py_default);
     }
 
     /* where c_default is NULL here, it was given */
@@ -331,9 +345,14 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
 {
     Function *f = d->function;
 
+    /* A line continued with a backslash is joined to the next one in
+       place (parameter_continuation_text), not copied at each line, so
+       n continuation lines cost memory linear in their length. */
     if (*d->parameter_continuation) {
-        line = arena_printf(c->arena, "%s %s", d->parameter_continuation,
-                            text_lstrip(c->arena, line));
+        ArenaText *t = &d->parameter_continuation_text;
+        arena_text_adds(c->arena, t, " ");
+        arena_text_adds(c->arena, t, text_skip_space(line));
+        line = t->text;
         d->parameter_continuation = "";
     }
 
@@ -352,13 +371,20 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         return;
     }
 
-    line = text_rstrip(c->arena, line);
-    size_t len = strlen(line);
+    size_t len = text_rstrip_len(line);
     if (len && line[len - 1] == '\\') {
-        d->parameter_continuation = arena_strndup(c->arena, line, len - 1);
+        ArenaText *t = &d->parameter_continuation_text;
+        if (line == t->text) {
+            t->len = len - 1;          /* the joined line, cut in place */
+            t->text[t->len] = '\0';
+        } else {
+            *t = (ArenaText){0};
+            arena_text_add(c->arena, t, line, len - 1);
+        }
+        d->parameter_continuation = t->text;   /* "" is no continuation */
         return;
     }
-    line = text_lstrip(c->arena, line);
+    line = text_lstrip(c->arena, arena_strndup(c->arena, line, len));
 
     if (!strcmp(line, "*") || !strcmp(line, "/") || !strcmp(line, "[") ||
         !strcmp(line, "]")) {
@@ -462,7 +488,8 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     } else {
         const ConverterClass *cls = converter_class_find(c, name);
         if (!cls)
-            clinic_fail(c, 0, "%s is not a valid converter", name);
+            clinic_fail_note(c, 0, converter_suggestion(c, false, name),
+                             "%s is not a valid converter", name);
         converter = converter_create(c, cls, converter_name, parameter_name,
                                      f, value, args, nargs);
     }

@@ -85,7 +85,8 @@ static const char *read_existing(Clinic *c, const char *path, size_t *len)
                                               (size_t)(slash - path)) : "");
         }
         clinic_fail(c, 0, "Can't read destination file %s: %s",
-                    route_repr(c, path), strerror(errno));
+                    route_repr(c, path),
+                    errno == EINVAL ? "not a regular file" : strerror(errno));
     }
     char *copy = arena_strndup(c->arena, data ? data : "", n);
     free(data);
@@ -160,10 +161,27 @@ static void finish_file_destination(Clinic *c, Destination *d,
         int input_line = c->line;
         c->filename = d->filename;
         BlockParser *bp = block_parser_new(c, old, old_len, true);
+        block_parser_defer_checksums(bp);
         Block b;
         int nblocks = 0;
         bool preserve_only = false;
         while (block_parser_next(bp, &b)) {
+            if (b.checksum_error) {
+                /* where the file's text starts to differ from the text
+                   it gets now, when this is the block that would be
+                   rewritten */
+                const char *note = NULL;
+                if (nblocks == 0 && !strcmp(b.input, "preserve\n")) {
+                    size_t n = strlen(output);
+                    const char *fresh = n && output[n - 1] != '\n'
+                        ? arena_printf(c->arena, "%s\n", output) : output;
+                    note = block_mismatch_note(c, "this file's",
+                                               b.output ? b.output : "",
+                                               fresh, b.checksum_error_line);
+                }
+                clinic_fail_note(c, b.checksum_error_line, note, "%s",
+                                 b.checksum_error);
+            }
             if (nblocks++ == 0) {
                 preserve_only = !strcmp(b.input, "preserve\n");
                 existing = b;
@@ -176,10 +194,6 @@ static void finish_file_destination(Clinic *c, Destination *d,
                         "overwriting!", route_repr(c, d->filename));
     }
 
-    if (c->options.no_output) {   /* checked; its text is not wanted */
-        add_output_file(c, d->filename, NULL, 0, false);
-        return;
-    }
     Block block = {0};
     block.input = "preserve\n";
     block.dsl_name = "clinic";
@@ -188,6 +202,11 @@ static void finish_file_destination(Clinic *c, Destination *d,
     block.verified_len = existing.verified_len;
     memcpy(block.verified_sum, existing.verified_sum,
            sizeof block.verified_sum);
+    if (c->options.no_output) {   /* checked; its text is not wanted */
+        block_check_output(c, &block);
+        add_output_file(c, d->filename, NULL, 0, false);
+        return;
+    }
     StrBuf sb = STRBUF_INIT;
     block_print(c, &sb, &block);
     size_t len = sb.len;

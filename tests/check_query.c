@@ -231,15 +231,32 @@ START_TEST(json_strings_stay_valid_utf8)
         "Caf\xc3\xa9 \xff.\n"
         "[clinic start generated code]*/\n");
     assert_has(j, "Caf\xc3\xa9 \\ufffd.");
-    /* a lone surrogate a Python string gave: its escape */
+    /* a lone surrogate a Python string gave (where it reaches no output,
+       which cannot hold it): its escape */
     j = describe(QUERY_JSON, NULL,
+        "/*[python input]\n"
+        "class x_converter(CConverter):\n"
+        "    type = 'int'\n"
+        "    c_ignored_default = '\\ud800'\n"
+        "[python start generated code]*/\n");
+    assert_has(j, "\"c_ignored_default\": \"\\ud800\"");
+}
+END_TEST
+
+START_TEST(same_errors_as_a_run_that_writes)
+{
+    /* a lone surrogate that reaches the output fails the file in every
+       mode, printed or not */
+    const char *j = describe(QUERY_JSON, NULL,
         "/*[clinic input]\n"
+        "output preset block\n"
         "module m\n"
         "m.f\n"
         "    a: int(c_default=\"\\ud800\") = 0\n"
         "Eff.\n"
         "[clinic start generated code]*/\n");
-    assert_has(j, "\"c_default\": \"\\ud800\"");
+    ck_assert_int_ne(status, 0);
+    assert_has(j, "surrogates not allowed");
 }
 END_TEST
 
@@ -355,6 +372,7 @@ int main(void)
     tcase_add_test(tc, json_file_with_an_error);
     tcase_add_test(tc, json_error_without_a_line);
     tcase_add_test(tc, json_strings_stay_valid_utf8);
+    tcase_add_test(tc, same_errors_as_a_run_that_writes);
     tcase_add_test(tc, stats_count_what_callers_pass);
     tcase_add_test(tc, docstring_found);
     tcase_add_test(tc, docstring_not_found_suggests);

@@ -25,7 +25,8 @@
 #                answered with the right one
 #   unchanged    after each mode, every file of the tree, clinic.test and
 #                the corpus is byte for byte as it was
-#   cli          usage errors; a file with an error among others; -v
+#   cli          usage errors; a file with an error among others; -v;
+#                - (standard input)
 #
 #   usage: run.sh [CLINIC]         (default clinic/clinic)
 #   CLINIC_CACHE, PYTHON           as for make conformance
@@ -170,6 +171,14 @@ one_bad_file() {
     exit_matches "$s/cli.json"
 }
 check "cli: a file with an error, the others still reported" one_bad_file
+from_stdin() {
+    run "$s/cli-file.json" "$s/cli" --json namespace.c
+    rc=0
+    (cd "$s/cli" && exec "$CLINIC" --json --stdin-filename namespace.c -) \
+        < "$s/cli/namespace.c" > "$s/cli-stdin.json" 2>&1 || rc=$?
+    [ $rc -eq 0 ] && cmp "$s/cli-file.json" "$s/cli-stdin.json"
+}
+check "cli: - (standard input) gives the file's document" from_stdin
 check "unchanged after the command line checks" \
     sh -c 'cmp -s "$1/namespace.c" "$2/namespace.c" && cmp -s "$1/broken.c" "$2/broken.c"' \
     - "$s/cli" "$top/fixtures/query"
