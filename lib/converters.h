@@ -44,6 +44,12 @@ void converter_register_legacy(Clinic *c, const char *format_unit,
                                const ConverterClass *cls,
                                const ConverterArg *kwargs, size_t nkwargs);
 bool converter_has_legacy(const Clinic *c, const char *format_unit);
+/* The classes the file's Python blocks declared, in declaration order
+   (for the query modes): returns how many, *classes points at them. */
+size_t converters_declared(const Clinic *c,
+                           const ConverterClass *const **classes);
+size_t return_converters_declared(const Clinic *c,
+                                  const ReturnConverterClass *const **classes);
 
 /* clinic.py's CConverter.__init__: checks the default against
    default_type, applies c_default/py_default/annotation, then the class's
