@@ -39,8 +39,8 @@ CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 OPT      ?= -O2 -g
 CFLAGS   ?=
 LDFLAGS  ?=
-DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags libpcre2-8 libmd 2>/dev/null)
-DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs libpcre2-8 libmd 2>/dev/null || echo -lpcre2-8 -lmd) -pthread
+DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags libpcre2-8 nettle 2>/dev/null)
+DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs libpcre2-8 nettle 2>/dev/null || echo -lpcre2-8 -lnettle) -pthread
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
