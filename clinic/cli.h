@@ -34,6 +34,9 @@ enum {
 
 /* ---- options.c --------------------------------------------------------- */
 
+/* -j's upper bound: more threads than this only cost memory */
+#define MAX_JOBS 256
+
 typedef struct Options {
     bool force, verbose, quiet, converters, make, check, diff;
     bool exit_on_write;        /* --exit-non-zero-on-write */
@@ -45,6 +48,7 @@ typedef struct Options {
     size_t nfiles;
     bool from_stdin;           /* the one file is "-" */
     const char *stdin_filename;
+    size_t jobs;               /* -j; 0: one per processor */
     QueryMode query;           /* --list, --json, --stats, --docstring */
     const char *docstring_name;
     Query *run;                /* the query run, when query is set */

@@ -17,6 +17,7 @@ static const char usage_text[] =
     "usage: clinic [-h] [-f] [-o OUTPUT] [-v] [-q] [--converters] [--make]\n"
     "              [--srcdir SRCDIR] [--exclude EXCLUDE] [--check] [--diff]\n"
     "              [--exit-non-zero-on-write] [--stdin-filename NAME]\n"
+    "              [-j JOBS]\n"
     "              [--list | --json | --stats | --docstring NAME]\n"
     "              [--version]\n"
     "              [filename ...]\n";
@@ -66,6 +67,9 @@ static const char help_text[] =
     "  --exit-non-zero-on-write\n"
     "                        exit with status 1 when a file was written\n"
     "                        (for pre-commit hooks)\n"
+    "  -j JOBS, --jobs JOBS  work on JOBS files at a time (default: one per\n"
+    "                        processor; 1: one after another); output and\n"
+    "                        messages come in the same order either way\n"
     "  --stdin-filename NAME the name of the file read from standard input,\n"
     "                        for messages and its routed files (default:\n"
     "                        stdin.c)\n"
@@ -126,7 +130,7 @@ static void argparse_error(const char *fmt, const char *arg,
 typedef enum OptionId {
     OPT_HELP, OPT_FORCE, OPT_OUTPUT, OPT_VERBOSE, OPT_QUIET, OPT_CONVERTERS,
     OPT_MAKE, OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF,
-    OPT_EXIT_ON_WRITE, OPT_STDIN_FILENAME, OPT_VERSION,
+    OPT_EXIT_ON_WRITE, OPT_STDIN_FILENAME, OPT_VERSION, OPT_JOBS,
     OPT_LIST, OPT_JSON, OPT_STATS, OPT_DOCSTRING,
 } OptionId;
 
@@ -154,6 +158,7 @@ static const LongOption long_options[] = {
      false, 0},
     {OPT_STDIN_FILENAME, "stdin-filename", "--stdin-filename", true, 0},
     {OPT_VERSION, "version", "--version", false, 0},
+    {OPT_JOBS, "jobs", "-j/--jobs", true, 'j'},
     {OPT_LIST, "list", "--list", false, 0},
     {OPT_JSON, "json", "--json", false, 0},
     {OPT_STATS, "stats", "--stats", false, 0},
@@ -210,6 +215,26 @@ static void set_option(Options *o, const LongOption *opt, const char *arg)
     case OPT_STDIN_FILENAME:
         o->stdin_filename = arg;
         break;
+    case OPT_JOBS: {
+        /* argparse's type=int: blanks around the number and a sign
+           are accepted */
+        char *end;
+        errno = 0;
+        long n = strtol(arg, &end, 10);
+        while (*end == ' ' || *end == '\t' || *end == '\n')
+            end++;
+        if (end == arg || *end || errno)
+            argparse_error("argument %s: invalid int value: '%s'",
+                           opt->display, arg);
+        if (n < 1 || n > MAX_JOBS) {
+            char limit[32];
+            snprintf(limit, sizeof limit, "%d", MAX_JOBS);
+            argparse_error("argument %s: must be from 1 to %s",
+                           opt->display, limit);
+        }
+        o->jobs = (size_t)n;
+        break;
+    }
     case OPT_LIST:
     case OPT_JSON:
     case OPT_STATS:

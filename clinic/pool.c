@@ -57,12 +57,14 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-static size_t worker_count(void)
+/* -j N: N workers; 1 (or one processor): none, the main thread does
+   everything, one file after another. */
+static size_t worker_count(const Options *o)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (n < 2)
-        return 0;   /* one processor: the main thread does everything */
-    return n > 16 ? 16 : (size_t)n;
+    long n = o->jobs ? (long)o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    if (!o->jobs && n > 16)
+        n = 16;
+    return n < 2 ? 0 : (size_t)n;
 }
 
 Pool *pool_new(const Options *o, bool parallel)
@@ -72,7 +74,7 @@ Pool *pool_new(const Options *o, bool parallel)
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->work, NULL);
     pthread_cond_init(&p->done, NULL);
-    size_t n = parallel ? worker_count() : 0;
+    size_t n = parallel ? worker_count(o) : 0;
     p->threads = xcalloc(n ? n : 1, sizeof *p->threads);
     /* Workers get the main thread's stack limit (glibc's default too),
        but not its 2 MiB fallback when the limit is "unlimited": the

@@ -136,6 +136,24 @@ cmp -s tree/build/skipped.c in.c && pass || fail "--make: build not skipped"
 cmp -s tree/b/excluded.c in.c && pass || fail "--make: --exclude ignored"
 grep -q 'tree/a/bad.c:2: error:' err.txt && pass || fail "--make: error not reported"
 grep -qx 'tree/b/plain.c' out.txt && pass || fail "--make -v lists every .c/.h file"
+cp out.txt make-default.out; cp err.txt make-default.err
+
+# -j: the number of workers changes neither what is printed nor its order
+for j in 1 2 7; do
+    rm -rf tree-j; cp -R tree tree-j
+    cp in.c tree-j/a/x.c; cp in.c tree-j/b/y.h
+    "$CLINIC" -j $j --make --srcdir tree-j --exclude b/excluded.c -v >out.txt 2>err.txt
+    sed 's|^tree/|tree-j/|' make-default.out | cmp -s - out.txt && pass ||
+        fail "-j $j: stdout differs: $(cat out.txt)"
+    sed 's|^tree/|tree-j/|' make-default.err | cmp -s - err.txt && pass ||
+        fail "-j $j: stderr differs: $(cat err.txt)"
+    cmp -s tree-j/a/x.c expected.c && pass || fail "-j $j: x.c not processed"
+done
+expect_status 2 "$CLINIC" -j 0 --make --srcdir tree
+grep -q 'argument -j/--jobs: must be from 1 to 256' err.txt && pass || fail "-j 0: message"
+expect_status 2 "$CLINIC" --jobs=two --make --srcdir tree
+grep -q "argument -j/--jobs: invalid int value: 'two'" err.txt && pass || fail "-j two: message"
+expect_status 2 "$CLINIC" --make --srcdir tree -j
 
 # --- exit status for CI: 0 fresh, 1 would change, 2 broken -----------------------
 cp expected.c fresh.c
