@@ -1,9 +1,11 @@
 #!/bin/sh
 # make bench: our clinic against the reference clinic.py on the same
 # pristine CPython 3.11 tree (its .c and .h files, copied afresh for every
-# run), both in --make mode; then clinic --json --make against --make.  Reports the median wall time of RUNS runs
-# (default 5), the ratio, and the peak resident memory.  Not a test: it
-# fails only if a tool cannot be run at all.
+# run), both in --make mode; then clinic --json --make against --make.
+# Reports the median wall time of RUNS runs (default 5), interleaved, the
+# ratio, CPU time and peak resident memory, instructions with one worker
+# (callgrind), the tree doubled and the largest file alone.  Not a test:
+# it fails only if a tool cannot be run at all.
 #   usage: run.sh [CLINIC]          (default clinic/clinic)
 #   CLINIC_CACHE, PYTHON, RUNS      as for make conformance
 set -eu
@@ -36,49 +38,72 @@ nfiles=$(wc -l < "$scratch/list")
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 maxof() { sort -n | tail -n 1; }
+mib() { awk '{printf "%.1f", $1 / 1024}'; }
 
-bench() {   # bench VAR LABEL COMMAND...   (run in a fresh copy, as --srcdir tree)
-    name=$1 label=$2; shift 2
-    : > "$scratch/$name.times"
-    i=0
-    while [ $i -lt "$RUNS" ]; do
-        rm -rf "$scratch/tree"
-        mkdir "$scratch/tree"
-        (cd "$TREE" && tar cf - -T "$scratch/list") | (cd "$scratch/tree" && tar xf -)
-        rc=0
-        (cd "$scratch" && /usr/bin/time -f '%e %M' -o "$scratch/t" "$@" > "$scratch/$name.out" 2>&1) || rc=$?
-        tail -n 1 "$scratch/t" >> "$scratch/$name.times"
-        # files the run changed (there should be none: the tree is pristine)
-        changed=$(cd "$scratch/tree" && find . -type f -newer "$scratch/list" | wc -l)
-        i=$((i + 1))
-    done
+fresh_tree() {   # fresh_tree [DIR]: a pristine copy of the listed files
+    rm -rf "$scratch/${1:-tree}"
+    mkdir "$scratch/${1:-tree}"
+    (cd "$TREE" && tar cf - -T "$scratch/list") | (cd "$scratch/${1:-tree}" && tar xf -)
+}
+
+# run_once NAME COMMAND...: one run in $scratch on a fresh tree; appends
+# "wall peak-KiB cpu-seconds" to NAME.times
+run_once() {
+    name=$1; shift
+    fresh_tree
+    rc=0
+    # wall time from date's nanoseconds (time's %e has 10 ms steps)
+    t0=$(date +%s.%N)
+    (cd "$scratch" && /usr/bin/time -f '%M %U %S' -o "$scratch/t" "$@" > "$scratch/$name.out" 2>&1) || rc=$?
+    t1=$(date +%s.%N)
+    tail -n 1 "$scratch/t" | awk -v t0="$t0" -v t1="$t1" '{print t1 - t0, $1, $2 + $3}' >> "$scratch/$name.times"
+    # files the run changed (there should be none: the tree is pristine)
+    changed=$(cd "$scratch/tree" && find . -type f -newer "$scratch/list" | wc -l)
+    eval "${name}_rc=\$rc ${name}_changed=\$changed"
+}
+
+summarize() {   # summarize NAME LABEL: medians and the peak of NAME's runs
+    name=$1 label=$2
     t=$(cut -d' ' -f1 "$scratch/$name.times" | median)
     m=$(cut -d' ' -f2 "$scratch/$name.times" | maxof)
-    eval "${name}_t=\$t ${name}_m=\$m ${name}_rc=\$rc ${name}_changed=\$changed"
-    printf '  %-22s median %7.2f s   peak RSS %7.1f MiB   exit %d, files changed %d\n' \
-        "$label" "$t" "$(echo "$m" | awk '{print $1/1024}')" "$rc" "$changed"
+    cpu=$(cut -d' ' -f3 "$scratch/$name.times" | median)
+    eval "${name}_t=\$t ${name}_m=\$m ${name}_cpu=\$cpu"
+    eval "rc=\$${name}_rc changed=\$${name}_changed"
+    printf '  %-22s median %7.3f s   CPU %7.3f s   peak RSS %6.1f MiB   exit %d, files changed %d\n' \
+        "$label" "$t" "$cpu" "$(echo "$m" | mib)" "$rc" "$changed"
     if [ "$rc" -ne 0 ]; then
         grep -ci 'error' "$scratch/$name.out" | awk '{print "  " $1 " error lines; first:"}'
         grep -i 'error' "$scratch/$name.out" | head -n 3 | sed 's/^/    /'
     fi
 }
 
-echo "bench: clinic --make over $nfiles .c/.h files of $(basename "$TREE"), $RUNS runs each"
+echo "bench: clinic --make over $nfiles .c/.h files of $(basename "$TREE"), $RUNS runs each, interleaved"
 [ "$nrefused" -gt 0 ] && echo "  (left out for both: $nrefused files our clinic refuses:" \
     "$(sed 's|^\./||' "$scratch/refused" | tr '\n' ' '))"
-bench ours clinic "$CLINIC" --make --srcdir tree
-bench ref clinic.py "$PYTHON" "$REFDIR/clinic.py" --make --srcdir tree
+: > "$scratch/ours.times"; : > "$scratch/ref.times"
+i=0
+while [ $i -lt "$RUNS" ]; do   # interleaved: machine noise hits both alike
+    run_once ours "$CLINIC" --make --srcdir tree
+    run_once ref "$PYTHON" "$REFDIR/clinic.py" --make --srcdir tree
+    i=$((i + 1))
+done
+summarize ours clinic
+summarize ref clinic.py
 # shellcheck disable=SC2154
 echo "$ours_t $ref_t" | awk '{ if ($1 > 0) printf "  ratio: clinic is %.1fx faster than clinic.py (median wall time)\n", $2 / $1 }'
 
 # The query modes must cost no more than a plain --make over the same
 # tree: --json --make against --make, in wall time and, steadier on a
 # shared machine, in instructions (callgrind, one run each).
-bench json "clinic --json" "$CLINIC" --json --make --srcdir tree
+: > "$scratch/json.times"
+i=0
+while [ $i -lt "$RUNS" ]; do
+    run_once json "$CLINIC" --json --make --srcdir tree
+    i=$((i + 1))
+done
+summarize json "clinic --json"
 instructions() {   # instructions ARGS...: callgrind's total for clinic ARGS
-    rm -rf "$scratch/tree"
-    mkdir "$scratch/tree"
-    (cd "$TREE" && tar cf - -T "$scratch/list") | (cd "$scratch/tree" && tar xf -)
+    fresh_tree
     (cd "$scratch" && valgrind --tool=callgrind --callgrind-out-file="$scratch/cg.out" \
         "$CLINIC" "$@" > /dev/null 2>&1) || true
     sed -n 's/^totals: //p' "$scratch/cg.out"
@@ -86,29 +111,63 @@ instructions() {   # instructions ARGS...: callgrind's total for clinic ARGS
 if command -v valgrind > /dev/null 2>&1; then
     make_ir=$(instructions --make --srcdir tree)
     json_ir=$(instructions --json --make --srcdir tree)
+    one_ir=$(instructions -j 1 --make --srcdir tree)
 else
-    make_ir=0 json_ir=0
+    make_ir=0 json_ir=0 one_ir=0
 fi
+# the stable figure: instructions with one worker (all threads counted)
+echo "$one_ir" | awk '{ if ($1 > 0) printf "  instructions, clinic -j 1 --make over the tree: %.0f M (callgrind)\n", $1 / 1e6
+                        else print "  instructions: valgrind is missing" }'
+
 # shellcheck disable=SC2154
 echo "$ours_t $json_t $make_ir $json_ir" | awk '{
     printf "  --json --make against --make: wall time %.2fx", ($1 > 0) ? $2 / $1 : 0
     if ($3 > 0) printf ", instructions %.3fx (%.0f M against %.0f M)", $4 / $3, $4 / 1e6, $3 / 1e6
     printf "\n" }'
 
+# Linear scaling: the tree twice, side by side (two copies under one
+# --srcdir) should cost at most twice the time of one.
+fresh_tree
+rm -rf "$scratch/tree2"; mkdir "$scratch/tree2"
+mv "$scratch/tree" "$scratch/tree2/one"
+cp -R "$scratch/tree2/one" "$scratch/tree2/two"
+: > "$scratch/double.times"
+i=0
+while [ $i -lt "$RUNS" ]; do
+    rm -rf "$scratch/tree"; cp -R "$scratch/tree2" "$scratch/tree"
+    touch "$scratch/list"
+    t0=$(date +%s.%N)
+    (cd "$scratch" && /usr/bin/time -f '%M %U %S' -o "$scratch/t" "$CLINIC" --make --srcdir tree > /dev/null 2>&1) || true
+    t1=$(date +%s.%N)
+    tail -n 1 "$scratch/t" | awk -v t0="$t0" -v t1="$t1" '{print t1 - t0, $1, $2 + $3}' >> "$scratch/double.times"
+    i=$((i + 1))
+done
+rm -rf "$scratch/tree2"
+d_t=$(cut -d' ' -f1 "$scratch/double.times" | median)
+d_m=$(cut -d' ' -f2 "$scratch/double.times" | maxof)
+d_cpu=$(cut -d' ' -f3 "$scratch/double.times" | median)
+# shellcheck disable=SC2154
+printf '  tree doubled:          median %7.3f s   CPU %7.3f s   peak RSS %6.1f MiB   (%.2fx the time of one tree)\n' \
+    "$d_t" "$d_cpu" "$(echo "$d_m" | mib)" "$(echo "$d_t $ours_t" | awk '{print ($2 > 0) ? $1 / $2 : 0}')"
+
 # Peak memory should follow the largest file, not the tree: each file's
-# arena is freed when the file is done.  Our peak RSS on the largest file
-# holding a clinic block, run alone, against the whole-tree figure above.
-rm -rf "$scratch/tree"
-mkdir "$scratch/tree"
-(cd "$TREE" && tar cf - -T "$scratch/list") | (cd "$scratch/tree" && tar xf -)
+# arena is freed when the file is done.  The largest file holding a
+# clinic block, run alone: time and peak RSS, ours and clinic.py's.
+fresh_tree
 largest=$(cd "$scratch/tree" && grep -l -F '/*[clinic input]' $(cat "$scratch/list") 2>/dev/null |
           xargs ls -l 2>/dev/null | sort -k5,5n | tail -n 1 | awk '{print $NF}')
 if [ -n "$largest" ]; then
-    (cd "$scratch" && /usr/bin/time -f '%M' -o "$scratch/t1" "$CLINIC" "tree/$largest" > /dev/null 2>&1) || true
-    one=$(tail -n 1 "$scratch/t1")
     size=$(wc -c < "$scratch/tree/$largest")
+    : > "$scratch/l_ours.times"; : > "$scratch/l_ref.times"
+    i=0
+    while [ $i -lt "$RUNS" ]; do
+        run_once l_ours "$CLINIC" "tree/$largest"
+        run_once l_ref "$PYTHON" "$REFDIR/clinic.py" "tree/$largest"
+        i=$((i + 1))
+    done
+    echo "  largest clinic file alone: ${largest#./} ($((size / 1024)) KiB)"
+    summarize l_ours "  clinic"
+    summarize l_ref "  clinic.py"
     # shellcheck disable=SC2154
-    printf '  peak RSS: whole tree %.1f MiB; largest clinic file alone (%s, %d KiB) %.1f MiB\n' \
-        "$(echo "$ours_m" | awk '{print $1/1024}')" "${largest#./}" "$((size / 1024))" \
-        "$(echo "$one" | awk '{print $1/1024}')"
+    echo "$l_ours_t $l_ref_t" | awk '{ if ($1 > 0) printf "    ratio %.1fx\n", $2 / $1 }'
 fi
