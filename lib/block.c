@@ -14,6 +14,7 @@
  */
 #include "block.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -56,6 +57,8 @@ struct BlockParser {
     size_t marker_from;    /* no slash-star "[" in [marker_from, */
     size_t next_marker;    /* next_marker): lines there hold no marker */
 
+    size_t cpp_from;       /* no byte of CPP_SPECIAL_BYTES in [cpp_from, */
+    size_t next_cpp;       /* next_cpp): the cpp monitor ignores lines there */
     char *scratch;         /* NUL-terminated copy of a line for cpp */
     size_t scratch_cap;
 };
@@ -233,6 +236,22 @@ static size_t marker_offset(const char *s, size_t n)
 
 /* clinic.py's _line(): the next line; unless looking ahead it goes to
    the cpp monitor (CLanguage.parse_line). */
+/* Can line l change the cpp monitor's state?  Most lines hold none of its
+   bytes: those are neither copied nor passed on.  The next such byte is
+   found a stretch of text at a time. */
+static bool cpp_may_care(BlockParser *bp, const Line *l)
+{
+    if (cpp_wants_any_line(bp->c->cpp))
+        return true;
+    size_t from = (size_t)(l->s - bp->text), to = from + l->len;
+    if (from < bp->cpp_from || from > bp->next_cpp) {
+        /* the text is NUL-terminated, without NULs */
+        bp->cpp_from = from;
+        bp->next_cpp = from + strcspn(l->s, CPP_SPECIAL_BYTES);
+    }
+    return bp->next_cpp < to;
+}
+
 static bool read_line(BlockParser *bp, Line *l, bool lookahead)
 {
     if (bp->pos >= bp->len)
@@ -267,7 +286,7 @@ static bool read_line(BlockParser *bp, Line *l, bool lookahead)
     bp->line_number = l->lineno;
     bp->c->line = l->lineno;
 
-    if (!lookahead && bp->c->cpp) {
+    if (!lookahead && bp->c->cpp && cpp_may_care(bp, l)) {
         if (l->len + 1 > bp->scratch_cap) {
             bp->scratch_cap = 2 * (l->len + 1) < 256 ? 256 : 2 * (l->len + 1);
             bp->scratch = arena_alloc(bp->c->arena, bp->scratch_cap);
@@ -325,6 +344,7 @@ BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
     bp->next_line = 1;
     bp->verify = verify;
     bp->first_block = true;
+    bp->cpp_from = SIZE_MAX;   /* nothing known yet */
     bp->gctx = pcre2_general_context_create(arena_malloc_cb, arena_free_cb,
                                             c->arena);
     bp->cctx = pcre2_compile_context_create(bp->gctx);

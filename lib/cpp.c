@@ -295,7 +295,12 @@ CppMonitor *cpp_new(Clinic *c)
    '\\' (continuation) can; '*' alone cannot close a comment. */
 static bool is_inert(const CppMonitor *m, const char *text)
 {
-    return !m->has_continuation && text[strcspn(text, "#/\\")] == '\0';
+    return !m->has_continuation && text[strcspn(text, CPP_SPECIAL_BYTES)] == '\0';
+}
+
+bool cpp_wants_any_line(const CppMonitor *m)
+{
+    return m->has_continuation;
 }
 
 void cpp_writeline(Clinic *c, CppMonitor *m, const char *text, int lineno)

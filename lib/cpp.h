@@ -11,6 +11,12 @@
 CppMonitor *cpp_new(Clinic *c);
 /* Feed one line (with or without its '\n'); lineno is 1-based. */
 void cpp_writeline(Clinic *c, CppMonitor *m, const char *line, int lineno);
+/* The bytes that make a line matter to the monitor: a line with none of
+   them changes nothing, unless it follows one ending in a backslash (see
+   cpp_wants_any_line), so the scanner need not pass it on. */
+#define CPP_SPECIAL_BYTES "#/\\"
+/* Is the next line part of a continued one, whatever it holds? */
+bool cpp_wants_any_line(const CppMonitor *m);
 /* The current condition, as cpp.py's Monitor.condition(): the active
    conditions joined with " && ", or "" outside any #if. */
 const char *cpp_condition(Clinic *c, CppMonitor *m);

@@ -4,7 +4,8 @@
  * the reference's BlockParser/BlockPrinter on the same inputs.
  *
  * clinic_fail and the cpp monitor are stubbed here so the scanner is
- * tested on its own: the stub monitor records every line it is fed.
+ * tested on its own: the stub monitor records every line it is fed, and
+ * like the real one wants every line after one ending in a backslash.
  */
 #include <check.h>
 #include <setjmp.h>
@@ -23,7 +24,13 @@ typedef struct Fed {
     int n;
     int linenos[MAX_FED];
     char lines[MAX_FED][128];
+    bool continued;            /* the last line ended in a backslash */
 } Fed;
+
+bool cpp_wants_any_line(const CppMonitor *m)
+{
+    return ((const Fed *)(const void *)m)->continued;
+}
 
 void cpp_writeline(Clinic *c, CppMonitor *m, const char *line, int lineno)
 {
@@ -34,6 +41,8 @@ void cpp_writeline(Clinic *c, CppMonitor *m, const char *line, int lineno)
         snprintf(fed->lines[fed->n], sizeof fed->lines[0], "%s", line);
         fed->n++;
     }
+    size_t n = strlen(line);
+    fed->continued = n >= 2 && line[n - 2] == '\\' && line[n - 1] == '\n';
 }
 
 void clinic_fail(Clinic *c, int line, const char *fmt, ...)
@@ -416,22 +425,37 @@ END_TEST
 START_TEST(cpp_sees_what_parse_line_sees)
 {
     /* every line clinic.py reads without lookahead, start and stop lines
-       included; output lines only when they are read again as text */
+       included, that can matter to the monitor (one with '#', '/' or a
+       backslash); output lines only when they are read again as text */
     ck_assert(scan("#if A\n" BLOCK_FOO "/*[clinic input]\nm\n"
                    "[clinic start generated code]*/\n#endif\n", true));
-    ck_assert_int_eq(fed.n, 8);
-    const int linenos[] = {1, 2, 3, 4, 7, 8, 9, 10};
-    const char *lines[] = {"#if A\n", "/*[clinic input]\n", "module foo\n",
+    ck_assert_int_eq(fed.n, 6);
+    const int linenos[] = {1, 2, 4, 7, 9, 10};
+    const char *lines[] = {"#if A\n", "/*[clinic input]\n",
                            "[clinic start generated code]*/\n",
-                           "/*[clinic input]\n", "m\n",
+                           "/*[clinic input]\n",
                            "[clinic start generated code]*/\n",
                            "#endif\n"};
-    /* lines 5 and 6 (output, end marker) are only looked ahead at;
-       line 10 is looked ahead at, put back, then read as text */
-    for (int i = 0; i < 8; i++) {
+    /* lines 3 and 8 hold nothing the monitor looks at; lines 5 and 6
+       (output, end marker) are only looked ahead at; line 10 is looked
+       ahead at, put back, then read as text */
+    for (int i = 0; i < 6; i++) {
         ck_assert_int_eq(fed.linenos[i], linenos[i]);
         ck_assert_str_eq(fed.lines[i], lines[i]);
     }
+}
+END_TEST
+
+START_TEST(cpp_sees_continued_lines)
+{
+    /* a plain line is passed on when it continues a line ending in a
+       backslash; the plain line after it is not */
+    ck_assert(scan("int a;\n#if A && \\\n    B\nint b;\n#endif\n", true));
+    ck_assert_int_eq(fed.n, 3);
+    ck_assert_int_eq(fed.linenos[0], 2);
+    ck_assert_str_eq(fed.lines[1], "    B\n");
+    ck_assert_int_eq(fed.linenos[1], 3);
+    ck_assert_int_eq(fed.linenos[2], 5);
 }
 END_TEST
 
@@ -543,6 +567,7 @@ int main(void)
     tcase_add_test(tc, whitespace_before_stop_line);
     tcase_add_test(tc, mangled_marker);
     tcase_add_test(tc, cpp_sees_what_parse_line_sees);
+    tcase_add_test(tc, cpp_sees_continued_lines);
     tcase_add_test(tc, line_numbers_are_real_lines);
     tcase_add_test(tc, crlf_does_not_break);
     tcase_add_test(tc, nul_byte_refused);
