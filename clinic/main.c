@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "cli.h"
 #include "converters.h"
@@ -49,8 +52,25 @@ static int run_stdin(const Options *o, Tally *t)
     return status;
 }
 
+/* Each file's memory is freed when it is done and the next file needs as
+   much again: glibc would hand it back to the kernel (trimming the heap,
+   unmapping large blocks) and fault it in afresh, page by page, which
+   over the CPython tree was half the run's time.  Kept, it is reused;
+   the peak stays the peak.  One malloc arena for all threads: per-thread
+   arenas each grow to the largest file a thread saw, which raised the
+   peak by a fifth for no gain in time. */
+static void keep_freed_memory(void)
+{
+#if defined(__GLIBC__)
+    mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+    mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+    mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    keep_freed_memory();
     Options o = {0};
     options_parse(argc, argv, &o);
 
