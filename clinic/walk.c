@@ -35,9 +35,24 @@ typedef struct Walk {
     size_t nexcludes;
 } Walk;
 
-static int compare_names(const void *x, const void *y)
+/* A directory entry: its name, and its type as the listing gave it
+   (DT_UNKNOWN where the file system does not say). */
+typedef struct Entry {
+    char *name;
+    unsigned char type;
+} Entry;
+
+#if defined(DT_REG) && defined(DT_DIR)
+#define ENTRY_REG DT_REG
+#define ENTRY_DIR DT_DIR
+#else
+#define ENTRY_REG 255   /* never given */
+#define ENTRY_DIR 255
+#endif
+
+static int compare_entries(const void *x, const void *y)
 {
-    return strcmp(*(char *const *)x, *(char *const *)y);
+    return strcmp(((const Entry *)x)->name, ((const Entry *)y)->name);
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -84,7 +99,7 @@ static void walk(Walk *w, const char *dir)
         walk_error(w, dir, "can't list directory");
         return;
     }
-    char **names = NULL;
+    Entry *entries = NULL;
     size_t n = 0, cap = 0;
     struct dirent *de;
     errno = 0;
@@ -93,20 +108,37 @@ static void walk(Walk *w, const char *dir)
             continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
-            names = xrealloc(names, cap * sizeof *names);
+            entries = xrealloc(entries, cap * sizeof *entries);
         }
-        names[n++] = xstrdup(de->d_name);
+        entries[n].name = xstrdup(de->d_name);
+#if defined(DT_REG) && defined(DT_DIR)
+        entries[n].type = de->d_type;
+#else
+        entries[n].type = 0;   /* no d_type: every entry is looked at */
+#endif
+        n++;
         errno = 0;
     }
     if (errno)
         walk_error(w, dir, "can't list directory");
     closedir(d);
     if (n)
-        qsort(names, n, sizeof *names, compare_names);
+        qsort(entries, n, sizeof *entries, compare_entries);
 
     bool *is_dir = xcalloc(n ? n : 1, sizeof *is_dir);
     for (size_t i = 0; i < n; i++) {
-        char *path = path_join(dir, names[i]);
+        const char *name = entries[i].name;
+        /* The entry's type saves a stat for regular files and
+           directories, unless --exclude needs their identity; links
+           and file systems that do not say are looked at. */
+        unsigned char type = entries[i].type;
+        if ((type == ENTRY_REG || type == ENTRY_DIR) && !w->nexcludes) {
+            is_dir[i] = type == ENTRY_DIR;
+            if (!is_dir[i] && (ends_with(name, ".c") || ends_with(name, ".h")))
+                pool_add(w->pool, path_join(dir, name), NULL, true);
+            continue;
+        }
+        char *path = path_join(dir, name);
         struct stat st;
         bool have_st = stat(path, &st) == 0;
         if (!have_st && errno != ENOENT && errno != ELOOP) {
@@ -119,8 +151,7 @@ static void walk(Walk *w, const char *dir)
         is_dir[i] = have_st && S_ISDIR(st.st_mode);
         /* everything else named *.c or *.h is offered: a FIFO or a
            dangling link is an error of its own, as in clinic.py */
-        if (!is_dir[i] &&
-            (ends_with(names[i], ".c") || ends_with(names[i], ".h")) &&
+        if (!is_dir[i] && (ends_with(name, ".c") || ends_with(name, ".h")) &&
             !excluded(w, path, &st, have_st)) {
             pool_add(w->pool, path, NULL, true);
             path = NULL;
@@ -136,18 +167,23 @@ static void walk(Walk *w, const char *dir)
             continue;
         bool skip = false;
         for (size_t k = 0; k < sizeof skipped / sizeof *skipped; k++)
-            if (strcmp(names[i], skipped[k]) == 0)
+            if (strcmp(entries[i].name, skipped[k]) == 0)
                 skip = true;
-        char *path = path_join(dir, names[i]);
+        if (skip)
+            continue;
+        char *path = path_join(dir, entries[i].name);
         struct stat st;
-        if (!skip && lstat(path, &st) == 0 && !S_ISLNK(st.st_mode) &&
-            !excluded(w, path, &st, true))
+        /* a directory entry is no link; anything else is looked at */
+        if (entries[i].type == ENTRY_DIR && !w->nexcludes)
+            walk(w, path);
+        else if (lstat(path, &st) == 0 && !S_ISLNK(st.st_mode) &&
+                 !excluded(w, path, &st, true))
             walk(w, path);
         free(path);
     }
     for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+        free(entries[i].name);
+    free(entries);
     free(is_dir);
 }
 
