@@ -236,20 +236,26 @@ static size_t marker_offset(const char *s, size_t n)
 
 /* clinic.py's _line(): the next line; unless looking ahead it goes to
    the cpp monitor (CLanguage.parse_line). */
+/* The offset of the next byte of CPP_SPECIAL_BYTES at or after from (or
+   the end of the text), found a stretch of text at a time. */
+static size_t next_cpp_at(BlockParser *bp, size_t from)
+{
+    if (from < bp->cpp_from || from > bp->next_cpp) {
+        /* the text is NUL-terminated, without NULs */
+        bp->cpp_from = from;
+        bp->next_cpp = from + strcspn(bp->text + from, CPP_SPECIAL_BYTES);
+    }
+    return bp->next_cpp;
+}
+
 /* Can line l change the cpp monitor's state?  Most lines hold none of its
-   bytes: those are neither copied nor passed on.  The next such byte is
-   found a stretch of text at a time. */
+   bytes: those are neither copied nor passed on. */
 static bool cpp_may_care(BlockParser *bp, const Line *l)
 {
     if (cpp_wants_any_line(bp->c->cpp))
         return true;
-    size_t from = (size_t)(l->s - bp->text), to = from + l->len;
-    if (from < bp->cpp_from || from > bp->next_cpp) {
-        /* the text is NUL-terminated, without NULs */
-        bp->cpp_from = from;
-        bp->next_cpp = from + strcspn(l->s, CPP_SPECIAL_BYTES);
-    }
-    return bp->next_cpp < to;
+    size_t from = (size_t)(l->s - bp->text);
+    return next_cpp_at(bp, from) < from + l->len;
 }
 
 static bool read_line(BlockParser *bp, Line *l, bool lookahead)
@@ -301,9 +307,10 @@ static bool read_line(BlockParser *bp, Line *l, bool lookahead)
 /* Could the line hold a marker at all?  Both markers contain slash-star
    "[", and most lines of a file are nowhere near one: where the next one
    is, is found once and kept. */
-static bool may_hold_marker(BlockParser *bp, const Line *l)
+/* The offset of the next slash-star "[" at or after from (or the end of
+   the text), found a stretch of text at a time. */
+static size_t next_marker_at(BlockParser *bp, size_t from)
 {
-    size_t from = (size_t)(l->s - bp->text), to = from + l->len;
     if (from < bp->marker_from || from > bp->next_marker) {
         const char *p = bp->text + from, *end = bp->text + bp->len;
         bp->marker_from = from;
@@ -317,7 +324,48 @@ static bool may_hold_marker(BlockParser *bp, const Line *l)
             p++;
         }
     }
-    return bp->next_marker < to;
+    return bp->next_marker;
+}
+
+static bool may_hold_marker(BlockParser *bp, const Line *l)
+{
+    size_t from = (size_t)(l->s - bp->text);
+    return next_marker_at(bp, from) < from + l->len;
+}
+
+/* Skips, in one stretch, the lines from pos on that can matter to
+   nobody: no marker, no line break but "\n" and, unless looking ahead
+   (the cpp monitor is not fed then), nothing for the cpp monitor and no
+   line it is waiting for.  They are only counted. */
+static void skip_plain_lines(BlockParser *bp, bool lookahead)
+{
+    CppMonitor *cpp = lookahead ? NULL : bp->c->cpp;
+    if (cpp && cpp_wants_any_line(cpp))
+        return;
+    size_t pos = bp->pos;
+    if (pos >= bp->next_special)
+        return;   /* read_line finds the next break of another kind */
+    size_t stop = next_marker_at(bp, pos);
+    if (cpp) {
+        size_t c = next_cpp_at(bp, pos);
+        if (c < stop)
+            stop = c;
+    }
+    if (bp->next_special < stop)
+        stop = bp->next_special;
+    /* back to the start of the line that holds stop */
+    while (stop > pos && bp->text[stop - 1] != '\n')
+        stop--;
+    if (stop == pos)
+        return;
+    int lines = 0;
+    for (const char *p = bp->text + pos, *end = bp->text + stop;
+         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        lines++;
+    bp->pos = stop;
+    bp->next_line += lines;
+    bp->line_number = bp->next_line - 1;
+    bp->c->line = bp->line_number;
 }
 
 /* is_start_line(): the dsl name of a start line (slash-star "[NAME input]",
@@ -369,7 +417,11 @@ static void parse_verbatim_block(BlockParser *bp, Block *out)
     size_t end = bp->pos;
     out->line = bp->next_line;
     Line l;
-    while (read_line(bp, &l, false)) {
+    for (;;) {
+        skip_plain_lines(bp, false);
+        end = bp->pos;
+        if (!read_line(bp, &l, false))
+            break;
         const char *dsl_name = is_start_line(bp, &l);
         if (dsl_name) {
             bp->dsl_name = dsl_name;
@@ -581,7 +633,11 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
     int saved_next = bp->next_line, saved_line = bp->line_number;
     size_t out_start = bp->pos, out_end = bp->pos;
     const char *arguments = NULL;
-    while (read_line(bp, &l, true)) {
+    for (;;) {
+        skip_plain_lines(bp, true);
+        out_end = bp->pos;
+        if (!read_line(bp, &l, true))
+            break;
         size_t skip = may_hold_marker(bp, &l) ? marker_offset(l.s, l.len)
                                               : NO_MARKER;
         arguments = NULL;

@@ -459,6 +459,39 @@ START_TEST(cpp_sees_continued_lines)
 }
 END_TEST
 
+START_TEST(plain_lines_are_skipped_but_counted)
+{
+    /* stretches of lines that matter to nobody are skipped at once: the
+       blocks, their lines and the lines fed to the monitor stay exact,
+       across a '\r' break (not skipped), a continued line and a block
+       whose output is looked ahead at */
+    const char *text =
+        "a\nb\n#if X && \\\n  Y\nc\rd\ne\n"
+        "/*[clinic input]\nm\n[clinic start generated code]*/\n"
+        "out 1\nout 2\nout 3\n"
+        "/*[clinic end generated code: output=0123456789abcdef "
+        "input=x]*/\nf\ng\n#endif\nh\n";
+    ck_assert_str_eq(error_of(text, true),
+                     "t.c:14: error: Checksum mismatch!\n"
+                     "Expected: 0123456789abcdef\n"
+                     "Computed: d1de27ac4cb7097f\n"
+                     "Suggested fix: remove all generated code including "
+                     "the end marker,\nor use the '-f' option.\n");
+    memset(&fed, 0, sizeof fed);
+    ck_assert(scan(text, false));
+    ck_assert_int_eq(nblocks, 3);
+    ck_assert_str_eq(blocks[0].input, "a\nb\n#if X && \\\n  Y\nc\rd\ne\n");
+    ck_assert_int_eq(blocks[1].line, 8);
+    ck_assert_str_eq(blocks[1].output, "out 1\nout 2\nout 3\n");
+    ck_assert_int_eq(blocks[2].line, 15);
+    ck_assert_str_eq(blocks[2].input, "f\ng\n#endif\nh\n");
+    const int linenos[] = {3, 4, 8, 10, 17};
+    ck_assert_int_eq(fed.n, 5);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(fed.linenos[i], linenos[i]);
+}
+END_TEST
+
 START_TEST(line_numbers_are_real_lines)
 {
     /* a form feed splits a line for clinic.py (str.splitlines) but not
@@ -568,6 +601,7 @@ int main(void)
     tcase_add_test(tc, mangled_marker);
     tcase_add_test(tc, cpp_sees_what_parse_line_sees);
     tcase_add_test(tc, cpp_sees_continued_lines);
+    tcase_add_test(tc, plain_lines_are_skipped_but_counted);
     tcase_add_test(tc, line_numbers_are_real_lines);
     tcase_add_test(tc, crlf_does_not_break);
     tcase_add_test(tc, nul_byte_refused);
