@@ -123,6 +123,17 @@ typedef struct Tally {
     size_t failed;             /* input files with an error */
 } Tally;
 
+/* A text a job read, by the identity of its file when it was read (see
+   sums.c). */
+typedef struct TextId {
+    char *path;                /* as the job or the library named it */
+    bool usable;               /* the library sees it as it is on disk */
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    long long mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
+} TextId;
+
 /* One input file: what running clinic on it prints and would write,
    worked out (possibly on another thread) before its turn to write. */
 typedef struct Job {
@@ -137,6 +148,8 @@ typedef struct Job {
     Report report;
     IoCommit *commit;          /* NULL: nothing to write */
     FileRefs reads;            /* every file the work looked at */
+    TextId *texts;             /* the texts it read, for sums.c */
+    size_t ntexts, captexts;
     char **write_paths;        /* the files its commit writes */
     size_t nwrites;
     FileRefs writes;           /* what they were before (kept for checks) */
@@ -162,6 +175,21 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb);
 int job_commit(const Options *o, Job *job, Tally *t);
 /* Forgets what job_compute found, to work the job out again. */
 void job_reset(Job *job);
+
+/* ---- sums.c ------------------------------------------------------------ */
+
+/* ClinicOptions.sum_known and sum_note over the run's remembered
+   checksums; userdata is the Job. */
+bool sums_known(void *userdata, const char *path, size_t offset, size_t len,
+                char *sum);
+void sums_note(void *userdata, const char *path, size_t offset, size_t len,
+               const char *sum);
+void sums_free(void);
+/* Notes that the job read raw (len bytes) from path, whose fstat before
+   the reading was st. */
+void job_note_text(Job *job, const char *path, const struct stat *st,
+                   const char *raw, size_t len);
+void job_forget_texts(Job *job);
 
 /* ---- pool.c ------------------------------------------------------------ */
 

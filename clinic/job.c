@@ -98,25 +98,45 @@ static char *read_old(Job *job, const char *path, size_t *len,
     return NULL;
 }
 
-/* The library's reader of other files, noting what it read. */
+/* The library's reader of other files (io_clinic_read's universal
+   newlines), noting what it read and the file's identity. */
 static int job_read_file(void *userdata, const char *path, char **data,
                          size_t *len)
 {
     Job *job = userdata;
     refs_add(&job->reads, path);
-    return io_clinic_read(NULL, path, data, len);
+    int fd = io_open_regular(path);
+    if (fd < 0)
+        return -1;
+    char *buf = NULL;
+    size_t cap = 0;
+    struct stat st;
+    int rc = io_read_into_st(fd, &buf, &cap, len, &st);
+    int e = errno;
+    close(fd);
+    if (rc < 0) {
+        free(buf);
+        errno = e;
+        return -1;
+    }
+    job_note_text(job, path, &st, buf, *len);
+    *len = io_universal_newlines(buf, *len);
+    *data = buf;
+    return 0;
 }
 
 /* The input's bytes into rb (NUL-terminated): from the file, or from
-   standard input. */
-static int read_input(ReadBuf *rb, const Job *job, size_t *len)
+   standard input; st: the file's fstat before the reading. */
+static int read_input(ReadBuf *rb, const Job *job, size_t *len,
+                      struct stat *st)
 {
+    memset(st, 0, sizeof *st);
     if (job->from_stdin)
         return io_read_into(STDIN_FILENO, &rb->buf, &rb->cap, len);
     int fd = io_open_regular(job->path);
     if (fd < 0)
         return -1;
-    int rc = io_read_into(fd, &rb->buf, &rb->cap, len);
+    int rc = io_read_into_st(fd, &rb->buf, &rb->cap, len, st);
     int e = errno;
     close(fd);
     errno = e;
@@ -286,9 +306,10 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     arena_free(scratch);
 
     size_t len;
+    struct stat st;
     if (!job->from_stdin)
         refs_add(&job->reads, path);
-    if (read_input(rb, job, &len) < 0) {
+    if (read_input(rb, job, &len, &st) < 0) {
         int e = errno;
         if (job->from_stdin)
             report_error(r, "-", strerror(e));
@@ -316,7 +337,12 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
         return;
     }
 
+    if (!job->from_stdin)
+        job_note_text(job, path, &st, text, len);
     ClinicOptions copts = {0};
+    copts.sum_known = sums_known;
+    copts.sum_note = sums_note;
+    copts.sum_userdata = job;
     copts.force = o->force;
     copts.verbose = o->verbose;
     copts.no_output = o->query != QUERY_NONE;
@@ -406,6 +432,7 @@ void job_reset(Job *job)
     job->write_paths = NULL;
     job->nwrites = 0;
     refs_clear(&job->reads);
+    job_forget_texts(job);
     if (job->queried)
         query_file_free(&job->query);
     job->queried = false;

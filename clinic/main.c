@@ -129,6 +129,7 @@ int main(int argc, char **argv)
         query_free(&run);
     }
     print_summary(&o, &tally);
+    sums_free();
     options_free(&o);
     exit_flushing(status);
 }

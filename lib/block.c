@@ -522,9 +522,23 @@ static int py_len(const char *s)
 
 /* The arguments of an end marker: "output=X input=Y" (or the legacy
    "checksum=X"); verifies the output's checksum. */
+/* The SHA-1 (40 digits) of the output at offset in the text: computed,
+   or remembered from an earlier file of the run. */
+static void output_sum(BlockParser *bp, size_t offset, const char *output,
+                       size_t len, char *full)
+{
+    const ClinicOptions *o = &bp->c->options;
+    const char *path = bp->c->filename;
+    if (o->sum_known && o->sum_known(o->sum_userdata, path, offset, len, full))
+        return;
+    checksum_compute(output, len, 40, full);
+    if (o->sum_note)
+        o->sum_note(o->sum_userdata, path, offset, len, full);
+}
+
 static void check_end_marker(BlockParser *bp, const Line *marker,
                              const char *arguments, const char *output,
-                             Block *block)
+                             size_t output_offset, Block *block)
 {
     Clinic *c = bp->c;
     const char **fields;
@@ -564,7 +578,7 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
     int length = py_len(checksum);
     char full[41], computed[41];
     size_t output_len = strlen(output);
-    checksum_compute(output, output_len, 40, full);
+    output_sum(bp, output_offset, output, output_len, full);
     memcpy(computed, full, sizeof full);
     if (length > 0 && length < 40)
         computed[length] = '\0';
@@ -654,7 +668,7 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
     if (arguments) {
         out->output = arena_strndup(c->arena, bp->text + out_start,
                                     out_end - out_start);
-        check_end_marker(bp, &l, arguments, out->output, out);
+        check_end_marker(bp, &l, arguments, out->output, out_start, out);
     } else {
         bp->pos = saved_pos;
         bp->next_special = saved_special;

@@ -45,6 +45,13 @@ typedef int (*ClinicReadFn)(void *userdata, const char *path,
 typedef bool (*ClinicSameFileFn)(void *userdata, const char *a,
                                  const char *b);
 
+/* A checksum remembered for the len bytes at offset of path's text (see
+   ClinicOptions.sum_known); sum holds 40 hex digits and a NUL. */
+typedef bool (*ClinicSumKnownFn)(void *userdata, const char *path,
+                                 size_t offset, size_t len, char *sum);
+typedef void (*ClinicSumNoteFn)(void *userdata, const char *path,
+                                size_t offset, size_t len, const char *sum);
+
 typedef struct ClinicOptions {
     bool force;            /* -f: do not verify checksums */
     bool verbose;          /* -v */
@@ -56,6 +63,15 @@ typedef struct ClinicOptions {
     void *read_userdata;
     ClinicSameFileFn same_file;
     void *same_file_userdata;
+    /* Checksums of existing output remembered across the files of a run
+       (a routed file is verified when its .c file is processed, and
+       again as a file of its own).  sum_known fills sum with 40 hex
+       digits when the len bytes at offset in path's text, as the input
+       or the last read_file gave it, were hashed before; sum_note hands
+       it a sum just computed.  NULL: every sum is computed. */
+    ClinicSumKnownFn sum_known;
+    ClinicSumNoteFn sum_note;
+    void *sum_userdata;
 } ClinicOptions;
 
 /* A file other than the input that a "file" destination writes.  Its text

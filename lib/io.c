@@ -69,9 +69,17 @@ const char *io_file_kind(mode_t mode)
 int io_read_into(int fd, char **buf, size_t *cap, size_t *len)
 {
     struct stat st;
-    size_t want = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-                          st.st_size > 0
-                      ? (size_t)st.st_size + 1 : 4096;
+    return io_read_into_st(fd, buf, cap, len, &st);
+}
+
+int io_read_into_st(int fd, char **buf, size_t *cap, size_t *len,
+                    struct stat *st)
+{
+    bool have_st = fstat(fd, st) == 0;
+    if (!have_st)
+        memset(st, 0, sizeof *st);
+    size_t want = have_st && S_ISREG(st->st_mode) && st->st_size > 0
+                      ? (size_t)st->st_size + 1 : 4096;
     size_t n = 0;
     for (;;) {
         if (want > *cap || n + 1 >= *cap) {

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* ---- reading --------------------------------------------------------- */
@@ -34,6 +35,10 @@ int io_read_fd(int fd, char **data, size_t *len);
 /* The same into a buffer the caller keeps from file to file (*buf of
    *cap bytes, grown with realloc as needed; NULL and 0 to start). */
 int io_read_into(int fd, char **buf, size_t *cap, size_t *len);
+/* io_read_into, and the file's fstat as it was before the reading (all
+   zero when fstat failed). */
+int io_read_into_st(int fd, char **buf, size_t *cap, size_t *len,
+                    struct stat *st);
 
 /* io_open_regular + io_read_fd. */
 int io_read_file(const char *path, char **data, size_t *len);

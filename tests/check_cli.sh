@@ -214,6 +214,24 @@ grep -q "routed file ./clinic/routed.c.h would change" err.txt && pass || fail "
 cp routed.c routed.written
 git_stdin_out=$("$CLINIC" - --stdin-filename routed.c <routed.c; echo "rc=$?")
 [ "$git_stdin_out" = "$(cat routed.c; echo rc=0)" ] && pass || fail "clinic - with its routed file up to date"
+
+# --- checksums remembered across the files of a run (clinic/sums.c) ------
+# --make reads clinic/routed.c.h twice: as routed.c's destination and as a
+# file of its own.  A rewrite by the first (of the same length: the same
+# offsets) must not let the second use a sum of the old text; edited
+# output is caught both times.
+for j in 1 2; do
+    rm -rf sums; mkdir -p sums/clinic
+    sed 's/^Doc\.$/Dox./' routed.c >sums/routed.c
+    cp clinic/routed.c.h sums/clinic/routed.c.h
+    expect_status 0 "$CLINIC" -j $j --make --srcdir sums
+    grep -q 'Dox\.' sums/clinic/routed.c.h && pass || fail "-j $j: routed.c.h not rewritten"
+    expect_status 0 "$CLINIC" -j $j --check --make --srcdir sums
+    sed 's/Dox\./Doc!/' sums/clinic/routed.c.h >sums/x && mv sums/x sums/clinic/routed.c.h
+    expect_status 2 "$CLINIC" -j $j --check --make --srcdir sums
+    [ "$(grep -c 'routed.c.h:[0-9]*: error: Checksum mismatch' err.txt)" = 2 ] && pass ||
+        fail "-j $j: edited routed output not caught twice: $(cat err.txt)"
+done
 "$CLINIC" -v - <in.c >stdout.txt 2>err.txt
 cmp -s stdout.txt expected.c && pass || fail "clinic -v -: -v wrote to stdout"
 expect_status 1 "$CLINIC" --check - <in.c

@@ -1,0 +1,170 @@
+/*
+ * sums.c — checksums of existing output, remembered for the run.
+ *
+ * In --make every routed clinic/NAME.c.h is read twice: when NAME.c is
+ * processed (its output must still verify before it is replaced) and as
+ * a file of its own; the SHA-1 of its output, most of its bytes, is
+ * computed once.  A sum is remembered by the identity of the file as it
+ * was read (device, inode, size, modification and change times, taken
+ * by fstat on the descriptor read) and the place of the bytes in it.  A
+ * file written since (by an atomic rename: a new inode) or edited in
+ * place (new times) has another identity, and its sums are computed
+ * afresh.  Only texts the library sees byte for byte as they are on
+ * disk (no BOM, no carriage return) take part, so offsets agree however
+ * the file was read.
+ */
+#include "cli.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct SumEntry {
+    TextId id;
+    size_t offset, len;
+    char sum[41];
+    bool used;
+} SumEntry;
+
+static struct {
+    pthread_mutex_t lock;
+    SumEntry *slots;
+    size_t n, cap;             /* cap: a power of two, or 0 */
+} memo = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
+
+static bool same_entry(const SumEntry *e, const TextId *id, size_t offset,
+                       size_t len)
+{
+    return e->offset == offset && e->len == len && e->id.dev == id->dev &&
+           e->id.ino == id->ino && e->id.size == id->size &&
+           e->id.mtime_sec == id->mtime_sec &&
+           e->id.mtime_nsec == id->mtime_nsec &&
+           e->id.ctime_sec == id->ctime_sec &&
+           e->id.ctime_nsec == id->ctime_nsec;
+}
+
+static size_t hash_entry(const TextId *id, size_t offset, size_t len)
+{
+    /* FNV-1a over the fields that vary */
+    const unsigned long long parts[] = {
+        (unsigned long long)id->dev, (unsigned long long)id->ino,
+        (unsigned long long)id->size, (unsigned long long)id->mtime_nsec,
+        (unsigned long long)offset, (unsigned long long)len,
+    };
+    unsigned long long h = 1469598103934665603ULL;
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        h ^= parts[i];
+        h *= 1099511628211ULL;
+    }
+    return (size_t)(h ^ (h >> 29));
+}
+
+static SumEntry *find_slot(SumEntry *slots, size_t cap, const TextId *id,
+                           size_t offset, size_t len)
+{
+    size_t i = hash_entry(id, offset, len) & (cap - 1);
+    while (slots[i].used && !same_entry(&slots[i], id, offset, len))
+        i = (i + 1) & (cap - 1);
+    return &slots[i];
+}
+
+/* The identity the job noted for path, when its text takes part. */
+static const TextId *text_of(const Job *job, const char *path)
+{
+    for (size_t i = job->ntexts; i-- > 0;)
+        if (!strcmp(job->texts[i].path, path))
+            return job->texts[i].usable ? &job->texts[i] : NULL;
+    return NULL;
+}
+
+bool sums_known(void *userdata, const char *path, size_t offset, size_t len,
+                char *sum)
+{
+    const TextId *id = text_of(userdata, path);
+    if (!id)
+        return false;
+    bool found = false;
+    pthread_mutex_lock(&memo.lock);
+    if (memo.cap) {
+        SumEntry *e = find_slot(memo.slots, memo.cap, id, offset, len);
+        if (e->used) {
+            memcpy(sum, e->sum, sizeof e->sum);
+            found = true;
+        }
+    }
+    pthread_mutex_unlock(&memo.lock);
+    return found;
+}
+
+void sums_note(void *userdata, const char *path, size_t offset, size_t len,
+               const char *sum)
+{
+    const TextId *id = text_of(userdata, path);
+    if (!id)
+        return;
+    pthread_mutex_lock(&memo.lock);
+    if (2 * (memo.n + 1) > memo.cap) {
+        size_t cap = memo.cap ? 2 * memo.cap : 256;
+        SumEntry *slots = xcalloc(cap, sizeof *slots);
+        for (size_t i = 0; i < memo.cap; i++)
+            if (memo.slots[i].used)
+                *find_slot(slots, cap, &memo.slots[i].id,
+                           memo.slots[i].offset, memo.slots[i].len) =
+                    memo.slots[i];
+        free(memo.slots);
+        memo.slots = slots;
+        memo.cap = cap;
+    }
+    SumEntry *e = find_slot(memo.slots, memo.cap, id, offset, len);
+    if (!e->used) {
+        e->id = *id;
+        e->id.path = NULL;     /* the job's; not needed here */
+        e->offset = offset;
+        e->len = len;
+        memcpy(e->sum, sum, sizeof e->sum);
+        e->used = true;
+        memo.n++;
+    }
+    pthread_mutex_unlock(&memo.lock);
+}
+
+void sums_free(void)
+{
+    free(memo.slots);
+    memo.slots = NULL;
+    memo.n = memo.cap = 0;
+}
+
+/* ---- what a job read ------------------------------------------------------ */
+
+void job_note_text(Job *job, const char *path, const struct stat *st,
+                   const char *raw, size_t len)
+{
+    if (job->ntexts == job->captexts) {
+        job->captexts = job->captexts ? 2 * job->captexts : 4;
+        job->texts = xrealloc(job->texts, job->captexts * sizeof *job->texts);
+    }
+    TextId *t = &job->texts[job->ntexts++];
+    memset(t, 0, sizeof *t);
+    t->path = xstrdup(path);
+    t->usable = st->st_ino != 0 && S_ISREG(st->st_mode) &&
+                (size_t)st->st_size == len &&
+                !(len >= 3 && memcmp(raw, "\xef\xbb\xbf", 3) == 0) &&
+                !memchr(raw, '\r', len);
+    t->dev = st->st_dev;
+    t->ino = st->st_ino;
+    t->size = st->st_size;
+    t->mtime_sec = st->st_mtim.tv_sec;
+    t->mtime_nsec = st->st_mtim.tv_nsec;
+    t->ctime_sec = st->st_ctim.tv_sec;
+    t->ctime_nsec = st->st_ctim.tv_nsec;
+}
+
+void job_forget_texts(Job *job)
+{
+    for (size_t i = 0; i < job->ntexts; i++)
+        free(job->texts[i].path);
+    free(job->texts);
+    job->texts = NULL;
+    job->ntexts = job->captexts = 0;
+}
