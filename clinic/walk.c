@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,13 +127,17 @@ static void walk(Walk *w, const char *dir)
         qsort(entries, n, sizeof *entries, compare_entries);
 
     bool *is_dir = xcalloc(n ? n : 1, sizeof *is_dir);
+    size_t dir_len = strlen(dir);
     for (size_t i = 0; i < n; i++) {
         const char *name = entries[i].name;
         /* The entry's type saves a stat for regular files and
-           directories, unless --exclude needs their identity; links
-           and file systems that do not say are looked at. */
+           directories, unless --exclude needs their identity or the
+           path is too long to name (the stat says so); links and file
+           systems that do not say are looked at. */
         unsigned char type = entries[i].type;
-        if ((type == ENTRY_REG || type == ENTRY_DIR) && !w->nexcludes) {
+        bool nameable = dir_len + 1 + strlen(name) < PATH_MAX;
+        if ((type == ENTRY_REG || type == ENTRY_DIR) && !w->nexcludes &&
+            nameable) {
             is_dir[i] = type == ENTRY_DIR;
             if (!is_dir[i] && (ends_with(name, ".c") || ends_with(name, ".h")))
                 pool_add(w->pool, path_join(dir, name), NULL, true);
