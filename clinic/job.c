@@ -343,6 +343,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.sum_known = sums_known;
     copts.sum_note = sums_note;
     copts.sum_userdata = job;
+    copts.input_terminated = true;   /* io_read_into ends it with a NUL */
     copts.force = o->force;
     copts.verbose = o->verbose;
     copts.no_output = o->query != QUERY_NONE;
@@ -397,8 +398,9 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
             return;
         }
     }
+    /* an unchanged input comes back as the very bytes read */
     bool changed = !old || old_len != c->output_len ||
-                   memcmp(old, c->output, old_len) != 0;
+                   (old != c->output && memcmp(old, c->output, old_len) != 0);
 
     if (o->check || o->diff) {
         for (size_t i = 0; i < c->nfiles; i++)

@@ -191,7 +191,7 @@ static void restore_form(Clinic *c, const char *raw, size_t raw_len,
                          const char *lf, size_t lf_len, StrBuf *out)
 {
     if (out->len == lf_len && memcmp(out->buf, lf, lf_len) == 0) {
-        c->output = arena_strndup(c->arena, raw, raw_len);
+        c->output = raw;   /* the input itself: see clinic.h */
         c->output_len = raw_len;
     } else {
         c->output = textform_write(c->arena, &c->form, out->buf, out->len,
@@ -265,9 +265,12 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     /* Unlike clinic.py, which keeps a BOM as the first line's first
        character, we drop it here: a start line right after it is seen. */
     size_t len;
-    const char *text = textform_read(c->arena, raw, raw_len, &c->form, &len);
+    const char *text =
+        c->options.input_terminated
+            ? textform_read_shared(c->arena, raw, raw_len, &c->form, &len)
+            : textform_read(c->arena, raw, raw_len, &c->form, &len);
     if (!block_has_start_marker(text, len)) {
-        c->output = arena_strndup(c->arena, raw, raw_len);
+        c->output = raw;
         c->output_len = raw_len;
         c->recover = outer;
         arena_set_out_of_memory(outer_oom);

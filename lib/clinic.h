@@ -27,5 +27,7 @@ void clinic_free(Clinic *c);
    must be written).  text may have LF, CRLF, CR or mixed line endings and
    a UTF-8 BOM: see textform.h and clinic_process() for what is kept. */
 int clinic_process(Clinic *c, const char *text, size_t len);
+/* When the text is unchanged, c->output is text itself (not a copy):
+   text must outlive the use of c->output. */
 
 #endif

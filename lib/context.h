@@ -72,6 +72,8 @@ typedef struct ClinicOptions {
     ClinicSumKnownFn sum_known;
     ClinicSumNoteFn sum_note;
     void *sum_userdata;
+    bool input_terminated;     /* a NUL follows the input's bytes: LF
+                                  text is read where it is, not copied */
 } ClinicOptions;
 
 /* A file other than the input that a "file" destination writes.  Its text
@@ -128,9 +130,9 @@ typedef struct Clinic {
     void *read_raw_userdata;
 
     /* Result of clinic_process(). */
-    char *output;          /* in the input's form; the input's very bytes
-                              when its text (line endings aside) is
-                              unchanged */
+    const char *output;    /* in the input's form; the input's very bytes
+                              (the input itself, not a copy) when its
+                              text (line endings aside) is unchanged */
     size_t output_len;
     ClinicOutputFile *files;
     size_t nfiles;

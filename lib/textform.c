@@ -83,6 +83,21 @@ char *textform_read(Arena *a, const char *raw, size_t len, TextForm *form,
     return text;
 }
 
+const char *textform_read_shared(Arena *a, const char *raw, size_t len,
+                                 TextForm *form, size_t *lf_len)
+{
+    size_t bom = len >= BOM_LEN && memcmp(raw, utf8_bom, BOM_LEN) == 0
+                     ? BOM_LEN : 0;
+    TextForm probe = {0};
+    detect_newline(raw + bom, len - bom, &probe);
+    if (probe.newline != TEXT_NEWLINE_LF || probe.mixed)
+        return textform_read(a, raw, len, form, lf_len);
+    *form = probe;
+    form->bom = bom != 0;
+    *lf_len = len - bom;
+    return raw + bom;
+}
+
 char *textform_write(Arena *a, const TextForm *form, const char *lf,
                      size_t len, size_t *out_len)
 {

@@ -35,6 +35,10 @@ typedef struct TextForm {
    Returns NUL-terminated arena memory; *lf_len is its length. */
 char *textform_read(Arena *a, const char *raw, size_t len, TextForm *form,
                     size_t *lf_len);
+/* The same, for raw followed by a NUL: text already in LF form is not
+   copied (the result points into raw, which must outlive it). */
+const char *textform_read_shared(Arena *a, const char *raw, size_t len,
+                                 TextForm *form, size_t *lf_len);
 
 /* The inverse: LF text (no "\r" in it) written in form: every "\n"
    becomes form->newline, and the BOM goes back in front.  A missing
