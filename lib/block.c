@@ -14,6 +14,7 @@
  */
 #include "block.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -170,14 +171,15 @@ static void arena_free_cb(void *p, void *data)
 
 /* Python str patterns: \w is Unicode, '.' stops only at "\n", '$' also
    matches before a final "\n".  Bytes that are not UTF-8 never match. */
+#define REGEX_OPTIONS (PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF)
+
 static pcre2_code *compile_regex(BlockParser *bp, const char *pattern)
 {
     int err;
     PCRE2_SIZE off;
     pcre2_code *re = pcre2_compile(
         (PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-        PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF, &err, &off,
-        bp->cctx);
+        REGEX_OPTIONS, &err, &off, bp->cctx);
     if (!re) {
         PCRE2_UCHAR msg[256];
         pcre2_get_error_message(err, msg, sizeof msg);
@@ -189,6 +191,37 @@ static pcre2_code *compile_regex(BlockParser *bp, const char *pattern)
 
 /* Matches re against s[0..n) ("\r" of a line end left out, see the file
    comment); returns group 1 in arena memory, or NULL. */
+/* The start marker's regex, and the end marker's for the "clinic" DSL,
+   are the same in every file: compiled once per process, on first use,
+   outside any arena, and shared by the threads (compiled pcre2 code is
+   only read).  Two threads compiling at once keep the first result. */
+static _Atomic(pcre2_code *) shared_start_re, shared_clinic_end_re;
+
+static pcre2_code *shared_regex(BlockParser *bp, _Atomic(pcre2_code *) *slot,
+                                const char *pattern)
+{
+    pcre2_code *re = atomic_load_explicit(slot, memory_order_acquire);
+    if (re)
+        return re;
+    pcre2_compile_context *cctx = pcre2_compile_context_create(NULL);
+    if (!cctx)
+        return compile_regex(bp, pattern);
+    pcre2_set_newline(cctx, PCRE2_NEWLINE_LF);
+    int err;
+    PCRE2_SIZE off;
+    re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+                       REGEX_OPTIONS, &err, &off, cctx);
+    pcre2_compile_context_free(cctx);
+    if (!re)   /* out of memory, or a bug: the arena's copy says which */
+        return compile_regex(bp, pattern);
+    pcre2_code *none = NULL;
+    if (!atomic_compare_exchange_strong(slot, &none, re)) {
+        pcre2_code_free(re);
+        re = none;
+    }
+    return re;
+}
+
 static const char *match_group(BlockParser *bp, pcre2_code *re,
                                const char *s, size_t n)
 {
@@ -397,7 +430,8 @@ BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
                                             c->arena);
     bp->cctx = pcre2_compile_context_create(bp->gctx);
     pcre2_set_newline(bp->cctx, PCRE2_NEWLINE_LF);
-    bp->start_re = compile_regex(bp, "^/\\*\\[(\\w+) input\\]$");
+    bp->start_re = shared_regex(bp, &shared_start_re,
+                                "^/\\*\\[(\\w+) input\\]$");
     bp->md = pcre2_match_data_create(4, bp->gctx);
 
     /* Blocks hold NUL-terminated strings: refuse rather than truncate. */
@@ -637,10 +671,12 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
     /* the output, up to the end marker (looking ahead: without one, the
        lines go back to be read again as verbatim text) */
     if (!bp->checksum_dsl || strcmp(bp->checksum_dsl, dsl_name) != 0) {
-        bp->checksum_re = compile_regex(
-            bp, arena_printf(c->arena,
-                             "^/\\*\\[\\Q%s\\E end generated code: (.+)\\]\\*/$",
-                             dsl_name));
+        const char *pattern = arena_printf(
+            c->arena, "^/\\*\\[\\Q%s\\E end generated code: (.+)\\]\\*/$",
+            dsl_name);
+        bp->checksum_re = strcmp(dsl_name, "clinic") == 0
+            ? shared_regex(bp, &shared_clinic_end_re, pattern)
+            : compile_regex(bp, pattern);
         bp->checksum_dsl = dsl_name;
     }
     size_t saved_pos = bp->pos, saved_special = bp->next_special;
