@@ -9,6 +9,7 @@
  * registry adds the classes python blocks declare (converters_py.c).
  */
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -492,7 +493,8 @@ static void registry_add_legacy(ConverterRegistry *r, const LegacyEntry *e)
     r->legacy[r->nlegacy++] = *e;
 }
 
-ConverterRegistry *converters_new(Arena *a)
+/* The built-in registry, as clinic.py's import leaves it, built in a. */
+static ConverterRegistry *registry_build(Arena *a)
 {
     ConverterRegistry *r = arena_new_of(a, ConverterRegistry);
     r->arena = a;
@@ -509,6 +511,44 @@ ConverterRegistry *converters_new(Arena *a)
     }
     for (size_t i = 0; i < legacy_nentries; i++)
         registry_add_legacy(r, &legacy_entries[i]);
+    return r;
+}
+
+/* t's entries, in arrays of a's (a file changes its registry: python
+   blocks declare classes, a converter may be replaced). */
+static void named_clone(Arena *a, NamedTable *t)
+{
+    NamedEntry *items = arena_array_of(a, NamedEntry, t->cap);
+    memcpy(items, t->items, t->len * sizeof *items);
+    t->items = items;
+}
+
+/* The built-in registry is the same for every file: built once per
+   process, in an arena of its own that lives as long, and copied for
+   each file.  Two threads building it at once keep the first one. */
+static _Atomic(ConverterRegistry *) builtin_registry;
+
+ConverterRegistry *converters_new(Arena *a)
+{
+    ConverterRegistry *proto =
+        atomic_load_explicit(&builtin_registry, memory_order_acquire);
+    if (!proto) {
+        Arena *own = arena_new();
+        ConverterRegistry *built = registry_build(own);
+        if (atomic_compare_exchange_strong(&builtin_registry, &proto, built))
+            proto = built;
+        else
+            arena_free(own);   /* proto: the other thread's */
+    }
+    ConverterRegistry *r = arena_new_of(a, ConverterRegistry);
+    *r = *proto;
+    r->arena = a;
+    named_clone(a, &r->converters);
+    named_clone(a, &r->return_converters);
+    named_clone(a, &r->classes);
+    named_clone(a, &r->return_classes);
+    r->legacy = arena_array_of(a, LegacyEntry, r->caplegacy);
+    memcpy(r->legacy, proto->legacy, r->nlegacy * sizeof *r->legacy);
     return r;
 }
 
