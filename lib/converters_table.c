@@ -527,6 +527,8 @@ static void named_clone(Arena *a, NamedTable *t)
    process, in an arena of its own that lives as long, and copied for
    each file.  Two threads building it at once keep the first one. */
 static _Atomic(ConverterRegistry *) builtin_registry;
+static _Atomic(Arena *) builtin_arena;   /* keeps it reachable, for leak
+                                            checkers */
 
 ConverterRegistry *converters_new(Arena *a)
 {
@@ -535,9 +537,11 @@ ConverterRegistry *converters_new(Arena *a)
     if (!proto) {
         Arena *own = arena_new();
         ConverterRegistry *built = registry_build(own);
-        if (atomic_compare_exchange_strong(&builtin_registry, &proto, built))
+        if (atomic_compare_exchange_strong(&builtin_registry, &proto,
+                                           built)) {
             proto = built;
-        else
+            atomic_store(&builtin_arena, own);
+        } else
             arena_free(own);   /* proto: the other thread's */
     }
     ConverterRegistry *r = arena_new_of(a, ConverterRegistry);
