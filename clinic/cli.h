@@ -141,6 +141,8 @@ typedef struct Job {
     const char *output_path;   /* -o */
     char *owned_path;          /* path, when the job owns it */
     bool from_stdin;           /* read standard input; path names it */
+    bool error_only;           /* not a file: an error of --make's walk,
+                                  printed in its turn (pool_add_error) */
     /* results */
     int status;
     bool failed;
@@ -200,8 +202,20 @@ Pool *pool_new(const Options *o, bool parallel);
 /* Adds a file; own_path: the pool frees path when done. */
 void pool_add(Pool *p, const char *path, const char *output_path,
               bool own_path);
+/* Adds "PATH: error: MESSAGE", printed in its turn among the files'
+   reports; the run's status becomes EXIT_ERROR then. */
+void pool_add_error(Pool *p, const char *path, const char *message);
 /* Commits every file added so far, in order. */
 void pool_drain(Pool *p);
+/* Asked on the main thread before the job numbered index (from 0, in the
+   order added) is committed; it may pool_truncate the jobs after it. */
+typedef void (*PoolCommitHook)(void *data, const Job *job, size_t index);
+void pool_set_commit_hook(Pool *p, PoolCommitHook hook, void *data);
+/* The number of files added so far. */
+size_t pool_njobs(const Pool *p);
+/* Drops the jobs numbered n and after (none yet committed), waiting for
+   the workers that work on them; their results are thrown away. */
+void pool_truncate(Pool *p, size_t n);
 /* Notes an error found outside the files (a directory --make could not
    list): the run's status becomes EXIT_ERROR. */
 void pool_fail(Pool *p);

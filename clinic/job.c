@@ -285,6 +285,8 @@ static void finish_stdin(const Options *o, Job *job, const Clinic *c,
 
 void job_compute(const Options *o, Job *job, ReadBuf *rb)
 {
+    if (job->error_only)
+        return;   /* its report is all there is */
     const char *path = job->path, *output_path = job->output_path;
     Report *r = &job->report;
     job->status = EXIT_OK;
@@ -443,6 +445,11 @@ void job_reset(Job *job)
 int job_commit(const Options *o, Job *job, Tally *t)
 {
     report_emit(&job->report);
+    if (job->error_only) {   /* no file: not counted */
+        fflush(stdout);
+        job_reset(job);
+        return EXIT_ERROR;
+    }
     if (job->queried) {
         StrBuf out = STRBUF_INIT;
         query_add(o->run, &job->query, &out);

@@ -5,8 +5,11 @@
  * writes, prints and lists directories, each job in its turn, so what
  * the run prints and writes is what the sequential run does.  A job that
  * read a file which an earlier job wrote after the reading began is done
- * again, in its turn; and before a directory is listed every job given so
- * far has been committed, so files created by earlier ones are seen.
+ * again, in its turn.  --make lists directories ahead of the commits
+ * (walk.c): a commit hook tells it what each job is about to create, and
+ * the jobs a stale listing gave are dropped (pool_truncate).  Workers stay
+ * at most RUN_AHEAD jobs ahead of the commits, so the results waiting
+ * for their turn stay few.
  */
 #include "cli.h"
 
@@ -31,7 +34,20 @@ struct Pool {
     ReadBuf rb;                /* the main thread's */
     int status;
     Tally tally;
+    bool truncating;           /* pool_truncate waits for workers */
+    PoolCommitHook hook;       /* asked before each commit */
+    void *hook_data;
 };
+
+/* How far past the next commit the workers may go. */
+#define RUN_AHEAD 32
+
+/* Is there a job a worker may start?  (Called with the lock held.) */
+static bool can_take(const Pool *p)
+{
+    return p->next_start < p->njobs &&
+           p->next_start < p->ncommitted + RUN_AHEAD;
+}
 
 static void *worker_main(void *arg)
 {
@@ -39,10 +55,10 @@ static void *worker_main(void *arg)
     ReadBuf rb = {NULL, 0};
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (p->next_start == p->njobs && !p->closing)
+        while (!p->closing && !can_take(p))
             pthread_cond_wait(&p->work, &p->lock);
-        if (p->next_start == p->njobs)
-            break;
+        if (!can_take(p))
+            break;      /* closing: the drain has taken everything */
         Job *job = p->jobs[p->next_start++];
         job->started = true;
         job->start_commit = p->ncommitted;
@@ -50,7 +66,11 @@ static void *worker_main(void *arg)
         job_compute(p->o, job, &rb);
         pthread_mutex_lock(&p->lock);
         job->done = true;
-        pthread_cond_broadcast(&p->done);
+        /* the main thread waits for the next job to commit (or, while
+           truncating, for any): no need to wake it for the others */
+        if (p->truncating || (p->ncommitted < p->njobs &&
+                              p->jobs[p->ncommitted] == job))
+            pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->lock);
     free(rb.buf);
@@ -93,6 +113,18 @@ Pool *pool_new(const Options *o, bool parallel)
     return p;
 }
 
+static void append(Pool *p, Job *job)
+{
+    pthread_mutex_lock(&p->lock);
+    if (p->njobs == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 64;
+        p->jobs = xrealloc(p->jobs, p->cap * sizeof *p->jobs);
+    }
+    p->jobs[p->njobs++] = job;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->lock);
+}
+
 void pool_add(Pool *p, const char *path, const char *output_path,
               bool own_path)
 {
@@ -101,13 +133,50 @@ void pool_add(Pool *p, const char *path, const char *output_path,
     job->output_path = output_path;
     if (own_path)
         job->owned_path = (char *)path;
+    append(p, job);
+}
+
+void pool_add_error(Pool *p, const char *path, const char *message)
+{
+    Job *job = xcalloc(1, sizeof *job);
+    job->path = job->owned_path = xstrdup(path);
+    job->error_only = true;
+    report_error(&job->report, path, message);
+    append(p, job);
+}
+
+void pool_set_commit_hook(Pool *p, PoolCommitHook hook, void *data)
+{
+    p->hook = hook;
+    p->hook_data = data;
+}
+
+size_t pool_njobs(const Pool *p)
+{
+    return p->njobs;   /* only the main thread changes it */
+}
+
+void pool_truncate(Pool *p, size_t n)
+{
     pthread_mutex_lock(&p->lock);
-    if (p->njobs == p->cap) {
-        p->cap = p->cap ? 2 * p->cap : 64;
-        p->jobs = xrealloc(p->jobs, p->cap * sizeof *p->jobs);
+    p->truncating = true;
+    if (n < p->ncommitted)
+        n = p->ncommitted;
+    for (size_t i = n; i < p->njobs; i++) {
+        Job *job = p->jobs[i];
+        while (job->started && !job->done)   /* a worker has it */
+            pthread_cond_wait(&p->done, &p->lock);
+        job_reset(job);
+        refs_clear(&job->writes);
+        free(job->owned_path);
+        free(job);
+        p->jobs[i] = NULL;
     }
-    p->jobs[p->njobs++] = job;
-    pthread_cond_signal(&p->work);
+    if (n < p->njobs)
+        p->njobs = n;
+    if (p->next_start > n)
+        p->next_start = n;
+    p->truncating = false;
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -150,12 +219,15 @@ void pool_drain(Pool *p)
                     break;
                 }
         }
+        if (p->hook)
+            p->hook(p->hook_data, job, me);
         int status = job_commit(p->o, job, &p->tally);
         if (status > p->status)
             p->status = status;
 
         pthread_mutex_lock(&p->lock);
         p->ncommitted++;
+        pthread_cond_broadcast(&p->work);   /* the window moved */
         pthread_mutex_unlock(&p->lock);
     }
     /* every later job begins after these commits: they are not needed

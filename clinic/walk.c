@@ -29,11 +29,15 @@ typedef struct Exclude {
     bool matched;
 } Exclude;
 
+typedef struct Node Node;
+
 typedef struct Walk {
     const Options *o;
     Pool *pool;
     Exclude *excludes;
     size_t nexcludes;
+    Node *root;
+    Node *stale;               /* a listing found stale: walk again from it */
 } Walk;
 
 /* A directory entry: its name, and its type as the listing gave it
@@ -86,49 +90,223 @@ static bool excluded(Walk *w, const char *path, const struct stat *st,
     return hit;
 }
 
+/* An error of the walk, printed in its turn among the files' reports
+   (the listing may run ahead of them). */
 static void walk_error(Walk *w, const char *dir, const char *what)
 {
-    fflush(stdout);
-    fprintf(stderr, "%s: error: %s: %s\n", dir, what, strerror(errno));
-    pool_fail(w->pool);
+    char message[512];
+    snprintf(message, sizeof message, "%s: %s", what, strerror(errno));
+    pool_add_error(w->pool, dir, message);
 }
 
-static void walk(Walk *w, const char *dir)
+/* ---- the tree, listed ahead ----------------------------------------------
+ *
+ * clinic.py's os.walk lists a directory when it gets there, after the
+ * files before it are done, so it sees the files they created (a routed
+ * clinic/NAME.c.h written for the first time).  We list the whole tree
+ * at once and keep both cores busy; before each commit, the hook below
+ * looks at what the job is about to create.  Should that land in a
+ * directory listed ahead of this job's turn, that listing is stale: the
+ * jobs from it on are dropped, and the walk goes on from that directory
+ * as os.walk does, listing each directory only when every file before it
+ * is committed.  (Nothing is created in a tree that is up to date.)
+ */
+
+struct Node {
+    char *path;
+    char *norm;                /* normalised, to match written paths */
+    struct Node *parent;
+    struct Node **kids;        /* subdirectories to walk, in order */
+    size_t nkids, capkids;
+    size_t next_kid;           /* the walk's place among them */
+    size_t first_job;          /* the pool's number of its first file */
+    bool listed;
+    bool have_id;              /* its identity, looked up when needed */
+    dev_t dev;
+    ino_t ino;
+};
+
+static Node *node_new(char *path, Node *parent)
 {
+    Node *n = xcalloc(1, sizeof *n);
+    n->path = path;
+    n->norm = path_normalize(path);
+    n->parent = parent;
+    return n;
+}
+
+static void node_free(Node *n)
+{
+    for (size_t i = 0; i < n->nkids; i++)
+        node_free(n->kids[i]);
+    free(n->kids);
+    free(n->path);
+    free(n->norm);
+    free(n);
+}
+
+static void node_forget_kids(Node *n)
+{
+    for (size_t i = 0; i < n->nkids; i++)
+        node_free(n->kids[i]);
+    n->nkids = n->next_kid = 0;
+}
+
+static void node_add_kid(Node *n, char *path)
+{
+    if (n->nkids == n->capkids) {
+        n->capkids = n->capkids ? 2 * n->capkids : 8;
+        n->kids = xrealloc(n->kids, n->capkids * sizeof *n->kids);
+    }
+    n->kids[n->nkids++] = node_new(path, n);
+}
+
+/* The node after n in the walk's order (top-down, names sorted). */
+static Node *node_next(Node *n)
+{
+    while (n) {
+        if (n->next_kid < n->nkids)
+            return n->kids[n->next_kid++];
+        n = n->parent;
+    }
+    return NULL;
+}
+
+/* The listed node that is directory dir (whose stat is st), in n's
+   subtree: by name, or by identity (dir named another way). */
+static Node *node_find(Node *n, const char *norm, const struct stat *st)
+{
+    if (!n->listed)
+        return NULL;
+    if (!strcmp(n->norm, norm))
+        return n;
+    if (!n->have_id) {
+        struct stat own;
+        n->have_id = true;
+        if (stat(n->path, &own) == 0) {
+            n->dev = own.st_dev;
+            n->ino = own.st_ino;
+        }
+    }
+    if (n->ino && n->dev == st->st_dev && n->ino == st->st_ino)
+        return n;
+    for (size_t i = 0; i < n->nkids; i++) {
+        Node *hit = node_find(n->kids[i], norm, st);
+        if (hit)
+            return hit;
+    }
+    return NULL;
+}
+
+/* Forgets the listings that gave jobs first_job and after: those
+   directories are to be listed again. */
+static void unlist_from(Node *n, size_t first_job)
+{
+    if (n->listed && n->first_job >= first_job)
+        n->listed = false;
+    for (size_t i = 0; i < n->nkids; i++)
+        unlist_from(n->kids[i], first_job);
+}
+
+/* Before job number index is committed: does it create an entry in a
+   directory listed ahead of its turn?  For each file it writes that does
+   not exist yet, the directory that gets something new is the deepest
+   existing one on the way to it. */
+static void before_commit(void *data, const Job *job, size_t index)
+{
+    Walk *w = data;
+    Node *stale = NULL;
+    for (size_t i = 0; i < job->nwrites; i++) {
+        struct stat st;
+        if (lstat(job->write_paths[i], &st) == 0)
+            continue;   /* replaced, not created */
+        char *dir = path_normalize(job->write_paths[i]);
+        for (;;) {
+            char *slash = strrchr(dir, '/');
+            if (!slash)
+                strcpy(dir, ".");
+            else if (slash == dir)
+                dir[1] = '\0';   /* "/" */
+            else
+                *slash = '\0';
+            if (stat(dir, &st) == 0 || !slash || slash == dir)
+                break;
+        }
+        Node *d = stat(dir, &st) == 0 ? node_find(w->root, dir, &st) : NULL;
+        if (d && d->first_job > index &&
+            (!stale || d->first_job < stale->first_job))
+            stale = d;
+        free(dir);
+    }
+    if (stale) {
+        /* it and every directory after it are listed again, in turn */
+        pool_truncate(w->pool, stale->first_job);
+        unlist_from(w->root, stale->first_job);
+        w->stale = stale;
+    }
+}
+
+static void list_node(Walk *w, Node *n);
+
+/* Walks from n on as os.walk does: each directory listed when every file
+   before it is committed.  (n's ancestors resume after it.) */
+static void walk_in_turn(Walk *w, Node *n)
+{
+    for (Node *c = n; c->parent; c = c->parent) {
+        Node *p = c->parent;
+        for (size_t i = 0; i < p->nkids; i++)
+            if (p->kids[i] == c)
+                p->next_kid = i + 1;
+    }
+    for (; n; n = node_next(n)) {
+        pool_drain(w->pool);
+        list_node(w, n);
+    }
+    pool_drain(w->pool);
+}
+
+/* Lists node n: its .c and .h files go to the pool, its subdirectories
+   to walk become its kids. */
+static void list_node(Walk *w, Node *n)
+{
+    const char *dir = n->path;
+    node_forget_kids(n);
+    n->first_job = pool_njobs(w->pool);
+    n->listed = true;
     DIR *d = opendir(dir);
     if (!d) {
         walk_error(w, dir, "can't list directory");
         return;
     }
     Entry *entries = NULL;
-    size_t n = 0, cap = 0;
+    size_t count = 0, cap = 0;
     struct dirent *de;
     errno = 0;
     while ((de = readdir(d)) != NULL) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
-        if (n == cap) {
+        if (count == cap) {
             cap = cap ? 2 * cap : 64;
             entries = xrealloc(entries, cap * sizeof *entries);
         }
-        entries[n].name = xstrdup(de->d_name);
+        entries[count].name = xstrdup(de->d_name);
 #if defined(DT_REG) && defined(DT_DIR)
-        entries[n].type = de->d_type;
+        entries[count].type = de->d_type;
 #else
-        entries[n].type = 0;   /* no d_type: every entry is looked at */
+        entries[count].type = 0;   /* no d_type: every entry is looked at */
 #endif
-        n++;
+        count++;
         errno = 0;
     }
     if (errno)
         walk_error(w, dir, "can't list directory");
     closedir(d);
-    if (n)
-        qsort(entries, n, sizeof *entries, compare_entries);
+    if (count)
+        qsort(entries, count, sizeof *entries, compare_entries);
 
-    bool *is_dir = xcalloc(n ? n : 1, sizeof *is_dir);
+    bool *is_dir = xcalloc(count ? count : 1, sizeof *is_dir);
     size_t dir_len = strlen(dir);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < count; i++) {
         const char *name = entries[i].name;
         /* The entry's type saves a stat for regular files and
            directories, unless --exclude needs their identity or the
@@ -163,11 +341,9 @@ static void walk(Walk *w, const char *dir)
         }
         free(path);
     }
-    /* before any subdirectory is looked at, the files here are done */
-    pool_drain(w->pool);
     static const char *const skipped[] = {".svn", ".git", ".hg", "build",
                                           "externals"};
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < count; i++) {
         if (!is_dir[i])
             continue;
         bool skip = false;
@@ -179,14 +355,14 @@ static void walk(Walk *w, const char *dir)
         char *path = path_join(dir, entries[i].name);
         struct stat st;
         /* a directory entry is no link; anything else is looked at */
-        if (entries[i].type == ENTRY_DIR && !w->nexcludes)
-            walk(w, path);
-        else if (lstat(path, &st) == 0 && !S_ISLNK(st.st_mode) &&
-                 !excluded(w, path, &st, true))
-            walk(w, path);
-        free(path);
+        if ((entries[i].type == ENTRY_DIR && !w->nexcludes) ||
+            (lstat(path, &st) == 0 && !S_ISLNK(st.st_mode) &&
+             !excluded(w, path, &st, true)))
+            node_add_kid(n, path);
+        else
+            free(path);
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < count; i++)
         free(entries[i].name);
     free(entries);
     free(is_dir);
@@ -203,8 +379,9 @@ void walk_tree(const Options *o, Pool *pool)
         pool_fail(pool);
         return;
     }
-    Walk w = {o, pool, xcalloc(o->nexcludes + 1, sizeof(Exclude)),
-              o->nexcludes};
+    Walk w = {.o = o, .pool = pool,
+              .excludes = xcalloc(o->nexcludes + 1, sizeof(Exclude)),
+              .nexcludes = o->nexcludes};
     for (size_t i = 0; i < o->nexcludes; i++) {
         Exclude *x = &w.excludes[i];
         char *joined = path_join(o->srcdir, o->excludes[i]);
@@ -215,8 +392,18 @@ void walk_tree(const Options *o, Pool *pool)
         x->ino = x->exists ? st.st_ino : 0;
         free(joined);
     }
-    walk(&w, o->srcdir);
+    w.root = node_new(xstrdup(o->srcdir), NULL);
+    pool_set_commit_hook(pool, before_commit, &w);
+    for (Node *n = w.root; n; n = node_next(n))
+        list_node(&w, n);
     pool_drain(pool);
+    while (w.stale) {   /* (once: then nothing is listed ahead) */
+        Node *n = w.stale;
+        w.stale = NULL;
+        walk_in_turn(&w, n);
+    }
+    pool_set_commit_hook(pool, NULL, NULL);
+    node_free(w.root);
     for (size_t i = 0; i < w.nexcludes; i++) {
         if (!w.excludes[i].matched) {
             fflush(stdout);

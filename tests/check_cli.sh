@@ -149,6 +149,21 @@ for j in 1 2 7; do
         fail "-j $j: stderr differs: $(cat err.txt)"
     cmp -s tree-j/a/x.c expected.c && pass || fail "-j $j: x.c not processed"
 done
+# --make lists the tree ahead of the commits, yet sees what earlier files
+# create, as a walk listing each directory in its turn does: m.c creates
+# clinic/m.c.h (clinic/ already listed), a/x.c creates b/new/x.c.h (b/
+# listed, new/ not there yet); both are then processed in their turn.
+for j in 1 2 7; do
+    rm -rf ahead; mkdir -p ahead/clinic ahead/a ahead/b
+    printf '/*[clinic input]\nmodule m\nm.f\n    a: int\n\nDoc.\n[clinic start generated code]*/\n' >ahead/m.c
+    echo 'int z;' >ahead/clinic/z.h
+    printf '/*[clinic input]\ndestination other new file {dirname}/../b/new/{basename}.h\noutput everything other\nmodule n\nn.g\n    a: int\n\nDoc.\n[clinic start generated code]*/\n' >ahead/a/x.c
+    echo 'int y;' >ahead/b/y.c
+    expect_status 0 "$CLINIC" -j $j -v --make --srcdir ahead
+    printf 'ahead/m.c\nahead/a/x.c\nahead/b/y.c\nahead/b/new/x.c.h\nahead/clinic/m.c.h\nahead/clinic/z.h\n' |
+        cmp -s - out.txt && pass || fail "-j $j: files created ahead of the walk: $(cat out.txt)"
+    grep -qx '4 files regenerated, 4 unchanged' err.txt && pass || fail "-j $j: summary: $(cat err.txt)"
+done
 expect_status 2 "$CLINIC" -j 0 --make --srcdir tree
 grep -q 'argument -j/--jobs: must be from 1 to 256' err.txt && pass || fail "-j 0: message"
 expect_status 2 "$CLINIC" --jobs=two --make --srcdir tree
