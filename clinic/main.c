@@ -32,7 +32,7 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 static const char usage_text[] =
     "usage: clinic [-h] [-f] [-o OUTPUT] [-v] [--converters] [--make]\n"
     "              [--srcdir SRCDIR] [--exclude EXCLUDE] [--check] [--diff]\n"
-    "              [--version]\n"
+    "              [--dialect {3.11,3.13}] [--version]\n"
     "              [filename ...]\n";
 
 static const char help_text[] =
@@ -72,7 +72,12 @@ static const char help_text[] =
     "change\n"
     "  --diff                write nothing; print a unified diff of what\n"
     "                        would change\n"
-    "  --version             show the version and exit\n"
+    "  --dialect {3.11,3.13}\n"
+    "                        the Argument Clinic to reproduce: CPython 3.11's\n"
+    "                        or 3.13's.  Default: the version in the\n"
+    "                        Include/patchlevel.h of the CPython tree that\n"
+    "                        holds the file (or --srcdir), else 3.11\n"
+    "  --version             show the version and the dialects, and exit\n"
     "\n"
     "exit status:\n"
     "  0  success (nothing to change, or everything written)\n"
@@ -87,6 +92,7 @@ typedef struct Options {
     size_t nexcludes;
     const char **files;
     size_t nfiles;
+    const Dialect *dialect;    /* --dialect; NULL: each file's tree says */
 } Options;
 
 /* ---- the command line ------------------------------------------------ */
@@ -112,7 +118,7 @@ static void argparse_error(const char *fmt, const char *arg,
 
 typedef enum OptionId {
     OPT_HELP, OPT_FORCE, OPT_OUTPUT, OPT_VERBOSE, OPT_CONVERTERS, OPT_MAKE,
-    OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF, OPT_VERSION,
+    OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF, OPT_VERSION, OPT_DIALECT,
 } OptionId;
 
 typedef struct LongOption {
@@ -135,6 +141,7 @@ static const LongOption long_options[] = {
     {OPT_CHECK, "check", "--check", false, 0},
     {OPT_DIFF, "diff", "--diff", false, 0},
     {OPT_VERSION, "version", "--version", false, 0},
+    {OPT_DIALECT, "dialect", "--dialect", true, 0},
 };
 #define NLONG (sizeof long_options / sizeof *long_options)
 
@@ -147,7 +154,23 @@ static void set_option(Options *o, const LongOption *opt, const char *arg)
         exit(EXIT_OK);
     case OPT_VERSION:
         printf("clinic %s\n", CLINIC_VERSION);
+        for (size_t i = 0; dialects[i]; i++)
+            printf("dialect %s: %s%s\n", dialects[i]->name,
+                   dialects[i]->reference,
+                   dialects[i] == dialect_default() ? " (the default)" : "");
         exit(EXIT_OK);
+    case OPT_DIALECT:
+        o->dialect = dialect_find(arg);
+        if (!o->dialect) {
+            char choices[128] = "";
+            for (size_t i = 0; dialects[i]; i++)
+                snprintf(choices + strlen(choices),
+                         sizeof choices - strlen(choices), "%s'%s'",
+                         i ? ", " : "", dialects[i]->name);
+            argparse_error("argument --dialect: invalid choice: '%s' "
+                           "(choose from %s)", arg, choices);
+        }
+        break;
     case OPT_FORCE:
         o->force = true;
         break;
@@ -547,6 +570,44 @@ static int read_into(ReadBuf *rb, const char *path, size_t *len)
     return 0;
 }
 
+/* ---- the dialect of a CPython tree ---------------------------------- */
+
+/* The dialect for the CPython tree that holds path (a file, or with
+   is_dir a directory): the version in the Include/patchlevel.h of the
+   nearest directory, going up, that has one; else the default. */
+static const Dialect *dialect_of_tree(const char *path, bool is_dir)
+{
+    char *dir = realpath(path, NULL);
+    if (!dir)
+        return dialect_default();
+    if (!is_dir) {
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            slash[slash == dir] = '\0';
+    }
+    const Dialect *found = NULL;
+    char *header = xmalloc(strlen(dir) + sizeof "/Include/patchlevel.h");
+    while (!found) {
+        sprintf(header, "%s/Include/patchlevel.h", strcmp(dir, "/") ? dir : "");
+        FILE *f = fopen(header, "rb");
+        if (f) {
+            char text[65536];
+            size_t n = fread(text, 1, sizeof text, f);
+            int major, minor;
+            fclose(f);
+            if (dialect_read_patchlevel(text, n, &major, &minor))
+                found = dialect_for_version(major, minor);
+        }
+        char *slash = strrchr(dir, '/');
+        if (!slash || strcmp(dir, "/") == 0)
+            break;
+        slash[slash == dir] = '\0';
+    }
+    free(header);
+    free(dir);
+    return found ? found : dialect_default();
+}
+
 static void job_compute(const Options *o, Job *job, ReadBuf *rb)
 {
     const char *path = job->path, *output_path = job->output_path;
@@ -596,6 +657,7 @@ static void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.verbose = o->verbose;
     copts.read_file = job_read_file;
     copts.read_userdata = job;
+    copts.dialect = o->dialect ? o->dialect : dialect_of_tree(path, false);
     Clinic *c = clinic_new(path, &copts);
     int rc = clinic_process(c, text, len);
     if (c->diagnostics.len)
@@ -915,12 +977,6 @@ static int compare_names(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* os.walk(srcdir), top-down, names sorted so runs are reproducible;
    version-control and build directories are skipped, as are symlinked
    directories (os.walk does not follow links). */
@@ -952,8 +1008,7 @@ static int walk(const Options *o, Pool *pool, char **excludes,
         char *path = path_join(dir, names[i]);
         struct stat st;
         is_dir[i] = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-        if (!is_dir[i] && (ends_with(names[i], ".c") ||
-                           ends_with(names[i], ".h"))) {
+        if (!is_dir[i] && dialect_makes(o->dialect, names[i])) {
             char *norm = normpath(path);
             bool excluded = false;
             for (size_t k = 0; k < o->nexcludes; k++)
@@ -1044,6 +1099,8 @@ int main(int argc, char **argv)
             usage_error("can't use -o or filenames with --make.");
         if (!o.srcdir[0])
             usage_error("--srcdir must not be empty with --make.");
+        if (!o.dialect)
+            o.dialect = dialect_of_tree(o.srcdir, true);
         status = run_make(&o);
     } else {
         if (!o.nfiles)

@@ -49,6 +49,7 @@ Clinic *clinic_new(const char *filename, const ClinicOptions *options)
     if (options)
         c->options = *options;
     c->filename = arena_strdup(a, filename ? filename : "-");
+    c->dialect = c->options.dialect ? c->options.dialect : dialect_default();
     sb_init(&c->diagnostics);
     if (c->options.read_file) {
         c->read_raw = c->options.read_file;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "dialect.h"
 #include "strbuf.h"
 #include "textform.h"
 
@@ -41,6 +42,7 @@ typedef struct ClinicOptions {
     bool verbose;          /* -v */
     ClinicReadFn read_file;    /* NULL: every other file is absent */
     void *read_userdata;
+    const Dialect *dialect;    /* NULL: dialect_default() */
 } ClinicOptions;
 
 /* A file other than the input that a "file" destination writes.  Its text
@@ -66,6 +68,7 @@ typedef struct Function Function;
 typedef struct Clinic {
     Arena *arena;
     ClinicOptions options;
+    const Dialect *dialect;    /* the file's dialect, never NULL */
     const char *filename;  /* as given by the user; used in messages */
     int line;              /* line clinic_fail() reports when given 0 */
 

@@ -1,9 +1,14 @@
-"""Conformance harness: our clinic against CPython 3.11's own clinic output.
+"""Conformance harness: our clinic against CPython's own clinic output.
 
-The corpus is the 116 .c files of the CPython 3.11.2 tree that hold clinic
-blocks, plus Lib/test/clinic.test (processed as clinic.test.c, as
-test_clinic.py does).  Every tier works on scratch copies; the cached tree
-is never written to.
+One run scores one dialect (--dialect):
+  3.11  the 116 .c files of the CPython 3.11.2 tree that hold clinic
+        blocks, plus Lib/test/clinic.test (processed as clinic.test.c, as
+        test_clinic.py does); the reference is 3.11's clinic.py + cpp.py.
+  3.13  the 138 .c, .h and .cpp files of the CPython 3.13.5 tree that hold
+        clinic blocks (the files 3.13's --make walks), plus the tree's
+        Lib/test/clinic.test.c; the reference is the tree's own
+        Tools/clinic (clinic.py + libclinic/), run by the same python3.
+Every tier works on scratch copies; the cached tree is never written to.
 
   regen      strip all generated output (and delete routed clinic/*.c.h
              files), run the tool, compare byte for byte with the pristine
@@ -24,6 +29,7 @@ Scores below the floors in tests/conformance/floor fail the run.
 import argparse
 import collections
 import concurrent.futures
+import glob
 import hashlib
 import json
 import os
@@ -43,7 +49,17 @@ CLINIC_TEST = "clinic.test.c"
 TIMEOUT = 120
 DIRECTIVES = {"version", "module", "class", "set", "destination", "output",
               "dump", "printout", "preserve",
-              "@classmethod", "@staticmethod", "@coexist"}
+              "@classmethod", "@staticmethod", "@coexist",
+              "@critical_section", "@getter", "@setter", "@text_signature"}
+
+# What differs between the dialects the harness scores: the extensions of
+# the corpus (the files the dialect's --make walks) and the reference's
+# source files (the key of the per-function cache).
+DIALECTS = {
+    "3.11": {"extensions": (".c",), "reference": ("clinic.py", "cpp.py")},
+    "3.13": {"extensions": (".c", ".h", ".cpp"),
+             "reference": ("clinic.py", "libclinic/*.py")},
+}
 
 
 # ---------------------------------------------------------------- helpers
@@ -85,12 +101,14 @@ class Tool:
         self.clinic_py = os.path.join(args.refdir, "clinic.py")
         self.binary = os.path.abspath(args.clinic)
         self.python = args.python
-        self.name = "reference clinic.py" if self.reference else args.clinic
+        self.dialect = args.dialect
+        self.name = ("reference %s clinic.py" % args.dialect if self.reference
+                     else "%s --dialect %s" % (args.clinic, args.dialect))
 
     def argv(self, rel):
         if self.reference:
             return [self.python, self.clinic_py, rel]
-        return [self.binary, rel]
+        return [self.binary, "--dialect", self.dialect, rel]
 
     def run(self, cwd, rel):
         try:
@@ -140,23 +158,28 @@ def first_line(msg):
 
 # ---------------------------------------------------------------- corpus
 
-def find_corpus(tree, testfile):
+def find_corpus(tree, testfile, extensions):
+    """The files with clinic blocks, but not the files clinic writes
+    (clinic/*.h) nor the test file, which is scored on its own."""
     files = []
+    test = os.path.realpath(testfile)
     for d, dirs, names in os.walk(tree):
         dirs.sort()
+        if os.path.basename(d) == "clinic":
+            continue
         for n in sorted(names):
-            if n.endswith(".c"):
+            if n.endswith(extensions):
                 p = os.path.join(d, n)
-                if "/*[clinic input]" in read(p):
+                if os.path.realpath(p) != test and "/*[clinic input]" in read(p):
                     files.append(os.path.relpath(p, tree))
     return files
 
 
 class Corpus:
-    def __init__(self, tree, testfile):
+    def __init__(self, tree, testfile, extensions):
         self.tree = tree
         self.testfile = testfile
-        self.files = find_corpus(tree, testfile)  # relpaths in tree
+        self.files = find_corpus(tree, testfile, extensions)  # relpaths in tree
         self.pristine = {}
         for rel in self.files:
             self.pristine[rel] = read(os.path.join(tree, rel))
@@ -418,9 +441,10 @@ def tier_functions(tool, corpus, work, jobs, args):
     cache_dir = os.path.join(args.cache, "functions")
     os.makedirs(cache_dir, exist_ok=True)
     refkey = hashlib.sha1()
-    for f in ("clinic.py", "cpp.py"):
-        with open(os.path.join(args.refdir, f), "rb") as fh:
-            refkey.update(fh.read())
+    for pattern in DIALECTS[args.dialect]["reference"]:
+        for f in sorted(glob.glob(os.path.join(args.refdir, pattern))):
+            with open(f, "rb") as fh:
+                refkey.update(fh.read())
     refkey = refkey.hexdigest()
 
     cases = []  # (id, source rel, function name, basename, text, key)
@@ -544,6 +568,7 @@ def main():
     ap.add_argument("--tree", required=True, help="pristine CPython tree (read only)")
     ap.add_argument("--refdir", required=True, help="directory of clinic.py and cpp.py")
     ap.add_argument("--clinic-test", required=True)
+    ap.add_argument("--dialect", default="3.11", choices=sorted(DIALECTS))
     ap.add_argument("--clinic", default="clinic/clinic")
     ap.add_argument("--reference", action="store_true",
                     help="run the harness with clinic.py instead of our binary")
@@ -562,13 +587,14 @@ def main():
     if not args.reference and not os.access(tool.binary, os.X_OK):
         print("conformance: %s is not built" % args.clinic, file=sys.stderr)
         return 2
-    corpus = Corpus(args.tree, args.clinic_test)
+    corpus = Corpus(args.tree, args.clinic_test,
+                    DIALECTS[args.dialect]["extensions"])
     tiers = args.tiers.split(",")
     work = tempfile.mkdtemp(prefix="clinic-conformance-")
     scores = {}
     report = {}
-    print("conformance: tool = %s; corpus = %d CPython files + clinic.test"
-          % (tool.name, len(corpus.files)), flush=True)
+    print("conformance %s: tool = %s; corpus = %d CPython files + clinic.test"
+          % (args.dialect, tool.name, len(corpus.files)), flush=True)
 
     def show_failures(items, limit=10):
         shown = items if args.verbose else items[:limit]
@@ -647,11 +673,13 @@ def main():
     floor = read_floor(args.floor)
     below = [(k, scores[k], v) for k, v in floor.items() if k in scores and scores[k] < v]
     checked = [k for k in floor if k in scores]
-    print("conformance scores: " + ", ".join("%s %d" % kv for kv in scores.items()))
+    print("conformance %s scores: " % args.dialect
+          + ", ".join("%s %d" % kv for kv in scores.items()))
     if args.floor:
         for k, got, want in below:
-            print("conformance: FLOOR BROKEN: %s %d < floor %d" % (k, got, want))
-        print("conformance floors: %d passed, %d failed" % (len(checked) - len(below), len(below)))
+            print("conformance %s: FLOOR BROKEN: %s %d < floor %d" % (args.dialect, k, got, want))
+        print("conformance %s floors: %d passed, %d failed" % (
+            args.dialect, len(checked) - len(below), len(below)))
     return 1 if below else 0
 
 
