@@ -106,6 +106,14 @@ typedef struct Clinic {
        "#ifndef NAME_METHODDEF" (clinic.py's Clinic.ifndef_symbols). */
     const char **ifndef_symbols;
     size_t nifndef_symbols, capifndef_symbols;
+
+    /* gen_includes.c: the #includes the generated code needs so far
+       (3.13's CodeGen.add_include), printed atop routed files when the
+       dialect says so. */
+    struct IncludeList *includes;
+    /* The file asks for the Limited C API (3.13: it defines
+       Py_LIMITED_API); set by clinic_process(). */
+    bool limited_capi;
 } Clinic;
 
 /* Raise an error at line (0: c->line).  Never returns. */

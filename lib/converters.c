@@ -549,3 +549,30 @@ ReturnConverter *return_converter_create(Clinic *c,
     sb_free(&shown);
     return rc;
 }
+
+/* ---- the #includes a converter asks for (3.13) --------------------- */
+
+void include_list_add(Arena *a, IncludeList *l, const char *filename,
+                      const char *reason, const char *condition)
+{
+    if (l->len == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        Include *items = arena_array_of(a, Include, cap);
+        if (l->len)
+            memcpy(items, l->items, l->len * sizeof *items);
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->len].filename = filename;
+    l->items[l->len].reason = reason;
+    l->items[l->len].condition = condition;
+    l->len++;
+}
+
+void converter_add_include(Clinic *c, Converter *conv, const char *filename,
+                           const char *reason)
+{
+    if (!conv->includes)
+        conv->includes = arena_new_of(c->arena, IncludeList);
+    include_list_add(c->arena, conv->includes, filename, reason, NULL);
+}

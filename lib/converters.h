@@ -57,11 +57,15 @@ void converter_pre_render(Clinic *c, Converter *conv);
 void converter_render(Clinic *c, Converter *conv, Parameter *p,
                       RenderData *data);
 void converter_parse_argument(Clinic *c, Converter *conv, StrList *list);
-/* parse_arg(argname, displayname): the specialised parsing snippet,
-   still to be .format()ed by the generator; NULL when the converter has
-   none (the generator then falls back to a format string). */
+/* parse_arg(argname, displayname, limited_capi): the specialised parsing
+   snippet, still to be .format()ed by the generator; NULL when the
+   converter has none (the generator then falls back to a format string).
+   displayname is as the dialect has it (gen_param_displayname). */
 const char *converter_parse_arg(Clinic *c, Converter *conv,
-                                const char *argname, const char *displayname);
+                                const char *argname, const char *displayname,
+                                bool limited_capi);
+/* use_converter(): the converter function is used (through 'O&'). */
+void converter_use_converter(Clinic *c, Converter *conv);
 const char *converter_simple_declaration(Clinic *c, const Converter *conv,
                                          bool by_reference, bool in_parser);
 const char *converter_declaration(Clinic *c, const Converter *conv);
@@ -76,6 +80,14 @@ const char *self_converter_parser_type(Clinic *c, const Converter *conv);
 
 void return_converter_render(Clinic *c, ReturnConverter *rc, Function *f,
                              RenderData *data);
+
+/* CConverter.add_include(name, reason): an #include the converter's
+   code needs, kept on the converter until the generator copies it to the
+   file's list (gen_includes.c).  include_list_add appends to any list. */
+void converter_add_include(Clinic *c, Converter *conv, const char *filename,
+                           const char *reason);
+void include_list_add(Arena *a, IncludeList *l, const char *filename,
+                      const char *reason, const char *condition);
 
 /* `clinic --converters`: the reference's listing, from the table. */
 void converters_print(StrBuf *out);
@@ -99,6 +111,7 @@ enum {
     CATTR_PARSE_BY_REFERENCE = 1u << 11,
     CATTR_LENGTH = 1u << 12,
     CATTR_SHOW_IN_SIGNATURE = 1u << 13,
+    CATTR_BROKEN_LIMITED_CAPI = 1u << 14,
 };
 /* ReturnConverterClass.attrs_set bits. */
 enum {
@@ -170,7 +183,8 @@ void converter_init_from(Clinic *c, const ConverterClass *from,
                          size_t nargs);
 const char *converter_parse_arg_from(Clinic *c, const ConverterClass *from,
                                      Converter *conv, const char *argname,
-                                     const char *displayname);
+                                     const char *displayname,
+                                     bool limited_capi);
 const char *converter_snippet_from(Clinic *c, const ConverterClass *from,
                                    Converter *conv, const char *method);
 void converter_pre_render_from(Clinic *c, const ConverterClass *from,

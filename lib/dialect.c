@@ -1,39 +1,13 @@
 /*
- * dialect.c — the dialects themselves: CPython 3.11's Argument Clinic and
- * 3.13's, each the list of its differences (see dialect.h).  Adding a
- * dialect (3.14, a portable target) is adding one more of these.
+ * dialect.c — choosing a dialect (by name, or by a CPython tree's
+ * version), and looking up its tables.  The dialects themselves are in
+ * dialect_3_11.c and dialect_3_13.c, one file each: adding one (3.14, a
+ * portable target) is adding a file and a line to the list below.
  */
 #include "dialect.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- CPython 3.11: Tools/clinic/clinic.py + cpp.py ------------------- */
-
-static const char *const make_extensions_3_11[] = {".c", ".h", NULL};
-
-static const Dialect dialect_3_11 = {
-    .name = "3.11",
-    .major = 3,
-    .minor = 11,
-    .reference = "CPython 3.11's Tools/clinic/clinic.py",
-    .make_extensions = make_extensions_3_11,
-    .syntax = 0,
-};
-
-/* ---- CPython 3.13: Tools/clinic/clinic.py + libclinic/ --------------- */
-
-static const char *const make_extensions_3_13[] = {".c", ".cpp", ".h", NULL};
-
-static const Dialect dialect_3_13 = {
-    .name = "3.13",
-    .major = 3,
-    .minor = 13,
-    .reference = "CPython 3.13's Tools/clinic (clinic.py and libclinic/)",
-    .make_extensions = make_extensions_3_13,
-    .syntax = SYNTAX_CRITICAL_SECTION | SYNTAX_GETSET | SYNTAX_TEXT_SIGNATURE |
-              SYNTAX_DEPRECATION | SYNTAX_UNUSED,
-};
 
 /* ---- choosing one ---------------------------------------------------- */
 
@@ -105,6 +79,20 @@ bool dialect_read_patchlevel(const char *text, size_t len, int *major,
     *major = define_value(text, len, "PY_MAJOR_VERSION");
     *minor = define_value(text, len, "PY_MINOR_VERSION");
     return *major >= 0 && *minor >= 0;
+}
+
+const DialectSnippet *dialect_snippet(const Dialect *d, const char *converter,
+                                      const char *variant, bool limited)
+{
+    unsigned char skip = limited ? SNIPPET_FULL_API : SNIPPET_LIMITED_API;
+    for (; d; d = d->base)
+        for (size_t i = 0; i < d->nsnippets; i++) {
+            const DialectSnippet *s = &d->snippets[i];
+            if (s->api != skip && strcmp(s->converter, converter) == 0 &&
+                strcmp(s->variant, variant) == 0)
+                return s;
+        }
+    return NULL;
 }
 
 bool dialect_makes(const Dialect *d, const char *filename)

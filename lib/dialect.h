@@ -16,13 +16,31 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* One converter's specialised parsing snippet (CConverter.parse_arg) in a
-   dialect: the template for a converter class and format unit, in the
-   reference's own text (see converters_render.c for the fields). */
+/* Which C API a converter snippet is written for. */
+enum { SNIPPET_ANY_API, SNIPPET_FULL_API, SNIPPET_LIMITED_API };
+
+/* One converter's specialised parsing snippet (a parse_arg() of
+   clinic.py's converter classes; "cleanup" is Py_UNICODE's cleanup()):
+   for a class and a variant (the format unit, or a case its parse_arg
+   tells apart: "limited", "str_or_none"), the template, a str.format text with {argname}, {paramname},
+   {length_name}, {bad_argument} ... (converters_render.c fills them). */
 typedef struct DialectSnippet {
-    const char *converter;     /* class name: "int_converter" */
-    const char *format_unit;   /* "i"; "" for any */
+    const char *converter;     /* the class: "int_converter", "CConverter" */
+    const char *variant;       /* "i", "O!", "limited", ... */
+    unsigned char api;         /* SNIPPET_*_API */
     const char *text;
+    /* {bad_argument} and {bad_argument2}: the type error, naming what
+       was expected (text, or with expected_expr a C expression) */
+    const char *expected;
+    const char *expected2;
+    bool expected_expr;
+    /* an #include the snippet needs, and why (the comment) */
+    const char *include;
+    const char *include_reason;
+    /* The reference's text is this one indented by `indent` spaces, after
+       a newline and before as many spaces (0: 16), which a Python
+       parse_arg adding to super()'s sees. */
+    unsigned char indent;
 } DialectSnippet;
 
 /* Decorators and markers of the DSL beyond 3.11's (bits of
@@ -35,17 +53,77 @@ enum {
     SYNTAX_UNUSED = 1u << 4,             /* converter(unused=True) */
 };
 
+/* How a keyword parser declares its static _PyArg_Parser (3.13's
+   declare_parser): an optional preamble defining KWTUPLE, then the
+   declaration.  The texts are str.format templates of the generator
+   (doubled braces, {keywords_c}, {keywords_py}, {name}, {format_units}). */
+typedef struct DialectKeywordParser {
+    const char *kwtuple_none;      /* no keyword parameters */
+    const char *kwtuple_some;      /* some: printf %d is how many */
+    const char *kwtuple_limited;   /* the Limited C API */
+    const char *declaration;       /* printf %s is fname or format */
+    const char *fname;             /* the parser's name ... */
+    const char *format;            /* ... or its format string */
+    /* The Limited C API's fallback, PyArg_ParseTupleAndKeywords's. */
+    const char *limited_keywords;
+} DialectKeywordParser;
+
+/* Behaviour the reference changed between versions without new syntax,
+   by what it fixed (bits of Dialect.fixes). */
+enum {
+    /* min_kw_only does not count the *args parameter */
+    FIX_MIN_KW_ONLY_AFTER_VARARG = 1u << 0,
+    /* the parser's name of a parameter ("__clinic_args") is the one its
+       format-string argument, Py_UNICODE's snippet and cleanup use */
+    FIX_PARSER_NAME_EVERYWHERE = 1u << 1,
+};
+
 typedef struct Dialect {
     const char *name;          /* "3.11": what --dialect takes */
     int major, minor;          /* the CPython version it reproduces */
     const char *reference;     /* what it reproduces, for --help */
+    /* The dialect this one changes: whatever is not given here (NULL or
+       not in a table) is the base's. */
+    const struct Dialect *base;
     /* what --make walks: file name endings, NULL-terminated */
     const char *const *make_extensions;
     unsigned syntax;           /* SYNTAX_ bits */
+    unsigned fixes;            /* FIX_ bits */
+
+    /* Routed files open with the #includes the code needs
+       (gen_includes.c). */
+    bool header_includes;
+    /* A file that defines Py_LIMITED_API gets Limited C API code. */
+    bool limited_capi;
+    /* Parameter names that clash with the parser's own variables, renamed
+       "__clinic_NAME" in the parser (bpo-39741), NULL-terminated. */
+    const char *const *prefixed_names;
+    /* An argument's display name, as parse_arg() gets it, is in double
+       quotes ("\"argument 'x'\"", 3.11) or not. */
+    bool quoted_displayname;
+
+    const DialectKeywordParser *keyword_parser;
+    /* The METH_METHOD parser of a function without parameters refuses
+       arguments when this C condition holds. */
+    const char *defining_class_no_args;
+    /* __new__ and __init__ of a class with a typedef check that no
+       subclass changed the slot before refusing keywords: the checks
+       ({self} and {type} for the names, {prefix} for the type object's
+       "Type." or "type->"), and the declaration they need (NULL: none). */
+    const char *self_type_check_new;
+    const char *self_type_check_init;
+    const char *base_type_ptr;
+
+    /* The converters' parsing snippets this dialect writes (new, or
+       changed from its base's). */
+    const DialectSnippet *snippets;
+    size_t nsnippets;
 } Dialect;
 
-/* Every dialect, oldest first, NULL-terminated. */
+/* Every dialect, oldest first, NULL-terminated; and each by name. */
 extern const Dialect *const dialects[];
+extern const Dialect dialect_3_11;   /* dialect_3_11.c */
+extern const Dialect dialect_3_13;   /* dialect_3_13.c */
 
 /* The dialect a file gets when nothing says otherwise: 3.11. */
 const Dialect *dialect_default(void);
@@ -62,6 +140,13 @@ const Dialect *dialect_for_version(int major, int minor);
    Include/patchlevel.h.  Returns false when they are not both there. */
 bool dialect_read_patchlevel(const char *text, size_t len, int *major,
                              int *minor);
+
+/* The snippet of converter class `converter` for `variant`, written for
+   the full C API or (limited) the Limited C API; looked for in d, then in
+   its bases.  NULL: the class has none (its parse_arg defers to its base
+   class's). */
+const DialectSnippet *dialect_snippet(const Dialect *d, const char *converter,
+                                      const char *variant, bool limited);
 
 /* Whether the dialect --make walks a file of this name. */
 bool dialect_makes(const Dialect *d, const char *filename);

@@ -8,6 +8,7 @@
 
 #include "converters.h"
 #include "gen.h"
+#include "pyexpr.h"
 #include "gen_internal.h"
 #include "output.h"
 #include "route.h"
@@ -48,11 +49,34 @@ bool gen_is_object_converter(const Converter *conv)
 
 const char *gen_param_displayname(Clinic *c, const Parameter *p, int i)
 {
+    const char *name;
     if (i == 0)
-        return "\"argument\"";
-    if (p->kind != PARAM_POSITIONAL_ONLY)
-        return arena_printf(c->arena, "\"argument '%s'\"", p->name);
-    return arena_printf(c->arena, "\"argument %d\"", i);
+        name = "argument";
+    else if (p->kind != PARAM_POSITIONAL_ONLY)
+        name = arena_printf(c->arena, "argument %s",
+                            py_repr_str(c->arena, p->name, strlen(p->name)));
+    else
+        name = arena_printf(c->arena, "argument %d", i);
+    return c->dialect->quoted_displayname
+               ? arena_printf(c->arena, "\"%s\"", name) : name;
+}
+
+const char *gen_displayname(const Function *f)
+{
+    return function_kind_new_or_init(f->kind) && f->cls ? f->cls->name
+                                                        : f->name;
+}
+
+const char *gen_c_id(Clinic *c, const char *name)
+{
+    unsigned char ch = (unsigned char)name[0];
+    if (ch && !name[1]) {
+        bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                     (ch >= '0' && ch <= '9');
+        return alnum ? arena_printf(c->arena, "_Py_LATIN1_CHR('%c')", ch)
+                     : arena_printf(c->arena, "_Py_LATIN1_CHR(%d)", ch);
+    }
+    return arena_printf(c->arena, "&_Py_ID(%s)", name);
 }
 
 const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
@@ -179,27 +203,42 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
                                RenderData *data, StrMap *d)
 {
     Arena *a = c->arena;
-    bool new_or_init = f->kind == FUNC_METHOD_NEW || f->kind == FUNC_METHOD_INIT;
     const char *c_basename;
     size_t i;
 
     strmap_set(a, d, "full_name", f->full_name);
-    strmap_set(a, d, "name", new_or_init && f->cls ? f->cls->name : f->name);
+    strmap_set(a, d, "name", gen_displayname(f));
     c_basename = c_basename_of(c, f);
-    strmap_set(a, d, "c_basename", c_basename);
-    {
-        char *upper = arena_strdup(a, c_basename), *p;
-        for (p = upper; *p; p++)
-            if (*p >= 'a' && *p <= 'z')
-                *p = (char)(*p - 'a' + 'A');
+    char *upper = arena_strdup(a, c_basename);
+    for (char *p = upper; *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    if (f->kind == FUNC_GETTER || f->kind == FUNC_SETTER) {
+        strmap_set(a, d, "getset_name", upper);
+        strmap_set(a, d, "getset_basename", c_basename);
+        strmap_set(a, d, "c_basename",
+                   arena_printf(a, "%s%s", c_basename,
+                                f->kind == FUNC_GETTER ? "_get" : "_set"));
+        if (f->kind == FUNC_SETTER) {
+            /* the setter's value, implicitly */
+            strlist_push(a, &data->impl_parameters, "PyObject *value");
+            strlist_push(a, &data->impl_arguments, "value");
+        }
+    } else {
         strmap_set(a, d, "methoddef_name",
                    arena_printf(a, "%s_METHODDEF", upper));
+        strmap_set(a, d, "c_basename", c_basename);
     }
     strmap_set(a, d, "docstring", gen_docstring_for_c_string(c, f));
 
     strmap_set(a, d, "self_name", "");
     strmap_set(a, d, "self_type", "");
     strmap_set(a, d, "self_type_check", "");
+    StrList targets = {0};
+    for (i = 0; i < f->ntarget_critical_section; i++)
+        strlist_push(a, &targets, f->target_critical_section[i]);
+    strmap_set(a, d, "target_critical_section",
+               strlist_join(a, &targets, ", "));
     for (i = 0; i < f->nparameters; i++)
         converter_set_template_dict(c, params[i]->converter, d);
 
@@ -214,7 +253,13 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
     strmap_set(a, d, "initializers", strlist_join(a, &data->initializers, "\n\n"));
     strmap_set(a, d, "modifications",
                strlist_join(a, &data->modifications, "\n\n"));
-    strmap_set(a, d, "keywords", join_each(a, &data->keywords, "\"", "\",", " "));
+    strmap_set(a, d, "keywords_c",
+               join_each(a, &data->keywords, "\"", "\",", " "));
+    StrList keywords_py = {0};
+    for (i = 0; i < data->keywords.len; i++)
+        if (*data->keywords.items[i])
+            strlist_push(a, &keywords_py, gen_c_id(c, data->keywords.items[i]));
+    strmap_set(a, d, "keywords_py", join_each(a, &keywords_py, "", ",", " "));
     strmap_set(a, d, "format_units", strlist_join(a, &data->format_units, ""));
     strmap_set(a, d, "parse_arguments",
                strlist_join(a, &data->parse_arguments, ", "));
@@ -233,6 +278,8 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
     strmap_set(a, d, "cleanup",
                text_format_escape(a, strlist_join(a, &data->cleanup, "")));
     strmap_set(a, d, "return_value", data->return_value);
+    strmap_set(a, d, "lock", strlist_join(a, &data->lock, "\n"));
+    strmap_set(a, d, "unlock", strlist_join(a, &data->unlock, "\n"));
 }
 
 /* The passes render_function makes over one field's template. */
@@ -243,7 +290,7 @@ static const char *render_field(Clinic *c, const char *name,
     Arena *a = c->arena;
     static const char *const block_fields[] = {
         "declarations", "return_conversion", "initializers", "modifications",
-        "post_parsing", "cleanup",
+        "post_parsing", "cleanup", "lock", "unlock",
     };
     StrMap lf = {0}, exit_map = {0};
     const char *missing = NULL, *prefix, *suffix;
@@ -305,6 +352,26 @@ const char *gen_render_function(Clinic *c, Function *f)
 
     params = render_parameters(c, f);
     gen_output_templates(c, f, &templates);
+
+    if (f->critical_section) {
+        const char *lock, *unlock;
+        switch (f->ntarget_critical_section) {
+        case 0:
+            lock = "Py_BEGIN_CRITICAL_SECTION({self_name});";
+            unlock = "Py_END_CRITICAL_SECTION();";
+            break;
+        case 1:
+            lock = "Py_BEGIN_CRITICAL_SECTION({target_critical_section});";
+            unlock = "Py_END_CRITICAL_SECTION();";
+            break;
+        default:
+            lock = "Py_BEGIN_CRITICAL_SECTION2({target_critical_section});";
+            unlock = "Py_END_CRITICAL_SECTION2();";
+            break;
+        }
+        strlist_push(a, &data.lock, lock);
+        strlist_push(a, &data.unlock, unlock);
+    }
 
     nselfless = f->nparameters - 1;
     first_optional = nselfless;

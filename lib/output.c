@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "block.h"
+#include "gen.h"
 #include "route.h"
 #include "text.h"
 
@@ -165,7 +166,8 @@ static void finish_file_destination(Clinic *c, Destination *d,
     Block block = {0};
     block.input = "preserve\n";
     block.dsl_name = "clinic";
-    block.output = output;
+    block.output = arena_printf(c->arena, "%s%s", gen_includes_header(c),
+                                output);
     block.verified_output = existing.verified_output;
     block.verified_len = existing.verified_len;
     memcpy(block.verified_sum, existing.verified_sum,

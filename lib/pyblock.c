@@ -474,6 +474,7 @@ static const ConverterAttr converter_attrs[] = {
     CA(parse_by_reference, CATTR_PARSE_BY_REFERENCE, A_BOOL),
     CA(length, CATTR_LENGTH, A_BOOL),
     CA(show_in_signature, CATTR_SHOW_IN_SIGNATURE, A_BOOL),
+    CA(broken_limited_capi, CATTR_BROKEN_LIMITED_CAPI, A_BOOL),
 };
 #undef CA
 

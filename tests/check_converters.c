@@ -65,6 +65,7 @@ typedef struct ReturnCase {
 static Clinic *new_clinic(void)
 {
     Clinic *c = xcalloc(1, sizeof *c);
+    c->dialect = dialect_default();
     c->arena = arena_new();
     c->filename = "test.c";
     c->line = 1;
@@ -166,7 +167,7 @@ START_TEST(test_converter_cases)
     ck_assert_str_eq(converter_declaration(c, conv), t->declaration);
 
     const char *parse_arg =
-        converter_parse_arg(c, conv, "arg", "\"argument 'a'\"");
+        converter_parse_arg(c, conv, "arg", "\"argument 'a'\"", false);
     if (!t->parse_arg)
         ck_assert_msg(parse_arg == NULL, "case %d (%s): parse_arg %s", _i,
                       t->name, parse_arg);
@@ -412,7 +413,7 @@ START_TEST(test_register_python_class)
     ck_assert_str_eq(conv->format_unit, "n");
     /* int_converter.parse_arg knows only 'i' and 'C'; CConverter's
        knows nothing of 'n' */
-    ck_assert_ptr_null(converter_parse_arg(c, conv, "arg", "\"x\""));
+    ck_assert_ptr_null(converter_parse_arg(c, conv, "arg", "\"x\"", false));
 
     /* a subclass that does not set format_unit keeps the base's legacy
        registration untouched */
@@ -436,7 +437,7 @@ START_TEST(test_register_python_class)
     Converter *pc = converter_create(c, o, "path", "path", f,
                                      py_unspecified, NULL, 0);
     ck_assert_str_eq(pc->format_unit, "O&");
-    ck_assert_str_eq(converter_parse_arg(c, pc, "args[0]", "\"argument 1\""),
+    ck_assert_str_eq(converter_parse_arg(c, pc, "args[0]", "\"argument 1\"", false),
                      "\n"
                      "                if (!path_converter(args[0], &path)) {{\n"
                      "                    goto exit;\n"
@@ -646,7 +647,7 @@ static const char *myint_parse_arg(Clinic *c, Converter *conv,
     const ConverterClass *defining = data;
     return arena_printf(c->arena, "/* mine */%s",
                         converter_parse_arg_from(c, defining->base, conv,
-                                                 argname, displayname));
+                                                 argname, displayname, false));
 }
 
 static ConverterClass *declare_class(Clinic *c, const char *class_name,
@@ -700,7 +701,7 @@ START_TEST(test_python_block_methods)
         "impl_parameters=PyStructObject *s\n"
         "impl_arguments=s\n"
         "cleanup=/* Cleanup for s */\nPy_XDECREF(s);\n\n");
-    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\""),
+    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\"", false),
         "\n            if (!cache_struct_converter(module, arg, &s)) {{\n"
         "                goto exit;\n            }}\n            ");
 
@@ -718,7 +719,7 @@ START_TEST(test_python_block_methods)
         "parse_arguments=&s\n"
         "impl_parameters=Py_complex s\n"
         "impl_arguments=s\n");
-    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\""),
+    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\"", false),
         "\n                s = PyComplex_AsCComplex(arg);\n"
         "                if (PyErr_Occurred()) {{\n"
         "                    goto exit;\n                }}\n"
@@ -730,7 +731,7 @@ START_TEST(test_python_block_methods)
     ConverterMethods mm = { .parse_arg = myint_parse_arg, .data = myint };
     converter_class_set_methods(c, myint, &mm);
     conv = converter_create(c, myint, "s", "s", f, py_unspecified, NULL, 0);
-    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\""),
+    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\"", false),
         "/* mine */\n                s = _PyLong_AsInt(arg);\n"
         "                if (s == -1 && PyErr_Occurred()) {{\n"
         "                    goto exit;\n                }}\n"
@@ -740,7 +741,7 @@ START_TEST(test_python_block_methods)
                                         "myint_converter");
     converter_register_class(c, sub);
     conv = converter_create(c, sub, "s", "s", f, py_unspecified, NULL, 0);
-    ck_assert(strncmp(converter_parse_arg(c, conv, "arg", "\"x\""),
+    ck_assert(strncmp(converter_parse_arg(c, conv, "arg", "\"x\"", false),
                       "/* mine */", 10) == 0);
     free_clinic(c);
 }

@@ -390,7 +390,7 @@ START_TEST(keywords_noptargs)
     t = templates_of(f);
     def = strmap_get(&t, "parser_definition");
     ck_assert_ptr_nonnull(strstr(def,
-        "    static const char * const _keywords[] = {{{keywords} NULL}};\n"
+        "    static const char * const _keywords[] = {{{keywords_c} NULL}};\n"
         "    static _PyArg_Parser _parser = {{NULL, _keywords, \"{name}\", 0}};\n"
         "    PyObject *argsbuf[2];\n"
         "    Py_ssize_t noptargs = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0) - 1;\n"));
