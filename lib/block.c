@@ -13,6 +13,7 @@
  * line does not shift every message after it as it does in clinic.py.
  */
 #include "block.h"
+#include "message.h"
 
 #include <string.h>
 
@@ -501,11 +502,8 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
         memcpy(block->verified_sum, full, sizeof full);
     }
     if (strcmp(checksum, computed) != 0)
-        clinic_fail(c, marker->lineno,
-                    "Checksum mismatch!\nExpected: %s\nComputed: %s\n"
-                    "Suggested fix: remove all generated code including "
-                    "the end marker,\nor use the '-f' option.",
-                    checksum, computed);
+        clinic_failm(c, marker->lineno, MSG_CHECKSUM_MISMATCH,
+                     MSG_ARGS(checksum, computed));
 }
 
 static void parse_clinic_block(BlockParser *bp, Block *out)

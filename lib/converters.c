@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "converters_impl.h"
+#include "message.h"
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -375,6 +376,13 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
     Converter *conv = arena_new_of(c->arena, Converter);
     conv->cls = cls;
     conv->type = cls->type;
+    /* the dialect's C type for a built-in class, unless a Python block
+       gave the class its own */
+    const ConverterRow *row = converter_row_of(cls);
+    const char *dialect_type = dialect_converter_type(c->dialect,
+                                                      row->cls.class_name);
+    if (dialect_type && cls->type == row->cls.type)
+        conv->type = dialect_type;
     conv->c_default = cls->c_default;
     conv->py_default = cls->py_default;
     conv->c_ignored_default = cls->c_ignored_default;
@@ -388,7 +396,9 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
     conv->parse_by_reference = cls->parse_by_reference;
     conv->length = cls->length;
     conv->show_in_signature = cls->show_in_signature;
-    conv->default_value = py_unspecified;
+    /* a class attribute "default" (zero: PY_UNSPECIFIED) */
+    conv->default_value = cls->default_value;
+    conv->includes = arena_new_of(c->arena, IncludeList);
 
     /* Python binds __init__'s own parameters first. */
     static const char *const init_params[] = { "name", "py_name", "function",
@@ -410,6 +420,9 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
             py_default = &args[i].value;
         else if (strcmp(n, "annotation") == 0)
             annotation = &args[i].value;
+        else if (strcmp(n, "unused") == 0 &&
+                 (c->dialect->syntax & SYNTAX_UNUSED))
+            conv->unused = py_truthy(&args[i].value);
         else
             rest[nrest++] = &args[i];
     }
@@ -422,11 +435,11 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
     if (default_value.kind != PY_UNSPECIFIED) {
         if (conv->default_type &&
             !value_has_type(&default_value, conv->default_type))
-            clinic_fail(c, 0,
-                        "%s: default value %s for field %s is not of type %s",
-                        cls->class_name ? cls->class_name : cls->name,
-                        conv_repr(c->arena, &default_value), name,
-                        type_names(c, conv->default_type));
+            clinic_failm(c, 0, MSG_DEFAULT_TYPE,
+                         MSG_ARGS(cls->class_name ? cls->class_name
+                                                  : cls->name,
+                                  conv_repr(c->arena, &default_value), name,
+                                  type_names(c, conv->default_type)));
         conv->default_value = default_value;
     }
 
@@ -455,7 +468,8 @@ Converter *legacy_converter_create(Clinic *c, const char *format_unit,
 {
     const LegacyEntry *e = legacy_entry_find(c, format_unit);
     if (!e)
-        clinic_fail(c, 0, "%s is not a valid legacy converter", format_unit);
+        clinic_failm(c, 0, MSG_NOT_A_CONVERTER,
+                     MSG_ARGS(format_unit, "legacy "));
 
     /* functools.partial: its keywords first, the call's override them. */
     ConverterArg *merged = arena_array_of(c->arena, ConverterArg,
@@ -572,7 +586,7 @@ void include_list_add(Arena *a, IncludeList *l, const char *filename,
 void converter_add_include(Clinic *c, Converter *conv, const char *filename,
                            const char *reason)
 {
-    if (!conv->includes)
+    if (!conv->includes)   /* a converter made by hand */
         conv->includes = arena_new_of(c->arena, IncludeList);
     include_list_add(c->arena, conv->includes, filename, reason, NULL);
 }

@@ -112,6 +112,7 @@ enum {
     CATTR_LENGTH = 1u << 12,
     CATTR_SHOW_IN_SIGNATURE = 1u << 13,
     CATTR_BROKEN_LIMITED_CAPI = 1u << 14,
+    CATTR_DEFAULT = 1u << 15,
 };
 /* ReturnConverterClass.attrs_set bits. */
 enum {

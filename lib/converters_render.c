@@ -562,6 +562,8 @@ void correct_name_for_self(const Function *f, const char **type,
     switch (f->kind) {
     case FUNC_CALLABLE:
     case FUNC_METHOD_INIT:
+    case FUNC_GETTER:
+    case FUNC_SETTER:
         *type = "PyObject *";
         *name = f->cls ? "self" : "module";
         return;

@@ -590,6 +590,7 @@ static void inherit_attributes(ConverterClass *cls)
     INHERIT(CATTR_LENGTH, length);
     INHERIT(CATTR_SHOW_IN_SIGNATURE, show_in_signature);
     INHERIT(CATTR_BROKEN_LIMITED_CAPI, broken_limited_capi);
+    INHERIT(CATTR_DEFAULT, default_value);
 #undef INHERIT
     cls->is_self = cls->is_self || b->is_self;
     cls->is_defining_class = cls->is_defining_class || b->is_defining_class;

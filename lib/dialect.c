@@ -95,6 +95,24 @@ const DialectSnippet *dialect_snippet(const Dialect *d, const char *converter,
     return NULL;
 }
 
+const char *dialect_converter_type(const Dialect *d, const char *converter)
+{
+    for (; d; d = d->base)
+        for (const DialectConverterType *t = d->converter_types; t && t->converter;
+             t++)
+            if (strcmp(t->converter, converter) == 0)
+                return t->type;
+    return NULL;
+}
+
+const char *dialect_message(const Dialect *d, DialectMessage id)
+{
+    for (; d; d = d->base)
+        if (d->messages && d->messages[id])
+            return d->messages[id];
+    return "";
+}
+
 bool dialect_makes(const Dialect *d, const char *filename)
 {
     size_t n = strlen(filename);

@@ -16,6 +16,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* A built-in converter class whose C type the dialect writes otherwise. */
+typedef struct DialectConverterType {
+    const char *converter;     /* "Py_UNICODE_converter" */
+    const char *type;          /* "const wchar_t *" */
+} DialectConverterType;
+
 /* Which C API a converter snippet is written for. */
 enum { SNIPPET_ANY_API, SNIPPET_FULL_API, SNIPPET_LIMITED_API };
 
@@ -68,6 +74,64 @@ typedef struct DialectKeywordParser {
     const char *limited_keywords;
 } DialectKeywordParser;
 
+/*
+ * The error and warning messages whose wording differs between the
+ * dialects.  Each dialect's table gives the text of those it words its
+ * own way (NULL: its base's).  The texts are formats for message.c: the
+ * arguments are strings, "%s" takes the next one as it is, "%r" as Python
+ * repr() shows it, "%2$s" (or "%2$r") the second; "%%" is '%'.  Every
+ * dialect's text takes the same arguments, in the order given here.
+ */
+typedef enum DialectMessage {
+    MSG_CHECKSUM_MISMATCH,          /* expected, computed */
+    MSG_DESTINATION_TYPE,           /* type, name, the valid types */
+    MSG_DESTINATION_TOO_FEW,        /* name, type */
+    MSG_DESTINATION_TOO_MANY,       /* name, type */
+    MSG_DESTINATION_CLEAR,          /* name */
+    MSG_DESTINATION_MKDIR,          /* file, directory */
+    MSG_DESTINATION_MODIFIED,       /* file */
+    MSG_NO_PARENT,                  /* the fields so far, those from there */
+    MSG_TEXT_AFTER_MARKER,          /* name */
+    MSG_TEXT_BEFORE_MARKER,         /* name */
+    MSG_GROUPS_NOT_POSITIONAL,
+    MSG_DEFAULT_TYPE,               /* class, repr(default), field, types */
+    MSG_CANNOT_DEDENT,
+    MSG_MODULE_DEFINED,             /* name */
+    MSG_OUTPUT_COMMAND,             /* name, fields " a b", "
+ - 'a'..." */
+    MSG_PRESERVE_TWICE,
+    MSG_TAB_IN_DSL,                 /* line */
+    MSG_CLONE_KIND,
+    MSG_ILLEGAL_FUNCTION_NAME,      /* name */
+    MSG_ILLEGAL_C_BASENAME,         /* name */
+    MSG_BAD_ANNOTATION,             /* full name, annotation, stripped */
+    MSG_SPECIAL_METHOD,             /* name */
+    MSG_NEW_NOT_CLASSMETHOD,
+    MSG_INIT_NOT_NORMAL,            /* the kind, "CLASS_METHOD" */
+    MSG_INVALID_PARAMETER,          /* function, line */
+    MSG_INVALID_PARAMETER_COMMA,    /* function, line */
+    MSG_INVALID_PARAMETER_DEFAULT,  /* function, line */
+    MSG_INVALID_PARAMETER_KWARGS,   /* function, line */
+    MSG_DEFAULT_MISSING,            /* parameter */
+    MSG_MALFORMED_DEFAULT,          /* repr(default), repr(exception) */
+    MSG_EXPRESSION_NEEDS_C_DEFAULT, /* default, ast.dump() */
+    MSG_CONSTANT_NEEDS_C_DEFAULT,   /* default */
+    MSG_NOT_A_CONVERTER,            /* name, "legacy " or "" */
+    MSG_GROUP_STATE_A,              /* function, state */
+    MSG_GROUP_STATE_B,              /* function, state */
+    MSG_GROUP_STATE_C,              /* function, state */
+    MSG_GROUP_STATE_D,              /* function, state */
+    MSG_UNMATCHED_BRACKET,          /* function */
+    MSG_EMPTY_GROUP,                /* function */
+    MSG_STAR_TWICE,                 /* function */
+    MSG_SLASH_TWICE,                /* function */
+    MSG_SLASH_AFTER_STAR,           /* function */
+    MSG_NO_SUMMARY,                 /* full name */
+    MSG_STAR_WITHOUT_PARAMETERS,    /* function, the marker ("*") */
+    MSG_NON_ASCII_DOCSTRING,        /* the characters, repr()'d */
+    MSG_COUNT
+} DialectMessage;
+
 /* Behaviour the reference changed between versions without new syntax,
    by what it fixed (bits of Dialect.fixes). */
 enum {
@@ -76,6 +140,18 @@ enum {
     /* the parser's name of a parameter ("__clinic_args") is the one its
        format-string argument, Py_UNICODE's snippet and cleanup use */
     FIX_PARSER_NAME_EVERYWHERE = 1u << 1,
+    /* a module declared twice is an error (3.11 looked for a class) */
+    FIX_MODULE_REDEFINED = 1u << 2,
+    /* the function line's name is checked (parent, special methods,
+       __new__ and __init__) before its return annotation, and a clone's
+       names must be legal */
+    FIX_FUNCTION_NAME_FIRST = 1u << 3,
+    /* the parameters after *args are keyword-only */
+    FIX_KEYWORD_ONLY_AFTER_VARARG = 1u << 4,
+    /* a clone of __new__ or __init__ may be of another kind */
+    FIX_CLONE_NEW_OR_INIT = 1u << 5,
+    /* defining_class is positional-only, and needs a class */
+    FIX_DEFINING_CLASS_POSITIONAL = 1u << 6,
 };
 
 typedef struct Dialect {
@@ -98,6 +174,10 @@ typedef struct Dialect {
     /* Parameter names that clash with the parser's own variables, renamed
        "__clinic_NAME" in the parser (bpo-39741), NULL-terminated. */
     const char *const *prefixed_names;
+    /* Non-ASCII docstrings are warned about line by line, naming the
+       characters, as the DSL reads them (3.13), not once per function as
+       the C string is made (3.11). */
+    bool docstring_ascii_check;
     /* An argument's display name, as parse_arg() gets it, is in double
        quotes ("\"argument 'x'\"", 3.11) or not. */
     bool quoted_displayname;
@@ -118,6 +198,13 @@ typedef struct Dialect {
        changed from its base's). */
     const DialectSnippet *snippets;
     size_t nsnippets;
+
+    /* Its wording of the messages (see DialectMessage). */
+    const char *const *messages;
+
+    /* Built-in converters with another C type, NULL-terminated by
+       converter (NULL: none). */
+    const DialectConverterType *converter_types;
 } Dialect;
 
 /* Every dialect, oldest first, NULL-terminated; and each by name. */
@@ -147,6 +234,13 @@ bool dialect_read_patchlevel(const char *text, size_t len, int *major,
    class's). */
 const DialectSnippet *dialect_snippet(const Dialect *d, const char *converter,
                                       const char *variant, bool limited);
+
+/* The C type the dialect gives the built-in converter class `converter`,
+   or NULL when it keeps the class's own. */
+const char *dialect_converter_type(const Dialect *d, const char *converter);
+
+/* The dialect's wording of message id (from d, or its bases). */
+const char *dialect_message(const Dialect *d, DialectMessage id);
 
 /* Whether the dialect --make walks a file of this name. */
 bool dialect_makes(const Dialect *d, const char *filename);

@@ -387,6 +387,102 @@ static const DialectSnippet snippets_3_11[] = {
          "#endif /* USE_UNICODE_WCHAR_CACHE */\n"},
 };
 
+/* Its wording of the messages the dialects word differently. */
+static const char *const messages_3_11[MSG_COUNT] = {
+    [MSG_CHECKSUM_MISMATCH] =
+        "Checksum mismatch!\nExpected: %s\nComputed: %s\n"
+        "Suggested fix: remove all generated code including the end marker,\n"
+        "or use the '-f' option.",
+    [MSG_DESTINATION_TYPE] = "Invalid destination type %r for %s , must be %s",
+    [MSG_DESTINATION_TOO_FEW] =
+        "Not enough arguments for destination %s new %s",
+    [MSG_DESTINATION_TOO_MANY] = "Too many arguments for destination %s new %s",
+    [MSG_DESTINATION_CLEAR] =
+        "Can't clear destination%s , it's not of type buffer",
+    [MSG_DESTINATION_MKDIR] =
+        "Can't write to destination %s, can't make directory %s!",
+    [MSG_DESTINATION_MODIFIED] = "Modified destination file %r, not overwriting!",
+    [MSG_NO_PARENT] = "Parent class or module %1$s does not exist.",
+    [MSG_TEXT_AFTER_MARKER] =
+        "Text found after {%s} block marker!  It must be on a line by itself.",
+    [MSG_TEXT_BEFORE_MARKER] =
+        "Non-whitespace characters found before {%s} block marker!  "
+        "It must be on a line by itself.",
+    [MSG_GROUPS_NOT_POSITIONAL] =
+        "You cannot use optional groups ('[' and ']')\n"
+        "unless all parameters are positional-only ('/').",
+    [MSG_DEFAULT_TYPE] = "%s: default value %s for field %s is not of type %s",
+    [MSG_CANNOT_DEDENT] =
+        "Cannot dedent, line does not start with the previous margin:",
+    [MSG_MODULE_DEFINED] = "Already defined module %r!",
+    [MSG_OUTPUT_COMMAND] =
+        "Invalid command / destination name %r, must be one of:\n"
+        "  preset push pop print everything%2$s",
+    [MSG_PRESERVE_TWICE] = "Can't have preserve twice in one block!",
+    [MSG_TAB_IN_DSL] = "Tab characters are illegal in the Clinic DSL.\n\t%r",
+    [MSG_CLONE_KIND] =
+        "'kind' of function and cloned function don't match!  "
+        "(@classmethod/@staticmethod/@coexist)",
+    [MSG_ILLEGAL_FUNCTION_NAME] = "Illegal function name: %s",
+    [MSG_ILLEGAL_C_BASENAME] = "Illegal C basename: %s",
+    [MSG_BAD_ANNOTATION] = "Badly-formed annotation for %s: %s",
+    [MSG_SPECIAL_METHOD] =
+        "%s is a special method and cannot be converted to Argument "
+        "Clinic!  (Yet.)",
+    [MSG_NEW_NOT_CLASSMETHOD] = "__new__ must be a class method!",
+    [MSG_INIT_NOT_NORMAL] =
+        "__init__ must be a normal method, not a class or static method!",
+    [MSG_INVALID_PARAMETER] =
+        "Function %s has an invalid parameter declaration:\n\t%s",
+    [MSG_INVALID_PARAMETER_COMMA] =
+        "Function %s has an invalid parameter declaration (comma?):\n\t%s",
+    [MSG_INVALID_PARAMETER_DEFAULT] =
+        "Function %s has an invalid parameter declaration (default value?):"
+        "\n\t%s",
+    [MSG_INVALID_PARAMETER_KWARGS] =
+        "Function %s has an invalid parameter declaration (**kwargs?):\n\t%s",
+    [MSG_DEFAULT_MISSING] =
+        "Can't have a parameter without a default (%r)\n"
+        "after a parameter with a default!",
+    [MSG_MALFORMED_DEFAULT] =
+        "Malformed expression given as default value\n%r caused %s",
+    [MSG_EXPRESSION_NEEDS_C_DEFAULT] =
+        "When you specify an expression (%r) as your default value,\n"
+        "you MUST specify a valid c_default.%s",
+    [MSG_CONSTANT_NEEDS_C_DEFAULT] =
+        "When you specify a named constant (%r) as your default value,\n"
+        "you MUST specify a valid c_default.",
+    [MSG_NOT_A_CONVERTER] = "%s is not a valid %sconverter",
+    [MSG_GROUP_STATE_A] =
+        "Function %s has an unsupported group configuration. "
+        "(Unexpected state %s.a)",
+    [MSG_GROUP_STATE_B] =
+        "Function %s has an unsupported group configuration. "
+        "(Unexpected state %s.b)",
+    [MSG_GROUP_STATE_C] =
+        "Function %s has an unsupported group configuration. "
+        "(Unexpected state %s.c)",
+    [MSG_GROUP_STATE_D] =
+        "Function %s has an unsupported group configuration. "
+        "(Unexpected state %s.d)",
+    [MSG_UNMATCHED_BRACKET] = "Function %s has a ] without a matching [.",
+    [MSG_EMPTY_GROUP] =
+        "Function %s has an empty group.\n"
+        "All groups must contain at least one parameter.",
+    [MSG_STAR_TWICE] = "Function %s uses '*' more than once.",
+    [MSG_SLASH_TWICE] = "Function %s uses '/' more than once.",
+    [MSG_SLASH_AFTER_STAR] =
+        "Function %s mixes keyword-only and positional-only parameters, "
+        "which is unsupported.",
+    [MSG_NO_SUMMARY] =
+        "Docstring for %s does not have a summary line!\n"
+        "Every non-blank function docstring must start with\n"
+        "a single line summary followed by an empty line.",
+    [MSG_STAR_WITHOUT_PARAMETERS] =
+        "Function %s specifies '*' without any parameters afterwards.",
+    [MSG_NON_ASCII_DOCSTRING] = "Non-ascii character appear in docstring.",
+};
+
 const Dialect dialect_3_11 = {
     .name = "3.11",
     .major = 3,
@@ -398,6 +494,7 @@ const Dialect dialect_3_11 = {
     .header_includes = false,
     .limited_capi = false,
     .prefixed_names = prefixed_names_3_11,
+    .docstring_ascii_check = false,
     .quoted_displayname = true,
     .keyword_parser = &keyword_parser_3_11,
     .defining_class_no_args = "nargs",
@@ -409,5 +506,6 @@ const Dialect dialect_3_11 = {
     .base_type_ptr = NULL,
     .snippets = snippets_3_11,
     .nsnippets = sizeof snippets_3_11 / sizeof snippets_3_11[0],
+    .messages = messages_3_11,
 };
 

@@ -314,6 +314,102 @@ static const DialectSnippet snippets_3_13[] = {
          "PyMem_Free((void *){name});\n"},
 };
 
+/* Its wording of the messages the dialects word differently: f-strings
+   with repr()s, one line where 3.11 broke lines. */
+static const char *const messages_3_13[MSG_COUNT] = {
+    [MSG_CHECKSUM_MISMATCH] =
+        "Checksum mismatch! Expected %r, computed %r. Suggested fix: remove "
+        "all generated code including the end marker, or use the '-f' "
+        "option.",
+    [MSG_DESTINATION_TYPE] = "Invalid destination type %r for %s, must be %s",
+    [MSG_DESTINATION_TOO_FEW] =
+        "Not enough arguments for destination %r new %r",
+    [MSG_DESTINATION_TOO_MANY] = "Too many arguments for destination %r new %r",
+    [MSG_DESTINATION_CLEAR] =
+        "Can't clear destination %r: it's not of type 'buffer'",
+    [MSG_DESTINATION_MKDIR] =
+        "Can't write to destination %r; can't make directory %r!",
+    [MSG_DESTINATION_MODIFIED] = "Modified destination file %r; not overwriting!",
+    [MSG_NO_PARENT] = "Parent class or module %2$r does not exist.",
+    [MSG_TEXT_AFTER_MARKER] =
+        "Text found after '{%s}' block marker! It must be on a line by "
+        "itself.",
+    [MSG_TEXT_BEFORE_MARKER] =
+        "Non-whitespace characters found before '{%s}' block marker! "
+        "It must be on a line by itself.",
+    [MSG_GROUPS_NOT_POSITIONAL] =
+        "You cannot use optional groups ('[' and ']') "
+        "unless all parameters are positional-only ('/').",
+    [MSG_DEFAULT_TYPE] = "%s: default value %s for field %r is not of type %r",
+    [MSG_CANNOT_DEDENT] =
+        "Cannot dedent; line does not start with the previous margin.",
+    [MSG_OUTPUT_COMMAND] =
+        "Invalid command or destination name %r. Must be one of:\n - %3$s",
+    [MSG_PRESERVE_TWICE] = "Can't have 'preserve' twice in one block!",
+    [MSG_TAB_IN_DSL] = "Tab characters are illegal in the Clinic DSL: %r",
+    [MSG_CLONE_KIND] =
+        "'kind' of function and cloned function don't match! "
+        "(@classmethod/@staticmethod/@coexist)",
+    [MSG_ILLEGAL_FUNCTION_NAME] = "Illegal function name: %r",
+    [MSG_ILLEGAL_C_BASENAME] = "Illegal C basename: %r",
+    [MSG_BAD_ANNOTATION] = "Badly formed annotation for %r: %3$r",
+    [MSG_SPECIAL_METHOD] =
+        "%r is a special method and cannot be converted to Argument Clinic!",
+    [MSG_NEW_NOT_CLASSMETHOD] = "'__new__' must be a class method!",
+    [MSG_INIT_NOT_NORMAL] =
+        "'__init__' must be a normal method; got 'FunctionKind.%s'!",
+    [MSG_INVALID_PARAMETER] =
+        "Function %r has an invalid parameter declaration:\n\t %r",
+    [MSG_INVALID_PARAMETER_COMMA] =
+        "Function %r has an invalid parameter declaration (comma?): %r",
+    [MSG_INVALID_PARAMETER_DEFAULT] =
+        "Function %r has an invalid parameter declaration (default value?): %r",
+    [MSG_INVALID_PARAMETER_KWARGS] =
+        "Function %r has an invalid parameter declaration (**kwargs?): %r",
+    [MSG_DEFAULT_MISSING] =
+        "Can't have a parameter without a default (%r) "
+        "after a parameter with a default!",
+    [MSG_MALFORMED_DEFAULT] =
+        "Malformed expression given as default value %r caused %s",
+    [MSG_EXPRESSION_NEEDS_C_DEFAULT] =
+        "When you specify an expression (%r) as your default value, "
+        "you MUST specify a valid c_default. %s",
+    [MSG_CONSTANT_NEEDS_C_DEFAULT] =
+        "When you specify a named constant (%r) as your default value, "
+        "you MUST specify a valid c_default.",
+    [MSG_NOT_A_CONVERTER] = "%r is not a valid %sconverter",
+    [MSG_GROUP_STATE_B] =
+        "Function %r has an unsupported group configuration. "
+        "(Unexpected state %s.b)",
+    [MSG_GROUP_STATE_C] =
+        "Function %r has an unsupported group configuration. "
+        "(Unexpected state %s.c)",
+    [MSG_GROUP_STATE_D] =
+        "Function %r has an unsupported group configuration. "
+        "(Unexpected state %s.d)",
+    [MSG_UNMATCHED_BRACKET] = "Function %r has a ']' without a matching '['.",
+    [MSG_EMPTY_GROUP] =
+        "Function %r has an empty group. "
+        "All groups must contain at least one parameter.",
+    [MSG_STAR_TWICE] = "Function %r uses '*' more than once.",
+    [MSG_SLASH_TWICE] = "Function %r uses '/' more than once.",
+    [MSG_SLASH_AFTER_STAR] = "Function %r: '/' must precede '*'",
+    [MSG_NO_SUMMARY] =
+        "Docstring for %r does not have a summary line!\n"
+        "Every non-blank function docstring must start with a single line "
+        "summary followed by an empty line.",
+    [MSG_STAR_WITHOUT_PARAMETERS] =
+        "Function %r specifies %r without following parameters.",
+    [MSG_NON_ASCII_DOCSTRING] =
+        "Non-ascii characters are not allowed in docstrings: %s",
+};
+
+/* Py_UNICODE is gone from 3.13's C API: its converter writes wchar_t. */
+static const DialectConverterType converter_types_3_13[] = {
+    {"Py_UNICODE_converter", "const wchar_t *"},
+    {NULL, NULL},
+};
+
 const Dialect dialect_3_13 = {
     .name = "3.13",
     .major = 3,
@@ -323,10 +419,14 @@ const Dialect dialect_3_13 = {
     .make_extensions = make_extensions_3_13,
     .syntax = SYNTAX_CRITICAL_SECTION | SYNTAX_GETSET | SYNTAX_TEXT_SIGNATURE |
               SYNTAX_DEPRECATION | SYNTAX_UNUSED,
-    .fixes = FIX_MIN_KW_ONLY_AFTER_VARARG | FIX_PARSER_NAME_EVERYWHERE,
+    .fixes = FIX_MIN_KW_ONLY_AFTER_VARARG | FIX_PARSER_NAME_EVERYWHERE |
+             FIX_MODULE_REDEFINED | FIX_FUNCTION_NAME_FIRST |
+             FIX_KEYWORD_ONLY_AFTER_VARARG | FIX_CLONE_NEW_OR_INIT |
+             FIX_DEFINING_CLASS_POSITIONAL,
     .header_includes = true,
     .limited_capi = true,
     .prefixed_names = prefixed_names_3_13,
+    .docstring_ascii_check = true,
     .quoted_displayname = false,
     .keyword_parser = &keyword_parser_3_13,
     .defining_class_no_args = "nargs || (kwnames && PyTuple_GET_SIZE(kwnames))",
@@ -338,5 +438,7 @@ const Dialect dialect_3_13 = {
     .base_type_ptr = "PyTypeObject *base_tp = {type};",
     .snippets = snippets_3_13,
     .nsnippets = sizeof snippets_3_13 / sizeof snippets_3_13[0],
+    .messages = messages_3_13,
+    .converter_types = converter_types_3_13,
 };
 

@@ -10,6 +10,7 @@
 #include "gen.h"
 #include "pyexpr.h"
 #include "gen_internal.h"
+#include "message.h"
 #include "output.h"
 #include "route.h"
 #include "text.h"
@@ -89,7 +90,8 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
 
     for (p = doc; *p; p++)
         if ((unsigned char)*p > 0x7F) {
-            clinic_warn(c, 0, "Non-ascii character appear in docstring.");
+            if (!c->dialect->docstring_ascii_check)
+                clinic_warnm(c, 0, MSG_NON_ASCII_DOCSTRING, NULL);
             break;
         }
 
@@ -408,8 +410,7 @@ const char *gen_render_function(Clinic *c, Function *f)
     }
 
     if (has_option_groups && !positional)
-        clinic_fail(c, 0, "You cannot use optional groups ('[' and ']')\n"
-                          "unless all parameters are positional-only ('/').");
+        clinic_failm(c, 0, MSG_GROUPS_NOT_POSITIONAL, NULL);
 
     /* The reference's HACK: a METH_O parser taking the impl's parameters
        must not also declare the one parameter as a local. */

@@ -200,6 +200,7 @@ struct ConverterClass {
     bool length;
     bool show_in_signature;
     bool broken_limited_capi;  /* its code needs more than the Limited C API */
+    PyValue default_value;     /* "default": PY_UNSPECIFIED unless set */
     /* Which of the above a Python block set, for inheritance. */
     unsigned attrs_set;
 };

@@ -12,6 +12,7 @@
 
 #include "block.h"
 #include "gen.h"
+#include "message.h"
 #include "route.h"
 #include "text.h"
 
@@ -71,10 +72,9 @@ static const char *read_existing(Clinic *c, const char *path, size_t *len)
         if (errno == ENOTDIR) {
             /* os.makedirs() meets a non-directory on the way */
             const char *slash = strrchr(path, '/');
-            clinic_fail(c, 0, "Can't write to destination %s, can't make "
-                        "directory %s!", path,
-                        slash ? arena_strndup(c->arena, path,
-                                              (size_t)(slash - path)) : "");
+            clinic_failm(c, 0, MSG_DESTINATION_MKDIR,
+                         MSG_ARGS(path, slash ? arena_strndup(c->arena, path,
+                                                (size_t)(slash - path)) : ""));
         }
         clinic_fail(c, 0, "Can't read destination file %s: %s",
                     route_repr(c, path), strerror(errno));
@@ -127,8 +127,8 @@ static void finish_file_destination(Clinic *c, Destination *d,
            does not check, it would overwrite the routed file with the
            input's own output, which we refuse too. */
         if (verify)
-            clinic_fail(c, 0, "Modified destination file %s, not "
-                        "overwriting!", route_repr(c, d->filename));
+            clinic_failm(c, 0, MSG_DESTINATION_MODIFIED,
+                         MSG_ARGS(d->filename));
         clinic_fail(c, 0, "Destination %s would overwrite the input "
                     "file %s!", d->name, route_repr(c, d->filename));
     }
@@ -159,8 +159,8 @@ static void finish_file_destination(Clinic *c, Destination *d,
         c->filename = input_name;
         c->line = input_line;
         if (nblocks != 1 || !preserve_only)
-            clinic_fail(c, 0, "Modified destination file %s, not "
-                        "overwriting!", route_repr(c, d->filename));
+            clinic_failm(c, 0, MSG_DESTINATION_MODIFIED,
+                         MSG_ARGS(d->filename));
     }
 
     Block block = {0};

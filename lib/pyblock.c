@@ -448,7 +448,7 @@ typedef struct ClassDef {
     ReturnConverterClass *ret;
 } ClassDef;
 
-typedef enum AttrType { A_STR, A_BOOL, A_TYPES } AttrType;
+typedef enum AttrType { A_STR, A_BOOL, A_TYPES, A_VALUE } AttrType;
 
 typedef struct ConverterAttr {
     const char *name;
@@ -459,6 +459,8 @@ typedef struct ConverterAttr {
 
 #define CA(name, bit, type) \
     { #name, bit, type, offsetof(ConverterClass, name) }
+#define CA_AS(pyname, field, bit, type) \
+    { pyname, bit, type, offsetof(ConverterClass, field) }
 static const ConverterAttr converter_attrs[] = {
     CA(type, CATTR_TYPE, A_STR),
     CA(c_default, CATTR_C_DEFAULT, A_STR),
@@ -475,8 +477,10 @@ static const ConverterAttr converter_attrs[] = {
     CA(length, CATTR_LENGTH, A_BOOL),
     CA(show_in_signature, CATTR_SHOW_IN_SIGNATURE, A_BOOL),
     CA(broken_limited_capi, CATTR_BROKEN_LIMITED_CAPI, A_BOOL),
+    CA_AS("default", default_value, CATTR_DEFAULT, A_VALUE),
 };
 #undef CA
+#undef CA_AS
 
 #define RA(name, bit) \
     { #name, bit, A_STR, offsetof(ReturnConverterClass, name) }
@@ -491,7 +495,7 @@ static const ConverterAttr return_converter_attrs[] = {
 /* Names clinic.py reads from a converter (instance state and methods)
    that a class attribute would change in ways we cannot represent. */
 static const char *const converter_reserved[] = {
-    "default", "name", "py_name", "function", "parameter", "accept",
+    "name", "py_name", "function", "parameter", "accept",
     "specified_type", "parser_name", "converter_init", "is_optional",
     "render", "_render_self", "_render_non_self", "length_name",
     "parse_argument", "simple_declaration", "declaration", "initialize",
@@ -592,6 +596,9 @@ static void set_attribute(PyBlockParser *p, ClassDef *cd, const char *name,
         *(unsigned *)field = types;
         break;
     }
+    case A_VALUE:
+        *(PyValue *)field = v;
+        break;
     }
     *attrs_set |= attr->bit;
 }

@@ -49,6 +49,17 @@ void clinic_fail(Clinic *c, int line, const char *fmt, ...)
     longjmp(*c->recover, 1);
 }
 
+void clinic_warn(Clinic *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    sb_addf(&c->diagnostics, "%s:%d: warning: ", c->filename,
+            line ? line : c->line);
+    va_start(ap, fmt);
+    sb_vaddf(&c->diagnostics, fmt, ap);
+    va_end(ap);
+    sb_addc(&c->diagnostics, '\n');
+}
+
 /* ---- helpers --------------------------------------------------------- */
 
 #define MAX_BLOCKS 16
@@ -63,6 +74,7 @@ static void setup(void)
     memset(&fed, 0, sizeof fed);
     clinic.arena = arena_new();
     clinic.filename = "t.c";
+    clinic.dialect = dialect_default();
     clinic.cpp = (CppMonitor *)(void *)&fed;
     sb_init(&clinic.diagnostics);
     nblocks = 0;

@@ -279,8 +279,8 @@ START_TEST(test_refuses_attributes)
                 "class attribute type = 'int' + ' *', whose value is not a "
                 "literal");
     check_error("class a_converter(CConverter):\n"
-                "    default = None\n", 11,
-                "setting 'default' in class a_converter");
+                "    py_name = None\n", 11,
+                "setting 'py_name' in class a_converter");
     check_error("class a_return_converter(CReturnConverter):\n"
                 "    render = None\n", 11, "setting 'render'");
     check_error("class a_converter(CConverter):\n"

@@ -27,7 +27,7 @@ fi
 floor_of() {
     case $1 in
         arena|strbuf|text|textform|textwrap|io|diff|checksum|context|dialect|dialect_*) echo 1 ;;
-        pyexpr|pyexpr_*) echo 2 ;;
+        pyexpr|pyexpr_*|message) echo 2 ;;
         model|converters|converters_table|converters_impl) echo 3 ;;
         block|cpp) echo 4 ;;
         dsl|dsl_*|directive|route|pyblock) echo 5 ;;
