@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -608,6 +609,33 @@ static const Dialect *dialect_of_tree(const char *path, bool is_dir)
     return found ? found : dialect_default();
 }
 
+/* The last guard before anything is written: no routed file is the
+   input, or the -o target, under another name.  (The library refuses a
+   destination that is the input; only here is -o known.) */
+static bool routed_onto_own_file(Job *job, const Clinic *c)
+{
+    for (size_t i = 0; i < c->nfiles; i++) {
+        const char *routed = c->files[i].path;
+        const char *own = io_same_file(routed, job->path) ? job->path
+                          : job->output_path &&
+                                  io_same_file(routed, job->output_path)
+                              ? job->output_path : NULL;
+        if (own) {
+            /* reported where the library reports its end-of-file
+               errors: at the last line */
+            char message[2 * PATH_MAX + 128];
+            snprintf(message, sizeof message,
+                     "%s:%d: error: Routed file %s would overwrite %s %s, "
+                     "not writing anything!\n", job->path, c->line, routed,
+                     own == job->path ? "the input file" : "the output file",
+                     own);
+            report_adds(&job->report, true, message);
+            return true;
+        }
+    }
+    return false;
+}
+
 static void job_compute(const Options *o, Job *job, ReadBuf *rb)
 {
     const char *path = job->path, *output_path = job->output_path;
@@ -657,11 +685,14 @@ static void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.verbose = o->verbose;
     copts.read_file = job_read_file;
     copts.read_userdata = job;
+    copts.same_file = io_clinic_same_file;
     copts.dialect = o->dialect ? o->dialect : dialect_of_tree(path, false);
     Clinic *c = clinic_new(path, &copts);
     int rc = clinic_process(c, text, len);
     if (c->diagnostics.len)
         report_add(r, true, c->diagnostics.buf, c->diagnostics.len);
+    if (rc == 0 && routed_onto_own_file(job, c))
+        rc = -1;
     if (rc != 0) {
         clinic_free(c);
         job->status = EXIT_FAILED;

@@ -6,8 +6,8 @@
  * raised with clinic_fail(), which longjmps back to the recovery point the
  * driver set (clinic_process() in clinic.c); the caller then writes
  * nothing.  No function in lib/ touches the file system except through the
- * ClinicReadFn the caller supplies (io.c provides the real one), so tests
- * and the fuzzer run without files.
+ * callbacks the caller supplies (ClinicReadFn, ClinicSameFileFn; io.c
+ * provides the real ones), so tests and the fuzzer run without files.
  */
 #ifndef CLINIC_CONTEXT_H
 #define CLINIC_CONTEXT_H
@@ -37,11 +37,21 @@
 typedef int (*ClinicReadFn)(void *userdata, const char *path,
                             char **data, size_t *len);
 
+/* Would writes to paths a and b land on the same file?  The library asks
+   before it routes output to a file, so that no second name for the input
+   (an absolute path, "./", a symlink, "d/../d/x.c") and no two names for
+   one routed file get past it.  io_clinic_same_file decides by device and
+   inode; NULL: by the names, after "./" and "//" are normalised. */
+typedef bool (*ClinicSameFileFn)(void *userdata, const char *a,
+                                 const char *b);
+
 typedef struct ClinicOptions {
     bool force;            /* -f: do not verify checksums */
     bool verbose;          /* -v */
     ClinicReadFn read_file;    /* NULL: every other file is absent */
     void *read_userdata;
+    ClinicSameFileFn same_file;
+    void *same_file_userdata;
     const Dialect *dialect;    /* NULL: dialect_default() */
 } ClinicOptions;
 

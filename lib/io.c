@@ -320,6 +320,98 @@ static char *resolve_target(const char *path)
     return cur;
 }
 
+/* ---- identity -------------------------------------------------------- */
+
+/* Drops the last component of an absolute path in place ("/a/b" -> "/a",
+   "/a" -> "/"). */
+static void drop_last_component(char *path)
+{
+    char *slash = strrchr(path, '/');
+    if (slash == path)
+        path[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+}
+
+/* An absolute name for the file a write to path lands on, every symlink
+   resolved: realpath of the longest leading part that exists, then the
+   rest, whose "." and ".." are resolved by name (none of it exists, so no
+   link can be in it). */
+static char *resolve_path(const char *path)
+{
+    char *target = resolve_target(path);
+    char *real = realpath(target, NULL);
+    if (real) {
+        free(target);
+        return real;
+    }
+    char *abs;
+    if (target[0] == '/') {
+        abs = target;
+    } else {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd))
+            return target;
+        abs = xmalloc(strlen(cwd) + strlen(target) + 2);
+        sprintf(abs, "%s/%s", cwd, target);
+        free(target);
+    }
+    /* the longest existing prefix, cut at a slash (the root exists) */
+    size_t cut = strlen(abs);
+    char *base;
+    for (;;) {
+        while (cut > 0 && abs[cut] != '/')
+            cut--;
+        if (cut == 0) {
+            base = xstrdup("/");
+            break;
+        }
+        abs[cut] = '\0';
+        base = realpath(abs, NULL);
+        abs[cut] = '/';
+        if (base)
+            break;
+        cut--;
+    }
+    size_t cap = strlen(base) + strlen(abs + cut) + 2;
+    char *out = xmalloc(cap);
+    strcpy(out, base);
+    free(base);
+    char *save = NULL;
+    for (char *part = strtok_r(abs + cut, "/", &save); part;
+         part = strtok_r(NULL, "/", &save)) {
+        if (!strcmp(part, "."))
+            continue;
+        if (!strcmp(part, "..")) {
+            drop_last_component(out);
+            continue;
+        }
+        if (strcmp(out, "/") != 0)
+            strcat(out, "/");
+        strcat(out, part);
+    }
+    free(abs);
+    return out;
+}
+
+bool io_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char *ra = resolve_path(a), *rb = resolve_path(b);
+    bool same = strcmp(ra, rb) == 0;
+    free(ra);
+    free(rb);
+    return same;
+}
+
+bool io_clinic_same_file(void *userdata, const char *a, const char *b)
+{
+    (void)userdata;
+    return io_same_file(a, b);
+}
+
 /* os.makedirs(dirname) for a routed file; a non-directory in the way is
    the reference's "Can't write to destination" error. */
 static int make_parent_dirs(const CommitEntry *e, IoError *err)
@@ -502,6 +594,17 @@ static void remove_temps(IoCommit *commit)
 
 int io_commit_run(IoCommit *commit, IoError *err)
 {
+    /* Two entries on one file would leave only the text renamed last:
+       whichever order, one of them is lost. */
+    for (size_t i = 0; i < commit->n; i++)
+        for (size_t k = i + 1; k < commit->n; k++)
+            if (io_same_file(commit->entries[i].path,
+                             commit->entries[k].path)) {
+                char what[PATH_MAX + 64];
+                snprintf(what, sizeof what, "is the same file as %s, "
+                         "not writing either", commit->entries[k].path);
+                return fail_with(err, commit->entries[i].path, 0, what);
+            }
     for (size_t i = 0; i < commit->n; i++) {
         CommitEntry *e = &commit->entries[i];
         free(e->target);

@@ -33,6 +33,17 @@ size_t io_universal_newlines(char *data, size_t len);
 int io_clinic_read(void *userdata, const char *path, char **data,
                    size_t *len);
 
+/* Would a write to a and a write to b land on the same file?  Decided
+   by the file itself: device and inode when both exist (so a symlink, a
+   hard link, "./x", "/abs/x" and "d/../x" are all seen as one file), else
+   by resolved paths (symlinks followed, dangling ones too, as a write
+   follows them; the directory part that exists resolved with realpath,
+   the rest normalised). */
+bool io_same_file(const char *a, const char *b);
+
+/* ClinicSameFileFn over io_same_file (userdata unused). */
+bool io_clinic_same_file(void *userdata, const char *a, const char *b);
+
 /* Is data valid UTF-8?  When not, writes the message Python's decoder
    gives ("'utf-8' codec can't decode byte 0xff in position 3: invalid
    start byte") to msg and returns false. */

@@ -57,6 +57,15 @@ static const char *path_normalize(Arena *a, const char *p)
     return sb_take(&sb, a);
 }
 
+/* Are a and b one file?  Asked of the caller (by device and inode), or
+   by name when there is no file system. */
+static bool same_file(Clinic *c, const char *a, const char *b)
+{
+    if (c->options.same_file)
+        return c->options.same_file(c->options.same_file_userdata, a, b);
+    return !strcmp(path_normalize(c->arena, a), path_normalize(c->arena, b));
+}
+
 /* Reads an existing file through the caller's reader.  Returns NULL when
    it does not exist. */
 static const char *read_existing(Clinic *c, const char *path, size_t *len)
@@ -88,9 +97,12 @@ static const char *read_existing(Clinic *c, const char *path, size_t *len)
 static void add_output_file(Clinic *c, const char *path, const char *text,
                             size_t len, bool changed)
 {
-    /* two destinations on one path: the last write wins, as on disk */
+    /* two destinations on one file (under one name or two): the last
+       write wins, as on disk, and the file is written once */
     for (size_t i = 0; i < c->nfiles; i++) {
-        if (!strcmp(c->files[i].path, path)) {
+        if (!strcmp(c->files[i].path, path) ||
+            same_file(c, c->files[i].path, path)) {
+            c->files[i].path = path;
             c->files[i].text = text;
             c->files[i].len = len;
             c->files[i].changed = changed;
@@ -112,21 +124,23 @@ static void add_output_file(Clinic *c, const char *path, const char *text,
 static void finish_file_destination(Clinic *c, Destination *d,
                                      const char *output)
 {
-    /* clinic.py checks the existing file only when it can os.makedirs()
-       its directory: for a path without one, makedirs('') raises the
-       FileNotFoundError that also means "no file yet", and the check is
-       skipped. */
+    /* An existing file is checked before it is replaced (it must be one
+       verified 'preserve' block) unless -f.  clinic.py skips the check
+       for a path without a directory part ('{basename_root}_gen.h'):
+       its os.makedirs('') raises the FileNotFoundError that also means
+       "no file yet", and a hand-written file of that name would be
+       overwritten.  We check it: a deliberate difference (man page,
+       DIFFERENCES FROM CLINIC.PY). */
+    bool verify = !c->options.force;
     const char *dirname, *basename;
     route_path_split(c->arena, d->filename, &dirname, &basename);
-    bool verify = !c->options.force && *dirname;
 
-    if (!strcmp(path_normalize(c->arena, d->filename),
-                path_normalize(c->arena, c->filename))) {
+    if (same_file(c, d->filename, c->filename)) {
         /* The input is never a lone 'preserve' block (it declared this
-           destination), so clinic.py's check always refuses it; where it
-           does not check, it would overwrite the routed file with the
-           input's own output, which we refuse too. */
-        if (verify)
+           destination), so clinic.py's check always refuses it, in its
+           words; where it does not check, it would overwrite the input
+           with the routed file's text, which we refuse in ours. */
+        if (verify && *dirname)
             clinic_failm(c, 0, MSG_DESTINATION_MODIFIED,
                          MSG_ARGS(d->filename));
         clinic_fail(c, 0, "Destination %s would overwrite the input "

@@ -414,6 +414,67 @@ START_TEST(missing_directory_without_make_dirs)
 }
 END_TEST
 
+/* ---- identity ------------------------------------------------------- */
+
+START_TEST(same_file_by_identity)
+{
+    char cwd[1024];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(dir), 0);
+    ck_assert_int_eq(mkdir("sub", 0777), 0);
+    put("x.c", "int x;\n");
+    put("other.c", "int x;\n");
+    ck_assert_int_eq(symlink("x.c", "link.c"), 0);
+    ck_assert_int_eq(symlink("sub", "sublink"), 0);
+    ck_assert_int_eq(link("x.c", "hard.c"), 0);
+    char abs[2048];
+    snprintf(abs, sizeof abs, "%s/x.c", dir);
+
+    /* one file, many names */
+    ck_assert(io_same_file("x.c", "x.c"));
+    ck_assert(io_same_file("x.c", "./x.c"));
+    ck_assert(io_same_file("x.c", abs));
+    ck_assert(io_same_file("x.c", "link.c"));
+    ck_assert(io_same_file("x.c", "hard.c"));
+    ck_assert(io_same_file("x.c", "sub/../x.c"));
+    ck_assert(io_same_file("x.c", ".//x.c"));
+    ck_assert(!io_same_file("x.c", "other.c"));
+    ck_assert(!io_same_file("x.c", "sub/x.c"));
+
+    /* files that do not exist yet: by resolved path */
+    ck_assert(io_same_file("sub/new.h", "sublink/new.h"));
+    ck_assert(io_same_file("sub/new.h", "./sub/../sub/new.h"));
+    ck_assert(io_same_file("sub/a/b/new.h", "sublink/a/c/../b/new.h"));
+    ck_assert(!io_same_file("sub/new.h", "sub/new2.h"));
+    ck_assert(!io_same_file("sub/new.h", "new.h"));
+    /* a dangling symlink is written through: it names its target */
+    ck_assert_int_eq(symlink("sub/gen.h", "dangling.h"), 0);
+    ck_assert(io_same_file("dangling.h", "sub/gen.h"));
+    ck_assert(io_same_file("dangling.h", "sublink/gen.h"));
+
+    ck_assert_int_eq(chdir(cwd), 0);
+}
+END_TEST
+
+START_TEST(commit_refuses_two_names_for_one_file)
+{
+    const char *a = in_dir("a.c");
+    const char *link = in_dir("link.c");
+    put(a, "old\n");
+    ck_assert_int_eq(symlink("a.c", link), 0);
+    IoCommit *commit = io_commit_new();
+    io_commit_add(commit, a, "one\n", 4, false);
+    io_commit_add(commit, link, "two\n", 4, false);
+    IoError err;
+    ck_assert_int_eq(io_commit_run(commit, &err), -1);
+    ck_assert_str_eq(err.path, a);
+    ck_assert(strstr(err.message, "is the same file as"));
+    io_commit_free(commit);
+    ck_assert_str_eq(get(a), "old\n");
+    ck_assert_int_eq(entries(dir), 2);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("io");
@@ -432,6 +493,8 @@ int main(void)
     tcase_add_test(tc, parent_directories_made);
     tcase_add_test(tc, file_in_the_way_of_directory);
     tcase_add_test(tc, missing_directory_without_make_dirs);
+    tcase_add_test(tc, same_file_by_identity);
+    tcase_add_test(tc, commit_refuses_two_names_for_one_file);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -773,28 +773,38 @@ START_TEST(test_finish_file_modified)
 }
 END_TEST
 
-START_TEST(test_finish_file_without_directory_not_checked)
+START_TEST(test_finish_file_without_directory_checked)
 {
     /* clinic.py's os.makedirs('') raises FileNotFoundError, which skips
-       the check of a destination file that has no directory part */
+       the check of a destination file that has no directory part and
+       overwrites a hand-written file; we check it (unless -f) */
     FakeFiles files = { "x_gen.h", "hand-written\n", 0 };
     ClinicOptions o = {0};
     o.read_file = fake_read;
     o.read_userdata = &files;
-    Clinic *c = clinic_new("x.c", &o);
-    Block b = {0};
-    StrBuf out = STRBUF_INIT;
-    ck_assert_int_eq(run(c, &b, "destination gen new file "
-                               "{basename_root}_gen.h"), 0);
-    ck_assert_int_eq(run(c, &b, "output everything gen"), 0);
-    router_append_field(c, CPP_IF, "int x;\n");
-    ck_assert_int_eq(finish(c, &out), 0);
-    ck_assert_int_eq(c->nfiles, 1);
-    ck_assert_str_eq(c->files[0].path, "x_gen.h");
-    ck_assert_str_eq(c->files[0].text, int_x_file);
-    ck_assert(c->files[0].changed);
-    sb_free(&out);
-    clinic_free(c);
+    for (int force = 0; force < 2; force++) {
+        o.force = force;
+        Clinic *c = clinic_new("x.c", &o);
+        Block b = {0};
+        StrBuf out = STRBUF_INIT;
+        ck_assert_int_eq(run(c, &b, "destination gen new file "
+                                   "{basename_root}_gen.h"), 0);
+        ck_assert_int_eq(run(c, &b, "output everything gen"), 0);
+        router_append_field(c, CPP_IF, "int x;\n");
+        if (!force) {
+            ck_assert_int_eq(finish(c, &out), -1);
+            ck_assert_str_eq(last_error(c), "Modified destination file "
+                             "'x_gen.h', not overwriting!\n");
+        } else {
+            ck_assert_int_eq(finish(c, &out), 0);
+            ck_assert_int_eq(c->nfiles, 1);
+            ck_assert_str_eq(c->files[0].path, "x_gen.h");
+            ck_assert_str_eq(c->files[0].text, int_x_file);
+            ck_assert(c->files[0].changed);
+        }
+        sb_free(&out);
+        clinic_free(c);
+    }
 }
 END_TEST
 
@@ -857,7 +867,7 @@ START_TEST(test_finish_file_is_input)
     clinic_free(c);
 
     /* where clinic.py does not check (-f, or no directory part) it
-       would overwrite the routed file with the input's own output */
+       would overwrite the input with the routed file's text */
     c = new_clinic("x.c");
     ck_assert_int_eq(run(c, &b, "destination self new file {path}"), 0);
     ck_assert_int_eq(run(c, &b, "output everything self"), 0);
@@ -877,6 +887,67 @@ START_TEST(test_finish_file_is_input)
     ck_assert_int_eq(finish(c, &out), -1);
     ck_assert_str_eq(last_error(c), "Destination self would overwrite the "
                      "input file 'dir/x.c'!\n");
+    sb_free(&out);
+    clinic_free(c);
+}
+END_TEST
+
+/* A file system where "x.c" is also reachable as "alias.c", and
+   "one.h" as "two.h", as a symlink or an absolute path would make it. */
+static bool fake_same_file(void *userdata, const char *a, const char *b)
+{
+    (void)userdata;
+    static const char *const names[][2] = {
+        {"x.c", "alias.c"}, {"one.h", "two.h"},
+    };
+    if (!strcmp(a, b))
+        return true;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if ((!strcmp(a, names[i][0]) && !strcmp(b, names[i][1])) ||
+            (!strcmp(a, names[i][1]) && !strcmp(b, names[i][0])))
+            return true;
+    return false;
+}
+
+START_TEST(test_finish_file_is_input_by_identity)
+{
+    /* the names differ, the file is the same: refused all the same */
+    ClinicOptions o = {0};
+    o.same_file = fake_same_file;
+    Clinic *c = clinic_new("x.c", &o);
+    Block b = {0};
+    StrBuf out = STRBUF_INIT;
+    ck_assert_int_eq(run(c, &b, "destination self new file alias.c"), 0);
+    ck_assert_int_eq(run(c, &b, "output everything self"), 0);
+    router_append_field(c, CPP_IF, "int x;\n");
+    ck_assert_int_eq(finish(c, &out), -1);
+    ck_assert(strstr(last_error(c), "'alias.c'"));
+    ck_assert_int_eq(c->nfiles, 0);
+    sb_free(&out);
+    clinic_free(c);
+}
+END_TEST
+
+START_TEST(test_finish_destinations_on_one_file)
+{
+    /* two destinations, two names, one file: written once, with the
+       text of the last, as clinic.py's second write would leave it */
+    ClinicOptions o = {0};
+    o.same_file = fake_same_file;
+    Clinic *c = clinic_new("x.c", &o);
+    Block b = {0};
+    StrBuf out = STRBUF_INIT;
+    ck_assert_int_eq(run(c, &b, "destination one new file one.h"), 0);
+    ck_assert_int_eq(run(c, &b, "destination two new file two.h"), 0);
+    ck_assert_int_eq(run(c, &b, "output cpp_if one"), 0);
+    ck_assert_int_eq(run(c, &b, "output docstring_definition two"), 0);
+    router_append_field(c, CPP_IF, "int one;\n");
+    router_append_field(c, DOCSTRING_DEFINITION, "int two;\n");
+    ck_assert_int_eq(finish(c, &out), 0);
+    ck_assert_int_eq(c->nfiles, 1);
+    ck_assert_str_eq(c->files[0].path, "two.h");
+    ck_assert(strstr(c->files[0].text, "int two;\n"));
+    ck_assert(!strstr(c->files[0].text, "int one;\n"));
     sb_free(&out);
     clinic_free(c);
 }
@@ -1042,10 +1113,12 @@ static Suite *output_suite(void)
     tcase_add_test(t, test_finish_empty_and_suppressed);
     tcase_add_test(t, test_finish_file_new_and_unchanged);
     tcase_add_test(t, test_finish_file_modified);
-    tcase_add_test(t, test_finish_file_without_directory_not_checked);
+    tcase_add_test(t, test_finish_file_without_directory_checked);
     tcase_add_test(t, test_finish_file_bad_checksum);
     tcase_add_test(t, test_finish_file_read_error);
     tcase_add_test(t, test_finish_file_is_input);
+    tcase_add_test(t, test_finish_file_is_input_by_identity);
+    tcase_add_test(t, test_finish_destinations_on_one_file);
     tcase_add_test(t, test_finish_order_and_two_files);
     suite_add_tcase(s, t);
 

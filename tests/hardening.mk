@@ -7,6 +7,8 @@
 #                       regressions and a sample of CPython files
 #   make malformed      tests/hardening/malformed.sh (huge, odd, read-only
 #                       and self-routing inputs)
+#   make aliases        tests/hardening/aliases.sh (a routed file that is
+#                       the input under another name)
 #   make kill-loop      SIGKILL at random points: files old or new, never
 #                       partial (KILL_ITERATIONS=200, KILL_FILES=25)
 #   make concurrency    two clinic runs on one tree at once
@@ -19,13 +21,16 @@ ifeq ($(.DEFAULT_GOAL),)
 .DEFAULT_GOAL := all
 endif
 
-.PHONY: valgrind malformed kill-loop concurrency line-endings fuzz-idempotent
+.PHONY: valgrind malformed aliases kill-loop concurrency line-endings fuzz-idempotent
 
 valgrind: $(CLINIC_BIN)
 	@sh tests/hardening/valgrind.sh $(CLINIC_BIN)
 
 malformed: $(CLINIC_BIN)
 	@sh tests/hardening/malformed.sh $(CLINIC_BIN)
+
+aliases: $(CLINIC_BIN)
+	@sh tests/hardening/aliases.sh $(CLINIC_BIN)
 
 kill-loop: $(CLINIC_BIN)
 	@sh tests/hardening/kill_loop.sh $(CLINIC_BIN)

@@ -47,5 +47,5 @@ random_below() {
 }
 
 snapshot_equal() {
-    diff -r "$1" "$2" > /dev/null 2>&1
+    diff -r --no-dereference "$1" "$2" > /dev/null 2>&1
 }

@@ -7,6 +7,7 @@
 #   sanitize       unit tests, fixtures, malformed inputs under ASan+UBSan
 #   fixtures       fixtures/malformed/ alone, through tests/run_fixtures.sh
 #   malformed      tests/hardening/malformed.sh
+#   aliases        tests/hardening/aliases.sh: the input under another name
 #   kill-loop      tests/hardening/kill_loop.sh (KILL_ITERATIONS, 200)
 #   concurrency    tests/hardening/concurrency.sh
 #   line-endings   tests/hardening/line_endings.sh
@@ -44,6 +45,7 @@ part fuzz-smoke $MAKE --no-print-directory fuzz-smoke
 part sanitize $MAKE --no-print-directory sanitize
 part fixtures-malformed malformed_fixtures
 part malformed sh tests/hardening/malformed.sh "$CLINIC"
+part aliases sh tests/hardening/aliases.sh "$CLINIC"
 part kill-loop sh tests/hardening/kill_loop.sh "$CLINIC"
 part concurrency sh tests/hardening/concurrency.sh "$CLINIC"
 part line-endings sh tests/hardening/line_endings.sh "$CLINIC"
