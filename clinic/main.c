@@ -1118,7 +1118,7 @@ int main(int argc, char **argv)
             usage_error("can't specify --converters and a filename at the "
                         "same time.");
         StrBuf out = STRBUF_INIT;
-        converters_print(&out);
+        converters_print(&out, o.dialect ? o.dialect : dialect_default());
         fwrite(out.buf, 1, out.len, stdout);
         sb_free(&out);
         return EXIT_OK;

@@ -61,7 +61,7 @@ Clinic *clinic_new(const char *filename, const ClinicOptions *options)
     c->root = arena_new_of(a, Module);
     c->root->name = "";
 
-    c->converters = converters_new(a);
+    c->converters = converters_new(a, c->dialect);
     c->cpp = cpp_new(c);
     c->router = router_new(c);
     return c;

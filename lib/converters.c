@@ -143,9 +143,9 @@ static void str_converter_init(Clinic *c, Converter *conv,
         const char *set = accept->kind == PY_SET
             ? (accept->types
                ? arena_printf(c->arena, "frozenset(%s)",
-                              conv_repr(c->arena, &key))
+                              conv_repr(c->arena, c->dialect, &key))
                : "frozenset()")
-            : conv_repr(c->arena, &key);
+            : conv_repr(c->arena, c->dialect, &key);
         clinic_fail(c, 0,
                     "str_converter: illegal combination of arguments "
                     "(%s, %s, %s)", set, has_encoding ? "True" : "False",
@@ -175,7 +175,7 @@ static void fail_illegal_accept(Clinic *c, const char *class_name,
                                 const PyValue *accept)
 {
     clinic_fail(c, 0, "%s: illegal 'accept' argument %s", class_name,
-                conv_repr(c->arena, accept));
+                conv_repr(c->arena, c->dialect, accept));
 }
 
 /* bytes repr without its "b" prefix, as char_converter's c_default. */
@@ -438,7 +438,7 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
             clinic_failm(c, 0, MSG_DEFAULT_TYPE,
                          MSG_ARGS(cls->class_name ? cls->class_name
                                                   : cls->name,
-                                  conv_repr(c->arena, &default_value), name,
+                                  conv_repr(c->arena, c->dialect, &default_value), name,
                                   type_names(c, conv->default_type)));
         conv->default_value = default_value;
     }
@@ -550,7 +550,7 @@ ReturnConverter *return_converter_create(Clinic *c,
         if (!unexpected)
             unexpected = args[i].name;
         sb_addf(&shown, "%s%s=%s", shown.len ? ", " : "", args[i].name,
-                conv_repr(c->arena, &args[i].value));
+                conv_repr(c->arena, c->dialect, &args[i].value));
     }
     if (unexpected) {
         char *s = sb_take(&shown, c->arena);

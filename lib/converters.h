@@ -13,9 +13,9 @@
 #include "model.h"
 #include "strbuf.h"
 
-/* Registry of the file being processed: built-ins plus Python-block
-   declarations.  Created by clinic_new(). */
-ConverterRegistry *converters_new(Arena *a);
+/* Registry of the file being processed: built-ins (as the dialect has
+   them) plus Python-block declarations.  Created by clinic_new(). */
+ConverterRegistry *converters_new(Arena *a, const Dialect *d);
 
 const ConverterClass *converter_class_find(const Clinic *c, const char *name);
 const ConverterClass *legacy_converter_find(const Clinic *c,
@@ -89,8 +89,9 @@ void converter_add_include(Clinic *c, Converter *conv, const char *filename,
 void include_list_add(Arena *a, IncludeList *l, const char *filename,
                       const char *reason, const char *condition);
 
-/* `clinic --converters`: the reference's listing, from the table. */
-void converters_print(StrBuf *out);
+/* `clinic --converters`: the reference's listing, from the table, as the
+   dialect lists it. */
+void converters_print(StrBuf *out, const Dialect *d);
 
 /* ---- appended by the converters module ------------------------------ */
 

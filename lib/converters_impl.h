@@ -133,9 +133,9 @@ void converter_copy_attrs(Clinic *c, const Converter *from, Converter *to);
 /* repr() of a converter argument as clinic.py's Python would print it,
    with clinic's classes as "<class 'str'>" / "<class '__main__.buffer'>"
    and sets in the reference's definition order. */
-const char *conv_repr(Arena *a, const PyValue *v);
+const char *conv_repr(Arena *a, const Dialect *d, const PyValue *v);
 /* "<class 'int'>", for one PYT_ bit. */
-const char *conv_class_repr(unsigned type_bit);
+const char *conv_class_repr(Arena *a, const Dialect *d, unsigned type_bit);
 /* The bits in definition order, for messages and listings. */
 extern const unsigned conv_type_order[];
 extern const size_t conv_type_order_len;

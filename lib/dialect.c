@@ -105,6 +105,14 @@ const char *dialect_converter_type(const Dialect *d, const char *converter)
     return NULL;
 }
 
+bool dialect_lacks_return_converter(const Dialect *d, const char *name)
+{
+    for (const char *const *p = d->return_converters_lacking; p && *p; p++)
+        if (strcmp(*p, name) == 0)
+            return true;
+    return false;
+}
+
 const char *dialect_message(const Dialect *d, DialectMessage id)
 {
     for (; d; d = d->base)

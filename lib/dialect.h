@@ -22,6 +22,12 @@ typedef struct DialectConverterType {
     const char *type;          /* "const wchar_t *" */
 } DialectConverterType;
 
+/* A name under which a class is registered. */
+typedef struct DialectAlias {
+    const char *name;          /* "object" */
+    const char *class_name;    /* "CReturnConverter" */
+} DialectAlias;
+
 /* Which C API a converter snippet is written for. */
 enum { SNIPPET_ANY_API, SNIPPET_FULL_API, SNIPPET_LIMITED_API };
 
@@ -205,6 +211,14 @@ typedef struct Dialect {
     /* Built-in converters with another C type, NULL-terminated by
        converter (NULL: none). */
     const DialectConverterType *converter_types;
+    /* The return converters of the base it does not have, and the names
+       it adds (both NULL-terminated; NULL: none). */
+    const char *const *return_converters_lacking;
+    const DialectAlias *return_converter_aliases;
+    /* Where clinic's own classes live, as their repr() shows in listings
+       and messages: buffer, robuffer and rwbuffer; Null. */
+    const char *buffer_module;
+    const char *null_module;
 } Dialect;
 
 /* Every dialect, oldest first, NULL-terminated; and each by name. */
@@ -238,6 +252,9 @@ const DialectSnippet *dialect_snippet(const Dialect *d, const char *converter,
 /* The C type the dialect gives the built-in converter class `converter`,
    or NULL when it keeps the class's own. */
 const char *dialect_converter_type(const Dialect *d, const char *converter);
+
+/* Whether the dialect has no return converter of this name. */
+bool dialect_lacks_return_converter(const Dialect *d, const char *name);
 
 /* The dialect's wording of message id (from d, or its bases). */
 const char *dialect_message(const Dialect *d, DialectMessage id);

@@ -507,5 +507,8 @@ const Dialect dialect_3_11 = {
     .snippets = snippets_3_11,
     .nsnippets = sizeof snippets_3_11 / sizeof snippets_3_11[0],
     .messages = messages_3_11,
+    /* clinic.py runs as a script: its own classes live in __main__ */
+    .buffer_module = "__main__",
+    .null_module = "__main__",
 };
 

@@ -410,6 +410,16 @@ static const DialectConverterType converter_types_3_13[] = {
     {NULL, NULL},
 };
 
+/* 3.13 dropped the NoneType and init return converters, and registers
+   CReturnConverter itself as "object". */
+static const char *const return_converters_lacking_3_13[] = {
+    "NoneType", "init", NULL,
+};
+static const DialectAlias return_converter_aliases_3_13[] = {
+    {"object", "CReturnConverter"},
+    {NULL, NULL},
+};
+
 const Dialect dialect_3_13 = {
     .name = "3.13",
     .major = 3,
@@ -440,5 +450,9 @@ const Dialect dialect_3_13 = {
     .nsnippets = sizeof snippets_3_13 / sizeof snippets_3_13[0],
     .messages = messages_3_13,
     .converter_types = converter_types_3_13,
+    .return_converters_lacking = return_converters_lacking_3_13,
+    .return_converter_aliases = return_converter_aliases_3_13,
+    .buffer_module = "libclinic.converters",
+    .null_module = "libclinic.utils",
 };
 

@@ -721,10 +721,14 @@ static void normalize_function_kind(Clinic *c, DslState *d,
         d->kind = FUNC_METHOD_INIT;
 }
 
-static ReturnConverter *return_converter_named(Clinic *c, const char *name)
+/* A return converter by its class, whether or not the dialect gives it a
+   name ("init_return_converter" is 3.13's int_return_converter that
+   renders nothing). */
+static ReturnConverter *return_converter_of_class(Clinic *c,
+                                                  const char *class_name)
 {
-    return return_converter_create(c, return_converter_class_find(c, name),
-                                   NULL, 0);
+    return return_converter_create(
+        c, return_converter_class_by_class_name(c, class_name), NULL, 0);
 }
 
 /* 3.13's resolve_return_converter: what the annotation names; getters,
@@ -744,10 +748,8 @@ static ReturnConverter *resolve_return_converter(Clinic *c, DslState *d,
         return parse_return_annotation(c, full_name, returns);
     }
     if (d->kind == FUNC_METHOD_INIT || d->kind == FUNC_SETTER)
-        return return_converter_named(c, "init");
-    return return_converter_create(
-        c, return_converter_class_by_class_name(c, "CReturnConverter"), NULL,
-        0);
+        return return_converter_of_class(c, "init_return_converter");
+    return return_converter_of_class(c, "CReturnConverter");
 }
 
 static void state_modulename_name(Clinic *c, DslState *d, const char *line)
@@ -788,7 +790,7 @@ static void state_modulename_name(Clinic *c, DslState *d, const char *line)
         return_converter = resolve_return_converter(c, d, full_name, returns);
     else if (!return_converter)
         return_converter = d->kind == FUNC_METHOD_INIT
-            ? return_converter_named(c, "init")
+            ? return_converter_of_class(c, "init_return_converter")
             : return_converter_create(
                   c, return_converter_class_by_class_name(c,
                                                           "CReturnConverter"),

@@ -359,7 +359,8 @@ static const char *declare_parser(ParseArgs *pa, bool hasformat)
         if (k != PARAM_POSITIONAL_ONLY && k != PARAM_VAR_POSITIONAL)
             num_keywords++;
     }
-    if (pa->limited_capi) {
+    if (c->limited_capi) {      /* the file's, even where this function
+                                   cannot use the Limited C API */
         kwtuple = kp->kwtuple_limited;
     } else if (num_keywords == 0) {
         kwtuple = kp->kwtuple_none;

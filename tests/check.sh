@@ -7,11 +7,14 @@
 #                            (clang's in build/clang); 1 check each
 #   unit                     Check's own counts
 #   fixtures                 one per fixture
+#   dialect                  tests/check_dialect.sh: --dialect, the tree's
+#                            patchlevel.h, --make per dialect
 #   man, install             groff -ww on man/clinic.1; make install into
 #                            a scratch DESTDIR; 1 check each
 #   layers                   tests/layers.sh: no include of lib/ goes up a
 #                            floor (and its self-test)
-#   conformance              one per floor in tests/conformance/floor
+#   conformance              one per floor in tests/conformance/floor and
+#                            floor-3.13 (both dialects)
 set -u
 MAKE=${MAKE:-make}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,6 +63,7 @@ install_check() {
     [ -x "$d/usr/bin/clinic" ] && [ -f "$d/usr/share/man/man1/clinic.1" ] &&
     "$d/usr/bin/clinic" --help >/dev/null
 }
+one dialect sh tests/check_dialect.sh clinic/clinic
 one man man_check
 one install install_check
 

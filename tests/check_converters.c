@@ -70,7 +70,7 @@ static Clinic *new_clinic(void)
     c->filename = "test.c";
     c->line = 1;
     sb_init(&c->diagnostics);
-    c->converters = converters_new(c->arena);
+    c->converters = converters_new(c->arena, c->dialect);
     return c;
 }
 
@@ -893,8 +893,25 @@ static const char expected_listing[] =
 START_TEST(test_converters_print)
 {
     StrBuf sb = STRBUF_INIT;
-    converters_print(&sb);
+    converters_print(&sb, dialect_default());
     ck_assert_str_eq(sb.buf, expected_listing);
+    sb_free(&sb);
+}
+END_TEST
+
+/* 3.13 lists its own return converters and names its buffer classes by
+   their module, libclinic.converters. */
+START_TEST(test_converters_print_3_13)
+{
+    StrBuf sb = STRBUF_INIT;
+    converters_print(&sb, &dialect_3_13);
+    ck_assert_ptr_nonnull(strstr(sb.buf,
+        "    Py_buffer(accept={<class 'libclinic.converters.buffer'>})\n"));
+    ck_assert_ptr_nonnull(strstr(sb.buf, "    long()\n    object()\n"
+                                         "    Py_ssize_t()\n"));
+    ck_assert_ptr_null(strstr(sb.buf, "    init()\n"));
+    ck_assert_ptr_null(strstr(sb.buf, "NoneType()"));
+    ck_assert_ptr_null(strstr(sb.buf, "__main__"));
     sb_free(&sb);
 }
 END_TEST
@@ -911,6 +928,7 @@ static Suite *converters_suite(void)
     tcase_add_test(tc, test_return_converter_bad_keyword);
     tcase_add_test(tc, test_return_converter_py_default);
     tcase_add_test(tc, test_converters_print);
+    tcase_add_test(tc, test_converters_print_3_13);
     suite_add_tcase(s, tc);
 
     TCase *tr = tcase_create("registry");

@@ -11,6 +11,8 @@
 #                           stderr must contain every line of NAME.err, and
 #                           NAME.c and the given files must be unchanged
 #                           with nothing added
+#   GROUP/options           (optional) more arguments for every run of the
+#                           group: "--dialect 3.13"
 #
 # Prints failures with a diff, a line per group and a total; exits non-zero
 # on any failure.  CLINIC=path overrides ./clinic/clinic.
@@ -46,7 +48,10 @@ run_one() {   # run_one GROUPDIR NAME
     [ -d "$dir/$src.given.d" ] && cp -R "$dir/$src.given.d/." "$t/"
     (cd "$t" && find . -type f ! -name "$src" | sed 's|^\./||' | LC_ALL=C sort) > "$scratch/given.list"
     rc=0
-    (cd "$t" && exec "$CLINIC" "$src") > "$scratch/stdout" 2> "$scratch/stderr" || rc=$?
+    options=
+    [ -f "$dir/options" ] && options=$(cat "$dir/options")
+    # shellcheck disable=SC2086
+    (cd "$t" && exec "$CLINIC" $options "$src") > "$scratch/stdout" 2> "$scratch/stderr" || rc=$?
     if [ $rc -gt 128 ] && [ $rc -le 192 ]; then
         fail "$id" "clinic died with signal $((rc - 128))"
         sed 's/^/    /' "$scratch/stderr" | head -n 20

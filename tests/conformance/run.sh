@@ -15,12 +15,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 CACHE=${CLINIC_CACHE:-${HOME:-/tmp}/.cache/clinic-conformance}
 PYTHON=${PYTHON:-python3}
 
+# --dialect options are ours, wherever they are; the rest is the harness's
 dialects=
-while [ $# -gt 0 ]; do
+n=$#
+while [ $n -gt 0 ]; do
     case $1 in
-        --dialect) dialects="$dialects $2"; shift 2 ;;
-        --dialect=*) dialects="$dialects ${1#--dialect=}"; shift ;;
-        *) break ;;
+        --dialect) dialects="$dialects $2"; shift 2; n=$((n - 2)) ;;
+        --dialect=*) dialects="$dialects ${1#--dialect=}"; shift; n=$((n - 1)) ;;
+        *) set -- "$@" "$1"; shift; n=$((n - 1)) ;;
     esac
 done
 [ -n "$dialects" ] || dialects="3.11 3.13"
