@@ -438,8 +438,9 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
             clinic_failm(c, 0, MSG_DEFAULT_TYPE,
                          MSG_ARGS(cls->class_name ? cls->class_name
                                                   : cls->name,
-                                  conv_repr(c->arena, c->dialect, &default_value), name,
-                                  type_names(c, conv->default_type)));
+                                  conv_repr(c->arena, c->dialect,
+                                            &default_value),
+                                  name, type_names(c, conv->default_type)));
         conv->default_value = default_value;
     }
 

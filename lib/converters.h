@@ -60,7 +60,10 @@ void converter_parse_argument(Clinic *c, Converter *conv, StrList *list);
 /* parse_arg(argname, displayname, limited_capi): the specialised parsing
    snippet, still to be .format()ed by the generator; NULL when the
    converter has none (the generator then falls back to a format string).
-   displayname is as the dialect has it (gen_param_displayname). */
+   displayname is as the dialect has it (gen_param_displayname).  The
+   text is the snippet's code, without the indentation the reference's
+   own string has around it (which normalize_snippet removes anyway);
+   converter_parse_arg_from() gives that string as it is. */
 const char *converter_parse_arg(Clinic *c, Converter *conv,
                                 const char *argname, const char *displayname,
                                 bool limited_capi);

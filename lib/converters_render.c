@@ -11,6 +11,7 @@
  * format pass, and the reference's indentation, which the generator
  * removes with normalize_snippet.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "converters_impl.h"
@@ -304,6 +305,16 @@ static const char *bad_argument(Clinic *c, Converter *conv,
                         expected_expr ? "" : "\"");
 }
 
+/* One parse_arg() call: its arguments, and whether the caller wants the
+   reference's own text (what a Python parse_arg sees from super()) or
+   only the code the generator normalises anyway. */
+typedef struct ArgCall {
+    const char *argname;
+    const char *displayname;
+    bool limited;
+    bool raw;
+} ArgCall;
+
 /* The snippet as the reference's triple-quoted string has it. */
 static const char *snippet_raw_text(Clinic *c, const DialectSnippet *sn)
 {
@@ -318,39 +329,51 @@ static const char *snippet_raw_text(Clinic *c, const DialectSnippet *sn)
                         indent);
 }
 
+/* fields[name] = value, if the text asks for it ("{name}"). */
+static void set_field(Clinic *c, StrMap *fields, const char *text,
+                      const char *braced, const char *value)
+{
+    if (strstr(text, braced)) {
+        size_t n = strlen(braced);
+        strmap_set(c->arena, fields, arena_strndup(c->arena, braced + 1, n - 2),
+                   value);
+    }
+}
+
 /* CConverter.format_code(): the snippet with its {bad_argument}s and then
    its fields filled in. */
 static const char *format_snippet(Clinic *c, Converter *conv,
                                   const DialectSnippet *sn,
-                                  const char *argname,
-                                  const char *displayname, bool limited,
-                                  StrMap *fields)
+                                  const ArgCall *call, StrMap *fields)
 {
     Arena *a = c->arena;
-    const char *text = snippet_raw_text(c, sn);
+    const char *text = call->raw ? snippet_raw_text(c, sn) : sn->text;
     if (sn->expected) {
-        const char *bad = bad_argument(c, conv, displayname, sn->expected,
-                                       sn->expected_expr, limited);
+        const char *bad = bad_argument(c, conv, call->displayname,
+                                       sn->expected, sn->expected_expr,
+                                       call->limited);
         text = text_replace(a, text, "{bad_argument}", bad);
     }
     if (sn->expected2) {
-        const char *bad = bad_argument(c, conv, displayname, sn->expected2,
-                                       sn->expected_expr, limited);
+        const char *bad = bad_argument(c, conv, call->displayname,
+                                       sn->expected2, sn->expected_expr,
+                                       call->limited);
         text = text_replace(a, text, "{bad_argument2}", bad);
     }
     if (sn->include)
         converter_add_include(c, conv, sn->include, sn->include_reason);
 
     const char *paramname = converter_parser_name(c, conv);
-    strmap_set(a, fields, "argname", argname);
+    strmap_set(a, fields, "argname", call->argname);
     strmap_set(a, fields, "paramname", paramname);
-    strmap_set(a, fields, "length_name",
-               arena_printf(a, "%s_length", paramname));
-    strmap_set(a, fields, "type", conv->type ? conv->type : "None");
-    strmap_set(a, fields, "converter",
-               conv->converter ? conv->converter : "None");
-    strmap_set(a, fields, "subclass_of",
-               conv->subclass_of ? conv->subclass_of : "None");
+    if (strstr(text, "{length_name}"))
+        strmap_set(a, fields, "length_name",
+                   arena_printf(a, "%s_length", paramname));
+    set_field(c, fields, text, "{type}", conv->type ? conv->type : "None");
+    set_field(c, fields, text, "{converter}",
+              conv->converter ? conv->converter : "None");
+    set_field(c, fields, text, "{subclass_of}",
+              conv->subclass_of ? conv->subclass_of : "None");
     const char *missing = NULL;
     char *s = text_format_map(a, text, fields, &missing);
     if (!s)
@@ -363,30 +386,25 @@ static const char *format_snippet(Clinic *c, Converter *conv,
    when it has none (then the base class's parse_arg applies). */
 static const char *dialect_parse_arg(Clinic *c, Converter *conv,
                                      const char *converter,
-                                     const char *variant, const char *argname,
-                                     const char *displayname, bool limited,
+                                     const char *variant, const ArgCall *call,
                                      StrMap *fields)
 {
     const DialectSnippet *sn = dialect_snippet(c->dialect, converter, variant,
-                                               limited);
+                                               call->limited);
     if (!sn)
         return NULL;
-    StrMap empty = {0};
-    return format_snippet(c, conv, sn, argname, displayname, limited,
-                          fields ? fields : &empty);
+    return format_snippet(c, conv, sn, call, fields);
 }
 
 /* CConverter.parse_arg: the 'O&', 'O!' and 'O' format units. */
 static const char *base_parse_arg(Clinic *c, Converter *conv,
-                                  const char *argname,
-                                  const char *displayname, bool limited)
+                                  const ArgCall *call)
 {
     Arena *a = c->arena;
     StrMap m = {0};
     if (unit_is(conv, "O&")) {
         converter_use_converter(c, conv);
-        return dialect_parse_arg(c, conv, "CConverter", "O&", argname,
-                                 displayname, limited, &m);
+        return dialect_parse_arg(c, conv, "CConverter", "O&", call, &m);
     }
     const char *cast = "";
     if (conv->type && strcmp(conv->type, "PyObject *") != 0)
@@ -399,15 +417,14 @@ static const char *base_parse_arg(Clinic *c, Converter *conv,
             if (strcmp(sub, type_checks[i].subclass_of) == 0) {
                 strmap_set(a, &m, "typecheck", type_checks[i].typecheck);
                 strmap_set(a, &m, "typename", type_checks[i].typename_);
-                return dialect_parse_arg(c, conv, "CConverter", "O!", argname,
-                                         displayname, limited, &m);
+                return dialect_parse_arg(c, conv, "CConverter", "O!", call,
+                                         &m);
             }
         return dialect_parse_arg(c, conv, "CConverter", "O!subclass_of",
-                                 argname, displayname, limited, &m);
+                                 call, &m);
     }
     if (unit_is(conv, "O"))
-        return dialect_parse_arg(c, conv, "CConverter", "O", argname,
-                                 displayname, limited, &m);
+        return dialect_parse_arg(c, conv, "CConverter", "O", call, &m);
     return NULL;
 }
 
@@ -485,35 +502,43 @@ static const char *parse_arg_variant(ConverterKind kind, const Converter *conv,
     }
 }
 
+static const char *parse_arg(Clinic *c, const ConverterClass *from,
+                             Converter *conv, const ArgCall *call)
+{
+    const ConverterMethods *methods;
+    CONVERTER_METHOD(c, from, parse_arg, methods);
+    if (methods)
+        return methods->parse_arg(c, conv, call->argname, call->displayname,
+                                  methods->data);
+
+    ConverterKind kind = converter_row_of(from)->kind;
+    const char *converter;
+    const char *variant = parse_arg_variant(kind, conv, call->limited,
+                                            &converter);
+    if (variant) {
+        StrMap m = {0};
+        const char *s = dialect_parse_arg(c, conv, converter, variant, call,
+                                          &m);
+        if (s)
+            return s;
+    }
+    return base_parse_arg(c, conv, call);
+}
+
 const char *converter_parse_arg(Clinic *c, Converter *conv,
                                 const char *argname, const char *displayname,
                                 bool limited)
 {
-    return converter_parse_arg_from(c, conv->cls, conv, argname, displayname,
-                                    limited);
+    ArgCall call = {argname, displayname, limited, false};
+    return parse_arg(c, conv->cls, conv, &call);
 }
 
 const char *converter_parse_arg_from(Clinic *c, const ConverterClass *from,
                                      Converter *conv, const char *argname,
                                      const char *displayname, bool limited)
 {
-    const ConverterMethods *methods;
-    CONVERTER_METHOD(c, from, parse_arg, methods);
-    if (methods)
-        return methods->parse_arg(c, conv, argname, displayname,
-                                  methods->data);
-
-    ConverterKind kind = converter_row_of(from)->kind;
-    const char *converter;
-    const char *variant = parse_arg_variant(kind, conv, limited, &converter);
-    if (variant) {
-        StrMap m = {0};
-        const char *s = dialect_parse_arg(c, conv, converter, variant, argname,
-                                          displayname, limited, &m);
-        if (s)
-            return s;
-    }
-    return base_parse_arg(c, conv, argname, displayname, limited);
+    ArgCall call = {argname, displayname, limited, true};
+    return parse_arg(c, from, conv, &call);
 }
 
 /* What a converter function used through 'O&' needs included (3.13's

@@ -98,8 +98,8 @@ const DialectSnippet *dialect_snippet(const Dialect *d, const char *converter,
 const char *dialect_converter_type(const Dialect *d, const char *converter)
 {
     for (; d; d = d->base)
-        for (const DialectConverterType *t = d->converter_types; t && t->converter;
-             t++)
+        for (const DialectConverterType *t = d->converter_types;
+             t && t->converter; t++)
             if (strcmp(t->converter, converter) == 0)
                 return t->type;
     return NULL;

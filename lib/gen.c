@@ -260,7 +260,8 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
     StrList keywords_py = {0};
     for (i = 0; i < data->keywords.len; i++)
         if (*data->keywords.items[i])
-            strlist_push(a, &keywords_py, gen_c_id(c, data->keywords.items[i]));
+            strlist_push(a, &keywords_py,
+                         gen_c_id(c, data->keywords.items[i]));
     strmap_set(a, d, "keywords_py", join_each(a, &keywords_py, "", ",", " "));
     strmap_set(a, d, "format_units", strlist_join(a, &data->format_units, ""));
     strmap_set(a, d, "parse_arguments",
@@ -285,29 +286,42 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
 }
 
 /* The passes render_function makes over one field's template. */
-static const char *render_field(Clinic *c, const char *name,
-                                const char *template, const StrMap *d,
-                                bool has_option_groups)
+/* The fields render_function puts in with linear_format, which are the
+   same for every template of the function: the option groups' switch,
+   then the blocks of code. */
+typedef struct BlockFields {
+    StrMap option_groups;      /* empty without option groups */
+    StrMap blocks;
+} BlockFields;
+
+static void block_fields_of(Clinic *c, const StrMap *d, bool option_groups,
+                            BlockFields *bf)
 {
-    Arena *a = c->arena;
-    static const char *const block_fields[] = {
+    static const char *const names[] = {
         "declarations", "return_conversion", "initializers", "modifications",
         "post_parsing", "cleanup", "lock", "unlock",
     };
-    StrMap lf = {0}, exit_map = {0};
+    memset(bf, 0, sizeof *bf);
+    if (option_groups)
+        strmap_set(c->arena, &bf->option_groups, "option_group_parsing",
+                   strmap_get(d, "option_group_parsing"));
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        strmap_set(c->arena, &bf->blocks, names[i], strmap_get(d, names[i]));
+}
+
+/* The passes render_function makes over one field's template. */
+static const char *render_field(Clinic *c, const char *name,
+                                const char *template, const StrMap *d,
+                                const BlockFields *bf)
+{
+    Arena *a = c->arena;
+    StrMap exit_map = {0};
     const char *missing = NULL, *prefix, *suffix;
     char *s;
-    size_t i;
 
-    if (has_option_groups) {
-        StrMap og = {0};
-        strmap_set(a, &og, "option_group_parsing",
-                   strmap_get(d, "option_group_parsing"));
-        template = text_linear_format(a, template, &og);
-    }
-    for (i = 0; i < sizeof block_fields / sizeof *block_fields; i++)
-        strmap_set(a, &lf, block_fields[i], strmap_get(d, block_fields[i]));
-    template = text_linear_format(a, template, &lf);
+    if (bf->option_groups.len)
+        template = text_linear_format(a, template, &bf->option_groups);
+    template = text_linear_format(a, template, &bf->blocks);
 
     /* Only generate the "exit:" label if something jumps to it. */
     strmap_set(a, &exit_map, "exit_label",
@@ -429,12 +443,14 @@ const char *gen_render_function(Clinic *c, Function *f)
         strmap_set(a, &d, "option_group_parsing",
                    gen_option_group_parsing(c, f));
 
+    BlockFields bf;
+    block_fields_of(c, &d, has_option_groups, &bf);
     for (field = 0; field < ROUTER_NFIELDS; field++) {
         const char *name = router_field_names[field];
         const char *template = strmap_get(&templates, name);
         router_append_field(c, field,
                             render_field(c, name, template ? template : "", &d,
-                                         has_option_groups));
+                                         &bf));
     }
     return router_dump_block(c);
 }

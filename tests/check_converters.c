@@ -167,7 +167,8 @@ START_TEST(test_converter_cases)
     ck_assert_str_eq(converter_declaration(c, conv), t->declaration);
 
     const char *parse_arg =
-        converter_parse_arg(c, conv, "arg", "\"argument 'a'\"", false);
+        converter_parse_arg_from(c, conv->cls, conv, "arg",
+                                 "\"argument 'a'\"", false);
     if (!t->parse_arg)
         ck_assert_msg(parse_arg == NULL, "case %d (%s): parse_arg %s", _i,
                       t->name, parse_arg);
@@ -413,7 +414,8 @@ START_TEST(test_register_python_class)
     ck_assert_str_eq(conv->format_unit, "n");
     /* int_converter.parse_arg knows only 'i' and 'C'; CConverter's
        knows nothing of 'n' */
-    ck_assert_ptr_null(converter_parse_arg(c, conv, "arg", "\"x\"", false));
+    ck_assert_ptr_null(converter_parse_arg_from(c, conv->cls, conv, "arg",
+                                                "\"x\"", false));
 
     /* a subclass that does not set format_unit keeps the base's legacy
        registration untouched */
@@ -437,7 +439,8 @@ START_TEST(test_register_python_class)
     Converter *pc = converter_create(c, o, "path", "path", f,
                                      py_unspecified, NULL, 0);
     ck_assert_str_eq(pc->format_unit, "O&");
-    ck_assert_str_eq(converter_parse_arg(c, pc, "args[0]", "\"argument 1\"", false),
+    ck_assert_str_eq(converter_parse_arg_from(c, pc->cls, pc, "args[0]",
+                                              "\"argument 1\"", false),
                      "\n"
                      "                if (!path_converter(args[0], &path)) {{\n"
                      "                    goto exit;\n"
@@ -701,7 +704,8 @@ START_TEST(test_python_block_methods)
         "impl_parameters=PyStructObject *s\n"
         "impl_arguments=s\n"
         "cleanup=/* Cleanup for s */\nPy_XDECREF(s);\n\n");
-    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\"", false),
+    ck_assert_str_eq(converter_parse_arg_from(c, conv->cls, conv, "arg",
+                                              "\"x\"", false),
         "\n            if (!cache_struct_converter(module, arg, &s)) {{\n"
         "                goto exit;\n            }}\n            ");
 
@@ -719,7 +723,8 @@ START_TEST(test_python_block_methods)
         "parse_arguments=&s\n"
         "impl_parameters=Py_complex s\n"
         "impl_arguments=s\n");
-    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\"", false),
+    ck_assert_str_eq(converter_parse_arg_from(c, conv->cls, conv, "arg",
+                                              "\"x\"", false),
         "\n                s = PyComplex_AsCComplex(arg);\n"
         "                if (PyErr_Occurred()) {{\n"
         "                    goto exit;\n                }}\n"
@@ -731,7 +736,8 @@ START_TEST(test_python_block_methods)
     ConverterMethods mm = { .parse_arg = myint_parse_arg, .data = myint };
     converter_class_set_methods(c, myint, &mm);
     conv = converter_create(c, myint, "s", "s", f, py_unspecified, NULL, 0);
-    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\"", false),
+    ck_assert_str_eq(converter_parse_arg_from(c, conv->cls, conv, "arg",
+                                              "\"x\"", false),
         "/* mine */\n                s = _PyLong_AsInt(arg);\n"
         "                if (s == -1 && PyErr_Occurred()) {{\n"
         "                    goto exit;\n                }}\n"
@@ -741,7 +747,8 @@ START_TEST(test_python_block_methods)
                                         "myint_converter");
     converter_register_class(c, sub);
     conv = converter_create(c, sub, "s", "s", f, py_unspecified, NULL, 0);
-    ck_assert(strncmp(converter_parse_arg(c, conv, "arg", "\"x\"", false),
+    ck_assert(strncmp(converter_parse_arg_from(c, conv->cls, conv, "arg",
+                                               "\"x\"", false),
                       "/* mine */", 10) == 0);
     free_clinic(c);
 }
