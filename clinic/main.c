@@ -33,7 +33,7 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 static const char usage_text[] =
     "usage: clinic [-h] [-f] [-o OUTPUT] [-v] [--converters] [--make]\n"
     "              [--srcdir SRCDIR] [--exclude EXCLUDE] [--check] [--diff]\n"
-    "              [--dialect {3.11,3.13}] [--version]\n"
+    "              [--dialect {3.11,3.13}] [--limited] [--version]\n"
     "              [filename ...]\n";
 
 static const char help_text[] =
@@ -78,6 +78,8 @@ static const char help_text[] =
     "                        or 3.13's.  Default: the version in the\n"
     "                        Include/patchlevel.h of the CPython tree that\n"
     "                        holds the file (or --srcdir), else 3.11\n"
+    "  --limited             3.13: use the Limited C API in every file (as\n"
+    "                        in a file that defines Py_LIMITED_API)\n"
     "  --version             show the version and the dialects, and exit\n"
     "\n"
     "exit status:\n"
@@ -94,6 +96,7 @@ typedef struct Options {
     const char **files;
     size_t nfiles;
     const Dialect *dialect;    /* --dialect; NULL: each file's tree says */
+    bool limited;              /* --limited */
 } Options;
 
 /* ---- the command line ------------------------------------------------ */
@@ -120,6 +123,7 @@ static void argparse_error(const char *fmt, const char *arg,
 typedef enum OptionId {
     OPT_HELP, OPT_FORCE, OPT_OUTPUT, OPT_VERBOSE, OPT_CONVERTERS, OPT_MAKE,
     OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF, OPT_VERSION, OPT_DIALECT,
+    OPT_LIMITED,
 } OptionId;
 
 typedef struct LongOption {
@@ -143,6 +147,7 @@ static const LongOption long_options[] = {
     {OPT_DIFF, "diff", "--diff", false, 0},
     {OPT_VERSION, "version", "--version", false, 0},
     {OPT_DIALECT, "dialect", "--dialect", true, 0},
+    {OPT_LIMITED, "limited", "--limited", false, 0},
 };
 #define NLONG (sizeof long_options / sizeof *long_options)
 
@@ -160,6 +165,9 @@ static void set_option(Options *o, const LongOption *opt, const char *arg)
                    dialects[i]->reference,
                    dialects[i] == dialect_default() ? " (the default)" : "");
         exit(EXIT_OK);
+    case OPT_LIMITED:
+        o->limited = true;
+        break;
     case OPT_DIALECT:
         o->dialect = dialect_find(arg);
         if (!o->dialect) {
@@ -687,6 +695,7 @@ static void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.read_userdata = job;
     copts.same_file = io_clinic_same_file;
     copts.dialect = o->dialect ? o->dialect : dialect_of_tree(path, false);
+    copts.limited_capi = o->limited;
     Clinic *c = clinic_new(path, &copts);
     int rc = clinic_process(c, text, len);
     if (c->diagnostics.len)

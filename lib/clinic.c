@@ -206,7 +206,8 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
 
     /* 3.13: a file that defines Py_LIMITED_API gets Limited C API code */
     c->limited_capi = c->dialect->limited_capi &&
-                      defines_limited_api(text, len);
+                      (c->options.limited_capi ||
+                       defines_limited_api(text, len));
 
     BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
     Block block;

@@ -53,6 +53,8 @@ typedef struct ClinicOptions {
     ClinicSameFileFn same_file;
     void *same_file_userdata;
     const Dialect *dialect;    /* NULL: dialect_default() */
+    bool limited_capi;         /* --limited: the Limited C API everywhere
+                                  (when the dialect has it) */
 } ClinicOptions;
 
 /* A file other than the input that a "file" destination writes.  Its text

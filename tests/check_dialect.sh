@@ -100,6 +100,14 @@ cp f.c mk/PC/c.c
 [ "$(dialect_of mk/PC/c.c)" = 3.13 ] || fail "--make of a 3.13 tree: .c not 3.13"
 [ "$(dialect_of mk/PC/w.cpp)" = 3.13 ] || fail "--make of a 3.13 tree: .cpp not processed"
 
+# --limited: the Limited C API without Py_LIMITED_API in the file (3.13)
+cp f.c lim.c
+"$CLINIC" --dialect 3.13 --limited lim.c >out.txt 2>err.txt || fail "--limited: $(cat err.txt)"
+grep -q 'PyArg_ParseTupleAndKeywords(args, kwargs' lim.c || fail "--limited: no Limited C API code"
+cp f.c lim.c
+"$CLINIC" --dialect 3.11 --limited lim.c >out.txt 2>err.txt || fail "--limited 3.11: $(cat err.txt)"
+[ "$(dialect_of lim.c)" = 3.11 ] || fail "--limited changed 3.11's output"
+
 # --converters lists the dialect's converters
 "$CLINIC" --converters --dialect 3.13 | grep -q '^    object()$' ||
     fail "--converters --dialect 3.13: no object()"
