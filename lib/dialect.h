@@ -55,7 +55,7 @@ typedef struct DialectSnippet {
     unsigned char indent;
 } DialectSnippet;
 
-/* Decorators and markers of the DSL beyond 3.11's (bits of
+/* The dialect's syntax where the dialects differ (bits of
    Dialect.syntax). */
 enum {
     SYNTAX_CRITICAL_SECTION = 1u << 0,   /* @critical_section [a [b]] */
@@ -63,6 +63,8 @@ enum {
     SYNTAX_TEXT_SIGNATURE = 1u << 2,     /* @text_signature "(...)" */
     SYNTAX_DEPRECATION = 1u << 3,        /* '* [from X.Y]', '/ [from X.Y]' */
     SYNTAX_UNUSED = 1u << 4,             /* converter(unused=True) */
+    SYNTAX_VERSION = 1u << 5,            /* the 'version' directive (3.11's;
+                                            3.13 has none) */
 };
 
 /* How a keyword parser declares its static _PyArg_Parser (3.13's

@@ -377,6 +377,9 @@ bool directive_run(Clinic *c, Block *block, const char *name,
     for (size_t i = 0; i < sizeof directives / sizeof directives[0]; i++) {
         if (strcmp(directives[i].name, name))
             continue;
+        if (directives[i].run == run_version &&
+            !(c->dialect->syntax & SYNTAX_VERSION))
+            return false;       /* then a function line, as 3.13 reads it */
         /* directive errors name the directive's line */
         if (line > 0)
             c->line = line;
