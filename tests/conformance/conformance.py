@@ -427,6 +427,7 @@ def function_files(text):
 
 CONV_RE = re.compile(r"#define\s+\w+_METHODDEF[ \t]*\\\n(.*?)(?:\n\n|\Z)", re.S)
 METH_RE = re.compile(r"METH_[A-Z_]+(?:\s*\|\s*METH_[A-Z_]+)*")
+GETSET_RE = re.compile(r"#  define \w+_GETSETDEF ")
 
 
 def convention(name, outputs):
@@ -434,6 +435,8 @@ def convention(name, outputs):
     if last in ("__new__", "__init__"):
         return last
     for text in outputs.values():
+        if GETSET_RE.search(text):
+            return "getter/setter"
         for m in CONV_RE.finditer(text):
             f = METH_RE.search(m.group(1))
             if f:
