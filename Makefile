@@ -7,7 +7,10 @@
 #                         functional and make hardening (HARDENING=0: not)
 #   make demo             install dependencies, build, run clinic on
 #                         fixtures/demo/demo.c and show what it wrote
-#   make unit | fixtures | conformance     one test tier
+#   make unit | fixtures | cli | workflow | conformance     one test tier
+#   make unit ONLY=check_io        one unit suite (or several: a,b)
+#   make fixtures ONLY=errors/NAME one fixture (or a group: errors)
+#   V=1                   full compiler command lines
 #   make conformance-reference             the conformance harness run with
 #                         the reference clinic.py itself (proves the harness)
 #   make bench            our clinic against clinic.py on the CPython tree
@@ -40,6 +43,15 @@ CHECK_LIBS   := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -
 
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(DEPS_CFLAGS) -Ilib $(CFLAGS)
 
+# Quiet build lines ("  CC      lib/dsl.c"); V=1 shows the full commands.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-7s %s\n'
+endif
+
 # BUILD and CLINIC_BIN let one tree hold several builds side by side
 # (make check puts its clang build in build/clang).
 BUILD    ?= build
@@ -50,8 +62,9 @@ LIBCLINIC := $(BUILD)/libclinic.a
 TEST_SRC := $(sort $(wildcard tests/check_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps check unit test-bins fixtures conformance conformance-reference \
-        bench demo install clean sanitize fuzz fuzz-smoke hardening
+.PHONY: all deps check unit test-bins fixtures cli workflow conformance \
+        conformance-reference bench demo install clean sanitize fuzz \
+        fuzz-smoke hardening
 
 all: $(CLINIC_BIN)
 
@@ -60,32 +73,49 @@ include $(sort $(wildcard tests/*.mk))
 
 $(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(LIBCLINIC): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(say) AR $@
+	$(Q)ar rcs $@ $^
 
-$(CLINIC_BIN): clinic/main.c $(LIBCLINIC) $(wildcard lib/*.h)
+CLI_SRC  := $(sort $(wildcard clinic/*.c))
+
+$(CLINIC_BIN): $(CLI_SRC) clinic/cli.h $(LIBCLINIC) $(wildcard lib/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ clinic/main.c $(LIBCLINIC) $(DEPS_LIBS) -lm
+	$(say) LINK $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_SRC) $(LIBCLINIC) $(DEPS_LIBS) -lm
 
 $(BUILD)/tests/%: tests/%.c $(LIBCLINIC) $(wildcard lib/*.h tests/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(LIBCLINIC) $(DEPS_LIBS) $(CHECK_LIBS) -lm
+	$(say) LINK $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(LIBCLINIC) $(DEPS_LIBS) $(CHECK_LIBS) -lm
 
 deps:
 	@sh tests/deps.sh
 
 test-bins: $(TEST_BIN)
 
+# ONLY=check_io (or check_io,check_dsl): those unit suites alone;
 # -k: one test file that does not compile must not hide the others' results
+UNIT_BIN = $(if $(ONLY),$(foreach t,$(subst $(comma), ,$(ONLY)),$(BUILD)/tests/$(t)),$(TEST_BIN))
+comma := ,
 unit:
-	@$(MAKE) --no-print-directory -k test-bins || true
-	@sh tests/run_unit.sh $(TEST_BIN)
+	@$(MAKE) --no-print-directory -k $(UNIT_BIN) || true
+	@sh tests/run_unit.sh $(UNIT_BIN)
 
+# ONLY=errors/NAME (or errors, or errors/NAME,directives): those fixtures
 fixtures: $(CLINIC_BIN)
-	@CLINIC=$(CLINIC_BIN) sh tests/run_fixtures.sh
+	@CLINIC=$(CLINIC_BIN) ONLY='$(ONLY)' sh tests/run_fixtures.sh
+
+# the command line end to end, and the workflow (pre-commit, git apply)
+cli: $(CLINIC_BIN)
+	@sh tests/check_cli.sh $(CLINIC_BIN)
+
+workflow: $(CLINIC_BIN)
+	@sh tests/workflow.sh $(CLINIC_BIN)
 
 conformance: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/conformance/run.sh --clinic $(CLINIC_BIN)

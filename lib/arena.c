@@ -24,33 +24,46 @@ struct Arena {
     size_t bytes;
 };
 
+static _Thread_local OutOfMemoryHandler out_of_memory_handler;
+
+OutOfMemoryHandler arena_set_out_of_memory(OutOfMemoryHandler handler)
+{
+    OutOfMemoryHandler old = out_of_memory_handler;
+    out_of_memory_handler = handler;
+    return old;
+}
+
+static void out_of_memory(void)
+{
+    OutOfMemoryHandler h = out_of_memory_handler;
+    out_of_memory_handler.fn = NULL;   /* failing again in it: abort */
+    if (h.fn)
+        h.fn(h.context);
+    fputs("clinic: out of memory\n", stderr);
+    abort();
+}
+
 void *xmalloc(size_t size)
 {
     void *p = malloc(size ? size : 1);
-    if (!p) {
-        fputs("clinic: out of memory\n", stderr);
-        abort();
-    }
+    if (!p)
+        out_of_memory();
     return p;
 }
 
 void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) {
-        fputs("clinic: out of memory\n", stderr);
-        abort();
-    }
+    if (!p)
+        out_of_memory();
     return p;
 }
 
 void *xrealloc(void *p, size_t size)
 {
     p = realloc(p, size ? size : 1);
-    if (!p) {
-        fputs("clinic: out of memory\n", stderr);
-        abort();
-    }
+    if (!p)
+        out_of_memory();
     return p;
 }
 
@@ -130,6 +143,28 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
 char *arena_strdup(Arena *a, const char *s)
 {
     return arena_strndup(a, s, strlen(s));
+}
+
+void arena_text_add(Arena *a, ArenaText *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 64;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *grown = arena_alloc_raw(a, cap);
+        if (t->len)
+            memcpy(grown, t->text, t->len);
+        t->text = grown;
+        t->cap = cap;
+    }
+    memcpy(t->text + t->len, s, n);
+    t->len += n;
+    t->text[t->len] = '\0';
+}
+
+void arena_text_adds(Arena *a, ArenaText *t, const char *s)
+{
+    arena_text_add(a, t, s, strlen(s));
 }
 
 /* ---- printf without stdio for the formats clinic uses most ----------

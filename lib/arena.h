@@ -4,7 +4,8 @@
  * Everything clinic builds while processing one file (blocks, the model,
  * rendered text) comes from one Arena and is released with one
  * arena_free(), so error recovery by longjmp never leaks.  Allocation
- * failure aborts: there is nothing sensible to do without memory.
+ * failure goes to a per-thread handler (see xmalloc), so one file that
+ * needs more memory than there is fails alone.
  */
 #ifndef CLINIC_ARENA_H
 #define CLINIC_ARENA_H
@@ -32,10 +33,36 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
    (for buffers that are written before they are read). */
 void *arena_alloc_uninit(Arena *a, size_t size);
 
+/* Text grown piece by piece in an arena: capacity doubles, so n bytes
+   appended in any number of pieces take less than 4n bytes of arena (the
+   outgrown copies are not freed, but they sum to less than the last one),
+   where printing old text + piece anew at each piece takes n * pieces.
+   text is NUL-terminated once anything was added; zero-initialise. */
+typedef struct ArenaText {
+    char *text;
+    size_t len, cap;
+} ArenaText;
+
+void arena_text_add(Arena *a, ArenaText *t, const char *s, size_t n);
+void arena_text_adds(Arena *a, ArenaText *t, const char *s);
+
 /* Total bytes handed out (for the memory figures of `make bench`). */
 size_t arena_bytes(const Arena *a);
 
-/* malloc that never returns NULL (aborts with a message instead). */
+/* malloc that never returns NULL.  When memory runs out, the calling
+   thread's handler is called, which must not return (the file driver's
+   longjmps out of the file being processed, which then fails alone);
+   without one, or when memory runs out again inside the handler, clinic
+   prints "clinic: out of memory" and aborts. */
+typedef struct OutOfMemoryHandler {
+    void (*fn)(void *context);
+    void *context;
+} OutOfMemoryHandler;
+
+/* Sets the calling thread's handler ({NULL, NULL}: none); returns the
+   one it replaces. */
+OutOfMemoryHandler arena_set_out_of_memory(OutOfMemoryHandler handler);
+
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);

@@ -40,6 +40,7 @@ struct BlockParser {
     int next_line;         /* real line number of the line at pos */
     int line_number;       /* clinic.py's line_number: the last line read */
     bool verify;
+    bool defer_checksums;
     bool first_block;
     const char *dsl_name;  /* a start line was read; its block is next */
     int start_line;        /* ... on this line */
@@ -501,9 +502,14 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
         block->verified_len = output_len;
         memcpy(block->verified_sum, full, sizeof full);
     }
-    if (strcmp(checksum, computed) != 0)
-        clinic_failm(c, marker->lineno, MSG_CHECKSUM_MISMATCH,
-                     MSG_ARGS(checksum, computed));
+    if (strcmp(checksum, computed) != 0) {
+        const char *message = message_format(c, MSG_CHECKSUM_MISMATCH,
+                                             MSG_ARGS(checksum, computed));
+        if (!bp->defer_checksums)
+            clinic_fail(c, marker->lineno, "%s", message);
+        block->checksum_error = message;
+        block->checksum_error_line = marker->lineno;
+    }
 }
 
 static void parse_clinic_block(BlockParser *bp, Block *out)
@@ -523,12 +529,23 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
        the end of the file) */
     size_t start = bp->pos, end = bp->pos;
     Line l;
+    bool closed = false;
     while (read_line(bp, &l, false)) {
-        if (is_stop_line(bp, &l, stop) || is_start_line(bp, &l))
+        if (is_start_line(bp, &l))
+            /* clinic.py ends the block here and drops this line */
+            clinic_fail(c, l.lineno, "start line inside the block that "
+                        "began at line %d, which has no '%s' line (clinic.py "
+                        "would drop this line)", out->line, stop);
+        if (is_stop_line(bp, &l, stop)) {
+            closed = true;
             break;
+        }
         end = bp->pos;
     }
     out->input = arena_strndup(c->arena, bp->text + start, end - start);
+    if (!closed)   /* clinic.py closes it silently */
+        clinic_warn(c, out->line, "block has no '%s' line: it ends at the "
+                    "end of the file, where the stop line is added", stop);
 
     /* the output, up to the end marker (looking ahead: without one, the
        lines go back to be read again as verbatim text) */
@@ -571,11 +588,41 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
     }
 }
 
+void block_parser_defer_checksums(BlockParser *bp)
+{
+    bp->defer_checksums = true;
+}
+
+const char *block_mismatch_note(Clinic *c, const char *what, const char *old,
+                                const char *fresh, int marker_line)
+{
+    int differs = text_first_differing_line(old, fresh);
+    if (differs < 0)
+        return arena_printf(c->arena, "%s generated code is what clinic "
+                            "writes, only its checksum differs: -f to "
+                            "rewrite the marker", what);
+    /* the output's lines end at the end marker */
+    int first = marker_line;
+    for (const char *p = old; *p; p++)
+        first -= *p == '\n';
+    return arena_printf(c->arena, "%s generated code differs from what "
+                        "clinic writes from line %d on: -f to overwrite it, "
+                        "or restore the generated code", what,
+                        first + differs);
+}
+
 bool block_parser_next(BlockParser *bp, Block *out)
 {
     for (;;) {
-        if (bp->pos >= bp->len)
+        if (bp->pos >= bp->len) {
+            /* a start line is the file's last line: clinic.py drops it
+               (and loses that line); we refuse */
+            if (bp->dsl_name)
+                clinic_fail(bp->c, bp->start_line, "block left open at end "
+                            "of file: nothing follows its start line (clinic.py "
+                            "would drop that line)");
             return false;
+        }
         memset(out, 0, sizeof *out);
         if (bp->dsl_name) {
             parse_clinic_block(bp, out);
@@ -595,7 +642,6 @@ bool block_parser_next(BlockParser *bp, Block *out)
 
 void block_print(Clinic *c, StrBuf *out, const Block *b)
 {
-    (void)c;
     if (!b->dsl_name) {
         sb_adds(out, b->input);
         return;
@@ -613,6 +659,14 @@ void block_print(Clinic *c, StrBuf *out, const Block *b)
 
     char output_sum[17], input_sum[17];
     size_t output_len = out->len - start;
+    /* a lone surrogate from a string escape ("\\ud800") cannot be
+       written as UTF-8: clinic.py fails on it here, hashing the output */
+    size_t at;
+    unsigned cp;
+    if (text_find_surrogate(out->buf + start, output_len, &at, &cp))
+        clinic_fail(c, b->line, "'utf-8' codec can't encode character "
+                    "'\\u%04x' in position %zu: surrogates not allowed", cp,
+                    at);
     if (b->verified_output && b->verified_len == output_len &&
         memcmp(b->verified_output, out->buf + start, output_len) == 0) {
         memcpy(output_sum, b->verified_sum, 16);   /* the same text */

@@ -41,6 +41,11 @@ struct Block {
     const char *verified_output;
     size_t verified_len;
     char verified_sum[41];
+    /* Appended for the driver: with block_parser_defer_checksums(), a
+       checksum mismatch is left here (clinic.py's message and the end
+       marker's line) for the driver to report with where it starts. */
+    const char *checksum_error;
+    int checksum_error_line;
 };
 
 typedef struct BlockParser BlockParser;
@@ -48,6 +53,14 @@ typedef struct BlockParser BlockParser;
 /* verify: check existing checksums (false with -f). */
 BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
                               bool verify);
+/* A checksum mismatch does not fail at once: it is left in the block
+   (checksum_error) for the caller to report. */
+void block_parser_defer_checksums(BlockParser *bp);
+/* The note for a checksum mismatch: where the generated code found (old,
+   ending at the end marker on marker_line) starts to differ from what
+   clinic writes now (fresh), said of what ("m.f's"). */
+const char *block_mismatch_note(Clinic *c, const char *what, const char *old,
+                                const char *fresh, int marker_line);
 /* Next block in file order; false at the end.  Errors: clinic_fail. */
 bool block_parser_next(BlockParser *bp, Block *out);
 

@@ -88,8 +88,9 @@ static int count_lines(const char *text, size_t len)
     return lines;
 }
 
-/* A clinic block: parsed, its function rendered, 'preserve' applied. */
-static void render_clinic_block(Clinic *c, Block *block)
+/* A clinic block: parsed, its function rendered, 'preserve' applied.
+   Returns the function's full name, or NULL. */
+static const char *render_clinic_block(Clinic *c, Block *block)
 {
     Function *f = dsl_parse_block(c, block);
     if (f) {
@@ -99,19 +100,65 @@ static void render_clinic_block(Clinic *c, Block *block)
                                          rendered);
     }
     dsl_finish_block(c, block);
+    return f ? f->full_name : NULL;
 }
 
-/* One block through the parser its dsl name asks for. */
-static void parse_block(Clinic *c, Block *block)
+/* One block through the parser its dsl name asks for.  Returns the name
+   of the function it declares, or NULL. */
+static const char *parse_block(Clinic *c, Block *block)
 {
     c->line = block->line;
     if (!strcmp(block->dsl_name, "clinic"))
-        render_clinic_block(c, block);
-    else if (!strcmp(block->dsl_name, "python"))
+        return render_clinic_block(c, block);
+    if (!strcmp(block->dsl_name, "python")) {
         pyblock_parse_block(c, block);
-    else
-        clinic_fail(c, block->line, "No parser to handle %s block.",
-                    route_repr(c, block->dsl_name));
+        return NULL;
+    }
+    clinic_fail(c, block->line, "No parser to handle %s block.",
+                route_repr(c, block->dsl_name));
+}
+
+/* The output clinic would write for a block, or NULL when the block has
+   errors of its own: its messages are dropped (clinic.py stops at the
+   checksum, before the block is parsed). */
+static const char *render_quietly(Clinic *c, Block *block, const char **name)
+{
+    jmp_buf recover;
+    jmp_buf *outer = c->recover;
+    size_t diagnostics = c->diagnostics.len;
+    int errors = c->errors;
+    Block copy = *block;
+    c->recover = &recover;
+    if (setjmp(recover)) {
+        c->recover = outer;
+        if (c->out_of_memory)
+            longjmp(*outer, 1);
+        sb_setlen(&c->diagnostics, diagnostics);
+        c->errors = errors;
+        return NULL;
+    }
+    *name = parse_block(c, &copy);
+    c->recover = outer;
+    sb_setlen(&c->diagnostics, diagnostics);
+    return copy.output ? copy.output : "";
+}
+
+/* A block whose generated code was edited by hand: clinic.py's message,
+   then a note naming the function and the first line where the file's
+   text is not what clinic writes. */
+CLINIC_NORETURN static void fail_checksum(Clinic *c, Block *block)
+{
+    const char *old = block->output ? block->output : "";
+    const char *name = NULL;
+    const char *fresh = render_quietly(c, block, &name);
+    const char *note = NULL;
+    if (fresh)
+        note = block_mismatch_note(c, name ? arena_printf(c->arena, "%s's",
+                                                          name)
+                                           : "this block's",
+                                   old, fresh, block->checksum_error_line);
+    clinic_fail_note(c, block->checksum_error_line, note, "%s",
+                     block->checksum_error);
 }
 
 /* The results back in the input's form.  An input whose LF text did not
@@ -161,6 +208,15 @@ static bool defines_limited_api(const char *text, size_t len)
     return false;
 }
 
+/* Memory ran out while processing c's file: give up on the file (the
+   recovery point below reports it), not on the process. */
+static void out_of_memory(void *context)
+{
+    Clinic *c = context;
+    c->out_of_memory = true;
+    longjmp(*c->recover, 1);
+}
+
 /* Clinic.parse(), on the LF text of raw. */
 int clinic_process(Clinic *c, const char *raw, size_t raw_len)
 {
@@ -175,8 +231,12 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     c->output_len = 0;
     c->files = NULL;
     c->nfiles = 0;
+    c->out_of_memory = false;
     c->recover = &recover;
+    OutOfMemoryHandler outer_oom =
+        arena_set_out_of_memory((OutOfMemoryHandler){out_of_memory, c});
     if (setjmp(recover)) {
+        arena_set_out_of_memory(outer_oom);
         c->recover = outer;
         c->filename = filename;
         sb_free(out);
@@ -184,6 +244,17 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
         c->output_len = 0;
         c->files = NULL;
         c->nfiles = 0;
+        if (c->out_of_memory) {
+            /* what the failed run held is unreachable now but for the
+               arena; the message needs little */
+            c->errors++;
+            if (c->line > 0)
+                sb_addf(&c->diagnostics, "%s:%d: error: out of memory\n",
+                        c->filename, c->line);
+            else
+                sb_addf(&c->diagnostics, "%s: error: out of memory\n",
+                        c->filename);
+        }
         return -1;
     }
 
@@ -200,6 +271,7 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
         c->output = arena_strndup(c->arena, raw, raw_len);
         c->output_len = raw_len;
         c->recover = outer;
+        arena_set_out_of_memory(outer_oom);
         sb_free(out);
         return 0;
     }
@@ -210,8 +282,11 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
                        defines_limited_api(text, len));
 
     BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
+    block_parser_defer_checksums(bp);
     Block block;
     while (block_parser_next(bp, &block)) {
+        if (block.checksum_error)
+            fail_checksum(c, &block);
         if (block.dsl_name)
             parse_block(c, &block);
         block_print(c, out, &block);
@@ -223,5 +298,6 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     restore_form(c, raw, raw_len, text, len, out);
     sb_free(out);
     c->recover = outer;
+    arena_set_out_of_memory(outer_oom);
     return 0;
 }

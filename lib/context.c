@@ -24,18 +24,43 @@ static void report(Clinic *c, const char *kind, int line, const char *fmt,
     sb_addc(&c->diagnostics, '\n');
 }
 
-void clinic_fail(Clinic *c, int line, const char *fmt, ...)
+static void note(Clinic *c, int line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    report(c, "error", line, fmt, ap);
+    report(c, "note", line, fmt, ap);
     va_end(ap);
+}
+
+CLINIC_NORETURN static void throw_error(Clinic *c)
+{
     c->errors++;
     if (c->recover)
         longjmp(*c->recover, 1);
     /* an error outside clinic_process() is a bug in lib/ */
     fputs(c->diagnostics.buf, stderr);
     abort();
+}
+
+void clinic_fail(Clinic *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(c, "error", line, fmt, ap);
+    va_end(ap);
+    throw_error(c);
+}
+
+void clinic_fail_note(Clinic *c, int line, const char *note_text,
+                      const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(c, "error", line, fmt, ap);
+    va_end(ap);
+    if (note_text)
+        note(c, line, "%s", note_text);
+    throw_error(c);
 }
 
 void clinic_warn(Clinic *c, int line, const char *fmt, ...)

@@ -32,7 +32,8 @@
 #endif
 
 /* Reads a whole file.  Returns 0 and a malloc'd buffer (caller frees), or
-   -1 with errno set (ENOENT when the file does not exist).  The bytes may
+   -1 with errno set (ENOENT when the file does not exist, EINVAL when it
+   is not a regular file: a FIFO or a device is never read).  The bytes may
    have any line endings: the library reads them as universal newlines. */
 typedef int (*ClinicReadFn)(void *userdata, const char *path,
                             char **data, size_t *len);
@@ -87,6 +88,7 @@ typedef struct Clinic {
     jmp_buf *recover;      /* set by clinic_process() */
     StrBuf diagnostics;    /* "FILE:LINE: error|warning: ...\n" lines */
     int errors;
+    bool out_of_memory;    /* the last clinic_process() ran out of it */
 
     /* The namespace the DSL fills: modules, classes, functions (for
        cloning) in declaration order.  See model.h. */
@@ -133,5 +135,11 @@ CLINIC_NORETURN void clinic_fail(Clinic *c, int line, const char *fmt, ...)
     CLINIC_PRINTF(3, 4);
 void clinic_warn(Clinic *c, int line, const char *fmt, ...)
     CLINIC_PRINTF(3, 4);
+/* clinic_fail, and after the error a note at the same line, GCC's
+   "FILE:LINE: note: NOTE": what the reference's words leave out (a
+   did-you-mean, where a mismatch starts).  NULL note: none. */
+CLINIC_NORETURN void clinic_fail_note(Clinic *c, int line, const char *note,
+                                      const char *fmt, ...)
+    CLINIC_PRINTF(4, 5);
 
 #endif

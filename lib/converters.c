@@ -89,10 +89,25 @@ static void bind_init_args(Clinic *c, const ConverterRow *row,
         for (i = 0; i < row->nparams; i++)
             if (strcmp(args[k].name, row->params[i].name) == 0)
                 break;
-        if (i == row->nparams)
-            fail_type_error(c, arena_printf(c->arena,
-                "%s.converter_init() got an unexpected keyword argument '%s'",
-                row->init_owner, args[k].name));
+        if (i == row->nparams) {
+            /* what the converter takes: its own keywords, then what
+               every converter takes */
+            const char **names = arena_array_of(c->arena, const char *,
+                                                (size_t)row->nparams + 3);
+            size_t n = 0;
+            for (int p = 0; p < row->nparams; p++)
+                names[n++] = row->params[p].name;
+            names[n++] = "c_default";
+            names[n++] = "py_default";
+            names[n++] = "annotation";
+            const char *best = text_closest(args[k].name, names, n);
+            clinic_fail_note(c, 0,
+                             best ? arena_printf(c->arena, "did you mean "
+                                                 "'%s'?", best) : NULL,
+                             "Exception raised during parsing:\nTypeError: "
+                             "%s.converter_init() got an unexpected keyword "
+                             "argument '%s'", row->init_owner, args[k].name);
+        }
         out->values[i] = args[k].value;
     }
 }
@@ -125,27 +140,98 @@ static const struct {
     { PYT_ROBUFFER | PYT_STR | PYT_NONETYPE, false, true, "z#" },
 };
 
+/* frozenset(accept), as str_converter_key() makes it, into *key (a
+   PY_SET of classes) or, when it holds something else, its repr in
+   *other.  A set, tuple, list or dict literal gives its members (a
+   dict its keys), a str its characters; what Python cannot iterate is
+   the TypeError frozenset() raises. */
+static void frozen_accept(Clinic *c, const PyValue *accept, PyValue *key,
+                          const char **other)
+{
+    *other = NULL;
+    memset(key, 0, sizeof *key);
+    key->kind = PY_SET;
+    if (accept->kind == PY_SET) {
+        *key = *accept;
+        return;
+    }
+    const PyValue *items = accept->items;
+    size_t n = accept->nitems;
+    bool iterable = accept->kind == PY_TUPLE ||
+                    (accept->kind == PY_UNKNOWN && accept->type_name &&
+                     (!strcmp(accept->type_name, "list") ||
+                      !strcmp(accept->type_name, "set") ||
+                      !strcmp(accept->type_name, "frozenset") ||
+                      !strcmp(accept->type_name, "dict")));
+    if (accept->kind == PY_STR || accept->kind == PY_BYTES) {
+        /* no format unit takes characters: the set's repr suffices
+           (Python orders a set of strs by their salted hashes) */
+        StrBuf sb = STRBUF_INIT;
+        sb_adds(&sb, accept->len ? "frozenset({" : "frozenset()");
+        for (size_t i = 0; i < accept->len; i++) {
+            bool seen = memchr(accept->s, accept->s[i], i) != NULL;
+            if (seen)
+                continue;
+            if (sb.len > 11)
+                sb_adds(&sb, ", ");
+            if (accept->kind == PY_BYTES)
+                sb_addf(&sb, "%u", (unsigned char)accept->s[i]);
+            else
+                sb_addf(&sb, "'%c'", accept->s[i]);
+        }
+        if (accept->len)
+            sb_adds(&sb, "})");
+        *other = sb_take(&sb, c->arena);
+        return;
+    }
+    if (!iterable)
+        fail_type_error(c, arena_printf(c->arena, "'%s' object is not "
+                                        "iterable",
+                                        py_value_type_name(accept)));
+    bool all_classes = true;
+    for (size_t i = 0; i < n; i++)
+        all_classes &= items[i].kind == PY_TYPE;
+    if (all_classes) {
+        key->items = (PyValue *)items;
+        key->nitems = n;
+        for (size_t i = 0; i < n; i++)
+            key->types |= items[i].types;
+        return;
+    }
+    /* literals (ints, strs): never a valid key; shown in their order */
+    StrBuf sb = STRBUF_INIT;
+    sb_adds(&sb, "frozenset({");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            sb_adds(&sb, ", ");
+        sb_adds(&sb, py_repr(c->arena, &items[i]));
+    }
+    sb_adds(&sb, "})");
+    *other = sb_take(&sb, c->arena);
+}
+
 static void str_converter_init(Clinic *c, Converter *conv,
                                const PyValue *accept, const PyValue *encoding,
                                const PyValue *zeroes)
 {
     bool has_encoding = py_truthy(encoding), has_zeroes = py_truthy(zeroes);
+    PyValue key;
+    const char *other;
+    frozen_accept(c, accept, &key, &other);
     const char *unit = NULL;
-    if (accept->kind == PY_SET)
+    if (!other)
         for (size_t i = 0; i < sizeof str_argument_map /
                                    sizeof str_argument_map[0]; i++)
-            if (str_argument_map[i].accept == accept->types &&
+            if (str_argument_map[i].accept == key.types &&
                 str_argument_map[i].encoding == has_encoding &&
                 str_argument_map[i].zeroes == has_zeroes)
                 unit = str_argument_map[i].format_unit;
     if (!unit) {
-        PyValue key = *accept;
-        const char *set = accept->kind == PY_SET
-            ? (accept->types
-               ? arena_printf(c->arena, "frozenset(%s)",
-                              conv_repr(c->arena, c->dialect, &key))
-               : "frozenset()")
-            : conv_repr(c->arena, c->dialect, &key);
+        /* the repr of the key tuple: frozenset's members in the order
+           Python's set table holds them (pyexpr_value.c) */
+        const char *set = other ? other
+                                : conv_in_dialect(c->arena, c->dialect,
+                                      py_frozenset_repr(c->arena, &key));
         clinic_fail(c, 0,
                     "str_converter: illegal combination of arguments "
                     "(%s, %s, %s)", set, has_encoding ? "True" : "False",
@@ -166,8 +252,8 @@ static void str_converter_init(Clinic *c, Converter *conv,
         /* sorry, clinic can't support preallocated buffers for es# and et# */
         conv->c_default = "NULL";
     }
-    if (accept->kind == PY_SET && (accept->types & PYT_NONETYPE) &&
-        conv->c_default && strcmp(conv->c_default, "Py_None") == 0)
+    if ((key.types & PYT_NONETYPE) && conv->c_default &&
+        strcmp(conv->c_default, "Py_None") == 0)
         conv->c_default = "NULL";
 }
 

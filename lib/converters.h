@@ -22,6 +22,12 @@ const ConverterClass *legacy_converter_find(const Clinic *c,
                                             const char *format_unit);
 const ReturnConverterClass *return_converter_class_find(const Clinic *c,
                                                         const char *name);
+/* The names of the converters (and return converters) known now,
+   built-in and declared, for did-you-mean notes; in c's arena. */
+size_t converter_class_names(const Clinic *c, bool returns,
+                             const char ***names);
+/* "did you mean 'NAME'?" for a misspelt converter, or NULL. */
+const char *converter_suggestion(Clinic *c, bool returns, const char *name);
 /* Register a class a Python block declared (also registers the legacy
    format unit, as clinic.py's metaclass does). */
 void converter_register_class(Clinic *c, ConverterClass *cls);

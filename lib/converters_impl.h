@@ -134,6 +134,9 @@ void converter_copy_attrs(Clinic *c, const Converter *from, Converter *to);
    with clinic's classes as "<class 'str'>" / "<class '__main__.buffer'>"
    and sets in the reference's definition order. */
 const char *conv_repr(Arena *a, const Dialect *d, const PyValue *v);
+/* A repr Python made of values holding clinic's own classes
+   ("<class '__main__.buffer'>"), with those in the dialect's modules. */
+const char *conv_in_dialect(Arena *a, const Dialect *d, const char *repr);
 /* "<class 'int'>", for one PYT_ bit. */
 const char *conv_class_repr(Arena *a, const Dialect *d, unsigned type_bit);
 /* The bits in definition order, for messages and listings. */

@@ -53,6 +53,21 @@ const char *conv_class_repr(Arena *a, const Dialect *d, unsigned type_bit)
     }
 }
 
+const char *conv_in_dialect(Arena *a, const Dialect *d, const char *repr)
+{
+    static const char *const own[] = {"buffer", "robuffer", "rwbuffer",
+                                      "Null"};
+    if (!strstr(repr, "'__main__."))
+        return repr;
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        repr = text_replace(a, repr,
+                            arena_printf(a, "'__main__.%s'", own[i]),
+                            arena_printf(a, "'%s.%s'",
+                                         i < 3 ? d->buffer_module
+                                               : d->null_module, own[i]));
+    return repr;
+}
+
 static void add_type_set(Arena *a, const Dialect *d, StrBuf *sb,
                          unsigned types)
 {
@@ -77,6 +92,12 @@ static void add_repr(Arena *a, const Dialect *d, StrBuf *sb,
     case PY_SET:
         if (!v->types) {
             sb_adds(sb, "set()");
+            break;
+        }
+        if (!(v->types & PYT_NULL)) {
+            /* Python's own order (pyexpr_value.c): it depends on the
+               members' addresses and on the order they were added */
+            sb_adds(sb, conv_in_dialect(a, d, py_repr(a, v)));
             break;
         }
         sb_addc(sb, '{');
@@ -538,6 +559,26 @@ ConverterRegistry *converters_new(Arena *a, const Dialect *d)
 const ConverterClass *converter_class_find(const Clinic *c, const char *name)
 {
     return named_get(&c->converters->converters, name);
+}
+
+size_t converter_class_names(const Clinic *c, bool returns,
+                             const char ***names)
+{
+    const NamedTable *t = returns ? &c->converters->return_converters
+                                  : &c->converters->converters;
+    const char **out = arena_array_of(c->arena, const char *, t->len + 1);
+    for (size_t i = 0; i < t->len; i++)
+        out[i] = t->items[i].name;
+    *names = out;
+    return t->len;
+}
+
+const char *converter_suggestion(Clinic *c, bool returns, const char *name)
+{
+    const char **names;
+    size_t n = converter_class_names(c, returns, &names);
+    const char *best = text_closest(name, names, n);
+    return best ? arena_printf(c->arena, "did you mean '%s'?", best) : NULL;
 }
 
 const ConverterClass *legacy_converter_find(const Clinic *c,

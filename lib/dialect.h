@@ -121,6 +121,8 @@ typedef enum DialectMessage {
     MSG_INVALID_PARAMETER_DEFAULT,  /* function, line */
     MSG_INVALID_PARAMETER_KWARGS,   /* function, line */
     MSG_DEFAULT_MISSING,            /* parameter */
+    MSG_DEFAULT_SYNTAX,             /* repr(default), repr(the line parsed:
+                                       "x = DEFAULT\n") */
     MSG_MALFORMED_DEFAULT,          /* repr(default), repr(exception) */
     MSG_EXPRESSION_NEEDS_C_DEFAULT, /* default, ast.dump() */
     MSG_CONSTANT_NEEDS_C_DEFAULT,   /* default */

@@ -444,6 +444,9 @@ static const char *const messages_3_11[MSG_COUNT] = {
     [MSG_DEFAULT_MISSING] =
         "Can't have a parameter without a default (%r)\n"
         "after a parameter with a default!",
+    /* clinic.py shows the line it parsed, its own 'x = ' wrapper around
+       the default; the default as written says more */
+    [MSG_DEFAULT_SYNTAX] = "Syntax error: %1$s",
     [MSG_MALFORMED_DEFAULT] =
         "Malformed expression given as default value\n%r caused %s",
     [MSG_EXPRESSION_NEEDS_C_DEFAULT] =

@@ -369,6 +369,8 @@ static const char *const messages_3_13[MSG_COUNT] = {
     [MSG_DEFAULT_MISSING] =
         "Can't have a parameter without a default (%r) "
         "after a parameter with a default!",
+    /* test_clinic.py asserts the line clinic.py parsed */
+    [MSG_DEFAULT_SYNTAX] = "Syntax error: %2$s",
     [MSG_MALFORMED_DEFAULT] =
         "Malformed expression given as default value %r caused %s",
     [MSG_EXPRESSION_NEEDS_C_DEFAULT] =

@@ -60,8 +60,14 @@ static void check_arity(Clinic *c, const Arity *f, int nargs)
 /* block.output.append(text) */
 static void append_output(Clinic *c, Block *block, const char *text)
 {
-    const char *old = block->output ? block->output : "";
-    block->output = arena_printf(c->arena, "%s%s", old, text);
+    ArenaText *t = &c->router->appended;
+    if (!block->output || block->output != t->text) {
+        /* another block, or its output was set since: start from it */
+        *t = (ArenaText){0};
+        arena_text_adds(c->arena, t, block->output ? block->output : "");
+    }
+    arena_text_adds(c->arena, t, text);
+    block->output = t->text;
     block->output_appended = true;
 }
 

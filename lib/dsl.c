@@ -36,7 +36,8 @@ static bool is_blank(const char *s)
 /* clinic.py's DSLParser.ignore_line: comment-only and empty lines. */
 bool dsl_ignore_line(Clinic *c, const char *line)
 {
-    return text_lstrip(c->arena, line)[0] == '#' || is_blank(line);
+    (void)c;
+    return text_skip_space(line)[0] == '#' || is_blank(line);
 }
 
 /* ---- IndentStack ------------------------------------------------------- */
@@ -46,7 +47,7 @@ int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line)
     if (strchr(line, '\t'))
         clinic_fail(c, 0,
                     "Tab characters are illegal in the Argument Clinic DSL.");
-    const char *stripped = text_lstrip(c->arena, line);
+    const char *stripped = text_skip_space(line);
     if (!*stripped) {
         /* we can't tell anything from an empty line, so pretend it's
            indented like our current indent */
@@ -685,8 +686,9 @@ static ReturnConverter *parse_return_annotation(Clinic *c,
                           "converter", dsl_repr_str(c, name));
     const ReturnConverterClass *cls = return_converter_class_find(c, name);
     if (!cls)
-        clinic_fail(c, 0, "No available return converter called %s",
-                    dsl_repr_str(c, name));
+        clinic_fail_note(c, 0, converter_suggestion(c, true, name),
+                         "No available return converter called %s",
+                         dsl_repr_str(c, name));
     return return_converter_create(c, cls, args, nargs);
 }
 
@@ -883,6 +885,17 @@ void dsl_check_docstring_ascii(Clinic *c, const char *line)
     sb_free(&found);
 }
 
+/* A docstring line added to the docstring read so far: joined with
+   "\n" once the docstring is not empty. */
+static const char *add_docstring_line(Clinic *c, ArenaText *t,
+                                      const char *text)
+{
+    if (t->len)
+        arena_text_add(c->arena, t, "\n", 1);
+    arena_text_adds(c->arena, t, text);
+    return t->text;
+}
+
 static void state_parameter_docstring(Clinic *c, DslState *d,
                                       const char *line)
 {
@@ -905,8 +918,12 @@ static void state_parameter_docstring(Clinic *c, DslState *d,
     dsl_check_docstring_ascii(c, line);
     const char *text = *stripped ? dsl_indent_dedent(c, &d->indent, line)
                                  : "";
-    last->docstring = arena_printf(c->arena, "%s%s%s", last->docstring,
-                                   *last->docstring ? "\n" : "", text);
+    if (d->parameter_docstring_of != last) {
+        d->parameter_docstring_of = last;
+        d->parameter_docstring = (ArenaText){0};
+        arena_text_adds(c->arena, &d->parameter_docstring, last->docstring);
+    }
+    last->docstring = add_docstring_line(c, &d->parameter_docstring, text);
 }
 
 static void state_function_docstring(Clinic *c, DslState *d,
@@ -927,8 +944,11 @@ static void state_function_docstring(Clinic *c, DslState *d,
         dsl_check_docstring_ascii(c, line);
         text = text_rstrip(c->arena, dsl_indent_dedent(c, &d->indent, line));
     }
-    f->docstring = arena_printf(c->arena, "%s%s%s", f->docstring,
-                                *f->docstring ? "\n" : "", text);
+    if (d->function_docstring.text != f->docstring) {
+        d->function_docstring = (ArenaText){0};
+        arena_text_adds(c->arena, &d->function_docstring, f->docstring);
+    }
+    f->docstring = add_docstring_line(c, &d->function_docstring, text);
 }
 
 static void run_state(Clinic *c, DslState *d, const char *line)

@@ -87,6 +87,12 @@ struct DslState {
        found, and the empty piece that stands for "nothing added yet" */
     const char *saved_output;
     const char *no_output;
+    /* The docstrings being read, line by line: grown in place, so a
+       docstring of n lines costs memory linear in its length. */
+    ArenaText function_docstring;
+    ArenaText parameter_docstring;
+    const Parameter *parameter_docstring_of;
+    ArenaText parameter_continuation_text;
 };
 
 /* Switches state, and runs the new state on line unless it is NULL. */

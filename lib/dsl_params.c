@@ -391,6 +391,19 @@ static bool error_is(const char *error, const char *exception)
     return error && !strncmp(error, exception, n) && error[n] == '(';
 }
 
+/* clinic.py's words for a name as a default without c_default; a note
+   when the name is a misspelt True, False, None or NULL ("true"). */
+CLINIC_NORETURN static void fail_named_constant(Clinic *c, const char *name)
+{
+    static const char *const literals[] = {"True", "False", "None", "NULL"};
+    const char *best = text_closest(name, literals,
+                                    sizeof literals / sizeof *literals);
+    clinic_failm_note(c, 0,
+                      best ? arena_printf(c->arena, "did you mean '%s'?", best)
+                           : NULL,
+                      MSG_CONSTANT_NEEDS_C_DEFAULT, MSG_ARGS(name));
+}
+
 /*
  * The default value of a parameter: sets *value and adds the c_default
  * and py_default keyword arguments clinic.py derives (unless given).
@@ -402,8 +415,12 @@ static void parse_default(Clinic *c, const char *default_text,
     PySyntaxError err = {0};
     PyExpr *expr = pyexpr_parse_default(c->arena, def, &err);
     if (!expr)
-        clinic_fail(c, 0, "Syntax error: %s",
-                    err.text ? dsl_repr_str(c, err.text) : "None");
+        clinic_failm_note(c, 0, "a default value is a Python expression (a "
+                          "literal, NULL, or a name given with c_default=)",
+                          MSG_DEFAULT_SYNTAX,
+                          MSG_ARGS(dsl_repr_str(c, def),
+                                   err.text ? dsl_repr_str(c, err.text)
+                                            : "None"));
 
     const char *c_default = NULL, *py_default = NULL;
     if (!find_arg(args, *nargs, "c_default")) {
@@ -450,8 +467,7 @@ static void parse_default(Clinic *c, const char *default_text,
                               "Python constant)", dsl_repr_str(c, def));
         py_default = dotted_name(c, expr);
         if (!given_c_default(args, *nargs))
-            clinic_failm(c, 0, MSG_CONSTANT_NEEDS_C_DEFAULT,
-                         MSG_ARGS(py_default));
+            fail_named_constant(c, py_default);
         /* the c_default check above already evaluated it: anything but a
            NameError (the constant is C's, not Python's) has failed */
         const char *error = NULL;
@@ -473,8 +489,7 @@ static void parse_default(Clinic *c, const char *default_text,
         *value = py_unknown;
         py_default = def;
         if (!given_c_default(args, *nargs))
-            clinic_failm(c, 0, MSG_CONSTANT_NEEDS_C_DEFAULT,
-                         MSG_ARGS(py_default));
+            fail_named_constant(c, py_default);
     }
 
     /* where c_default is NULL here, it was given */
@@ -516,9 +531,14 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
 {
     Function *f = d->function;
 
+    /* A line continued with a backslash is joined to the next one in
+       place (parameter_continuation_text), not copied at each line, so
+       n continuation lines cost memory linear in their length. */
     if (*d->parameter_continuation) {
-        line = arena_printf(c->arena, "%s %s", d->parameter_continuation,
-                            text_lstrip(c->arena, line));
+        ArenaText *t = &d->parameter_continuation_text;
+        arena_text_adds(c->arena, t, " ");
+        arena_text_adds(c->arena, t, text_skip_space(line));
+        line = t->text;
         d->parameter_continuation = "";
     }
 
@@ -537,13 +557,20 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         return;
     }
 
-    line = text_rstrip(c->arena, line);
-    size_t len = strlen(line);
+    size_t len = text_rstrip_len(line);
     if (len && line[len - 1] == '\\') {
-        d->parameter_continuation = arena_strndup(c->arena, line, len - 1);
+        ArenaText *t = &d->parameter_continuation_text;
+        if (line == t->text) {
+            t->len = len - 1;          /* the joined line, cut in place */
+            t->text[t->len] = '\0';
+        } else {
+            *t = (ArenaText){0};
+            arena_text_add(c->arena, t, line, len - 1);
+        }
+        d->parameter_continuation = t->text;   /* "" is no continuation */
         return;
     }
-    line = text_lstrip(c->arena, line);
+    line = text_lstrip(c->arena, arena_strndup(c->arena, line, len));
 
     const char *from;
     char marked = dsl_has_syntax(c, SYNTAX_DEPRECATION)
@@ -655,7 +682,8 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     } else {
         const ConverterClass *cls = converter_class_find(c, name);
         if (!cls)
-            clinic_failm(c, 0, MSG_NOT_A_CONVERTER, MSG_ARGS(name, ""));
+            clinic_failm_note(c, 0, converter_suggestion(c, false, name),
+                              MSG_NOT_A_CONVERTER, MSG_ARGS(name, ""));
         converter = converter_create(c, cls, converter_name, parameter_name,
                                      f, value, args, nargs);
     }

@@ -1,8 +1,9 @@
 /*
  * io.h — the only module that touches files: reading them as clinic.py
- * does (UTF-8 text, universal newlines) and writing them safely (temp
- * file in the same directory, fsync, rename; untouched when unchanged;
- * several files committed together or not at all).
+ * does (UTF-8 text, universal newlines; regular files only), telling
+ * whether two names are one file, and writing them safely (io_commit.c:
+ * temp file in the same directory, fsync, rename; untouched when
+ * unchanged; several files committed together or not at all).
  *
  * Errors are returned, never printed: -1 with errno set, and for writes
  * an IoError naming the file and the step that failed, so the command
@@ -15,8 +16,26 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Reads a whole file as bytes.  0 and a malloc'd, NUL-terminated buffer
-   (caller frees; *len excludes the NUL), or -1 with errno set. */
+/* ---- reading --------------------------------------------------------- */
+
+/* Opens a regular file for reading.  Anything else is refused without
+   being opened (a FIFO would block, a device could act on the open):
+   -1 with errno EISDIR for a directory, EINVAL for any other kind (see
+   io_file_kind), or the error of stat/open. */
+int io_open_regular(const char *path);
+
+/* "a FIFO", "a character device", "a directory", ... for messages. */
+const char *io_file_kind(mode_t mode);
+
+/* Reads fd to its end: 0 and a malloc'd, NUL-terminated buffer (caller
+   frees; *len excludes the NUL), or -1 with errno set (ENOMEM when the
+   file is too big for memory: the caller's run goes on). */
+int io_read_fd(int fd, char **data, size_t *len);
+/* The same into a buffer the caller keeps from file to file (*buf of
+   *cap bytes, grown with realloc as needed; NULL and 0 to start). */
+int io_read_into(int fd, char **buf, size_t *cap, size_t *len);
+
+/* io_open_regular + io_read_fd. */
 int io_read_file(const char *path, char **data, size_t *len);
 
 /* As clinic.py reads a file (open(path, 'r')): io_read_file, then
@@ -28,10 +47,26 @@ size_t io_universal_newlines(char *data, size_t len);
 
 /* ClinicReadFn over io_read_text (userdata unused).  The library reads
    what a ClinicReadFn returns as universal newlines anyway, and keeps a
-   file's own line endings itself (textform.h): clinic/main.c hands it the
+   file's own line endings itself (textform.h): clinic/job.c hands it the
    raw bytes of the input. */
 int io_clinic_read(void *userdata, const char *path, char **data,
                    size_t *len);
+
+/* Is data valid UTF-8?  When not, writes the message Python's decoder
+   gives ("'utf-8' codec can't decode byte 0xff in position 3: invalid
+   start byte") to msg and returns false. */
+bool io_check_utf8(const char *data, size_t len, char *msg, size_t msgsize);
+
+/* ---- paths and identity ------------------------------------------------ */
+
+/* "dir/name" -> "dir" ("." when there is no slash, "/" for "/name");
+   malloc'd. */
+char *io_dirname(const char *path);
+
+/* The file a write to path really lands on: path itself, or for a
+   symlink (even a dangling one) the file at the end of the chain, so the
+   link is written through and stays a link.  malloc'd. */
+char *io_resolve_target(const char *path);
 
 /* Would a write to a and a write to b land on the same file?  Decided
    by the file itself: device and inode when both exist (so a symlink, a
@@ -44,10 +79,7 @@ bool io_same_file(const char *a, const char *b);
 /* ClinicSameFileFn over io_same_file (userdata unused). */
 bool io_clinic_same_file(void *userdata, const char *a, const char *b);
 
-/* Is data valid UTF-8?  When not, writes the message Python's decoder
-   gives ("'utf-8' codec can't decode byte 0xff in position 3: invalid
-   start byte") to msg and returns false. */
-bool io_check_utf8(const char *data, size_t len, char *msg, size_t msgsize);
+/* ---- writing (io_commit.c) --------------------------------------------- */
 
 /* What went wrong in a write: the file concerned, the step, errno. */
 typedef struct IoError {
@@ -61,8 +93,19 @@ typedef ssize_t (*IoWriteFn)(int fd, const void *buf, size_t n);
 
 /* A set of files written together: every new text goes to a temp file
    first; only when all are written and synced are they renamed over
-   their targets.  If anything fails before the renames, no target is
-   touched and no temp file is left behind. */
+   their targets.
+
+   Before anything is created, every target that changes is checked: two
+   entries must not be one file; an existing target must be a regular
+   file that a rename can replace (not a directory, FIFO or device, not
+   read-only, immutable or append-only, not a mount point, not another
+   user's file in a sticky directory); its directory (or the nearest one
+   that exists, when directories are to be made) must be a writable
+   directory.  So every failure that can be known beforehand leaves all
+   targets as they were.  If anything fails later but before the renames
+   (disk full), the temp files and the directories the commit made are
+   removed.  Only a rename failing unforeseeably can leave a commit half
+   done. */
 typedef struct IoCommit IoCommit;
 
 IoCommit *io_commit_new(void);
@@ -72,15 +115,23 @@ void io_commit_set_write_fn(IoCommit *commit, IoWriteFn fn);
    directories, as clinic.py's file destinations do. */
 void io_commit_add(IoCommit *commit, const char *path, const char *data,
                    size_t len, bool make_dirs);
-/* Writes everything.  Files whose content on disk is already identical
-   are not touched (their mtime is kept).  A target that is a symlink is
-   written through (the link stays a link); an existing target's
-   permission bits are kept, a new file gets 0666 & ~umask.  Returns the
+/* Checks every target, then writes everything.  Files whose content on
+   disk is already identical are not touched (their mtime is kept).  A
+   target that is a symlink is written through (the link stays a link).
+   A rewritten file keeps its permission bits but setuid and setgid (as
+   cp does), and its owner and group where the process may set them; a
+   new file gets 0666 & ~umask.  A hard link to a rewritten file keeps
+   the old text: the rename gives the name a new file.  Returns the
    number of files actually written, or -1 and *err. */
 int io_commit_run(IoCommit *commit, IoError *err);
 
 /* One file on its own: io_commit_* with a single entry. */
 int io_write_file(const char *path, const char *data, size_t len,
                   IoError *err);
+
+/* The temp file name for target (".BASE.clinic-PID-XXXXXX", BASE cut
+   and hashed when the name would pass the directory's limit): exposed
+   for tests.  malloc'd. */
+char *io_temp_name(const char *target);
 
 #endif

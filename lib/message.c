@@ -54,3 +54,9 @@ void clinic_warnm(Clinic *c, int line, DialectMessage id,
 {
     clinic_warn(c, line, "%s", message_format(c, id, args));
 }
+
+void clinic_failm_note(Clinic *c, int line, const char *note,
+                       DialectMessage id, const char *const *args)
+{
+    clinic_fail_note(c, line, note, "%s", message_format(c, id, args));
+}

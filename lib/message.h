@@ -21,5 +21,9 @@ CLINIC_NORETURN void clinic_failm(Clinic *c, int line, DialectMessage id,
                                   const char *const *args);
 void clinic_warnm(Clinic *c, int line, DialectMessage id,
                   const char *const *args);
+/* clinic_fail_note() with that message: the note (or NULL) after it. */
+CLINIC_NORETURN void clinic_failm_note(Clinic *c, int line, const char *note,
+                                       DialectMessage id,
+                                       const char *const *args);
 
 #endif

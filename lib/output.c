@@ -86,7 +86,8 @@ static const char *read_existing(Clinic *c, const char *path, size_t *len)
                                                 (size_t)(slash - path)) : ""));
         }
         clinic_fail(c, 0, "Can't read destination file %s: %s",
-                    route_repr(c, path), strerror(errno));
+                    route_repr(c, path),
+                    errno == EINVAL ? "not a regular file" : strerror(errno));
     }
     char *copy = arena_strndup(c->arena, data ? data : "", n);
     free(data);
@@ -161,10 +162,27 @@ static void finish_file_destination(Clinic *c, Destination *d,
         int input_line = c->line;
         c->filename = d->filename;
         BlockParser *bp = block_parser_new(c, old, old_len, true);
+        block_parser_defer_checksums(bp);
         Block b;
         int nblocks = 0;
         bool preserve_only = false;
         while (block_parser_next(bp, &b)) {
+            if (b.checksum_error) {
+                /* where the file's text starts to differ from the text
+                   it gets now, when this is the block that would be
+                   rewritten */
+                const char *note = NULL;
+                if (nblocks == 0 && !strcmp(b.input, "preserve\n")) {
+                    size_t n = strlen(output);
+                    const char *fresh = n && output[n - 1] != '\n'
+                        ? arena_printf(c->arena, "%s\n", output) : output;
+                    note = block_mismatch_note(c, "this file's",
+                                               b.output ? b.output : "",
+                                               fresh, b.checksum_error_line);
+                }
+                clinic_fail_note(c, b.checksum_error_line, note, "%s",
+                                 b.checksum_error);
+            }
             if (nblocks++ == 0) {
                 preserve_only = !strcmp(b.input, "preserve\n");
                 existing = b;

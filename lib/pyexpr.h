@@ -69,6 +69,9 @@ extern const PyValue py_unspecified, py_unknown, py_null, py_none;
 /* repr() as Python 3.11 prints it: shortest round-trip floats, quote
    choice and escapes for str and bytes, sets in a stable order. */
 char *py_repr(Arena *a, const PyValue *v);
+/* repr(frozenset(v)) for a PY_SET of classes: Python may lay the copy
+   out anew, in another order than the set's. */
+char *py_frozenset_repr(Arena *a, const PyValue *v);
 /* Python truthiness and ==, for the few places clinic.py relies on them. */
 bool py_truthy(const PyValue *v);
 bool py_equal(const PyValue *x, const PyValue *y);

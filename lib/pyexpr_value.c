@@ -497,30 +497,32 @@ const char *py_value_type_name(const PyValue *v)
 
 /* ---- the order Python iterates a set of classes --------------------------- */
 
-/* A class hashes by its address (shifted right by 4).  Python's builtin
-   classes are static objects in libpython, which the loader places at a
-   random multiple of 1 MiB, so the low 20 bits of their addresses do not
-   change from run to run.  They decide how a small set is laid out, and
-   so the order repr() prints, unless collisions walk the probe sequence
-   into the randomised bits (then Python's own order varies between
-   runs).  These offsets are those of Debian's python3.11, which runs
-   clinic.py here.  clinic's own buffer classes live on the heap, where
-   Python's order varies anyway, so any value serves for them. */
+/* A class hashes by its address (shifted right by 4), which decides how
+   a small set is laid out, and so the order repr() prints.  Python's
+   builtin classes are static objects of the interpreter, and Debian
+   bookworm's /usr/bin/python3.11 (3.11.2: the reference interpreter,
+   which CI and make deps install) is not position-independent: their
+   addresses are the same in every run, and are these.  (Another build,
+   a pyenv 3.11 say, orders some sets differently.)  clinic's own buffer
+   classes live on the heap, where Python's order varies from run to run
+   anyway; their addresses are one run's, with the spacing they always
+   have. */
 static const struct {
     unsigned bit;
-    unsigned offset;
+    unsigned long long address;
 } class_addresses[] = {
-    { PYT_OBJECT, 0x5e860 }, { PYT_INT, 0x57ce0 }, { PYT_STR, 0x61860 },
-    { PYT_BYTES, 0x48640 }, { PYT_BYTEARRAY, 0x47780 }, { PYT_FLOAT, 0x55200 },
-    { PYT_COMPLEX, 0x4a260 }, { PYT_BOOL, 0x46f40 }, { PYT_NONETYPE, 0x5bc00 },
-    { PYT_BUFFER, 0x300a0 }, { PYT_ROBUFFER, 0x314e0 }, { PYT_RWBUFFER, 0x32920 },
+    { PYT_OBJECT, 0x9563c0 }, { PYT_INT, 0x958cc0 }, { PYT_STR, 0x958980 },
+    { PYT_BYTES, 0x958b20 }, { PYT_BYTEARRAY, 0x955e60 },
+    { PYT_FLOAT, 0x950900 }, { PYT_COMPLEX, 0x9542e0 }, { PYT_BOOL, 0x956820 },
+    { PYT_NONETYPE, 0x94b260 }, { PYT_BUFFER, 0x7f3a1f90f910 },
+    { PYT_ROBUFFER, 0x7f3a1f9106d0 }, { PYT_RWBUFFER, 0x7f3a1f90fff0 },
 };
 
 static size_t class_hash(unsigned bit)
 {
     for (size_t i = 0; i < sizeof class_addresses / sizeof class_addresses[0]; i++)
         if (class_addresses[i].bit == bit)
-            return class_addresses[i].offset >> 4;
+            return (size_t)(class_addresses[i].address >> 4);
     return 0;
 }
 
@@ -541,9 +543,24 @@ static void set_insert(unsigned *table, size_t mask, unsigned bit)
     }
 }
 
+/* Reinserts a table's members, in its order, into a fresh table of size
+   slots (set_table_resize, set_merge). */
+static void set_reinsert(unsigned *table, size_t old_mask, size_t size)
+{
+    unsigned old[32];
+    memcpy(old, table, sizeof old);
+    memset(table, 0, 32 * sizeof *table);
+    for (size_t i = 0; i <= old_mask; i++)
+        if (old[i])
+            set_insert(table, size - 1, old[i]);
+}
+
 /* The members of a PY_SET in the order Python would iterate it, having
-   built it by adding v->items in order (or the PYT_ bits in order). */
-static size_t set_iteration_order(const PyValue *v, unsigned *out)
+   built it by adding v->items in order (or the PYT_ bits in order); with
+   frozen, then copied by frozenset(), which sizes its table for twice
+   the members (set_merge) and so may lay them out anew. */
+static size_t set_iteration_order(const PyValue *v, bool frozen,
+                                  unsigned *out)
 {
     unsigned inserted[16], table[32] = { 0 };
     size_t n = 0;
@@ -566,15 +583,19 @@ static size_t set_iteration_order(const PyValue *v, unsigned *out)
         if (++fill * 5 >= mask * 3) {
             /* grow to the power of two above 4 * used, reinserting in
                table order */
-            unsigned old[32];
             size_t size = 8;
             while (size <= fill * 4)
                 size <<= 1;
-            memcpy(old, table, sizeof old);
-            memset(table, 0, sizeof table);
-            for (size_t i = 0; i <= mask; i++)
-                if (old[i])
-                    set_insert(table, size - 1, old[i]);
+            set_reinsert(table, mask, size);
+            mask = size - 1;
+        }
+    }
+    if (frozen && n * 5 >= 7 * 3) {
+        size_t size = 8;
+        while (size <= n * 2)
+            size <<= 1;
+        if (size - 1 != mask) {
+            set_reinsert(table, mask, size);
             mask = size - 1;
         }
     }
@@ -583,6 +604,32 @@ static size_t set_iteration_order(const PyValue *v, unsigned *out)
         if (table[i])
             out[count++] = table[i];
     return count;
+}
+
+static void repr_class_set(StrBuf *sb, const PyValue *v, bool frozen)
+{
+    unsigned order[16];
+    size_t n = set_iteration_order(v, frozen, order);
+    sb_addc(sb, '{');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            sb_adds(sb, ", ");
+        sb_adds(sb, type_repr(order[i]));
+    }
+    sb_addc(sb, '}');
+}
+
+char *py_frozenset_repr(Arena *a, const PyValue *v)
+{
+    StrBuf sb = STRBUF_INIT;
+    if (!v->types) {
+        sb_adds(&sb, "frozenset()");
+    } else {
+        sb_adds(&sb, "frozenset(");
+        repr_class_set(&sb, v, true);
+        sb_addc(&sb, ')');
+    }
+    return pysb_take(&sb, a);
 }
 
 /* ---- repr -------------------------------------------------------------- */
@@ -611,15 +658,7 @@ void pyvalue_repr(StrBuf *sb, const PyValue *v)
             sb_adds(sb, "set()");
             return;
         }
-        unsigned order[16];
-        size_t n = set_iteration_order(v, order);
-        sb_addc(sb, '{');
-        for (size_t i = 0; i < n; i++) {
-            if (i)
-                sb_adds(sb, ", ");
-            sb_adds(sb, type_repr(order[i]));
-        }
-        sb_addc(sb, '}');
+        repr_class_set(sb, v, false);
         return;
     }
     case PY_TUPLE:

@@ -72,6 +72,10 @@ struct Router {
     Preset presets[ROUTER_NPRESETS];
     const char *line_prefix;
     const char *line_suffix;
+    /* What directives (printout, dump, output print) appended to the
+       current block's output, grown in place (directive.c): a block of n
+       printout lines costs memory linear in its output. */
+    ArenaText appended;
 };
 
 /* clinic.py's add_destination / get_destination / get_destination_buffer.

@@ -6,7 +6,10 @@
  */
 #include "text.h"
 
+#include <ctype.h>
 #include <string.h>
+#include <strings.h>
+#include <stdlib.h>
 
 #include "strbuf.h"
 
@@ -542,11 +545,115 @@ char *text_strip(Arena *a, const char *s)
     return strip_piece(a, s, strlen(s));
 }
 
-char *text_lstrip(Arena *a, const char *s)
+/* Python/suggestions.c: moving (inserting, deleting, replacing) costs
+   2, changing only the case of a letter 1. */
+#define MOVE_COST 2
+#define CASE_COST 1
+
+static size_t substitution_cost(char a, char b)
+{
+    if (a == b)
+        return 0;
+    if (tolower((unsigned char)a) == tolower((unsigned char)b))
+        return CASE_COST;
+    return MOVE_COST;
+}
+
+/* The optimal string alignment distance: Levenshtein's, with Python's
+   costs, plus swapping two neighbours (for "itn") at the cost of one
+   move. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    size_t *rows = xmalloc(3 * (nb + 1) * sizeof *rows);
+    size_t *before = rows, *prev = rows + nb + 1, *row = rows + 2 * (nb + 1);
+    for (size_t j = 0; j <= nb; j++)
+        prev[j] = j * MOVE_COST;
+    for (size_t i = 1; i <= na; i++) {
+        row[0] = i * MOVE_COST;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t best = prev[j - 1] + substitution_cost(a[i - 1], b[j - 1]);
+            if (prev[j] + MOVE_COST < best)
+                best = prev[j] + MOVE_COST;
+            if (row[j - 1] + MOVE_COST < best)
+                best = row[j - 1] + MOVE_COST;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                before[j - 2] + MOVE_COST < best)
+                best = before[j - 2] + MOVE_COST;
+            row[j] = best;
+        }
+        size_t *t = before;
+        before = prev;
+        prev = row;
+        row = t;
+    }
+    size_t d = prev[nb];
+    free(rows);
+    return d;
+}
+
+const char *text_closest(const char *word, const char *const *candidates,
+                         size_t n)
+{
+    const char *best = NULL;
+    size_t best_cost = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(candidates[i], word))
+            continue;
+        /* Python's limit: (len(a) + len(b) + 3) * MOVE_COST / 6 */
+        size_t limit = (strlen(word) + strlen(candidates[i]) + 3) *
+                       MOVE_COST / 6;
+        /* only the case differs ("null", "NULL"): the one meant */
+        size_t cost = strcasecmp(word, candidates[i]) == 0
+                          ? 0 : edit_distance(word, candidates[i]);
+        if (cost <= limit && cost < best_cost) {
+            best = candidates[i];
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+int text_first_differing_line(const char *a, const char *b)
+{
+    int line = 0;
+    for (; *a && *a == *b; a++, b++)
+        line += *a == '\n';
+    return *a == *b ? -1 : line;
+}
+
+bool text_find_surrogate(const char *s, size_t n, size_t *position,
+                         unsigned *code_point)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    const unsigned char *hit = memchr(u, 0xED, n);
+    while (hit && !(hit + 2 < u + n && hit[1] >= 0xA0 && hit[1] <= 0xBF))
+        hit = memchr(hit + 1, 0xED, n - (size_t)(hit + 1 - u));
+    if (!hit)
+        return false;
+    size_t chars = 0;
+    for (const unsigned char *p = u; p < hit; p++)
+        chars += (*p & 0xC0) != 0x80;
+    *position = chars;
+    *code_point = 0xD000u | ((hit[1] & 0x3Fu) << 6) | (hit[2] & 0x3Fu);
+    return true;
+}
+
+const char *text_skip_space(const char *s)
 {
     while (*s && is_py_space(*s))
         s++;
-    return arena_strdup(a, s);
+    return s;
+}
+
+char *text_lstrip(Arena *a, const char *s)
+{
+    return arena_strdup(a, text_skip_space(s));
+}
+
+size_t text_rstrip_len(const char *s)
+{
+    return rstrip_len(s, strlen(s));
 }
 
 char *text_rstrip(Arena *a, const char *s)

@@ -78,6 +78,28 @@ bool text_is_legal_py_identifier(const char *s);  /* [A-Za-z_]\w* */
 /* Python str helpers with Python's semantics (whitespace = ASCII here). */
 char *text_strip(Arena *a, const char *s);
 char *text_lstrip(Arena *a, const char *s);
+/* The candidate word is most likely a misspelling of, as Python's
+   "Did you mean" picks it (a Levenshtein distance where a change of case
+   costs half a substitution; here swapping two neighbours costs one
+   move too), or NULL when none is close enough. */
+const char *text_closest(const char *word, const char *const *candidates,
+                         size_t n);
+
+/* The first line (0-based) where a and b differ, or -1 when they are
+   the same text. */
+int text_first_differing_line(const char *a, const char *b);
+
+/* The first lone surrogate (U+D800..U+DFFF, which a Python str may hold
+   and which our strings carry as the 3 bytes ED A0..BF xx) in s[0..n):
+   true and its position in code points, as Python's "can't encode
+   character ... in position N" counts them. */
+bool text_find_surrogate(const char *s, size_t n, size_t *position,
+                         unsigned *code_point);
+
+/* s.lstrip() without a copy: where s's first non-space character is. */
+const char *text_skip_space(const char *s);
+/* len(s.rstrip()), without a copy. */
+size_t text_rstrip_len(const char *s);
 char *text_rstrip(Arena *a, const char *s);
 bool text_startswith(const char *s, const char *prefix);
 bool text_endswith(const char *s, const char *suffix);

@@ -1,56 +1,86 @@
 #!/bin/sh
-# make check (after make deps): every tier in turn, each counted, then one
-# closing line "check: N passed, N failed".  A tier that fails does not stop
-# the later ones; the exit status is non-zero if anything failed.
+# make check (after make deps): every tier in turn, each counted in test
+# cases, then one closing line "check: N passed, N failed".  A tier that
+# fails does not stop the later ones; the exit status is non-zero if
+# anything failed.
+#
+# Each tier's full output goes to build/check/TIER.log; the terminal gets
+# its progress ("== ..." headings, "progress: ..." lines of long tiers,
+# each script's "NAME: N passed, M failed"), every FAIL and CANNOT RUN
+# line, and the tail of the log of a tier that failed.  V=1 shows
+# everything.
+#
+# What a count counts: test cases.  A tier whose last count line is
+# "NAME: N passed, M failed" counts N and M (unit: Check's tests;
+# fixtures: fixtures; cli: assertions; workflow, hardening: cases;
+# conformance: score floors; functional: CPython's tests); a tier that is
+# one check (a build, the layers, the man page, make install) counts one.
 #
 #   build-gcc, build-clang   -Werror builds of clinic and the unit tests
-#                            (clang's in build/clang); 1 check each
-#   unit                     Check's own counts
-#   fixtures                 one per fixture
+#                            (clang's in build/clang)
+#   layers                   tests/layers.sh: no include of lib/ goes up a
+#                            floor, and its self-test
+#   unit, fixtures           make unit, make fixtures
+#   cli, workflow            tests/check_cli.sh, tests/workflow.sh
 #   dialect                  tests/check_dialect.sh: --dialect, the tree's
 #                            patchlevel.h, --make per dialect
 #   man, install             groff -ww on man/clinic.1; make install into
-#                            a scratch DESTDIR; 1 check each
-#   layers                   tests/layers.sh: no include of lib/ goes up a
-#                            floor (and its self-test)
-#   conformance              one per floor in tests/conformance/floor and
-#                            floor-3.13 (both dialects)
+#                            a scratch DESTDIR
+#   conformance              make conformance: the floors of both
+#                            dialects (floor, floor-3.13)
+#   functional               make functional
+#   hardening                make hardening (HARDENING=0 leaves it out)
 set -u
 MAKE=${MAKE:-make}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-res=$(mktemp -d "${TMPDIR:-/tmp}/clinic-check.XXXXXX")
-trap 'rm -rf "$res"' EXIT INT TERM
+. tests/counts.sh
+logs=$top/build/check
+mkdir -p "$logs"
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-check.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT INT TERM
 pass=0 nfail=0
 summary=
+verbose=${V:-0}
 
-count() {   # count TIER PASSED FAILED
-    pass=$((pass + $2))
-    nfail=$((nfail + $3))
+# what of a tier's output the terminal sees (all of it with V=1)
+shown() {
+    if [ "$verbose" = 1 ]; then cat; return; fi
+    grep --line-buffered -E '^== |^progress: |FAIL|CANNOT RUN|^[A-Za-z0-9_/ -]+: [0-9]+ passed, [0-9]+ failed' ||
+        true
+}
+
+tier() {   # tier NAME COMMAND...: run, log, count
+    name=$1; shift
+    log=$logs/$name.log
+    echo "== $name"
+    t0=$(date +%s)
+    : > "$log"
+    { "$@"; echo $? > "$scratch/rc"; } > "$log" 2>&1 &
+    job=$!
+    tail -n +1 -f --pid=$job "$log" 2>/dev/null | shown
+    wait $job
+    rc=$(cat "$scratch/rc" 2>/dev/null || echo 1)
+    counts_of "$log" "$rc"
+    pass=$((pass + p)) nfail=$((nfail + f))
+    secs=$(($(date +%s) - t0))
     summary="$summary
-  $1: $2 passed, $3 failed"
+  $(printf '%-13s %5d passed, %d failed  (%d s)' "$name:" "$p" "$f" "$secs")"
+    if [ "$f" -ne 0 ] && [ "$verbose" != 1 ]; then
+        echo "-- $name failed (exit $rc); the end of $log:"
+        tail -n 25 "$log" | sed 's/^/   | /'
+    fi
 }
 
-one() {     # one TIER COMMAND...: a tier that is one check
-    t=$1; shift
-    echo "== $t"
-    if "$@"; then count "$t" 1 0; else count "$t" 0 1; fi
-}
-
-one build-gcc $MAKE --no-print-directory CC=gcc all test-bins
-one build-clang $MAKE --no-print-directory CC=clang BUILD=build/clang \
+tier build-gcc $MAKE --no-print-directory CC=gcc all test-bins
+tier build-clang $MAKE --no-print-directory CC=clang BUILD=build/clang \
     CLINIC_BIN=build/clang/clinic all test-bins
-
-one layers sh tests/layers.sh
-one layers-self-test sh tests/layers.sh --self-test
-
-echo "== unit"
-if RESULTS=$res/unit $MAKE --no-print-directory CC=gcc unit && [ -f "$res/unit" ]; then :; fi
-if [ -f "$res/unit" ]; then read -r p f < "$res/unit"; count unit "$p" "$f"; else count unit 0 1; fi
-
-echo "== fixtures"
-RESULTS=$res/fixtures $MAKE --no-print-directory CC=gcc fixtures
-if [ -f "$res/fixtures" ]; then read -r p f < "$res/fixtures"; count fixtures "$p" "$f"; else count fixtures 0 1; fi
+tier layers sh -c 'sh tests/layers.sh && sh tests/layers.sh --self-test'
+tier unit $MAKE --no-print-directory CC=gcc unit
+tier fixtures $MAKE --no-print-directory CC=gcc fixtures
+tier cli sh tests/check_cli.sh clinic/clinic
+tier workflow sh tests/workflow.sh clinic/clinic
+tier dialect sh tests/check_dialect.sh clinic/clinic
 
 man_check() {
     [ -f man/clinic.1 ] || { echo "man/clinic.1 is missing"; return 1; }
@@ -58,51 +88,33 @@ man_check() {
     [ -z "$out" ] || { echo "$out"; return 1; }
 }
 install_check() {
-    d=$res/destdir
-    $MAKE --no-print-directory CC=gcc install PREFIX=/usr DESTDIR="$d" >/dev/null &&
+    d=$scratch/destdir
+    $MAKE --no-print-directory CC=gcc install PREFIX=/usr DESTDIR="$d" &&
     [ -x "$d/usr/bin/clinic" ] && [ -f "$d/usr/share/man/man1/clinic.1" ] &&
     "$d/usr/bin/clinic" --help >/dev/null
 }
-one dialect sh tests/check_dialect.sh clinic/clinic
-one man man_check
-one install install_check
-
-echo "== conformance"
-{ $MAKE --no-print-directory CC=gcc conformance 2>&1; echo $? > "$res/conformance.rc"; } |
-    tee "$res/conformance.log"
-rc=$(cat "$res/conformance.rc")
-line=$(grep '^conformance floors:' "$res/conformance.log" | tail -n 1)
-if [ -n "$line" ]; then
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
-    f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
-    [ $rc -ne 0 ] && [ "$f" -eq 0 ] && f=1
-    count conformance "$p" "$f"
-else
-    count conformance 0 1
-fi
+tier man man_check
+tier install install_check
+tier conformance $MAKE --no-print-directory CC=gcc conformance
 
 # Runtime truth: _testclinic.c regenerated by clinic, built against the
 # installed Python 3.11, must pass CPython's ClinicFunctionalTest.
-one functional $MAKE --no-print-directory CC=gcc functional
+functional_check() {
+    $MAKE --no-print-directory CC=gcc functional > "$scratch/functional" 2>&1
+    rc=$?
+    cat "$scratch/functional"
+    n=$(sed -n 's/.*ClinicFunctionalTest: \([0-9]*\) tests OK.*/\1/p' "$scratch/functional")
+    [ $rc -eq 0 ] && [ -n "$n" ] && echo "functional: $n passed, 0 failed"
+    return $rc
+}
+tier functional functional_check
 
 # make hardening (fuzz smoke, sanitizers, valgrind, malformed inputs, kill
-# loop, concurrency, line endings), counted by its own line; HARDENING=0
-# leaves it out for a quick local run.
+# loop, ...); HARDENING=0 leaves it out for a quick local run.
 if [ "${HARDENING:-1}" != 0 ]; then
-    echo "== hardening"
-    { $MAKE --no-print-directory CC=gcc hardening 2>&1; echo $? > "$res/hardening.rc"; } |
-        tee "$res/hardening.log"
-    line=$(grep -E '^hardening: [0-9]+ passed, [0-9]+ failed' "$res/hardening.log" | tail -n 1)
-    if [ -n "$line" ]; then
-        p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
-        f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
-        [ "$(cat "$res/hardening.rc")" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-        count hardening "$p" "$f"
-    else
-        count hardening 0 1
-    fi
+    tier hardening $MAKE --no-print-directory CC=gcc hardening
 fi
 
-echo "== summary$summary"
+echo "== summary (test cases; logs in build/check/)$summary"
 echo "check: $pass passed, $nfail failed"
 [ $nfail -eq 0 ]

@@ -3,7 +3,7 @@
  * and BlockPrinter.  Expected texts and messages were produced by running
  * the reference's BlockParser/BlockPrinter on the same inputs.
  *
- * clinic_fail and the cpp monitor are stubbed here so the scanner is
+ * clinic_fail (with its kin) and the cpp monitor are stubbed here so the scanner is
  * tested on its own: the stub monitor records every line it is fed.
  */
 #include <check.h>
@@ -47,6 +47,15 @@ void clinic_fail(Clinic *c, int line, const char *fmt, ...)
     sb_addc(&c->diagnostics, '\n');
     c->errors++;
     longjmp(*c->recover, 1);
+}
+
+/* message.c's clinic_failm_note calls it; the scanner never does */
+void clinic_fail_note(Clinic *c, int line, const char *note,
+                      const char *fmt, ...)
+{
+    (void)note;
+    (void)fmt;
+    clinic_fail(c, line, "clinic_fail_note");
 }
 
 void clinic_warn(Clinic *c, int line, const char *fmt, ...)
@@ -345,16 +354,27 @@ END_TEST
 
 START_TEST(start_line_quirks)
 {
-    /* a start line inside a body ends it and is lost (as in clinic.py) */
-    ck_assert(scan("a\n/*[clinic input]\nmodule m\n/*[python input]\nfoo\n"
-                   "[clinic start generated code]*/\nc\n", true));
-    ck_assert_int_eq(nblocks, 3);
-    ck_assert_str_eq(blocks[1].input, "module m\n");
-    ck_assert_str_eq(blocks[2].input,
-                     "foo\n[clinic start generated code]*/\nc\n");
-    /* a start line as the last line is dropped */
-    ck_assert_str_eq(scan_print("a\n/*[clinic input]\n"), "a\n");
-    ck_assert_str_eq(scan_print("a\n/*[clinic input]"), "a\n");
+    /* a start line inside a body: clinic.py ends the block there and
+       drops the line; we refuse */
+    ck_assert_str_eq(error_of("a\n/*[clinic input]\nmodule m\n"
+                              "/*[python input]\nfoo\n"
+                              "[clinic start generated code]*/\nc\n", true),
+                     "t.c:4: error: start line inside the block that began "
+                     "at line 2, which has no '[clinic start generated "
+                     "code]*/' line (clinic.py would drop this line)\n");
+    /* a start line as the last line: clinic.py drops it; we refuse */
+    ck_assert_str_eq(error_of("a\n/*[clinic input]\n", true),
+                     "t.c:2: error: block left open at end of file: nothing "
+                     "follows its start line (clinic.py would drop that "
+                     "line)\n");
+    ck_assert_str_eq(error_of("a\n/*[clinic input]", true),
+                     "t.c:2: error: block left open at end of file: nothing "
+                     "follows its start line (clinic.py would drop that "
+                     "line)\n");
+    /* a body that runs to the end: closed there, with a warning */
+    ck_assert(scan("a\n/*[clinic input]\nmodule m\n", true));
+    ck_assert(strstr(clinic.diagnostics.buf, "t.c:2: warning: block has no "
+                     "'[clinic start generated code]*/' line"));
 }
 END_TEST
 

@@ -2888,7 +2888,7 @@ static const ErrCase err_cases[] = {
     { "str", false, { { "accept", { .kind = PY_SET, .types = PYT_STR } }, { "zeroes", { .kind = PY_BOOL, .b = true } } }, 2, { .kind = PY_UNSPECIFIED },
       "str_converter: illegal combination of arguments (frozenset({<class 'str'>}), False, True)" },
     { "str", false, { { "accept", { .kind = PY_SET, .types = PYT_BYTES | PYT_BYTEARRAY | PYT_STR } } }, 1, { .kind = PY_UNSPECIFIED },
-      "str_converter: illegal combination of arguments (frozenset({<class 'bytes'>, <class 'bytearray'>, <class 'str'>}), False, False)" },
+      "str_converter: illegal combination of arguments (frozenset({<class 'str'>, <class 'bytes'>, <class 'bytearray'>}), False, False)" },
     { "str", false, { { "encoding", { .kind = PY_STR, .s = "utf-8", .len = 5 } }, { "c_default", { .kind = PY_STR, .s = "\"x\"", .len = 3 } }, { "py_default", { .kind = PY_STR, .s = "'x'", .len = 3 } } }, 3, { .kind = PY_STR, .s = "x", .len = 1 },
       "str_converter: Argument Clinic doesn't support default values for encoded strings" },
     { "str", false, { { "encoding", { .kind = PY_STR, .s = "utf-8", .len = 5 } }, { "c_default", { .kind = PY_STR, .s = "NULL", .len = 4 } }, { "py_default", { .kind = PY_STR, .s = "<unrepresentable>", .len = 17 } } }, 3, { .kind = PY_NULL },

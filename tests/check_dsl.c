@@ -702,7 +702,8 @@ START_TEST(test_parameter_errors)
                     "t.c:4: error: You can't specify py_default without "
                     "specifying a default value!\n");
     ck_assert_error(M "m.f\n    a: unicorn",
-                    "t.c:4: error: unicorn is not a valid converter\n");
+                    "t.c:4: error: unicorn is not a valid converter\n"
+                    "t.c:4: note: did you mean 'unicode'?\n");
     ck_assert_error(M "m.f\n    a: 'Q'",
                     "t.c:4: error: Q is not a valid legacy converter\n");
     ck_assert_error(M "m.f\n    a: int\n    a: int",
@@ -717,10 +718,41 @@ END_TEST
 
 START_TEST(test_default_errors)
 {
+    /* the default as written, not clinic.py's 'x = ' wrapper around it */
     ck_assert_error(M "m.f\n    a: int = 1 +",
-                    "t.c:4: error: Syntax error: 'x = 1 +\\n'\n");
+                    "t.c:4: error: Syntax error: '1 +'\n"
+                    "t.c:4: note: a default value is a Python expression (a "
+                    "literal, NULL, or a name given with c_default=)\n");
     ck_assert_error(M "m.f\n    a: int = 09",
-                    "t.c:4: error: Syntax error: 'x = 09'\n");
+                    "t.c:4: error: Syntax error: '09'\n"
+                    "t.c:4: note: a default value is a Python expression (a "
+                    "literal, NULL, or a name given with c_default=)\n");
+    ck_assert_error(M "m.f\n    a: int = -",
+                    "t.c:4: error: Syntax error: '-'\n"
+                    "t.c:4: note: a default value is a Python expression (a "
+                    "literal, NULL, or a name given with c_default=)\n");
+    /* did you mean */
+    ck_assert_error(M "m.f\n    a: itn",
+                    "t.c:4: error: itn is not a valid converter\n"
+                    "t.c:4: note: did you mean 'int'?\n");
+    ck_assert_error(M "m.f\n    a: bool = true",
+                    "t.c:4: error: When you specify a named constant ('true') "
+                    "as your default value,\nyou MUST specify a valid "
+                    "c_default.\nt.c:4: note: did you mean 'True'?\n");
+    ck_assert_error(M "m.f\n    a: object = null",
+                    "t.c:4: error: When you specify a named constant ('null') "
+                    "as your default value,\nyou MUST specify a valid "
+                    "c_default.\nt.c:4: note: did you mean 'NULL'?\n");
+    ck_assert_error(M "m.f\n    a: unsigned_int(bitwse=True)",
+                    "t.c:4: error: Exception raised during parsing:\n"
+                    "TypeError: unsigned_int_converter.converter_init() got an "
+                    "unexpected keyword argument 'bitwse'\n"
+                    "t.c:4: note: did you mean 'bitwise'?\n");
+    ck_assert_error(M "m.f -> itn\n    a: int",
+                    "t.c:3: error: No available return converter called "
+                    "'itn'\nt.c:3: note: did you mean 'int'?\n");
+    ck_assert_error(M "m.f\n    a: frobnicate",
+                    "t.c:4: error: frobnicate is not a valid converter\n");
     ck_assert_error(M "m.f\n    a: int = f(1)",
                     "t.c:4: error: Unsupported expression as default value: "
                     "'f(1)'\n");

@@ -269,8 +269,10 @@ START_TEST(read_only_directory)
     ck_assert_int_eq(io_write_file(p, "new\n", 4, &err), -1);
     ck_assert_int_eq(err.errnum, EACCES);
     ck_assert_str_eq(err.path, p);
-    ck_assert_str_eq(err.message,
-                     "can't create temporary file: Permission denied");
+    char expected[2048];
+    snprintf(expected, sizeof expected, "can't write in directory %s: "
+             "Permission denied", in_dir("ro"));
+    ck_assert_str_eq(err.message, expected);
     ck_assert_str_eq(get(p), "old\n");
     ck_assert_int_eq(entries(in_dir("ro")), 1);
     /* unchanged content needs no write access at all */
@@ -475,6 +477,65 @@ START_TEST(commit_refuses_two_names_for_one_file)
 }
 END_TEST
 
+START_TEST(temp_names_fit_the_name_limit)
+{
+    /* ".NAME.clinic-PID-XXXXXX" would pass the limit for a long NAME: the
+       name is cut and hashed, and stays distinct */
+    char name[256], other[256];
+    memset(name, 'n', 250);
+    name[250] = '\0';
+    memcpy(other, name, 251);
+    other[249] = 'o';
+    char path[1024], path2[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path2, sizeof path2, "%s/%s", dir, other);
+    char *t = io_temp_name(path), *t2 = io_temp_name(path2);
+    const char *base = strrchr(t, '/') + 1, *base2 = strrchr(t2, '/') + 1;
+    ck_assert_uint_le(strlen(base), 255);
+    ck_assert_str_ne(base, base2);
+    ck_assert(!strncmp(base, ".nnnn", 5));
+    free(t);
+    free(t2);
+    /* a short name is kept whole */
+    t = io_temp_name(in_dir("x.c"));
+    ck_assert(strstr(t, "/.x.c.clinic-"));
+    free(t);
+    /* and the longest name there is can be rewritten */
+    memset(name, 'm', 255);
+    name[255] = '\0';
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    put(path, "old\n");
+    IoError err;
+    ck_assert_int_eq(io_write_file(path, "new\n", 4, &err), 1);
+    ck_assert_str_eq(get(path), "new\n");
+    ck_assert_int_eq(entries(dir), 1);
+}
+END_TEST
+
+START_TEST(special_files_are_not_read)
+{
+    const char *fifo = in_dir("f.c");
+    ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+    char *data;
+    size_t len;
+    /* a FIFO without a writer would block an open for reading */
+    ck_assert_int_eq(io_read_file(fifo, &data, &len), -1);
+    ck_assert_int_eq(errno, EINVAL);
+    ck_assert_int_eq(io_open_regular(dir), -1);
+    ck_assert_int_eq(errno, EISDIR);
+    ck_assert_int_eq(io_read_file("/dev/zero", &data, &len), -1);
+    ck_assert_int_eq(errno, EINVAL);
+    ck_assert_str_eq(io_file_kind(S_IFIFO), "a FIFO");
+    /* nor replaced */
+    IoError err;
+    ck_assert_int_eq(io_write_file(fifo, "x\n", 2, &err), -1);
+    ck_assert(strstr(err.message, "it is a FIFO, not a regular file"));
+    struct stat st;
+    ck_assert_int_eq(lstat(fifo, &st), 0);
+    ck_assert(S_ISFIFO(st.st_mode));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("io");
@@ -495,6 +556,8 @@ int main(void)
     tcase_add_test(tc, missing_directory_without_make_dirs);
     tcase_add_test(tc, same_file_by_identity);
     tcase_add_test(tc, commit_refuses_two_names_for_one_file);
+    tcase_add_test(tc, temp_names_fit_the_name_limit);
+    tcase_add_test(tc, special_files_are_not_read);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "block.h"
@@ -827,6 +828,10 @@ START_TEST(test_finish_file_bad_checksum)
     ck_assert_msg(!strncmp(c->diagnostics.buf, "./clinic/x.c.h:5: error: "
                            "Checksum mismatch!\n", 44),
                   "%s", c->diagnostics.buf);
+    /* and where the edit is: its output's first line, "int z;" */
+    ck_assert_msg(strstr(c->diagnostics.buf, "./clinic/x.c.h:5: note: this "
+                         "file's generated code differs from what clinic "
+                         "writes from line 4 on"), "%s", c->diagnostics.buf);
     ck_assert_str_eq(c->filename, "x.c");
     ck_assert_ptr_null(c->output);
     ck_assert_int_eq(c->nfiles, 0);
@@ -1073,6 +1078,51 @@ START_TEST(test_process_error_leaves_no_output)
 }
 END_TEST
 
+START_TEST(test_process_checksum_mismatch_note)
+{
+    /* a block regenerated, then one line of its output edited by hand:
+       clinic.py's message, then where the edit starts */
+    static const char block[] =
+        "/*[clinic input]\noutput preset block\nmodule m\nm.f\n"
+        "    a: int\n\nSummary.\n[clinic start generated code]*/\n";
+    Clinic *c = new_clinic("x.c");
+    ck_assert_int_eq(process(c, block), 0);
+    char *good = strdup(c->output);
+    clinic_free(c);
+
+    char *edited = malloc(strlen(good) + 16);
+    const char *at = strstr(good, "PyDoc_STRVAR");
+    ck_assert_ptr_nonnull(at);
+    int line = 1;
+    for (const char *p = good; p < at; p++)
+        line += *p == '\n';
+    sprintf(edited, "%.*s/* hand */%s", (int)(at - good), good, at);
+    c = new_clinic("x.c");
+    ck_assert_int_eq(process(c, edited), -1);
+    ck_assert(strstr(c->diagnostics.buf, "error: Checksum mismatch!\n"));
+    char note[256];
+    snprintf(note, sizeof note, "note: m.f's generated code differs from "
+             "what clinic writes from line %d on: -f to overwrite it, or "
+             "restore the generated code\n", line);
+    ck_assert_msg(strstr(c->diagnostics.buf, note), "%s", c->diagnostics.buf);
+    clinic_free(c);
+
+    /* only the checksum edited */
+    char *sum = strdup(good);
+    char *out = strstr(sum, "output=");
+    ck_assert_ptr_nonnull(out);
+    memcpy(out + 7, "0123456789abcdef", 16);
+    c = new_clinic("x.c");
+    ck_assert_int_eq(process(c, sum), -1);
+    ck_assert(strstr(c->diagnostics.buf, "note: m.f's generated code is what "
+                     "clinic writes, only its checksum differs"));
+    clinic_free(c);
+    free(sum);
+    free(edited);
+    free(good);
+}
+END_TEST
+
 static Suite *output_suite(void)
 {
     Suite *s = suite_create("output");
@@ -1128,6 +1178,7 @@ static Suite *output_suite(void)
     tcase_add_test(t, test_process_unknown_dsl);
     tcase_add_test(t, test_process_directives);
     tcase_add_test(t, test_process_error_leaves_no_output);
+    tcase_add_test(t, test_process_checksum_mismatch_note);
     suite_add_tcase(s, t);
     return s;
 }

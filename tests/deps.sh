@@ -16,11 +16,18 @@
 #   python3.11-dev             headers the demo and make functional build
 #                              extension modules against
 #                              and `apt-get source` for the CPython tree
-#   time                       /usr/bin/time -v for the benchmark's peak memory
+#   time                       /usr/bin/time: the benchmark's and the memory
+#                              test's peak memory
+#   pre-commit git patch       the workflow tests: both hooks run by a real
+#                              pre-commit in a scratch git repository, and
+#                              --diff applied with git apply and patch -p1
+#   e2fsprogs util-linux       chattr, setpriv and mount for the hardening
+#                              cases that need them
 set -eu
 
 PKGS="build-essential gcc make pkg-config libpcre2-dev libmd-dev check clang
-libclang-rt-14-dev valgrind groff python3 python3.11-dev dpkg-dev xz-utils time"
+libclang-rt-14-dev valgrind groff python3 python3.11-dev dpkg-dev xz-utils time
+pre-commit git patch e2fsprogs util-linux"
 
 missing=
 for p in $PKGS; do

@@ -9,6 +9,11 @@
 #                       and self-routing inputs)
 #   make aliases        tests/hardening/aliases.sh (a routed file that is
 #                       the input under another name)
+#   make memory         tests/hardening/memory.sh (linear growth; out of
+#                       memory fails one file)
+#   make commit         tests/hardening/commit.sh (all-or-nothing commits)
+#   make special-files  tests/hardening/special.sh (FIFOs, devices, names)
+#   make small          tests/hardening/small.sh (stdout, --make, bits)
 #   make kill-loop      SIGKILL at random points: files old or new, never
 #                       partial (KILL_ITERATIONS=200, KILL_FILES=25)
 #   make concurrency    two clinic runs on one tree at once
@@ -21,7 +26,7 @@ ifeq ($(.DEFAULT_GOAL),)
 .DEFAULT_GOAL := all
 endif
 
-.PHONY: valgrind malformed aliases kill-loop concurrency line-endings fuzz-idempotent
+.PHONY: valgrind malformed aliases memory commit special-files small kill-loop concurrency line-endings fuzz-idempotent
 
 valgrind: $(CLINIC_BIN)
 	@sh tests/hardening/valgrind.sh $(CLINIC_BIN)
@@ -31,6 +36,18 @@ malformed: $(CLINIC_BIN)
 
 aliases: $(CLINIC_BIN)
 	@sh tests/hardening/aliases.sh $(CLINIC_BIN)
+
+memory: $(CLINIC_BIN)
+	@sh tests/hardening/memory.sh $(CLINIC_BIN)
+
+commit: $(CLINIC_BIN)
+	@sh tests/hardening/commit.sh $(CLINIC_BIN)
+
+special-files: $(CLINIC_BIN)
+	@sh tests/hardening/special.sh $(CLINIC_BIN)
+
+small: $(CLINIC_BIN)
+	@sh tests/hardening/small.sh $(CLINIC_BIN)
 
 kill-loop: $(CLINIC_BIN)
 	@sh tests/hardening/kill_loop.sh $(CLINIC_BIN)

@@ -26,7 +26,7 @@ fi
 
 floor_of() {
     case $1 in
-        arena|strbuf|text|textform|textwrap|io|diff|checksum|context|dialect|dialect_*) echo 1 ;;
+        arena|strbuf|text|textform|textwrap|io|io_commit|diff|checksum|context|dialect|dialect_*) echo 1 ;;
         pyexpr|pyexpr_*|message) echo 2 ;;
         model|converters|converters_table|converters_impl) echo 3 ;;
         block|cpp) echo 4 ;;

@@ -15,7 +15,8 @@
 #                           group: "--dialect 3.13"
 #
 # Prints failures with a diff, a line per group and a total; exits non-zero
-# on any failure.  CLINIC=path overrides ./clinic/clinic.
+# on any failure.  CLINIC=path overrides ./clinic/clinic.  ONLY=GROUP or
+# ONLY=GROUP/NAME (several, comma-separated) runs just those.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 CLINIC=${CLINIC:-$top/clinic/clinic}
@@ -106,6 +107,16 @@ if [ ! -x "$CLINIC" ]; then
     echo "fixtures: $CLINIC is not built" >&2
 fi
 
+# wanted GROUP NAME: is the fixture selected by ONLY?
+wanted() {
+    [ -z "${ONLY:-}" ] && return 0
+    for o in $(echo "$ONLY" | tr ',' ' '); do
+        case $o in "$1"|"$1/$2"|"$1/$2.c") return 0 ;; esac
+    done
+    return 1
+}
+
+selected=0
 for dir in "$top"/fixtures/*/; do
     dir=${dir%/}
     group=${dir##*/}
@@ -115,14 +126,20 @@ for dir in "$top"/fixtures/*/; do
         [ -f "$f" ] || continue
         name=${f##*/}
         name=${name%.c}
+        wanted "$group" "$name" || continue
+        selected=$((selected + 1))
         run_one "$dir" "$name"
         if [ $failed -eq 0 ]; then pass=$((pass + 1)); else nfail=$((nfail + 1)); fi
     done
-    echo "fixtures/$group: $pass passed, $nfail failed"
+    [ $((pass + nfail)) -gt 0 ] && echo "fixtures/$group: $pass passed, $nfail failed"
     total_pass=$((total_pass + pass))
     total_fail=$((total_fail + nfail))
 done
 
+if [ -n "${ONLY:-}" ] && [ $selected -eq 0 ]; then
+    echo "fixtures: ONLY=$ONLY matches no fixture"
+    total_fail=1
+fi
 echo "fixtures: $total_pass passed, $total_fail failed"
 [ -n "${RESULTS:-}" ] && echo "$total_pass $total_fail" > "$RESULTS"
 [ $total_fail -eq 0 ]

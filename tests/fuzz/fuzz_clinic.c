@@ -1,12 +1,20 @@
 /*
  * fuzz_clinic.c — libFuzzer target over the library's in-memory entry point.
  *
- * Each input is the text of one C file.  It goes through clinic_new() /
- * clinic_process() / clinic_free() exactly as clinic/main.c would run it,
- * once in each dialect (3.11's Argument Clinic, 3.13's),
- * but with no file system: read_file is NULL, so every file destination
- * sees an absent file.  Whatever the input, the library must return 0 or
- * -1 (never crash, hang or leak) and, on error, leave a diagnostic.
+ * Each input is the text of one C file, src/fuzz.c.  It goes through
+ * clinic_new() / clinic_process() / clinic_free() exactly as clinic/job.c
+ * would run it, once in each dialect (3.11's Argument Clinic, 3.13's),
+ * but with no file system: read_file is NULL, so every file
+ * destination sees an absent file.  Whatever the input, the library must
+ * return 0 or -1 (never crash, hang or leak) and, on error, leave a
+ * diagnostic.
+ *
+ * Names are checked against a small model of a file system with aliases
+ * (the same_file callback): "/abs/" is the current directory, "alias/" a
+ * symlink to "src/", "src/link.c" a symlink to the input, and "." and ".."
+ * mean what they do.  A successful run must never route output to the
+ * input, nor two destinations to one file, under any spelling a template
+ * ({path}, {dirname}/../src/{basename}, ...) can produce.
  *
  * With CLINIC_FUZZ_IDEMPOTENT=1 in the environment, a successful run's
  * output is fed back in twice: when the second run succeeds, the third
@@ -27,13 +35,73 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int idempotent = -1;
 
+#define INPUT "src/fuzz.c"
+
+/* The model's canonical name of path, into out. */
+static void model_path(const char *path, char *out, size_t size)
+{
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s",
+             strncmp(path, "/abs/", 5) == 0 ? path + 5 : path);
+    const char *parts[512];
+    size_t n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, "/", &save); tok && n < 512;
+         tok = strtok_r(NULL, "/", &save)) {
+        if (!strcmp(tok, "."))
+            continue;
+        if (!strcmp(tok, "..")) {
+            if (n)
+                n--;
+            continue;
+        }
+        parts[n] = n == 0 && !strcmp(tok, "alias") ? "src" : tok;
+        n++;
+    }
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s", i ? "/" : "", parts[i]);
+    }
+    if (!strcmp(out, "src/link.c"))
+        snprintf(out, size, "%s", INPUT);
+}
+
+static bool model_same_file(void *userdata, const char *a, const char *b)
+{
+    (void)userdata;
+    char x[4096], y[4096];
+    model_path(a, x, sizeof x);
+    model_path(b, y, sizeof y);
+    return !strcmp(x, y);
+}
+
+/* After a successful run: no routed file is the input, none two. */
+static void check_routed_files(const Clinic *c)
+{
+    for (size_t i = 0; i < c->nfiles; i++) {
+        if (model_same_file(NULL, c->files[i].path, INPUT)) {
+            fprintf(stderr, "routed file %s is the input\n",
+                    c->files[i].path);
+            abort();
+        }
+        for (size_t k = i + 1; k < c->nfiles; k++)
+            if (model_same_file(NULL, c->files[i].path, c->files[k].path)) {
+                fprintf(stderr, "routed files %s and %s are one file\n",
+                        c->files[i].path, c->files[k].path);
+                abort();
+            }
+    }
+}
+
 /* One run over text; returns the context (caller frees) and sets *ok. */
 static Clinic *run_once(const Dialect *d, const char *text, size_t len,
                         bool *ok)
 {
     ClinicOptions options = {0};
     options.dialect = d;
-    Clinic *c = clinic_new("fuzz.c", &options);
+    options.same_file = model_same_file;
+    Clinic *c = clinic_new(INPUT, &options);
     *ok = clinic_process(c, text, len) == 0;
     return c;
 }
@@ -62,7 +130,8 @@ static void fuzz_one(const Dialect *d, const uint8_t *data, size_t size)
 {
     ClinicOptions options = {0};
     options.dialect = d;
-    Clinic *c = clinic_new("fuzz.c", &options);
+    options.same_file = model_same_file;
+    Clinic *c = clinic_new(INPUT, &options);
     int rc = clinic_process(c, (const char *)data, size);
     if (rc != 0 && rc != -1)
         abort();
@@ -72,6 +141,8 @@ static void fuzz_one(const Dialect *d, const uint8_t *data, size_t size)
     }
     if (rc == 0 && c->output == NULL && size > 0 && c->output_len != 0)
         abort();
+    if (rc == 0)
+        check_routed_files(c);
     if (rc == 0 && idempotent && c->output)
         check_idempotent(d, c->output, c->output_len);
     clinic_free(c);

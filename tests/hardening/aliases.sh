@@ -20,14 +20,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
-CLINIC=${1:-$top/clinic/clinic}
-case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/clinic-aliases.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-pass=0 fails=0
-ok()  { pass=$((pass + 1)); echo "aliases: ok   $1"; }
-bad() { fails=$((fails + 1)); echo "aliases: FAIL $1: $2"; }
+t_begin aliases "${1:-}"
 
 # routed TEMPLATE: a file with hand-written code whose whole output goes to
 # a file destination named by TEMPLATE
@@ -51,29 +44,29 @@ EOF
 # a FILE:LINE: error, and DIR is byte for byte what it was
 refused_twice() {
     name=$1 d=$2; shift 2
-    rm -rf "$work/before"
-    cp -PR "$d" "$work/before"
+    rm -rf "$T_WORK/before"
+    cp -PR "$d" "$T_WORK/before"
     for round in 1 2; do
         rc=0
-        (cd "$d" && exec "$CLINIC" "$@") > "$work/log" 2>&1 || rc=$?
+        (cd "$d" && exec "$CLINIC" "$@") > "$T_LOG" 2>&1 || rc=$?
         if [ $rc -eq 0 ] || [ $rc -gt 128 ]; then
-            bad "$name" "run $round exited $rc"
+            t_bad "$name" "run $round exited $rc"
             return
         fi
-        if ! snapshot_equal "$work/before" "$d"; then
-            bad "$name" "run $round changed files: $(diff -rq "$work/before" "$d" | head -n 2)"
+        if ! snapshot_equal "$T_WORK/before" "$d"; then
+            t_bad "$name" "run $round changed files: $(diff -rq "$T_WORK/before" "$d" | head -n 2)"
             return
         fi
-        if ! grep -Eq '^[^:]+:[0-9]+: error: ' "$work/log"; then
-            bad "$name" "no FILE:LINE: error: $(head -c 300 "$work/log")"
+        if ! grep -Eq '^[^:]+:[0-9]+: error: ' "$T_LOG"; then
+            t_bad "$name" "no FILE:LINE: error: $(head -c 300 "$T_LOG")"
             return
         fi
     done
-    ok "$name ($(head -n 1 "$work/log"))"
+    t_ok "$name ($(head -n 1 "$T_LOG"))"
 }
 
 # ---- input aliases -----------------------------------------------------------
-t=$work/in
+t=$T_WORK/in
 mkdir -p "$t/DIR"
 routed '{basename}' > "$t/DIR/x.c"
 refused_twice "input x.c, template {basename}" "$t/DIR" x.c
@@ -113,7 +106,7 @@ refused_twice "template {basename_root}_impl.c naming a hand-written file" "$t/D
 rm "$t/DIR/x_impl.c"
 
 # ---- -o aliases -----------------------------------------------------------------
-t=$work/out
+t=$T_WORK/out
 mkdir -p "$t"
 routed '{dirname}/clinic/{basename}.h' > "$t/x.c"
 refused_twice "-o naming the routed file" "$t" -o clinic/x.c.h x.c
@@ -122,7 +115,7 @@ ln -s clinic/x.c.h "$t/out.c"
 refused_twice "-o through a symlink to the routed file" "$t" -o out.c x.c
 
 # ---- destination pairs ---------------------------------------------------------------
-t=$work/pair
+t=$T_WORK/pair
 mkdir -p "$t/DIR"
 cat > "$t/DIR/x.c" <<'EOF'
 /*[clinic input]
@@ -138,29 +131,28 @@ m.f
 Doc.
 [clinic start generated code]*/
 EOF
-cp "$t/DIR/x.c" "$work/pair-input"
+cp "$t/DIR/x.c" "$T_WORK/pair-input"
 rc=0
-(cd "$t" && exec "$CLINIC" DIR/x.c) > "$work/log" 2>&1 || rc=$?
+(cd "$t" && exec "$CLINIC" DIR/x.c) > "$T_LOG" 2>&1 || rc=$?
 files=$(cd "$t" && find . -type f | sort | tr '\n' ' ')
 if [ $rc -ne 0 ]; then
-    bad "destinations on one file" "exit $rc: $(head -c 300 "$work/log")"
+    t_bad "destinations on one file" "exit $rc: $(head -c 300 "$T_LOG")"
 elif [ "$files" != "./DIR/clinic/gen.h ./DIR/x.c " ]; then
-    bad "destinations on one file" "files: $files"
+    t_bad "destinations on one file" "files: $files"
 elif ! grep -q 'PyDoc_STRVAR(m_f__doc__' "$t/DIR/clinic/gen.h" ||
      grep -q 'm_f_impl(PyObject' "$t/DIR/clinic/gen.h"; then
-    bad "destinations on one file" "gen.h does not hold the later destination's text"
+    t_bad "destinations on one file" "gen.h does not hold the later destination's text"
 else
-    cp "$t/DIR/clinic/gen.h" "$work/gen.h"
-    cp "$t/DIR/x.c" "$work/x.c"
+    cp "$t/DIR/clinic/gen.h" "$T_WORK/gen.h"
+    cp "$t/DIR/x.c" "$T_WORK/x.c"
     rc=0
-    (cd "$t" && exec "$CLINIC" DIR/x.c) > "$work/log" 2>&1 || rc=$?
-    if [ $rc -ne 0 ] || ! cmp -s "$work/gen.h" "$t/DIR/clinic/gen.h" ||
-       ! cmp -s "$work/x.c" "$t/DIR/x.c"; then
-        bad "destinations on one file" "second run: exit $rc or files changed"
+    (cd "$t" && exec "$CLINIC" DIR/x.c) > "$T_LOG" 2>&1 || rc=$?
+    if [ $rc -ne 0 ] || ! cmp -s "$T_WORK/gen.h" "$t/DIR/clinic/gen.h" ||
+       ! cmp -s "$T_WORK/x.c" "$t/DIR/x.c"; then
+        t_bad "destinations on one file" "second run: exit $rc or files changed"
     else
-        ok "destinations on one file: written once, the later text, stable"
+        t_ok "destinations on one file: written once, the later text, stable"
     fi
 fi
 
-echo "aliases: $pass passed, $fails failed"
-[ $fails -eq 0 ]
+t_end

@@ -111,6 +111,7 @@ fails=0 leftovers=0 killed=0 finished=0 resets=0
 i=0
 while [ $i -lt "$ITER" ]; do
     i=$((i + 1))
+    [ $((i % 50)) -eq 0 ] && echo "progress: kill-loop: $i of $ITER iterations, $fails failed"
     delay=$(random_below $((span + span / 4 + 1)))
     (cd "$work/run" && exec "$CLINIC" $files) > /dev/null 2>&1 &
     pid=$!

@@ -18,8 +18,12 @@ trap 'rm -rf "$work"' EXIT INT TERM
 VG="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect"
 runs=0 fails=0
 
+start=$(date +%s)
 vg() {   # vg DIR ARGS...: clinic under valgrind in DIR
     runs=$((runs + 1))
+    # minutes go by here: say how far it is
+    [ $((runs % 50)) -eq 0 ] &&
+        echo "progress: valgrind: $runs runs, $fails failed ($(($(date +%s) - start)) s)"
     rc=0
     (cd "$1" && shift && $VG "$CLINIC" "$@") > "$work/log" 2>&1 || rc=$?
     if [ $rc -eq 99 ] || [ $rc -gt 128 ]; then
@@ -80,5 +84,5 @@ tree=$(find_cpython_tree)
 tree313=$(ls -d "$(cache_dir)"/src313/Python-3.13*/ 2>/dev/null | head -n 1)
 [ -n "$tree313" ] && cpython_sample "CPython 3.13" "${tree313%/}" --dialect 3.13
 
-echo "valgrind: $runs runs, $fails with memcheck errors or leaks"
+echo "valgrind: $((runs - fails)) passed, $fails failed (runs under memcheck; a failure is a memcheck error or leak)"
 [ $fails -eq 0 ]

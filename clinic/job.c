@@ -1,0 +1,416 @@
+/*
+ * job.c — one input file, as clinic.py's parse_file() does it: the
+ * language check, reading, the quick exit for files without a block,
+ * the library's run, then the writes (in place, -o, routed files) as one
+ * commit, or with --check/--diff the report of what would change.  The
+ * input "-" is standard input, and its result goes to standard output.
+ *
+ * job_compute() may run on any thread and only reads files; job_commit()
+ * runs on the main thread, in the files' order, and writes.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "block.h"
+#include "clinic.h"
+#include "diff.h"
+
+/* ---- what a job read and wrote ----------------------------------------- */
+
+void refs_add(FileRefs *set, const char *path)
+{
+    if (set->n == set->cap) {
+        set->cap = set->cap ? 2 * set->cap : 4;
+        set->refs = xrealloc(set->refs, set->cap * sizeof *set->refs);
+    }
+    FileRef *f = &set->refs[set->n++];
+    struct stat st;
+    f->path = path_normalize(path);
+    f->exists = stat(path, &st) == 0;
+    f->dev = f->exists ? st.st_dev : 0;
+    f->ino = f->exists ? st.st_ino : 0;
+}
+
+void refs_clear(FileRefs *set)
+{
+    for (size_t i = 0; i < set->n; i++)
+        free(set->refs[i].path);
+    free(set->refs);
+    memset(set, 0, sizeof *set);
+}
+
+bool refs_overlap(const FileRefs *a, const FileRefs *b)
+{
+    for (size_t i = 0; i < a->n; i++)
+        for (size_t k = 0; k < b->n; k++) {
+            const FileRef *x = &a->refs[i], *y = &b->refs[k];
+            if (strcmp(x->path, y->path) == 0 ||
+                (x->exists && y->exists && x->dev == y->dev &&
+                 x->ino == y->ino))
+                return true;
+        }
+    return false;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* Why path could not be read or written (errno), in words: a FIFO or a
+   device is named for what it is, and never opened. */
+static void report_io_error(Report *r, const char *path, bool for_writing)
+{
+    struct stat st;
+    int e = errno;
+    if ((e == EINVAL || (e == EISDIR && for_writing)) &&
+        stat(path, &st) == 0) {
+        char message[128];
+        snprintf(message, sizeof message,
+                 "it is %s, not a regular file: not %s it",
+                 io_file_kind(st.st_mode),
+                 for_writing ? "replacing" : "reading");
+        report_error(r, path, message);
+        return;
+    }
+    report_error(r, path, strerror(e));
+}
+
+/* The bytes of a file the job will write (-o, a routed file), to compare
+   with: NULL and *missing when it does not exist yet, NULL and an error
+   reported when it cannot be read. */
+static char *read_old(Job *job, const char *path, size_t *len,
+                      bool *missing)
+{
+    char *data;
+    *missing = false;
+    refs_add(&job->reads, path);
+    if (io_read_file(path, &data, len) == 0)
+        return data;
+    if (errno == ENOENT) {
+        *missing = true;
+        return NULL;
+    }
+    report_io_error(&job->report, path, true);
+    return NULL;
+}
+
+/* The library's reader of other files, noting what it read. */
+static int job_read_file(void *userdata, const char *path, char **data,
+                         size_t *len)
+{
+    Job *job = userdata;
+    refs_add(&job->reads, path);
+    return io_clinic_read(NULL, path, data, len);
+}
+
+/* The input's bytes into rb (NUL-terminated): from the file, or from
+   standard input. */
+static int read_input(ReadBuf *rb, const Job *job, size_t *len)
+{
+    if (job->from_stdin)
+        return io_read_into(STDIN_FILENO, &rb->buf, &rb->cap, len);
+    int fd = io_open_regular(job->path);
+    if (fd < 0)
+        return -1;
+    int rc = io_read_into(fd, &rb->buf, &rb->cap, len);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return rc;
+}
+
+/* ---- what would change --------------------------------------------------- */
+
+static void fail(Job *job)
+{
+    job->status = EXIT_ERROR;
+    job->failed = true;
+}
+
+/* A unified diff with git's headers ("diff --git", "new file mode" for
+   a file that does not exist yet), so that git apply and patch -p1 from
+   the current directory make exactly the change a write would. */
+static void report_diff(Job *job, const char *path, const char *old,
+                        size_t old_len, const char *new_text, size_t new_len)
+{
+    char *label = path_label(path);
+    size_t n = strlen(label) + 3;
+    char *a = xmalloc(n), *b = xmalloc(n);
+    snprintf(a, n, "a/%s", label);
+    snprintf(b, n, "b/%s", label);
+    StrBuf out = STRBUF_INIT;
+    sb_addf(&out, "diff --git %s %s\n", a, b);
+    if (!old)
+        sb_adds(&out, "new file mode 100644\n");
+    diff_unified(&out, old ? a : "/dev/null", old ? old : "", old_len, b,
+                 new_text, new_len);
+    report_add(&job->report, false, out.buf, out.len);
+    sb_free(&out);
+    free(a);
+    free(b);
+    free(label);
+}
+
+/* --check / --diff for one file that would change.  old: its current
+   bytes when the caller has them (the input), else read here. */
+static void report_change(const Options *o, Job *job, const char *path,
+                          const char *old, size_t old_len,
+                          const char *new_text, size_t new_len)
+{
+    job->nchanged++;
+    if (job->status < EXIT_CHANGED)
+        job->status = EXIT_CHANGED;
+    if (o->check && !o->quiet) {
+        char *label = path_label(path);
+        report_printf(&job->report, false, "%s\n", label);
+        free(label);
+    }
+    if (!o->diff)
+        return;
+    char *read = NULL;
+    if (!old) {
+        bool missing;
+        read = read_old(job, path, &old_len, &missing);
+        if (!read && !missing) {
+            fail(job);
+            return;
+        }
+        old = read;
+    }
+    report_diff(job, path, old, old_len, new_text, new_len);
+    free(read);
+}
+
+static void commit_add(Job *job, const char *path, const char *data,
+                       size_t len, bool make_dirs)
+{
+    if (!job->commit)
+        job->commit = io_commit_new();
+    io_commit_add(job->commit, path, data, len, make_dirs);
+    job->write_paths = xrealloc(job->write_paths,
+                                (job->nwrites + 1) * sizeof *job->write_paths);
+    job->write_paths[job->nwrites++] = xstrdup(path);
+    job->nchanged++;
+}
+
+/* The last guard before anything is written: no routed file is the
+   input, or the -o target, under another name.  (The library refuses a
+   destination that is the input; only here is -o known.) */
+static bool routed_onto_own_file(Job *job, const Clinic *c)
+{
+    for (size_t i = 0; i < c->nfiles; i++) {
+        const char *routed = c->files[i].path;
+        const char *own = io_same_file(routed, job->path) ? job->path
+                          : job->output_path &&
+                                  io_same_file(routed, job->output_path)
+                              ? job->output_path : NULL;
+        if (own) {
+            /* reported where the library reports its end-of-file
+               errors: at the last line */
+            report_printf(&job->report, true,
+                          "%s:%d: error: Routed file %s would overwrite %s "
+                          "%s, not writing anything!\n", job->path, c->line,
+                          routed,
+                          own == job->path ? "the input file"
+                                           : "the output file", own);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- the job ------------------------------------------------------------- */
+
+/* Standard input in, standard output out: the result, or the input as it
+   was when it has no block; nothing when there is an error.  Files it
+   routes output to are not written: one that would change is an error. */
+static void finish_stdin(const Options *o, Job *job, const Clinic *c,
+                         const char *text, size_t len)
+{
+    const char *out = c ? c->output : text;
+    size_t out_len = c ? c->output_len : len;
+    bool changed = out_len != len || memcmp(out, text, len) != 0;
+    if (o->check || o->diff) {
+        if (changed)
+            report_change(o, job, job->path, text, len, out, out_len);
+        return;
+    }
+    for (size_t i = 0; c && i < c->nfiles; i++)
+        if (c->files[i].changed) {
+            report_printf(&job->report, true,
+                          "%s: error: routed file %s would change: reading "
+                          "standard input, clinic writes only standard "
+                          "output (run it on the file itself)\n",
+                          job->path, c->files[i].path);
+            fail(job);
+            return;
+        }
+    report_add(&job->report, false, out, out_len);
+}
+
+void job_compute(const Options *o, Job *job, ReadBuf *rb)
+{
+    const char *path = job->path, *output_path = job->output_path;
+    Report *r = &job->report;
+    job->status = EXIT_OK;
+    job->failed = false;
+    job->nchanged = 0;
+    if (o->verbose)   /* standard output is the result's, for "-" */
+        report_printf(r, job->from_stdin, "%s\n", path);
+
+    Arena *scratch = arena_new();
+    const char *language_error = block_language_error(scratch, path);
+    if (language_error) {
+        report_error(r, path, language_error);
+        arena_free(scratch);
+        fail(job);
+        return;
+    }
+    arena_free(scratch);
+
+    size_t len;
+    if (!job->from_stdin)
+        refs_add(&job->reads, path);
+    if (read_input(rb, job, &len) < 0) {
+        if (job->from_stdin)
+            report_error(r, "-", strerror(errno));
+        else
+            report_io_error(r, path, false);
+        fail(job);
+        return;
+    }
+    const char *text = rb->buf;
+    char why[256];
+    if (!io_check_utf8(text, len, why, sizeof why)) {
+        report_error(r, path, why);
+        fail(job);
+        return;
+    }
+    /* The library takes the bytes as they are: it reads them as
+       universal newlines and hands back its result in the file's own
+       line endings (and BOM), or the very same bytes when the text is
+       unchanged; so comparing bytes below is write_file()'s text-mode
+       comparison.  parse_file's quick exit: no marker, nothing to do
+       (not even -o). */
+    if (!block_has_start_marker(text, len)) {
+        if (job->from_stdin)
+            finish_stdin(o, job, NULL, text, len);
+        return;
+    }
+
+    ClinicOptions copts = {0};
+    copts.force = o->force;
+    copts.verbose = o->verbose;
+    copts.read_file = job_read_file;
+    copts.read_userdata = job;
+    copts.same_file = io_clinic_same_file;
+    copts.dialect = o->dialect ? o->dialect : dialect_of_tree(path, false);
+    copts.limited_capi = o->limited;
+    Clinic *c = clinic_new(path, &copts);
+    int rc = clinic_process(c, text, len);
+    if (c->diagnostics.len)
+        report_add(r, true, c->diagnostics.buf, c->diagnostics.len);
+    if (rc == 0 && routed_onto_own_file(job, c))
+        rc = -1;
+    if (rc != 0) {
+        clinic_free(c);
+        fail(job);
+        return;
+    }
+    if (job->from_stdin) {
+        finish_stdin(o, job, c, text, len);
+        clinic_free(c);
+        return;
+    }
+
+    /* What changes: the target (byte for byte: for the input itself that
+       is a text-mode comparison, see above) and the routed files the
+       library found changed. */
+    const char *target = output_path ? output_path : path;
+    const char *old = text;
+    size_t old_len = len;
+    char *old_output = NULL;
+    if (output_path) {
+        bool missing;
+        old = old_output = read_old(job, output_path, &old_len, &missing);
+        if (!old && !missing) {
+            clinic_free(c);
+            fail(job);
+            return;
+        }
+    }
+    bool changed = !old || old_len != c->output_len ||
+                   memcmp(old, c->output, old_len) != 0;
+
+    if (o->check || o->diff) {
+        for (size_t i = 0; i < c->nfiles; i++)
+            if (c->files[i].changed)
+                report_change(o, job, c->files[i].path, NULL, 0,
+                              c->files[i].text, c->files[i].len);
+        if (changed)
+            report_change(o, job, target, old, old_len, c->output,
+                          c->output_len);
+    } else {
+        for (size_t i = 0; i < c->nfiles; i++)
+            if (c->files[i].changed)
+                commit_add(job, c->files[i].path, c->files[i].text,
+                           c->files[i].len, true);
+        if (changed)
+            commit_add(job, target, c->output, c->output_len, false);
+    }
+    free(old_output);
+    clinic_free(c);
+}
+
+void job_reset(Job *job)
+{
+    report_clear(&job->report);
+    if (job->commit)
+        io_commit_free(job->commit);
+    job->commit = NULL;
+    for (size_t i = 0; i < job->nwrites; i++)
+        free(job->write_paths[i]);
+    free(job->write_paths);
+    job->write_paths = NULL;
+    job->nwrites = 0;
+    refs_clear(&job->reads);
+}
+
+int job_commit(const Options *o, Job *job, Tally *t)
+{
+    report_emit(&job->report);
+    int status = job->status;
+    bool failed = job->failed;
+    size_t changed = job->nchanged;
+    if (job->commit) {
+        /* what the files written here were before: later jobs that read
+           one of them (by name or identity) must be done again */
+        for (size_t i = 0; i < job->nwrites; i++)
+            refs_add(&job->writes, job->write_paths[i]);
+        IoError err;
+        int written = io_commit_run(job->commit, &err);
+        if (written < 0) {
+            fflush(stdout);
+            fprintf(stderr, "%s: error: %s\n", err.path, err.message);
+            status = EXIT_ERROR;
+            failed = true;
+            changed = 0;
+        } else {
+            changed = (size_t)written;
+            if (written && o->exit_on_write && status < EXIT_CHANGED)
+                status = EXIT_CHANGED;
+        }
+    }
+    if (failed)
+        t->failed++;
+    else if (!changed)
+        t->unchanged++;
+    t->changed += changed;
+    fflush(stdout);
+    job_reset(job);
+    return status;
+}

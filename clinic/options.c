@@ -1,0 +1,335 @@
+/*
+ * options.c — the command line, compatible with clinic.py's argparse
+ * parser (the same options, messages and abbreviations), plus ours:
+ * -q, --check, --diff, --exit-non-zero-on-write, --exclude,
+ * --stdin-filename, --version, --dialect, --limited and "-" for standard
+ * input.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: clinic [-h] [-f] [-o OUTPUT] [-v] [-q] [--converters] [--make]\n"
+    "              [--srcdir SRCDIR] [--exclude EXCLUDE] [--check] [--diff]\n"
+    "              [--exit-non-zero-on-write] [--stdin-filename NAME]\n"
+    "              [--dialect {3.11,3.13}] [--limited] [--version]\n"
+    "              [filename ...]\n";
+
+static const char help_text[] =
+    "\n"
+    "Preprocessor for CPython C files.\n"
+    "\n"
+    "The purpose of the Argument Clinic is automating all the boilerplate "
+    "involved\n"
+    "with writing argument parsing code for builtins and providing "
+    "introspection\n"
+    "signatures (\"docstrings\") for CPython builtins.\n"
+    "\n"
+    "For more information see https://docs.python.org/3/howto/clinic.html\n"
+    "\n"
+    "positional arguments:\n"
+    "  filename              the C files to process\n"
+    "                        (.c .cc .cpp .cxx .h .hh .hpp .hxx); - reads\n"
+    "                        standard input and writes the result to\n"
+    "                        standard output\n"
+    "\n"
+    "options:\n"
+    "  -h, --help            show this help message and exit\n"
+    "  -f, --force           do not verify the checksums of existing "
+    "output\n"
+    "  -o OUTPUT, --output OUTPUT\n"
+    "                        write the result to OUTPUT (one input file "
+    "only)\n"
+    "  -v, --verbose         print the name of each file as it is "
+    "processed\n"
+    "  -q, --quiet           print only errors and warnings (no summary,\n"
+    "                        no list of files under --check)\n"
+    "  --converters          list the converters and return converters, "
+    "then exit\n"
+    "  --make                Walk --srcdir to run over all relevant files.\n"
+    "                        (.c and .h files holding a clinic block, and\n"
+    "                        .cpp files in the 3.13 dialect; .svn, .git,\n"
+    "                        .hg, build and externals are skipped)\n"
+    "  --srcdir SRCDIR       The directory tree to walk in --make mode.\n"
+    "  --exclude EXCLUDE     a file or directory to skip in --make mode\n"
+    "                        (relative to --srcdir, or absolute); can be\n"
+    "                        given multiple times\n"
+    "  --check               write nothing; list the files that would "
+    "change\n"
+    "  --diff                write nothing; print a unified diff of what\n"
+    "                        would change (git apply, patch -p1)\n"
+    "  --exit-non-zero-on-write\n"
+    "                        exit with status 1 when a file was written\n"
+    "                        (for pre-commit hooks)\n"
+    "  --stdin-filename NAME the name of the file read from standard input,\n"
+    "                        for messages and its routed files (default:\n"
+    "                        stdin.c)\n"
+    "  --dialect {3.11,3.13}\n"
+    "                        the Argument Clinic to reproduce: CPython 3.11's\n"
+    "                        or 3.13's.  Default: the version in the\n"
+    "                        Include/patchlevel.h of the CPython tree that\n"
+    "                        holds the file (or --srcdir), else 3.11\n"
+    "  --limited             3.13: use the Limited C API in every file (as\n"
+    "                        in a file that defines Py_LIMITED_API)\n"
+    "  --version             show the version and the dialects, and exit\n"
+    "\n"
+    "exit status:\n"
+    "  0  nothing to change, or everything written\n"
+    "  1  --check/--diff: a file would change; with\n"
+    "     --exit-non-zero-on-write: a file was written\n"
+    "  2  an error in a file, in writing it, or on the command line\n";
+
+void exit_flushing(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno;
+        fprintf(stderr, "clinic: error: can't write to standard output: "
+                "%s\n", strerror(e ? e : EIO));
+        status = EXIT_ERROR;
+    }
+    exit(status);
+}
+
+void usage_error(const char *message)
+{
+    if (message)
+        fprintf(stderr, "Usage error: %s\n\n", message);
+    fputs(usage_text, stderr);
+    exit(EXIT_ERROR);
+}
+
+/* argparse's own errors: usage, then "clinic: error: ...". */
+static void argparse_error(const char *fmt, const char *arg,
+                           const char *arg2)
+{
+    fputs(usage_text, stderr);
+    fputs("clinic: error: ", stderr);
+    fprintf(stderr, fmt, arg, arg2);
+    fputc('\n', stderr);
+    exit(EXIT_ERROR);
+}
+
+typedef enum OptionId {
+    OPT_HELP, OPT_FORCE, OPT_OUTPUT, OPT_VERBOSE, OPT_QUIET, OPT_CONVERTERS,
+    OPT_MAKE, OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF,
+    OPT_EXIT_ON_WRITE, OPT_STDIN_FILENAME, OPT_VERSION, OPT_DIALECT,
+    OPT_LIMITED,
+} OptionId;
+
+typedef struct LongOption {
+    OptionId id;
+    const char *name;
+    const char *display;   /* for messages: "-o/--output" */
+    bool takes_arg;
+    char short_name;
+} LongOption;
+
+static const LongOption long_options[] = {
+    {OPT_HELP, "help", "-h/--help", false, 'h'},
+    {OPT_FORCE, "force", "-f/--force", false, 'f'},
+    {OPT_OUTPUT, "output", "-o/--output", true, 'o'},
+    {OPT_VERBOSE, "verbose", "-v/--verbose", false, 'v'},
+    {OPT_QUIET, "quiet", "-q/--quiet", false, 'q'},
+    {OPT_CONVERTERS, "converters", "--converters", false, 0},
+    {OPT_MAKE, "make", "--make", false, 0},
+    {OPT_SRCDIR, "srcdir", "--srcdir", true, 0},
+    {OPT_EXCLUDE, "exclude", "--exclude", true, 0},
+    {OPT_CHECK, "check", "--check", false, 0},
+    {OPT_DIFF, "diff", "--diff", false, 0},
+    {OPT_EXIT_ON_WRITE, "exit-non-zero-on-write", "--exit-non-zero-on-write",
+     false, 0},
+    {OPT_STDIN_FILENAME, "stdin-filename", "--stdin-filename", true, 0},
+    {OPT_VERSION, "version", "--version", false, 0},
+    {OPT_DIALECT, "dialect", "--dialect", true, 0},
+    {OPT_LIMITED, "limited", "--limited", false, 0},
+};
+#define NLONG (sizeof long_options / sizeof *long_options)
+
+static void set_option(Options *o, const LongOption *opt, const char *arg)
+{
+    switch (opt->id) {
+    case OPT_HELP:
+        fputs(usage_text, stdout);
+        fputs(help_text, stdout);
+        exit_flushing(EXIT_OK);
+    case OPT_VERSION:
+        printf("clinic %s\n", CLINIC_VERSION);
+        for (size_t i = 0; dialects[i]; i++)
+            printf("dialect %s: %s%s\n", dialects[i]->name,
+                   dialects[i]->reference,
+                   dialects[i] == dialect_default() ? " (the default)" : "");
+        exit_flushing(EXIT_OK);
+    case OPT_DIALECT:
+        o->dialect = dialect_find(arg);
+        if (!o->dialect) {
+            char choices[128] = "";
+            for (size_t i = 0; dialects[i]; i++)
+                snprintf(choices + strlen(choices),
+                         sizeof choices - strlen(choices), "%s'%s'",
+                         i ? ", " : "", dialects[i]->name);
+            argparse_error("argument --dialect: invalid choice: '%s' "
+                           "(choose from %s)", arg, choices);
+        }
+        break;
+    case OPT_LIMITED:
+        o->limited = true;
+        break;
+    case OPT_FORCE:
+        o->force = true;
+        break;
+    case OPT_OUTPUT:
+        o->output = arg;
+        break;
+    case OPT_VERBOSE:
+        o->verbose = true;
+        break;
+    case OPT_QUIET:
+        o->quiet = true;
+        break;
+    case OPT_CONVERTERS:
+        o->converters = true;
+        break;
+    case OPT_MAKE:
+        o->make = true;
+        break;
+    case OPT_SRCDIR:
+        o->srcdir = arg;
+        break;
+    case OPT_EXCLUDE:
+        o->excludes = xrealloc(o->excludes,
+                              (o->nexcludes + 1) * sizeof *o->excludes);
+        o->excludes[o->nexcludes++] = arg;
+        break;
+    case OPT_CHECK:
+        o->check = true;
+        break;
+    case OPT_DIFF:
+        o->diff = true;
+        break;
+    case OPT_EXIT_ON_WRITE:
+        o->exit_on_write = true;
+        break;
+    case OPT_STDIN_FILENAME:
+        o->stdin_filename = arg;
+        break;
+    }
+}
+
+/* A long option by its full name or an unambiguous prefix (argparse's
+   allow_abbrev). */
+static const LongOption *find_long(const char *name, size_t n)
+{
+    const LongOption *found = NULL;
+    char candidates[512] = "";
+    int matches = 0;
+    for (size_t i = 0; i < NLONG; i++) {
+        const char *full = long_options[i].name;
+        if (strncmp(full, name, n) != 0)
+            continue;
+        if (full[n] == '\0')
+            return &long_options[i];
+        found = &long_options[i];
+        if (matches++)
+            strcat(candidates, ", ");
+        strcat(candidates, "--");
+        strcat(candidates, full);
+    }
+    if (matches > 1) {
+        char given[128];
+        snprintf(given, sizeof given, "--%.*s", (int)(n < 100 ? n : 100),
+                 name);
+        argparse_error("ambiguous option: %s could match %s", given,
+                       candidates);
+    }
+    return found;
+}
+
+/* Does argv[i] look like an option's argument?  argparse takes "-" as
+   one, and nothing else that starts with "-". */
+static bool is_argument(const char *a)
+{
+    return a[0] != '-' || a[1] == '\0';
+}
+
+void options_parse(int argc, char **argv, Options *o)
+{
+    bool only_files = false;
+    o->srcdir = ".";
+    o->files = xcalloc((size_t)argc + 1, sizeof *o->files);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_files || is_argument(a)) {
+            o->files[o->nfiles++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_files = true;
+            continue;
+        }
+        if (a[1] == '-') {
+            const char *name = a + 2;
+            const char *eq = strchr(name, '=');
+            size_t n = eq ? (size_t)(eq - name) : strlen(name);
+            const LongOption *opt = find_long(name, n);
+            if (!opt)
+                argparse_error("unrecognized arguments: %s%s", a, "");
+            const char *arg = NULL;
+            if (opt->takes_arg) {
+                if (eq)
+                    arg = eq + 1;
+                else if (i + 1 < argc && is_argument(argv[i + 1]))
+                    arg = argv[++i];
+                else
+                    argparse_error("argument %s: expected one argument",
+                                   opt->display, "");
+            } else if (eq) {
+                argparse_error("argument %s: ignored explicit argument '%s'",
+                               opt->display, eq + 1);
+            }
+            set_option(o, opt, arg);
+            continue;
+        }
+        /* short options, possibly combined: -fv, -oFILE */
+        for (const char *p = a + 1; *p; p++) {
+            const LongOption *opt = NULL;
+            for (size_t k = 0; k < NLONG; k++)
+                if (long_options[k].short_name == *p)
+                    opt = &long_options[k];
+            if (!opt)
+                argparse_error("unrecognized arguments: %s%s", a, "");
+            if (!opt->takes_arg) {
+                set_option(o, opt, NULL);
+                continue;
+            }
+            const char *arg = p[1] ? p + 1 : NULL;
+            if (!arg) {
+                if (i + 1 < argc && is_argument(argv[i + 1]))
+                    arg = argv[++i];
+                else
+                    argparse_error("argument %s: expected one argument",
+                                   opt->display, "");
+            }
+            set_option(o, opt, arg);
+            break;
+        }
+    }
+    /* clinic.py: "if not output: output = filename", so -o "" writes the
+       file in place */
+    if (o->output && !*o->output)
+        o->output = NULL;
+    for (size_t i = 0; i < o->nfiles; i++)
+        if (!strcmp(o->files[i], "-"))
+            o->from_stdin = true;
+    if (!o->stdin_filename)
+        o->stdin_filename = "stdin.c";
+}
+
+void options_free(Options *o)
+{
+    free(o->files);
+    free(o->excludes);
+}
