@@ -177,6 +177,7 @@ typedef struct ParseArgs {
     long vararg;               /* index of *args, or -1 (NO_VARARG) */
 
     const char *flags;
+    const char *parser;        /* Rendering.parser (model.h) */
     const char *declarations;
     const char *return_value_declaration;
     const char *docstring_prototype, *docstring_definition;
@@ -387,6 +388,7 @@ static void parse_no_args(ParseArgs *pa)
     StrList code = {0};
     bool simple_return = use_simple_return(pa);
 
+    pa->parser = "none";
     if (pa->f->kind == FUNC_GETTER) {
         pa->parser_prototype = parser_prototype_getter;
     } else if (pa->f->kind == FUNC_SETTER) {
@@ -396,6 +398,7 @@ static void parse_no_args(ParseArgs *pa)
         pa->parser_prototype = parser_prototype_noargs;
     } else {
         pa->flags = "METH_METHOD|METH_FASTCALL|METH_KEYWORDS";
+        pa->parser = "inline";
         pa->parser_prototype = parser_prototype_def_class;
         strlist_push(c->arena, &code, arena_printf(c->arena,
             "    if (%s) {{\n"
@@ -431,6 +434,7 @@ static void parse_one_arg(ParseArgs *pa)
     StrList code = {0};
 
     pa->flags = "METH_O";
+    pa->parser = "none";
 
     if (gen_is_object_converter(conv) && conv->format_unit &&
         strcmp(conv->format_unit, "O") == 0) {
@@ -454,6 +458,7 @@ static void parse_one_arg(ParseArgs *pa)
     const char *parsearg = converter_parse_arg(c, conv, argname,
                                                gen_param_displayname(c, p, 0),
                                                pa->limited_capi);
+    pa->parser = parsearg ? "inline" : "PyArg_Parse";
     if (!parsearg) {
         converter_use_converter(c, conv);
         parsearg = arena_printf(a,
@@ -472,6 +477,7 @@ static void parse_option_groups(ParseArgs *pa)
     StrList code = {0};
 
     pa->flags = "METH_VARARGS";
+    pa->parser = "PyArg_ParseTuple";
     pa->parser_prototype = parser_prototype_varargs;
     strlist_push(pa->c->arena, &code, "    {option_group_parsing}");
     parser_body(pa, &code);
@@ -600,6 +606,7 @@ static void parse_pos_only(ParseArgs *pa)
     }
 
     if (use_parser_code) {
+        pa->parser = pa->limited_capi ? "inline" : "_PyArg_CheckPositional";
         if (has_optional)
             strlist_push(a, &code, "skip_optional:");
     } else {
@@ -608,6 +615,7 @@ static void parse_pos_only(ParseArgs *pa)
         if (pa->limited_capi)
             pa->fastcall = false;
         code = (StrList){0};
+        pa->parser = pa->fastcall ? "_PyArg_ParseStack" : "PyArg_ParseTuple";
         if (pa->fastcall) {
             gen_add_include(c, modsupport_h, "_PyArg_ParseStack()", NULL);
             strlist_push(a, &code,
@@ -751,6 +759,7 @@ static void parse_general(ParseArgs *pa)
                                                pa->max_pos)
                                 : "0";
         }
+        pa->parser = unpack;
 
         if (pa->fastcall) {
             pa->flags = "METH_FASTCALL|METH_KEYWORDS";
@@ -832,6 +841,9 @@ static void parse_general(ParseArgs *pa)
         if (add_label)
             strlist_push(a, &code, arena_printf(a, "%s:", add_label));
     } else {
+        pa->parser = pa->limited_capi ? "PyArg_ParseTupleAndKeywords"
+                     : pa->fastcall ? "_PyArg_ParseStackAndKeywords"
+                                    : "_PyArg_ParseTupleAndKeywordsFast";
         for (size_t i = 0; i < pa->n; i++)
             converter_use_converter(c, pa->params[i]->converter);
         pa->declarations = declare_parser(pa, true);
@@ -928,6 +940,7 @@ static void handle_new_or_init(ParseArgs *pa)
         if (!parses_positional) {
             gen_add_include(c, modsupport_h, "_PyArg_NoPositional()", NULL);
             strlist_push(a, &fields, no_positional_check);
+            pa->parser = "_PyArg_NoPositional";
         }
         strlist_push(a, &fields, no_keywords_check);
     }
@@ -957,6 +970,13 @@ static void process_methoddef(ParseArgs *pa)
     const char *meth_flags = gen_methoddef_flags(c, pa->f);
     if (*meth_flags)
         flags = arena_printf(a, "%s|%s", flags, meth_flags);
+
+    Rendering *r = &pa->f->rendering;
+    r->convention = pa->flags;
+    r->parser = pa->parser;
+    r->methoddef_flags = *pa->methoddef_define ? flags : NULL;
+    r->docstring = *pa->docstring_definition ? gen_docstring_text(c, pa->f)
+                                             : NULL;
 
     pa->methoddef_define = text_replace(a, pa->methoddef_define,
                                        "{methoddef_flags}", flags);
