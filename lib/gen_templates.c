@@ -972,7 +972,10 @@ static void process_methoddef(ParseArgs *pa)
         flags = arena_printf(a, "%s|%s", flags, meth_flags);
 
     Rendering *r = &pa->f->rendering;
-    r->convention = pa->flags;
+    /* a getter or setter has no METH_ flags: it is a PyGetSetDef's */
+    r->convention = pa->f->kind == FUNC_GETTER   ? "getter"
+                    : pa->f->kind == FUNC_SETTER ? "setter"
+                                                 : pa->flags;
     r->parser = pa->parser;
     r->methoddef_flags = *pa->methoddef_define ? flags : NULL;
     r->docstring = *pa->docstring_definition ? gen_docstring_text(c, pa->f)
