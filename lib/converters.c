@@ -298,11 +298,17 @@ static void builtin_converter_init(Clinic *c, Converter *conv,
             conv->format_unit = "i";
         else if (!is_set_of(accept, PYT_OBJECT))
             fail_illegal_accept(c, "bool_converter", accept);
-        if (conv->default_value.kind != PY_UNSPECIFIED) {
+        bool keeps = c->dialect->fixes & FIX_BOOL_KEEPS_C_DEFAULT;
+        if (conv->default_value.kind != PY_UNSPECIFIED &&
+            !(keeps && conv->default_value.kind == PY_UNKNOWN &&
+              !conv->default_value.type_name)) {
             bool b = py_truthy(&conv->default_value);
             conv->default_value.kind = PY_BOOL;
             conv->default_value.b = b;
-            conv->c_default = b ? "1" : "0";
+            if (!keeps || (conv->c_default &&
+                           (!strcmp(conv->c_default, "Py_True") ||
+                            !strcmp(conv->c_default, "Py_False"))))
+                conv->c_default = b ? "1" : "0";
         }
         break;
     }

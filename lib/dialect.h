@@ -162,6 +162,9 @@ enum {
     FIX_CLONE_NEW_OR_INIT = 1u << 5,
     /* defining_class is positional-only, and needs a class */
     FIX_DEFINING_CLASS_POSITIONAL = 1u << 6,
+    /* bool's c_default= stays as given (only Py_True and Py_False become
+       1 and 0), and an unknown default is left alone */
+    FIX_BOOL_KEEPS_C_DEFAULT = 1u << 7,
 };
 
 typedef struct Dialect {

@@ -511,6 +511,47 @@ START_TEST(test_names_and_copy)
 }
 END_TEST
 
+/* bool_converter's c_default: 3.11 writes 1 or 0 for any default, 3.13
+   keeps a c_default= given (only Py_True and Py_False become 1 and 0). */
+START_TEST(test_bool_c_default_per_dialect)
+{
+    static const struct {
+        const Dialect *d;
+        const char *given, *expected;
+    } cases[] = {
+        { &dialect_3_11, "-2", "1" },
+        { &dialect_3_11, "Py_True", "1" },
+        { &dialect_3_13, "-2", "-2" },
+        { &dialect_3_13, "FLAG", "FLAG" },
+        { &dialect_3_13, "Py_True", "1" },
+        { &dialect_3_13, "Py_False", "1" },
+    };
+    for (size_t i = 0; i < NELEMS(cases); i++) {
+        Clinic *c = new_clinic();
+        c->dialect = cases[i].d;
+        Function *f = new_function(c, FUNC_CALLABLE, NULL);
+        ConverterArg arg = { "c_default", { .kind = PY_STR,
+                                            .s = cases[i].given,
+                                            .len = strlen(cases[i].given) } };
+        PyValue yes = { .kind = PY_BOOL, .b = true };
+        Converter *conv = converter_create(c, converter_class_find(c, "bool"),
+                                           "x", "x", f, yes, &arg, 1);
+        ck_assert_msg(strcmp(conv->c_default, cases[i].expected) == 0,
+                      "%s, c_default=%s: %s, expected %s", cases[i].d->name,
+                      cases[i].given, conv->c_default, cases[i].expected);
+        free_clinic(c);
+    }
+    /* 3.13 leaves an unknown default as it is */
+    Clinic *c = new_clinic();
+    c->dialect = &dialect_3_13;
+    Function *f = new_function(c, FUNC_CALLABLE, NULL);
+    Converter *conv = converter_create(c, converter_class_find(c, "bool"),
+                                       "x", "x", f, py_unknown, NULL, 0);
+    ck_assert_int_eq(conv->default_value.kind, PY_UNKNOWN);
+    free_clinic(c);
+}
+END_TEST
+
 START_TEST(test_legacy_partial_overridden)
 {
     Clinic *c = new_clinic();
@@ -942,6 +983,7 @@ static Suite *converters_suite(void)
     tcase_add_test(tr, test_registry_contents);
     tcase_add_test(tr, test_register_python_class);
     tcase_add_test(tr, test_names_and_copy);
+    tcase_add_test(tr, test_bool_c_default_per_dialect);
     tcase_add_test(tr, test_legacy_partial_overridden);
     tcase_add_test(tr, test_py_unicode_cleanup);
     tcase_add_test(tr, test_render_several_parameters);
