@@ -166,6 +166,13 @@ void builtin_pre_render(Clinic *c, ConverterKind kind, Converter *conv);
 const char *builtin_parse_arg(Clinic *c, ConverterKind kind, Converter *conv,
                               const char *argname, const char *displayname,
                               bool limited_capi, bool raw);
+/* 3.13's CConverter.bad_argument(displayname, expected, *, limited_capi,
+   expected_literal) (expected_expr: not expected_literal), and
+   use_converter() of the class of the given kind. */
+const char *builtin_bad_argument(Clinic *c, Converter *conv,
+                                 const char *displayname, const char *expected,
+                                 bool expected_expr, bool limited);
+void builtin_use_converter(Clinic *c, ConverterKind kind, Converter *conv);
 void builtin_set_template_dict(Clinic *c, ConverterKind kind, Converter *conv,
                                StrMap *template_dict);
 const char *builtin_parser_name(Clinic *c, const Converter *conv);

@@ -248,9 +248,9 @@ const TypeCheck conv_type_checks[] = {
 
 /* CConverter.bad_argument(): the code raising the TypeError of an argument
    of the wrong type ("{{name}}" and "{argname}" are filled later). */
-static const char *bad_argument(Clinic *c, Converter *conv,
-                                const char *displayname, const char *expected,
-                                bool expected_expr, bool limited)
+const char *builtin_bad_argument(Clinic *c, Converter *conv,
+                                 const char *displayname, const char *expected,
+                                 bool expected_expr, bool limited)
 {
     Arena *a = c->arena;
     if (limited) {
@@ -315,15 +315,17 @@ static const char *format_snippet(Clinic *c, Converter *conv,
     Arena *a = c->arena;
     const char *text = call->raw ? snippet_raw_text(c, sn) : sn->text;
     if (sn->expected) {
-        const char *bad = bad_argument(c, conv, call->displayname,
-                                       sn->expected, sn->expected_expr,
-                                       call->limited);
+        const char *bad = builtin_bad_argument(c, conv, call->displayname,
+                                               sn->expected,
+                                               sn->expected_expr,
+                                               call->limited);
         text = text_replace(a, text, "{bad_argument}", bad);
     }
     if (sn->expected2) {
-        const char *bad = bad_argument(c, conv, call->displayname,
-                                       sn->expected2, sn->expected_expr,
-                                       call->limited);
+        const char *bad = builtin_bad_argument(c, conv, call->displayname,
+                                               sn->expected2,
+                                               sn->expected_expr,
+                                               call->limited);
         text = text_replace(a, text, "{bad_argument2}", bad);
     }
     if (sn->include)
@@ -507,9 +509,8 @@ static const struct {
       "_PyLong_FileDescriptor_Converter()" },
 };
 
-void converter_use_converter(Clinic *c, Converter *conv)
+void builtin_use_converter(Clinic *c, ConverterKind kind, Converter *conv)
 {
-    ConverterKind kind = converter_row_of(conv->cls)->kind;
     for (size_t i = 0;
          i < sizeof converter_includes / sizeof converter_includes[0]; i++) {
         if (converter_includes[i].kind != kind)
