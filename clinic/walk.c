@@ -60,12 +60,6 @@ static int compare_entries(const void *x, const void *y)
     return strcmp(((const Entry *)x)->name, ((const Entry *)y)->name);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* Is path (whose stat is st, when have_st) excluded? */
 static bool excluded(Walk *w, const char *path, const struct stat *st,
                      bool have_st)
@@ -317,7 +311,7 @@ static void list_node(Walk *w, Node *n)
         if ((type == ENTRY_REG || type == ENTRY_DIR) && !w->nexcludes &&
             nameable) {
             is_dir[i] = type == ENTRY_DIR;
-            if (!is_dir[i] && (ends_with(name, ".c") || ends_with(name, ".h")))
+            if (!is_dir[i] && dialect_makes(w->o->dialect, name))
                 pool_add(w->pool, path_join(dir, name), NULL, true);
             continue;
         }
@@ -332,9 +326,10 @@ static void list_node(Walk *w, Node *n)
             continue;
         }
         is_dir[i] = have_st && S_ISDIR(st.st_mode);
-        /* everything else named *.c or *.h is offered: a FIFO or a
-           dangling link is an error of its own, as in clinic.py */
-        if (!is_dir[i] && (ends_with(name, ".c") || ends_with(name, ".h")) &&
+        /* everything else with a name the dialect's --make takes is
+           offered: a FIFO or a dangling link is an error of its own, as
+           in clinic.py */
+        if (!is_dir[i] && dialect_makes(w->o->dialect, name) &&
             !excluded(w, path, &st, have_st)) {
             pool_add(w->pool, path, NULL, true);
             path = NULL;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "dialect.h"
 #include "strbuf.h"
 #include "textform.h"
 
@@ -63,6 +64,9 @@ typedef struct ClinicOptions {
     void *read_userdata;
     ClinicSameFileFn same_file;
     void *same_file_userdata;
+    const Dialect *dialect;    /* NULL: dialect_default() */
+    bool limited_capi;         /* --limited: the Limited C API everywhere
+                                  (when the dialect has it) */
     /* Checksums of existing output remembered across the files of a run
        (a routed file is verified when its .c file is processed, and
        again as a file of its own).  sum_known fills sum with 40 hex
@@ -99,6 +103,7 @@ typedef struct Function Function;
 typedef struct Clinic {
     Arena *arena;
     ClinicOptions options;
+    const Dialect *dialect;    /* the file's dialect, never NULL */
     const char *filename;  /* as given by the user; used in messages */
     int line;              /* line clinic_fail() reports when given 0 */
 
@@ -145,6 +150,14 @@ typedef struct Clinic {
        "#ifndef NAME_METHODDEF" (clinic.py's Clinic.ifndef_symbols). */
     const char **ifndef_symbols;
     size_t nifndef_symbols, capifndef_symbols;
+
+    /* gen_includes.c: the #includes the generated code needs so far
+       (3.13's CodeGen.add_include), printed atop routed files when the
+       dialect says so. */
+    struct IncludeList *includes;
+    /* The file asks for the Limited C API (3.13: it defines
+       Py_LIMITED_API); set by clinic_process(). */
+    bool limited_capi;
 } Clinic;
 
 /* Raise an error at line (0: c->line).  Never returns. */

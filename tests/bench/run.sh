@@ -1,13 +1,16 @@
 #!/bin/sh
 # make bench: our clinic against the reference clinic.py on the same
-# pristine CPython 3.11 tree (its .c and .h files, copied afresh for every
-# run), both in --make mode; then clinic --json --make against --make.
-# Reports the median wall time of RUNS runs (default 5), interleaved, the
-# ratio, CPU time and peak resident memory, instructions with one worker
-# (callgrind), the tree doubled and the largest file alone.  Not a test:
-# it fails only if a tool cannot be run at all.
+# pristine CPython tree (the files its --make walks, copied afresh for
+# every run), both in --make mode, for each dialect: 3.11's clinic.py on
+# the CPython 3.11.2 tree, 3.13's on the 3.13.5 tree; then clinic --json
+# --make against --make.  Reports the median wall time of RUNS runs
+# (default 5), interleaved, the ratio, CPU time and peak resident memory,
+# instructions with one worker (callgrind), the tree doubled and the
+# largest file alone.  Not a test: it fails only if a tool cannot be run
+# at all.
 #   usage: run.sh [CLINIC]          (default clinic/clinic)
 #   CLINIC_CACHE, PYTHON, RUNS      as for make conformance
+#   BENCH_DIALECTS                  default "3.11 3.13"
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 CLINIC=${1:-clinic/clinic}
@@ -17,33 +20,17 @@ PYTHON=${PYTHON:-python3}
 RUNS=${RUNS:-5}
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (make deps)" >&2; exit 1; }
 [ -x "$CLINIC" ] || { echo "bench: $CLINIC is not built" >&2; exit 1; }
-paths=$(sh "$here/../conformance/fetch.sh" "$CACHE")
-eval "$paths"
-
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-bench.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
-# the walked part of the tree: every .c and .h file, in its directory
-(cd "$TREE" && find . -type f \( -name '*.c' -o -name '*.h' \)) > "$scratch/list"
-
-# Like for like: files our clinic refuses (it stops early in them) are left
-# out for both tools, so both do the same work.  A first run finds them.
-mkdir "$scratch/tree"
-(cd "$TREE" && tar cf - -T "$scratch/list") | (cd "$scratch/tree" && tar xf -)
-(cd "$scratch" && "$CLINIC" --make --srcdir tree > "$scratch/probe" 2>&1) || true
-sed -n 's|^tree/\([^:]*\):[0-9]*: error:.*|./\1|p' "$scratch/probe" | sort -u > "$scratch/refused"
-nrefused=$(wc -l < "$scratch/refused")
-grep -vxF -f "$scratch/refused" "$scratch/list" > "$scratch/list2" || true
-mv "$scratch/list2" "$scratch/list"
-nfiles=$(wc -l < "$scratch/list")
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 maxof() { sort -n | tail -n 1; }
 mib() { awk '{printf "%.1f", $1 / 1024}'; }
 
-fresh_tree() {   # fresh_tree [DIR]: a pristine copy of the listed files
-    rm -rf "$scratch/${1:-tree}"
-    mkdir "$scratch/${1:-tree}"
-    (cd "$TREE" && tar cf - -T "$scratch/list") | (cd "$scratch/${1:-tree}" && tar xf -)
+fresh_tree() {   # a pristine copy of the listed files in $scratch/tree
+    rm -rf "$scratch/tree"
+    mkdir "$scratch/tree"
+    (cd "$TREE" && tar cf - -T "$scratch/list") | (cd "$scratch/tree" && tar xf -)
 }
 
 # run_once NAME COMMAND...: one run in $scratch on a fresh tree; appends
@@ -77,13 +64,54 @@ summarize() {   # summarize NAME LABEL: medians and the peak of NAME's runs
     fi
 }
 
-echo "bench: clinic --make over $nfiles .c/.h files of $(basename "$TREE"), $RUNS runs each, interleaved"
+# runs NAME COMMAND...: RUNS runs of it
+runs() {
+    name=$1; shift
+    : > "$scratch/$name.times"
+    i=0
+    while [ $i -lt "$RUNS" ]; do
+        run_once "$name" "$@"
+        i=$((i + 1))
+    done
+}
+
+instructions() {   # instructions ARGS...: callgrind's total for clinic ARGS
+    fresh_tree
+    (cd "$scratch" && valgrind --tool=callgrind --callgrind-out-file="$scratch/cg.out" \
+        "$CLINIC" "$@" > /dev/null 2>&1) || true
+    sed -n 's/^totals: //p' "$scratch/cg.out"
+}
+
+bench_dialect() {   # bench_dialect 3.11|3.13
+dialect=$1
+case $dialect in
+    3.11) fetch=fetch.sh; walked="-name *.c -o -name *.h" ;;
+    3.13) fetch=fetch313.sh; walked="-name *.c -o -name *.h -o -name *.cpp" ;;
+esac
+paths=$(sh "$here/../conformance/$fetch" "$CACHE")
+eval "$paths"
+rm -rf "$scratch/tree"
+# the walked part of the tree: every file its --make walks, in its directory
+# shellcheck disable=SC2086
+(cd "$TREE" && set -f && find . -type f \( $walked \)) > "$scratch/list"
+
+# Like for like: files our clinic refuses (it stops early in them) are left
+# out for both tools, so both do the same work.  A first run finds them.
+fresh_tree
+(cd "$scratch" && "$CLINIC" --dialect "$dialect" --make --srcdir tree > "$scratch/probe" 2>&1) || true
+sed -n 's|^tree/\([^:]*\):[0-9]*: error:.*|./\1|p' "$scratch/probe" | sort -u > "$scratch/refused"
+nrefused=$(wc -l < "$scratch/refused")
+grep -vxF -f "$scratch/refused" "$scratch/list" > "$scratch/list2" || true
+mv "$scratch/list2" "$scratch/list"
+nfiles=$(wc -l < "$scratch/list")
+
+echo "bench $dialect: clinic --make over $nfiles files of $(basename "$TREE"), $RUNS runs each, interleaved"
 [ "$nrefused" -gt 0 ] && echo "  (left out for both: $nrefused files our clinic refuses:" \
     "$(sed 's|^\./||' "$scratch/refused" | tr '\n' ' '))"
 : > "$scratch/ours.times"; : > "$scratch/ref.times"
 i=0
 while [ $i -lt "$RUNS" ]; do   # interleaved: machine noise hits both alike
-    run_once ours "$CLINIC" --make --srcdir tree
+    run_once ours "$CLINIC" --dialect "$dialect" --make --srcdir tree
     run_once ref "$PYTHON" "$REFDIR/clinic.py" --make --srcdir tree
     i=$((i + 1))
 done
@@ -95,30 +123,18 @@ echo "$ours_t $ref_t" | awk '{ if ($1 > 0) printf "  ratio: clinic is %.1fx fast
 # The query modes must cost no more than a plain --make over the same
 # tree: --json --make against --make, in wall time and, steadier on a
 # shared machine, in instructions (callgrind, one run each).
-: > "$scratch/json.times"
-i=0
-while [ $i -lt "$RUNS" ]; do
-    run_once json "$CLINIC" --json --make --srcdir tree
-    i=$((i + 1))
-done
+runs json "$CLINIC" --dialect "$dialect" --json --make --srcdir tree
 summarize json "clinic --json"
-instructions() {   # instructions ARGS...: callgrind's total for clinic ARGS
-    fresh_tree
-    (cd "$scratch" && valgrind --tool=callgrind --callgrind-out-file="$scratch/cg.out" \
-        "$CLINIC" "$@" > /dev/null 2>&1) || true
-    sed -n 's/^totals: //p' "$scratch/cg.out"
-}
 if command -v valgrind > /dev/null 2>&1; then
-    make_ir=$(instructions --make --srcdir tree)
-    json_ir=$(instructions --json --make --srcdir tree)
-    one_ir=$(instructions -j 1 --make --srcdir tree)
+    make_ir=$(instructions --dialect "$dialect" --make --srcdir tree)
+    json_ir=$(instructions --dialect "$dialect" --json --make --srcdir tree)
+    one_ir=$(instructions -j 1 --dialect "$dialect" --make --srcdir tree)
 else
     make_ir=0 json_ir=0 one_ir=0
 fi
 # the stable figure: instructions with one worker (all threads counted)
 echo "$one_ir" | awk '{ if ($1 > 0) printf "  instructions, clinic -j 1 --make over the tree: %.0f M (callgrind)\n", $1 / 1e6
                         else print "  instructions: valgrind is missing" }'
-
 # shellcheck disable=SC2154
 echo "$ours_t $json_t $make_ir $json_ir" | awk '{
     printf "  --json --make against --make: wall time %.2fx", ($1 > 0) ? $2 / $1 : 0
@@ -135,9 +151,8 @@ cp -R "$scratch/tree2/one" "$scratch/tree2/two"
 i=0
 while [ $i -lt "$RUNS" ]; do
     rm -rf "$scratch/tree"; cp -R "$scratch/tree2" "$scratch/tree"
-    touch "$scratch/list"
     t0=$(date +%s.%N)
-    (cd "$scratch" && /usr/bin/time -f '%M %U %S' -o "$scratch/t" "$CLINIC" --make --srcdir tree > /dev/null 2>&1) || true
+    (cd "$scratch" && /usr/bin/time -f '%M %U %S' -o "$scratch/t" "$CLINIC" --dialect "$dialect" --make --srcdir tree > /dev/null 2>&1) || true
     t1=$(date +%s.%N)
     tail -n 1 "$scratch/t" | awk -v t0="$t0" -v t1="$t1" '{print t1 - t0, $1, $2 + $3}' >> "$scratch/double.times"
     i=$((i + 1))
@@ -161,7 +176,7 @@ if [ -n "$largest" ]; then
     : > "$scratch/l_ours.times"; : > "$scratch/l_ref.times"
     i=0
     while [ $i -lt "$RUNS" ]; do
-        run_once l_ours "$CLINIC" "tree/$largest"
+        run_once l_ours "$CLINIC" --dialect "$dialect" "tree/$largest"
         run_once l_ref "$PYTHON" "$REFDIR/clinic.py" "tree/$largest"
         i=$((i + 1))
     done
@@ -171,3 +186,8 @@ if [ -n "$largest" ]; then
     # shellcheck disable=SC2154
     echo "$l_ours_t $l_ref_t" | awk '{ if ($1 > 0) printf "    ratio %.1fx\n", $2 / $1 }'
 fi
+}
+
+for d in ${BENCH_DIALECTS:-3.11 3.13}; do
+    bench_dialect "$d"
+done
