@@ -86,7 +86,7 @@ void sb_adds(StrBuf *sb, const char *s)
     sb_add(sb, s, strlen(s));
 }
 
-void sb_addc(StrBuf *sb, char c)
+void sb_addc_grow(StrBuf *sb, char c)
 {
     sb_add(sb, &c, 1);
 }

@@ -37,7 +37,18 @@ char *sb_take(StrBuf *sb, Arena *a);       /* copy into arena; sb freed */
 
 void sb_add(StrBuf *sb, const char *data, size_t n);
 void sb_adds(StrBuf *sb, const char *s);
-void sb_addc(StrBuf *sb, char c);
+/* One character: inline, for the loops that build text a character at
+   a time; the slow path grows the buffer. */
+void sb_addc_grow(StrBuf *sb, char c);
+static inline void sb_addc(StrBuf *sb, char c)
+{
+    if (sb->len + 1 < sb->cap) {
+        sb->buf[sb->len++] = c;
+        sb->buf[sb->len] = '\0';
+    } else {
+        sb_addc_grow(sb, c);
+    }
+}
 void sb_addsb(StrBuf *sb, const StrBuf *other);
 void sb_addf(StrBuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

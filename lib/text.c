@@ -464,10 +464,14 @@ char *text_wrap_declarations(Arena *a, const char *text, int length)
 char *text_quoted_for_c_string(Arena *a, const char *s)
 {
     StrBuf sb = STRBUF_INIT;
-    for (; *s; s++) {
-        if (*s == '\\' || *s == '"' || *s == '\'')
-            sb_addc(&sb, '\\');
-        sb_addc(&sb, *s);
+    for (;;) {
+        size_t plain = strcspn(s, "\\\"'");   /* copied as they are */
+        sb_add(&sb, s, plain);
+        s += plain;
+        if (!*s)
+            break;
+        sb_addc(&sb, '\\');
+        sb_addc(&sb, *s++);
     }
     return sb_take(&sb, a);
 }
