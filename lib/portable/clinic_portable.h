@@ -221,6 +221,14 @@ clinic_index_only(PyObject *obj)
 static inline double
 ClinicFloat_AsDouble(PyObject *obj)
 {
+    /* 3.9's complex has an nb_float that refuses; 3.10's has none */
+    PyNumberMethods *nb = Py_TYPE(obj)->tp_as_number;
+    if (PyComplex_Check(obj) && nb != NULL &&
+        nb->nb_float == PyComplex_Type.tp_as_number->nb_float) {
+        PyErr_Format(PyExc_TypeError, "must be real number, not %.50s",
+                     Py_TYPE(obj)->tp_name);
+        return -1.0;
+    }
     if (clinic_index_only(obj)) {
         PyObject *i = PyNumber_Index(obj);
         if (i == NULL) {
@@ -413,6 +421,7 @@ typedef struct {
     PyObject *kwnames;
     PyObject *const *kwvalues;
     Py_ssize_t nkwargs;
+    Py_ssize_t next;            /* where the next keyword is looked for */
 } clinic_call;
 
 static inline PyObject *
@@ -432,11 +441,12 @@ clinic_call_init(clinic_call *call, PyObject *const *args, PyObject *tuple,
     call->kwnames = kwnames;
     call->kwvalues = NULL;
     call->nkwargs = 0;
+    call->next = 0;
     if (kwargs != NULL) {
-        call->nkwargs = PyDict_Size(kwargs);
+        call->nkwargs = ClinicDict_GET_SIZE(kwargs);
     }
     else if (kwnames != NULL) {
-        call->nkwargs = PyTuple_Size(kwnames);
+        call->nkwargs = ClinicTuple_GET_SIZE(kwnames);
         call->kwvalues = args + nargs;
     }
 }
@@ -460,16 +470,25 @@ clinic_name_is(PyObject *key, const char *name, size_t len)
     }
 #  endif
     /* a name is ASCII: only a 1-byte str can equal it */
-    return PyUnicode_KIND(key) == PyUnicode_1BYTE_KIND &&
-           (size_t)PyUnicode_GET_LENGTH(key) == len &&
-           memcmp(PyUnicode_DATA(key), name, len) == 0;
+    if (PyUnicode_KIND(key) != PyUnicode_1BYTE_KIND ||
+        (size_t)PyUnicode_GET_LENGTH(key) != len) {
+        return 0;
+    }
+    const char *data = (const char *)PyUnicode_DATA(key);
+    for (size_t i = 0; i < len; i++) {
+        if (data[i] != name[i]) {
+            return 0;
+        }
+    }
+    return 1;
 #endif
 }
 
 /* The value of the keyword argument `name`, or NULL (borrowed; never an
-   error: keys that are not str match nothing). */
+   error: keys that are not str match nothing).  Keywords mostly come in
+   the parameters' order: the search starts after the last one found. */
 static inline PyObject *
-clinic_find_keyword(const clinic_call *call, const char *name)
+clinic_find_keyword(clinic_call *call, const char *name)
 {
     size_t len = strlen(name);
     if (call->kwargs != NULL) {
@@ -482,10 +501,14 @@ clinic_find_keyword(const clinic_call *call, const char *name)
         }
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < call->nkwargs; i++) {
-        PyObject *key = ClinicTuple_GET_ITEM(call->kwnames, i);
-        if (clinic_name_is(key, name, len)) {
-            return call->kwvalues[i];
+    Py_ssize_t n = call->nkwargs, j = call->next;
+    for (Py_ssize_t k = 0; k < n; k++, j++) {
+        if (j >= n) {
+            j = 0;
+        }
+        if (clinic_name_is(ClinicTuple_GET_ITEM(call->kwnames, j), name, len)) {
+            call->next = j + 1;
+            return call->kwvalues[j];
         }
     }
     return NULL;
@@ -762,14 +785,11 @@ clinic_unpack_keywords_vararg(PyObject *const *args, PyObject *tuple,
         else {
             current_arg = NULL;
         }
-        /* def f(a, /, b, *args): f(1, b=2) gives [1, 2, NULL]; otherwise
-           buf[vararg] holds the tuple, and the keywords follow it */
-        if (nargs < vararg) {
-            buf[i] = current_arg;
-        }
-        else {
-            buf[i + 1] = current_arg;
-        }
+        /* buf[vararg] holds the tuple; the parameters after *args follow
+           it.  (3.11 put them one place lower when fewer than vararg
+           arguments were positional, over the tuple: the tuple leaked and
+           a borrowed keyword value was released as if it were *args.) */
+        buf[i < vararg ? i : i + 1] = current_arg;
         if (current_arg) {
             --nkwargs;
         }
