@@ -14,6 +14,9 @@
 #   make conformance-reference             the conformance harness run with
 #                         the reference clinic.py itself (proves the harness)
 #   make bench            our clinic against clinic.py on the CPython tree
+#   make query            the query modes (--list, --json, --stats,
+#                         --docstring) over the CPython tree, clinic.test and
+#                         the fuzz corpus, cross-checked against clinic.py
 #   make sanitize         ASan+UBSan build (build-asan/) and the tests under it
 #   make fuzz-smoke       libFuzzer build (build-fuzz/), seeds replayed, 30 s
 #   make fuzz             FUZZ_SECONDS (600) of fuzzing; FUZZ_FORK=1 goes on
@@ -64,7 +67,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check unit test-bins fixtures cli workflow conformance \
         conformance-reference bench demo install clean sanitize fuzz \
-        fuzz-smoke hardening
+        fuzz-smoke hardening query
 
 all: $(CLINIC_BIN)
 
@@ -125,6 +128,9 @@ conformance-reference:
 
 bench: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/bench/run.sh $(CLINIC_BIN)
+
+query: $(CLINIC_BIN)
+	@PYTHON=$(PYTHON) sh tests/query/run.sh $(CLINIC_BIN)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -19,6 +19,7 @@
 
 #include "context.h"
 #include "io.h"
+#include "query.h"
 #include "strbuf.h"
 
 /* The exit status, in every mode: the worst of the files' statuses. */
@@ -44,6 +45,9 @@ typedef struct Options {
     size_t nfiles;
     bool from_stdin;           /* the one file is "-" */
     const char *stdin_filename;
+    QueryMode query;           /* --list, --json, --stats, --docstring */
+    const char *docstring_name;
+    Query *run;                /* the query run, when query is set */
 } Options;
 
 void options_parse(int argc, char **argv, Options *o);
@@ -132,6 +136,8 @@ typedef struct Job {
     char **write_paths;        /* the files its commit writes */
     size_t nwrites;
     FileRefs writes;           /* what they were before (kept for checks) */
+    QueryFile query;           /* the query modes: what the file declares */
+    bool queried;
     /* scheduling */
     bool started, done;
     size_t start_commit;       /* files committed when the work began */

@@ -131,6 +131,17 @@ static void fail(Job *job)
     job->failed = true;
 }
 
+/* A file that cannot be processed at all (its error already reported):
+   it fails, and the query modes report it as a file with an error. */
+static void fail_file(const Options *o, Job *job, const char *message)
+{
+    fail(job);
+    if (o->query) {
+        query_describe_error(o->run, job->path, -1, message, &job->query);
+        job->queried = true;
+    }
+}
+
 /* A unified diff with git's headers ("diff --git", "new file mode" for
    a file that does not exist yet), so that git apply and patch -p1 from
    the current directory make exactly the change a write would. */
@@ -259,15 +270,17 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     job->status = EXIT_OK;
     job->failed = false;
     job->nchanged = 0;
-    if (o->verbose)   /* standard output is the result's, for "-" */
-        report_printf(r, job->from_stdin, "%s\n", path);
+    if (o->verbose)   /* standard output is the result's for "-", and
+                         the query modes' */
+        report_printf(r, job->from_stdin || o->query != QUERY_NONE, "%s\n",
+                      path);
 
     Arena *scratch = arena_new();
     const char *language_error = block_language_error(scratch, path);
     if (language_error) {
         report_error(r, path, language_error);
+        fail_file(o, job, language_error);
         arena_free(scratch);
-        fail(job);
         return;
     }
     arena_free(scratch);
@@ -276,18 +289,19 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     if (!job->from_stdin)
         refs_add(&job->reads, path);
     if (read_input(rb, job, &len) < 0) {
+        int e = errno;
         if (job->from_stdin)
-            report_error(r, "-", strerror(errno));
+            report_error(r, "-", strerror(e));
         else
             report_io_error(r, path, false);
-        fail(job);
+        fail_file(o, job, strerror(e));
         return;
     }
     const char *text = rb->buf;
     char why[256];
     if (!io_check_utf8(text, len, why, sizeof why)) {
         report_error(r, path, why);
-        fail(job);
+        fail_file(o, job, why);
         return;
     }
     /* The library takes the bytes as they are: it reads them as
@@ -297,7 +311,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
        comparison.  parse_file's quick exit: no marker, nothing to do
        (not even -o). */
     if (!block_has_start_marker(text, len)) {
-        if (job->from_stdin)
+        if (job->from_stdin && !o->query)
             finish_stdin(o, job, NULL, text, len);
         return;
     }
@@ -305,6 +319,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     ClinicOptions copts = {0};
     copts.force = o->force;
     copts.verbose = o->verbose;
+    copts.no_output = o->query != QUERY_NONE;
     copts.read_file = job_read_file;
     copts.read_userdata = job;
     copts.same_file = io_clinic_same_file;
@@ -312,8 +327,23 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     int rc = clinic_process(c, text, len);
     if (c->diagnostics.len)
         report_add(r, true, c->diagnostics.buf, c->diagnostics.len);
-    if (rc == 0 && routed_onto_own_file(job, c))
+    bool onto_own_file = rc == 0 && routed_onto_own_file(job, c);
+    if (onto_own_file)
         rc = -1;
+    if (o->query) {
+        /* asked, not told: report what the file declares, write nothing */
+        if (onto_own_file)
+            query_describe_error(o->run, path, c->line, "Routed file would "
+                                 "overwrite the input or the output file, "
+                                 "not writing anything!", &job->query);
+        else
+            query_describe(o->run, c, rc, &job->query);
+        job->queried = true;
+        if (rc != 0)
+            fail(job);
+        clinic_free(c);
+        return;
+    }
     if (rc != 0) {
         clinic_free(c);
         fail(job);
@@ -376,11 +406,21 @@ void job_reset(Job *job)
     job->write_paths = NULL;
     job->nwrites = 0;
     refs_clear(&job->reads);
+    if (job->queried)
+        query_file_free(&job->query);
+    job->queried = false;
 }
 
 int job_commit(const Options *o, Job *job, Tally *t)
 {
     report_emit(&job->report);
+    if (job->queried) {
+        StrBuf out = STRBUF_INIT;
+        query_add(o->run, &job->query, &out);
+        fwrite(out.buf, 1, out.len, stdout);
+        sb_free(&out);
+        job->queried = false;
+    }
     int status = job->status;
     bool failed = job->failed;
     size_t changed = job->nchanged;

@@ -1,6 +1,6 @@
 /*
  * main.c — the clinic command: the modes (files, --make, standard input,
- * --converters), the summary line and the exit status; see cli.h for
+ * --converters, the query modes), the summary line and the exit status; see cli.h for
  * the other parts of the command.  All real work is in lib/: per file,
  * read it (io.c), run clinic_process() on the text, then write the
  * results atomically (io_commit.c) or only report what would change.
@@ -66,6 +66,15 @@ int main(int argc, char **argv)
         exit_flushing(EXIT_OK);
     }
 
+    Query run;
+    if (o.query) {
+        if (o.output || o.check || o.diff)
+            usage_error("--list, --json, --stats and --docstring write "
+                        "nothing: not with -o, --check or --diff.");
+        query_init(&run, o.query, o.docstring_name);
+        o.run = &run;
+    }
+
     int status;
     Tally tally = {0};
     if (o.make) {
@@ -87,6 +96,17 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < o.nfiles; i++)
             pool_add(pool, o.files[i], o.output, false);
         status = pool_finish(pool, &tally);
+    }
+    if (o.query) {
+        StrBuf out = STRBUF_INIT, err = STRBUF_INIT;
+        if (!query_end(&run, &out, &err))
+            status = EXIT_ERROR;
+        fwrite(out.buf, 1, out.len, stdout);
+        fflush(stdout);
+        fwrite(err.buf, 1, err.len, stderr);
+        sb_free(&out);
+        sb_free(&err);
+        query_free(&run);
     }
     print_summary(&o, &tally);
     options_free(&o);

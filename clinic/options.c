@@ -2,7 +2,9 @@
  * options.c — the command line, compatible with clinic.py's argparse
  * parser (the same options, messages and abbreviations), plus ours:
  * -q, --check, --diff, --exit-non-zero-on-write, --exclude,
- * --stdin-filename, --version and "-" for standard input.
+ * --stdin-filename, --version, "-" for standard input, and the query
+ * modes --list (CPython's own since 2026), --json, --stats and
+ * --docstring.
  */
 #include "cli.h"
 
@@ -15,6 +17,7 @@ static const char usage_text[] =
     "usage: clinic [-h] [-f] [-o OUTPUT] [-v] [-q] [--converters] [--make]\n"
     "              [--srcdir SRCDIR] [--exclude EXCLUDE] [--check] [--diff]\n"
     "              [--exit-non-zero-on-write] [--stdin-filename NAME]\n"
+    "              [--list | --json | --stats | --docstring NAME]\n"
     "              [--version]\n"
     "              [filename ...]\n";
 
@@ -66,13 +69,29 @@ static const char help_text[] =
     "  --stdin-filename NAME the name of the file read from standard input,\n"
     "                        for messages and its routed files (default:\n"
     "                        stdin.c)\n"
+    "  --list                write nothing; list the modules, classes and\n"
+    "                        functions each file declares, with signatures\n"
+    "  --json                write nothing; print what the files declare as\n"
+    "                        one JSON document (see clinic(1) and\n"
+    "                        schema/clinic-query.schema.json)\n"
+    "  --stats               write nothing; print counts of functions,\n"
+    "                        parameters, converters and parsing methods\n"
+    "  --docstring NAME      write nothing; print the docstring clinic\n"
+    "                        writes for the function with full dotted name\n"
+    "                        NAME\n"
     "  --version             show the version and exit\n"
+    "\n"
+    "examples:\n"
+    "  clinic --list Modules/_collectionsmodule.c\n"
+    "  clinic --json --make --srcdir . | jq '.stats.parsers'\n"
+    "  clinic --docstring _collections.deque.rotate --make --srcdir .\n"
     "\n"
     "exit status:\n"
     "  0  nothing to change, or everything written\n"
     "  1  --check/--diff: a file would change; with\n"
     "     --exit-non-zero-on-write: a file was written\n"
-    "  2  an error in a file, in writing it, or on the command line\n";
+    "  2  an error in a file, in writing it, or on the command line;\n"
+    "     --docstring: no function of that name\n";
 
 void exit_flushing(int status)
 {
@@ -108,6 +127,7 @@ typedef enum OptionId {
     OPT_HELP, OPT_FORCE, OPT_OUTPUT, OPT_VERBOSE, OPT_QUIET, OPT_CONVERTERS,
     OPT_MAKE, OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF,
     OPT_EXIT_ON_WRITE, OPT_STDIN_FILENAME, OPT_VERSION,
+    OPT_LIST, OPT_JSON, OPT_STATS, OPT_DOCSTRING,
 } OptionId;
 
 typedef struct LongOption {
@@ -134,6 +154,10 @@ static const LongOption long_options[] = {
      false, 0},
     {OPT_STDIN_FILENAME, "stdin-filename", "--stdin-filename", true, 0},
     {OPT_VERSION, "version", "--version", false, 0},
+    {OPT_LIST, "list", "--list", false, 0},
+    {OPT_JSON, "json", "--json", false, 0},
+    {OPT_STATS, "stats", "--stats", false, 0},
+    {OPT_DOCSTRING, "docstring", "--docstring", true, 0},
 };
 #define NLONG (sizeof long_options / sizeof *long_options)
 
@@ -186,6 +210,22 @@ static void set_option(Options *o, const LongOption *opt, const char *arg)
     case OPT_STDIN_FILENAME:
         o->stdin_filename = arg;
         break;
+    case OPT_LIST:
+    case OPT_JSON:
+    case OPT_STATS:
+    case OPT_DOCSTRING: {
+        static const QueryMode modes[] = {
+            [OPT_LIST] = QUERY_LIST, [OPT_JSON] = QUERY_JSON,
+            [OPT_STATS] = QUERY_STATS, [OPT_DOCSTRING] = QUERY_DOCSTRING,
+        };
+        if (o->query && o->query != modes[opt->id])
+            usage_error("--list, --json, --stats and --docstring go one at "
+                        "a time.");
+        o->query = modes[opt->id];
+        if (opt->id == OPT_DOCSTRING)
+            o->docstring_name = arg;
+        break;
+    }
     }
 }
 

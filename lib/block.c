@@ -641,6 +641,19 @@ bool block_parser_next(BlockParser *bp, Block *out)
 
 /* ---- the printer ----------------------------------------------------- */
 
+void block_check_output(Clinic *c, const Block *b)
+{
+    /* a lone surrogate from a string escape ("\\ud800") cannot be
+       written as UTF-8: clinic.py fails on it when it hashes the output */
+    const char *output = b->output ? b->output : "";
+    size_t at;
+    unsigned cp;
+    if (b->dsl_name && text_find_surrogate(output, strlen(output), &at, &cp))
+        clinic_fail(c, b->line, "'utf-8' codec can't encode character "
+                    "'\\u%04x' in position %zu: surrogates not allowed", cp,
+                    at);
+}
+
 void block_print(Clinic *c, StrBuf *out, const Block *b)
 {
     if (!b->dsl_name) {
@@ -660,14 +673,7 @@ void block_print(Clinic *c, StrBuf *out, const Block *b)
 
     char output_sum[17], input_sum[17];
     size_t output_len = out->len - start;
-    /* a lone surrogate from a string escape ("\\ud800") cannot be
-       written as UTF-8: clinic.py fails on it here, hashing the output */
-    size_t at;
-    unsigned cp;
-    if (text_find_surrogate(out->buf + start, output_len, &at, &cp))
-        clinic_fail(c, b->line, "'utf-8' codec can't encode character "
-                    "'\\u%04x' in position %zu: surrogates not allowed", cp,
-                    at);
+    block_check_output(c, b);
     if (b->verified_output && b->verified_len == output_len &&
         memcmp(b->verified_output, out->buf + start, output_len) == 0) {
         memcpy(output_sum, b->verified_sum, 16);   /* the same text */

@@ -67,6 +67,10 @@ bool block_parser_next(BlockParser *bp, Block *out);
 /* BlockPrinter.print_block: writes the block with its new output and the
    end marker with fresh checksums. */
 void block_print(Clinic *c, StrBuf *out, const Block *b);
+/* The one check block_print() makes of a block's output (a lone surrogate
+   cannot be written as UTF-8: clinic.py's error), alone, for runs that
+   print nothing (ClinicOptions.no_output). */
+void block_check_output(Clinic *c, const Block *b);
 
 /* Appended by the scanner/IO/CLI helper. */
 

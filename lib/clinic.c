@@ -87,12 +87,33 @@ static int count_lines(const char *text, size_t len)
     return lines;
 }
 
+/* Notes the block in c->blocks; returns its record. */
+static ClinicBlock *record_block(Clinic *c, const Block *block)
+{
+    if (c->nblocks == c->capblocks) {
+        size_t cap = c->capblocks ? 2 * c->capblocks : 16;
+        ClinicBlock *items = arena_array_of(c->arena, ClinicBlock, cap);
+        if (c->nblocks)
+            memcpy(items, c->blocks, c->nblocks * sizeof *items);
+        c->blocks = items;
+        c->capblocks = cap;
+    }
+    ClinicBlock *b = &c->blocks[c->nblocks++];
+    b->dsl_name = block->dsl_name;
+    b->line = block->line;
+    b->function = NULL;
+    return b;
+}
+
 /* A clinic block: parsed, its function rendered, 'preserve' applied.
    Returns the function's full name, or NULL. */
-static const char *render_clinic_block(Clinic *c, Block *block)
+static const char *render_clinic_block(Clinic *c, Block *block,
+                                       ClinicBlock *record)
 {
     Function *f = dsl_parse_block(c, block);
+    record->function = f;
     if (f) {
+        f->block_line = block->line;
         const char *rendered = gen_render_function(c, f);
         if (rendered && *rendered)
             block->output = arena_printf(c->arena, "%s%s", block->output,
@@ -107,8 +128,9 @@ static const char *render_clinic_block(Clinic *c, Block *block)
 static const char *parse_block(Clinic *c, Block *block)
 {
     c->line = block->line;
+    ClinicBlock *record = record_block(c, block);
     if (!strcmp(block->dsl_name, "clinic"))
-        return render_clinic_block(c, block);
+        return render_clinic_block(c, block, record);
     if (!strcmp(block->dsl_name, "python")) {
         pyblock_parse_block(c, block);
         return NULL;
@@ -207,6 +229,8 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     c->files = NULL;
     c->nfiles = 0;
     c->out_of_memory = false;
+    c->blocks = NULL;
+    c->nblocks = c->capblocks = 0;
     c->recover = &recover;
     OutOfMemoryHandler outer_oom =
         arena_set_out_of_memory((OutOfMemoryHandler){out_of_memory, c});
@@ -259,13 +283,18 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
             fail_checksum(c, &block);
         if (block.dsl_name)
             parse_block(c, &block);
-        block_print(c, out, &block);
+        /* without printing, its one check is still made */
+        if (!c->options.no_output)
+            block_print(c, out, &block);
+        else
+            block_check_output(c, &block);
     }
 
     c->line = count_lines(text, len);
     router_finish(c, out);
 
-    restore_form(c, raw, raw_len, text, len, out);
+    if (!c->options.no_output)
+        restore_form(c, raw, raw_len, text, len, out);
     sb_free(out);
     c->recover = outer;
     arena_set_out_of_memory(outer_oom);

@@ -9,6 +9,14 @@
 
 #include "context.h"
 
+/* A block of the file: its dsl name ("clinic", "python", ...), the line
+   of its start marker, and the function it declares (clinic blocks). */
+typedef struct ClinicBlock {
+    const char *dsl_name;
+    int line;
+    Function *function;
+} ClinicBlock;
+
 /* Creates a context for one file.  filename is used for messages, for the
    language check (C-family extensions only) and for {path} templates. */
 Clinic *clinic_new(const char *filename, const ClinicOptions *options);

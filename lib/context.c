@@ -24,6 +24,13 @@ static void report(Clinic *c, const char *kind, int line, const char *fmt,
     sb_addc(&c->diagnostics, '\n');
 }
 
+/* The error apart from the diagnostics' text, for the query modes. */
+static void record_error(Clinic *c, int line, const char *fmt, va_list ap)
+{
+    c->error_message = arena_vprintf(c->arena, fmt, ap);
+    c->error_line = line == 0 ? c->line : line < 0 ? -1 : line;
+}
+
 static void note(Clinic *c, int line, const char *fmt, ...)
 {
     va_list ap;
@@ -48,6 +55,9 @@ void clinic_fail(Clinic *c, int line, const char *fmt, ...)
     va_start(ap, fmt);
     report(c, "error", line, fmt, ap);
     va_end(ap);
+    va_start(ap, fmt);
+    record_error(c, line, fmt, ap);
+    va_end(ap);
     throw_error(c);
 }
 
@@ -57,6 +67,9 @@ void clinic_fail_note(Clinic *c, int line, const char *note_text,
     va_list ap;
     va_start(ap, fmt);
     report(c, "error", line, fmt, ap);
+    va_end(ap);
+    va_start(ap, fmt);
+    record_error(c, line, fmt, ap);
     va_end(ap);
     if (note_text)
         note(c, line, "%s", note_text);

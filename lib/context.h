@@ -48,6 +48,10 @@ typedef bool (*ClinicSameFileFn)(void *userdata, const char *a,
 typedef struct ClinicOptions {
     bool force;            /* -f: do not verify checksums */
     bool verbose;          /* -v */
+    bool no_output;        /* only what the file declares is wanted (the
+                              query modes): the new text is not put
+                              together; c->output and the text of
+                              c->files stay NULL */
     ClinicReadFn read_file;    /* NULL: every other file is absent */
     void *read_userdata;
     ClinicSameFileFn same_file;
@@ -84,6 +88,10 @@ typedef struct Clinic {
     StrBuf diagnostics;    /* "FILE:LINE: error|warning: ...\n" lines */
     int errors;
     bool out_of_memory;    /* the last clinic_process() ran out of it */
+    /* The error clinic_fail() raised last, apart: its line (-1: the
+       file as a whole) and its message (arena). */
+    int error_line;
+    const char *error_message;
 
     /* The namespace the DSL fills: modules, classes, functions (for
        cloning) in declaration order.  See model.h. */
@@ -110,6 +118,10 @@ typedef struct Clinic {
     size_t output_len;
     ClinicOutputFile *files;
     size_t nfiles;
+    /* Every block of the file in order, as the driver met it (clinic.h),
+       for the query modes. */
+    struct ClinicBlock *blocks;
+    size_t nblocks, capblocks;
 
     /* gen.c: full names of the functions that already got their
        "#ifndef NAME_METHODDEF" (clinic.py's Clinic.ifndef_symbols). */

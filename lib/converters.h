@@ -32,6 +32,12 @@ const char *converter_suggestion(Clinic *c, bool returns, const char *name);
    format unit, as clinic.py's metaclass does). */
 void converter_register_class(Clinic *c, ConverterClass *cls);
 void return_converter_register_class(Clinic *c, ReturnConverterClass *cls);
+/* The classes the file's Python blocks declared, in declaration order
+   (for the query modes): returns how many, *classes points at them. */
+size_t converters_declared(const Clinic *c,
+                           const ConverterClass *const **classes);
+size_t return_converters_declared(const Clinic *c,
+                                  const ReturnConverterClass *const **classes);
 
 /* clinic.py's CConverter.__init__: checks the default against
    default_type, applies c_default/py_default/annotation, then the class's

@@ -449,6 +449,11 @@ struct ConverterRegistry {
     NamedTable return_classes;      /* class_name -> ReturnConverterClass */
     LegacyEntry *legacy;            /* format unit -> class + partial */
     size_t nlegacy, caplegacy;
+    /* the classes Python blocks declared, in order */
+    const ConverterClass **declared;
+    size_t ndeclared, capdeclared;
+    const ReturnConverterClass **return_declared;
+    size_t nreturn_declared, capreturn_declared;
 };
 
 static const void *named_get(const NamedTable *t, const char *name)
@@ -620,9 +625,26 @@ static void inherit_attributes(ConverterClass *cls)
     cls->is_defining_class = cls->is_defining_class || b->is_defining_class;
 }
 
+/* Makes room for one more item in an arena-backed array. */
+static void *grow(Arena *a, void *items, size_t len, size_t *cap,
+                  size_t size)
+{
+    if (len < *cap)
+        return items;
+    size_t ncap = *cap ? *cap * 2 : 8;
+    void *n = arena_alloc(a, ncap * size);
+    if (len)
+        memcpy(n, items, len * size);
+    *cap = ncap;
+    return n;
+}
+
 void converter_register_class(Clinic *c, ConverterClass *cls)
 {
     ConverterRegistry *r = c->converters;
+    r->declared = grow(c->arena, r->declared, r->ndeclared, &r->capdeclared,
+                       sizeof *r->declared);
+    r->declared[r->ndeclared++] = cls;
     if (!cls->base)
         cls->base = ROW(R_CCONVERTER);
     inherit_attributes(cls);
@@ -650,6 +672,10 @@ void converter_register_class(Clinic *c, ConverterClass *cls)
 void return_converter_register_class(Clinic *c, ReturnConverterClass *cls)
 {
     ConverterRegistry *r = c->converters;
+    r->return_declared = grow(c->arena, r->return_declared,
+                              r->nreturn_declared, &r->capreturn_declared,
+                              sizeof *r->return_declared);
+    r->return_declared[r->nreturn_declared++] = cls;
     if (!cls->base)
         cls->base = RROW(RR_OBJECT);
     const ReturnConverterClass *b = cls->base;
@@ -675,21 +701,22 @@ void return_converter_register_class(Clinic *c, ReturnConverterClass *cls)
         named_set(c->arena, &r->return_classes, cls->class_name, cls);
 }
 
+size_t converters_declared(const Clinic *c,
+                           const ConverterClass *const **classes)
+{
+    *classes = c->converters->declared;
+    return c->converters->ndeclared;
+}
+
+size_t return_converters_declared(const Clinic *c,
+                                  const ReturnConverterClass *const **classes)
+{
+    *classes = c->converters->return_declared;
+    return c->converters->nreturn_declared;
+}
+
 /* ---- methods and attributes from Python blocks ----------------------- */
 
-/* Makes room for one more item in an arena-backed array. */
-static void *grow(Arena *a, void *items, size_t len, size_t *cap,
-                  size_t size)
-{
-    if (len < *cap)
-        return items;
-    size_t ncap = *cap ? *cap * 2 : 8;
-    void *n = arena_alloc(a, ncap * size);
-    if (len)
-        memcpy(n, items, len * size);
-    *cap = ncap;
-    return n;
-}
 
 void converter_class_set_methods(Clinic *c, const ConverterClass *cls,
                                  const ConverterMethods *methods)

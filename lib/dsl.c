@@ -112,6 +112,11 @@ static Namespace *namespace_top(Clinic *c, DslState *d)
     return d->top;
 }
 
+const Namespace *dsl_namespace(const Clinic *c)
+{
+    return c->dsl ? c->dsl->top : NULL;
+}
+
 static Namespace *find_module(Namespace *ns, const char *name)
 {
     for (size_t i = 0; i < ns->nmodules; i++)

@@ -29,12 +29,13 @@ static Parameter **render_parameters(Clinic *c, Function *f)
 }
 
 /* The signature line, wrapped before column 72 with continuation lines
-   indented under the opening parenthesis. */
+   indented under the opening parenthesis (or not wrapped at all). */
 typedef struct Signature {
     StrBuf text;
     size_t line_length;
     size_t indent;
     bool first_parameter;
+    bool wrap;
 } Signature;
 
 /* len() of a Python str: code points, not bytes. */
@@ -50,7 +51,7 @@ static void add_parameter(Signature *sig, const char *text)
 {
     if (sig->first_parameter) {
         sig->first_parameter = false;
-    } else if (sig->line_length + 1 + py_len(text) >= 72) {
+    } else if (sig->wrap && sig->line_length + 1 + py_len(text) >= 72) {
         sb_addc(&sig->text, '\n');
         for (size_t i = 0; i < sig->indent; i++)
             sb_addc(&sig->text, ' ');
@@ -71,11 +72,28 @@ static void fix_right_bracket_count(StrBuf *out, int *count, int desired)
         sb_addc(out, ']');
 }
 
-static const char *signature_line(Clinic *c, Function *f, Parameter **ps,
-                                  size_t n)
+/* clinic.py asserts that no positional-only parameter follows one that
+   is not ('/' leaves a *args before it as it is), and stops with a
+   traceback; only when it writes a docstring. */
+static void check_positional_only_first(Clinic *c, Parameter **ps, size_t n)
 {
-    bool new_or_init = f->kind == FUNC_METHOD_NEW ||
-                       f->kind == FUNC_METHOD_INIT;
+    bool positional_only = true;
+    for (size_t i = 1; i < n; i++) {
+        if (ps[i]->kind != PARAM_POSITIONAL_ONLY)
+            positional_only = false;
+        else if (!positional_only)
+            clinic_fail(c, 0, "Exception raised during parsing:\n"
+                              "AssertionError: positional-only parameter "
+                              "'%s' follows one that is not", ps[i]->name);
+    }
+}
+
+/* The signature as format_docstring renders it, for name: "name(a, b=1,
+   /)", without the "--" line.  Never fails. */
+static const char *signature_text(Clinic *c, const Function *f,
+                                  Parameter **ps, size_t n, const char *name,
+                                  bool wrap)
+{
     /* right_bracket_count: only positional-only parameters are shown
        in brackets; self never is */
     int *right_bracket = arena_array_of(c->arena, int, n);
@@ -83,20 +101,11 @@ static const char *signature_line(Clinic *c, Function *f, Parameter **ps,
     for (size_t i = 1; i < n; i++) {
         if (ps[i]->kind != PARAM_POSITIONAL_ONLY)
             positional_only = false;
-        else if (!positional_only)
-            /* clinic.py asserts this ('/' leaves a *args before it as
-               it is) and stops with a traceback */
-            clinic_fail(c, 0, "Exception raised during parsing:\n"
-                              "AssertionError: positional-only parameter "
-                              "'%s' follows one that is not", ps[i]->name);
         right_bracket[i] = positional_only ? abs(ps[i]->group) : 0;
     }
 
-    /* Built only now: the check above may fail, and a StrBuf holds heap
-       memory that clinic_fail's longjmp would leak. */
-    Signature sig = {STRBUF_INIT, 0, 0, true};
-    /* classes get just the name of the class for __new__ and __init__ */
-    sb_adds(&sig.text, new_or_init ? f->cls->name : f->name);
+    Signature sig = {STRBUF_INIT, 0, 0, true, wrap};
+    sb_adds(&sig.text, name);
     sb_addc(&sig.text, '(');
 
     /* a trailing slash only if this is a real signature and the last
@@ -161,8 +170,6 @@ static const char *signature_line(Clinic *c, Function *f, Parameter **ps,
     if (need_a_trailing_slash)
         add_parameter(&sig, "/");
     sb_addc(&sig.text, ')');
-    if (!f->docstring_only)
-        sb_adds(&sig.text, "\n--\n");
 
     /* now fix up the places where the brackets look wrong */
     StrBuf fixed = STRBUF_INIT;
@@ -176,6 +183,23 @@ static const char *signature_line(Clinic *c, Function *f, Parameter **ps,
     }
     sb_free(&sig.text);
     return sb_take(&fixed, c->arena);
+}
+
+/* Function.signature and full_signature (model.h). */
+static void record_signatures(Clinic *c, Function *f, Parameter **ps,
+                              size_t n)
+{
+    bool new_or_init = f->kind == FUNC_METHOD_NEW ||
+                       f->kind == FUNC_METHOD_INIT;
+    /* classes get just the name of the class for __new__ and __init__ */
+    f->signature = signature_text(c, f, ps, n,
+                                  new_or_init ? f->cls->name : f->name, true);
+    const char *full_name = f->full_name;
+    const char *dot = strrchr(full_name, '.');
+    if (new_or_init && dot)
+        full_name = arena_strndup(c->arena, full_name,
+                                  (size_t)(dot - full_name));
+    f->full_signature = signature_text(c, f, ps, n, full_name, false);
 }
 
 /* textwrap.indent(s, prefix): prefix every line that is not blank. */
@@ -253,13 +277,16 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
 {
     bool new_or_init = f->kind == FUNC_METHOD_NEW ||
                        f->kind == FUNC_METHOD_INIT;
+    Parameter **ps = render_parameters(c, f);
+    size_t n = f->nparameters;
+    record_signatures(c, f, ps, n);
     /* no docstring for __new__/__init__: no signature, nothing */
     if (new_or_init && !*f->docstring)
         return f->docstring;
 
-    Parameter **ps = render_parameters(c, f);
-    size_t n = f->nparameters;
-    const char *first_line = signature_line(c, f, ps, n);
+    check_positional_only_first(c, ps, n);
+    const char *first_line = f->docstring_only
+        ? f->signature : arena_printf(c->arena, "%s\n--\n", f->signature);
     const char *parameters = parameters_section(c, ps, n);
 
     /* the docstring body, one entry per line */

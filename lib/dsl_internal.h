@@ -3,8 +3,7 @@
  *
  * clinic.py's DSLParser is one object whose attributes the state methods
  * share; here that is DslState, hanging off the Clinic (c->dsl).  The
- * namespace of modules and classes lives here too, because model.h's
- * Module and Class carry only what the generator needs.
+ * namespace of modules and classes it fills is in dsl.h.
  */
 #ifndef CLINIC_DSL_INTERNAL_H
 #define CLINIC_DSL_INTERNAL_H
@@ -15,23 +14,6 @@
 #include "block.h"
 #include "dsl.h"
 #include "model.h"
-
-/*
- * A node of the namespace: the top level, a module or a class, with the
- * modules, classes and functions declared in it (clinic.py keeps these
- * as attributes of Clinic, Module and Class).
- */
-typedef struct Namespace Namespace;
-struct Namespace {
-    Module *module;          /* the module itself, or the class's module */
-    Class *cls;              /* NULL unless this node is a class */
-    Namespace **modules;     /* keyed by the module's (dotted) name */
-    size_t nmodules, capmodules;
-    Namespace **classes;     /* keyed by the class's name */
-    size_t nclasses, capclasses;
-    Function **functions;
-    size_t nfunctions, capfunctions;
-};
 
 typedef enum DslStateFn {
     DSL_START,

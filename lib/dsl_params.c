@@ -452,6 +452,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     size_t nargs;
     const char *name = dsl_parse_converter(c, decl.annotation, &legacy,
                                            &args, &nargs);
+    ConverterCall annotation = {name, legacy, args, nargs};
 
     PyValue value;
     if (!default_text || !*default_text) {
@@ -539,6 +540,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     p->converter = converter;
     p->docstring = "";
     p->group = d->group;
+    p->annotation = annotation;
 
     for (size_t i = 1; i < f->nparameters; i++)
         if (!strcmp(f->parameters[i]->name, parameter_name))

@@ -94,6 +94,16 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
     return sb_take(&sb, a);
 }
 
+const char *gen_docstring_text(Clinic *c, const Function *f)
+{
+    const char *doc = f->docstring ? f->docstring : "";
+    const char *last_line = strrchr(doc, '\n');
+    last_line = last_line ? last_line + 1 : doc;
+    if (strcmp(last_line, "--") == 0)
+        return arena_printf(c->arena, "%s\n\n", doc);
+    return doc;
+}
+
 /* ---- Clinic.ifndef_symbols --------------------------------------------------- */
 
 bool gen_ifndef_symbol_seen(const Clinic *c, const char *full_name)
@@ -355,6 +365,10 @@ const char *gen_render_function(Clinic *c, Function *f)
     }
 
     fill_template_dict(c, f, params, &data, &d);
+    f->rendering.done = true;
+    f->rendering.parameters = params;
+    f->rendering.c_basename = strmap_get(&d, "c_basename");
+    f->rendering.impl_return_type = strmap_get(&d, "impl_return_type");
     strmap_set(a, &d, "unpack_min", arena_printf(a, "%zu", first_optional));
     strmap_set(a, &d, "unpack_max", arena_printf(a, "%zu", nselfless));
     if (has_option_groups)

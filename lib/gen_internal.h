@@ -23,6 +23,10 @@
    reference does. */
 const char *gen_docstring_for_c_string(Clinic *c, const Function *f);
 
+/* The text of that C string literal, unescaped: the docstring, and the
+   blank line after a closing "--" line. */
+const char *gen_docstring_text(Clinic *c, const Function *f);
+
 /* Parameter.get_displayname(i): how error messages name argument i. */
 const char *gen_param_displayname(Clinic *c, const Parameter *p, int i);
 

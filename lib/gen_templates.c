@@ -212,6 +212,7 @@ static void read_signature(Clinic *c, Function *f, Signature *s)
 /* What each calling convention decides. */
 typedef struct Conv {
     const char *flags;
+    const char *parser;             /* Rendering.parser (model.h) */
     const char *parser_prototype;
     const char *parser_definition;
     const char *impl_prototype;     /* NULL: same as impl_definition */
@@ -229,9 +230,11 @@ static void render_noargs(Clinic *c, const Signature *s, Conv *cv)
 
     if (!s->requires_defining_class) {
         cv->flags = "METH_NOARGS";
+        cv->parser = "none";
         cv->parser_prototype = parser_prototype_noargs;
     } else {
         cv->flags = "METH_METHOD|METH_FASTCALL|METH_KEYWORDS";
+        cv->parser = "inline";
         cv->parser_prototype = parser_prototype_def_class;
         strlist_push(c->arena, &code, arena_printf(c->arena,
             "    if (nargs) {{\n"
@@ -268,6 +271,7 @@ static void render_meth_o(Clinic *c, const Signature *s, Conv *cv)
     const char *argname, *parsearg;
 
     cv->flags = "METH_O";
+    cv->parser = "none";
 
     if (gen_is_object_converter(conv) && conv->format_unit &&
         strcmp(conv->format_unit, "O") == 0) {
@@ -292,6 +296,7 @@ static void render_meth_o(Clinic *c, const Signature *s, Conv *cv)
         "{c_basename}({self_type}{self_name}, PyObject *%s)", argname);
     parsearg = converter_parse_arg(c, conv, argname,
                                    gen_param_displayname(c, p, 0));
+    cv->parser = parsearg ? "inline" : "PyArg_Parse";
     if (!parsearg)
         parsearg = arena_printf(a,
             "if (!PyArg_Parse(%s, \"{format_units}:{name}\", {parse_arguments})) {{\n"
@@ -309,6 +314,7 @@ static void render_option_groups(Clinic *c, Conv *cv)
     StrList code = {0};
 
     cv->flags = "METH_VARARGS";
+    cv->parser = "PyArg_ParseTuple";
     cv->parser_prototype = parser_prototype_varargs;
     strlist_push(c->arena, &code, "    {option_group_parsing}");
     cv->parser_definition = parser_body(c, &cv->body, cv->parser_prototype,
@@ -387,6 +393,8 @@ static void render_positional_only(Clinic *c, const Signature *s, Conv *cv)
         strlist_push(a, &code, snippet(c, parsearg, 4));
     }
 
+    cv->parser = !fallback ? "_PyArg_CheckPositional"
+                 : s->new_or_init ? "PyArg_ParseTuple" : "_PyArg_ParseStack";
     if (!fallback) {
         if (has_optional)
             strlist_push(a, &code, "skip_optional:");
@@ -546,6 +554,9 @@ static void render_keywords(Clinic *c, const Signature *s, Conv *cv)
         }
     }
 
+    cv->parser = !fallback ? unpack
+                 : s->new_or_init ? "_PyArg_ParseTupleAndKeywordsFast"
+                                  : "_PyArg_ParseStackAndKeywords";
     if (!fallback) {
         if (add_label)
             strlist_push(a, &code, arena_printf(a, "%s:", add_label));
@@ -599,8 +610,10 @@ static void render_new_or_init(Clinic *c, Function *f, const Signature *s,
         clinic_fail(c, 0, "Slot methods cannot access their defining class.");
 
     if (!parses_keywords) {
-        if (!parses_positional)
+        if (!parses_positional) {
             strlist_push(a, &fields, no_positional_check);
+            cv->parser = "_PyArg_NoPositional";
+        }
         strlist_push(a, &fields, no_keywords_check);
     }
     for (i = 0; i < last.fields.len; i++)
@@ -678,6 +691,12 @@ void gen_output_templates(Clinic *c, Function *f, StrMap *templates)
     meth_flags = gen_methoddef_flags(c, f);
     if (*meth_flags)
         flags = arena_printf(a, "%s|%s", flags, meth_flags);
+
+    f->rendering.convention = cv.flags;
+    f->rendering.parser = cv.parser;
+    f->rendering.methoddef_flags = *methoddef_define ? flags : NULL;
+    f->rendering.docstring =
+        *docstring_definition ? gen_docstring_text(c, f) : NULL;
 
     methoddef_define = str_replace(a, methoddef_define, "{methoddef_flags}",
                                    flags);

@@ -24,6 +24,7 @@ typedef struct ConverterClass ConverterClass;
 typedef struct ReturnConverter ReturnConverter;
 typedef struct ReturnConverterClass ReturnConverterClass;
 typedef struct RenderData RenderData;
+typedef struct ConverterArg ConverterArg;
 
 struct Module {
     const char *name;
@@ -46,6 +47,36 @@ typedef enum FunctionKind {
     FUNC_METHOD_NEW,
 } FunctionKind;
 
+/* A Python version, as '[from 3.14]' names one; major 0: none. */
+typedef struct PyVersion {
+    int major, minor;
+} PyVersion;
+
+/*
+ * What the generator decided when it rendered a function (gen.c and
+ * gen_templates.c fill it in), kept so that the query modes (--json,
+ * --stats, ...) report exactly what clinic writes instead of working it
+ * out again.
+ */
+typedef struct Rendering {
+    bool done;                 /* the function was rendered */
+    const char *c_basename;
+    const char *docstring;     /* PyDoc_STRVAR's text, unescaped; NULL
+                                  when none is written (__new__ or
+                                  __init__ without a docstring) */
+    const char *methoddef_flags;  /* the PyMethodDef's flags; NULL when
+                                     there is none (__new__, __init__) */
+    const char *convention;    /* the calling convention's METH_ flags,
+                                  __new__/__init__ included */
+    const char *parser;        /* how the arguments are parsed: the API
+                                  called ("_PyArg_UnpackKeywords",
+                                  "PyArg_ParseTuple", ...), "inline" or
+                                  "none" (see gen_templates.c) */
+    const char *impl_return_type;
+    Parameter **parameters;    /* the rendered copies of the parameters
+                                  (pre_render applied: self's C type) */
+} Rendering;
+
 struct Function {
     const char *name;
     const char *full_name;
@@ -63,6 +94,17 @@ struct Function {
 
     /* Preprocessor condition the block sits under (cpp.c), "" if none. */
     const char *cpp_condition;
+
+    int block_line;          /* the line of its block's start marker */
+    /* The text signature (dsl_docstring.c) as the docstring has it:
+       "name($self, a, /)" wrapped before column 72, or for a function
+       with optional groups the bracketed line its docstring starts with;
+       set for __new__/__init__ without a docstring too, though none is
+       written.  full_signature: the same with the full dotted name (the
+       class's for __new__/__init__), on one line, as --list shows it. */
+    const char *signature;
+    const char *full_signature;
+    Rendering rendering;
 };
 
 typedef enum ParamKind {
@@ -71,6 +113,16 @@ typedef enum ParamKind {
     PARAM_VAR_POSITIONAL,
     PARAM_KEYWORD_ONLY,
 } ParamKind;
+
+/* A converter as the declaration names it: "name: int(accept={str})"
+   gives "int" and its keyword arguments; a legacy "name: 'i'" gives the
+   format unit.  Kept for the query modes. */
+typedef struct ConverterCall {
+    const char *name;
+    bool legacy;
+    const ConverterArg *args;
+    size_t nargs;
+} ConverterCall;
 
 struct Parameter {
     const char *name;        /* Python name */
@@ -82,6 +134,11 @@ struct Parameter {
     Converter *converter;
     const char *docstring;   /* "" when none */
     int group;               /* 0, or the option group (negative: left) */
+    /* '* [from X.Y]' and '/ [from X.Y]' (3.13): from which version on the
+       parameter stops being positional, or keyword */
+    PyVersion deprecated_positional;
+    PyVersion deprecated_keyword;
+    ConverterCall annotation;  /* {NULL} for the self clinic inserts */
 };
 
 static inline bool param_is_optional(const Parameter *p)
@@ -116,6 +173,7 @@ struct Converter {
     bool parse_by_reference;
     bool length;
     bool show_in_signature;
+    bool unused;               /* unused=True (3.13): Py_UNUSED(name) */
 
     /* Arguments particular to some converters (str, Py_buffer, int, ...),
        kept for parse_arg/cleanup. */
@@ -126,10 +184,10 @@ struct Converter {
 };
 
 /* One keyword argument given to a converter: name(kw=value, ...). */
-typedef struct ConverterArg {
+struct ConverterArg {
     const char *name;
     PyValue value;
-} ConverterArg;
+};
 
 /*
  * A converter class: one row of the converter table, or a class a

@@ -202,6 +202,11 @@ static void finish_file_destination(Clinic *c, Destination *d,
     block.verified_len = existing.verified_len;
     memcpy(block.verified_sum, existing.verified_sum,
            sizeof block.verified_sum);
+    if (c->options.no_output) {   /* checked; its text is not wanted */
+        block_check_output(c, &block);
+        add_output_file(c, d->filename, NULL, 0, false);
+        return;
+    }
     StrBuf sb = STRBUF_INIT;
     block_print(c, &sb, &block);
     size_t len = sb.len;

@@ -23,11 +23,13 @@
 #                              --diff applied with git apply and patch -p1
 #   e2fsprogs util-linux       chattr, setpriv and mount for the hardening
 #                              cases that need them
+#   python3-jsonschema jq      make query: the --json output validated
+#                              against schema/ and read by jq
 set -eu
 
 PKGS="build-essential gcc make pkg-config libpcre2-dev libmd-dev check clang
 libclang-rt-14-dev valgrind groff python3 python3.11-dev dpkg-dev time
-pre-commit git patch e2fsprogs util-linux"
+pre-commit git patch e2fsprogs util-linux python3-jsonschema jq"
 
 missing=
 for p in $PKGS; do

@@ -11,6 +11,12 @@
 #                           stderr must contain every line of NAME.err, and
 #                           NAME.c and the given files must be unchanged
 #                           with nothing added
+#   NAME.c.list, NAME.c.json, NAME.c.stats
+#                           also: "clinic --list NAME.c" (--json, --stats)
+#                           must print exactly that on stdout, exit with
+#                           the plain run's status (the error status with
+#                           NAME.err), and leave every file as it was;
+#                           each is one test
 #
 # Prints failures with a diff, a line per group and a total; exits non-zero
 # on any failure.  CLINIC=path overrides ./clinic/clinic.  ONLY=GROUP or
@@ -48,6 +54,7 @@ run_one() {   # run_one GROUPDIR NAME
     (cd "$t" && find . -type f ! -name "$src" | sed 's|^\./||' | LC_ALL=C sort) > "$scratch/given.list"
     rc=0
     (cd "$t" && exec "$CLINIC" "$src") > "$scratch/stdout" 2> "$scratch/stderr" || rc=$?
+    plain_rc=$rc
     if [ $rc -gt 128 ] && [ $rc -le 192 ]; then
         fail "$id" "clinic died with signal $((rc - 128))"
         sed 's/^/    /' "$scratch/stderr" | head -n 20
@@ -98,6 +105,32 @@ run_one() {   # run_one GROUPDIR NAME
     fi
 }
 
+run_query() {   # run_query GROUPDIR NAME MODE
+    dir=$1 name=$2 mode=$3 src=$2.c
+    id="${dir##*/}/$name --$mode"
+    failed=0
+    t=$scratch/run
+    rm -rf "$t" "$scratch/before"
+    mkdir -p "$t"
+    cp "$dir/$src" "$t/"
+    [ -d "$dir/$src.given.d" ] && cp -R "$dir/$src.given.d/." "$t/"
+    cp -R "$t" "$scratch/before"
+    rc=0
+    (cd "$t" && exec "$CLINIC" "--$mode" "$src") > "$scratch/stdout" 2> "$scratch/stderr" || rc=$?
+    if [ $rc -ne "$plain_rc" ]; then
+        fail "$id" "exit $rc, where the plain run exits $plain_rc"
+        sed 's/^/    stderr: /' "$scratch/stderr" | head -n 10
+    fi
+    if ! cmp -s "$dir/$src.$mode" "$scratch/stdout"; then
+        fail "$id" "stdout differs from $src.$mode"
+        diff -u "$dir/$src.$mode" "$scratch/stdout" | head -n 30 | sed 's/^/    /'
+    fi
+    if ! diff -r "$scratch/before" "$t" > "$scratch/tree.diff" 2>&1; then
+        fail "$id" "a file was written"
+        head -n 10 "$scratch/tree.diff" | sed 's/^/    /'
+    fi
+}
+
 if [ ! -x "$CLINIC" ]; then
     echo "fixtures: $CLINIC is not built" >&2
 fi
@@ -125,6 +158,11 @@ for dir in "$top"/fixtures/*/; do
         selected=$((selected + 1))
         run_one "$dir" "$name"
         if [ $failed -eq 0 ]; then pass=$((pass + 1)); else nfail=$((nfail + 1)); fi
+        for mode in list json stats; do
+            [ -f "$f.$mode" ] || continue
+            run_query "$dir" "$name" "$mode"
+            if [ $failed -eq 0 ]; then pass=$((pass + 1)); else nfail=$((nfail + 1)); fi
+        done
     done
     [ $((pass + nfail)) -gt 0 ] && echo "fixtures/$group: $pass passed, $nfail failed"
     total_pass=$((total_pass + pass))

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench: our clinic against the reference clinic.py on the same
 # pristine CPython 3.11 tree (its .c and .h files, copied afresh for every
-# run), both in --make mode.  Reports the median wall time of RUNS runs
+# run), both in --make mode; then clinic --json --make against --make.  Reports the median wall time of RUNS runs
 # (default 5), the ratio, and the peak resident memory.  Not a test: it
 # fails only if a tool cannot be run at all.
 #   usage: run.sh [CLINIC]          (default clinic/clinic)
@@ -70,6 +70,30 @@ bench ours clinic "$CLINIC" --make --srcdir tree
 bench ref clinic.py "$PYTHON" "$REFDIR/clinic.py" --make --srcdir tree
 # shellcheck disable=SC2154
 echo "$ours_t $ref_t" | awk '{ if ($1 > 0) printf "  ratio: clinic is %.1fx faster than clinic.py (median wall time)\n", $2 / $1 }'
+
+# The query modes must cost no more than a plain --make over the same
+# tree: --json --make against --make, in wall time and, steadier on a
+# shared machine, in instructions (callgrind, one run each).
+bench json "clinic --json" "$CLINIC" --json --make --srcdir tree
+instructions() {   # instructions ARGS...: callgrind's total for clinic ARGS
+    rm -rf "$scratch/tree"
+    mkdir "$scratch/tree"
+    (cd "$TREE" && tar cf - -T "$scratch/list") | (cd "$scratch/tree" && tar xf -)
+    (cd "$scratch" && valgrind --tool=callgrind --callgrind-out-file="$scratch/cg.out" \
+        "$CLINIC" "$@" > /dev/null 2>&1) || true
+    sed -n 's/^totals: //p' "$scratch/cg.out"
+}
+if command -v valgrind > /dev/null 2>&1; then
+    make_ir=$(instructions --make --srcdir tree)
+    json_ir=$(instructions --json --make --srcdir tree)
+else
+    make_ir=0 json_ir=0
+fi
+# shellcheck disable=SC2154
+echo "$ours_t $json_t $make_ir $json_ir" | awk '{
+    printf "  --json --make against --make: wall time %.2fx", ($1 > 0) ? $2 / $1 : 0
+    if ($3 > 0) printf ", instructions %.3fx (%.0f M against %.0f M)", $4 / $3, $4 / 1e6, $3 / 1e6
+    printf "\n" }'
 
 # Peak memory should follow the largest file, not the tree: each file's
 # arena is freed when the file is done.  Our peak RSS on the largest file

@@ -15,6 +15,9 @@
  * input, nor two destinations to one file, under any spelling a template
  * ({path}, {dirname}/../src/{basename}, ...) can produce.
  *
+ * Each run is also described as the query modes would (--json, --list,
+ * --stats, --docstring): the JSON must be valid UTF-8 whatever the input.
+ *
  * With CLINIC_FUZZ_IDEMPOTENT=1 in the environment, a successful run's
  * output is fed back in twice: when the second run succeeds, the third
  * must succeed too and change nothing.  (The second run itself may still
@@ -29,6 +32,8 @@
 #include <string.h>
 
 #include "clinic.h"
+#include "io.h"
+#include "query.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -123,6 +128,32 @@ static void check_idempotent(const char *text, size_t len)
     clinic_free(c2);
 }
 
+/* The query modes over the processed file: nothing may crash, and the
+   JSON document must be valid UTF-8. */
+static void check_queries(Clinic *c, int rc)
+{
+    static const QueryMode modes[] = {QUERY_JSON, QUERY_LIST, QUERY_STATS,
+                                      QUERY_DOCSTRING};
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+        Query q;
+        QueryFile f;
+        StrBuf out = STRBUF_INIT, err = STRBUF_INIT;
+        char why[128];
+        query_init(&q, modes[i], "fuzz.f");
+        query_describe(&q, c, rc, &f);
+        query_add(&q, &f, &out);
+        query_end(&q, &out, &err);
+        if (modes[i] == QUERY_JSON &&
+            !io_check_utf8(out.buf, out.len, why, sizeof why)) {
+            fprintf(stderr, "--json wrote ill-formed UTF-8: %s\n", why);
+            abort();
+        }
+        sb_free(&out);
+        sb_free(&err);
+        query_free(&q);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (idempotent < 0) {
@@ -143,6 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (rc == 0)
         check_routed_files(c);
+    check_queries(c, rc);
     if (rc == 0 && idempotent && c->output)
         check_idempotent(c->output, c->output_len);
     clinic_free(c);

@@ -1,0 +1,187 @@
+#!/bin/sh
+# make query: the query modes (--list, --json, --stats, --docstring) over
+# the CPython 3.11.2 tree (every .c and .h file, as --make walks them),
+# clinic.test and the fuzz corpus, fetched and cached as for make
+# conformance.  Each line is one check; ends with "query: N passed, N
+# failed".
+#
+#   crosscheck   every function clinic.py generates: signature, docstring
+#                and METH_ flags in --json agree with what clinic.py
+#                writes (tests/query/crosscheck.py); no disagreement, and
+#                at least the floor query_functions of
+#                tests/conformance/floor agree
+#   exit         each run exits 0, or with the error status exactly when
+#                the JSON reports files with errors
+#   determinism  --json twice over the tree: the same bytes
+#   schema       the documents are valid UTF-8 and valid against
+#                schema/clinic-query.schema.json (python3-jsonschema); the
+#                schema rejects a renamed member
+#   jq           jq reads the tree's and clinic.test's; the count of
+#                functions is the stats'
+#   stats        --stats and the JSON's stats agree with counts made from
+#                the JSON's functions (tree, clinic.test)
+#   list         --list shows every function once
+#   docstring    --docstring prints what --json has; a misspelt name is
+#                answered with the right one
+#   unchanged    after each mode, every file of the tree, clinic.test and
+#                the corpus is byte for byte as it was
+#   cli          usage errors; a file with an error among others; -v;
+#                - (standard input)
+#
+#   usage: run.sh [CLINIC]         (default clinic/clinic)
+#   CLINIC_CACHE, PYTHON           as for make conformance
+#   JSONSCHEMA_PYTHON              an interpreter with jsonschema
+#                                  (default /usr/bin/python3, Debian's)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+CLINIC=${1:-clinic/clinic}
+case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
+CACHE=${CLINIC_CACHE:-${HOME:-/tmp}/.cache/clinic-conformance}
+PYTHON=${PYTHON:-python3}
+JSONSCHEMA_PYTHON=${JSONSCHEMA_PYTHON:-/usr/bin/python3}
+[ -x "$CLINIC" ] || { echo "query: $CLINIC is not built" >&2; exit 1; }
+paths=$(sh "$top/tests/conformance/fetch.sh" "$CACHE") || exit 1
+eval "$paths"
+
+s=$(mktemp -d "${TMPDIR:-/tmp}/clinic-query.XXXXXX")
+trap 'rm -rf "$s"' EXIT INT TERM
+pass=0 nfail=0
+
+check() {   # check NAME COMMAND...: one check
+    name=$1; shift
+    if "$@" > "$s/check.out" 2>&1; then
+        pass=$((pass + 1)); echo "  ok    $name"
+    else
+        nfail=$((nfail + 1)); echo "  FAIL  $name"
+    fi
+    sed 's/^/        /' "$s/check.out" | head -n 40
+}
+
+# ---- the inputs -------------------------------------------------------------
+mkdir "$s/tree" "$s/test" "$s/fuzz" "$s/seeds"
+(cd "$TREE" && find . -type f \( -name '*.c' -o -name '*.h' \) | tar cf - -T -) |
+    (cd "$s/tree" && tar xf -)
+cp "$CLINIC_TEST" "$s/test/clinic.test.c"
+CLINIC_TEST=$CLINIC_TEST sh "$top/tests/fuzz/make_corpus.sh" "$s/seeds" 2>/dev/null
+[ -d "$top/build-fuzz/corpus" ] && cp "$top"/build-fuzz/corpus/* "$s/seeds/" 2>/dev/null
+k=0
+for f in "$s"/seeds/*; do
+    k=$((k + 1))
+    cp "$f" "$s/fuzz/$(printf 'seed%05d' $k).c"
+done
+echo "query: $(find "$s/tree" -type f | wc -l) files of $(basename "$TREE"), clinic.test, $k corpus inputs"
+
+snapshot() { (cd "$s" && find tree test fuzz -type f | LC_ALL=C sort | xargs sha256sum); }
+snapshot > "$s/before"
+unchanged() {
+    snapshot > "$s/after"
+    cmp -s "$s/before" "$s/after" || { diff "$s/before" "$s/after" | head -n 10; return 1; }
+}
+
+# run OUT DIR ARGS...: clinic ARGS in DIR, stdout to OUT, exit status to OUT.rc
+run() {
+    out=$1 dir=$2; shift 2
+    rc=0
+    (cd "$dir" && exec "$CLINIC" "$@") > "$out" 2> "$out.err" || rc=$?
+    echo $rc > "$out.rc"
+}
+
+# exit_matches DOC.json: the run's exit status is 0 exactly when the
+# document has no file with an error (and never a signal)
+exit_matches() {
+    rc=$(cat "$1.rc")
+    errors=$("$PYTHON" -c 'import json, sys
+print(json.load(open(sys.argv[1], encoding="utf-8"))["stats"]["files_with_errors"])' "$1") ||
+        return 1
+    echo "exit $rc, $errors files with errors"
+    if [ "$errors" -eq 0 ]; then [ "$rc" -eq 0 ]; else [ "$rc" -gt 0 ] && [ "$rc" -lt 128 ]; fi
+}
+
+# ---- the reference ------------------------------------------------------------
+check "crosscheck: --json against what clinic.py writes" \
+    "$PYTHON" "$here/crosscheck.py" --tree "$TREE" --refdir "$REFDIR" \
+    --clinic-test "$CLINIC_TEST" --clinic "$CLINIC" --cache "$CACHE" \
+    --python "$PYTHON" --floor "$top/tests/conformance/floor"
+
+# ---- --json -------------------------------------------------------------------
+run "$s/tree.json" "$s/tree" --json --make --srcdir .
+run "$s/tree2.json" "$s/tree" --json --make --srcdir .
+run "$s/test.json" "$s/test" --json clinic.test.c
+run "$s/fuzz.json" "$s/fuzz" --json $(cd "$s/fuzz" && ls)
+check "unchanged after --json" unchanged
+check "exit: --json over the tree" exit_matches "$s/tree.json"
+check "exit: --json over clinic.test" exit_matches "$s/test.json"
+check "exit: --json over the fuzz corpus" exit_matches "$s/fuzz.json"
+check "determinism: --json twice, the same bytes" cmp "$s/tree.json" "$s/tree2.json"
+check "schema: tree, clinic.test, fuzz corpus" "$JSONSCHEMA_PYTHON" "$here/checks.py" schema \
+    "$top/schema/clinic-query.schema.json" "$s/tree.json" "$s/test.json" "$s/fuzz.json"
+# (not the corpus's: a lone surrogate there is written as its \uXXXX
+# escape, as JSON allows and Python reads, but jq 1.6 refuses it)
+jq_reads() {
+    for d in "$s/tree.json" "$s/test.json"; do
+        jq -e '.version == 1 and ([.files[].functions[]] | length) == .stats.functions' \
+            "$d" > /dev/null || { echo "jq: $d"; return 1; }
+    done
+    jq -e '.stats.parsers | length > 0' "$s/tree.json"
+}
+check "jq: reads the tree's and clinic.test's documents" jq_reads
+
+# ---- --stats, --list, --docstring ------------------------------------------------
+run "$s/tree.stats" "$s/tree" --stats --make --srcdir .
+run "$s/test.stats" "$s/test" --stats clinic.test.c
+check "unchanged after --stats" unchanged
+check "stats: --stats over the tree agrees with --json" \
+    "$PYTHON" "$here/checks.py" stats "$s/tree.json" "$s/tree.stats"
+check "stats: --stats over clinic.test agrees with --json" \
+    "$PYTHON" "$here/checks.py" stats "$s/test.json" "$s/test.stats"
+
+run "$s/tree.list" "$s/tree" --list --make --srcdir .
+check "unchanged after --list" unchanged
+check "list: every function of the tree once" \
+    "$PYTHON" "$here/checks.py" list "$s/tree.json" "$s/tree.list"
+
+check "docstring: as --json has them; did-you-mean" \
+    "$PYTHON" "$here/checks.py" docstrings "$CLINIC" "$s/tree" "$s/tree.json" 40
+check "unchanged after --docstring" unchanged
+
+# ---- the command line ------------------------------------------------------------
+mkdir "$s/cli"
+cp "$top"/fixtures/query/namespace.c "$top"/fixtures/query/broken.c "$s/cli/"
+usage_errors() {
+    for args in "--json -o x.c namespace.c" "--json --list namespace.c" \
+                "--stats --check namespace.c" "--list --diff namespace.c" \
+                "--docstring"; do
+        rc=0
+        # shellcheck disable=SC2086
+        (cd "$s/cli" && exec "$CLINIC" $args) > /dev/null 2> "$s/cli.err" || rc=$?
+        [ $rc -eq 2 ] || { echo "clinic $args: exit $rc, not 2"; return 1; }
+    done
+    [ ! -e "$s/cli/x.c" ]
+}
+check "cli: usage errors (exit 2)" usage_errors
+one_bad_file() {
+    run "$s/cli.json" "$s/cli" -v --json broken.c namespace.c
+    grep -q '^broken.c:18: error: no_such_converter is not a valid converter$' \
+        "$s/cli.json.err" || { cat "$s/cli.json.err"; return 1; }
+    grep -qx 'namespace.c' "$s/cli.json.err" || { echo "-v: no file name on stderr"; return 1; }
+    jq -e '[.files[].path] == ["broken.c", "namespace.c"] and
+           .files[0].error.line == 18 and (.files[1].functions | length) == 9' \
+        "$s/cli.json" > /dev/null || { echo "jq: unexpected document"; return 1; }
+    exit_matches "$s/cli.json"
+}
+check "cli: a file with an error, the others still reported" one_bad_file
+from_stdin() {
+    run "$s/cli-file.json" "$s/cli" --json namespace.c
+    rc=0
+    (cd "$s/cli" && exec "$CLINIC" --json --stdin-filename namespace.c -) \
+        < "$s/cli/namespace.c" > "$s/cli-stdin.json" 2>&1 || rc=$?
+    [ $rc -eq 0 ] && cmp "$s/cli-file.json" "$s/cli-stdin.json"
+}
+check "cli: - (standard input) gives the file's document" from_stdin
+check "unchanged after the command line checks" \
+    sh -c 'cmp -s "$1/namespace.c" "$2/namespace.c" && cmp -s "$1/broken.c" "$2/broken.c"' \
+    - "$s/cli" "$top/fixtures/query"
+
+echo "query: $pass passed, $nfail failed"
+[ $nfail -eq 0 ]
