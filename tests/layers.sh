@@ -26,7 +26,7 @@ fi
 
 floor_of() {
     case $1 in
-        arena|strbuf|text|textform|io|io_commit|diff|checksum|context|json) echo 1 ;;
+        arena|strbuf|text|textform|crename|io|io_commit|diff|checksum|context|json) echo 1 ;;
         pyexpr|pyexpr_*) echo 2 ;;
         model|converters|converters_table|converters_impl) echo 3 ;;
         block|cpp) echo 4 ;;
