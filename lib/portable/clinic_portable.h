@@ -10,6 +10,10 @@
  * with the same messages, as CPython 3.11's own (Python/getargs.c and the
  * code Argument Clinic 3.11 writes), on every version.
  *
+ * Each helper is named after the one of 3.11 it stands for: ClinicArg_X
+ * for 3.11's private PyArg_X (with its leading underscore), ClinicTuple_X
+ * for the PyTuple_X macro, and so on.
+ *
  * clinic writes this file beside the code that includes it and rewrites
  * it when it changes; edit the clinic that writes it, not the file.
  * Everything here is static: nothing to link, no dependency on clinic.
@@ -262,7 +266,7 @@ ClinicComplex_AsCComplex(PyObject *obj)
 #  define ClinicComplex_AsCComplex(obj) PyComplex_AsCComplex(obj)
 #endif
 
-/* 3.11's _PyLong_AsInt(). */
+/* What 3.11's private PyLong_AsInt (underscored) does. */
 static inline int
 ClinicLong_AsInt(PyObject *obj)
 {
@@ -290,7 +294,7 @@ ClinicLong_AsInt(PyObject *obj)
 
 /* ---- argument errors ------------------------------------------------- */
 
-/* _PyArg_BadArgument(): "f() argument 'x' must be str, not int". */
+/* The wrong type of an argument: "f() argument 'x' must be str, not int". */
 static inline void
 ClinicArg_BadArgument(const char *fname, const char *displayname,
                       const char *expected, PyObject *arg)
@@ -351,7 +355,7 @@ clinic_check_positional(const char *name, Py_ssize_t nargs,
     return 1;
 }
 
-/* _PyArg_CheckPositional(): the count of positional arguments, checked
+/* The count of positional arguments, checked
    inline when it is right. */
 #define ClinicArg_CheckPositional(name, nargs, min, max) \
     (((min) <= (nargs) && (nargs) <= (max)) ||           \
@@ -396,7 +400,7 @@ clinic_no_positional(const char *funcname, PyObject *args)
 
 /* What the parsers declare statically: the parameters' names ("" for the
    positional-only ones, then NULL) and the function's name or a format
-   string "units:name" -- the first four fields of 3.11's _PyArg_Parser,
+   string "units:name" -- the first four fields of 3.11's private parser struct,
    in its order, so that the same initialisers fill it.  Nothing in it is
    ever changed: no state is shared between calls, threads or
    interpreters. */
@@ -591,7 +595,7 @@ clinic_unexpected_keyword(const clinic_call *call,
                  clinic_fparens(parser));
 }
 
-/* 3.11's _PyArg_UnpackKeywords(), when the fast path does not apply:
+/* 3.11's keyword unpacking, when the fast path does not apply:
    the arguments in parameter order into buf (NULL for those not given),
    or NULL with an exception set. */
 static inline PyObject *const *
@@ -696,7 +700,7 @@ clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
     return buf;
 }
 
-/* _PyArg_UnpackKeywords(): the arguments of a call in parameter order;
+/* The arguments of a call in parameter order;
    when they are all positional, and as many as may be, that is args
    itself, found inline. */
 #define ClinicArg_UnpackKeywords(args, nargs, kwargs, kwnames, parser,     \
@@ -725,7 +729,7 @@ clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
                              (minkw), (buf))
 #endif
 
-/* _PyArg_UnpackKeywordsWithVararg(): the same for a function with *args,
+/* The same for a function with *args,
    whose tuple (a new reference) goes to buf[vararg]. */
 static inline PyObject *const *
 clinic_unpack_keywords_vararg(PyObject *const *args, PyObject *tuple,
@@ -942,7 +946,7 @@ ClinicLong_Size_t_Converter(PyObject *obj, void *ptr)
     return 1;
 }
 
-/* 3.11's _PyLong_FileDescriptor_Converter(). */
+/* A file descriptor: an int, or an object with fileno(). */
 static inline int
 ClinicLong_FileDescriptor_Converter(PyObject *o, void *ptr)
 {
@@ -954,7 +958,7 @@ ClinicLong_FileDescriptor_Converter(PyObject *o, void *ptr)
     return 1;
 }
 
-/* 3.11's _PyEval_SliceIndex() and _PyEval_SliceIndexNotNone(). */
+/* Slice indices: an int, an object with __index__, or (the first) None. */
 static inline int
 ClinicEval_SliceIndex(PyObject *v, Py_ssize_t *pi)
 {
@@ -997,7 +1001,7 @@ ClinicEval_SliceIndexNotNone(PyObject *v, Py_ssize_t *pi)
     return 1;
 }
 
-/* 3.11's _Py_convert_optional_to_ssize_t(). */
+/* A Py_ssize_t, or None to leave the default. */
 static inline int
 Clinic_convert_optional_to_ssize_t(PyObject *obj, void *result)
 {
@@ -1031,7 +1035,7 @@ Clinic_convert_optional_to_ssize_t(PyObject *obj, void *result)
     return 1;
 }
 
-/* 3.11's _PyUnicode_WideCharString_Converter() and its _Opt_ twin: a
+/* Py_UNICODE (wchar_t) strings, and the same allowing None: a
    wchar_t string of a str, to be given back with PyMem_Free(). */
 static inline int
 ClinicUnicode_WideCharString_Converter(PyObject *obj, void *ptr)
@@ -2003,7 +2007,7 @@ ClinicArg_Parse(PyObject *arg, const char *format, ...)
     return r;
 }
 
-/* _PyArg_ParseStack(): positional arguments by a format string. */
+/* Positional arguments by a format string. */
 static inline int
 ClinicArg_ParseStack(PyObject *const *args, Py_ssize_t nargs,
                      const char *format, ...)
@@ -2231,7 +2235,7 @@ clinic_vgetargskeywordsfast(PyObject *const *args, PyObject *tuple,
     return clinic_clean_return(1, &freelist);
 }
 
-/* _PyArg_ParseStackAndKeywords(): a vectorcall's arguments by the
+/* A vectorcall's arguments by the
    parser's format string. */
 static inline int
 ClinicArg_ParseStackAndKeywords(PyObject *const *args, Py_ssize_t nargs,
@@ -2246,7 +2250,7 @@ ClinicArg_ParseStackAndKeywords(PyObject *const *args, Py_ssize_t nargs,
     return r;
 }
 
-/* _PyArg_ParseTupleAndKeywordsFast(): __new__'s and __init__'s. */
+/* __new__'s and __init__'s arguments by the parser's format string. */
 static inline int
 ClinicArg_ParseTupleAndKeywordsFast(PyObject *args, PyObject *kwargs,
                                     ClinicArg_Parser *parser, ...)
