@@ -138,6 +138,8 @@ conformance-reference:
 
 bench: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/bench/run.sh $(CLINIC_BIN)
+	@echo
+	@sh tests/bench/portable/run.sh $(CLINIC_BIN)
 
 query: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/query/run.sh $(CLINIC_BIN)

@@ -14,9 +14,6 @@
 #define PY_SSIZE_T_CLEAN
 #include "Python.h"
 
-#ifdef CLINIC_PORTABLE
-#  include "clinic/clinic_portable.h"
-#endif
 #include "clinic/bench.c.h"
 
 /*[clinic input]
