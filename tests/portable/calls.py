@@ -12,7 +12,8 @@ of the running CPython, so it is run once, with the oracle): for each
 parameter a few values of different types, positionally and by keyword,
 too few and too many arguments, unknown keywords.  A PLAN line is
 "CALLABLE<TAB>ARGUMENTS", the arguments as Python source; `run` makes
-those calls and prints "CALLABLE(ARGUMENTS) = repr" or "... ! Type: msg".
+those calls and prints "CALLABLE(ARGUMENTS) = repr" or "... ! Type: msg",
+and the warnings a call gave after it ("[DeprecationWarning: ...]").
 A callable the module lacks (left out of a build) is skipped.  Results
 that name an address (an object's default repr) are printed without it.
 """
@@ -21,6 +22,7 @@ import inspect
 import itertools
 import re
 import sys
+import warnings
 
 
 class Index:
@@ -93,10 +95,15 @@ def outcome(func, source):
     undefined = UNDEFINED.get(getattr(func, "__name__", ""))
     if undefined and undefined(len(args), len(kwargs)):
         return "- not called: the result would be undefined"
-    try:
-        return "= " + show(func(*args, **kwargs))
-    except Exception as e:   # noqa: BLE001: every exception is a result
-        return "! %s: %s" % (type(e).__name__, ADDRESS.sub("", str(e)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = "= " + show(func(*args, **kwargs))
+        except Exception as e:   # noqa: BLE001: every exception is a result
+            result = "! %s: %s" % (type(e).__name__, ADDRESS.sub("", str(e)))
+    for w in caught:
+        result += " [%s: %s]" % (w.category.__name__, w.message)
+    return result
 
 
 def default_source(p):
@@ -117,7 +124,10 @@ def plan_for(func):
     try:
         params = list(inspect.signature(func).parameters.values())
     except (ValueError, TypeError):
-        params = []
+        # no signature to read (option groups, defaults such as NULL):
+        # up to four positional arguments
+        params = [inspect.Parameter("_%d" % i, inspect.Parameter.POSITIONAL_ONLY)
+                  for i in range(4)]
     named = [p for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     n = len(named)
     yield ""
