@@ -214,17 +214,19 @@ str, as UTF-8 or encoded (these take the format-string parser).
 everything.byte_strings
 
     a: str(accept={robuffer})
-    b: str(accept={str, robuffer}, zeroes=True) = ""
-    c: str(accept={robuffer}, zeroes=True) = ""
+    b: str(accept={str, robuffer}, zeroes=True)
+    c: str(accept={robuffer}, zeroes=True)
     d: str(accept={str, robuffer, NoneType}, zeroes=True) = None
     /
 
 Read-only bytes-like objects (the Limited API from 3.11).
+
+A length is set only for an argument given: d's is read only then.
 [clinic start generated code]*/
 {
     (void)module;
     return Py_BuildValue("(yy#y#y#)", a, b, b_length, c, c_length, d,
-                         d_length);
+                         d ? d_length : 0);
 }
 
 /*[clinic input]

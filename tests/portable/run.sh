@@ -19,6 +19,8 @@
 #      3.10 to 3.13 as abi3 (_testclinic without the functions the Limited
 #      API cannot express, named below; clinic must refuse them).
 #   4. No `_Py` name in any generated text or in clinic_portable.h.
+#   5. On 3.11, _testclinic and everything built with ASan and UBSan make
+#      the same calls without an error.
 #
 # Prints which CPython ran each step and fails if any of the five is
 # missing.  Ends with "portable: N passed, M failed".
@@ -282,6 +284,33 @@ for v in $VERSIONS; do
     check "$v: everything calls as the oracle's" same_as_oracle "$out/oracle-everything.calls" "$b/everything.calls"
     ran="$ran $v"
 done
+
+# ---- under ASan and UBSan -----------------------------------------------
+
+# clinic_portable.h's code, instrumented, in CPython 3.11 (the runtimes
+# preloaded: the interpreter is not built with them)
+sanitized() {   # MODULE SRC PLAN ORACLE
+    d=$out/asan
+    build "$PY311" "$2" "$d" "$1" "$(ext_suffix "$PY311")" gcc -O1 -g \
+        -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+        -fno-omit-frame-pointer || return 1
+    ASAN_OPTIONS=detect_leaks=0 \
+    LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
+        calls "$PY311" "$d" "$1" "$3" "$d/$1.calls" 2> "$d/$1.err" || {
+        tail -n 20 "$d/$1.err"; return 1; }
+    if grep -q 'runtime error\|AddressSanitizer' "$d/$1.err"; then
+        cat "$d/$1.err"; return 1
+    fi
+    same_as_oracle "$4" "$d/$1.calls"
+}
+if [ -n "$PY311" ]; then
+    echo "== under ASan and UBSan, on CPython 3.11"
+    check "3.11, ASan+UBSan: _testclinic calls" sanitized _testclinic \
+        "$out/src/full/_testclinic.c" "$out/testclinic.plan" "$out/oracle.calls"
+    check "3.11, ASan+UBSan: everything calls" sanitized everything \
+        "$out/src/everything/everything.c" "$out/everything.plan" \
+        "$out/oracle-everything.calls"
+fi
 
 # ---- abi3 --------------------------------------------------------------
 
