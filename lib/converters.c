@@ -281,9 +281,9 @@ static void bitwise_init(Converter *conv, const PyValue *bitwise,
 }
 
 /* The converter_init of a built-in class (or CConverter's). */
-static void builtin_converter_init(Clinic *c, Converter *conv,
-                                   const ConverterRow *row,
-                                   const ConverterArg *args, size_t nargs)
+void builtin_converter_init(Clinic *c, const ConverterRow *row,
+                            Converter *conv, const ConverterArg *args,
+                            size_t nargs)
 {
     InitArgs a;
     bind_init_args(c, row, args, nargs, &a);
@@ -438,25 +438,13 @@ static void builtin_converter_init(Clinic *c, Converter *conv,
 #undef ARG
 }
 
-void converter_init_from(Clinic *c, const ConverterClass *from,
-                         Converter *conv, const ConverterArg *args,
-                         size_t nargs)
-{
-    const ConverterMethods *m;
-    CONVERTER_METHOD(c, from, converter_init, m);
-    if (m)
-        m->converter_init(c, conv, args, nargs, m->data);
-    else
-        builtin_converter_init(c, conv, converter_row_of(from), args, nargs);
-}
-
 /* ---- CConverter.__init__ ---------------------------------------------- */
 
-Converter *converter_create(Clinic *c, const ConverterClass *cls,
-                            const char *name, const char *py_name,
-                            Function *function, PyValue default_value,
-                            const ConverterArg *args, size_t nargs)
+Converter *converter_alloc(Clinic *c, const ConverterClass *cls)
 {
+    if (cls->invalid)
+        clinic_fail(c, 0, "Exception raised during parsing:\n%s",
+                    cls->invalid);
     Converter *conv = arena_new_of(c->arena, Converter);
     conv->cls = cls;
     conv->type = cls->type;
@@ -473,14 +461,21 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
     conv->parse_by_reference = cls->parse_by_reference;
     conv->length = cls->length;
     conv->show_in_signature = cls->show_in_signature;
-    conv->default_value = py_unspecified;
+    conv->default_value = cls->default_value;
+    return conv;
+}
 
+void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
+                             const char *py_name, Function *function,
+                             PyValue default_value, const ConverterArg *args,
+                             size_t nargs)
+{
+    const ConverterClass *cls = conv->cls;
     /* Python binds __init__'s own parameters first. */
     static const char *const init_params[] = { "name", "py_name", "function",
                                                "default" };
     const PyValue *c_default = NULL, *py_default = NULL, *annotation = NULL;
-    const ConverterArg **rest = arena_array_of(c->arena, const ConverterArg *,
-                                               nargs + 1);
+    ConverterArg *rest = arena_array_of(c->arena, ConverterArg, nargs + 1);
     size_t nrest = 0;
     for (size_t i = 0; i < nargs; i++) {
         const char *n = args[i].name;
@@ -496,7 +491,7 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
         else if (strcmp(n, "annotation") == 0)
             annotation = &args[i].value;
         else
-            rest[nrest++] = &args[i];
+            rest[nrest++] = args[i];
     }
 
     conv->name = text_legal_c_identifier(c->arena, name);
@@ -524,13 +519,8 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
         clinic_fail(c, 0,
                     "The 'annotation' parameter is not currently permitted.");
 
-    ConverterArg *init_args = arena_array_of(c->arena, ConverterArg,
-                                             nrest + 1);
-    for (size_t i = 0; i < nrest; i++)
-        init_args[i] = *rest[i];
-    converter_init_from(c, cls, conv, init_args, nrest);
+    converter_call_init(c, conv, rest, nrest);
     conv->function = function;
-    return conv;
 }
 
 Converter *legacy_converter_create(Clinic *c, const char *format_unit,
@@ -565,7 +555,7 @@ Converter *converter_copy(Clinic *c, const Converter *conv)
 {
     Converter *copy = arena_new_of(c->arena, Converter);
     *copy = *conv;
-    converter_copy_attrs(c, conv, copy);
+    converter_copy_python(c, copy);
     return copy;
 }
 
@@ -574,42 +564,32 @@ bool converter_is_optional(const Converter *conv)
     return conv->default_value.kind != PY_UNSPECIFIED;
 }
 
+bool builtin_is_optional(const Converter *conv)
+{
+    return converter_is_optional(conv);
+}
+
 /* ---- return converters ------------------------------------------------ */
 
-ReturnConverter *return_converter_create(Clinic *c,
-                                         const ReturnConverterClass *cls,
-                                         const ConverterArg *args,
-                                         size_t nargs)
+ReturnConverter *return_converter_alloc(Clinic *c,
+                                        const ReturnConverterClass *cls)
 {
     ReturnConverter *rc = arena_new_of(c->arena, ReturnConverter);
     rc->cls = cls;
     rc->type = cls->type;
     rc->cast = cls->cast;
     rc->conversion_fn = cls->conversion_fn;
-    rc->unsigned_cast = cls->unsigned_cast && cls->unsigned_cast[0];
+    rc->unsigned_cast = cls->unsigned_cast;
+    return rc;
+}
 
-    /* CReturnConverter.__init__(self, *, py_default=None, **kwargs):
-       every built-in return_converter_init takes no arguments, so
-       anything else is a TypeError, which clinic.py turns into
-       sys.exit(...). */
-    const ReturnConverterMethods *m = NULL;
-    for (const ReturnConverterClass *p = cls; p && !m; p = p->base) {
-        m = return_converter_methods_of(c, p);
-        if (m && !m->return_converter_init)
-            m = NULL;
-    }
-    if (m) {
-        ConverterArg *rest = arena_array_of(c->arena, ConverterArg, nargs + 1);
-        size_t nrest = 0;
-        for (size_t i = 0; i < nargs; i++) {
-            if (strcmp(args[i].name, "py_default") == 0)
-                rc->py_default = arg_text(c, &args[i].value);
-            else
-                rest[nrest++] = args[i];
-        }
-        m->return_converter_init(c, rc, rest, nrest, m->data);
-        return rc;
-    }
+/* CReturnConverter.__init__(self, *, py_default=None, **kwargs) with
+   the built-in return_converter_init(self), which takes no arguments: a
+   TypeError that clinic.py turns into sys.exit(...). */
+void builtin_return_converter_init(Clinic *c, ReturnConverter *rc,
+                                   const ConverterArg *args, size_t nargs)
+{
+    const ReturnConverterClass *cls = rc->cls;
     StrBuf shown = STRBUF_INIT;
     const char *unexpected = NULL;
     for (size_t i = 0; i < nargs; i++) {
@@ -632,5 +612,4 @@ ReturnConverter *return_converter_create(Clinic *c,
                     unexpected);
     }
     sb_free(&shown);
-    return rc;
 }

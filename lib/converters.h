@@ -11,6 +11,7 @@
 #define CLINIC_CONVERTERS_H
 
 #include "model.h"
+#include "pyvm.h"
 #include "strbuf.h"
 
 /* Registry of the file being processed: built-ins plus Python-block
@@ -32,6 +33,17 @@ const char *converter_suggestion(Clinic *c, bool returns, const char *name);
    format unit, as clinic.py's metaclass does). */
 void converter_register_class(Clinic *c, ConverterClass *cls);
 void return_converter_register_class(Clinic *c, ReturnConverterClass *cls);
+/* clinic.py's add_c_converter(f, name), add_c_return_converter and
+   add_legacy_c_converter(format_unit, **kwargs): a name (format unit)
+   for an existing class. */
+void converter_register_name(Clinic *c, const char *name,
+                             const ConverterClass *cls);
+void return_converter_register_name(Clinic *c, const char *name,
+                                    const ReturnConverterClass *cls);
+void converter_register_legacy(Clinic *c, const char *format_unit,
+                               const ConverterClass *cls,
+                               const ConverterArg *kwargs, size_t nkwargs);
+bool converter_has_legacy(const Clinic *c, const char *format_unit);
 /* The classes the file's Python blocks declared, in declaration order
    (for the query modes): returns how many, *classes points at them. */
 size_t converters_declared(const Clinic *c,
@@ -61,7 +73,11 @@ ReturnConverter *return_converter_create(Clinic *c,
                                          const ConverterArg *args,
                                          size_t nargs);
 
-/* The CConverter methods the generator calls. */
+/* The methods of CConverter the generator and the DSL call.  Each goes
+   through one dispatch (converters_py.c): when a python block's class
+   overrides the method, its Python code runs in the interpreter; else
+   the built-in behaviour of the class that defines it does, in C.
+   converter_is_optional is Parameter.is_optional (no dispatch). */
 bool converter_is_optional(const Converter *conv);
 const char *converter_parser_name(Clinic *c, const Converter *conv);
 const char *converter_length_name(Clinic *c, const Converter *conv);
@@ -83,7 +99,7 @@ void converter_set_template_dict(Clinic *c, Converter *conv,
    signature name of f's self parameter ("PyObject *"/"module", ...). */
 void correct_name_for_self(const Function *f, const char **type,
                            const char **name);
-/* self_converter's parser_type(). */
+/* self_converter's parser_type. */
 const char *self_converter_parser_type(Clinic *c, const Converter *conv);
 
 void return_converter_render(Clinic *c, ReturnConverter *rc, Function *f,
@@ -133,87 +149,25 @@ const ConverterClass *converter_class_by_class_name(const Clinic *c,
 const ReturnConverterClass *
 return_converter_class_by_class_name(const Clinic *c, const char *class_name);
 
-/* CReturnConverter.declare(data, name="_return_value"), for return
-   converters that only declare. */
+/* CReturnConverter.declare(data, name="_return_value"),
+   err_occurred_if(expr, data) and err_occurred_if_null_pointer(variable,
+   data), dispatched as the others. */
 void return_converter_declare(Clinic *c, ReturnConverter *rc,
                               RenderData *data, const char *name);
-/* CReturnConverter.err_occurred_if(expr, data) and
-   err_occurred_if_null_pointer(variable, data). */
-void return_converter_err_occurred_if(Clinic *c, const char *expr,
-                                      RenderData *data);
+void return_converter_err_occurred_if(Clinic *c, ReturnConverter *rc,
+                                      const char *expr, RenderData *data);
 void return_converter_err_occurred_if_null_pointer(Clinic *c,
+                                                   ReturnConverter *rc,
                                                    const char *variable,
                                                    RenderData *data);
 
-/* ---- methods a Python block's class defines --------------------------- */
+/* ---- clinic.py's namespace, for python blocks (converters_py.c) ------- */
 
-/* clinic.py lets a converter class override its methods in Python.
-   pyblock.c interprets such a method body and installs it here; a NULL
-   member is inherited from the base class, as Python's lookup would.
-   Snippet methods return text ("" for nothing; parse_arg may return
-   NULL for Python's None).  conv->function is NULL inside converter_init,
-   as clinic.py forbids touching it there. */
-typedef struct ConverterMethods {
-    void (*converter_init)(Clinic *c, Converter *conv,
-                           const ConverterArg *args, size_t nargs,
-                           void *data);
-    const char *(*parse_arg)(Clinic *c, Converter *conv,
-                             const char *argname, const char *displayname,
-                             void *data);
-    const char *(*initialize)(Clinic *c, Converter *conv, void *data);
-    const char *(*modify)(Clinic *c, Converter *conv, void *data);
-    const char *(*cleanup)(Clinic *c, Converter *conv, void *data);
-    const char *(*post_parsing)(Clinic *c, Converter *conv, void *data);
-    void (*pre_render)(Clinic *c, Converter *conv, void *data);
-    void (*set_template_dict)(Clinic *c, Converter *conv,
-                              StrMap *template_dict, void *data);
-    void *data;
-} ConverterMethods;
-
-void converter_class_set_methods(Clinic *c, const ConverterClass *cls,
-                                 const ConverterMethods *methods);
-
-/* The methods as class `from` defines or inherits them: pass conv->cls
-   for a normal call, or the defining class's base for super().  The
-   snippet methods by name: "initialize", "modify", "cleanup",
-   "post_parsing". */
-void converter_init_from(Clinic *c, const ConverterClass *from,
-                         Converter *conv, const ConverterArg *args,
-                         size_t nargs);
-const char *converter_parse_arg_from(Clinic *c, const ConverterClass *from,
-                                     Converter *conv, const char *argname,
-                                     const char *displayname);
-const char *converter_snippet_from(Clinic *c, const ConverterClass *from,
-                                   Converter *conv, const char *method);
-void converter_pre_render_from(Clinic *c, const ConverterClass *from,
-                               Converter *conv);
-void converter_set_template_dict_from(Clinic *c, const ConverterClass *from,
-                                      Converter *conv, StrMap *template_dict);
-
-/* Instance attributes a Python method sets on self beyond CConverter's
-   own (path_t's self.nullable); converter_copy() carries them over. */
-void converter_set_attr(Clinic *c, Converter *conv, const char *name,
-                        PyValue value);
-bool converter_get_attr(const Clinic *c, const Converter *conv,
-                        const char *name, PyValue *value);
-
-/* The same for return converters: render(function, data) and
-   return_converter_init(**kwargs) (which then owns keyword checking). */
-typedef struct ReturnConverterMethods {
-    void (*return_converter_init)(Clinic *c, ReturnConverter *rc,
-                                  const ConverterArg *args, size_t nargs,
-                                  void *data);
-    void (*render)(Clinic *c, ReturnConverter *rc, Function *f,
-                   RenderData *render_data, void *data);
-    void *data;
-} ReturnConverterMethods;
-
-void return_converter_class_set_methods(Clinic *c,
-                                        const ReturnConverterClass *cls,
-                                        const ReturnConverterMethods *methods);
-/* render() as class `from` defines or inherits it (super()). */
-void return_converter_render_from(Clinic *c, const ReturnConverterClass *from,
-                                  ReturnConverter *rc, Function *f,
-                                  RenderData *data);
+/* The file's interpreter, made on first use, with clinic.py's module
+   namespace in its globals: every converter and return converter class
+   by its Python name (subclassing one registers the subclass as
+   clinic.py's metaclass does), unspecified, NULL, unknown, fail, warn
+   and the text helpers clinic.py's converters use. */
+PyVM *converters_python(Clinic *c);
 
 #endif

@@ -5,10 +5,9 @@
  * clinic.py expresses converter behaviour as Python subclasses overriding
  * converter_init / parse_arg / cleanup / post_parsing / render.  Here each
  * built-in row names a ConverterKind, and one switch per method reproduces
- * the subclass's override.  A class a Python block declares inherits the
- * kind of the built-in class it derives from; methods it defines in Python
- * arrive as ConverterMethods (converters.h) and are found first, walking
- * the class chain as Python's attribute lookup does.
+ * the subclass's override (the builtin_* functions below).  The methods
+ * are dispatched by converters_py.c: a class a python block made may
+ * override any of them in Python, and reaches these through super().
  */
 #ifndef CLINIC_CONVERTERS_IMPL_H
 #define CLINIC_CONVERTERS_IMPL_H
@@ -107,28 +106,84 @@ const ReturnRow *return_row_of(const ReturnConverterClass *cls);
 /* The legacy entry with its partial keywords (NULL: none). */
 const LegacyEntry *legacy_entry_find(const Clinic *c, const char *unit);
 
-/* Methods a Python block installed on exactly this class (NULL: none),
-   whether any class has some, and instance attributes for copies. */
-const ConverterMethods *converter_methods_of(const Clinic *c,
-                                             const ConverterClass *cls);
-bool converter_has_methods(const Clinic *c);
-const ReturnConverterMethods *
-return_converter_methods_of(const Clinic *c, const ReturnConverterClass *cls);
-void converter_copy_attrs(Clinic *c, const Converter *from, Converter *to);
+/* The file's interpreter state for python blocks (converters_py.c),
+   kept in the registry; NULL until a python block needs it. */
+typedef struct ConverterPython ConverterPython;
+ConverterPython **converters_python_slot(const Clinic *c);
 
-/* The first method named by member in from's class chain, or NULL when
-   the built-in behaviour of from's row applies. */
-#define CONVERTER_METHOD(c, from, member, found)                           \
-    do {                                                                   \
-        (found) = NULL;                                                    \
-        if (converter_has_methods(c))                                      \
-            for (const ConverterClass *p_ = (from); p_ && !(found);        \
-                 p_ = p_->base) {                                          \
-                const ConverterMethods *m_ = converter_methods_of(c, p_);  \
-                if (m_ && m_->member)                                      \
-                    (found) = m_;                                          \
-            }                                                              \
-    } while (0)
+/* ---- the built-in behaviour of each method ------------------------------ */
+
+/* What clinic.py's methods do, for the class of the given kind (the
+   class that defines the method, as the dispatch found it).  The
+   converter methods they call in turn go through the dispatch again,
+   as self.method() does in Python. */
+
+/* CConverter.__init__(self, name, py_name, function, default, **kwargs):
+   the checks of the default and the c_default/py_default/annotation
+   keywords, then self.converter_init(**kwargs). */
+void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
+                             const char *py_name, Function *function,
+                             PyValue default_value, const ConverterArg *args,
+                             size_t nargs);
+void builtin_converter_init(Clinic *c, const ConverterRow *row,
+                            Converter *conv, const ConverterArg *args,
+                            size_t nargs);
+/* converter_init through the dispatch (converters_py.c), with clinic.py's
+   LandMine on self.function while it runs. */
+void converter_call_init(Clinic *c, Converter *conv, const ConverterArg *args,
+                         size_t nargs);
+/* A new instance of cls with its class attributes (not initialised). */
+Converter *converter_alloc(Clinic *c, const ConverterClass *cls);
+
+typedef enum ConverterSnippet {
+    SNIPPET_INITIALIZE, SNIPPET_MODIFY, SNIPPET_POST_PARSING, SNIPPET_CLEANUP,
+} ConverterSnippet;
+
+const char *builtin_snippet(Clinic *c, ConverterKind kind,
+                            const Converter *conv, ConverterSnippet which);
+const char *converter_snippet(Clinic *c, Converter *conv,
+                              ConverterSnippet which);
+bool builtin_is_optional(const Converter *conv);
+bool converter_call_is_optional(Clinic *c, Converter *conv);
+void builtin_render(Clinic *c, ConverterKind kind, Converter *conv,
+                    Parameter *p, RenderData *data);
+void builtin_render_self(Clinic *c, Converter *conv, Parameter *p,
+                         RenderData *data);
+void builtin_render_non_self(Clinic *c, Converter *conv, Parameter *p,
+                             RenderData *data);
+void converter_render_self(Clinic *c, Converter *conv, Parameter *p,
+                           RenderData *data);
+void converter_render_non_self(Clinic *c, Converter *conv, Parameter *p,
+                               RenderData *data);
+const char *builtin_length_name(Clinic *c, const Converter *conv);
+void builtin_parse_argument(Clinic *c, Converter *conv, StrList *list);
+const char *builtin_simple_declaration(Clinic *c, const Converter *conv,
+                                       bool by_reference, bool in_parser);
+const char *builtin_declaration(Clinic *c, const Converter *conv);
+void builtin_pre_render(Clinic *c, ConverterKind kind, Converter *conv);
+const char *builtin_parse_arg(Clinic *c, ConverterKind kind, Converter *conv,
+                              const char *argname, const char *displayname);
+void builtin_set_template_dict(Clinic *c, ConverterKind kind, Converter *conv,
+                               StrMap *template_dict);
+const char *builtin_parser_name(Clinic *c, const Converter *conv);
+const char *builtin_parser_type(Clinic *c, const Converter *conv);
+
+/* Return converters: CReturnConverter.__init__ (py_default, then
+   return_converter_init), and the built-in methods. */
+ReturnConverter *return_converter_alloc(Clinic *c,
+                                        const ReturnConverterClass *cls);
+void builtin_return_converter_init(Clinic *c, ReturnConverter *rc,
+                                   const ConverterArg *args, size_t nargs);
+void builtin_return_render(Clinic *c, ReturnKind kind, ReturnConverter *rc,
+                           Function *f, RenderData *data);
+void builtin_declare(Clinic *c, ReturnConverter *rc, RenderData *data,
+                     const char *name);
+void builtin_err_occurred_if(Clinic *c, const char *expr, RenderData *data);
+void builtin_err_occurred_if_null_pointer(Clinic *c, const char *variable,
+                                          RenderData *data);
+
+/* converters_py.c: the copy's own view and attributes (copy.copy). */
+void converter_copy_python(Clinic *c, Converter *copy);
 
 /* repr() of a converter argument as clinic.py's Python would print it,
    with clinic's classes as "<class 'str'>" / "<class '__main__.buffer'>"
@@ -139,5 +194,12 @@ const char *conv_class_repr(unsigned type_bit);
 /* The bits in definition order, for messages and listings. */
 extern const unsigned conv_type_order[];
 extern const size_t conv_type_order_len;
+
+/* clinic.py's type_checks: subclass_of values with a cheaper exact check
+   than PyObject_TypeCheck (converters_render.c; ends with NULLs). */
+typedef struct TypeCheck {
+    const char *subclass_of, *typecheck, *typename_;
+} TypeCheck;
+extern const TypeCheck conv_type_checks[];
 
 #endif

@@ -463,22 +463,22 @@ static const char tpl_buffer_w[] =
 /* ---- names and declarations ------------------------------------------- */
 
 /* bpo-39741: "args" is the parser's own variable. */
-const char *converter_parser_name(Clinic *c, const Converter *conv)
+const char *builtin_parser_name(Clinic *c, const Converter *conv)
 {
     if (strcmp(conv->name, "args") == 0)
         return arena_printf(c->arena, "__clinic_%s", conv->name);
     return conv->name;
 }
 
-const char *converter_length_name(Clinic *c, const Converter *conv)
+const char *builtin_length_name(Clinic *c, const Converter *conv)
 {
     if (!conv->length)
         return NULL;
     return arena_printf(c->arena, "%s_length", converter_parser_name(c, conv));
 }
 
-const char *converter_simple_declaration(Clinic *c, const Converter *conv,
-                                         bool by_reference, bool in_parser)
+const char *builtin_simple_declaration(Clinic *c, const Converter *conv,
+                                       bool by_reference, bool in_parser)
 {
     const char *type = conv->type ? conv->type : "";
     bool space = by_reference || !text_endswith(type, "*");
@@ -488,7 +488,7 @@ const char *converter_simple_declaration(Clinic *c, const Converter *conv,
                                   : conv->name);
 }
 
-const char *converter_declaration(Clinic *c, const Converter *conv)
+const char *builtin_declaration(Clinic *c, const Converter *conv)
 {
     StrBuf sb = STRBUF_INIT;
     sb_adds(&sb, converter_simple_declaration(c, conv, false, true));
@@ -517,10 +517,10 @@ static bool unit_is(const Converter *conv, const char *unit)
 
 /* CConverter's initialize/modify/cleanup/post_parsing and the built-in
    overrides: "" when there is none. */
-static const char *builtin_snippet(Clinic *c, ConverterKind kind,
-                                   const Converter *conv, const char *method)
+const char *builtin_snippet(Clinic *c, ConverterKind kind,
+                            const Converter *conv, ConverterSnippet which)
 {
-    if (strcmp(method, "cleanup") == 0) {
+    if (which == SNIPPET_CLEANUP) {
         if (kind == CK_PY_UNICODE && !conv->length) {
             StrMap m = { 0 };
             strmap_set(c->arena, &m, "name", conv->name);
@@ -531,49 +531,17 @@ static const char *builtin_snippet(Clinic *c, ConverterKind kind,
             return arena_printf(c->arena,
                                 "if (%s.obj) {\n   PyBuffer_Release(&%s);\n}\n",
                                 conv->name, conv->name);
-    } else if (strcmp(method, "post_parsing") == 0) {
+    } else if (which == SNIPPET_POST_PARSING) {
         if (kind == CK_STR && conv->encoding && conv->encoding[0])
             return arena_printf(c->arena, "PyMem_FREE(%s);\n", conv->name);
     }
     return "";
 }
 
-const char *converter_snippet_from(Clinic *c, const ConverterClass *from,
-                                   Converter *conv, const char *method)
-{
-    const ConverterMethods *m = NULL;
-    const char *(*fn)(Clinic *, Converter *, void *) = NULL;
-    if (converter_has_methods(c)) {
-        for (const ConverterClass *p = from; p && !fn; p = p->base) {
-            m = converter_methods_of(c, p);
-            if (!m)
-                continue;
-            if (strcmp(method, "initialize") == 0)
-                fn = m->initialize;
-            else if (strcmp(method, "modify") == 0)
-                fn = m->modify;
-            else if (strcmp(method, "cleanup") == 0)
-                fn = m->cleanup;
-            else if (strcmp(method, "post_parsing") == 0)
-                fn = m->post_parsing;
-        }
-    }
-    if (fn) {
-        const char *s = fn(c, conv, m->data);
-        return s ? s : "";
-    }
-    return builtin_snippet(c, converter_row_of(from)->kind, conv, method);
-}
-
-static const char *snippet(Clinic *c, Converter *conv, const char *method)
-{
-    return converter_snippet_from(c, conv->cls, conv, method);
-}
-
 /* ---- rendering into CRenderData --------------------------------------- */
 
-static void render_self(Clinic *c, Converter *conv, Parameter *p,
-                        RenderData *data)
+void builtin_render_self(Clinic *c, Converter *conv, Parameter *p,
+                         RenderData *data)
 {
     conv->parameter = p;
     const char *name = converter_parser_name(c, conv);
@@ -594,8 +562,8 @@ static void render_self(Clinic *c, Converter *conv, Parameter *p,
                                   converter_length_name(c, conv)));
 }
 
-static void render_non_self(Clinic *c, Converter *conv, Parameter *p,
-                            RenderData *data)
+void builtin_render_non_self(Clinic *c, Converter *conv, Parameter *p,
+                             RenderData *data)
 {
     Arena *a = c->arena;
     conv->parameter = p;
@@ -603,12 +571,12 @@ static void render_non_self(Clinic *c, Converter *conv, Parameter *p,
 
     strlist_push(a, &data->declarations, converter_declaration(c, conv));
 
-    const char *initializers = snippet(c, conv, "initialize");
+    const char *initializers = converter_snippet(c, conv, SNIPPET_INITIALIZE);
     if (initializers[0])
         strlist_push(a, &data->initializers,
                      arena_printf(a, "/* initializers for %s */\n%s", name,
                                   text_rstrip(a, initializers)));
-    const char *modifications = snippet(c, conv, "modify");
+    const char *modifications = converter_snippet(c, conv, SNIPPET_MODIFY);
     if (modifications[0])
         strlist_push(a, &data->modifications,
                      arena_printf(a, "/* modifications for %s */\n%s", name,
@@ -621,7 +589,7 @@ static void render_non_self(Clinic *c, Converter *conv, Parameter *p,
     else
         strlist_push(a, &data->keywords, p->name);
 
-    if (converter_is_optional(conv) &&
+    if (converter_call_is_optional(c, conv) &&
         !strlist_contains(&data->format_units, "|"))
         strlist_push(a, &data->format_units, "|");
     if (p->kind == PARAM_KEYWORD_ONLY &&
@@ -632,30 +600,30 @@ static void render_non_self(Clinic *c, Converter *conv, Parameter *p,
 
     converter_parse_argument(c, conv, &data->parse_arguments);
 
-    const char *post = snippet(c, conv, "post_parsing");
+    const char *post = converter_snippet(c, conv, SNIPPET_POST_PARSING);
     if (post[0])
         strlist_push(a, &data->post_parsing,
                      arena_printf(a, "/* Post parse cleanup for %s */\n%s\n",
                                   name, text_rstrip(a, post)));
 
-    const char *cleanup = snippet(c, conv, "cleanup");
+    const char *cleanup = converter_snippet(c, conv, SNIPPET_CLEANUP);
     if (cleanup[0])
         strlist_push(a, &data->cleanup,
                      arena_printf(a, "/* Cleanup for %s */\n%s\n", name,
                                   text_rstrip(a, cleanup)));
 }
 
-void converter_render(Clinic *c, Converter *conv, Parameter *p,
-                      RenderData *data)
+void builtin_render(Clinic *c, ConverterKind kind, Converter *conv,
+                    Parameter *p, RenderData *data)
 {
-    switch (converter_row_of(conv->cls)->kind) {
+    switch (kind) {
     case CK_DEFINING_CLASS:
-        render_self(c, conv, p, data);
+        converter_render_self(c, conv, p, data);
         return;
     case CK_SELF: {
         if (conv->function->kind == FUNC_STATIC_METHOD)
             return;
-        render_self(c, conv, p, data);
+        converter_render_self(c, conv, p, data);
         const char *type = conv->type ? conv->type : "";
         const char *parser_type = self_converter_parser_type(c, conv);
         if (parser_type && strcmp(type, parser_type) != 0 &&
@@ -667,13 +635,13 @@ void converter_render(Clinic *c, Converter *conv, Parameter *p,
         return;
     }
     default:
-        render_self(c, conv, p, data);
-        render_non_self(c, conv, p, data);
+        converter_render_self(c, conv, p, data);
+        converter_render_non_self(c, conv, p, data);
         return;
     }
 }
 
-void converter_parse_argument(Clinic *c, Converter *conv, StrList *list)
+void builtin_parse_argument(Clinic *c, Converter *conv, StrList *list)
 {
     Arena *a = c->arena;
     if (unit_is(conv, "O&")) {
@@ -697,10 +665,7 @@ void converter_parse_argument(Clinic *c, Converter *conv, StrList *list)
 
 /* ---- parse_arg -------------------------------------------------------- */
 
-/* type_checks: subclass_of values with a cheaper exact check. */
-static const struct {
-    const char *subclass_of, *typecheck, *typename_;
-} type_checks[] = {
+const TypeCheck conv_type_checks[] = {
     { "&PyLong_Type", "PyLong_Check", "int" },
     { "&PyTuple_Type", "PyTuple_Check", "tuple" },
     { "&PyList_Type", "PyList_Check", "list" },
@@ -710,6 +675,7 @@ static const struct {
     { "&PyUnicode_Type", "PyUnicode_Check", "str" },
     { "&PyBytes_Type", "PyBytes_Check", "bytes" },
     { "&PyByteArray_Type", "PyByteArray_Check", "bytearray" },
+    { NULL, NULL, NULL },
 };
 
 /* template.format(argname=..., paramname=..., displayname=..., ...) */
@@ -752,11 +718,10 @@ static const char *base_parse_arg(Clinic *c, const Converter *conv,
     strmap_set(a, &m, "cast", cast);
     if (unit_is(conv, "O!")) {
         const char *sub = conv->subclass_of ? conv->subclass_of : "None";
-        for (size_t i = 0; i < sizeof type_checks / sizeof type_checks[0];
-             i++) {
-            if (strcmp(sub, type_checks[i].subclass_of) == 0) {
-                strmap_set(a, &m, "typecheck", type_checks[i].typecheck);
-                strmap_set(a, &m, "typename", type_checks[i].typename_);
+        for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++) {
+            if (strcmp(sub, t->subclass_of) == 0) {
+                strmap_set(a, &m, "typecheck", t->typecheck);
+                strmap_set(a, &m, "typename", t->typename_);
                 return format_template(c, tpl_type_checked, argname,
                                        paramname, displayname, &m);
             }
@@ -808,24 +773,9 @@ static const UnitTemplate unit_templates[] = {
     { CK_PY_BUFFER, "w*", tpl_buffer_w },
 };
 
-const char *converter_parse_arg(Clinic *c, Converter *conv,
-                                const char *argname, const char *displayname)
+const char *builtin_parse_arg(Clinic *c, ConverterKind kind, Converter *conv,
+                              const char *argname, const char *displayname)
 {
-    return converter_parse_arg_from(c, conv->cls, conv, argname,
-                                    displayname);
-}
-
-const char *converter_parse_arg_from(Clinic *c, const ConverterClass *from,
-                                     Converter *conv, const char *argname,
-                                     const char *displayname)
-{
-    const ConverterMethods *methods;
-    CONVERTER_METHOD(c, from, parse_arg, methods);
-    if (methods)
-        return methods->parse_arg(c, conv, argname, displayname,
-                                  methods->data);
-
-    ConverterKind kind = converter_row_of(from)->kind;
 
     if (kind == CK_PY_UNICODE) {
         /* Py_UNICODE_converter uses self.name, not parser_name. */
@@ -879,21 +829,10 @@ void correct_name_for_self(const Function *f, const char **type,
     }
 }
 
-void converter_pre_render(Clinic *c, Converter *conv)
+void builtin_pre_render(Clinic *c, ConverterKind kind, Converter *conv)
 {
-    converter_pre_render_from(c, conv->cls, conv);
-}
-
-void converter_pre_render_from(Clinic *c, const ConverterClass *from,
-                               Converter *conv)
-{
-    const ConverterMethods *m;
-    CONVERTER_METHOD(c, from, pre_render, m);
-    if (m) {
-        m->pre_render(c, conv, m->data);
-        return;
-    }
-    if (converter_row_of(from)->kind != CK_SELF)
+    (void)c;
+    if (kind != CK_SELF)
         return;
     const Function *f = conv->function;
     const char *default_type, *default_name;
@@ -908,7 +847,7 @@ void converter_pre_render_from(Clinic *c, const ConverterClass *from,
         conv->show_in_signature = false;
 }
 
-const char *self_converter_parser_type(Clinic *c, const Converter *conv)
+const char *builtin_parser_type(Clinic *c, const Converter *conv)
 {
     (void)c;
     const Function *f = conv->function;
@@ -926,23 +865,11 @@ const char *self_converter_parser_type(Clinic *c, const Converter *conv)
     }
 }
 
-void converter_set_template_dict(Clinic *c, Converter *conv,
-                                 StrMap *template_dict)
+void builtin_set_template_dict(Clinic *c, ConverterKind kind, Converter *conv,
+                               StrMap *template_dict)
 {
-    converter_set_template_dict_from(c, conv->cls, conv, template_dict);
-}
-
-void converter_set_template_dict_from(Clinic *c, const ConverterClass *from,
-                                      Converter *conv, StrMap *template_dict)
-{
-    const ConverterMethods *m;
-    CONVERTER_METHOD(c, from, set_template_dict, m);
-    if (m) {
-        m->set_template_dict(c, conv, template_dict, m->data);
-        return;
-    }
     Arena *a = c->arena;
-    switch (converter_row_of(from)->kind) {
+    switch (kind) {
     case CK_DEFINING_CLASS:
         strmap_set(a, template_dict, "defining_class_name", conv->name);
         return;
@@ -980,8 +907,8 @@ void converter_set_template_dict_from(Clinic *c, const ConverterClass *from,
 
 /* ---- return converters ------------------------------------------------ */
 
-void return_converter_declare(Clinic *c, ReturnConverter *rc,
-                              RenderData *data, const char *name)
+void builtin_declare(Clinic *c, ReturnConverter *rc, RenderData *data,
+                     const char *name)
 {
     if (!name)
         name = "_return_value";
@@ -992,8 +919,7 @@ void return_converter_declare(Clinic *c, ReturnConverter *rc,
     data->return_value = name;
 }
 
-void return_converter_err_occurred_if(Clinic *c, const char *expr,
-                                      RenderData *data)
+void builtin_err_occurred_if(Clinic *c, const char *expr, RenderData *data)
 {
     strlist_push(c->arena, &data->return_conversion,
                  arena_printf(c->arena,
@@ -1001,9 +927,8 @@ void return_converter_err_occurred_if(Clinic *c, const char *expr,
                               "    goto exit;\n}\n", expr));
 }
 
-void return_converter_err_occurred_if_null_pointer(Clinic *c,
-                                                   const char *variable,
-                                                   RenderData *data)
+void builtin_err_occurred_if_null_pointer(Clinic *c, const char *variable,
+                                          RenderData *data)
 {
     strlist_push(c->arena, &data->return_conversion,
                  arena_printf(c->arena,
@@ -1011,27 +936,13 @@ void return_converter_err_occurred_if_null_pointer(Clinic *c,
                               variable));
 }
 
-void return_converter_render(Clinic *c, ReturnConverter *rc, Function *f,
-                             RenderData *data)
+void builtin_return_render(Clinic *c, ReturnKind kind, ReturnConverter *rc,
+                           Function *f, RenderData *data)
 {
-    return_converter_render_from(c, rc->cls, rc, f, data);
-}
-
-void return_converter_render_from(Clinic *c, const ReturnConverterClass *from,
-                                  ReturnConverter *rc, Function *f,
-                                  RenderData *data)
-{
-    for (const ReturnConverterClass *p = from; p; p = p->base) {
-        const ReturnConverterMethods *m = return_converter_methods_of(c, p);
-        if (m && m->render) {
-            m->render(c, rc, f, data, m->data);
-            return;
-        }
-    }
+    (void)f;
     Arena *a = c->arena;
-    const ReturnConverterClass *cls = rc->cls;
     const char *cast = rc->cast ? rc->cast : "";
-    switch (return_row_of(from)->kind) {
+    switch (kind) {
     case RK_OBJECT:
     case RK_INIT:
         return;
@@ -1046,16 +957,16 @@ void return_converter_render_from(Clinic *c, const ReturnConverterClass *from,
         return;
     case RK_BOOL:
         return_converter_declare(c, rc, data, NULL);
-        return_converter_err_occurred_if(c, "_return_value == -1", data);
+        return_converter_err_occurred_if(c, rc, "_return_value == -1", data);
         strlist_push(a, &data->return_conversion,
                      "return_value = PyBool_FromLong((long)_return_value);\n");
         return;
     case RK_LONG:
         return_converter_declare(c, rc, data, NULL);
         return_converter_err_occurred_if(
-            c,
+            c, rc,
             arena_printf(a, "_return_value == %s-1",
-                         cls->unsigned_cast ? cls->unsigned_cast : ""),
+                         rc->unsigned_cast ? rc->unsigned_cast : ""),
             data);
         strlist_push(a, &data->return_conversion,
                      arena_printf(a, "return_value = %s(%s_return_value);\n",
@@ -1064,7 +975,7 @@ void return_converter_render_from(Clinic *c, const ReturnConverterClass *from,
         return;
     case RK_DOUBLE:
         return_converter_declare(c, rc, data, NULL);
-        return_converter_err_occurred_if(c, "_return_value == -1.0", data);
+        return_converter_err_occurred_if(c, rc, "_return_value == -1.0", data);
         strlist_push(a, &data->return_conversion,
                      arena_printf(a,
                                   "return_value = PyFloat_FromDouble(%s"

@@ -6,8 +6,7 @@
  * and its 28 registered subclasses, CReturnConverter and its 11), the 30
  * legacy format units with their functools.partial keywords, in the
  * state clinic.py's module reaches once it has been imported.  The
- * registry adds what Python blocks declare: classes, their methods, and
- * the instance attributes those methods keep.
+ * registry adds the classes python blocks declare (converters_py.c).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -418,31 +417,9 @@ typedef struct NamedTable {
     size_t len, cap;
 } NamedTable;
 
-typedef struct ClassMethods {
-    const ConverterClass *cls;
-    ConverterMethods methods;
-} ClassMethods;
-
-typedef struct ReturnClassMethods {
-    const ReturnConverterClass *cls;
-    ReturnConverterMethods methods;
-} ReturnClassMethods;
-
-typedef struct InstanceAttr {
-    const Converter *conv;
-    const char *name;
-    PyValue value;
-} InstanceAttr;
-
 struct ConverterRegistry {
     Arena *arena;
-    /* methods Python blocks defined, and their instances' attributes */
-    ClassMethods *methods;
-    size_t nmethods, capmethods;
-    ReturnClassMethods *return_methods;
-    size_t nreturn_methods, capreturn_methods;
-    InstanceAttr *attrs;
-    size_t nattrs, capattrs;
+    ConverterPython *py;            /* python blocks' interpreter state */
     NamedTable converters;          /* name -> ConverterClass */
     NamedTable return_converters;   /* name -> ReturnConverterClass */
     NamedTable classes;             /* class_name -> ConverterClass */
@@ -715,107 +692,36 @@ size_t return_converters_declared(const Clinic *c,
     return c->converters->nreturn_declared;
 }
 
-/* ---- methods and attributes from Python blocks ----------------------- */
+/* ---- names Python blocks give classes ------------------------------- */
 
-
-void converter_class_set_methods(Clinic *c, const ConverterClass *cls,
-                                 const ConverterMethods *methods)
+void converter_register_name(Clinic *c, const char *name,
+                             const ConverterClass *cls)
 {
-    ConverterRegistry *r = c->converters;
-    for (size_t i = 0; i < r->nmethods; i++) {
-        if (r->methods[i].cls == cls) {
-            r->methods[i].methods = *methods;
-            return;
-        }
-    }
-    r->methods = grow(c->arena, r->methods, r->nmethods, &r->capmethods,
-                      sizeof *r->methods);
-    r->methods[r->nmethods].cls = cls;
-    r->methods[r->nmethods].methods = *methods;
-    r->nmethods++;
+    named_set(c->arena, &c->converters->converters, name, cls);
 }
 
-const ConverterMethods *converter_methods_of(const Clinic *c,
-                                             const ConverterClass *cls)
+void return_converter_register_name(Clinic *c, const char *name,
+                                    const ReturnConverterClass *cls)
 {
-    const ConverterRegistry *r = c->converters;
-    for (size_t i = 0; i < r->nmethods; i++)
-        if (r->methods[i].cls == cls)
-            return &r->methods[i].methods;
-    return NULL;
+    named_set(c->arena, &c->converters->return_converters, name, cls);
 }
 
-bool converter_has_methods(const Clinic *c)
+void converter_register_legacy(Clinic *c, const char *format_unit,
+                               const ConverterClass *cls,
+                               const ConverterArg *kwargs, size_t nkwargs)
 {
-    return c->converters->nmethods != 0;
+    LegacyEntry e = { format_unit, cls, kwargs, nkwargs };
+    registry_add_legacy(c->converters, &e);
 }
 
-void return_converter_class_set_methods(Clinic *c,
-                                        const ReturnConverterClass *cls,
-                                        const ReturnConverterMethods *methods)
+bool converter_has_legacy(const Clinic *c, const char *format_unit)
 {
-    ConverterRegistry *r = c->converters;
-    for (size_t i = 0; i < r->nreturn_methods; i++) {
-        if (r->return_methods[i].cls == cls) {
-            r->return_methods[i].methods = *methods;
-            return;
-        }
-    }
-    r->return_methods = grow(c->arena, r->return_methods, r->nreturn_methods,
-                             &r->capreturn_methods, sizeof *r->return_methods);
-    r->return_methods[r->nreturn_methods].cls = cls;
-    r->return_methods[r->nreturn_methods].methods = *methods;
-    r->nreturn_methods++;
+    return registry_legacy(c->converters, format_unit) != NULL;
 }
 
-const ReturnConverterMethods *
-return_converter_methods_of(const Clinic *c, const ReturnConverterClass *cls)
+ConverterPython **converters_python_slot(const Clinic *c)
 {
-    const ConverterRegistry *r = c->converters;
-    for (size_t i = 0; i < r->nreturn_methods; i++)
-        if (r->return_methods[i].cls == cls)
-            return &r->return_methods[i].methods;
-    return NULL;
-}
-
-void converter_set_attr(Clinic *c, Converter *conv, const char *name,
-                        PyValue value)
-{
-    ConverterRegistry *r = c->converters;
-    for (size_t i = 0; i < r->nattrs; i++) {
-        if (r->attrs[i].conv == conv && strcmp(r->attrs[i].name, name) == 0) {
-            r->attrs[i].value = value;
-            return;
-        }
-    }
-    r->attrs = grow(c->arena, r->attrs, r->nattrs, &r->capattrs,
-                    sizeof *r->attrs);
-    r->attrs[r->nattrs].conv = conv;
-    r->attrs[r->nattrs].name = arena_strdup(c->arena, name);
-    r->attrs[r->nattrs].value = value;
-    r->nattrs++;
-}
-
-bool converter_get_attr(const Clinic *c, const Converter *conv,
-                        const char *name, PyValue *value)
-{
-    const ConverterRegistry *r = c->converters;
-    for (size_t i = 0; i < r->nattrs; i++) {
-        if (r->attrs[i].conv == conv && strcmp(r->attrs[i].name, name) == 0) {
-            *value = r->attrs[i].value;
-            return true;
-        }
-    }
-    return false;
-}
-
-void converter_copy_attrs(Clinic *c, const Converter *from, Converter *to)
-{
-    ConverterRegistry *r = c->converters;
-    size_t n = r->nattrs;   /* the copies are appended: do not revisit */
-    for (size_t i = 0; i < n; i++)
-        if (r->attrs[i].conv == from)
-            converter_set_attr(c, to, r->attrs[i].name, r->attrs[i].value);
+    return &c->converters->py;
 }
 
 /* ---- `clinic --converters` ------------------------------------------- */

@@ -181,6 +181,15 @@ struct Converter {
     bool bitwise;
     bool zeroes;
     const char *self_type;     /* self_converter: type= */
+
+    /* The instance as a python block's code sees it (converters_py.c):
+       the interpreter object, made on first use, and its attributes
+       beyond the ones above (an interpreter dict; NULL while none).
+       initializing is true inside converter_init, where self.function
+       is clinic.py's LandMine. */
+    PyObj *object;
+    PyObj *attrs;
+    bool initializing;
 };
 
 /* One keyword argument given to a converter: name(kw=value, ...). */
@@ -202,6 +211,8 @@ struct ConverterClass {
     bool is_defining_class;    /* defining_class_converter or a subclass */
 
     /* Class attributes: defaults for new instances. */
+    PyValue default_value;     /* `default`: unspecified but in classes
+                                  python blocks make */
     const char *type;
     const char *c_default;
     const char *py_default;
@@ -218,6 +229,12 @@ struct ConverterClass {
     bool show_in_signature;
     /* Which of the above a Python block set, for inheritance. */
     unsigned attrs_set;
+    /* The interpreter's class, for a class a python block made (its
+       methods may be Python code); NULL for the built-in classes.
+       invalid: why its class attributes cannot be used, if they cannot
+       (reported when the class is used, as clinic.py would fail then). */
+    PyObj *pyclass;
+    const char *invalid;
 };
 
 /* CRenderData: the pieces render_function collects. */
@@ -240,9 +257,10 @@ struct ReturnConverter {
     const ReturnConverterClass *cls;
     const char *type;          /* "PyObject *", "int", ... */
     const char *py_default;
-    bool unsigned_cast;        /* the reference's `unsigned_cast` */
+    const char *unsigned_cast; /* "(unsigned long)", ... */
     const char *cast;
     const char *conversion_fn;
+    PyObj *object, *attrs;     /* as Converter's */
 };
 
 struct ReturnConverterClass {
@@ -254,6 +272,7 @@ struct ReturnConverterClass {
     const char *conversion_fn;
     const char *unsigned_cast;
     unsigned attrs_set;
+    PyObj *pyclass;            /* as ConverterClass's */
 };
 
 #endif

@@ -1000,6 +1000,23 @@ static PyArguments *parse_parameters(Parser *p, bool annotations,
     return args;
 }
 
+/* ---- for the statement parser (pyvm_parse.c) ------------------------ */
+
+bool px_at(const Parser *p, const char *text) { return at(p, text); }
+bool px_accept(Parser *p, const char *text) { return accept(p, text); }
+void px_expect(Parser *p, const char *text) { expect(p, text); }
+bool px_at_name(const Parser *p) { return at_name(p); }
+const char *px_take_name(Parser *p) { return take_name(p); }
+bool px_is_keyword(const Parser *p, const Token *t) { return is_keyword(p, t); }
+PyExpr *px_parse_expression(Parser *p) { return parse_expression(p); }
+PyExpr *px_parse_named_expression(Parser *p) { return parse_named_expression(p); }
+PyExpr *px_parse_for_targets(Parser *p) { return parse_for_targets(p); }
+void px_set_store(Parser *p, PyExpr *e) { set_store(p, e); }
+PyArguments *px_parse_parameters(Parser *p, bool annotations, const char *closer)
+{
+    return parse_parameters(p, annotations, closer);
+}
+
 /* ---- entry points ---------------------------------------------------- */
 
 /* The line holding offset, as SyntaxError.text shows it. */

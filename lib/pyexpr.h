@@ -32,6 +32,9 @@ typedef enum PyKind {
     PY_TYPE,          /* a class from clinic's namespace: str, int, ... */
     PY_SET,           /* a set literal of PY_TYPE values (accept={...}) */
     PY_TUPLE,
+    PY_OBJECT,        /* appended: an object of the interpreter (pyvm.h):
+                         a list, dict, set, class, instance, function, ...;
+                         obj points at it */
 } PyKind;
 
 /* Classes clinic's namespace knows by name (bits for PY_TYPE / PY_SET). */
@@ -43,6 +46,7 @@ enum {
 };
 
 typedef struct PyValue PyValue;
+typedef struct PyObj PyObj;     /* pyvm_int.h */
 struct PyValue {
     PyKind kind;
     bool b;              /* PY_BOOL */
@@ -62,6 +66,7 @@ struct PyValue {
        then nitems values).  A repr that Python would print with an
        address, or that we did not compute, is a placeholder ("<object>"). */
     const char *type_name;
+    PyObj *obj;          /* PY_OBJECT */
 };
 
 extern const PyValue py_unspecified, py_unknown, py_null, py_none;
@@ -72,6 +77,9 @@ char *py_repr(Arena *a, const PyValue *v);
 /* repr(frozenset(v)) for a PY_SET of classes: Python may lay the copy
    out anew, in another order than the set's. */
 char *py_frozenset_repr(Arena *a, const PyValue *v);
+/* hash() of the class a PYT_ bit names, as the reference interpreter
+   computes it (from its address): what orders sets of classes. */
+size_t py_class_hash(unsigned bit);
 /* Python truthiness and ==, for the few places clinic.py relies on them. */
 bool py_truthy(const PyValue *v);
 bool py_equal(const PyValue *x, const PyValue *y);
@@ -127,6 +135,8 @@ struct PyExpr {
     bool store;           /* ctx=Store() (assignment/comprehension targets) */
     int conversion;       /* PX_FORMATTEDVALUE: -1, 's', 'r', 'a' */
     size_t start, end;    /* byte offsets of the node in the parsed line */
+    void *vm_data;        /* the interpreter's (pyvm_parse.c): a lambda's
+                             scope and code */
     /* PX_JOINEDSTR: items are the parts; PX_DICT: items[i] NULL for **x;
        PX_NAMEDEXPR: left=target, right=value; PX_YIELD/PX_YIELDFROM/
        PX_AWAIT/PX_STARRED: left=value (PX_YIELD: may be NULL). */

@@ -28,6 +28,20 @@ char *pyint_mul(Arena *a, const char *x, const char *y);
 /* -s in decimal text. */
 char *pyint_negate(Arena *a, const char *s);
 
+/* pyexpr_bignum.c: the rest of int arithmetic in decimal text.  cmp is
+   -1/0/1; divmod floors as Python's // and % do (false when y is 0);
+   to_base gives the digits of x in base 2..16 (lowercase, '-' first);
+   bitop is '&', '|' or '^' in two's complement; hash is hash(int). */
+int pyint_cmp(const char *x, const char *y);
+char *pyint_sub(Arena *a, const char *x, const char *y);
+bool pyint_divmod(Arena *a, const char *x, const char *y, char **q, char **r);
+char *pyint_pow(Arena *a, const char *x, uint64_t n);
+char *pyint_to_base(Arena *a, const char *x, int base);
+char *pyint_bitop(Arena *a, const char *x, const char *y, char op);
+char *pyint_lshift(Arena *a, const char *x, uint64_t n);
+char *pyint_rshift(Arena *a, const char *x, uint64_t n);
+int64_t pyint_hash(const char *x);
+
 /* repr() of a float; add_dot_0 is false inside complex reprs. */
 void pyfloat_repr(StrBuf *sb, double x, bool add_dot_0);
 void pycomplex_repr(StrBuf *sb, double re, double im);

@@ -48,4 +48,21 @@ PyExpr *px_parse_star_expressions(Parser *p);
    or a JoinedStr when any is an f-string). */
 PyExpr *px_string_literals(Parser *p);
 
+/* The grammar's entry points, for the statement parser (pyvm_parse.c):
+   token tests, one expression ("expression", "named_expression"), the
+   targets of a for loop, marking assignment targets (SyntaxError when an
+   expression cannot be one), and a def's or lambda's parameters. */
+bool px_at(const Parser *p, const char *text);
+bool px_accept(Parser *p, const char *text);
+void px_expect(Parser *p, const char *text);
+bool px_at_name(const Parser *p);
+const char *px_take_name(Parser *p);
+bool px_is_keyword(const Parser *p, const Token *t);
+PyExpr *px_parse_expression(Parser *p);
+PyExpr *px_parse_named_expression(Parser *p);
+PyExpr *px_parse_for_targets(Parser *p);
+void px_set_store(Parser *p, PyExpr *e);
+PyArguments *px_parse_parameters(Parser *p, bool annotations,
+                                 const char *closer);
+
 #endif

@@ -338,6 +338,23 @@ static PyExpr *parse_fstring(Parser *p, const char *s, size_t n, size_t start_to
             cst->value.s = pysb_take(&lit, p->a);
             px_list_push(p, &parts, cst);
         }
+        /* Python 3.11's f-string rules for the expression's text: no
+           backslash anywhere, no '#' outside its strings */
+        char in_quote = 0;
+        for (size_t k = i + 1; k < expr_end; k++) {
+            if (s[k] == '\\')
+                px_syntax_error(p, "f-string expression part cannot include "
+                                   "a backslash");
+            if (in_quote) {
+                if (s[k] == in_quote)
+                    in_quote = 0;
+            } else if (s[k] == '\'' || s[k] == '"') {
+                in_quote = s[k];
+            } else if (s[k] == '#') {
+                px_syntax_error(p, "f-string expression part cannot include "
+                                   "'#'");
+            }
+        }
         PyExpr *fv = px_node(p, PX_FORMATTEDVALUE, start_tok);
         fv->left = parse_sub_expression(p, s + i + 1, e_end - i - 1);
         fv->conversion = debug && !colon ? 'r' : -1;

@@ -491,6 +491,7 @@ const char *py_value_type_name(const PyValue *v)
     case PY_TYPE: return "type";
     case PY_SET: return "set";
     case PY_TUPLE: return "tuple";
+    case PY_OBJECT: return "object";   /* pyvm_type_name() knows better */
     }
     return "object";
 }
@@ -518,7 +519,7 @@ static const struct {
     { PYT_ROBUFFER, 0x7f3a1f9106d0 }, { PYT_RWBUFFER, 0x7f3a1f90fff0 },
 };
 
-static size_t class_hash(unsigned bit)
+size_t py_class_hash(unsigned bit)
 {
     for (size_t i = 0; i < sizeof class_addresses / sizeof class_addresses[0]; i++)
         if (class_addresses[i].bit == bit)
@@ -530,7 +531,7 @@ static size_t class_hash(unsigned bit)
    then a perturbed jump. */
 static void set_insert(unsigned *table, size_t mask, unsigned bit)
 {
-    size_t hash = class_hash(bit), perturb = hash, i = hash & mask;
+    size_t hash = py_class_hash(bit), perturb = hash, i = hash & mask;
     for (;;) {
         size_t probes = i + 9 <= mask ? 9 : 0;
         for (size_t j = 0; j <= probes; j++)
@@ -672,6 +673,10 @@ void pyvalue_repr(StrBuf *sb, const PyValue *v)
             sb_addc(sb, ',');
         sb_addc(sb, ')');
         return;
+    case PY_OBJECT:
+        /* the interpreter's repr() may run Python code: pyvm_repr() */
+        sb_adds(sb, "<object>");
+        return;
     }
 }
 
@@ -781,6 +786,8 @@ bool py_equal(const PyValue *x, const PyValue *y)
             return !x->type_name && !y->type_name;
         return strcmp(x->type_name, y->type_name) == 0 && x->len == y->len &&
                memcmp(x->s, y->s, x->len) == 0;
+    case PY_OBJECT:
+        return x->obj == y->obj;
     default:
         return true; /* None, NULL, unspecified: singletons */
     }

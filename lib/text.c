@@ -477,18 +477,18 @@ char *text_c_repr(Arena *a, const char *s)
     return arena_printf(a, "\"%s\"", s);
 }
 
-static const char *const c_keywords[] = {
+const char *const text_c_keywords[] = {
     "asm", "auto", "break", "case", "char", "const", "continue", "default",
     "do", "double", "else", "enum", "extern", "float", "for", "goto", "if",
     "inline", "int", "long", "register", "return", "short", "signed",
     "sizeof", "static", "struct", "switch", "typedef", "typeof", "union",
-    "unsigned", "void", "volatile", "while",
+    "unsigned", "void", "volatile", "while", NULL,
 };
 
 bool text_is_c_keyword(const char *s)
 {
-    for (size_t i = 0; i < sizeof c_keywords / sizeof *c_keywords; i++)
-        if (strcmp(s, c_keywords[i]) == 0)
+    for (const char *const *k = text_c_keywords; *k; k++)
+        if (strcmp(s, *k) == 0)
             return true;
     return false;
 }

@@ -71,6 +71,8 @@ char *text_c_repr(Arena *a, const char *s);
    "Illegal C identifier: {}"). */
 const char *text_legal_c_identifier(Arena *a, const char *s);
 bool text_is_c_keyword(const char *s);
+/* clinic.py's c_keywords, in its order; ends with NULL. */
+extern const char *const text_c_keywords[];
 bool text_is_legal_py_identifier(const char *s);  /* [A-Za-z_]\w* */
 
 /* Python str helpers with Python's semantics (whitespace = ASCII here). */

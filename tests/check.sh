@@ -12,7 +12,7 @@
 #
 # What a count counts: test cases.  A tier whose last count line is
 # "NAME: N passed, M failed" counts N and M (unit: Check's tests;
-# fixtures: fixtures; cli: assertions; workflow, hardening: cases;
+# fixtures: fixtures; pyvm-diff: programs; cli: assertions; workflow, hardening: cases;
 # conformance: score floors; functional: CPython's tests); a tier that is
 # one check (a build, the layers, the man page, make install) counts one.
 #
@@ -21,6 +21,8 @@
 #   layers                   tests/layers.sh: no include of lib/ goes up a
 #                            floor, and its self-test
 #   unit, fixtures           make unit, make fixtures
+#   pyvm-diff                make pyvm-diff: clinic's Python interpreter
+#                            against python3 on generated programs
 #   cli, workflow            tests/check_cli.sh, tests/workflow.sh
 #   man, install             groff -ww on man/clinic.1; make install into
 #                            a scratch DESTDIR
@@ -77,6 +79,7 @@ tier build-clang $MAKE --no-print-directory CC=clang BUILD=build/clang \
 tier layers sh -c 'sh tests/layers.sh && sh tests/layers.sh --self-test'
 tier unit $MAKE --no-print-directory CC=gcc unit
 tier fixtures $MAKE --no-print-directory CC=gcc fixtures
+tier pyvm-diff $MAKE --no-print-directory CC=gcc pyvm-diff
 tier cli sh tests/check_cli.sh clinic/clinic
 tier workflow sh tests/workflow.sh clinic/clinic
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "converters.h"
+#include "pyvm.h"
 
 typedef struct ConvCase {
     const char *name;
@@ -606,57 +607,17 @@ START_TEST(test_render_several_parameters)
 }
 END_TEST
 
-/* ---- methods a Python block defines ----------------------------------- */
+/* ---- classes a python block defines, with methods ---------------------- */
 
-/* class cache_struct_converter(CConverter): parse_arg and cleanup */
-static const char *cache_struct_parse_arg(Clinic *c, Converter *conv,
-                                          const char *argname,
-                                          const char *displayname,
-                                          void *data)
+/* Runs python block code in the file's interpreter (as pyblock.c does). */
+static void run_python(Clinic *c, const char *src)
 {
-    (void)displayname;
-    ck_assert_str_eq(data, "cache");
-    return arena_printf(c->arena,
-                        "\n            if (!%s(module, %s, &%s)) {{\n"
-                        "                goto exit;\n            }}\n"
-                        "            ",
-                        conv->converter, argname, conv->name);
-}
-
-static const char *cache_struct_cleanup(Clinic *c, Converter *conv,
-                                        void *data)
-{
-    (void)data;
-    return arena_printf(c->arena, "Py_XDECREF(%s);\n", conv->name);
-}
-
-static const char *protected_modify(Clinic *c, Converter *conv, void *data)
-{
-    (void)c, (void)conv, (void)data;
-    return "errno = 0;";
-}
-
-/* class myint_converter(int_converter):
-       def parse_arg(self, argname, displayname):
-           return "/\* mine *\/" + super().parse_arg(argname, displayname) */
-static const char *myint_parse_arg(Clinic *c, Converter *conv,
-                                   const char *argname,
-                                   const char *displayname, void *data)
-{
-    const ConverterClass *defining = data;
-    return arena_printf(c->arena, "/* mine */%s",
-                        converter_parse_arg_from(c, defining->base, conv,
-                                                 argname, displayname));
-}
-
-static ConverterClass *declare_class(Clinic *c, const char *class_name,
-                                     const char *base)
-{
-    ConverterClass *cls = arena_new_of(c->arena, ConverterClass);
-    cls->class_name = class_name;
-    cls->base = converter_class_by_class_name(c, base);
-    ck_assert_ptr_nonnull(cls->base);
-    return cls;
+    PyParseError err;
+    PyProgram *prog = pyvm_parse(c->arena, src, 1, &err);
+    ck_assert_msg(prog != NULL, "line %d: %s", err.line, err.msg);
+    PyVM *vm = converters_python(c);
+    ck_assert_msg(pyvm_run(vm, prog, pyvm_dict_new(vm)), "%s",
+                  pyvm_error(vm)->text);
 }
 
 static const char *render_one(Clinic *c, Converter *conv, Function *f)
@@ -673,22 +634,33 @@ static const char *render_one(Clinic *c, Converter *conv, Function *f)
     return summarize(c, &d);
 }
 
+/* _struct.c's and cmathmodule.c's classes, and super() into a built-in. */
 START_TEST(test_python_block_methods)
 {
     Clinic *c = new_clinic();
     Function *f = new_function(c, FUNC_CALLABLE, NULL);
-
-    ConverterClass *cache = declare_class(c, "cache_struct_converter",
-                                          "CConverter");
-    cache->type = "PyStructObject *";
-    cache->converter = "cache_struct_converter";
-    cache->c_default = "NULL";
-    cache->attrs_set = CATTR_TYPE | CATTR_CONVERTER | CATTR_C_DEFAULT;
-    converter_register_class(c, cache);
-    ConverterMethods cm = { .parse_arg = cache_struct_parse_arg,
-                            .cleanup = cache_struct_cleanup,
-                            .data = "cache" };
-    converter_class_set_methods(c, cache, &cm);
+    run_python(c,
+        "class cache_struct_converter(CConverter):\n"
+        "    type = 'PyStructObject *'\n"
+        "    converter = 'cache_struct_converter'\n"
+        "    c_default = \"NULL\"\n"
+        "    def parse_arg(self, argname, displayname):\n"
+        "        return \"\"\"\n"
+        "            if (!{converter}(module, {argname}, &{paramname})) {{{{\n"
+        "                goto exit;\n"
+        "            }}}}\n"
+        "            \"\"\".format(argname=argname, paramname=self.name,\n"
+        "                       converter=self.converter)\n"
+        "    def cleanup(self):\n"
+        "        return \"Py_XDECREF(%s);\\n\" % self.name\n"
+        "class Py_complex_protected_converter(Py_complex_converter):\n"
+        "    def modify(self):\n"
+        "        return 'errno = 0;'\n"
+        "class myint_converter(int_converter):\n"
+        "    def parse_arg(self, argname, displayname):\n"
+        "        return '/* mine */' + super().parse_arg(argname, displayname)\n"
+        "class sub_converter(myint_converter):\n"
+        "    pass\n");
     Converter *conv = converter_create(c, converter_class_find(c,
                                        "cache_struct"), "s", "s", f,
                                        py_unspecified, NULL, 0);
@@ -704,12 +676,8 @@ START_TEST(test_python_block_methods)
         "\n            if (!cache_struct_converter(module, arg, &s)) {{\n"
         "                goto exit;\n            }}\n            ");
 
-    ConverterClass *prot = declare_class(c, "Py_complex_protected_converter",
-                                         "Py_complex_converter");
-    converter_register_class(c, prot);
-    ConverterMethods pm = { .modify = protected_modify };
-    converter_class_set_methods(c, prot, &pm);
-    conv = converter_create(c, prot, "s", "s", f, py_unspecified, NULL, 0);
+    conv = converter_create(c, converter_class_find(c, "Py_complex_protected"),
+                            "s", "s", f, py_unspecified, NULL, 0);
     ck_assert_str_eq(render_one(c, conv, f),
         "declarations=Py_complex s;\n"
         "modifications=/* modifications for s */\nerrno = 0;\n"
@@ -724,110 +692,97 @@ START_TEST(test_python_block_methods)
         "                    goto exit;\n                }}\n"
         "                ");
 
-    ConverterClass *myint = declare_class(c, "myint_converter",
-                                          "int_converter");
-    converter_register_class(c, myint);
-    ConverterMethods mm = { .parse_arg = myint_parse_arg, .data = myint };
-    converter_class_set_methods(c, myint, &mm);
-    conv = converter_create(c, myint, "s", "s", f, py_unspecified, NULL, 0);
+    conv = converter_create(c, converter_class_find(c, "myint"), "s", "s", f,
+                            py_unspecified, NULL, 0);
     ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\""),
         "/* mine */\n                s = _PyLong_AsInt(arg);\n"
         "                if (s == -1 && PyErr_Occurred()) {{\n"
         "                    goto exit;\n                }}\n"
         "                ");
     /* a subclass of it inherits the method */
-    ConverterClass *sub = declare_class(c, "sub_converter",
-                                        "myint_converter");
-    converter_register_class(c, sub);
-    conv = converter_create(c, sub, "s", "s", f, py_unspecified, NULL, 0);
+    conv = converter_create(c, converter_class_find(c, "sub"), "s", "s", f,
+                            py_unspecified, NULL, 0);
     ck_assert(strncmp(converter_parse_arg(c, conv, "arg", "\"x\""),
                       "/* mine */", 10) == 0);
     free_clinic(c);
 }
 END_TEST
 
-/* class path_t_converter(CConverter): converter_init keeps keyword
-   arguments on self, pre_render reads them (after render's copy). */
-static void path_init(Clinic *c, Converter *conv, const ConverterArg *args,
-                      size_t nargs, void *data)
-{
-    (void)data;
-    ck_assert_ptr_null(conv->function);
-    PyValue nullable = { .kind = PY_BOOL, .b = false };
-    for (size_t i = 0; i < nargs; i++)
-        if (strcmp(args[i].name, "nullable") == 0)
-            nullable = args[i].value;
-    converter_set_attr(c, conv, "nullable", nullable);
-}
-
-static void path_pre_render(Clinic *c, Converter *conv, void *data)
-{
-    (void)data;
-    PyValue nullable;
-    ck_assert(converter_get_attr(c, conv, "nullable", &nullable));
-    conv->c_default = arena_printf(c->arena, "PATH_T_INITIALIZE(\"%s\", "
-                                   "\"%s\", %d)", conv->function->name,
-                                   conv->name, nullable.b);
-}
-
+/* posixmodule.c's path_t: converter_init keeps keyword arguments on self,
+   pre_render reads them after render's copy; self.function is there. */
 START_TEST(test_python_block_instance_attrs)
 {
     Clinic *c = new_clinic();
     Function *f = new_function(c, FUNC_CALLABLE, NULL);
-    ConverterClass *path = declare_class(c, "path_t_converter", "CConverter");
-    path->type = "path_t";
-    path->converter = "path_converter";
-    path->impl_by_reference = true;
-    path->attrs_set = CATTR_TYPE | CATTR_CONVERTER | CATTR_IMPL_BY_REFERENCE;
-    converter_register_class(c, path);
-    ConverterMethods pm = { .converter_init = path_init,
-                            .pre_render = path_pre_render };
-    converter_class_set_methods(c, path, &pm);
+    run_python(c,
+        "class path_t_converter(CConverter):\n"
+        "    type = 'path_t'\n"
+        "    impl_by_reference = True\n"
+        "    converter = 'path_converter'\n"
+        "    def converter_init(self, *, allow_fd=False, nullable=False):\n"
+        "        if self.default not in (unspecified, None):\n"
+        "            fail(\"Can't specify a default to the path_t converter!\")\n"
+        "        self.nullable = nullable\n"
+        "        self.allow_fd = allow_fd\n"
+        "    def pre_render(self):\n"
+        "        def strify(value):\n"
+        "            if isinstance(value, str):\n"
+        "                return value\n"
+        "            return str(int(bool(value)))\n"
+        "        self.c_default = 'PATH_T_INITIALIZE(\"{}\", \"{}\", {}, {})'.format(\n"
+        "            self.function.name, self.name, strify(self.nullable),\n"
+        "            strify(self.allow_fd))\n");
     ConverterArg args[] = { { "nullable", { .kind = PY_BOOL, .b = true } } };
-    Converter *conv = converter_create(c, path, "path", "path", f,
-                                       py_unspecified, args, 1);
+    Converter *conv = converter_create(c, converter_class_find(c, "path_t"),
+                                       "path", "path", f, py_unspecified,
+                                       args, 1);
     ck_assert_ptr_eq(conv->function, f);
     Converter *copy = converter_copy(c, conv);
     converter_pre_render(c, copy);
     ck_assert_str_eq(converter_declaration(c, copy),
-                     "path_t path = PATH_T_INITIALIZE(\"f\", \"path\", 1);");
+                     "path_t path = PATH_T_INITIALIZE(\"f\", \"path\", 1, 0);");
+    /* the original is untouched: the copy has its own attributes */
+    ck_assert_ptr_null(conv->c_default);
     free_clinic(c);
 }
 END_TEST
 
-/* class Py_complex_protected_return_converter(CReturnConverter) */
-static void protected_render(Clinic *c, ReturnConverter *rc, Function *f,
-                             RenderData *data, void *ud)
-{
-    (void)f, (void)ud;
-    return_converter_declare(c, rc, data, NULL);
-    strlist_push(c->arena, &data->return_conversion, "/* errno checks */");
-}
-
+/* winreg.c's HKEY_return_converter: render calls the built-in declare
+   and err_occurred_if_null_pointer, and appends to data's lists. */
 START_TEST(test_python_block_return_render)
 {
     Clinic *c = new_clinic();
-    ReturnConverterClass *cls = arena_new_of(c->arena, ReturnConverterClass);
-    cls->class_name = "Py_complex_protected_return_converter";
-    cls->base = return_converter_class_by_class_name(c, "CReturnConverter");
-    cls->type = "Py_complex";
-    cls->attrs_set = RATTR_TYPE;
-    return_converter_register_class(c, cls);
-    ReturnConverterMethods m = { .render = protected_render };
-    return_converter_class_set_methods(c, cls, &m);
+    run_python(c,
+        "class HKEY_return_converter(CReturnConverter):\n"
+        "    type = 'HKEY'\n"
+        "    def render(self, function, data):\n"
+        "        self.declare(data)\n"
+        "        self.err_occurred_if_null_pointer(\"_return_value\", data)\n"
+        "        data.return_conversion.append(\n"
+        "            'return_value = PyHKEY_FromHKEY(_return_value);\\n')\n"
+        "class dev_t_return_converter(unsigned_long_return_converter):\n"
+        "    type = 'dev_t'\n"
+        "    conversion_fn = '_PyLong_FromDev'\n"
+        "    unsigned_cast = '(dev_t)'\n");
     ReturnConverter *rc = return_converter_create(
-        c, return_converter_class_find(c, "Py_complex_protected"), NULL, 0);
+        c, return_converter_class_find(c, "HKEY"), NULL, 0);
     RenderData d = { .return_value = "return_value" };
     return_converter_render(c, rc, new_function(c, FUNC_CALLABLE, NULL), &d);
     ck_assert_str_eq(strlist_join(c->arena, &d.declarations, "|"),
-                     "Py_complex _return_value;");
+                     "HKEY _return_value;");
     ck_assert_str_eq(d.return_value, "_return_value");
     ck_assert_str_eq(strlist_join(c->arena, &d.return_conversion, "|"),
-                     "/* errno checks */");
-    /* err_occurred_if_null_pointer, for such methods */
-    return_converter_err_occurred_if_null_pointer(c, "_return_value", &d);
-    ck_assert_str_eq(d.return_conversion.items[1],
-                     "if (_return_value == NULL) {\n    goto exit;\n}\n");
+                     "if (_return_value == NULL) {\n    goto exit;\n}\n|"
+                     "return_value = PyHKEY_FromHKEY(_return_value);\n");
+    /* a subclass of a built-in keeps the built-in render */
+    rc = return_converter_create(c, return_converter_class_find(c, "dev_t"),
+                                 NULL, 0);
+    RenderData e = { .return_value = "return_value" };
+    return_converter_render(c, rc, new_function(c, FUNC_CALLABLE, NULL), &e);
+    ck_assert_str_eq(strlist_join(c->arena, &e.return_conversion, "|"),
+                     "if ((_return_value == (dev_t)-1) && PyErr_Occurred()) "
+                     "{\n    goto exit;\n}\n|"
+                     "return_value = _PyLong_FromDev(_return_value);\n");
     free_clinic(c);
 }
 END_TEST

@@ -1,8 +1,9 @@
 /*
- * check_pyblock.c — unit tests of "python" blocks (pyblock.c): the
- * declarative subset registers converter classes and prints literals
- * exactly as clinic.py's exec() would; everything else is refused with a
- * message naming the construct, at its line in the file.
+ * check_pyblock.c — unit tests of "python" blocks (pyblock.c): blocks run
+ * in the file's interpreter with clinic.py's namespace, as clinic.py's
+ * exec() runs them: converter classes register as they are made, print()
+ * is the block's output, and constructs the interpreter does not run,
+ * syntax errors and exceptions are errors naming them, at their line.
  */
 #include <check.h>
 #include <setjmp.h>
@@ -80,6 +81,7 @@ START_TEST(test_converter_class_registered)
     ck_assert_ptr_nonnull(cls);
     ck_assert_str_eq(cls->class_name, "HANDLE_converter");
     ck_assert_ptr_eq(cls->base, converter_class_by_class_name(c, "CConverter"));
+    ck_assert_ptr_nonnull(cls->pyclass);
     ck_assert_str_eq(cls->type, "HANDLE");
     ck_assert_str_eq(cls->converter, "handle_converter");
     ck_assert_str_eq(cls->c_default, "INVALID_HANDLE_VALUE");
@@ -87,10 +89,6 @@ START_TEST(test_converter_class_registered)
     ck_assert(cls->impl_by_reference);
     ck_assert(!cls->parse_by_reference);
     ck_assert_ptr_null(cls->subclass_of);
-    ck_assert_uint_eq(cls->attrs_set,
-                      CATTR_TYPE | CATTR_CONVERTER | CATTR_C_DEFAULT |
-                      CATTR_C_IGNORED_DEFAULT | CATTR_IMPL_BY_REFERENCE |
-                      CATTR_PARSE_BY_REFERENCE | CATTR_SUBCLASS_OF);
     /* not set: inherited from CConverter */
     ck_assert_str_eq(cls->format_unit, "O&");
     ck_assert(cls->show_in_signature);
@@ -116,11 +114,11 @@ START_TEST(test_subclass_within_block)
     ck_assert_ptr_eq(child->base, parent);
     ck_assert_str_eq(child->type, "int");
     ck_assert_str_eq(child->converter, "conv_confstr_confname");
-    ck_assert_uint_eq(child->attrs_set, CATTR_CONVERTER);
     const ConverterClass *idtype = converter_class_find(c, "idtype_t");
     ck_assert_ptr_nonnull(idtype);
     ck_assert_ptr_eq(idtype->base, converter_class_find(c, "int"));
     ck_assert_str_eq(idtype->type, "idtype_t");
+    ck_assert_str_eq(idtype->format_unit, "i");
     clinic_free(c);
 }
 END_TEST
@@ -140,15 +138,13 @@ START_TEST(test_return_converter_class_registered)
     ck_assert_str_eq(rc->type, "dev_t");
     ck_assert_str_eq(rc->conversion_fn, "_PyLong_FromDev");
     ck_assert_str_eq(rc->unsigned_cast, "(dev_t)");
-    ck_assert_uint_eq(rc->attrs_set,
-                      RATTR_TYPE | RATTR_CONVERSION_FN | RATTR_UNSIGNED_CAST);
     clinic_free(c);
 }
 END_TEST
 
 /* add_c_converter only registers names ending in _converter; a class
-   without a converter base is an ordinary (inert) Python class. */
-START_TEST(test_names_without_suffix_and_inert_classes)
+   without a converter base is an ordinary Python class. */
+START_TEST(test_names_without_suffix_and_plain_classes)
 {
     Clinic *c = new_clinic();
     ck_assert_ptr_nonnull(run_block(c,
@@ -178,7 +174,10 @@ START_TEST(test_attribute_values)
         "    length = 1\n"
         "    show_in_signature = None\n"
         "    unused_by_clinic = [1, 2]\n"
-        "    pass\n", 1));
+        "    pass\n"
+        "class w_converter(CConverter):\n"
+        "    type = 'int' + ' *'\n"
+        "    default = None\n", 1));
     const ConverterClass *v = converter_class_find(c, "v");
     ck_assert_ptr_nonnull(v);
     ck_assert_str_eq(v->type, "const char *");
@@ -187,13 +186,40 @@ START_TEST(test_attribute_values)
     ck_assert_uint_eq(v->default_type, PYT_STR | PYT_NONETYPE);
     ck_assert(v->length);
     ck_assert(!v->show_in_signature);
+    const ConverterClass *w = converter_class_find(c, "w");
+    ck_assert_str_eq(w->type, "int *");
+    ck_assert_int_eq(w->default_value.kind, PY_NONE);
+    clinic_free(c);
+}
+END_TEST
+
+/* _winapi.c's create_converter: type() with three arguments registers
+   the class as a class statement does. */
+START_TEST(test_type_made_classes)
+{
+    Clinic *c = new_clinic();
+    ck_assert_ptr_nonnull(run_block(c,
+        "def create_converter(type_, format_unit):\n"
+        "    name = type_ + '_converter'\n"
+        "    # registered upon creation by CConverter's metaclass\n"
+        "    type(name, (CConverter,), {'type': type_, 'format_unit': "
+        "format_unit})\n"
+        "\n"
+        "create_converter('HANDLE', '\" F_HANDLE \"')\n"
+        "create_converter('BOOL', 'i') # F_BOOL used previously\n", 1));
+    const ConverterClass *h = converter_class_find(c, "HANDLE");
+    ck_assert_ptr_nonnull(h);
+    ck_assert_str_eq(h->format_unit, "\" F_HANDLE \"");
+    ck_assert_str_eq(converter_class_find(c, "BOOL")->type, "BOOL");
+    /* add_default_legacy_c_converter: " F_HANDLE " is now a legacy unit */
+    ck_assert_ptr_eq(legacy_converter_find(c, "\" F_HANDLE \""), h);
     clinic_free(c);
 }
 END_TEST
 
 /* ---- print() ------------------------------------------------------------- */
 
-START_TEST(test_print_literals)
+START_TEST(test_print_output)
 {
     Clinic *c = new_clinic();
     const char *out = run_block(c,
@@ -214,6 +240,33 @@ START_TEST(test_print_literals)
 }
 END_TEST
 
+/* posixmodule.c's first block: loops that print #defines. */
+START_TEST(test_print_loops)
+{
+    Clinic *c = new_clinic();
+    const char *out = run_block(c,
+        "for s in \"\"\"\n"
+        "\n"
+        "FACCESSAT\n"
+        "FCHMODAT\n"
+        "\n"
+        "\"\"\".strip().split():\n"
+        "    s = s.strip()\n"
+        "    print(\"\"\"\n"
+        "#ifdef HAVE_{s}\n"
+        "    #define {s}_DIR_FD_CONVERTER dir_fd_converter\n"
+        "#endif\n"
+        "\"\"\".rstrip().format(s=s))\n", 1);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out,
+        "\n#ifdef HAVE_FACCESSAT\n"
+        "    #define FACCESSAT_DIR_FD_CONVERTER dir_fd_converter\n#endif\n"
+        "\n#ifdef HAVE_FCHMODAT\n"
+        "    #define FCHMODAT_DIR_FD_CONVERTER dir_fd_converter\n#endif\n");
+    clinic_free(c);
+}
+END_TEST
+
 START_TEST(test_empty_block)
 {
     Clinic *c = new_clinic();
@@ -227,93 +280,70 @@ START_TEST(test_empty_block)
 }
 END_TEST
 
-/* ---- refusals ------------------------------------------------------------ */
+/* ---- namespaces ----------------------------------------------------------- */
 
-START_TEST(test_refuses_methods)
-{
-    check_error("class lzma_filter_converter(CConverter):\n"
-                "    type = 'lzma_filter'\n"
-                "\n"
-                "    def cleanup(self):\n"
-                "        return ''\n", 13, "a function definition (def cleanup)");
-    check_error("class Py_UCS4_converter(CConverter):\n"
-                "    def converter_init(self):\n"
-                "        pass\n", 11, "def converter_init");
-    check_error("def create_converter(type_, format_unit):\n"
-                "    pass\n", 10, "def create_converter");
-    check_error("class x_converter(CConverter):\n"
-                "    @staticmethod\n"
-                "    def f(): pass\n", 11, "a decorator");
-}
-END_TEST
-
-START_TEST(test_refuses_statements)
-{
-    check_error("\nfor s in 'A B'.split():\n    print(s)\n", 11, "a 'for' loop");
-    check_error("import os\n", 10, "an import");
-    check_error("from os import path\n", 10, "an import");
-    check_error("x = 'HANDLE'\n", 10, "a module-level assignment (x = ...)");
-    check_error("create_converter('HANDLE', 'k')\n", 10,
-                "a call to create_converter()");
-    check_error("print('a' + 'b')\n", 10, "print() of 'a' + 'b'");
-    check_error("print('x', file=None)\n", 10, "print() with argument 'file'");
-    check_error("if True:\n    pass\n", 10, "an 'if' statement");
-    check_error("class w_converter(CConverter):\n"
-                "    type = 'int'\n"
-                "    while False: pass\n", 12, "a 'while' loop");
-    check_error("class w_converter(CConverter):\n"
-                "    type += 'int'\n", 11, "an augmented assignment");
-    check_error("class w_converter(CConverter):\n"
-                "    type: str = 'int'\n", 11, "an annotated assignment");
-    check_error("class w_converter(CConverter):\n"
-                "    class inner: pass\n", 11, "a nested class");
-    check_error("x_converter = type('x_converter', (CConverter,), {})\n", 10,
-                "a module-level assignment");
-}
-END_TEST
-
-START_TEST(test_refuses_attributes)
-{
-    check_error("class a_converter(CConverter):\n"
-                "    type = 'int' + ' *'\n", 11,
-                "class attribute type = 'int' + ' *', whose value is not a "
-                "literal");
-    check_error("class a_converter(CConverter):\n"
-                "    default = None\n", 11,
-                "setting 'default' in class a_converter");
-    check_error("class a_return_converter(CReturnConverter):\n"
-                "    render = None\n", 11, "setting 'render'");
-    check_error("class a_converter(CConverter):\n"
-                "    type = 5\n", 11, "type = 5 (clinic expects a string or "
-                "None)");
-    check_error("class a_converter(CConverter):\n"
-                "    x, y = 1, 2\n", 11, "assignment to 'x , y'");
-    check_error("class a_converter(CConverter, int_converter):\n    pass\n",
-                10, "only a single base class");
-    check_error("class a_converter(version):\n    pass\n", 10,
-                "version is not a converter class");
-}
-END_TEST
-
-START_TEST(test_every_refusal_says_why)
-{
-    check_error("import os\n", 10, "clinic runs no Python code");
-}
-END_TEST
-
-/* exec() gives every block a fresh namespace: an earlier block's class is
-   not visible, as in clinic.py (NameError). */
+/* exec() gives every block a fresh namespace for its own names: an
+   earlier block's class is not visible (NameError), as in clinic.py;
+   the converter it registered still is, by its converter name. */
 START_TEST(test_classes_do_not_cross_blocks)
 {
     Clinic *c = new_clinic();
     ck_assert_ptr_nonnull(run_block(c,
         "class foo_converter(CConverter):\n    type = 'int'\n", 2));
+    ck_assert_ptr_nonnull(converter_class_find(c, "foo"));
     ck_assert_ptr_null(run_block(c,
         "\nclass bar_converter(foo_converter):\n    pass\n", 7));
     ck_assert_ptr_nonnull(strstr(c->diagnostics.buf,
         "demo.c:8: error: Exception raised during parsing:\n"
         "NameError: name 'foo_converter' is not defined"));
     clinic_free(c);
+}
+END_TEST
+
+/* exec(code) with separate locals: functions the block defines see
+   clinic.py's globals, not the block's own top-level names. */
+START_TEST(test_functions_see_the_globals)
+{
+    check_error("helper = 'x'\n"
+                "def f():\n"
+                "    return helper\n"
+                "f()\n", 12, "NameError: name 'helper' is not defined");
+    Clinic *c = new_clinic();
+    const char *out = run_block(c,
+        "def f():\n"
+        "    return CConverter.__name__, NULL, unspecified\n"
+        "print(f())\n", 1);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, "('CConverter', <Null>, <Unspecified>)\n");
+    clinic_free(c);
+}
+END_TEST
+
+/* ---- errors ---------------------------------------------------------------- */
+
+START_TEST(test_refused_constructs)
+{
+    check_error("\nimport os\n", 11, "Unsupported construct in python "
+                "block: an import.");
+    check_error("from os import path\n", 10, "an import");
+    check_error("def f():\n    with open('x') as f:\n        pass\n", 11,
+                "a 'with' statement");
+    check_error("class x_converter(CConverter):\n"
+                "    def f(self):\n"
+                "        try:\n"
+                "            pass\n"
+                "        except Exception:\n"
+                "            pass\n", 12, "a 'try' statement");
+    check_error("def gen():\n    yield 1\n", 11, "a generator (yield)");
+    check_error("x = [(yield) for y in z]\n", 10, "a generator");
+    check_error("async def f(): pass\n", 10, "'async'");
+}
+END_TEST
+
+START_TEST(test_every_refusal_says_why)
+{
+    check_error("import os\n", 10, "clinic runs python blocks in its own "
+                "interpreter");
 }
 END_TEST
 
@@ -330,9 +360,44 @@ START_TEST(test_syntax_errors)
                 "    type = 'int'\n"
                 "        converter = 'x'\n", 12,
                 "IndentationError: unexpected indent");
-    check_error("class b_converter(CConverter):\nprint('x')\n", 10,
+    check_error("class b_converter(CConverter):\nprint('x')\n", 11,
                 "IndentationError: expected an indented block after class "
                 "definition on line 10");
+    check_error("return 1\n", 10, "SyntaxError: 'return' outside function");
+    check_error("f(x) = 1\n", 10, "SyntaxError: cannot assign to function call");
+}
+END_TEST
+
+START_TEST(test_exceptions)
+{
+    check_error("x = 1\ny = x + 'a'\n", 11, "Exception raised during parsing:"
+                "\nTypeError: unsupported operand type(s) for +: 'int' and "
+                "'str'");
+    check_error("raise RuntimeError(\"Can't specify a c_default\")\n", 10,
+                "RuntimeError: Can't specify a c_default");
+    check_error("class a_converter(CConverter, int_converter):\n    pass\n",
+                10, "TypeError: Cannot create a consistent method resolution "
+                "order (MRO) for bases CConverter, int_converter");
+    /* (a block's own def is not a global: recurse through self) */
+    check_error("class A:\n    def f(self, n):\n        return self.f(n + 1)\n"
+                "A().f(0)\n", 12,
+                "RecursionError: maximum recursion depth exceeded");
+    check_error("while True:\n    pass\n", 11, "RuntimeError: the python block "
+                "ran more than");
+}
+END_TEST
+
+/* fail() is clinic.py's: the message as given, at the block's line. */
+START_TEST(test_fail_and_warn)
+{
+    check_error("fail('no', 'way', 3)\n", 9, "demo.c:9: error: no way 3");
+    Clinic *c = new_clinic();
+    const char *out = run_block(c, "warn('careful')\nprint('done')\n", 5);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, "done\n");
+    ck_assert_ptr_nonnull(strstr(c->diagnostics.buf,
+                                 "demo.c:4: warning: careful"));
+    clinic_free(c);
 }
 END_TEST
 
@@ -343,19 +408,22 @@ static Suite *pyblock_suite(void)
     tcase_add_test(tc, test_converter_class_registered);
     tcase_add_test(tc, test_subclass_within_block);
     tcase_add_test(tc, test_return_converter_class_registered);
-    tcase_add_test(tc, test_names_without_suffix_and_inert_classes);
+    tcase_add_test(tc, test_names_without_suffix_and_plain_classes);
     tcase_add_test(tc, test_attribute_values);
-    tcase_add_test(tc, test_print_literals);
+    tcase_add_test(tc, test_type_made_classes);
+    tcase_add_test(tc, test_print_output);
+    tcase_add_test(tc, test_print_loops);
     tcase_add_test(tc, test_empty_block);
+    tcase_add_test(tc, test_classes_do_not_cross_blocks);
+    tcase_add_test(tc, test_functions_see_the_globals);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("refusals");
-    tcase_add_test(tc, test_refuses_methods);
-    tcase_add_test(tc, test_refuses_statements);
-    tcase_add_test(tc, test_refuses_attributes);
+    tc = tcase_create("errors");
+    tcase_add_test(tc, test_refused_constructs);
     tcase_add_test(tc, test_every_refusal_says_why);
-    tcase_add_test(tc, test_classes_do_not_cross_blocks);
     tcase_add_test(tc, test_syntax_errors);
+    tcase_add_test(tc, test_exceptions);
+    tcase_add_test(tc, test_fail_and_warn);
     suite_add_tcase(s, tc);
     return s;
 }

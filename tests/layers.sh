@@ -27,11 +27,11 @@ fi
 floor_of() {
     case $1 in
         arena|strbuf|text|textform|crename|io|io_commit|diff|checksum|context|json) echo 1 ;;
-        pyexpr|pyexpr_*) echo 2 ;;
-        model|converters|converters_table|converters_impl) echo 3 ;;
+        pyexpr|pyexpr_*|pyvm|pyvm_*) echo 2 ;;
+        model|converters|converters_*) echo 3 ;;
         block|cpp) echo 4 ;;
         dsl|dsl_*|directive|route|pyblock) echo 5 ;;
-        gen|gen_*|converters_render|output) echo 6 ;;
+        gen|gen_*|output) echo 6 ;;
         clinic|query|query_*) echo 7 ;;
         *) echo 0 ;;
     esac
