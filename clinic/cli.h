@@ -47,6 +47,7 @@ typedef struct Options {
     const char *stdin_filename;
     QueryMode query;           /* --list, --json, --stats, --docstring */
     const char *docstring_name;
+    const Target *target;      /* --target; NULL: the default */
     Query *run;                /* the query run, when query is set */
 } Options;
 

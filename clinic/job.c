@@ -323,6 +323,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.read_file = job_read_file;
     copts.read_userdata = job;
     copts.same_file = io_clinic_same_file;
+    copts.target = o->target;
     Clinic *c = clinic_new(path, &copts);
     int rc = clinic_process(c, text, len);
     if (c->diagnostics.len)

@@ -2,7 +2,7 @@
  * options.c — the command line, compatible with clinic.py's argparse
  * parser (the same options, messages and abbreviations), plus ours:
  * -q, --check, --diff, --exit-non-zero-on-write, --exclude,
- * --stdin-filename, --version, "-" for standard input, and the query
+ * --stdin-filename, --target, --version, "-" for standard input, and the query
  * modes --list (CPython's own since 2026), --json, --stats and
  * --docstring.
  */
@@ -13,12 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "target.h"
+
 static const char usage_text[] =
     "usage: clinic [-h] [-f] [-o OUTPUT] [-v] [-q] [--converters] [--make]\n"
     "              [--srcdir SRCDIR] [--exclude EXCLUDE] [--check] [--diff]\n"
     "              [--exit-non-zero-on-write] [--stdin-filename NAME]\n"
     "              [--list | --json | --stats | --docstring NAME]\n"
-    "              [--version]\n"
+    "              [--target {3.11,portable}] [--version]\n"
     "              [filename ...]\n";
 
 static const char help_text[] =
@@ -79,6 +81,14 @@ static const char help_text[] =
     "  --docstring NAME      write nothing; print the docstring clinic\n"
     "                        writes for the function with full dotted name\n"
     "                        NAME\n"
+    "  --target {3.11,portable}\n"
+    "                        what the code is written for: 3.11 (the\n"
+    "                        default) is CPython 3.11's own build, the\n"
+    "                        output of clinic.py; portable builds on any\n"
+    "                        CPython from 3.9 on, and as abi3 where the file\n"
+    "                        defines Py_LIMITED_API (3.10+), with the header\n"
+    "                        clinic_portable.h written beside it.  A file's\n"
+    "                        own \"target NAME\" directive wins over it\n"
     "  --version             show the version and exit\n"
     "\n"
     "examples:\n"
@@ -127,7 +137,7 @@ typedef enum OptionId {
     OPT_HELP, OPT_FORCE, OPT_OUTPUT, OPT_VERBOSE, OPT_QUIET, OPT_CONVERTERS,
     OPT_MAKE, OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF,
     OPT_EXIT_ON_WRITE, OPT_STDIN_FILENAME, OPT_VERSION,
-    OPT_LIST, OPT_JSON, OPT_STATS, OPT_DOCSTRING,
+    OPT_LIST, OPT_JSON, OPT_STATS, OPT_DOCSTRING, OPT_TARGET,
 } OptionId;
 
 typedef struct LongOption {
@@ -158,6 +168,7 @@ static const LongOption long_options[] = {
     {OPT_JSON, "json", "--json", false, 0},
     {OPT_STATS, "stats", "--stats", false, 0},
     {OPT_DOCSTRING, "docstring", "--docstring", true, 0},
+    {OPT_TARGET, "target", "--target", true, 0},
 };
 #define NLONG (sizeof long_options / sizeof *long_options)
 
@@ -209,6 +220,17 @@ static void set_option(Options *o, const LongOption *opt, const char *arg)
         break;
     case OPT_STDIN_FILENAME:
         o->stdin_filename = arg;
+        break;
+    case OPT_TARGET:
+        o->target = target_find(arg);
+        if (!o->target) {
+            char names[128] = "";
+            for (size_t i = 0; targets[i]; i++)
+                snprintf(names + strlen(names), sizeof names - strlen(names),
+                         "%s'%s'", i ? ", " : "", targets[i]->name);
+            argparse_error("argument --target: invalid choice: '%s' (choose "
+                           "from %s)", arg, names);
+        }
         break;
     case OPT_LIST:
     case OPT_JSON:

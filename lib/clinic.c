@@ -25,6 +25,7 @@
 #include "gen.h"
 #include "route.h"
 #include "pyblock.h"
+#include "target.h"
 
 /* The ClinicReadFn the stages see: the caller's reader, then universal
    newlines, as clinic.py opens a destination file.  (A BOM there stays
@@ -60,6 +61,7 @@ Clinic *clinic_new(const char *filename, const ClinicOptions *options)
     c->root = arena_new_of(a, Module);
     c->root->name = "";
 
+    c->target = c->options.target ? c->options.target : target_default();
     c->converters = converters_new(a);
     c->cpp = cpp_new(c);
     c->router = router_new(c);
@@ -105,6 +107,25 @@ static ClinicBlock *record_block(Clinic *c, const Block *block)
     return b;
 }
 
+/* A function after "#define Py_LIMITED_API" may use only the converters
+   the target can write with the Limited API: refused here, not by the
+   compiler later. */
+static void check_limited_api(Clinic *c, const Function *f, int line)
+{
+    if (!c->limited_api_line || c->limited_api_line > line)
+        return;
+    for (size_t i = 0; i < f->nparameters; i++) {
+        const Converter *conv = f->parameters[i]->converter;
+        const char *why = target_limited_refusal(c->target, conv);
+        if (why)
+            clinic_fail(c, line, "%s: parameter '%s' (%s): the target %s "
+                        "cannot write it for the Limited API (Py_LIMITED_API "
+                        "is defined on line %d): %s", f->full_name,
+                        f->parameters[i]->name, conv->cls->class_name,
+                        c->target->name, c->limited_api_line, why);
+    }
+}
+
 /* A clinic block: parsed, its function rendered, 'preserve' applied.
    Returns the function's full name, or NULL. */
 static const char *render_clinic_block(Clinic *c, Block *block,
@@ -114,6 +135,7 @@ static const char *render_clinic_block(Clinic *c, Block *block,
     record->function = f;
     if (f) {
         f->block_line = block->line;
+        check_limited_api(c, f, block->line);
         const char *rendered = gen_render_function(c, f);
         if (rendered && *rendered)
             block->output = arena_printf(c->arena, "%s%s", block->output,
@@ -275,6 +297,7 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
         return 0;
     }
 
+    c->limited_api_line = target_limited_api_line(text, len);
     BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
     block_parser_defer_checksums(bp);
     Block block;

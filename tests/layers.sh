@@ -28,7 +28,7 @@ floor_of() {
     case $1 in
         arena|strbuf|text|textform|crename|io|io_commit|diff|checksum|context|json) echo 1 ;;
         pyexpr|pyexpr_*|pyvm|pyvm_*) echo 2 ;;
-        model|converters|converters_*) echo 3 ;;
+        model|converters|converters_*|target) echo 3 ;;
         block|cpp) echo 4 ;;
         dsl|dsl_*|directive|route|pyblock) echo 5 ;;
         gen|gen_*|output) echo 6 ;;
