@@ -18,16 +18,15 @@
 /* ---- the interface the generator and the DSL use ---------------------- */
 
 /* Generated text goes out in the target's words; the first text of a
-   destination that needs the target's helpers (one with a name the
-   target renamed) is preceded by the target's preamble, the #include of
-   the header written beside it at the end (router_finish). */
+   destination that calls the target's helpers is preceded by the
+   target's preamble, the #include of the header written beside it at
+   the end (router_finish). */
 void router_append_field(Clinic *c, int field, const char *text)
 {
     TextBuffer *tb = c->router->fields.fields[field];
     const Target *t = c->target;
-    const char *rewritten = target_rewrite(c->arena, t, text);
-    bool uses_helpers = rewritten != text;
-    text = rewritten;
+    bool uses_helpers;
+    text = target_rewrite(c->arena, t, text, &uses_helpers);
     if (t->preamble && uses_helpers && tb->dest->type != DEST_SUPPRESS &&
         !tb->dest->has_preamble) {
         tb->dest->has_preamble = true;

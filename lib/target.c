@@ -89,6 +89,13 @@ static const TargetRewrite portable_rewrites[] = {
      "ClinicArg_UnpackKeywordsWithVarargFromTuple(args,"},
 };
 
+/* __new__ and __init__ compare slots to see whether a subclass
+   overrides them; the Limited API reads them with PyType_GetSlot(). */
+static const TargetMember portable_members[] = {
+    {"tp_init", "ClinicType_TP_INIT"},
+    {"tp_new", "ClinicType_TP_NEW"},
+};
+
 /* What the Limited API 3.10 (the oldest with METH_FASTCALL) lacks. */
 static const TargetRefusal portable_limited_refusals[] = {
     {"PyBytesObject", NULL, "PyBytesObject is not in the Limited API"},
@@ -111,7 +118,10 @@ static const Target target_portable = {
                   sizeof portable_names / sizeof *portable_names},
     .rewrites = portable_rewrites,
     .nrewrites = sizeof portable_rewrites / sizeof *portable_rewrites,
+    .members = portable_members,
+    .nmembers = sizeof portable_members / sizeof *portable_members,
     .preamble = "#include \"clinic_portable.h\"\n\n",
+    .helper_prefix = "Clinic",
     .header_name = "clinic_portable.h",
     .header_text = portable_header_text,
     .limited_refusals = portable_limited_refusals,
@@ -151,13 +161,81 @@ static const char *replace_all(Arena *a, const char *text, const char *from,
     return sb_take(&sb, a);
 }
 
-const char *target_rewrite(Arena *a, const Target *t, const char *text)
+static bool is_name_char(char ch)
 {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+           (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* Where the operand of the member access at `at` ("->" or ".") starts:
+   a name, or a name and its parenthesized arguments; NULL if neither. */
+static const char *operand_start(const char *text, const char *at)
+{
+    const char *p = at;
+    if (p > text && p[-1] == ')') {
+        int depth = 0;
+        do {
+            p--;
+            if (*p == ')')
+                depth++;
+            else if (*p == '(')
+                depth--;
+        } while (depth && p > text);
+        if (depth)
+            return NULL;
+    }
+    while (p > text && is_name_char(p[-1]))
+        p--;
+    return p < at && !(*p >= '0' && *p <= '9') ? p : NULL;
+}
+
+/* "E->member" and "V.member" read through m->macro (TargetMember). */
+static const char *rewrite_member(Arena *a, const char *text,
+                                  const TargetMember *m)
+{
+    size_t n = strlen(m->member);
+    StrBuf sb = STRBUF_INIT;
+    const char *done = text;   /* copied up to here */
+    for (const char *hit = strstr(text, m->member); hit;
+         hit = strstr(hit + n, m->member)) {
+        if (is_name_char(hit[n]))
+            continue;
+        bool arrow = hit - text >= 2 && hit[-2] == '-' && hit[-1] == '>';
+        bool dot = !arrow && hit > text && hit[-1] == '.';
+        if (!arrow && !dot)
+            continue;
+        const char *access = hit - (arrow ? 2 : 1);
+        const char *start = operand_start(text, access);
+        if (!start || start < done)
+            continue;
+        sb_add(&sb, done, (size_t)(start - done));
+        sb_addf(&sb, "%s(%s%.*s)", m->macro, dot ? "&" : "",
+                (int)(access - start), start);
+        done = hit + n;
+    }
+    if (done == text) {
+        sb_free(&sb);
+        return text;
+    }
+    sb_adds(&sb, done);
+    return sb_take(&sb, a);
+}
+
+const char *target_rewrite(Arena *a, const Target *t, const char *text,
+                           bool *uses_helpers)
+{
+    const char *original = text;
+    *uses_helpers = false;
     if (!t->api_names.n || !*text)
         return text;
     text = crename_text(a, text, &t->api_names, NULL);
     for (size_t i = 0; i < t->nrewrites; i++)
         text = replace_all(a, text, t->rewrites[i].from, t->rewrites[i].to);
+    for (size_t i = 0; i < t->nmembers; i++)
+        text = rewrite_member(a, text, &t->members[i]);
+    /* (a rename to public API, "wchar_t" for Py_UNICODE, needs none) */
+    *uses_helpers = text != original && t->helper_prefix &&
+                    strstr(text, t->helper_prefix);
     return text;
 }
 

@@ -25,6 +25,14 @@ typedef struct TargetRewrite {
     const char *to;
 } TargetRewrite;
 
+/* A struct member read through a macro instead: "E->member" and
+   "V.member" become "macro(E)" and "macro(&V)" (where E is a name or a
+   call such as Py_TYPE(self)), for what the Limited API hides. */
+typedef struct TargetMember {
+    const char *member;
+    const char *macro;
+} TargetMember;
+
 /* A converter the target cannot express under the Limited API: refused at
    clinic time, naming the converter and why. */
 typedef struct TargetRefusal {
@@ -40,8 +48,12 @@ typedef struct Target {
     CRenameTable api_names;    /* identifiers renamed in generated code */
     const TargetRewrite *rewrites;
     size_t nrewrites;
+    const TargetMember *members;
+    size_t nmembers;
     const char *preamble;      /* written once before a destination's
-                                  first generated text; NULL: none */
+                                  first text that calls a helper;
+                                  NULL: none */
+    const char *helper_prefix; /* the helpers' names start so ("Clinic") */
     const char *header_name;   /* the file written beside it; NULL: none */
     const char *header_text;
     const TargetRefusal *limited_refusals;
@@ -54,9 +66,10 @@ extern const Target *const targets[];
 const Target *target_default(void);
 const Target *target_find(const char *name);
 
-/* The generated text for the target: text itself when nothing changes,
-   which says that it needs none of the target's helpers. */
-const char *target_rewrite(Arena *a, const Target *t, const char *text);
+/* The generated text for the target (text itself when nothing changes);
+   *uses_helpers says whether it calls a helper of the target's header. */
+const char *target_rewrite(Arena *a, const Target *t, const char *text,
+                           bool *uses_helpers);
 
 /* Why the target cannot express converter conv under the Limited API, or
    NULL when it can. */
