@@ -3,7 +3,8 @@
  *
  *   options.c   the command line: options, usage and help
  *   report.c    what one file's run prints, held until its turn
- *   paths.c     path names: normalised, joined, and as diff labels
+ *   paths.c     path names: normalised, joined, and as diff labels;
+ *               the CPython tree (and dialect) a path is in
  *   job.c       one input file: read it, run the library, then write
  *               the results or report what would change
  *   pool.c      the files, worked on in parallel, committed in order
@@ -18,6 +19,7 @@
 #include <sys/types.h>
 
 #include "context.h"
+#include "dialect.h"
 #include "io.h"
 #include "query.h"
 #include "strbuf.h"
@@ -45,6 +47,8 @@ typedef struct Options {
     size_t nfiles;
     bool from_stdin;           /* the one file is "-" */
     const char *stdin_filename;
+    const Dialect *dialect;    /* --dialect; NULL: each file's tree says */
+    bool limited;              /* --limited */
     QueryMode query;           /* --list, --json, --stats, --docstring */
     const char *docstring_name;
     const Target *target;      /* --target; NULL: the default */
@@ -92,6 +96,10 @@ char *path_join(const char *a, const char *b);
    the path is (absolute paths inside it included), normalised, so that
    "a/LABEL" applies with git apply and patch -p1 from here.  malloc'd. */
 char *path_label(const char *path);
+/* The dialect for the CPython tree that holds path (a file, or with
+   is_dir a directory): the version in the Include/patchlevel.h of the
+   nearest directory, going up, that has one; else the default. */
+const Dialect *dialect_of_tree(const char *path, bool is_dir);
 
 /* ---- job.c ------------------------------------------------------------- */
 
@@ -180,7 +188,8 @@ int pool_finish(Pool *p, Tally *tally);
 
 /* ---- walk.c ------------------------------------------------------------ */
 
-/* --make: every .c and .h file under o->srcdir, into the pool. */
+/* --make: every file under o->srcdir the dialect's --make takes (.c and
+   .h; 3.13 also .cpp), into the pool. */
 void walk_tree(const Options *o, Pool *pool);
 
 #endif

@@ -59,7 +59,7 @@ int main(int argc, char **argv)
             usage_error("can't specify --converters and a filename at the "
                         "same time.");
         StrBuf out = STRBUF_INIT;
-        converters_print(&out);
+        converters_print(&out, o.dialect ? o.dialect : dialect_default());
         fwrite(out.buf, 1, out.len, stdout);
         sb_free(&out);
         options_free(&o);
@@ -82,6 +82,8 @@ int main(int argc, char **argv)
             usage_error("can't use -o or filenames with --make.");
         if (!o.srcdir[0])
             usage_error("--srcdir must not be empty with --make.");
+        if (!o.dialect)
+            o.dialect = dialect_of_tree(o.srcdir, true);
         Pool *pool = pool_new(&o, true);
         walk_tree(&o, pool);
         status = pool_finish(pool, &tally);

@@ -2,9 +2,9 @@
  * options.c — the command line, compatible with clinic.py's argparse
  * parser (the same options, messages and abbreviations), plus ours:
  * -q, --check, --diff, --exit-non-zero-on-write, --exclude,
- * --stdin-filename, --target, --version, "-" for standard input, and the query
- * modes --list (CPython's own since 2026), --json, --stats and
- * --docstring.
+ * --stdin-filename, --version, --dialect, --limited, --target, "-" for standard
+ * input, and the query modes --list (CPython's own since 2026), --json,
+ * --stats and --docstring.
  */
 #include "cli.h"
 
@@ -20,7 +20,8 @@ static const char usage_text[] =
     "              [--srcdir SRCDIR] [--exclude EXCLUDE] [--check] [--diff]\n"
     "              [--exit-non-zero-on-write] [--stdin-filename NAME]\n"
     "              [--list | --json | --stats | --docstring NAME]\n"
-    "              [--target {3.11,portable}] [--version]\n"
+    "              [--dialect {3.11,3.13}] [--limited] [--version]\n"
+    "              [--target {3.11,portable}]\n"
     "              [filename ...]\n";
 
 static const char help_text[] =
@@ -55,8 +56,9 @@ static const char help_text[] =
     "  --converters          list the converters and return converters, "
     "then exit\n"
     "  --make                Walk --srcdir to run over all relevant files.\n"
-    "                        (.c and .h files holding a clinic block; .svn,\n"
-    "                        .git, .hg, build and externals are skipped)\n"
+    "                        (.c and .h files holding a clinic block, and\n"
+    "                        .cpp files in the 3.13 dialect; .svn, .git,\n"
+    "                        .hg, build and externals are skipped)\n"
     "  --srcdir SRCDIR       The directory tree to walk in --make mode.\n"
     "  --exclude EXCLUDE     a file or directory to skip in --make mode\n"
     "                        (relative to --srcdir, or absolute); can be\n"
@@ -81,15 +83,25 @@ static const char help_text[] =
     "  --docstring NAME      write nothing; print the docstring clinic\n"
     "                        writes for the function with full dotted name\n"
     "                        NAME\n"
+    "  --dialect {3.11,3.13}\n"
+    "                        the Argument Clinic to reproduce: CPython 3.11's\n"
+    "                        or 3.13's.  Default: the version in the\n"
+    "                        Include/patchlevel.h of the CPython tree that\n"
+    "                        holds the file (or --srcdir), else 3.11\n"
+    "  --limited             3.13: use the Limited C API in every file (as\n"
+    "                        in a file that defines Py_LIMITED_API)\n"
     "  --target {3.11,portable}\n"
     "                        what the code is written for: 3.11 (the\n"
-    "                        default) is CPython 3.11's own build, the\n"
-    "                        output of clinic.py; portable builds on any\n"
-    "                        CPython from 3.9 on, and as abi3 where the file\n"
-    "                        defines Py_LIMITED_API (3.10+), with the header\n"
-    "                        clinic_portable.h written beside it.  A file's\n"
-    "                        own \"target NAME\" directive wins over it\n"
-    "  --version             show the version and exit\n"
+    "                        default) is CPython's own build, the code of\n"
+    "                        the dialect's clinic.py; portable builds on\n"
+    "                        any CPython from 3.9 on, and as abi3 where the\n"
+    "                        file defines Py_LIMITED_API (0x030A0000 or\n"
+    "                        later), including the header clinic_portable.h\n"
+    "                        it writes beside the code; it is the 3.11\n"
+    "                        dialect's code rewritten (not with --dialect\n"
+    "                        3.13).  A file's \"target NAME\" directive wins\n"
+    "                        over this option\n"
+    "  --version             show the version and the dialects, and exit\n"
     "\n"
     "examples:\n"
     "  clinic --list Modules/_collectionsmodule.c\n"
@@ -137,7 +149,8 @@ typedef enum OptionId {
     OPT_HELP, OPT_FORCE, OPT_OUTPUT, OPT_VERBOSE, OPT_QUIET, OPT_CONVERTERS,
     OPT_MAKE, OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF,
     OPT_EXIT_ON_WRITE, OPT_STDIN_FILENAME, OPT_VERSION,
-    OPT_LIST, OPT_JSON, OPT_STATS, OPT_DOCSTRING, OPT_TARGET,
+    OPT_LIST, OPT_JSON, OPT_STATS, OPT_DOCSTRING, OPT_DIALECT, OPT_LIMITED,
+    OPT_TARGET,
 } OptionId;
 
 typedef struct LongOption {
@@ -168,6 +181,8 @@ static const LongOption long_options[] = {
     {OPT_JSON, "json", "--json", false, 0},
     {OPT_STATS, "stats", "--stats", false, 0},
     {OPT_DOCSTRING, "docstring", "--docstring", true, 0},
+    {OPT_DIALECT, "dialect", "--dialect", true, 0},
+    {OPT_LIMITED, "limited", "--limited", false, 0},
     {OPT_TARGET, "target", "--target", true, 0},
 };
 #define NLONG (sizeof long_options / sizeof *long_options)
@@ -180,9 +195,27 @@ static void set_option(Options *o, const LongOption *opt, const char *arg)
         fputs(help_text, stdout);
         exit_flushing(EXIT_OK);
     case OPT_VERSION:
-        printf("clinic %s (CPython 3.11's Argument Clinic)\n",
-               CLINIC_VERSION);
+        printf("clinic %s\n", CLINIC_VERSION);
+        for (size_t i = 0; dialects[i]; i++)
+            printf("dialect %s: %s%s\n", dialects[i]->name,
+                   dialects[i]->reference,
+                   dialects[i] == dialect_default() ? " (the default)" : "");
         exit_flushing(EXIT_OK);
+    case OPT_DIALECT:
+        o->dialect = dialect_find(arg);
+        if (!o->dialect) {
+            char choices[128] = "";
+            for (size_t i = 0; dialects[i]; i++)
+                snprintf(choices + strlen(choices),
+                         sizeof choices - strlen(choices), "%s'%s'",
+                         i ? ", " : "", dialects[i]->name);
+            argparse_error("argument --dialect: invalid choice: '%s' "
+                           "(choose from %s)", arg, choices);
+        }
+        break;
+    case OPT_LIMITED:
+        o->limited = true;
+        break;
     case OPT_FORCE:
         o->force = true;
         break;

@@ -1,7 +1,8 @@
 /*
  * paths.c — path names as the command shows and compares them:
  * normalised as os.path.normpath does, joined as os.path.join does, and
- * made into the labels of a diff that git apply and patch -p1 accept.
+ * made into the labels of a diff that git apply and patch -p1 accept;
+ * and the CPython tree a path is in, for its dialect.
  */
 #include "cli.h"
 
@@ -102,4 +103,37 @@ char *path_label(const char *path)
     free(here);
     free(norm);
     return sb_detach(&label, NULL);
+}
+
+const Dialect *dialect_of_tree(const char *path, bool is_dir)
+{
+    char *dir = realpath(path, NULL);
+    if (!dir)
+        return dialect_default();
+    if (!is_dir) {
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            slash[slash == dir] = '\0';
+    }
+    const Dialect *found = NULL;
+    char *header = xmalloc(strlen(dir) + sizeof "/Include/patchlevel.h");
+    while (!found) {
+        sprintf(header, "%s/Include/patchlevel.h", strcmp(dir, "/") ? dir : "");
+        FILE *f = fopen(header, "rb");
+        if (f) {
+            char text[65536];
+            size_t n = fread(text, 1, sizeof text, f);
+            int major, minor;
+            fclose(f);
+            if (dialect_read_patchlevel(text, n, &major, &minor))
+                found = dialect_for_version(major, minor);
+        }
+        char *slash = strrchr(dir, '/');
+        if (!slash || strcmp(dir, "/") == 0)
+            break;
+        slash[slash == dir] = '\0';
+    }
+    free(header);
+    free(dir);
+    return found ? found : dialect_default();
 }

@@ -40,12 +40,6 @@ static int compare_names(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* Is path (whose stat is st, when have_st) excluded? */
 static bool excluded(Walk *w, const char *path, const struct stat *st,
                      bool have_st)
@@ -117,10 +111,10 @@ static void walk(Walk *w, const char *dir)
             continue;
         }
         is_dir[i] = have_st && S_ISDIR(st.st_mode);
-        /* everything else named *.c or *.h is offered: a FIFO or a
-           dangling link is an error of its own, as in clinic.py */
-        if (!is_dir[i] &&
-            (ends_with(names[i], ".c") || ends_with(names[i], ".h")) &&
+        /* everything else with a name the dialect's --make takes is
+           offered: a FIFO or a dangling link is an error of its own, as
+           in clinic.py */
+        if (!is_dir[i] && dialect_makes(w->o->dialect, names[i]) &&
             !excluded(w, path, &st, have_st)) {
             pool_add(w->pool, path, NULL, true);
             path = NULL;

@@ -13,6 +13,7 @@
  * line does not shift every message after it as it does in clinic.py.
  */
 #include "block.h"
+#include "message.h"
 
 #include <string.h>
 
@@ -502,10 +503,8 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
         memcpy(block->verified_sum, full, sizeof full);
     }
     if (strcmp(checksum, computed) != 0) {
-        const char *message = arena_printf(c->arena,
-            "Checksum mismatch!\nExpected: %s\nComputed: %s\n"
-            "Suggested fix: remove all generated code including "
-            "the end marker,\nor use the '-f' option.", checksum, computed);
+        const char *message = message_format(c, MSG_CHECKSUM_MISMATCH,
+                                             MSG_ARGS(checksum, computed));
         if (!bp->defer_checksums)
             clinic_fail(c, marker->lineno, "%s", message);
         block->checksum_error = message;

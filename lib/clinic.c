@@ -50,6 +50,7 @@ Clinic *clinic_new(const char *filename, const ClinicOptions *options)
     if (options)
         c->options = *options;
     c->filename = arena_strdup(a, filename ? filename : "-");
+    c->dialect = c->options.dialect ? c->options.dialect : dialect_default();
     sb_init(&c->diagnostics);
     if (c->options.read_file) {
         c->read_raw = c->options.read_file;
@@ -62,7 +63,7 @@ Clinic *clinic_new(const char *filename, const ClinicOptions *options)
     c->root->name = "";
 
     c->target = c->options.target ? c->options.target : target_default();
-    c->converters = converters_new(a);
+    c->converters = converters_new(a, c->dialect);
     c->cpp = cpp_new(c);
     c->router = router_new(c);
     return c;
@@ -135,6 +136,12 @@ static const char *render_clinic_block(Clinic *c, Block *block,
     record->function = f;
     if (f) {
         f->block_line = block->line;
+        if (c->target->dialect && strcmp(c->target->dialect, c->dialect->name))
+            clinic_fail(c, block->line, "The target %s rewrites the code of "
+                        "the %s dialect, not %s's: use --dialect %s with it.",
+                        c->target->name,
+                        c->target->dialect, c->dialect->name,
+                        c->target->dialect);
         check_limited_api(c, f, block->line);
         const char *rendered = gen_render_function(c, f);
         if (rendered && *rendered)
@@ -227,6 +234,30 @@ static void restore_form(Clinic *c, const char *raw, size_t raw_len,
                                           &c->files[i].len);
 }
 
+/* Whether the text has "#define Py_LIMITED_API", with any spaces after
+   the '#' and at least one before the name (3.13's LIMITED_CAPI_REGEX,
+   searched anywhere in the file). */
+static bool defines_limited_api(const char *text, size_t len)
+{
+    const char *end = text + len;
+    for (const char *p = text; (p = memchr(p, '#', (size_t)(end - p)));
+         p++) {
+        const char *q = p + 1;
+        while (q < end && *q == ' ')
+            q++;
+        if ((size_t)(end - q) < 6 || memcmp(q, "define", 6) != 0)
+            continue;
+        q += 6;
+        if (q >= end || *q != ' ')
+            continue;
+        while (q < end && *q == ' ')
+            q++;
+        if ((size_t)(end - q) >= 14 && memcmp(q, "Py_LIMITED_API", 14) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* Memory ran out while processing c's file: give up on the file (the
    recovery point below reports it), not on the process. */
 static void out_of_memory(void *context)
@@ -298,6 +329,11 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     }
 
     c->limited_api_line = target_limited_api_line(text, len);
+    /* 3.13: a file that defines Py_LIMITED_API gets Limited C API code */
+    c->limited_capi = c->dialect->limited_capi &&
+                      (c->options.limited_capi ||
+                       defines_limited_api(text, len));
+
     BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
     block_parser_defer_checksums(bp);
     Block block;

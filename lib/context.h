@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "dialect.h"
 #include "strbuf.h"
 #include "textform.h"
 
@@ -60,6 +61,9 @@ typedef struct ClinicOptions {
     void *same_file_userdata;
     const Target *target;  /* NULL: the default (3.11); a file's "target"
                               directive overrides it */
+    const Dialect *dialect;    /* NULL: dialect_default() */
+    bool limited_capi;         /* --limited: the Limited C API everywhere
+                                  (when the dialect has it) */
 } ClinicOptions;
 
 /* A file other than the input that a "file" destination writes.  Its text
@@ -85,6 +89,7 @@ typedef struct Function Function;
 typedef struct Clinic {
     Arena *arena;
     ClinicOptions options;
+    const Dialect *dialect;    /* the file's dialect, never NULL */
     const char *filename;  /* as given by the user; used in messages */
     int line;              /* line clinic_fail() reports when given 0 */
 
@@ -137,6 +142,14 @@ typedef struct Clinic {
        "#ifndef NAME_METHODDEF" (clinic.py's Clinic.ifndef_symbols). */
     const char **ifndef_symbols;
     size_t nifndef_symbols, capifndef_symbols;
+
+    /* gen_includes.c: the #includes the generated code needs so far
+       (3.13's CodeGen.add_include), printed atop routed files when the
+       dialect says so. */
+    struct IncludeList *includes;
+    /* The file asks for the Limited C API (3.13: it defines
+       Py_LIMITED_API); set by clinic_process(). */
+    bool limited_capi;
 } Clinic;
 
 /* Raise an error at line (0: c->line).  Never returns. */

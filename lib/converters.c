@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "converters_impl.h"
+#include "message.h"
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -229,7 +230,8 @@ static void str_converter_init(Clinic *c, Converter *conv,
         /* the repr of the key tuple: frozenset's members in the order
            Python's set table holds them (pyexpr_value.c) */
         const char *set = other ? other
-                                : py_frozenset_repr(c->arena, &key);
+                                : conv_in_dialect(c->arena, c->dialect,
+                                      py_frozenset_repr(c->arena, &key));
         clinic_fail(c, 0,
                     "str_converter: illegal combination of arguments "
                     "(%s, %s, %s)", set, has_encoding ? "True" : "False",
@@ -259,7 +261,7 @@ static void fail_illegal_accept(Clinic *c, const char *class_name,
                                 const PyValue *accept)
 {
     clinic_fail(c, 0, "%s: illegal 'accept' argument %s", class_name,
-                conv_repr(c->arena, accept));
+                conv_repr(c->arena, c->dialect, accept));
 }
 
 /* bytes repr without its "b" prefix, as char_converter's c_default. */
@@ -296,11 +298,17 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
             conv->format_unit = "i";
         else if (!is_set_of(accept, PYT_OBJECT))
             fail_illegal_accept(c, "bool_converter", accept);
-        if (conv->default_value.kind != PY_UNSPECIFIED) {
+        bool keeps = c->dialect->fixes & FIX_BOOL_KEEPS_C_DEFAULT;
+        if (conv->default_value.kind != PY_UNSPECIFIED &&
+            !(keeps && conv->default_value.kind == PY_UNKNOWN &&
+              !conv->default_value.type_name)) {
             bool b = py_truthy(&conv->default_value);
             conv->default_value.kind = PY_BOOL;
             conv->default_value.b = b;
-            conv->c_default = b ? "1" : "0";
+            if (!keeps || (conv->c_default &&
+                           (!strcmp(conv->c_default, "Py_True") ||
+                            !strcmp(conv->c_default, "Py_False"))))
+                conv->c_default = b ? "1" : "0";
         }
         break;
     }
@@ -448,6 +456,13 @@ Converter *converter_alloc(Clinic *c, const ConverterClass *cls)
     Converter *conv = arena_new_of(c->arena, Converter);
     conv->cls = cls;
     conv->type = cls->type;
+    /* the dialect's C type for a built-in class, unless a Python block
+       gave the class its own */
+    const ConverterRow *row = converter_row_of(cls);
+    const char *dialect_type = dialect_converter_type(c->dialect,
+                                                      row->cls.class_name);
+    if (dialect_type && cls->type == row->cls.type)
+        conv->type = dialect_type;
     conv->c_default = cls->c_default;
     conv->py_default = cls->py_default;
     conv->c_ignored_default = cls->c_ignored_default;
@@ -461,7 +476,9 @@ Converter *converter_alloc(Clinic *c, const ConverterClass *cls)
     conv->parse_by_reference = cls->parse_by_reference;
     conv->length = cls->length;
     conv->show_in_signature = cls->show_in_signature;
+    /* a class attribute "default" (zero: PY_UNSPECIFIED) */
     conv->default_value = cls->default_value;
+    conv->includes = arena_new_of(c->arena, IncludeList);
     return conv;
 }
 
@@ -490,6 +507,9 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
             py_default = &args[i].value;
         else if (strcmp(n, "annotation") == 0)
             annotation = &args[i].value;
+        else if (strcmp(n, "unused") == 0 &&
+                 (c->dialect->syntax & SYNTAX_UNUSED))
+            conv->unused = py_truthy(&args[i].value);
         else
             rest[nrest++] = args[i];
     }
@@ -502,11 +522,12 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
     if (default_value.kind != PY_UNSPECIFIED) {
         if (conv->default_type &&
             !value_has_type(&default_value, conv->default_type))
-            clinic_fail(c, 0,
-                        "%s: default value %s for field %s is not of type %s",
-                        cls->class_name ? cls->class_name : cls->name,
-                        conv_repr(c->arena, &default_value), name,
-                        type_names(c, conv->default_type));
+            clinic_failm(c, 0, MSG_DEFAULT_TYPE,
+                         MSG_ARGS(cls->class_name ? cls->class_name
+                                                  : cls->name,
+                                  conv_repr(c->arena, c->dialect,
+                                            &default_value),
+                                  name, type_names(c, conv->default_type)));
         conv->default_value = default_value;
     }
 
@@ -530,7 +551,8 @@ Converter *legacy_converter_create(Clinic *c, const char *format_unit,
 {
     const LegacyEntry *e = legacy_entry_find(c, format_unit);
     if (!e)
-        clinic_fail(c, 0, "%s is not a valid legacy converter", format_unit);
+        clinic_failm(c, 0, MSG_NOT_A_CONVERTER,
+                     MSG_ARGS(format_unit, "legacy "));
 
     /* functools.partial: its keywords first, the call's override them. */
     ConverterArg *merged = arena_array_of(c->arena, ConverterArg,
@@ -601,7 +623,7 @@ void builtin_return_converter_init(Clinic *c, ReturnConverter *rc,
         if (!unexpected)
             unexpected = args[i].name;
         sb_addf(&shown, "%s%s=%s", shown.len ? ", " : "", args[i].name,
-                conv_repr(c->arena, &args[i].value));
+                conv_repr(c->arena, c->dialect, &args[i].value));
     }
     if (unexpected) {
         char *s = sb_take(&shown, c->arena);
@@ -612,4 +634,31 @@ void builtin_return_converter_init(Clinic *c, ReturnConverter *rc,
                     unexpected);
     }
     sb_free(&shown);
+}
+
+/* ---- the #includes a converter asks for (3.13) --------------------- */
+
+void include_list_add(Arena *a, IncludeList *l, const char *filename,
+                      const char *reason, const char *condition)
+{
+    if (l->len == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        Include *items = arena_array_of(a, Include, cap);
+        if (l->len)
+            memcpy(items, l->items, l->len * sizeof *items);
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->len].filename = filename;
+    l->items[l->len].reason = reason;
+    l->items[l->len].condition = condition;
+    l->len++;
+}
+
+void converter_add_include(Clinic *c, Converter *conv, const char *filename,
+                           const char *reason)
+{
+    if (!conv->includes)   /* a converter made by hand */
+        conv->includes = arena_new_of(c->arena, IncludeList);
+    include_list_add(c->arena, conv->includes, filename, reason, NULL);
 }

@@ -14,9 +14,9 @@
 #include "pyvm.h"
 #include "strbuf.h"
 
-/* Registry of the file being processed: built-ins plus Python-block
-   declarations.  Created by clinic_new(). */
-ConverterRegistry *converters_new(Arena *a);
+/* Registry of the file being processed: built-ins (as the dialect has
+   them) plus Python-block declarations.  Created by clinic_new(). */
+ConverterRegistry *converters_new(Arena *a, const Dialect *d);
 
 const ConverterClass *converter_class_find(const Clinic *c, const char *name);
 const ConverterClass *legacy_converter_find(const Clinic *c,
@@ -85,11 +85,18 @@ void converter_pre_render(Clinic *c, Converter *conv);
 void converter_render(Clinic *c, Converter *conv, Parameter *p,
                       RenderData *data);
 void converter_parse_argument(Clinic *c, Converter *conv, StrList *list);
-/* parse_arg(argname, displayname): the specialised parsing snippet,
-   still to be .format()ed by the generator; NULL when the converter has
-   none (the generator then falls back to a format string). */
+/* parse_arg(argname, displayname, limited_capi): the specialised parsing
+   snippet, still to be .format()ed by the generator; NULL when the
+   converter has none (the generator then falls back to a format string).
+   displayname is as the dialect has it (gen_param_displayname).  The
+   text is the snippet's code, without the indentation the reference's
+   own string has around it (which normalize_snippet removes anyway); a
+   Python super().parse_arg() gets that string as it is. */
 const char *converter_parse_arg(Clinic *c, Converter *conv,
-                                const char *argname, const char *displayname);
+                                const char *argname, const char *displayname,
+                                bool limited_capi);
+/* use_converter(): the converter function is used (through 'O&'). */
+void converter_use_converter(Clinic *c, Converter *conv);
 const char *converter_simple_declaration(Clinic *c, const Converter *conv,
                                          bool by_reference, bool in_parser);
 const char *converter_declaration(Clinic *c, const Converter *conv);
@@ -105,8 +112,17 @@ const char *self_converter_parser_type(Clinic *c, const Converter *conv);
 void return_converter_render(Clinic *c, ReturnConverter *rc, Function *f,
                              RenderData *data);
 
-/* `clinic --converters`: the reference's listing, from the table. */
-void converters_print(StrBuf *out);
+/* CConverter.add_include(name, reason): an #include the converter's
+   code needs, kept on the converter until the generator copies it to the
+   file's list (gen_includes.c).  include_list_add appends to any list. */
+void converter_add_include(Clinic *c, Converter *conv, const char *filename,
+                           const char *reason);
+void include_list_add(Arena *a, IncludeList *l, const char *filename,
+                      const char *reason, const char *condition);
+
+/* `clinic --converters`: the reference's listing, from the table, as the
+   dialect lists it. */
+void converters_print(StrBuf *out, const Dialect *d);
 
 /* ---- appended by the converters module ------------------------------ */
 
@@ -127,6 +143,8 @@ enum {
     CATTR_PARSE_BY_REFERENCE = 1u << 11,
     CATTR_LENGTH = 1u << 12,
     CATTR_SHOW_IN_SIGNATURE = 1u << 13,
+    CATTR_BROKEN_LIMITED_CAPI = 1u << 14,
+    CATTR_DEFAULT = 1u << 15,
 };
 /* ReturnConverterClass.attrs_set bits. */
 enum {

@@ -182,7 +182,118 @@ static PyValue m_parse_arg(PyVM *vm, const PyArgs *a, void *data)
     Converter *conv = cpy_unwrap_converter(py, v[0], "parse_arg");
     return cpy_str_or_none(py, builtin_parse_arg(py->c, b->row->kind, conv,
                        cpy_need_str(py, v[1], "argname"),
-                       cpy_need_str(py, v[2], "displayname")));
+                       cpy_need_str(py, v[2], "displayname"), false, true));
+}
+
+/* 3.13: parse_arg(self, argname, displayname, *, limited_capi) */
+static PyValue m_parse_arg_limited(PyVM *vm, const PyArgs *a, void *data)
+{
+    const Binding *b = data;
+    ConverterPython *py = b->py;
+    PyValue v[4];
+    pyvm_bind(vm, a, "parse_arg", "self argname displayname * limited_capi",
+              v, NULL);
+    Converter *conv = cpy_unwrap_converter(py, v[0], "parse_arg");
+    return cpy_str_or_none(py, builtin_parse_arg(py->c, b->row->kind, conv,
+                       cpy_need_str(py, v[1], "argname"),
+                       cpy_need_str(py, v[2], "displayname"),
+                       pyvm_truthy(vm, v[3]), true));
+}
+
+/* fmt with "{name}" replaced by what; a TypeError when the caller gave
+   nothing (or nothing true) for it. */
+static const char *fill_bad_argument(PyVM *vm, const char *fmt,
+                                     const char *name, PyValue what)
+{
+    ConverterPython *py = pyvm_host(vm);
+    const char *braced = arena_printf(py->c->arena, "{%s}", name);
+    if (!strstr(fmt, braced))
+        return fmt;
+    if (!cpy_given(what) || !pyvm_truthy(vm, what))
+        pyvm_raise(vm, "TypeError", "required '%s' argument", name);
+    return text_replace(py->c->arena, fmt, braced,
+                        cpy_need_str(py, what, name));
+}
+
+/* 3.13: format_code(self, fmt, *, argname, bad_argument=None,
+   bad_argument2=None, **kwargs): fmt.format(argname=argname,
+   paramname=self.parser_name, **kwargs) after the bad_arguments. */
+static PyValue m_format_code(PyVM *vm, const PyArgs *a, void *data)
+{
+    const Binding *b = data;
+    ConverterPython *py = b->py;
+    PyValue v[5];
+    PyObj *kw;
+    pyvm_bind(vm, a, "format_code",
+              "self fmt * argname bad_argument= bad_argument2= **", v, &kw);
+    Converter *conv = cpy_unwrap_converter(py, v[0], "format_code");
+    const char *fmt = cpy_need_str(py, v[1], "fmt");
+    fmt = fill_bad_argument(vm, fmt, "bad_argument", v[3]);
+    fmt = fill_bad_argument(vm, fmt, "bad_argument2", v[4]);
+
+    size_t n = 2;
+    PyValue key, value;
+    for (size_t i = 0; pyvm_dict_entry(kw, i, &key, &value); i++)
+        n++;
+    const char **names = arena_array_of(py->c->arena, const char *, n);
+    PyValue *values = arena_array_of(py->c->arena, PyValue, n);
+    names[0] = "argname";
+    values[0] = v[2];
+    names[1] = "paramname";
+    values[1] = pyvm_str(vm, converter_parser_name(py->c, conv));
+    n = 2;
+    for (size_t i = 0; pyvm_dict_entry(kw, i, &key, &value); i++) {
+        names[n] = key.s;
+        values[n++] = value;
+    }
+    PyArgs fa = { NULL, 0, names, values, n };
+    return pyvm_call(vm, pyvm_getattr(vm, pyvm_str(vm, fmt), "format"), &fa);
+}
+
+/* 3.13: bad_argument(self, displayname, expected, *, limited_capi,
+   expected_literal=True) */
+static PyValue m_bad_argument(PyVM *vm, const PyArgs *a, void *data)
+{
+    const Binding *b = data;
+    ConverterPython *py = b->py;
+    PyValue v[5];
+    pyvm_bind(vm, a, "bad_argument",
+              "self displayname expected * limited_capi expected_literal=",
+              v, NULL);
+    Converter *conv = cpy_unwrap_converter(py, v[0], "bad_argument");
+    bool literal = !cpy_given(v[4]) || pyvm_truthy(vm, v[4]);
+    return pyvm_str(vm, builtin_bad_argument(py->c, conv,
+                    cpy_need_str(py, v[1], "displayname"),
+                    cpy_need_str(py, v[2], "expected"), !literal,
+                    pyvm_truthy(vm, v[3])));
+}
+
+static PyValue m_use_converter(PyVM *vm, const PyArgs *a, void *data)
+{
+    const Binding *b = data;
+    PyValue v[1];
+    pyvm_bind(vm, a, "use_converter", "self", v, NULL);
+    builtin_use_converter(b->py->c, b->row->kind,
+                          cpy_unwrap_converter(b->py, v[0], "use_converter"));
+    return py_none;
+}
+
+/* 3.13: add_include(self, name, reason, *, condition=None) */
+static PyValue m_add_include(PyVM *vm, const PyArgs *a, void *data)
+{
+    const Binding *b = data;
+    ConverterPython *py = b->py;
+    PyValue v[4];
+    pyvm_bind(vm, a, "add_include", "self name reason * condition=", v, NULL);
+    Converter *conv = cpy_unwrap_converter(py, v[0], "add_include");
+    if (!conv->includes)
+        conv->includes = arena_new_of(py->c->arena, IncludeList);
+    include_list_add(py->c->arena, conv->includes,
+                     cpy_need_str(py, v[1], "name"),
+                     cpy_need_str(py, v[2], "reason"),
+                     cpy_given(v[3]) && v[3].kind != PY_NONE
+                         ? cpy_need_str(py, v[3], "condition") : NULL);
+    return py_none;
 }
 
 static PyValue m_set_template_dict(PyVM *vm, const PyArgs *a, void *data)
@@ -222,45 +333,69 @@ static PyValue m_parser_type(PyVM *vm, const PyArgs *a, void *data)
 }
 
 /* Which built-in classes define each of CConverter's methods, as
-   clinic.py's class bodies do. */
+   clinic.py's class bodies do: the methods both versions have alike,
+   then each version's own. */
+#define METHODS_OF_BOTH \
+    { "__init__", m_init, K(CK_BASE), false, 0 }, \
+    { "converter_init", m_converter_init, \
+      K(CK_BASE) | K(CK_BOOL) | K(CK_DEFINING_CLASS) | K(CK_CHAR) | \
+      K(CK_UNSIGNED_CHAR) | K(CK_UNSIGNED_SHORT) | K(CK_INT) | \
+      K(CK_UNSIGNED_INT) | K(CK_UNSIGNED_LONG) | K(CK_UNSIGNED_LONG_LONG) | \
+      K(CK_PY_SSIZE_T) | K(CK_SLICE_INDEX) | K(CK_OBJECT) | K(CK_STR) | \
+      K(CK_PY_UNICODE) | K(CK_PY_BUFFER) | K(CK_SELF), false, 0 }, \
+    { "is_optional", m_is_optional, K(CK_BASE), false, 0 }, \
+    { "_render_self", m_render, K(CK_BASE), false, 0 }, \
+    { "_render_non_self", m_render, K(CK_BASE), false, 0 }, \
+    { "render", m_render, K(CK_BASE) | K(CK_DEFINING_CLASS) | K(CK_SELF), \
+      false, 0 }, \
+    { "length_name", m_length_name, K(CK_BASE), false, 0 }, \
+    { "parse_argument", m_parse_argument, K(CK_BASE), false, 0 }, \
+    { "simple_declaration", m_simple_declaration, K(CK_BASE), false, 0 }, \
+    { "declaration", m_declaration, K(CK_BASE), false, 0 }, \
+    { "initialize", m_snippet, K(CK_BASE), false, SNIPPET_INITIALIZE }, \
+    { "modify", m_snippet, K(CK_BASE), false, SNIPPET_MODIFY }, \
+    { "post_parsing", m_snippet, K(CK_BASE) | K(CK_STR), false, \
+      SNIPPET_POST_PARSING }, \
+    { "cleanup", m_snippet, K(CK_BASE) | K(CK_PY_UNICODE) | K(CK_PY_BUFFER), \
+      false, SNIPPET_CLEANUP }, \
+    { "pre_render", m_pre_render, K(CK_BASE) | K(CK_SELF), false, 0 }, \
+    { "set_template_dict", m_set_template_dict, \
+      K(CK_BASE) | K(CK_DEFINING_CLASS) | K(CK_SELF), false, 0 }, \
+    { "parser_name", m_parser_name, K(CK_BASE), true, 0 }, \
+    { "parser_type", m_parser_type, K(CK_SELF), true, 0 }
+
+#define PARSE_ARG_KINDS \
+    (K(CK_BASE) | K(CK_BOOL) | K(CK_CHAR) | K(CK_UNSIGNED_CHAR) | \
+     K(CK_SHORT) | K(CK_UNSIGNED_SHORT) | K(CK_INT) | K(CK_UNSIGNED_INT) | \
+     K(CK_LONG) | K(CK_UNSIGNED_LONG) | K(CK_LONG_LONG) | \
+     K(CK_UNSIGNED_LONG_LONG) | K(CK_PY_SSIZE_T) | K(CK_SIZE_T) | \
+     K(CK_FLOAT) | K(CK_DOUBLE) | K(CK_PY_COMPLEX) | K(CK_STR) | \
+     K(CK_PYBYTESOBJECT) | K(CK_PYBYTEARRAYOBJECT) | K(CK_UNICODE) | \
+     K(CK_PY_UNICODE) | K(CK_PY_BUFFER))
+
 const MethodDef cpy_converter_methods_3_11[] = {
-    { "__init__", m_init, K(CK_BASE), false, 0 },
-    { "converter_init", m_converter_init,
-      K(CK_BASE) | K(CK_BOOL) | K(CK_DEFINING_CLASS) | K(CK_CHAR) |
-      K(CK_UNSIGNED_CHAR) | K(CK_UNSIGNED_SHORT) | K(CK_INT) |
-      K(CK_UNSIGNED_INT) | K(CK_UNSIGNED_LONG) | K(CK_UNSIGNED_LONG_LONG) |
-      K(CK_PY_SSIZE_T) | K(CK_SLICE_INDEX) | K(CK_OBJECT) | K(CK_STR) |
-      K(CK_PY_UNICODE) | K(CK_PY_BUFFER) | K(CK_SELF), false, 0 },
-    { "is_optional", m_is_optional, K(CK_BASE), false, 0 },
-    { "_render_self", m_render, K(CK_BASE), false, 0 },
-    { "_render_non_self", m_render, K(CK_BASE), false, 0 },
-    { "render", m_render, K(CK_BASE) | K(CK_DEFINING_CLASS) | K(CK_SELF),
-      false, 0 },
-    { "length_name", m_length_name, K(CK_BASE), false, 0 },
-    { "parse_argument", m_parse_argument, K(CK_BASE), false, 0 },
-    { "simple_declaration", m_simple_declaration, K(CK_BASE), false, 0 },
-    { "declaration", m_declaration, K(CK_BASE), false, 0 },
-    { "initialize", m_snippet, K(CK_BASE), false, SNIPPET_INITIALIZE },
-    { "modify", m_snippet, K(CK_BASE), false, SNIPPET_MODIFY },
-    { "post_parsing", m_snippet, K(CK_BASE) | K(CK_STR), false,
-      SNIPPET_POST_PARSING },
-    { "cleanup", m_snippet, K(CK_BASE) | K(CK_PY_UNICODE) | K(CK_PY_BUFFER),
-      false, SNIPPET_CLEANUP },
-    { "pre_render", m_pre_render, K(CK_BASE) | K(CK_SELF), false, 0 },
-    { "parse_arg", m_parse_arg,
-      K(CK_BASE) | K(CK_BOOL) | K(CK_CHAR) | K(CK_UNSIGNED_CHAR) |
-      K(CK_SHORT) | K(CK_UNSIGNED_SHORT) | K(CK_INT) | K(CK_UNSIGNED_INT) |
-      K(CK_LONG) | K(CK_UNSIGNED_LONG) | K(CK_LONG_LONG) |
-      K(CK_UNSIGNED_LONG_LONG) | K(CK_PY_SSIZE_T) | K(CK_SIZE_T) |
-      K(CK_FLOAT) | K(CK_DOUBLE) | K(CK_PY_COMPLEX) | K(CK_STR) |
-      K(CK_PYBYTESOBJECT) | K(CK_PYBYTEARRAYOBJECT) | K(CK_UNICODE) |
-      K(CK_PY_UNICODE) | K(CK_PY_BUFFER), false, 0 },
-    { "set_template_dict", m_set_template_dict,
-      K(CK_BASE) | K(CK_DEFINING_CLASS) | K(CK_SELF), false, 0 },
-    { "parser_name", m_parser_name, K(CK_BASE), true, 0 },
-    { "parser_type", m_parser_type, K(CK_SELF), true, 0 },
+    METHODS_OF_BOTH,
+    { "parse_arg", m_parse_arg, PARSE_ARG_KINDS, false, 0 },
     { NULL, NULL, 0, false, 0 },
 };
+
+/* 3.13's libclinic: parse_arg takes limited_capi (and fildes and
+   slice_index have their own); the helpers its parse_args share. */
+const MethodDef cpy_converter_methods_3_13[] = {
+    METHODS_OF_BOTH,
+    { "parse_arg", m_parse_arg_limited,
+      PARSE_ARG_KINDS | K(CK_FILDES) | K(CK_SLICE_INDEX), false, 0 },
+    { "format_code", m_format_code, K(CK_BASE), false, 0 },
+    { "bad_argument", m_bad_argument, K(CK_BASE), false, 0 },
+    { "use_converter", m_use_converter,
+      K(CK_BASE) | K(CK_PY_SSIZE_T) | K(CK_FILDES) | K(CK_SIZE_T) |
+      K(CK_UNSIGNED_INT) | K(CK_UNSIGNED_LONG) | K(CK_UNSIGNED_LONG_LONG) |
+      K(CK_UNSIGNED_SHORT), false, 0 },
+    { "add_include", m_add_include, K(CK_BASE), false, 0 },
+    { NULL, NULL, 0, false, 0 },
+};
+#undef METHODS_OF_BOTH
+#undef PARSE_ARG_KINDS
 
 
 /* ---- the return converters' methods ------------------------------------ */
@@ -636,18 +771,36 @@ void converter_pre_render(Clinic *c, Converter *conv)
 }
 
 const char *converter_parse_arg(Clinic *c, Converter *conv,
-                                const char *argname, const char *displayname)
+                                const char *argname, const char *displayname,
+                                bool limited_capi)
 {
     ConverterPython *py;
     PyValue fn;
     const ConverterRow *row;
     if (!find_override(c, conv->cls, "parse_arg", &py, &fn, &row))
-        return builtin_parse_arg(c, row->kind, conv, argname, displayname);
+        return builtin_parse_arg(c, row->kind, conv, argname, displayname,
+                                 limited_capi, false);
     PyValue args[2] = { pyvm_str(py->vm, argname),
                         pyvm_str(py->vm, displayname) };
+    const char *kwname = "limited_capi";
+    PyValue kw = pyvm_bool(limited_capi);
+    size_t nkw = py->flavour->parse_arg_limited_capi ? 1 : 0;
     return cpy_result_str(py, call_override(py, fn, cpy_converter_object(py, conv),
-                                        args, 2, NULL, NULL, 0, false),
+                                        args, 2, &kwname, &kw, nkw, false),
                       true, "parse_arg");
+}
+
+/* Only 3.13's classes have use_converter; 3.11's parse_arg calls none. */
+void converter_use_converter(Clinic *c, Converter *conv)
+{
+    ConverterPython *py;
+    PyValue fn;
+    const ConverterRow *row;
+    if (!find_override(c, conv->cls, "use_converter", &py, &fn, &row) ||
+        !py->flavour->parse_arg_limited_capi)
+        builtin_use_converter(c, row->kind, conv);
+    else
+        call0(py, fn, conv);
 }
 
 void converter_set_template_dict(Clinic *c, Converter *conv,
@@ -727,7 +880,7 @@ static void return_converter_call_init(ConverterPython *py, Clinic *c,
     StrBuf shown = STRBUF_INIT;
     for (size_t i = 0; i < nrest; i++)
         sb_addf(&shown, "%s%s=%s", i ? ", " : "", rest[i].name,
-                conv_repr(c->arena, &rest[i].value));
+                conv_repr(c->arena, c->dialect, &rest[i].value));
     clinic_fail(c, 0, "%s(%s)\n%s", rc->cls->class_name,
                 sb_take(&shown, c->arena), e->message);
 }

@@ -161,8 +161,18 @@ const char *builtin_simple_declaration(Clinic *c, const Converter *conv,
                                        bool by_reference, bool in_parser);
 const char *builtin_declaration(Clinic *c, const Converter *conv);
 void builtin_pre_render(Clinic *c, ConverterKind kind, Converter *conv);
+/* raw: the snippet as the reference's string has it, indentation and
+   all (what Python code calling it sees), not only its code. */
 const char *builtin_parse_arg(Clinic *c, ConverterKind kind, Converter *conv,
-                              const char *argname, const char *displayname);
+                              const char *argname, const char *displayname,
+                              bool limited_capi, bool raw);
+/* 3.13's CConverter.bad_argument(displayname, expected, *, limited_capi,
+   expected_literal) (expected_expr: not expected_literal), and
+   use_converter() of the class of the given kind. */
+const char *builtin_bad_argument(Clinic *c, Converter *conv,
+                                 const char *displayname, const char *expected,
+                                 bool expected_expr, bool limited);
+void builtin_use_converter(Clinic *c, ConverterKind kind, Converter *conv);
 void builtin_set_template_dict(Clinic *c, ConverterKind kind, Converter *conv,
                                StrMap *template_dict);
 const char *builtin_parser_name(Clinic *c, const Converter *conv);
@@ -188,9 +198,12 @@ void converter_copy_python(Clinic *c, Converter *copy);
 /* repr() of a converter argument as clinic.py's Python would print it,
    with clinic's classes as "<class 'str'>" / "<class '__main__.buffer'>"
    and sets in the reference's definition order. */
-const char *conv_repr(Arena *a, const PyValue *v);
+const char *conv_repr(Arena *a, const Dialect *d, const PyValue *v);
+/* A repr Python made of values holding clinic's own classes
+   ("<class '__main__.buffer'>"), with those in the dialect's modules. */
+const char *conv_in_dialect(Arena *a, const Dialect *d, const char *repr);
 /* "<class 'int'>", for one PYT_ bit. */
-const char *conv_class_repr(unsigned type_bit);
+const char *conv_class_repr(Arena *a, const Dialect *d, unsigned type_bit);
 /* The bits in definition order, for messages and listings. */
 extern const unsigned conv_type_order[];
 extern const size_t conv_type_order_len;

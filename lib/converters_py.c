@@ -328,7 +328,7 @@ static const Field converter_fields[] = {
     { "default", F_VALUE, offsetof(Converter, default_value) },
     { "default_type", F_TYPES, offsetof(Converter, default_type) },
     B(impl_by_reference), B(parse_by_reference), B(length),
-    B(show_in_signature),
+    B(show_in_signature), B(unused),
 #undef S
 #undef B
 };
@@ -343,7 +343,7 @@ static const Field class_fields[] = {
     S(format_unit), S(encoding), S(subclass_of), S(signature_name),
     { "default_type", F_TYPES, offsetof(ConverterClass, default_type) },
     B(impl_by_reference), B(parse_by_reference), B(length),
-    B(show_in_signature),
+    B(show_in_signature), B(broken_limited_capi),
 #undef S
 #undef B
 };
@@ -939,7 +939,7 @@ ConverterPython *cpy_of(Clinic *c)
         return *slot;
     ConverterPython *py = arena_new_of(c->arena, ConverterPython);
     py->c = c;
-    py->flavour = &cpy_flavour_3_11;   /* the dialect's, when there are two */
+    py->flavour = cpy_flavour_of(c->dialect);
     py->vm = pyvm_new(c->arena);
     pyvm_set_host(py->vm, py);
     py->row_class = arena_array_of(c->arena, PyObj *, converter_nrows);

@@ -40,12 +40,9 @@ typedef struct NamespaceDef {
    methods its converter classes define, its module's functions and
    constants, and the module its classes print in.  The interpreter,
    the object model and the dispatch are the same for every version; a
-   dialect picks its flavour (3.13's parse_arg(argname, displayname, *,
-   limited_capi), format_code, bad_argument, use_converter, add_include
-   and libclinic's helpers would be a second one, with natives of its
-   own beside those of 3.11 it keeps). */
+   dialect picks its flavour by version (cpy_flavour_of). */
 typedef struct PyFlavour {
-    const char *version;
+    const char *version;       /* the Dialect's name: "3.11" */
     const MethodDef *converter_methods;   /* each ends with a NULL name */
     const MethodDef *return_methods;
     const NamespaceDef *functions;
@@ -53,13 +50,23 @@ typedef struct PyFlavour {
     const char *const (*strings)[2];   /* name, value */
     size_t nstrings;
     const char *module;        /* where clinic.py's classes live */
+    /* A block runs in clinic.py's module globals (3.11: its helpers and
+       constants are there), or in libclinic's small parser namespace
+       (3.13: the converter classes, buffer, unspecified, NoneType). */
+    bool module_globals;
+    /* parse_arg(self, argname, displayname, *, limited_capi) (3.13) */
+    bool parse_arg_limited_capi;
 } PyFlavour;
 
-/* clinic.py 3.11's (converters_pyns.c), from the tables of
+/* clinic.py 3.11's and 3.13's (converters_pyns.c), from the tables of
    converters_dispatch.c and converters_pyns.c */
 extern const PyFlavour cpy_flavour_3_11;
+extern const PyFlavour cpy_flavour_3_13;
 extern const MethodDef cpy_converter_methods_3_11[];
+extern const MethodDef cpy_converter_methods_3_13[];
 extern const MethodDef cpy_return_methods_3_11[];
+/* The flavour of the dialect (3.11's for one without its own). */
+const PyFlavour *cpy_flavour_of(const Dialect *d);
 
 /* A pointer to its host object (functions, parameters, ...). */
 typedef struct HostEntry {

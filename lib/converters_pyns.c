@@ -372,6 +372,16 @@ void cpy_install_namespace(ConverterPython *py)
         pyvm_dict_set(vm, g, return_rows[i].cls.class_name,
                       pyvm_obj(cpy_return_row_class(py, &return_rows[i])));
     const PyFlavour *fl = py->flavour;
+    static const char *const buffers[] = { "buffer", "rwbuffer", "robuffer" };
+    for (size_t i = 0; i < 3; i++)
+        pyvm_dict_set(vm, g, buffers[i],
+                      pyvm_obj(pyvm_class_new(vm, buffers[i], fl->module, NULL,
+                                              0, NULL, NULL, NULL)));
+    pyvm_dict_set(vm, g, "unspecified", py_unspecified);
+    pyvm_dict_set(vm, g, "NoneType",
+                  pyvm_obj(pyvm_builtin_class(vm, "NoneType")));
+    if (!fl->module_globals)
+        return;
     for (size_t i = 0; i < fl->nfunctions; i++)
         pyvm_dict_set(vm, g, fl->functions[i].name,
                       pyvm_native(vm, fl->functions[i].name,
@@ -379,19 +389,12 @@ void cpy_install_namespace(ConverterPython *py)
                                   (void *)fl->functions[i].data, false));
     for (size_t i = 0; i < fl->nstrings; i++)
         pyvm_dict_set(vm, g, fl->strings[i][0], pyvm_str(vm, fl->strings[i][1]));
-    pyvm_dict_set(vm, g, "unspecified", py_unspecified);
     pyvm_dict_set(vm, g, "NULL", py_null);
     pyvm_dict_set(vm, g, "unknown", py_unknown);
-    static const char *const classes[] = { "Null", "Unspecified", "Unknown",
-                                           "NoneType" };
-    for (size_t i = 0; i < 4; i++)
+    static const char *const classes[] = { "Null", "Unspecified", "Unknown" };
+    for (size_t i = 0; i < 3; i++)
         pyvm_dict_set(vm, g, classes[i],
                       pyvm_obj(pyvm_builtin_class(vm, classes[i])));
-    static const char *const buffers[] = { "buffer", "rwbuffer", "robuffer" };
-    for (size_t i = 0; i < 3; i++)
-        pyvm_dict_set(vm, g, buffers[i],
-                      pyvm_obj(pyvm_class_new(vm, buffers[i], fl->module, NULL,
-                                              0, NULL, NULL, NULL)));
     static const char *const prefixed_args[] = { "args", NULL };
     pyvm_dict_set(vm, g, "CLINIC_PREFIXED_ARGS", str_set(vm, prefixed_args));
     pyvm_dict_set(vm, g, "c_keywords", str_set(vm, text_c_keywords));
@@ -422,4 +425,24 @@ const PyFlavour cpy_flavour_3_11 = {
     functions_3_11, COUNT(functions_3_11),
     strings_3_11, COUNT(strings_3_11),
     "__main__",   /* clinic.py runs as a script */
+    true, false,
 };
+
+/* libclinic's parser namespace holds no functions or constants. */
+const PyFlavour cpy_flavour_3_13 = {
+    "3.13",
+    cpy_converter_methods_3_13, cpy_return_methods_3_11,
+    NULL, 0, NULL, 0,
+    "libclinic.converters",
+    false, true,
+};
+
+const PyFlavour *cpy_flavour_of(const Dialect *d)
+{
+    static const PyFlavour *const flavours[] = { &cpy_flavour_3_11,
+                                                 &cpy_flavour_3_13 };
+    for (size_t i = 0; i < COUNT(flavours); i++)
+        if (strcmp(flavours[i]->version, d->name) == 0)
+            return flavours[i];
+    return &cpy_flavour_3_11;
+}

@@ -11,463 +11,28 @@
  * format pass, and the reference's indentation, which the generator
  * removes with normalize_snippet.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "converters_impl.h"
 
-/* ---- parse_arg templates, verbatim from clinic.py -------------------- */
-
-/* CConverter.parse_arg (clinic.py line 2802) */
-static const char tpl_converter[] =
-    "\n"
-    "                if (!{converter}({argname}, &{paramname})) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* CConverter.parse_arg (clinic.py line 2812) */
-static const char tpl_type_checked[] =
-    "\n"
-    "                    if (!{typecheck}({argname})) {{{{\n"
-    "                        _PyArg_BadArgument(\"{{name}}\", {displayname}, \"{typename}\", {argname});\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    {paramname} = {cast}{argname};\n"
-    "                    ";
-
-/* CConverter.parse_arg (clinic.py line 2821) */
-static const char tpl_subclass_of[] =
-    "\n"
-    "                if (!PyObject_TypeCheck({argname}, {subclass_of})) {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, ({subclass_of})->tp_name, {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                {paramname} = {cast}{argname};\n"
-    "                ";
-
-/* CConverter.parse_arg (clinic.py line 2832) */
-static const char tpl_object[] =
-    "\n"
-    "                {paramname} = {cast}{argname};\n"
-    "                ";
-
-/* bool_converter.parse_arg (clinic.py line 2877) */
-static const char tpl_bool_i[] =
-    "\n"
-    "                {paramname} = _PyLong_AsInt({argname});\n"
-    "                if ({paramname} == -1 && PyErr_Occurred()) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* bool_converter.parse_arg (clinic.py line 2884) */
-static const char tpl_bool_p[] =
-    "\n"
-    "                {paramname} = PyObject_IsTrue({argname});\n"
-    "                if ({paramname} < 0) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* char_converter.parse_arg (clinic.py line 2928) */
-static const char tpl_char[] =
-    "\n"
-    "                if (PyBytes_Check({argname}) && PyBytes_GET_SIZE({argname}) == 1) {{{{\n"
-    "                    {paramname} = PyBytes_AS_STRING({argname})[0];\n"
-    "                }}}}\n"
-    "                else if (PyByteArray_Check({argname}) && PyByteArray_GET_SIZE({argname}) == 1) {{{{\n"
-    "                    {paramname} = PyByteArray_AS_STRING({argname})[0];\n"
-    "                }}}}\n"
-    "                else {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"a byte string of length 1\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* unsigned_char_converter.parse_arg (clinic.py line 2957) */
-static const char tpl_unsigned_char_b[] =
-    "\n"
-    "                {{{{\n"
-    "                    long ival = PyLong_AsLong({argname});\n"
-    "                    if (ival == -1 && PyErr_Occurred()) {{{{\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    else if (ival < 0) {{{{\n"
-    "                        PyErr_SetString(PyExc_OverflowError,\n"
-    "                                        \"unsigned byte integer is less than minimum\");\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    else if (ival > UCHAR_MAX) {{{{\n"
-    "                        PyErr_SetString(PyExc_OverflowError,\n"
-    "                                        \"unsigned byte integer is greater than maximum\");\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    else {{{{\n"
-    "                        {paramname} = (unsigned char) ival;\n"
-    "                    }}}}\n"
-    "                }}}}\n"
-    "                ";
-
-/* unsigned_char_converter.parse_arg (clinic.py line 2979) */
-static const char tpl_unsigned_char_B[] =
-    "\n"
-    "                {{{{\n"
-    "                    unsigned long ival = PyLong_AsUnsignedLongMask({argname});\n"
-    "                    if (ival == (unsigned long)-1 && PyErr_Occurred()) {{{{\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    else {{{{\n"
-    "                        {paramname} = (unsigned char) ival;\n"
-    "                    }}}}\n"
-    "                }}}}\n"
-    "                ";
-
-/* short_converter.parse_arg (clinic.py line 3002) */
-static const char tpl_short[] =
-    "\n"
-    "                {{{{\n"
-    "                    long ival = PyLong_AsLong({argname});\n"
-    "                    if (ival == -1 && PyErr_Occurred()) {{{{\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    else if (ival < SHRT_MIN) {{{{\n"
-    "                        PyErr_SetString(PyExc_OverflowError,\n"
-    "                                        \"signed short integer is less than minimum\");\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    else if (ival > SHRT_MAX) {{{{\n"
-    "                        PyErr_SetString(PyExc_OverflowError,\n"
-    "                                        \"signed short integer is greater than maximum\");\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    else {{{{\n"
-    "                        {paramname} = (short) ival;\n"
-    "                    }}}}\n"
-    "                }}}}\n"
-    "                ";
-
-/* unsigned_short_converter.parse_arg (clinic.py line 3038) */
-static const char tpl_unsigned_short_H[] =
-    "\n"
-    "                {paramname} = (unsigned short)PyLong_AsUnsignedLongMask({argname});\n"
-    "                if ({paramname} == (unsigned short)-1 && PyErr_Occurred()) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* int_converter.parse_arg (clinic.py line 3063) */
-static const char tpl_int[] =
-    "\n"
-    "                {paramname} = _PyLong_AsInt({argname});\n"
-    "                if ({paramname} == -1 && PyErr_Occurred()) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* int_converter.parse_arg (clinic.py line 3070) */
-static const char tpl_int_C[] =
-    "\n"
-    "                if (!PyUnicode_Check({argname})) {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"a unicode character\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                if (PyUnicode_READY({argname})) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                if (PyUnicode_GET_LENGTH({argname}) != 1) {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"a unicode character\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                {paramname} = PyUnicode_READ_CHAR({argname}, 0);\n"
-    "                ";
-
-/* unsigned_int_converter.parse_arg (clinic.py line 3100) */
-static const char tpl_unsigned_int_I[] =
-    "\n"
-    "                {paramname} = (unsigned int)PyLong_AsUnsignedLongMask({argname});\n"
-    "                if ({paramname} == (unsigned int)-1 && PyErr_Occurred()) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* long_converter.parse_arg (clinic.py line 3116) */
-static const char tpl_long[] =
-    "\n"
-    "                {paramname} = PyLong_AsLong({argname});\n"
-    "                if ({paramname} == -1 && PyErr_Occurred()) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* unsigned_long_converter.parse_arg (clinic.py line 3137) */
-static const char tpl_unsigned_long_k[] =
-    "\n"
-    "                if (!PyLong_Check({argname})) {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"int\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                {paramname} = PyLong_AsUnsignedLongMask({argname});\n"
-    "                ";
-
-/* long_long_converter.parse_arg (clinic.py line 3155) */
-static const char tpl_long_long[] =
-    "\n"
-    "                {paramname} = PyLong_AsLongLong({argname});\n"
-    "                if ({paramname} == -1 && PyErr_Occurred()) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* unsigned_long_long_converter.parse_arg (clinic.py line 3176) */
-static const char tpl_unsigned_long_long_K[] =
-    "\n"
-    "                if (!PyLong_Check({argname})) {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"int\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                {paramname} = PyLong_AsUnsignedLongLongMask({argname});\n"
-    "                ";
-
-/* Py_ssize_t_converter.parse_arg (clinic.py line 3201) */
-static const char tpl_py_ssize_t[] =
-    "\n"
-    "                {{{{\n"
-    "                    Py_ssize_t ival = -1;\n"
-    "                    PyObject *iobj = _PyNumber_Index({argname});\n"
-    "                    if (iobj != NULL) {{{{\n"
-    "                        ival = PyLong_AsSsize_t(iobj);\n"
-    "                        Py_DECREF(iobj);\n"
-    "                    }}}}\n"
-    "                    if (ival == -1 && PyErr_Occurred()) {{{{\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    {paramname} = ival;\n"
-    "                }}}}\n"
-    "                ";
-
-/* size_t_converter.parse_arg (clinic.py line 3236) */
-static const char tpl_size_t_n[] =
-    "\n"
-    "                {paramname} = PyNumber_AsSsize_t({argname}, PyExc_OverflowError);\n"
-    "                if ({paramname} == -1 && PyErr_Occurred()) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* float_converter.parse_arg (clinic.py line 3266) */
-static const char tpl_float[] =
-    "\n"
-    "                if (PyFloat_CheckExact({argname})) {{{{\n"
-    "                    {paramname} = (float) (PyFloat_AS_DOUBLE({argname}));\n"
-    "                }}}}\n"
-    "                else\n"
-    "                {{{{\n"
-    "                    {paramname} = (float) PyFloat_AsDouble({argname});\n"
-    "                    if ({paramname} == -1.0 && PyErr_Occurred()) {{{{\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                }}}}\n"
-    "                ";
-
-/* double_converter.parse_arg (clinic.py line 3288) */
-static const char tpl_double[] =
-    "\n"
-    "                if (PyFloat_CheckExact({argname})) {{{{\n"
-    "                    {paramname} = PyFloat_AS_DOUBLE({argname});\n"
-    "                }}}}\n"
-    "                else\n"
-    "                {{{{\n"
-    "                    {paramname} = PyFloat_AsDouble({argname});\n"
-    "                    if ({paramname} == -1.0 && PyErr_Occurred()) {{{{\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                }}}}\n"
-    "                ";
-
-/* Py_complex_converter.parse_arg (clinic.py line 3311) */
-static const char tpl_py_complex[] =
-    "\n"
-    "                {paramname} = PyComplex_AsCComplex({argname});\n"
-    "                if (PyErr_Occurred()) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* str_converter.parse_arg (clinic.py line 3387) */
-static const char tpl_str_s[] =
-    "\n"
-    "                if (!PyUnicode_Check({argname})) {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"str\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                Py_ssize_t {paramname}_length;\n"
-    "                {paramname} = PyUnicode_AsUTF8AndSize({argname}, &{paramname}_length);\n"
-    "                if ({paramname} == NULL) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                if (strlen({paramname}) != (size_t){paramname}_length) {{{{\n"
-    "                    PyErr_SetString(PyExc_ValueError, \"embedded null character\");\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* str_converter.parse_arg (clinic.py line 3404) */
-static const char tpl_str_z[] =
-    "\n"
-    "                if ({argname} == Py_None) {{{{\n"
-    "                    {paramname} = NULL;\n"
-    "                }}}}\n"
-    "                else if (PyUnicode_Check({argname})) {{{{\n"
-    "                    Py_ssize_t {paramname}_length;\n"
-    "                    {paramname} = PyUnicode_AsUTF8AndSize({argname}, &{paramname}_length);\n"
-    "                    if ({paramname} == NULL) {{{{\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    if (strlen({paramname}) != (size_t){paramname}_length) {{{{\n"
-    "                        PyErr_SetString(PyExc_ValueError, \"embedded null character\");\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                }}}}\n"
-    "                else {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"str or None\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* PyBytesObject_converter.parse_arg (clinic.py line 3482) */
-static const char tpl_bytes[] =
-    "\n"
-    "                if (!PyBytes_Check({argname})) {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"bytes\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                {paramname} = ({type}){argname};\n"
-    "                ";
-
-/* PyByteArrayObject_converter.parse_arg (clinic.py line 3499) */
-static const char tpl_bytearray[] =
-    "\n"
-    "                if (!PyByteArray_Check({argname})) {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"bytearray\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                {paramname} = ({type}){argname};\n"
-    "                ";
-
-/* unicode_converter.parse_arg (clinic.py line 3516) */
-static const char tpl_unicode[] =
-    "\n"
-    "                if (!PyUnicode_Check({argname})) {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"str\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                if (PyUnicode_READY({argname}) == -1) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                {paramname} = {argname};\n"
-    "                ";
-
-/* Py_UNICODE_converter.cleanup (clinic.py line 3555) */
-static const char tpl_py_unicode_cleanup[] =
-    "#if !USE_UNICODE_WCHAR_CACHE\n"
-    "PyMem_Free((void *){name});\n"
-    "#endif /* USE_UNICODE_WCHAR_CACHE */\n";
-
-/* Py_UNICODE_converter.parse_arg (clinic.py line 3564) */
-static const char tpl_py_unicode[] =
-    "\n"
-    "                    if (!PyUnicode_Check({argname})) {{{{\n"
-    "                        _PyArg_BadArgument(\"{{name}}\", {argnum}, \"str\", {argname});\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    #if USE_UNICODE_WCHAR_CACHE\n"
-    "                    {paramname} = _PyUnicode_AsUnicode({argname});\n"
-    "                    #else /* USE_UNICODE_WCHAR_CACHE */\n"
-    "                    {paramname} = PyUnicode_AsWideCharString({argname}, NULL);\n"
-    "                    #endif /* USE_UNICODE_WCHAR_CACHE */\n"
-    "                    if ({paramname} == NULL) {{{{\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    ";
-
-/* Py_UNICODE_converter.parse_arg (clinic.py line 3579) */
-static const char tpl_py_unicode_or_none[] =
-    "\n"
-    "                    if ({argname} == Py_None) {{{{\n"
-    "                        {paramname} = NULL;\n"
-    "                    }}}}\n"
-    "                    else if (PyUnicode_Check({argname})) {{{{\n"
-    "                        #if USE_UNICODE_WCHAR_CACHE\n"
-    "                        {paramname} = _PyUnicode_AsUnicode({argname});\n"
-    "                        #else /* USE_UNICODE_WCHAR_CACHE */\n"
-    "                        {paramname} = PyUnicode_AsWideCharString({argname}, NULL);\n"
-    "                        #endif /* USE_UNICODE_WCHAR_CACHE */\n"
-    "                        if ({paramname} == NULL) {{{{\n"
-    "                            goto exit;\n"
-    "                        }}}}\n"
-    "                    }}}}\n"
-    "                    else {{{{\n"
-    "                        _PyArg_BadArgument(\"{{name}}\", {argnum}, \"str or None\", {argname});\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    ";
-
-/* Py_buffer_converter.parse_arg (clinic.py line 3634) */
-static const char tpl_buffer_y[] =
-    "\n"
-    "                if (PyObject_GetBuffer({argname}, &{paramname}, PyBUF_SIMPLE) != 0) {{{{\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                if (!PyBuffer_IsContiguous(&{paramname}, 'C')) {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"contiguous buffer\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
-/* Py_buffer_converter.parse_arg (clinic.py line 3645) */
-static const char tpl_buffer_s[] =
-    "\n"
-    "                if (PyUnicode_Check({argname})) {{{{\n"
-    "                    Py_ssize_t len;\n"
-    "                    const char *ptr = PyUnicode_AsUTF8AndSize({argname}, &len);\n"
-    "                    if (ptr == NULL) {{{{\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    PyBuffer_FillInfo(&{paramname}, {argname}, (void *)ptr, len, 1, 0);\n"
-    "                }}}}\n"
-    "                else {{{{ /* any bytes-like object */\n"
-    "                    if (PyObject_GetBuffer({argname}, &{paramname}, PyBUF_SIMPLE) != 0) {{{{\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                    if (!PyBuffer_IsContiguous(&{paramname}, 'C')) {{{{\n"
-    "                        _PyArg_BadArgument(\"{{name}}\", {displayname}, \"contiguous buffer\", {argname});\n"
-    "                        goto exit;\n"
-    "                    }}}}\n"
-    "                }}}}\n"
-    "                ";
-
-/* Py_buffer_converter.parse_arg (clinic.py line 3666) */
-static const char tpl_buffer_w[] =
-    "\n"
-    "                if (PyObject_GetBuffer({argname}, &{paramname}, PyBUF_WRITABLE) < 0) {{{{\n"
-    "                    PyErr_Clear();\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"read-write bytes-like object\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                if (!PyBuffer_IsContiguous(&{paramname}, 'C')) {{{{\n"
-    "                    _PyArg_BadArgument(\"{{name}}\", {displayname}, \"contiguous buffer\", {argname});\n"
-    "                    goto exit;\n"
-    "                }}}}\n"
-    "                ";
-
 /* ---- names and declarations ------------------------------------------- */
 
-/* bpo-39741: "args" is the parser's own variable. */
+/* bpo-39741: a parameter named like one of the parser's own variables
+   ("args"; 3.13 has more) gets another name in the parser. */
 const char *builtin_parser_name(Clinic *c, const Converter *conv)
 {
-    if (strcmp(conv->name, "args") == 0)
-        return arena_printf(c->arena, "__clinic_%s", conv->name);
+    for (const char *const *p = c->dialect->prefixed_names; *p; p++)
+        if (strcmp(conv->name, *p) == 0)
+            return arena_printf(c->arena, "__clinic_%s", conv->name);
     return conv->name;
+}
+
+/* The name the parser uses where 3.11 used the plain one. */
+static const char *parsing_name(Clinic *c, const Converter *conv)
+{
+    return (c->dialect->fixes & FIX_PARSER_NAME_EVERYWHERE)
+               ? converter_parser_name(c, conv) : conv->name;
 }
 
 const char *builtin_length_name(Clinic *c, const Converter *conv)
@@ -482,10 +47,13 @@ const char *builtin_simple_declaration(Clinic *c, const Converter *conv,
 {
     const char *type = conv->type ? conv->type : "";
     bool space = by_reference || !text_endswith(type, "*");
+    const char *name = conv->name;
+    if (in_parser)
+        name = converter_parser_name(c, conv);
+    else if (conv->unused)
+        name = arena_printf(c->arena, "Py_UNUSED(%s)", name);
     return arena_printf(c->arena, "%s%s%s%s", type, space ? " " : "",
-                        by_reference ? "*" : "",
-                        in_parser ? converter_parser_name(c, conv)
-                                  : conv->name);
+                        by_reference ? "*" : "", name);
 }
 
 const char *builtin_declaration(Clinic *c, const Converter *conv)
@@ -522,10 +90,10 @@ const char *builtin_snippet(Clinic *c, ConverterKind kind,
 {
     if (which == SNIPPET_CLEANUP) {
         if (kind == CK_PY_UNICODE && !conv->length) {
-            StrMap m = { 0 };
-            strmap_set(c->arena, &m, "name", conv->name);
-            return text_format_map(c->arena, tpl_py_unicode_cleanup, &m,
-                                   NULL);
+            const DialectSnippet *sn = dialect_snippet(
+                c->dialect, "Py_UNICODE_converter", "cleanup", false);
+            return text_replace(c->arena, sn->text, "{name}",
+                                parsing_name(c, conv));
         }
         if (kind == CK_PY_BUFFER)
             return arena_printf(c->arena,
@@ -655,9 +223,9 @@ void builtin_parse_argument(Clinic *c, Converter *conv, StrList *list)
     else if (conv->subclass_of)
         strlist_push(a, list, conv->subclass_of);
 
+    const char *name = parsing_name(c, conv);
     strlist_push(a, list, conv->parse_by_reference
-                              ? arena_printf(a, "&%s", conv->name)
-                              : conv->name);
+                              ? arena_printf(a, "&%s", name) : name);
     if (conv->length)
         strlist_push(a, list,
                      arena_printf(a, "&%s", converter_length_name(c, conv)));
@@ -678,39 +246,133 @@ const TypeCheck conv_type_checks[] = {
     { NULL, NULL, NULL },
 };
 
-/* template.format(argname=..., paramname=..., displayname=..., ...) */
-static const char *format_template(Clinic *c, const char *tpl,
-                                   const char *argname, const char *paramname,
-                                   const char *displayname, StrMap *extra)
+/* CConverter.bad_argument(): the code raising the TypeError of an argument
+   of the wrong type ("{{name}}" and "{argname}" are filled later). */
+const char *builtin_bad_argument(Clinic *c, Converter *conv,
+                                 const char *displayname, const char *expected,
+                                 bool expected_expr, bool limited)
 {
-    StrMap m = { 0 };
-    if (extra)
-        m = *extra;
-    strmap_set(c->arena, &m, "argname", argname);
-    strmap_set(c->arena, &m, "paramname", paramname);
-    strmap_set(c->arena, &m, "displayname", displayname);
-    strmap_set(c->arena, &m, "argnum", displayname);
+    Arena *a = c->arena;
+    if (limited) {
+        if (!expected_expr)
+            return arena_printf(a, "PyErr_Format(PyExc_TypeError, "
+                                "\"{{name}}() %s must be %s, not %%T\", "
+                                "{argname});", displayname, expected);
+        return arena_printf(a, "PyErr_Format(PyExc_TypeError, "
+                            "\"{{name}}() %s must be %%s, not %%T\", "
+                            "\"%s\", {argname});", displayname, expected);
+    }
+    converter_add_include(c, conv, "pycore_modsupport.h",
+                          "_PyArg_BadArgument()");
+    const char *quote = c->dialect->quoted_displayname ? "" : "\"";
+    return arena_printf(a, "_PyArg_BadArgument(\"{{name}}\", %s%s%s, %s%s%s, "
+                        "{argname});", quote, displayname, quote,
+                        expected_expr ? "" : "\"", expected,
+                        expected_expr ? "" : "\"");
+}
+
+/* One parse_arg() call: its arguments, and whether the caller wants the
+   reference's own text (what a Python parse_arg sees from super()) or
+   only the code the generator normalises anyway. */
+typedef struct ArgCall {
+    const char *argname;
+    const char *displayname;
+    bool limited;
+    bool raw;
+} ArgCall;
+
+/* The snippet as the reference's triple-quoted string has it. */
+static const char *snippet_raw_text(Clinic *c, const DialectSnippet *sn)
+{
+    char indent[32];
+    size_t n = sn->indent ? sn->indent : 16;
+    if (n >= sizeof indent)
+        n = sizeof indent - 1;
+    memset(indent, ' ', n);
+    indent[n] = '\0';
+    return arena_printf(c->arena, "\n%s%s",
+                        text_indent_all_lines(c->arena, sn->text, indent),
+                        indent);
+}
+
+/* fields[name] = value, if the text asks for it ("{name}"). */
+static void set_field(Clinic *c, StrMap *fields, const char *text,
+                      const char *braced, const char *value)
+{
+    if (strstr(text, braced)) {
+        size_t n = strlen(braced);
+        strmap_set(c->arena, fields, arena_strndup(c->arena, braced + 1, n - 2),
+                   value);
+    }
+}
+
+/* CConverter.format_code(): the snippet with its {bad_argument}s and then
+   its fields filled in. */
+static const char *format_snippet(Clinic *c, Converter *conv,
+                                  const DialectSnippet *sn,
+                                  const ArgCall *call, StrMap *fields)
+{
+    Arena *a = c->arena;
+    const char *text = call->raw ? snippet_raw_text(c, sn) : sn->text;
+    if (sn->expected) {
+        const char *bad = builtin_bad_argument(c, conv, call->displayname,
+                                               sn->expected,
+                                               sn->expected_expr,
+                                               call->limited);
+        text = text_replace(a, text, "{bad_argument}", bad);
+    }
+    if (sn->expected2) {
+        const char *bad = builtin_bad_argument(c, conv, call->displayname,
+                                               sn->expected2,
+                                               sn->expected_expr,
+                                               call->limited);
+        text = text_replace(a, text, "{bad_argument2}", bad);
+    }
+    if (sn->include)
+        converter_add_include(c, conv, sn->include, sn->include_reason);
+
+    const char *paramname = converter_parser_name(c, conv);
+    strmap_set(a, fields, "argname", call->argname);
+    strmap_set(a, fields, "paramname", paramname);
+    if (strstr(text, "{length_name}"))
+        strmap_set(a, fields, "length_name",
+                   arena_printf(a, "%s_length", paramname));
+    set_field(c, fields, text, "{type}", conv->type ? conv->type : "None");
+    set_field(c, fields, text, "{converter}",
+              conv->converter ? conv->converter : "None");
+    set_field(c, fields, text, "{subclass_of}",
+              conv->subclass_of ? conv->subclass_of : "None");
     const char *missing = NULL;
-    char *s = text_format_map(c->arena, tpl, &m, &missing);
+    char *s = text_format_map(a, text, fields, &missing);
     if (!s)
         clinic_fail(c, 0, "Exception raised during parsing:\nKeyError: '%s'",
                     missing ? missing : "?");
     return s;
 }
 
+/* The snippet of `converter` for `variant` in the file's dialect, or NULL
+   when it has none (then the base class's parse_arg applies). */
+static const char *dialect_parse_arg(Clinic *c, Converter *conv,
+                                     const char *converter,
+                                     const char *variant, const ArgCall *call,
+                                     StrMap *fields)
+{
+    const DialectSnippet *sn = dialect_snippet(c->dialect, converter, variant,
+                                               call->limited);
+    if (!sn)
+        return NULL;
+    return format_snippet(c, conv, sn, call, fields);
+}
+
 /* CConverter.parse_arg: the 'O&', 'O!' and 'O' format units. */
-static const char *base_parse_arg(Clinic *c, const Converter *conv,
-                                  const char *argname,
-                                  const char *displayname)
+static const char *base_parse_arg(Clinic *c, Converter *conv,
+                                  const ArgCall *call)
 {
     Arena *a = c->arena;
-    const char *paramname = converter_parser_name(c, conv);
-    StrMap m = { 0 };
+    StrMap m = {0};
     if (unit_is(conv, "O&")) {
-        strmap_set(a, &m, "converter", conv->converter ? conv->converter
-                                                       : "None");
-        return format_template(c, tpl_converter, argname, paramname,
-                               displayname, &m);
+        converter_use_converter(c, conv);
+        return dialect_parse_arg(c, conv, "CConverter", "O&", call, &m);
     }
     const char *cast = "";
     if (conv->type && strcmp(conv->type, "PyObject *") != 0)
@@ -718,91 +380,148 @@ static const char *base_parse_arg(Clinic *c, const Converter *conv,
     strmap_set(a, &m, "cast", cast);
     if (unit_is(conv, "O!")) {
         const char *sub = conv->subclass_of ? conv->subclass_of : "None";
-        for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++) {
+        for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++)
             if (strcmp(sub, t->subclass_of) == 0) {
                 strmap_set(a, &m, "typecheck", t->typecheck);
                 strmap_set(a, &m, "typename", t->typename_);
-                return format_template(c, tpl_type_checked, argname,
-                                       paramname, displayname, &m);
+                return dialect_parse_arg(c, conv, "CConverter", "O!", call,
+                                         &m);
             }
-        }
-        strmap_set(a, &m, "subclass_of", sub);
-        return format_template(c, tpl_subclass_of, argname, paramname,
-                               displayname, &m);
+        return dialect_parse_arg(c, conv, "CConverter", "O!subclass_of",
+                                 call, &m);
     }
     if (unit_is(conv, "O"))
-        return format_template(c, tpl_object, argname, paramname,
-                               displayname, &m);
+        return dialect_parse_arg(c, conv, "CConverter", "O", call, &m);
     return NULL;
 }
 
-/* One specialised snippet: the template when the format unit matches. */
-typedef struct UnitTemplate {
-    ConverterKind kind;
-    const char *format_unit;
-    const char *tpl;
-} UnitTemplate;
-
-static const UnitTemplate unit_templates[] = {
-    { CK_BOOL, "i", tpl_bool_i },
-    { CK_BOOL, "p", tpl_bool_p },
-    { CK_CHAR, "c", tpl_char },
-    { CK_UNSIGNED_CHAR, "b", tpl_unsigned_char_b },
-    { CK_UNSIGNED_CHAR, "B", tpl_unsigned_char_B },
-    { CK_SHORT, "h", tpl_short },
-    { CK_UNSIGNED_SHORT, "H", tpl_unsigned_short_H },
-    { CK_INT, "i", tpl_int },
-    { CK_INT, "C", tpl_int_C },
-    { CK_UNSIGNED_INT, "I", tpl_unsigned_int_I },
-    { CK_LONG, "l", tpl_long },
-    { CK_UNSIGNED_LONG, "k", tpl_unsigned_long_k },
-    { CK_LONG_LONG, "L", tpl_long_long },
-    { CK_UNSIGNED_LONG_LONG, "K", tpl_unsigned_long_long_K },
-    { CK_PY_SSIZE_T, "n", tpl_py_ssize_t },
-    { CK_SIZE_T, "n", tpl_size_t_n },
-    { CK_FLOAT, "f", tpl_float },
-    { CK_DOUBLE, "d", tpl_double },
-    { CK_PY_COMPLEX, "D", tpl_py_complex },
-    { CK_STR, "s", tpl_str_s },
-    { CK_STR, "z", tpl_str_z },
-    { CK_PYBYTESOBJECT, "S", tpl_bytes },
-    { CK_PYBYTEARRAYOBJECT, "Y", tpl_bytearray },
-    { CK_UNICODE, "U", tpl_unicode },
-    { CK_PY_BUFFER, "y*", tpl_buffer_y },
-    { CK_PY_BUFFER, "s*", tpl_buffer_s },
-    { CK_PY_BUFFER, "w*", tpl_buffer_w },
-};
+/* The class whose parse_arg a built-in kind runs, and the variant of its
+   snippet for this converter: the format unit, unless the class tells its
+   cases apart otherwise.  NULL variant: the class defers to CConverter. */
+static const char *parse_arg_variant(ConverterKind kind, const Converter *conv,
+                                     bool limited, const char **converter)
+{
+    static const char *const class_of[] = {
+        [CK_BOOL] = "bool_converter",
+        [CK_CHAR] = "char_converter",
+        [CK_UNSIGNED_CHAR] = "unsigned_char_converter",
+        [CK_SHORT] = "short_converter",
+        [CK_UNSIGNED_SHORT] = "unsigned_short_converter",
+        [CK_INT] = "int_converter",
+        [CK_UNSIGNED_INT] = "unsigned_int_converter",
+        [CK_LONG] = "long_converter",
+        [CK_UNSIGNED_LONG] = "unsigned_long_converter",
+        [CK_LONG_LONG] = "long_long_converter",
+        [CK_UNSIGNED_LONG_LONG] = "unsigned_long_long_converter",
+        [CK_PY_SSIZE_T] = "Py_ssize_t_converter",
+        [CK_SLICE_INDEX] = "slice_index_converter",
+        [CK_SIZE_T] = "size_t_converter",
+        [CK_FILDES] = "fildes_converter",
+        [CK_FLOAT] = "float_converter",
+        [CK_DOUBLE] = "double_converter",
+        [CK_PY_COMPLEX] = "Py_complex_converter",
+        [CK_STR] = "str_converter",
+        [CK_PYBYTESOBJECT] = "PyBytesObject_converter",
+        [CK_PYBYTEARRAYOBJECT] = "PyByteArrayObject_converter",
+        [CK_UNICODE] = "unicode_converter",
+        [CK_PY_UNICODE] = "Py_UNICODE_converter",
+        [CK_PY_BUFFER] = "Py_buffer_converter",
+    };
+    const char *unit = conv->format_unit ? conv->format_unit : "";
+    *converter = (size_t)kind < sizeof class_of / sizeof class_of[0]
+                     ? class_of[kind] : NULL;
+    if (!*converter)
+        return NULL;
+    switch (kind) {
+    case CK_UNSIGNED_SHORT:      /* 'H', or for the Limited C API */
+    case CK_UNSIGNED_INT:        /* the O& converter's replacement */
+    case CK_UNSIGNED_LONG:
+    case CK_UNSIGNED_LONG_LONG:
+    case CK_SIZE_T:
+        if (unit_is(conv, kind == CK_UNSIGNED_SHORT ? "H" :
+                          kind == CK_UNSIGNED_INT ? "I" :
+                          kind == CK_UNSIGNED_LONG ? "k" :
+                          kind == CK_UNSIGNED_LONG_LONG ? "K" : "n"))
+            return unit;
+        return limited ? "limited" : NULL;
+    case CK_PY_SSIZE_T:
+        if (unit_is(conv, "n"))
+            return unit;
+        return limited ? "limited" : NULL;
+    case CK_SLICE_INDEX:
+        if (!limited)
+            return NULL;
+        return conv->converter &&
+               strcmp(conv->converter, "_PyEval_SliceIndex") == 0
+                   ? "nullable" : "not_nullable";
+    case CK_FILDES:
+        return "";
+    case CK_PY_UNICODE:
+        if (conv->length)
+            return NULL;
+        if (conv->accept == PYT_STR)
+            return "str";
+        if (conv->accept == (PYT_STR | PYT_NONETYPE))
+            return "str_or_none";
+        return NULL;
+    default:
+        return unit;
+    }
+}
 
 const char *builtin_parse_arg(Clinic *c, ConverterKind kind, Converter *conv,
-                              const char *argname, const char *displayname)
+                              const char *argname, const char *displayname,
+                              bool limited_capi, bool raw)
 {
-
-    if (kind == CK_PY_UNICODE) {
-        /* Py_UNICODE_converter uses self.name, not parser_name. */
-        if (!conv->length) {
-            if (conv->accept == PYT_STR)
-                return format_template(c, tpl_py_unicode, argname,
-                                       conv->name, displayname, NULL);
-            if (conv->accept == (PYT_STR | PYT_NONETYPE))
-                return format_template(c, tpl_py_unicode_or_none, argname,
-                                       conv->name, displayname, NULL);
-        }
-        return base_parse_arg(c, conv, argname, displayname);
+    ArgCall call = {argname, displayname, limited_capi, raw};
+    const char *converter;
+    const char *variant = parse_arg_variant(kind, conv, limited_capi,
+                                            &converter);
+    if (variant) {
+        StrMap m = {0};
+        const char *s = dialect_parse_arg(c, conv, converter, variant, &call,
+                                          &m);
+        if (s)
+            return s;
     }
+    return base_parse_arg(c, conv, &call);
+}
 
-    for (size_t i = 0; i < sizeof unit_templates / sizeof unit_templates[0];
-         i++) {
-        const UnitTemplate *t = &unit_templates[i];
-        if (t->kind != kind || !unit_is(conv, t->format_unit))
+/* What a converter function used through 'O&' needs included (3.13's
+   use_converter()). */
+static const struct {
+    ConverterKind kind;
+    const char *converter;     /* NULL: whichever */
+    const char *include, *reason;
+} converter_includes[] = {
+    { CK_UNSIGNED_SHORT, "_PyLong_UnsignedShort_Converter", "pycore_long.h",
+      "_PyLong_UnsignedShort_Converter()" },
+    { CK_UNSIGNED_INT, "_PyLong_UnsignedInt_Converter", "pycore_long.h",
+      "_PyLong_UnsignedInt_Converter()" },
+    { CK_UNSIGNED_LONG, "_PyLong_UnsignedLong_Converter", "pycore_long.h",
+      "_PyLong_UnsignedLong_Converter()" },
+    { CK_UNSIGNED_LONG_LONG, "_PyLong_UnsignedLongLong_Converter",
+      "pycore_long.h", "_PyLong_UnsignedLongLong_Converter()" },
+    { CK_PY_SSIZE_T, "_Py_convert_optional_to_ssize_t", "pycore_abstract.h",
+      "_Py_convert_optional_to_ssize_t()" },
+    { CK_SIZE_T, NULL, "pycore_long.h", "_PyLong_Size_t_Converter()" },
+    { CK_FILDES, NULL, "pycore_fileutils.h",
+      "_PyLong_FileDescriptor_Converter()" },
+};
+
+void builtin_use_converter(Clinic *c, ConverterKind kind, Converter *conv)
+{
+    for (size_t i = 0;
+         i < sizeof converter_includes / sizeof converter_includes[0]; i++) {
+        if (converter_includes[i].kind != kind)
             continue;
-        StrMap m = { 0 };
-        if (kind == CK_PYBYTESOBJECT || kind == CK_PYBYTEARRAYOBJECT)
-            strmap_set(c->arena, &m, "type", conv->type);
-        return format_template(c, t->tpl, argname,
-                               converter_parser_name(c, conv), displayname,
-                               &m);
+        if (converter_includes[i].converter &&
+            !(conv->converter &&
+              strcmp(conv->converter, converter_includes[i].converter) == 0))
+            continue;
+        converter_add_include(c, conv, converter_includes[i].include,
+                              converter_includes[i].reason);
     }
-    return base_parse_arg(c, conv, argname, displayname);
 }
 
 /* ---- self and defining_class ------------------------------------------ */
@@ -813,6 +532,8 @@ void correct_name_for_self(const Function *f, const char **type,
     switch (f->kind) {
     case FUNC_CALLABLE:
     case FUNC_METHOD_INIT:
+    case FUNC_GETTER:
+    case FUNC_SETTER:
         *type = "PyObject *";
         *name = f->cls ? "self" : "module";
         return;
@@ -884,24 +605,25 @@ void builtin_set_template_dict(Clinic *c, ConverterKind kind, Converter *conv,
                self_converter_parser_type(c, conv));
     const Function *f = conv->function;
     const Class *cls = f->cls;
-    if ((f->kind == FUNC_METHOD_NEW || f->kind == FUNC_METHOD_INIT) && cls &&
-        cls->typedef_ && cls->typedef_[0]) {
+    if (function_kind_new_or_init(f->kind) && cls && cls->typedef_ &&
+        cls->typedef_[0]) {
         const char *type_object = cls->type_object;
-        const char *prefix = type_object[0] == '&'
-            ? arena_printf(a, "%s.", type_object + 1)
-            : arena_printf(a, "%s->", type_object);
-        const char *type_check;
-        if (f->kind == FUNC_METHOD_NEW)
-            type_check = arena_printf(a,
-                "(%s == %s ||\n         %s->tp_init == %stp_init)",
-                conv->name, type_object, conv->name, prefix);
-        else
-            type_check = arena_printf(a,
-                "(Py_IS_TYPE(%s, %s) ||\n         Py_TYPE(%s)->tp_new == "
-                "%stp_new)",
-                conv->name, type_object, conv->name, prefix);
+        StrMap names = {0};
+        strmap_set(a, &names, "self", conv->name);
+        strmap_set(a, &names, "type", type_object);
+        strmap_set(a, &names, "prefix", type_object[0] == '&'
+                   ? arena_printf(a, "%s.", type_object + 1)
+                   : arena_printf(a, "%s->", type_object));
+        const char *check = f->kind == FUNC_METHOD_NEW
+                                ? c->dialect->self_type_check_new
+                                : c->dialect->self_type_check_init;
         strmap_set(a, template_dict, "self_type_check",
-                   arena_printf(a, "%s &&\n        ", type_check));
+                   arena_printf(a, "%s &&\n        ",
+                                text_format_map(a, check, &names, NULL)));
+        if (c->dialect->base_type_ptr)
+            strmap_set(a, template_dict, "base_type_ptr",
+                       text_format_map(a, c->dialect->base_type_ptr, &names,
+                                       NULL));
     }
 }
 

@@ -27,7 +27,7 @@ const unsigned conv_type_order[] = {
 const size_t conv_type_order_len =
     sizeof conv_type_order / sizeof conv_type_order[0];
 
-const char *conv_class_repr(unsigned type_bit)
+const char *conv_class_repr(Arena *a, const Dialect *d, unsigned type_bit)
 {
     switch (type_bit) {
     case PYT_OBJECT: return "<class 'object'>";
@@ -39,16 +39,36 @@ const char *conv_class_repr(unsigned type_bit)
     case PYT_COMPLEX: return "<class 'complex'>";
     case PYT_BOOL: return "<class 'bool'>";
     case PYT_NONETYPE: return "<class 'NoneType'>";
-    /* clinic.py runs as a script: its own classes live in __main__ */
-    case PYT_BUFFER: return "<class '__main__.buffer'>";
-    case PYT_ROBUFFER: return "<class '__main__.robuffer'>";
-    case PYT_RWBUFFER: return "<class '__main__.rwbuffer'>";
-    case PYT_NULL: return "<class '__main__.Null'>";
+    /* clinic's own classes, in the module the dialect defines them */
+    case PYT_BUFFER:
+        return arena_printf(a, "<class '%s.buffer'>", d->buffer_module);
+    case PYT_ROBUFFER:
+        return arena_printf(a, "<class '%s.robuffer'>", d->buffer_module);
+    case PYT_RWBUFFER:
+        return arena_printf(a, "<class '%s.rwbuffer'>", d->buffer_module);
+    case PYT_NULL:
+        return arena_printf(a, "<class '%s.Null'>", d->null_module);
     default: return "<class '?'>";
     }
 }
 
-static void add_type_set(StrBuf *sb, unsigned types)
+const char *conv_in_dialect(Arena *a, const Dialect *d, const char *repr)
+{
+    static const char *const own[] = {"buffer", "robuffer", "rwbuffer",
+                                      "Null"};
+    if (!strstr(repr, "'__main__."))
+        return repr;
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        repr = text_replace(a, repr,
+                            arena_printf(a, "'__main__.%s'", own[i]),
+                            arena_printf(a, "'%s.%s'",
+                                         i < 3 ? d->buffer_module
+                                               : d->null_module, own[i]));
+    return repr;
+}
+
+static void add_type_set(Arena *a, const Dialect *d, StrBuf *sb,
+                         unsigned types)
 {
     bool first = true;
     for (size_t i = 0; i < conv_type_order_len; i++) {
@@ -56,16 +76,17 @@ static void add_type_set(StrBuf *sb, unsigned types)
             continue;
         if (!first)
             sb_adds(sb, ", ");
-        sb_adds(sb, conv_class_repr(conv_type_order[i]));
+        sb_adds(sb, conv_class_repr(a, d, conv_type_order[i]));
         first = false;
     }
 }
 
-static void add_repr(Arena *a, StrBuf *sb, const PyValue *v)
+static void add_repr(Arena *a, const Dialect *d, StrBuf *sb,
+                     const PyValue *v)
 {
     switch (v->kind) {
     case PY_TYPE:
-        sb_adds(sb, conv_class_repr(v->types));
+        sb_adds(sb, conv_class_repr(a, d, v->types));
         break;
     case PY_SET:
         if (!v->types) {
@@ -75,11 +96,11 @@ static void add_repr(Arena *a, StrBuf *sb, const PyValue *v)
         if (!(v->types & PYT_NULL)) {
             /* Python's own order (pyexpr_value.c): it depends on the
                members' addresses and on the order they were added */
-            sb_adds(sb, py_repr(a, v));
+            sb_adds(sb, conv_in_dialect(a, d, py_repr(a, v)));
             break;
         }
         sb_addc(sb, '{');
-        add_type_set(sb, v->types);
+        add_type_set(a, d, sb, v->types);
         sb_addc(sb, '}');
         break;
     case PY_TUPLE:
@@ -87,7 +108,7 @@ static void add_repr(Arena *a, StrBuf *sb, const PyValue *v)
         for (size_t i = 0; i < v->nitems; i++) {
             if (i)
                 sb_adds(sb, ", ");
-            add_repr(a, sb, &v->items[i]);
+            add_repr(a, d, sb, &v->items[i]);
         }
         if (v->nitems == 1)
             sb_addc(sb, ',');
@@ -99,10 +120,10 @@ static void add_repr(Arena *a, StrBuf *sb, const PyValue *v)
     }
 }
 
-const char *conv_repr(Arena *a, const PyValue *v)
+const char *conv_repr(Arena *a, const Dialect *d, const PyValue *v)
 {
     StrBuf sb = STRBUF_INIT;
-    add_repr(a, &sb, v);
+    add_repr(a, d, &sb, v);
     return sb_take(&sb, a);
 }
 
@@ -492,7 +513,7 @@ static void registry_add_legacy(ConverterRegistry *r, const LegacyEntry *e)
     r->legacy[r->nlegacy++] = *e;
 }
 
-ConverterRegistry *converters_new(Arena *a)
+ConverterRegistry *converters_new(Arena *a, const Dialect *d)
 {
     ConverterRegistry *r = arena_new_of(a, ConverterRegistry);
     r->arena = a;
@@ -504,9 +525,14 @@ ConverterRegistry *converters_new(Arena *a)
     }
     for (size_t i = 0; i < return_nrows; i++) {
         const ReturnConverterClass *cls = &return_rows[i].cls;
-        named_set(a, &r->return_converters, cls->name, cls);
+        if (!dialect_lacks_return_converter(d, cls->name))
+            named_set(a, &r->return_converters, cls->name, cls);
         named_set(a, &r->return_classes, cls->class_name, cls);
     }
+    for (const DialectAlias *al = d->return_converter_aliases;
+         al && al->name; al++)
+        named_set(a, &r->return_converters, al->name,
+                  named_get(&r->return_classes, al->class_name));
     for (size_t i = 0; i < legacy_nentries; i++)
         registry_add_legacy(r, &legacy_entries[i]);
     return r;
@@ -597,6 +623,8 @@ static void inherit_attributes(ConverterClass *cls)
     INHERIT(CATTR_PARSE_BY_REFERENCE, parse_by_reference);
     INHERIT(CATTR_LENGTH, length);
     INHERIT(CATTR_SHOW_IN_SIGNATURE, show_in_signature);
+    INHERIT(CATTR_BROKEN_LIMITED_CAPI, broken_limited_capi);
+    INHERIT(CATTR_DEFAULT, default_value);
 #undef INHERIT
     cls->is_self = cls->is_self || b->is_self;
     cls->is_defining_class = cls->is_defining_class || b->is_defining_class;
@@ -742,11 +770,9 @@ static int cmp_row_names(const void *x, const void *y)
     return lower_cmp(a->cls.name, b->cls.name);
 }
 
-static int cmp_return_names(const void *x, const void *y)
+static int cmp_names(const void *x, const void *y)
 {
-    const ReturnRow *a = *(const ReturnRow *const *)x;
-    const ReturnRow *b = *(const ReturnRow *const *)y;
-    return lower_cmp(a->cls.name, b->cls.name);
+    return lower_cmp(*(const char *const *)x, *(const char *const *)y);
 }
 
 static int cmp_units(const void *x, const void *y)
@@ -770,7 +796,7 @@ static void print_legacy_line(StrBuf *out, const char **units, size_t n,
     sb_addc(out, '\n');
 }
 
-void converters_print(StrBuf *out)
+void converters_print(StrBuf *out, const Dialect *d)
 {
     Arena *a = arena_new();
 
@@ -796,21 +822,25 @@ void converters_print(StrBuf *out)
         for (int j = 0; j < rows[i]->nparams; j++) {
             const InitParam *p = &rows[i]->params[j];
             sb_addf(out, "%s%s=%s", j ? ", " : "", p->name,
-                    conv_repr(a, &p->default_value));
+                    conv_repr(a, d, &p->default_value));
         }
         sb_adds(out, ")\n");
     }
     sb_addc(out, '\n');
 
-    const ReturnRow *rrows[64];
+    const char *rnames[64];
     size_t nrrows = 0;
     for (size_t i = 0; i < return_nrows; i++)
-        if (return_rows[i].listed)
-            rrows[nrrows++] = &return_rows[i];
-    qsort(rrows, nrrows, sizeof rrows[0], cmp_return_names);
+        if (return_rows[i].listed &&
+            !dialect_lacks_return_converter(d, return_rows[i].cls.name))
+            rnames[nrrows++] = return_rows[i].cls.name;
+    for (const DialectAlias *al = d->return_converter_aliases;
+         al && al->name; al++)
+        rnames[nrrows++] = al->name;
+    qsort(rnames, nrrows, sizeof rnames[0], cmp_names);
     sb_adds(out, "Return converters:\n");
     for (size_t i = 0; i < nrrows; i++)
-        sb_addf(out, "    %s()\n", rrows[i]->cls.name);
+        sb_addf(out, "    %s()\n", rnames[i]);
     sb_addc(out, '\n');
 
     sb_adds(out, "All converters also accept (c_default=None, "

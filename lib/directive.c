@@ -16,6 +16,7 @@
 
 #include "block.h"
 #include "target.h"
+#include "message.h"
 #include "text.h"
 
 /* The version of Argument Clinic we implement, as clinic.py's `version`. */
@@ -208,8 +209,7 @@ static void directive_destination(Clinic *c, const char **args, int nargs)
            this does what its documentation says: empty the buffer. */
         Destination *d = router_get_destination(c, name);
         if (d->type != DEST_BUFFER)
-            clinic_fail(c, 0, "Can't clear destination%s , it's not of "
-                        "type buffer", d->name);
+            clinic_failm(c, 0, MSG_DESTINATION_CLEAR, MSG_ARGS(d->name));
         destination_clear(d);
         return;
     }
@@ -278,15 +278,20 @@ static void directive_output(Clinic *c, Block *block, const char *command,
     }
     int field = router_field_index(command);
     if (field < 0) {
-        StrBuf names = STRBUF_INIT;
+        /* the field names, as 3.11 and 3.13 list them */
+        static const char *const commands[] = {"preset", "push", "pop",
+                                               "print", "everything"};
+        StrBuf names = STRBUF_INIT, items = STRBUF_INIT;
+        for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+            sb_addf(&items, "%s'%s'", i ? "\n - " : "", commands[i]);
         for (int i = 0; i < ROUTER_NFIELDS; i++) {
-            sb_addc(&names, ' ');
-            sb_adds(&names, router_field_names[i]);
+            sb_addf(&names, " %s", router_field_names[i]);
+            sb_addf(&items, "\n - '%s'", router_field_names[i]);
         }
         const char *list = sb_take(&names, c->arena);
-        clinic_fail(c, 0, "Invalid command / destination name %s, must be "
-                    "one of:\n  preset push pop print everything%s",
-                    route_repr(c, command), list);
+        const char *listed = sb_take(&items, c->arena);
+        clinic_failm(c, 0, MSG_OUTPUT_COMMAND,
+                     MSG_ARGS(command, list, listed));
     }
     r->fields.fields[field] = tb;
 }
@@ -349,7 +354,7 @@ static void run_preserve(Clinic *c, Block *block, const char **args,
 {
     (void)args, (void)nargs;
     if (block->preserve_output)
-        clinic_fail(c, 0, "Can't have preserve twice in one block!");
+        clinic_failm(c, 0, MSG_PRESERVE_TWICE, NULL);
     block->preserve_output = true;
 }
 
@@ -403,6 +408,9 @@ bool directive_run(Clinic *c, Block *block, const char *name,
     for (size_t i = 0; i < sizeof directives / sizeof directives[0]; i++) {
         if (strcmp(directives[i].name, name))
             continue;
+        if (directives[i].run == run_version &&
+            !(c->dialect->syntax & SYNTAX_VERSION))
+            return false;       /* then a function line, as 3.13 reads it */
         /* directive errors name the directive's line */
         if (line > 0)
             c->line = line;

@@ -91,8 +91,7 @@ const char *dsl_indent_dedent(Clinic *c, IndentStack *s, const char *line)
 {
     for (int i = 0; i < s->margin; i++)
         if (line[i] != ' ')
-            clinic_fail(c, 0, "Cannot dedent, line does not start with the "
-                              "previous margin:");
+            clinic_failm(c, 0, MSG_CANNOT_DEDENT, NULL);
     size_t indent = (size_t)s->indents[s->depth - 1];
     return strlen(line) >= indent ? line + indent : "";
 }
@@ -176,14 +175,17 @@ static void module_and_class(Clinic *c, DslState *d, const char **fields,
         }
         Namespace *child = find_class(parent, fields[i]);
         if (!child) {
-            StrBuf so_far = STRBUF_INIT;
-            for (size_t j = 0; j <= i; j++) {
-                if (j)
-                    sb_addc(&so_far, '.');
-                sb_adds(&so_far, fields[j]);
+            /* 3.11 names the fields up to this one, 3.13 those from it */
+            StrBuf so_far = STRBUF_INIT, rest = STRBUF_INIT;
+            for (size_t j = 0; j < nfields; j++) {
+                if (j <= i)
+                    sb_addf(&so_far, "%s%s", j ? "." : "", fields[j]);
+                if (j >= i)
+                    sb_addf(&rest, "%s%s", j > i ? "." : "", fields[j]);
             }
-            const char *s = sb_take(&so_far, c->arena);
-            clinic_fail(c, 0, "Parent class or module %s does not exist.", s);
+            const char *before = sb_take(&so_far, c->arena);
+            const char *after = sb_take(&rest, c->arena);
+            clinic_failm(c, 0, MSG_NO_PARENT, MSG_ARGS(before, after));
         }
         *cls = parent = child;
     }
@@ -210,8 +212,9 @@ static void directive_module(Clinic *c, DslState *d, const char *name)
     /* clinic.py looks the full name up among the classes, and files the
        module under its full name: a module declared again replaces the
        earlier one. */
-    if (find_class(module, name))
-        clinic_fail(c, 0, "Already defined module %s!", dsl_repr_str(c, name));
+    if ((c->dialect->fixes & FIX_MODULE_REDEFINED) ? find_module(module, name)
+                                                   : find_class(module, name))
+        clinic_failm(c, 0, MSG_MODULE_DEFINED, MSG_ARGS(name));
     Namespace *m = arena_new_of(c->arena, Namespace);
     m->module = arena_new_of(c->arena, Module);
     m->module->name = arena_strdup(c->arena, name);
@@ -274,6 +277,43 @@ static void check_arity(Clinic *c, const char *method, const char *const *params
                 method, missing, missing == 1 ? "" : "s", s);
 }
 
+/* The decorators 3.13 added, when the dialect has them. */
+static bool run_decorator_3_13(Clinic *c, DslState *d, const char *name,
+                               const char **args, int nargs)
+{
+    static const char *const text_signature_params[] = {"text_signature"};
+    if (!strcmp(name, "@critical_section") &&
+        dsl_has_syntax(c, SYNTAX_CRITICAL_SECTION)) {
+        if (nargs > 2)
+            clinic_fail(c, 0, "Up to 2 critical section variables are "
+                              "supported");
+        for (int i = 0; i < nargs; i++)
+            strlist_push(c->arena, &d->target_critical_section, args[i]);
+        d->critical_section = true;
+    } else if ((!strcmp(name, "@getter") || !strcmp(name, "@setter")) &&
+               dsl_has_syntax(c, SYNTAX_GETSET)) {
+        bool getter = name[1] == 'g';
+        check_arity(c, getter ? "at_getter" : "at_setter", NULL, 0, nargs);
+        FunctionKind kind = getter ? FUNC_GETTER : FUNC_SETTER;
+        if (d->kind == kind)
+            clinic_fail(c, 0, "Cannot apply %s twice to the same function!",
+                        name);
+        if (d->kind == FUNC_GETTER || d->kind == FUNC_SETTER)
+            clinic_fail(c, 0, "Cannot apply both @getter and @setter to the "
+                              "same function!");
+        d->kind = kind;
+    } else if (!strcmp(name, "@text_signature") &&
+               dsl_has_syntax(c, SYNTAX_TEXT_SIGNATURE)) {
+        check_arity(c, "at_text_signature", text_signature_params, 1, nargs);
+        if (d->forced_text_signature)
+            clinic_fail(c, 0, "Called @text_signature twice!");
+        d->forced_text_signature = args[0];
+    } else {
+        return false;
+    }
+    return true;
+}
+
 static bool run_own_directive(Clinic *c, DslState *d, const char *name,
                               const char **args, int nargs)
 {
@@ -304,7 +344,7 @@ static bool run_own_directive(Clinic *c, DslState *d, const char *name,
             clinic_fail(c, 0, "Called @coexist twice!");
         d->coexist = true;
     } else {
-        return false;
+        return run_decorator_3_13(c, d, name, args, nargs);
     }
     return true;
 }
@@ -420,32 +460,82 @@ static Function *clone_function(Clinic *c, const Function *from)
     return f;
 }
 
+/* "module.fn [as c_basename]": the full name and the C basename (NULL:
+   derived from the full name when rendering).  The names must be legal;
+   3.13 also refuses an 'as' without a name. */
+static void parse_function_names(Clinic *c, const char *decl,
+                                 const char **full_name,
+                                 const char **c_basename)
+{
+    const char *as = strstr(decl, " as ");
+    *c_basename = NULL;
+    if (as) {
+        *full_name = text_strip(c->arena, arena_strndup(c->arena, decl,
+                                                        (size_t)(as - decl)));
+        *c_basename = text_strip(c->arena, as + 4);
+        if (!**c_basename) {
+            if (c->dialect->fixes & FIX_FUNCTION_NAME_FIRST)
+                clinic_fail(c, 0, "No C basename provided after 'as' keyword");
+            *c_basename = NULL;
+        }
+    } else {
+        *full_name = text_strip(c->arena, decl);
+    }
+    if (!text_is_legal_py_identifier(*full_name))
+        clinic_failm(c, 0, MSG_ILLEGAL_FUNCTION_NAME, MSG_ARGS(*full_name));
+    if (*c_basename && !is_legal_c_identifier(c, *c_basename))
+        clinic_failm(c, 0, MSG_ILLEGAL_C_BASENAME, MSG_ARGS(*c_basename));
+}
+
+static void normalize_function_kind(Clinic *c, DslState *d,
+                                    const char *name, const Namespace *cls);
+
 static bool try_clone(Clinic *c, DslState *d, const char *line)
 {
     const char *eq = strrchr(line, '=');
     if (!eq)
         return false;
     char *before = arena_strndup(c->arena, line, (size_t)(eq - line));
-    const char *as = strstr(before, " as ");
-    const char *full_name, *c_basename = "";
-    if (as) {
-        full_name = text_strip(c->arena,
-                               arena_strndup(c->arena, before,
-                                             (size_t)(as - before)));
-        c_basename = text_strip(c->arena, as + 4);
-    } else {
-        full_name = text_strip(c->arena, before);
-    }
     const char *existing = text_strip(c->arena, eq + 1);
-    if (!(text_is_legal_py_identifier(full_name) &&
-          (!*c_basename || is_legal_c_identifier(c, c_basename)) &&
-          text_is_legal_py_identifier(existing)))
-        return false;
+    const char *full_name, *c_basename = "";
+    bool names_first = c->dialect->fixes & FIX_FUNCTION_NAME_FIRST;
+
+    if (names_first) {
+        /* 3.13: a legal name after '=' makes it a clone, whose own names
+           must then be legal */
+        if (!text_is_legal_py_identifier(existing))
+            return false;
+        if (d->forced_text_signature)
+            clinic_fail(c, 0, "Cannot use @text_signature when cloning a "
+                              "function");
+        parse_function_names(c, before, &full_name, &c_basename);
+    } else {
+        const char *as = strstr(before, " as ");
+        if (as) {
+            full_name = text_strip(c->arena,
+                                   arena_strndup(c->arena, before,
+                                                 (size_t)(as - before)));
+            c_basename = text_strip(c->arena, as + 4);
+        } else {
+            full_name = text_strip(c->arena, before);
+        }
+        if (!(text_is_legal_py_identifier(full_name) &&
+              (!*c_basename || is_legal_c_identifier(c, c_basename)) &&
+              text_is_legal_py_identifier(existing)))
+            return false;
+    }
 
     /* we're cloning! */
     const char **fields;
-    size_t n = split_dots(c, existing, true, &fields);
+    size_t n;
     Namespace *module, *cls;
+    if (names_first) {
+        /* the clone's kind: 3.13 names __new__/__init__ first */
+        n = split_dots(c, full_name, true, &fields);
+        module_and_class(c, d, fields, n - 1, &module, &cls);
+        normalize_function_kind(c, d, fields[n - 1], cls);
+    }
+    n = split_dots(c, existing, true, &fields);
     module_and_class(c, d, fields, n - 1, &module, &cls);
     Namespace *where = cls ? cls : module;
     Function *existing_function = NULL;
@@ -461,19 +551,31 @@ static bool try_clone(Clinic *c, DslState *d, const char *line)
     n = split_dots(c, full_name, true, &fields);
     module_and_class(c, d, fields, n - 1, &module, &cls);
 
+    bool other_kind = false;
     if (!(existing_function->kind == d->kind &&
-          existing_function->coexist == d->coexist))
-        clinic_fail(c, 0, "'kind' of function and cloned function don't "
-                          "match!  (@classmethod/@staticmethod/@coexist)");
+          existing_function->coexist == d->coexist)) {
+        /* 3.13 lets __new__ and __init__ be cloned into other kinds */
+        if ((c->dialect->fixes & FIX_CLONE_NEW_OR_INIT) &&
+            function_kind_new_or_init(existing_function->kind))
+            other_kind = true;
+        else
+            clinic_failm(c, 0, MSG_CLONE_KIND, NULL);
+    }
     Function *f = clone_function(c, existing_function);
     f->name = fields[n - 1];
     f->full_name = full_name;
     f->module = module->module;
     f->cls = cls ? cls->cls : NULL;
-    f->c_basename = *c_basename ? c_basename : NULL;
+    f->c_basename = c_basename && *c_basename ? c_basename : NULL;
     f->docstring = "";
     f->line = d->line;
     f->cpp_condition = "";
+    if (other_kind) {
+        f->kind = d->kind;
+        f->return_converter = return_converter_create(
+            c, return_converter_class_by_class_name(c, "CReturnConverter"),
+            NULL, 0);
+    }
     d->function = f;
     namespace_add_function(c, cls ? cls : module, f);
     dsl_next_state(c, d, DSL_FUNCTION_DOCSTRING, NULL);
@@ -577,8 +679,9 @@ static ReturnConverter *parse_return_annotation(Clinic *c,
     PySyntaxError err = {0};
     PyExpr *e = pyexpr_parse_returns(c->arena, returns, &err);
     if (!e)
-        clinic_fail(c, 0, "Badly-formed annotation for %s: %s", full_name,
-                    returns);
+        clinic_failm(c, 0, MSG_BAD_ANNOTATION,
+                     MSG_ARGS(full_name, returns,
+                              text_strip(c->arena, returns)));
     bool legacy;
     ConverterArg *args;
     size_t nargs;
@@ -592,6 +695,68 @@ static ReturnConverter *parse_return_annotation(Clinic *c,
                          "No available return converter called %s",
                          dsl_repr_str(c, name));
     return return_converter_create(c, cls, args, nargs);
+}
+
+static const char *kind_name(FunctionKind kind)
+{
+    static const char *const names[] = {
+        [FUNC_CALLABLE] = "CALLABLE", [FUNC_STATIC_METHOD] = "STATIC_METHOD",
+        [FUNC_CLASS_METHOD] = "CLASS_METHOD",
+        [FUNC_METHOD_INIT] = "METHOD_INIT", [FUNC_METHOD_NEW] = "METHOD_NEW",
+        [FUNC_GETTER] = "GETTER", [FUNC_SETTER] = "SETTER",
+    };
+    return names[kind];
+}
+
+/* The checks the function's own name calls for (special methods, __new__,
+   __init__, getters and setters), and the kind __new__ and __init__
+   make it. */
+static void normalize_function_kind(Clinic *c, DslState *d,
+                                    const char *name, const Namespace *cls)
+{
+    if (is_unsupported_special_method(name))
+        clinic_failm(c, 0, MSG_SPECIAL_METHOD, MSG_ARGS(name));
+    if (!strcmp(name, "__init__") && (d->kind != FUNC_CALLABLE || !cls))
+        clinic_failm(c, 0, MSG_INIT_NOT_NORMAL, MSG_ARGS(kind_name(d->kind)));
+    if (!strcmp(name, "__new__") && (d->kind != FUNC_CLASS_METHOD || !cls))
+        clinic_failm(c, 0, MSG_NEW_NOT_CLASSMETHOD, NULL);
+    if ((d->kind == FUNC_GETTER || d->kind == FUNC_SETTER) && !cls)
+        clinic_fail(c, 0, "@getter and @setter must be methods");
+    if (!strcmp(name, "__new__"))
+        d->kind = FUNC_METHOD_NEW;
+    else if (!strcmp(name, "__init__"))
+        d->kind = FUNC_METHOD_INIT;
+}
+
+/* A return converter by its class, whether or not the dialect gives it a
+   name ("init_return_converter" is 3.13's int_return_converter that
+   renders nothing). */
+static ReturnConverter *return_converter_of_class(Clinic *c,
+                                                  const char *class_name)
+{
+    return return_converter_create(
+        c, return_converter_class_by_class_name(c, class_name), NULL, 0);
+}
+
+/* 3.13's resolve_return_converter: what the annotation names; getters,
+   setters and __init__ may not name one.  __init__ and setters return an
+   int, which no return converter renders. */
+static ReturnConverter *resolve_return_converter(Clinic *c, DslState *d,
+                                                 const char *full_name,
+                                                 const char *returns)
+{
+    const char *forced = returns ? text_strip(c->arena, returns) : "";
+    if (*forced) {
+        if (d->kind == FUNC_GETTER || d->kind == FUNC_SETTER)
+            clinic_fail(c, 0, "@%s method cannot define a return type",
+                        d->kind == FUNC_GETTER ? "getter" : "setter");
+        if (d->kind == FUNC_METHOD_INIT)
+            clinic_fail(c, 0, "__init__ methods cannot define a return type");
+        return parse_return_annotation(c, full_name, returns);
+    }
+    if (d->kind == FUNC_METHOD_INIT || d->kind == FUNC_SETTER)
+        return return_converter_of_class(c, "init_return_converter");
+    return return_converter_of_class(c, "CReturnConverter");
 }
 
 static void state_modulename_name(Clinic *c, DslState *d, const char *line)
@@ -612,54 +777,31 @@ static void state_modulename_name(Clinic *c, DslState *d, const char *line)
                              : line;
     const char *returns = arrow ? arrow + 2 : NULL;
 
-    const char *as = strstr(decl, " as ");
-    const char *full_name, *c_basename = NULL;
-    if (as) {
-        full_name = text_strip(c->arena, arena_strndup(c->arena, decl,
-                                                       (size_t)(as - decl)));
-        c_basename = text_strip(c->arena, as + 4);
-        if (!*c_basename)
-            c_basename = NULL;
-    } else {
-        full_name = text_strip(c->arena, decl);
-    }
+    const char *full_name, *c_basename;
+    parse_function_names(c, decl, &full_name, &c_basename);
 
-    if (!text_is_legal_py_identifier(full_name))
-        clinic_fail(c, 0, "Illegal function name: %s", full_name);
-    if (c_basename && !is_legal_c_identifier(c, c_basename))
-        clinic_fail(c, 0, "Illegal C basename: %s", c_basename);
-
+    /* 3.11 reads the return annotation before the name's parent */
+    bool names_first = c->dialect->fixes & FIX_FUNCTION_NAME_FIRST;
     ReturnConverter *return_converter = NULL;
-    if (returns && *returns)
+    if (!names_first && returns && *returns)
         return_converter = parse_return_annotation(c, full_name, returns);
 
     const char **fields;
     size_t n = split_dots(c, full_name, true, &fields);
     Namespace *module, *cls;
     module_and_class(c, d, fields, n - 1, &module, &cls);
-
     const char *function_name = fields[n - 1];
-    if (is_unsupported_special_method(function_name))
-        clinic_fail(c, 0, "%s is a special method and cannot be converted "
-                          "to Argument Clinic!  (Yet.)", function_name);
+    normalize_function_kind(c, d, function_name, cls);
 
-    if (!strcmp(function_name, "__new__")) {
-        if (d->kind != FUNC_CLASS_METHOD || !cls)
-            clinic_fail(c, 0, "__new__ must be a class method!");
-        d->kind = FUNC_METHOD_NEW;
-    } else if (!strcmp(function_name, "__init__")) {
-        if (d->kind != FUNC_CALLABLE || !cls)
-            clinic_fail(c, 0, "__init__ must be a normal method, not a class "
-                              "or static method!");
-        d->kind = FUNC_METHOD_INIT;
-        if (!return_converter)
-            return_converter = return_converter_create(
-                c, return_converter_class_find(c, "init"), NULL, 0);
-    }
-    if (!return_converter)
-        return_converter = return_converter_create(
-            c, return_converter_class_by_class_name(c, "CReturnConverter"),
-            NULL, 0);
+    if (names_first)
+        return_converter = resolve_return_converter(c, d, full_name, returns);
+    else if (!return_converter)
+        return_converter = d->kind == FUNC_METHOD_INIT
+            ? return_converter_of_class(c, "init_return_converter")
+            : return_converter_create(
+                  c, return_converter_class_by_class_name(c,
+                                                          "CReturnConverter"),
+                  NULL, 0);
 
     Function *f = arena_new_of(c->arena, Function);
     f->name = function_name;
@@ -673,6 +815,10 @@ static void state_modulename_name(Clinic *c, DslState *d, const char *line)
     f->coexist = d->coexist;
     f->line = d->line;
     f->cpp_condition = "";
+    f->critical_section = d->critical_section;
+    f->target_critical_section = d->target_critical_section.items;
+    f->ntarget_critical_section = d->target_critical_section.len;
+    f->forced_text_signature = d->forced_text_signature;
     d->function = f;
 
     /* insert a self converter automatically */
@@ -712,8 +858,36 @@ static void state_parameters_start(Clinic *c, DslState *d, const char *line)
         dsl_next_state(c, d, DSL_FUNCTION_DOCSTRING, line);
         return;
     }
+    if (d->function->kind == FUNC_GETTER || d->function->kind == FUNC_SETTER)
+        clinic_fail(c, 0, "@%s methods cannot define parameters",
+                    d->function->kind == FUNC_GETTER ? "getter" : "setter");
     d->parameter_continuation = "";
     dsl_next_state(c, d, DSL_PARAMETER, line);
+}
+
+/* 3.13's docstring_append: a warning naming the non-ASCII characters of
+   a docstring line. */
+void dsl_check_docstring_ascii(Clinic *c, const char *line)
+{
+    if (!c->dialect->docstring_ascii_check)
+        return;
+    StrBuf found = STRBUF_INIT;
+    for (const unsigned char *p = (const unsigned char *)line; *p;) {
+        if (*p < 0x80) {
+            p++;
+            continue;
+        }
+        size_t n = 1;
+        while ((p[n] & 0xC0) == 0x80)
+            n++;
+        const char *ch = arena_strndup(c->arena, (const char *)p, n);
+        sb_addf(&found, "%s%s", found.len ? ", " : "", dsl_repr_str(c, ch));
+        p += n;
+    }
+    if (found.len)
+        clinic_warnm(c, 0, MSG_NON_ASCII_DOCSTRING,
+                     MSG_ARGS(sb_take(&found, c->arena)));
+    sb_free(&found);
 }
 
 /* A docstring line added to the docstring read so far: joined with
@@ -746,6 +920,7 @@ static void state_parameter_docstring(Clinic *c, DslState *d,
 
     Function *f = d->function;
     Parameter *last = f->parameters[f->nparameters - 1];
+    dsl_check_docstring_ascii(c, line);
     const char *text = *stripped ? dsl_indent_dedent(c, &d->indent, line)
                                  : "";
     if (d->parameter_docstring_of != last) {
@@ -761,8 +936,7 @@ static void state_function_docstring(Clinic *c, DslState *d,
 {
     Function *f = d->function;
     if (d->group)
-        clinic_fail(c, 0, "Function %s has a ] without a matching [.",
-                    f->name);
+        clinic_failm(c, 0, MSG_UNMATCHED_BRACKET, MSG_ARGS(f->name));
 
     const char *stripped = text_strip(c->arena, line);
     if (stripped[0] == '#')
@@ -772,6 +946,7 @@ static void state_function_docstring(Clinic *c, DslState *d,
     if (*stripped) {
         if (!d->docstring_line)
             d->docstring_line = d->line;
+        dsl_check_docstring_ascii(c, line);
         text = text_rstrip(c->arena, dsl_indent_dedent(c, &d->indent, line));
     }
     if (d->function_docstring.text != f->docstring) {
@@ -816,14 +991,7 @@ static void state_terminal(Clinic *c, DslState *d)
     Function *f = d->function;
     if (!f)
         return;
-    if (d->keyword_only) {
-        Parameter *last = f->parameters[f->nparameters - 1];
-        if (last->kind != PARAM_KEYWORD_ONLY) {
-            c->line = d->star_line;
-            clinic_fail(c, 0, "Function %s specifies '*' without any "
-                              "parameters afterwards.", f->name);
-        }
-    }
+    dsl_check_remaining_star(c, d);
     /* remove trailing whitespace from all parameter docstrings */
     for (size_t i = 0; i < f->nparameters; i++)
         f->parameters[i]->docstring =
@@ -846,6 +1014,11 @@ static void reset(DslState *d, Block *block)
     d->indent.margin = -1;
     d->kind = FUNC_CALLABLE;
     d->coexist = false;
+    d->critical_section = false;
+    d->target_critical_section = (StrList){0};
+    d->forced_text_signature = NULL;
+    d->deprecated_positional = (PyVersion){0, 0};
+    d->deprecated_keyword = (PyVersion){0, 0};
     d->parameter_continuation = "";
     d->parameter_docstring_indent = 0;
     d->star_line = 0;
@@ -870,8 +1043,7 @@ Function *dsl_parse(Clinic *c, Block *block)
                               : s;
         d->line = c->line = line_number;
         if (strchr(line, '\t'))
-            clinic_fail(c, 0, "Tab characters are illegal in the Clinic "
-                              "DSL.\n\t%s", dsl_repr_str(c, line));
+            clinic_failm(c, 0, MSG_TAB_IN_DSL, MSG_ARGS(line));
         run_state(c, d, line);
         if (!nl)
             break;

@@ -94,6 +94,11 @@ static const char *signature_text(Clinic *c, const Function *f,
                                   Parameter **ps, size_t n, const char *name,
                                   bool wrap)
 {
+    /* 3.13: @text_signature gives it; getters and setters have none */
+    if (f->forced_text_signature)
+        return arena_printf(c->arena, "%s%s", name, f->forced_text_signature);
+    if (f->kind == FUNC_GETTER || f->kind == FUNC_SETTER)
+        return "";
     /* right_bracket_count: only positional-only parameters are shown
        in brackets; self never is */
     int *right_bracket = arena_array_of(c->arena, int, n);
@@ -149,8 +154,12 @@ static const char *signature_text(Clinic *c, const Function *f,
                                 i ? right_bracket[i] : 0);
         if (is_self)
             sb_addc(&p_text, '$');
-        if (p->kind == PARAM_VAR_POSITIONAL)
+        if (p->kind == PARAM_VAR_POSITIONAL) {
             sb_addc(&p_text, '*');
+            /* 3.13: what follows *args is keyword-only, with no '*,' */
+            if (c->dialect->fixes & FIX_KEYWORD_ONLY_AFTER_VARARG)
+                added_star = true;
+        }
         sb_adds(&p_text, conv->signature_name && *conv->signature_name
                              ? conv->signature_name : p->name);
         if (p->kind != PARAM_VAR_POSITIONAL && converter_is_optional(conv)) {
@@ -257,14 +266,12 @@ static void check_parameters_marker(Clinic *c, const char *docstring)
             if (close && close - curly - 1 == (ptrdiff_t)strlen("parameters") &&
                 !strncmp(curly + 1, "parameters", 10)) {
                 if (close + 1 < s + len)
-                    clinic_fail(c, 0, "Text found after {parameters} block "
-                                      "marker!  It must be on a line by "
-                                      "itself.");
+                    clinic_failm(c, 0, MSG_TEXT_AFTER_MARKER,
+                                 MSG_ARGS("parameters"));
                 for (const char *p = s; p < curly; p++)
                     if (!strchr(" \t\n\r\f\v\x1c\x1d\x1e\x1f", *p))
-                        clinic_fail(c, 0, "Non-whitespace characters found "
-                                          "before {parameters} block marker!"
-                                          "  It must be on a line by itself.");
+                        clinic_failm(c, 0, MSG_TEXT_BEFORE_MARKER,
+                                     MSG_ARGS("parameters"));
             }
         }
         if (!nl)
@@ -277,15 +284,20 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
 {
     bool new_or_init = f->kind == FUNC_METHOD_NEW ||
                        f->kind == FUNC_METHOD_INIT;
+    bool getset = f->kind == FUNC_GETTER || f->kind == FUNC_SETTER;
     Parameter **ps = render_parameters(c, f);
     size_t n = f->nparameters;
     record_signatures(c, f, ps, n);
-    /* no docstring for __new__/__init__: no signature, nothing */
-    if (new_or_init && !*f->docstring)
+    /* no docstring for __new__/__init__ (or a getter or setter): no
+       signature, nothing */
+    if ((new_or_init || getset) && !*f->docstring)
         return f->docstring;
 
-    check_positional_only_first(c, ps, n);
-    const char *first_line = f->docstring_only
+    /* a signature of its own (@text_signature) is not checked; a getter
+       or setter has none */
+    if (!f->forced_text_signature && !getset)
+        check_positional_only_first(c, ps, n);
+    const char *first_line = f->docstring_only || getset
         ? f->signature : arena_printf(c->arena, "%s\n--\n", f->signature);
     const char *parameters = parameters_section(c, ps, n);
 
@@ -310,10 +322,7 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
         if (*lines.items[1]) {
             if (d->docstring_line)
                 c->line = d->docstring_line + 1;
-            clinic_fail(c, 0, "Docstring for %s does not have a summary "
-                              "line!\nEvery non-blank function docstring "
-                              "must start with\na single line summary "
-                              "followed by an empty line.", f->full_name);
+            clinic_failm(c, 0, MSG_NO_SUMMARY, MSG_ARGS(f->full_name));
         }
     } else {
         /* just the summary line: add an empty line after it, to keep it
@@ -328,12 +337,14 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
         clinic_fail(c, 0, "You may not specify {parameters} more than once "
                           "in a docstring!");
 
+    /* an empty signature line goes, as linear_format drops it */
     StrBuf out = STRBUF_INIT;
     sb_adds(&out, first_line);
     for (size_t i = 0; i < lines.len; i++) {
         if (i == 2 && !markers)
             sb_adds(&out, "\n{parameters}");
-        sb_addc(&out, '\n');
+        if (i || *first_line)
+            sb_addc(&out, '\n');
         sb_adds(&out, lines.items[i]);
     }
     if (lines.len == 2 && !markers)

@@ -13,6 +13,7 @@
 
 #include "block.h"
 #include "dsl.h"
+#include "message.h"
 #include "model.h"
 
 typedef enum DslStateFn {
@@ -52,6 +53,12 @@ struct DslState {
     IndentStack indent;
     FunctionKind kind;
     bool coexist;
+    /* 3.13's decorators and markers */
+    bool critical_section;
+    StrList target_critical_section;
+    const char *forced_text_signature;
+    PyVersion deprecated_positional;   /* the last '* [from X.Y]' */
+    PyVersion deprecated_keyword;      /* the last '/ [from X.Y]' */
     const char *parameter_continuation;
     int parameter_docstring_indent;
     int line;                /* line of the line being parsed */
@@ -87,10 +94,16 @@ int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line);
 int dsl_indent_infer(Clinic *c, IndentStack *s, const char *line);
 const char *dsl_indent_dedent(Clinic *c, IndentStack *s, const char *line);
 
+/* 3.13's warning about the non-ASCII characters of a docstring line. */
+void dsl_check_docstring_ascii(Clinic *c, const char *line);
+
 /* The parameter section (dsl_params.c). */
 void dsl_state_parameter(Clinic *c, DslState *d, const char *line);
 Parameter *dsl_add_parameter(Clinic *c, Function *f, const char *key,
                              Parameter *p);
+/* check_remaining_star: a '*' (or '* [from X.Y]') with no parameter
+   after it. */
+void dsl_check_remaining_star(Clinic *c, DslState *d);
 
 /* The docstring (dsl_docstring.c): clinic.py's format_docstring. */
 const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f);
@@ -110,6 +123,12 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f);
 
 /* repr() of a str, as messages quote names and values. */
 const char *dsl_repr_str(Clinic *c, const char *s);
+
+/* Whether the file's dialect has this syntax (SYNTAX_ bits). */
+static inline bool dsl_has_syntax(const Clinic *c, unsigned syntax)
+{
+    return (c->dialect->syntax & syntax) != 0;
+}
 
 /* Runs the state machine over a block's body without rendering: the
    declared function (with its docstring formatted), or NULL. */

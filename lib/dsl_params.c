@@ -31,9 +31,11 @@ Parameter *dsl_add_parameter(Clinic *c, Function *f, const char *key,
 
 static CLINIC_NORETURN void fail_group(Clinic *c, DslState *d, char where)
 {
-    clinic_fail(c, 0, "Function %s has an unsupported group configuration. "
-                      "(Unexpected state %d.%c)",
-                d->function->name, d->parameter_state, where);
+    static const DialectMessage ids[] = {MSG_GROUP_STATE_A, MSG_GROUP_STATE_B,
+                                         MSG_GROUP_STATE_C, MSG_GROUP_STATE_D};
+    clinic_failm(c, 0, ids[where - 'a'],
+                 MSG_ARGS(d->function->name,
+                          arena_printf(c->arena, "%d", d->parameter_state)));
 }
 
 /* Transition to the "required" parameter state: groups seen so far were
@@ -48,16 +50,233 @@ static void to_required(DslState *d)
     }
 }
 
-static void parse_special_symbol(Clinic *c, DslState *d, char symbol)
+static bool same_version(PyVersion a, PyVersion b)
+{
+    return a.major == b.major && a.minor == b.minor;
+}
+
+static bool version_less(PyVersion a, PyVersion b)
+{
+    return a.major < b.major || (a.major == b.major && a.minor < b.minor);
+}
+
+static const char *version_text(Clinic *c, PyVersion v)
+{
+    return arena_printf(c->arena, "%d.%d", v.major, v.minor);
+}
+
+/* int(s) for a Python int literal with optional sign, underscores and
+   surrounding whitespace; false when it is none. */
+static bool parse_py_int(const char *s, int *out)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\n')
+        s++;
+    bool negative = *s == '-';
+    if (*s == '+' || *s == '-')
+        s++;
+    if (*s < '0' || *s > '9')
+        return false;
+    long v = 0;
+    for (; *s; s++) {
+        if (*s == '_' && s[1] >= '0' && s[1] <= '9')
+            continue;
+        if (*s < '0' || *s > '9')
+            break;
+        if (v < 100000000)
+            v = v * 10 + (*s - '0');
+    }
+    while (*s == ' ' || *s == '\t' || *s == '\n')
+        s++;
+    if (*s)
+        return false;
+    *out = (int)(negative ? -v : v);
+    return true;
+}
+
+/* The version of a '[from X.Y]' marker. */
+static PyVersion parse_version(Clinic *c, DslState *d, const char *text)
+{
+    PyVersion v = {0, 0};
+    const char *dot = strchr(text, '.');
+    if (!dot || strchr(dot + 1, '.') ||
+        !parse_py_int(arena_strndup(c->arena, text, (size_t)(dot - text)),
+                      &v.major) ||
+        !parse_py_int(dot + 1, &v.minor))
+        clinic_fail(c, 0, "Function %s: expected format '[from major.minor]' "
+                          "where 'major' and 'minor' are integers; got %s",
+                    dsl_repr_str(c, d->function->name),
+                    dsl_repr_str(c, text));
+    return v;
+}
+
+/* A '*' or '/' line with a '[from X.Y]' marker ("* [from 3.14]"): the
+   symbol, and the version text in *from.  0 when the line is none. */
+static char match_from_marker(Clinic *c, const char *line, const char **from)
+{
+    if ((line[0] != '*' && line[0] != '/') || line[1] != ' ')
+        return 0;
+    const char *p = line + 1;
+    while (*p == ' ')
+        p++;
+    if (strncmp(p, "[from ", 6) != 0)
+        return 0;
+    p += 6;
+    while (*p == ' ')
+        p++;
+    size_t n = strlen(p);
+    if (n < 2 || p[n - 1] != ']')
+        return 0;
+    *from = arena_strndup(c->arena, p, n - 1);
+    return line[0];
+}
+
+void dsl_check_remaining_star(Clinic *c, DslState *d)
+{
+    Function *f = d->function;
+    const char *symbol;
+    if (d->keyword_only)
+        symbol = "*";
+    else if (d->deprecated_positional.major)
+        symbol = "* [from ...]";
+    else
+        return;
+
+    const Parameter *last = f->parameters[f->nparameters - 1];
+    if (d->keyword_only) {
+        if (last->kind == PARAM_KEYWORD_ONLY ||
+            ((c->dialect->fixes & FIX_KEYWORD_ONLY_AFTER_VARARG) &&
+             last->kind == PARAM_VAR_POSITIONAL))
+            return;
+    } else if (same_version(last->deprecated_positional,
+                            d->deprecated_positional)) {
+        return;
+    }
+    if (d->star_line)
+        c->line = d->star_line;
+    clinic_failm(c, 0, MSG_STAR_WITHOUT_PARAMETERS, MSG_ARGS(f->name, symbol));
+}
+
+/* '*', or '* [from X.Y]' (version), after which the parameters are
+   keyword-only (or will be, from that version on). */
+static void parse_star(Clinic *c, DslState *d, PyVersion version)
+{
+    Function *f = d->function;
+    if (!version.major) {
+        if (d->keyword_only)
+            clinic_failm(c, 0, MSG_STAR_TWICE, MSG_ARGS(f->name));
+        dsl_check_remaining_star(c, d);
+        d->keyword_only = true;
+        d->star_line = d->line;
+    } else {
+        const char *name = dsl_repr_str(c, f->name);
+        if (d->keyword_only)
+            clinic_fail(c, 0, "Function %s: '* [from ...]' must precede '*'",
+                        name);
+        if (d->deprecated_positional.major) {
+            if (same_version(d->deprecated_positional, version))
+                clinic_fail(c, 0, "Function %s uses '* [from %s]' more than "
+                                  "once.", name, version_text(c, version));
+            if (version_less(d->deprecated_positional, version))
+                clinic_fail(c, 0, "Function %s: '* [from %s]' must precede "
+                                  "'* [from %s]'", name,
+                            version_text(c, version),
+                            version_text(c, d->deprecated_positional));
+        }
+        d->star_line = d->line;
+    }
+    d->deprecated_positional = version;
+}
+
+/* 3.13's checks of '/' and '/ [from X.Y]' against what came before. */
+static void check_slash_order(Clinic *c, DslState *d, PyVersion version)
+{
+    Function *f = d->function;
+    const char *name = dsl_repr_str(c, f->name);
+    if (!version.major) {
+        if (d->deprecated_keyword.major)
+            clinic_fail(c, 0, "Function %s: '/' must precede '/ [from ...]'",
+                        name);
+        if (d->deprecated_positional.major)
+            clinic_fail(c, 0, "Function %s: '/' must precede '* [from ...]'",
+                        name);
+        if (d->keyword_only)
+            clinic_failm(c, 0, MSG_SLASH_AFTER_STAR, MSG_ARGS(f->name));
+        if (d->positional_only)
+            clinic_failm(c, 0, MSG_SLASH_TWICE, MSG_ARGS(f->name));
+        return;
+    }
+    if (d->deprecated_keyword.major) {
+        if (same_version(d->deprecated_keyword, version))
+            clinic_fail(c, 0, "Function %s uses '/ [from %s]' more than once.",
+                        name, version_text(c, version));
+        if (version_less(version, d->deprecated_keyword))
+            clinic_fail(c, 0, "Function %s: '/ [from %s]' must precede "
+                              "'/ [from %s]'", name, version_text(c, version),
+                        version_text(c, d->deprecated_keyword));
+    }
+    if (d->deprecated_positional.major)
+        clinic_fail(c, 0, "Function %s: '/ [from ...]' must precede "
+                          "'* [from ...]'", name);
+    if (d->keyword_only)
+        clinic_fail(c, 0, "Function %s: '/ [from ...]' must precede '*'",
+                    name);
+}
+
+/* '/', or '/ [from X.Y]' (version): the parameters before it are
+   positional-only (or will be, from that version on). */
+static void parse_slash(Clinic *c, DslState *d, PyVersion version)
+{
+    Function *f = d->function;
+    bool markers = dsl_has_syntax(c, SYNTAX_DEPRECATION);
+    if (markers) {
+        check_slash_order(c, d, version);
+    } else if (d->positional_only) {
+        clinic_failm(c, 0, MSG_SLASH_TWICE, MSG_ARGS(f->name));
+    }
+    d->positional_only = true;
+    d->deprecated_keyword = version;
+    if (version.major &&
+        f->parameters[f->nparameters - 1]->kind != PARAM_POSITIONAL_OR_KEYWORD)
+        clinic_fail(c, 0, "Function %s specifies '/ [from ...]' without "
+                          "preceding parameters.",
+                    dsl_repr_str(c, f->name));
+    /* ps_required and ps_optional are allowed here: positional-only
+       parameters without option groups may have defaults */
+    if ((d->parameter_state != PS_REQUIRED &&
+         d->parameter_state != PS_OPTIONAL &&
+         d->parameter_state != PS_RIGHT_SQUARE_AFTER &&
+         d->parameter_state != PS_GROUP_BEFORE) || d->group)
+        fail_group(c, d, 'd');
+    if (!markers && d->keyword_only)
+        clinic_failm(c, 0, MSG_SLASH_AFTER_STAR, MSG_ARGS(f->name));
+    /* fix up the preceding parameters */
+    for (size_t i = 0; i < f->nparameters; i++) {
+        Parameter *p = f->parameters[i];
+        if (markers) {
+            if (p->kind != PARAM_POSITIONAL_OR_KEYWORD)
+                continue;
+            if (!version.major)
+                p->kind = PARAM_POSITIONAL_ONLY;
+            else if (!p->deprecated_keyword.major)
+                p->deprecated_keyword = version;
+            continue;
+        }
+        if (p->kind == PARAM_VAR_POSITIONAL)
+            continue;
+        if (p->kind != PARAM_POSITIONAL_OR_KEYWORD &&
+            !p->converter->cls->is_self)
+            clinic_failm(c, 0, MSG_SLASH_AFTER_STAR, MSG_ARGS(f->name));
+        p->kind = PARAM_POSITIONAL_ONLY;
+    }
+}
+
+static void parse_special_symbol(Clinic *c, DslState *d, char symbol,
+                                 PyVersion version)
 {
     Function *f = d->function;
     switch (symbol) {
     case '*':
-        if (d->keyword_only)
-            clinic_fail(c, 0, "Function %s uses '*' more than once.",
-                        f->name);
-        d->keyword_only = true;
-        d->star_line = d->line;
+        parse_star(c, d, version);
         break;
     case '[':
         if (d->parameter_state == PS_START ||
@@ -73,16 +292,13 @@ static void parse_special_symbol(Clinic *c, DslState *d, char symbol)
         break;
     case ']': {
         if (!d->group)
-            clinic_fail(c, 0, "Function %s has a ] without a matching [.",
-                        f->name);
+            clinic_failm(c, 0, MSG_UNMATCHED_BRACKET, MSG_ARGS(f->name));
         bool nonempty = false;
         for (size_t i = 0; i < f->nparameters; i++)
             if (f->parameters[i]->group == d->group)
                 nonempty = true;
         if (!nonempty)
-            clinic_fail(c, 0, "Function %s has an empty group.\n"
-                              "All groups must contain at least one "
-                              "parameter.", f->name);
+            clinic_failm(c, 0, MSG_EMPTY_GROUP, MSG_ARGS(f->name));
         d->group--;
         if (d->parameter_state == PS_LEFT_SQUARE_BEFORE ||
             d->parameter_state == PS_GROUP_BEFORE)
@@ -95,33 +311,7 @@ static void parse_special_symbol(Clinic *c, DslState *d, char symbol)
         break;
     }
     case '/':
-        if (d->positional_only)
-            clinic_fail(c, 0, "Function %s uses '/' more than once.",
-                        f->name);
-        d->positional_only = true;
-        /* ps_required and ps_optional are allowed here: positional-only
-           parameters without option groups may have defaults */
-        if ((d->parameter_state != PS_REQUIRED &&
-             d->parameter_state != PS_OPTIONAL &&
-             d->parameter_state != PS_RIGHT_SQUARE_AFTER &&
-             d->parameter_state != PS_GROUP_BEFORE) || d->group)
-            fail_group(c, d, 'd');
-        if (d->keyword_only)
-            clinic_fail(c, 0, "Function %s mixes keyword-only and "
-                              "positional-only parameters, which is "
-                              "unsupported.", f->name);
-        /* fix up the preceding parameters */
-        for (size_t i = 0; i < f->nparameters; i++) {
-            Parameter *p = f->parameters[i];
-            if (p->kind == PARAM_VAR_POSITIONAL)
-                continue;
-            if (p->kind != PARAM_POSITIONAL_OR_KEYWORD &&
-                !p->converter->cls->is_self)
-                clinic_fail(c, 0, "Function %s mixes keyword-only and "
-                                  "positional-only parameters, which is "
-                                  "unsupported.", f->name);
-            p->kind = PARAM_POSITIONAL_ONLY;
-        }
+        parse_slash(c, d, version);
         break;
     }
 }
@@ -208,12 +398,10 @@ CLINIC_NORETURN static void fail_named_constant(Clinic *c, const char *name)
     static const char *const literals[] = {"True", "False", "None", "NULL"};
     const char *best = text_closest(name, literals,
                                     sizeof literals / sizeof *literals);
-    clinic_fail_note(c, 0,
-                     best ? arena_printf(c->arena, "did you mean '%s'?", best)
-                          : NULL,
-                     "When you specify a named constant (%s) as your default "
-                     "value,\nyou MUST specify a valid c_default.",
-                     dsl_repr_str(c, name));
+    clinic_failm_note(c, 0,
+                      best ? arena_printf(c->arena, "did you mean '%s'?", best)
+                           : NULL,
+                      MSG_CONSTANT_NEEDS_C_DEFAULT, MSG_ARGS(name));
 }
 
 /*
@@ -226,12 +414,13 @@ static void parse_default(Clinic *c, const char *default_text,
     const char *def = text_strip(c->arena, default_text);
     PySyntaxError err = {0};
     PyExpr *expr = pyexpr_parse_default(c->arena, def, &err);
-    /* clinic.py shows the line it parsed, its own 'x = ' wrapper
-       around the default; the default itself says more */
     if (!expr)
-        clinic_fail_note(c, 0, "a default value is a Python expression (a "
-                         "literal, NULL, or a name given with c_default=)",
-                         "Syntax error: %s", dsl_repr_str(c, def));
+        clinic_failm_note(c, 0, "a default value is a Python expression (a "
+                          "literal, NULL, or a name given with c_default=)",
+                          MSG_DEFAULT_SYNTAX,
+                          MSG_ARGS(dsl_repr_str(c, def),
+                                   err.text ? dsl_repr_str(c, err.text)
+                                            : "None"));
 
     const char *c_default = NULL, *py_default = NULL;
     if (!find_arg(args, *nargs, "c_default")) {
@@ -252,9 +441,8 @@ static void parse_default(Clinic *c, const char *default_text,
                                   "value!");
         } else if (!error_is(error, "NameError")) {
             /* NameError: probably a named constant */
-            clinic_fail(c, 0, "Malformed expression given as default value"
-                              "\n%s caused %s", dsl_repr_str(c, def),
-                        error ? error : "");
+            clinic_failm(c, 0, MSG_MALFORMED_DEFAULT,
+                         MSG_ARGS(def, error ? error : ""));
         }
     }
 
@@ -266,10 +454,8 @@ static void parse_default(Clinic *c, const char *default_text,
     } else if (expr->kind == PX_BINOP ||
                (expr->kind == PX_UNARYOP && !is_number_constant(expr->left))) {
         if (!given_c_default(args, *nargs))
-            clinic_fail(c, 0, "When you specify an expression (%s) as your "
-                              "default value,\nyou MUST specify a valid "
-                              "c_default.%s", dsl_repr_str(c, def),
-                        pyexpr_dump(c->arena, expr));
+            clinic_failm(c, 0, MSG_EXPRESSION_NEEDS_C_DEFAULT,
+                         MSG_ARGS(def, pyexpr_dump(c->arena, expr)));
         py_default = def;
         *value = py_unknown;
     } else if (expr->kind == PX_ATTRIBUTE) {
@@ -386,9 +572,16 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     }
     line = text_lstrip(c->arena, arena_strndup(c->arena, line, len));
 
+    const char *from;
+    char marked = dsl_has_syntax(c, SYNTAX_DEPRECATION)
+                      ? match_from_marker(c, line, &from) : 0;
+    if (marked) {
+        parse_special_symbol(c, d, marked, parse_version(c, d, from));
+        return;
+    }
     if (!strcmp(line, "*") || !strcmp(line, "/") || !strcmp(line, "[") ||
         !strcmp(line, "]")) {
-        parse_special_symbol(c, d, line[0]);
+        parse_special_symbol(c, d, line[0], (PyVersion){0, 0});
         return;
     }
 
@@ -429,21 +622,25 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         default_text = NULL;
         memset(&decl, 0, sizeof decl);
         if (!pyexpr_parse_params(c->arena, line, &decl, &err))
-            clinic_fail(c, 0, "Function %s has an invalid parameter "
-                              "declaration:\n\t%s", f->name, line);
+            clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
     }
     if (decl.nargs > 1)
-        clinic_fail(c, 0, "Function %s has an invalid parameter declaration "
-                          "(comma?):\n\t%s", f->name, line);
+        clinic_failm(c, 0, MSG_INVALID_PARAMETER_COMMA,
+                     MSG_ARGS(f->name, line));
     if (decl.has_default)
-        clinic_fail(c, 0, "Function %s has an invalid parameter declaration "
-                          "(default value?):\n\t%s", f->name, line);
+        clinic_failm(c, 0, MSG_INVALID_PARAMETER_DEFAULT,
+                     MSG_ARGS(f->name, line));
     if (decl.has_kwarg)
-        clinic_fail(c, 0, "Function %s has an invalid parameter declaration "
-                          "(**kwargs?):\n\t%s", f->name, line);
+        clinic_failm(c, 0, MSG_INVALID_PARAMETER_KWARGS,
+                     MSG_ARGS(f->name, line));
     if (!decl.is_vararg && decl.nargs == 0)
-        clinic_fail(c, 0, "Function %s has an invalid parameter "
-                          "declaration:\n\t%s", f->name, line);
+        clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
+    if (decl.is_vararg && dsl_has_syntax(c, SYNTAX_DEPRECATION)) {
+        /* 3.13: *args counts as the '*' */
+        if (d->keyword_only)
+            clinic_failm(c, 0, MSG_STAR_TWICE, MSG_ARGS(f->name));
+        dsl_check_remaining_star(c, d);
+    }
 
     bool is_vararg = decl.is_vararg;
     const char *parameter_name = decl.name;
@@ -457,9 +654,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     PyValue value;
     if (!default_text || !*default_text) {
         if (d->parameter_state == PS_OPTIONAL)
-            clinic_fail(c, 0, "Can't have a parameter without a default (%s)"
-                              "\nafter a parameter with a default!",
-                        dsl_repr_str(c, parameter_name));
+            clinic_failm(c, 0, MSG_DEFAULT_MISSING, MSG_ARGS(parameter_name));
         if (is_vararg) {
             value = py_null;
             set_default_arg(args, &nargs, "c_default", str_value("NULL"));
@@ -481,15 +676,15 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     Converter *converter;
     if (legacy) {
         if (!legacy_converter_find(c, name))
-            clinic_fail(c, 0, "%s is not a valid legacy converter", name);
+            clinic_failm(c, 0, MSG_NOT_A_CONVERTER, MSG_ARGS(name, "legacy "));
         converter = legacy_converter_create(c, name, converter_name,
                                             parameter_name, f, value, args,
                                             nargs);
     } else {
         const ConverterClass *cls = converter_class_find(c, name);
         if (!cls)
-            clinic_fail_note(c, 0, converter_suggestion(c, false, name),
-                             "%s is not a valid converter", name);
+            clinic_failm_note(c, 0, converter_suggestion(c, false, name),
+                              MSG_NOT_A_CONVERTER, MSG_ARGS(name, ""));
         converter = converter_create(c, cls, converter_name, parameter_name,
                                      f, value, args, nargs);
     }
@@ -530,6 +725,12 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         if (d->group)
             clinic_fail(c, 0, "A 'defining_class' parameter cannot be in an "
                               "optional group.");
+        if (c->dialect->fixes & FIX_DEFINING_CLASS_POSITIONAL) {
+            if (!f->cls)
+                clinic_fail(c, 0, "A 'defining_class' parameter cannot be "
+                                  "defined at module level.");
+            kind = PARAM_POSITIONAL_ONLY;
+        }
     }
 
     Parameter *p = arena_new_of(c->arena, Parameter);
@@ -540,6 +741,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     p->converter = converter;
     p->docstring = "";
     p->group = d->group;
+    p->deprecated_positional = d->deprecated_positional;
     p->annotation = annotation;
 
     for (size_t i = 1; i < f->nparameters; i++)
@@ -555,4 +757,6 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         ? arena_printf(c->arena, "%s_as_%s", parameter_name, c_name)
         : parameter_name;
     dsl_add_parameter(c, f, key, p);
+    if (is_vararg && (c->dialect->fixes & FIX_KEYWORD_ONLY_AFTER_VARARG))
+        d->keyword_only = true;
 }

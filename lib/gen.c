@@ -8,7 +8,9 @@
 
 #include "converters.h"
 #include "gen.h"
+#include "pyexpr.h"
 #include "gen_internal.h"
+#include "message.h"
 #include "output.h"
 #include "route.h"
 #include "text.h"
@@ -48,11 +50,34 @@ bool gen_is_object_converter(const Converter *conv)
 
 const char *gen_param_displayname(Clinic *c, const Parameter *p, int i)
 {
+    const char *name;
     if (i == 0)
-        return "\"argument\"";
-    if (p->kind != PARAM_POSITIONAL_ONLY)
-        return arena_printf(c->arena, "\"argument '%s'\"", p->name);
-    return arena_printf(c->arena, "\"argument %d\"", i);
+        name = "argument";
+    else if (p->kind != PARAM_POSITIONAL_ONLY)
+        name = arena_printf(c->arena, "argument %s",
+                            py_repr_str(c->arena, p->name, strlen(p->name)));
+    else
+        name = arena_printf(c->arena, "argument %d", i);
+    return c->dialect->quoted_displayname
+               ? arena_printf(c->arena, "\"%s\"", name) : name;
+}
+
+const char *gen_displayname(const Function *f)
+{
+    return function_kind_new_or_init(f->kind) && f->cls ? f->cls->name
+                                                        : f->name;
+}
+
+const char *gen_c_id(Clinic *c, const char *name)
+{
+    unsigned char ch = (unsigned char)name[0];
+    if (ch && !name[1]) {
+        bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                     (ch >= '0' && ch <= '9');
+        return alnum ? arena_printf(c->arena, "_Py_LATIN1_CHR('%c')", ch)
+                     : arena_printf(c->arena, "_Py_LATIN1_CHR(%d)", ch);
+    }
+    return arena_printf(c->arena, "&_Py_ID(%s)", name);
 }
 
 const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
@@ -65,7 +90,8 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
 
     for (p = doc; *p; p++)
         if ((unsigned char)*p > 0x7F) {
-            clinic_warn(c, 0, "Non-ascii character appear in docstring.");
+            if (!c->dialect->docstring_ascii_check)
+                clinic_warnm(c, 0, MSG_NON_ASCII_DOCSTRING, NULL);
             break;
         }
 
@@ -189,27 +215,42 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
                                RenderData *data, StrMap *d)
 {
     Arena *a = c->arena;
-    bool new_or_init = f->kind == FUNC_METHOD_NEW || f->kind == FUNC_METHOD_INIT;
     const char *c_basename;
     size_t i;
 
     strmap_set(a, d, "full_name", f->full_name);
-    strmap_set(a, d, "name", new_or_init && f->cls ? f->cls->name : f->name);
+    strmap_set(a, d, "name", gen_displayname(f));
     c_basename = c_basename_of(c, f);
-    strmap_set(a, d, "c_basename", c_basename);
-    {
-        char *upper = arena_strdup(a, c_basename), *p;
-        for (p = upper; *p; p++)
-            if (*p >= 'a' && *p <= 'z')
-                *p = (char)(*p - 'a' + 'A');
+    char *upper = arena_strdup(a, c_basename);
+    for (char *p = upper; *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    if (f->kind == FUNC_GETTER || f->kind == FUNC_SETTER) {
+        strmap_set(a, d, "getset_name", upper);
+        strmap_set(a, d, "getset_basename", c_basename);
+        strmap_set(a, d, "c_basename",
+                   arena_printf(a, "%s%s", c_basename,
+                                f->kind == FUNC_GETTER ? "_get" : "_set"));
+        if (f->kind == FUNC_SETTER) {
+            /* the setter's value, implicitly */
+            strlist_push(a, &data->impl_parameters, "PyObject *value");
+            strlist_push(a, &data->impl_arguments, "value");
+        }
+    } else {
         strmap_set(a, d, "methoddef_name",
                    arena_printf(a, "%s_METHODDEF", upper));
+        strmap_set(a, d, "c_basename", c_basename);
     }
     strmap_set(a, d, "docstring", gen_docstring_for_c_string(c, f));
 
     strmap_set(a, d, "self_name", "");
     strmap_set(a, d, "self_type", "");
     strmap_set(a, d, "self_type_check", "");
+    StrList targets = {0};
+    for (i = 0; i < f->ntarget_critical_section; i++)
+        strlist_push(a, &targets, f->target_critical_section[i]);
+    strmap_set(a, d, "target_critical_section",
+               strlist_join(a, &targets, ", "));
     for (i = 0; i < f->nparameters; i++)
         converter_set_template_dict(c, params[i]->converter, d);
 
@@ -224,7 +265,14 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
     strmap_set(a, d, "initializers", strlist_join(a, &data->initializers, "\n\n"));
     strmap_set(a, d, "modifications",
                strlist_join(a, &data->modifications, "\n\n"));
-    strmap_set(a, d, "keywords", join_each(a, &data->keywords, "\"", "\",", " "));
+    strmap_set(a, d, "keywords_c",
+               join_each(a, &data->keywords, "\"", "\",", " "));
+    StrList keywords_py = {0};
+    for (i = 0; i < data->keywords.len; i++)
+        if (*data->keywords.items[i])
+            strlist_push(a, &keywords_py,
+                         gen_c_id(c, data->keywords.items[i]));
+    strmap_set(a, d, "keywords_py", join_each(a, &keywords_py, "", ",", " "));
     strmap_set(a, d, "format_units", strlist_join(a, &data->format_units, ""));
     strmap_set(a, d, "parse_arguments",
                strlist_join(a, &data->parse_arguments, ", "));
@@ -243,32 +291,47 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
     strmap_set(a, d, "cleanup",
                text_format_escape(a, strlist_join(a, &data->cleanup, "")));
     strmap_set(a, d, "return_value", data->return_value);
+    strmap_set(a, d, "lock", strlist_join(a, &data->lock, "\n"));
+    strmap_set(a, d, "unlock", strlist_join(a, &data->unlock, "\n"));
+}
+
+/* The passes render_function makes over one field's template. */
+/* The fields render_function puts in with linear_format, which are the
+   same for every template of the function: the option groups' switch,
+   then the blocks of code. */
+typedef struct BlockFields {
+    StrMap option_groups;      /* empty without option groups */
+    StrMap blocks;
+} BlockFields;
+
+static void block_fields_of(Clinic *c, const StrMap *d, bool option_groups,
+                            BlockFields *bf)
+{
+    static const char *const names[] = {
+        "declarations", "return_conversion", "initializers", "modifications",
+        "post_parsing", "cleanup", "lock", "unlock",
+    };
+    memset(bf, 0, sizeof *bf);
+    if (option_groups)
+        strmap_set(c->arena, &bf->option_groups, "option_group_parsing",
+                   strmap_get(d, "option_group_parsing"));
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        strmap_set(c->arena, &bf->blocks, names[i], strmap_get(d, names[i]));
 }
 
 /* The passes render_function makes over one field's template. */
 static const char *render_field(Clinic *c, const char *name,
                                 const char *template, const StrMap *d,
-                                bool has_option_groups)
+                                const BlockFields *bf)
 {
     Arena *a = c->arena;
-    static const char *const block_fields[] = {
-        "declarations", "return_conversion", "initializers", "modifications",
-        "post_parsing", "cleanup",
-    };
-    StrMap lf = {0}, exit_map = {0};
+    StrMap exit_map = {0};
     const char *missing = NULL, *prefix, *suffix;
     char *s;
-    size_t i;
 
-    if (has_option_groups) {
-        StrMap og = {0};
-        strmap_set(a, &og, "option_group_parsing",
-                   strmap_get(d, "option_group_parsing"));
-        template = text_linear_format(a, template, &og);
-    }
-    for (i = 0; i < sizeof block_fields / sizeof *block_fields; i++)
-        strmap_set(a, &lf, block_fields[i], strmap_get(d, block_fields[i]));
-    template = text_linear_format(a, template, &lf);
+    if (bf->option_groups.len)
+        template = text_linear_format(a, template, &bf->option_groups);
+    template = text_linear_format(a, template, &bf->blocks);
 
     /* Only generate the "exit:" label if something jumps to it. */
     strmap_set(a, &exit_map, "exit_label",
@@ -316,6 +379,26 @@ const char *gen_render_function(Clinic *c, Function *f)
     params = render_parameters(c, f);
     gen_output_templates(c, f, &templates);
 
+    if (f->critical_section) {
+        const char *lock, *unlock;
+        switch (f->ntarget_critical_section) {
+        case 0:
+            lock = "Py_BEGIN_CRITICAL_SECTION({self_name});";
+            unlock = "Py_END_CRITICAL_SECTION();";
+            break;
+        case 1:
+            lock = "Py_BEGIN_CRITICAL_SECTION({target_critical_section});";
+            unlock = "Py_END_CRITICAL_SECTION();";
+            break;
+        default:
+            lock = "Py_BEGIN_CRITICAL_SECTION2({target_critical_section});";
+            unlock = "Py_END_CRITICAL_SECTION2();";
+            break;
+        }
+        strlist_push(a, &data.lock, lock);
+        strlist_push(a, &data.unlock, unlock);
+    }
+
     nselfless = f->nparameters - 1;
     first_optional = nselfless;
     positional = nselfless &&
@@ -351,8 +434,7 @@ const char *gen_render_function(Clinic *c, Function *f)
     }
 
     if (has_option_groups && !positional)
-        clinic_fail(c, 0, "You cannot use optional groups ('[' and ']')\n"
-                          "unless all parameters are positional-only ('/').");
+        clinic_failm(c, 0, MSG_GROUPS_NOT_POSITIONAL, NULL);
 
     /* The reference's HACK: a METH_O parser taking the impl's parameters
        must not also declare the one parameter as a local. */
@@ -375,12 +457,14 @@ const char *gen_render_function(Clinic *c, Function *f)
         strmap_set(a, &d, "option_group_parsing",
                    gen_option_group_parsing(c, f));
 
+    BlockFields bf;
+    block_fields_of(c, &d, has_option_groups, &bf);
     for (field = 0; field < ROUTER_NFIELDS; field++) {
         const char *name = router_field_names[field];
         const char *template = strmap_get(&templates, name);
         router_append_field(c, field,
                             render_field(c, name, template ? template : "", &d,
-                                         has_option_groups));
+                                         &bf));
     }
     return router_dump_block(c);
 }

@@ -27,8 +27,16 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f);
    blank line after a closing "--" line. */
 const char *gen_docstring_text(Clinic *c, const Function *f);
 
-/* Parameter.get_displayname(i): how error messages name argument i. */
+/* Parameter.get_displayname(i): how error messages name argument i
+   ("argument 'x'"; 3.11 has it in double quotes, 3.13 without). */
 const char *gen_param_displayname(Clinic *c, const Parameter *p, int i);
+
+/* Function.displayname: the class's name for __new__ and __init__. */
+const char *gen_displayname(const Function *f);
+
+/* 3.13's c_id(): how the keyword tuple names a keyword
+   ("_Py_LATIN1_CHR('x')", "&_Py_ID(name)"). */
+const char *gen_c_id(Clinic *c, const char *name);
 
 /* No return converter, or one whose C type is "PyObject *". */
 bool gen_default_return_converter(const Function *f);
@@ -52,6 +60,24 @@ bool gen_is_object_converter(const Converter *conv);
    newlines.  The templates still hold {name}-style fields for
    render_function's passes. */
 void gen_output_templates(Clinic *c, Function *f, StrMap *templates);
+
+/* ---- gen_deprecate.c --------------------------------------------------- */
+
+/* The compiler warning (then error) of a function with '[from X.Y]'
+   markers, from the earliest version they name; NULL when none. */
+const char *gen_compiler_deprecated_warning(Clinic *c, const Function *f,
+                                            Parameter **params, size_t n);
+/* The DeprecationWarning for passing by position the parameters params
+   (at index[] among the parsed ones), and its note in f's docstring. */
+const char *gen_deprecate_positional_use(Clinic *c, Function *f,
+                                         Parameter **params, const int *index,
+                                         size_t n);
+/* The same for passing by keyword: argname_fmt ("args[%d]") when the
+   arguments are unpacked, NULL when the keywords are looked up. */
+const char *gen_deprecate_keyword_use(Clinic *c, Function *f,
+                                      Parameter **params, const int *index,
+                                      size_t n, const char *argname_fmt,
+                                      bool fastcall);
 
 /* ---- gen_groups.c ------------------------------------------------------ */
 

@@ -1,9 +1,16 @@
 /*
- * gen_templates.c — clinic.py's CLanguage.output_templates: choose the
- * calling convention of a function (METH_NOARGS, METH_O, METH_VARARGS
- * with option groups, positional-only METH_FASTCALL, METH_FASTCALL |
- * METH_KEYWORDS, METH_METHOD, __new__/__init__) and write the templates
- * of the ten output fields.  render_function (gen.c) fills them in.
+ * gen_templates.c — choose the calling convention of a function and write
+ * the templates of its ten output fields (clinic.py's
+ * CLanguage.output_templates; 3.13's ParseArgsCodeGen, whose structure
+ * this follows): METH_NOARGS, METH_O, METH_VARARGS with option groups,
+ * positional-only METH_FASTCALL, METH_FASTCALL|METH_KEYWORDS, METH_METHOD,
+ * __new__/__init__, and 3.13's getters and setters.  render_function
+ * (gen.c) fills the templates in.
+ *
+ * What the dialects write differently comes from c->dialect (the keyword
+ * parser's declaration, the defining class's argument check, ...); the
+ * Limited C API paths run only for a file whose dialect honours
+ * Py_LIMITED_API (c->limited_capi).
  *
  * The templates are written here exactly as the reference's
  * normalize_snippet() leaves them, so they read as the C they produce;
@@ -13,6 +20,7 @@
 
 #include "converters.h"
 #include "cpp.h"
+#include "gen.h"
 #include "gen_internal.h"
 #include "text.h"
 
@@ -23,6 +31,37 @@ static const char methoddef_define_template[] =
     "    {{\"{name}\", {methoddef_cast}{c_basename}{methoddef_cast_end}, "
     "{methoddef_flags}, {c_basename}__doc__}},";
 
+static const char getterdef_define_template[] =
+    "#if !defined({getset_basename}_DOCSTR)\n"
+    "#  define {getset_basename}_DOCSTR NULL\n"
+    "#endif\n"
+    "#if defined({getset_name}_GETSETDEF)\n"
+    "#  undef {getset_name}_GETSETDEF\n"
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, "
+    "(setter){getset_basename}_set, {getset_basename}_DOCSTR}},\n"
+    "#else\n"
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, "
+    "NULL, {getset_basename}_DOCSTR}},\n"
+    "#endif";
+
+static const char setterdef_define_template[] =
+    "#if !defined({getset_basename}_DOCSTR)\n"
+    "#  define {getset_basename}_DOCSTR NULL\n"
+    "#endif\n"
+    "#if defined({getset_name}_GETSETDEF)\n"
+    "#  undef {getset_name}_GETSETDEF\n"
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, "
+    "(setter){getset_basename}_set, {getset_basename}_DOCSTR}},\n"
+    "#else\n"
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", NULL, "
+    "(setter){getset_basename}_set, NULL}},\n"
+    "#endif";
+
+static const char methoddef_ifndef_template[] =
+    "#ifndef {methoddef_name}\n"
+    "    #define {methoddef_name}\n"
+    "#endif /* !defined({methoddef_name}) */";
+
 static const char docstring_prototype_template[] =
     "PyDoc_VAR({c_basename}__doc__);";
 
@@ -30,12 +69,24 @@ static const char docstring_definition_template[] =
     "PyDoc_STRVAR({c_basename}__doc__,\n"
     "{docstring});";
 
+static const char getset_docstring_definition_template[] =
+    "PyDoc_STRVAR({getset_basename}__doc__,\n"
+    "{docstring});\n"
+    "#if defined({getset_basename}_DOCSTR)\n"
+    "#   undef {getset_basename}_DOCSTR\n"
+    "#endif\n"
+    "#define {getset_basename}_DOCSTR {getset_basename}__doc__";
+
 static const char impl_definition_template[] =
     "static {impl_return_type}\n"
     "{c_basename}_impl({impl_parameters})";
 
 static const char parser_prototype_keyword[] =
     "static PyObject *\n"
+    "{c_basename}({self_type}{self_name}, PyObject *args, PyObject *kwargs)";
+
+static const char parser_prototype_init[] =
+    "static int\n"
     "{c_basename}({self_type}{self_name}, PyObject *args, PyObject *kwargs)";
 
 static const char parser_prototype_varargs[] =
@@ -61,15 +112,21 @@ static const char parser_prototype_noargs[] =
     "static PyObject *\n"
     "{c_basename}({self_type}{self_name}, PyObject *Py_UNUSED(ignored))";
 
-static const char parser_prototype_init[] =
+static const char parser_prototype_getter[] =
+    "static PyObject *\n"
+    "{c_basename}({self_type}{self_name}, void *Py_UNUSED(context))";
+
+static const char parser_prototype_setter[] =
     "static int\n"
-    "{c_basename}({self_type}{self_name}, PyObject *args, PyObject *kwargs)";
+    "{c_basename}({self_type}{self_name}, PyObject *value, "
+    "void *Py_UNUSED(context))";
 
 static const char meth_o_prototype[] =
     "static PyObject *\n"
     "{c_basename}({impl_parameters})";
 
-/* What parser_body puts before and after the parsing code. */
+/* What parser_body puts before and after the parsing code.  {lock} and
+   {unlock} are 3.13's critical sections; empty, their lines go. */
 static const char parser_body_head[] =
     "{{\n"
     "    {return_value_declaration}\n"
@@ -79,7 +136,9 @@ static const char parser_body_head[] =
 
 static const char parser_body_tail[] =
     "    {modifications}\n"
+    "    {lock}\n"
     "    {return_value} = {c_basename}_impl({impl_arguments});\n"
+    "    {unlock}\n"
     "    {return_conversion}\n"
     "    {post_parsing}\n"
     "\n"
@@ -98,271 +157,422 @@ static const char no_positional_check[] =
     "        goto exit;\n"
     "    }}";
 
-/* ---- parser_body ------------------------------------------------------- */
+static const char modsupport_h[] = "pycore_modsupport.h";
 
-/* The reference's parser_body closure.  It remembers the fields and
-   declarations of its last call: __new__ and __init__ re-render the same
-   parsing code under another prototype (clinic.py's "awful hack"). */
-typedef struct ParserBody {
-    StrList fields;
+/* ---- the state of one function's templates ------------------------------ */
+
+/* ParseArgsCodeGen: the parameters output_templates works on (without
+   self, and without a leading defining_class), what they add up to, and
+   the templates chosen so far. */
+typedef struct ParseArgs {
+    Clinic *c;
+    Function *f;
+    Parameter **params;
+    size_t n;
+    bool requires_defining_class;
+    bool new_or_init;
+    bool fastcall;
+    bool limited_capi;
+    int pos_only, min_pos, max_pos, min_kw_only, pseudo_args;
+    long vararg;               /* index of *args, or -1 (NO_VARARG) */
+
+    const char *flags;
+    const char *parser;        /* Rendering.parser (model.h) */
     const char *declarations;
-} ParserBody;
-
-static const char *parser_body(Clinic *c, ParserBody *last,
-                               const char *prototype, const StrList *fields,
-                               const char *declarations)
-{
-    Arena *a = c->arena;
-    StrBuf sb = STRBUF_INIT;
-    StrMap map = {0};
-    size_t i;
-
-    last->fields = (StrList){0};
-    for (i = 0; i < fields->len; i++)
-        strlist_push(a, &last->fields, fields->items[i]);
-    last->declarations = declarations;
-
-    sb_adds(&sb, prototype);
-    sb_addc(&sb, '\n');
-    sb_adds(&sb, parser_body_head);
-    for (i = 0; i < fields->len; i++) {
-        sb_addc(&sb, '\n');
-        sb_adds(&sb, fields->items[i]);
-    }
-    sb_addc(&sb, '\n');
-    sb_adds(&sb, parser_body_tail);
-
-    strmap_set(a, &map, "parser_declarations", declarations);
-    return text_linear_format(a, sb_take(&sb, a), &map);
-}
-
-/* ---- helpers ------------------------------------------------------------ */
+    const char *return_value_declaration;
+    const char *docstring_prototype, *docstring_definition;
+    const char *methoddef_define;
+    const char *parser_prototype, *parser_definition;
+    const char *impl_prototype;   /* NULL: impl_definition's */
+    const char *impl_definition;
+    const char *cpp_if, *cpp_endif, *methoddef_ifndef;
+    /* the fields of the last parser_body(): __new__ and __init__
+       re-render the same parsing code under another prototype (clinic.py's
+       "awful hack") */
+    StrList body_fields;
+} ParseArgs;
 
 static const char *snippet(Clinic *c, const char *s, int indent)
 {
     return text_normalize_snippet(c->arena, s, indent);
 }
 
-/* Python's str.replace(old, new) for every occurrence. */
-static const char *str_replace(Arena *a, const char *s, const char *old,
-                               const char *new_)
+static void parse_args_init(ParseArgs *pa, Clinic *c, Function *f)
 {
-    StrBuf sb = STRBUF_INIT;
-    size_t oldlen = strlen(old);
-    const char *hit;
+    const bool vararg_fix =
+        (c->dialect->fixes & FIX_MIN_KW_ONLY_AFTER_VARARG) != 0;
 
-    while ((hit = strstr(s, old)) != NULL) {
-        sb_add(&sb, s, (size_t)(hit - s));
-        sb_adds(&sb, new_);
-        s = hit + oldlen;
+    memset(pa, 0, sizeof *pa);
+    pa->c = c;
+    pa->f = f;
+    pa->params = f->parameters + 1;
+    pa->n = f->nparameters - 1;
+    if (pa->n && pa->params[0]->converter->cls->is_defining_class) {
+        pa->requires_defining_class = true;
+        pa->params++;
+        pa->n--;
     }
-    sb_adds(&sb, s);
-    return sb_take(&sb, a);
-}
+    if (f->critical_section)
+        gen_add_include(c, "pycore_critical_section.h",
+                        "Py_BEGIN_CRITICAL_SECTION()", NULL);
+    pa->new_or_init = function_kind_new_or_init(f->kind);
+    pa->fastcall = !pa->new_or_init;
+    pa->vararg = -1;
 
-/* The parameters output_templates works on: f->parameters without self
-   (and without a leading defining_class parameter). */
-typedef struct Signature {
-    Parameter **params;
-    size_t n;
-    bool requires_defining_class;
-    bool new_or_init;
-    bool default_return_converter;
-    long vararg;               /* index of *args, or -1 (NO_VARARG) */
-    int pos_only, min_pos, max_pos, min_kw_only, pseudo_args;
-} Signature;
-
-static void read_signature(Clinic *c, Function *f, Signature *s)
-{
-    size_t i;
-
-    memset(s, 0, sizeof *s);
-    s->params = f->parameters + 1;
-    s->n = f->nparameters - 1;
-    if (s->n && s->params[0]->converter->cls->is_defining_class) {
-        s->requires_defining_class = true;
-        s->params++;
-        s->n--;
-    }
-    s->new_or_init = f->kind == FUNC_METHOD_NEW || f->kind == FUNC_METHOD_INIT;
-    s->default_return_converter = gen_default_return_converter(f);
-    s->vararg = -1;
-
-    for (i = 1; i <= s->n; i++) {
-        const Parameter *p = s->params[i - 1];
+    for (size_t i = 1; i <= pa->n; i++) {
+        const Parameter *p = pa->params[i - 1];
         if (p->kind == PARAM_KEYWORD_ONLY) {
             if (!param_is_optional(p))
-                s->min_kw_only = (int)i - s->max_pos;
+                pa->min_kw_only = (int)i - pa->max_pos -
+                                  (vararg_fix && pa->vararg != -1);
         } else if (p->kind == PARAM_VAR_POSITIONAL) {
-            if (s->vararg != -1)
+            if (pa->vararg != -1)
                 clinic_fail(c, 0, "Too many var args");
-            s->pseudo_args++;
-            s->vararg = (long)i - 1;
+            pa->pseudo_args++;
+            pa->vararg = (long)i - 1;
         } else {
-            if (s->vararg == -1)
-                s->max_pos = (int)i;
+            if (pa->vararg == -1)
+                pa->max_pos = (int)i;
             if (p->kind == PARAM_POSITIONAL_ONLY)
-                s->pos_only = (int)i;
+                pa->pos_only = (int)i;
             if (!param_is_optional(p))
-                s->min_pos = (int)i;
+                pa->min_pos = (int)i;
         }
     }
 }
 
-/* What each calling convention decides. */
-typedef struct Conv {
-    const char *flags;
-    const char *parser;             /* Rendering.parser (model.h) */
-    const char *parser_prototype;
-    const char *parser_definition;
-    const char *impl_prototype;     /* NULL: same as impl_definition */
-    const char *impl_definition;
-    ParserBody body;
-} Conv;
+static bool has_option_groups(const ParseArgs *pa)
+{
+    return pa->n && (pa->params[0]->group || pa->params[pa->n - 1]->group);
+}
+
+static bool use_meth_o(const ParseArgs *pa)
+{
+    return pa->n == 1 && pa->params[0]->kind == PARAM_POSITIONAL_ONLY &&
+           !converter_is_optional(pa->params[0]->converter) &&
+           !pa->requires_defining_class && !pa->new_or_init;
+}
+
+static bool use_simple_return(const ParseArgs *pa)
+{
+    return gen_default_return_converter(pa->f) && !pa->f->critical_section;
+}
+
+static void select_prototypes(ParseArgs *pa)
+{
+    const Function *f = pa->f;
+    bool has_docstring = f->docstring && *f->docstring;
+
+    pa->docstring_prototype = pa->docstring_definition = "";
+    pa->methoddef_define = methoddef_define_template;
+    pa->return_value_declaration = "PyObject *return_value = NULL;";
+
+    if (pa->new_or_init && !has_docstring) {
+        /* no docstring, no methoddef */
+    } else if (f->kind == FUNC_GETTER) {
+        pa->methoddef_define = getterdef_define_template;
+        if (has_docstring)
+            pa->docstring_definition = getset_docstring_definition_template;
+    } else if (f->kind == FUNC_SETTER) {
+        if (has_docstring)
+            clinic_fail(pa->c, 0, "docstrings are only supported for "
+                                  "@getter, not @setter");
+        pa->return_value_declaration = "int {return_value};";
+        pa->methoddef_define = setterdef_define_template;
+    } else {
+        pa->docstring_prototype = docstring_prototype_template;
+        pa->docstring_definition = docstring_definition_template;
+    }
+}
+
+/* The Limited C API cannot express some functions: those fall back to the
+   full API, with a warning. */
+static void init_limited_capi(ParseArgs *pa)
+{
+    bool any_optional = false, any_required_kwonly = false, broken = false;
+
+    pa->limited_capi = pa->c->limited_capi;
+    if (!pa->limited_capi)
+        return;
+    for (size_t i = 0; i < pa->n; i++) {
+        const Parameter *p = pa->params[i];
+        any_optional |= param_is_optional(p);
+        any_required_kwonly |= p->kind == PARAM_KEYWORD_ONLY &&
+                               !param_is_optional(p);
+        broken |= p->converter->cls->broken_limited_capi;
+    }
+    if (pa->pseudo_args || (any_optional && any_required_kwonly) || broken) {
+        clinic_warn(pa->c, 0, "Function %s cannot use limited C API",
+                    pa->f->full_name);
+        pa->limited_capi = false;
+    }
+}
+
+/* The parser function: prototype, declarations, the parsing code (fields),
+   the impl call and the cleanup. */
+static void parser_body(ParseArgs *pa, const StrList *fields)
+{
+    Arena *a = pa->c->arena;
+    StrBuf sb = STRBUF_INIT;
+    StrMap map = {0};
+
+    pa->body_fields = (StrList){0};
+    for (size_t i = 0; i < fields->len; i++)
+        strlist_push(a, &pa->body_fields, fields->items[i]);
+
+    sb_adds(&sb, pa->parser_prototype);
+    sb_addc(&sb, '\n');
+    sb_adds(&sb, parser_body_head);
+    for (size_t i = 0; i < fields->len; i++) {
+        sb_addc(&sb, '\n');
+        sb_adds(&sb, fields->items[i]);
+    }
+    sb_addc(&sb, '\n');
+    sb_adds(&sb, parser_body_tail);
+
+    strmap_set(a, &map, "parser_declarations",
+               pa->declarations ? pa->declarations : "");
+    pa->parser_definition = text_linear_format(a, sb_take(&sb, a), &map);
+}
+
+/* The argument of parameter i, as the parsing code names it. */
+static const char *argname_of(Clinic *c, const char *argname_fmt, int i)
+{
+    return arena_printf(c->arena, argname_fmt, i);
+}
+
+/* ---- the keyword parser's declarations ----------------------------------- */
+
+static const char build_core_condition[] =
+    "#if defined(Py_BUILD_CORE) && !defined(Py_BUILD_CORE_MODULE)";
+
+/* declare_parser: the static _PyArg_Parser (and 3.12's keyword tuple),
+   with the parser's name, or with the format string when hasformat. */
+static const char *declare_parser(ParseArgs *pa, bool hasformat)
+{
+    Clinic *c = pa->c;
+    const DialectKeywordParser *kp = c->dialect->keyword_parser;
+    const char *kwtuple;
+    int num_keywords = 0;
+
+    for (size_t i = 0; i < pa->f->nparameters; i++) {
+        ParamKind k = pa->f->parameters[i]->kind;
+        if (k != PARAM_POSITIONAL_ONLY && k != PARAM_VAR_POSITIONAL)
+            num_keywords++;
+    }
+    if (c->limited_capi) {      /* the file's, even where this function
+                                   cannot use the Limited C API */
+        kwtuple = kp->kwtuple_limited;
+    } else if (num_keywords == 0) {
+        kwtuple = kp->kwtuple_none;
+        gen_add_include(c, "pycore_runtime.h", "_Py_SINGLETON()",
+                        build_core_condition);
+    } else {
+        kwtuple = arena_printf(c->arena, kp->kwtuple_some, num_keywords);
+        gen_add_include(c, "pycore_gc.h", "PyGC_Head", build_core_condition);
+        gen_add_include(c, "pycore_runtime.h", "_Py_ID()",
+                        build_core_condition);
+    }
+    return arena_printf(c->arena, "%s%s", kwtuple,
+                        arena_printf(c->arena, kp->declaration,
+                                     hasformat ? kp->format : kp->fname));
+}
 
 /* ---- the calling conventions -------------------------------------------- */
 
-/* No parameters: METH_NOARGS, or METH_METHOD when it wants its defining
-   class. */
-static void render_noargs(Clinic *c, const Signature *s, Conv *cv)
+/* No parameters: METH_NOARGS, a getter or setter, or METH_METHOD when it
+   wants its defining class. */
+static void parse_no_args(ParseArgs *pa)
 {
+    Clinic *c = pa->c;
     StrList code = {0};
+    bool simple_return = use_simple_return(pa);
 
-    if (!s->requires_defining_class) {
-        cv->flags = "METH_NOARGS";
-        cv->parser = "none";
-        cv->parser_prototype = parser_prototype_noargs;
+    pa->parser = "none";
+    if (pa->f->kind == FUNC_GETTER) {
+        pa->parser_prototype = parser_prototype_getter;
+    } else if (pa->f->kind == FUNC_SETTER) {
+        pa->parser_prototype = parser_prototype_setter;
+    } else if (!pa->requires_defining_class) {
+        pa->flags = "METH_NOARGS";
+        pa->parser_prototype = parser_prototype_noargs;
     } else {
-        cv->flags = "METH_METHOD|METH_FASTCALL|METH_KEYWORDS";
-        cv->parser = "inline";
-        cv->parser_prototype = parser_prototype_def_class;
+        pa->flags = "METH_METHOD|METH_FASTCALL|METH_KEYWORDS";
+        pa->parser = "inline";
+        pa->parser_prototype = parser_prototype_def_class;
         strlist_push(c->arena, &code, arena_printf(c->arena,
-            "    if (nargs) {{\n"
+            "    if (%s) {{\n"
             "        PyErr_SetString(PyExc_TypeError, \"{name}() takes no arguments\");\n"
             "        %s\n"
             "    }}",
-            s->default_return_converter ? "return NULL;" : "goto exit;"));
+            c->dialect->defining_class_no_args,
+            simple_return ? "return NULL;" : "goto exit;"));
     }
 
-    if (s->default_return_converter) {
+    if (simple_return) {
         StrBuf sb = STRBUF_INIT;
-        size_t i;
-        sb_adds(&sb, cv->parser_prototype);
+        sb_adds(&sb, pa->parser_prototype);
         sb_adds(&sb, "\n{{");
-        for (i = 0; i < code.len; i++) {
+        for (size_t i = 0; i < code.len; i++) {
             sb_addc(&sb, '\n');
             sb_adds(&sb, code.items[i]);
         }
         sb_adds(&sb, "\n    return {c_basename}_impl({impl_arguments});\n}}");
-        cv->parser_definition = sb_take(&sb, c->arena);
+        pa->parser_definition = sb_take(&sb, c->arena);
     } else {
-        cv->parser_definition = parser_body(c, &cv->body,
-                                            cv->parser_prototype, &code, "");
+        parser_body(pa, &code);
     }
 }
 
 /* One required positional-only parameter: METH_O. */
-static void render_meth_o(Clinic *c, const Signature *s, Conv *cv)
+static void parse_one_arg(ParseArgs *pa)
 {
+    Clinic *c = pa->c;
     Arena *a = c->arena;
-    Parameter *p = s->params[0];
+    Parameter *p = pa->params[0];
     Converter *conv = p->converter;
     StrList code = {0};
-    const char *argname, *parsearg;
 
-    cv->flags = "METH_O";
-    cv->parser = "none";
+    pa->flags = "METH_O";
+    pa->parser = "none";
 
     if (gen_is_object_converter(conv) && conv->format_unit &&
         strcmp(conv->format_unit, "O") == 0) {
-        if (s->default_return_converter) {
+        if (use_simple_return(pa)) {
             /* Maps straight onto METH_O: the impl is the method. */
-            cv->impl_prototype = cv->parser_prototype = "";
-            cv->parser_definition = "";
-            cv->impl_definition = meth_o_prototype;
+            pa->impl_prototype = "";
+            pa->impl_definition = meth_o_prototype;
         } else {
             /* The reference's "SLIGHT HACK": the parser takes the impl's
                parameters (render_function drops their declaration). */
-            cv->parser_prototype = meth_o_prototype;
-            cv->parser_definition = parser_body(c, &cv->body, meth_o_prototype,
-                                                &code, "");
+            pa->parser_prototype = meth_o_prototype;
+            parser_body(pa, &code);
         }
         return;
     }
 
-    argname = strcmp(p->name, "arg") == 0 ? "arg_" : "arg";
-    cv->parser_prototype = arena_printf(a,
+    const char *argname = strcmp(p->name, "arg") == 0 ? "arg_" : "arg";
+    pa->parser_prototype = arena_printf(a,
         "static PyObject *\n"
         "{c_basename}({self_type}{self_name}, PyObject *%s)", argname);
-    parsearg = converter_parse_arg(c, conv, argname,
-                                   gen_param_displayname(c, p, 0));
-    cv->parser = parsearg ? "inline" : "PyArg_Parse";
-    if (!parsearg)
+    const char *parsearg = converter_parse_arg(c, conv, argname,
+                                               gen_param_displayname(c, p, 0),
+                                               pa->limited_capi);
+    pa->parser = parsearg ? "inline" : "PyArg_Parse";
+    if (!parsearg) {
+        converter_use_converter(c, conv);
         parsearg = arena_printf(a,
             "if (!PyArg_Parse(%s, \"{format_units}:{name}\", {parse_arguments})) {{\n"
             "    goto exit;\n"
             "}}", argname);
+    }
     strlist_push(a, &code, snippet(c, parsearg, 4));
-    cv->parser_definition = parser_body(c, &cv->body, cv->parser_prototype,
-                                        &code, "");
+    parser_body(pa, &code);
 }
 
 /* Positional parameters in option groups: METH_VARARGS and a switch of
    PyArg_ParseTuple calls (gen_groups.c writes the switch). */
-static void render_option_groups(Clinic *c, Conv *cv)
+static void parse_option_groups(ParseArgs *pa)
 {
     StrList code = {0};
 
-    cv->flags = "METH_VARARGS";
-    cv->parser = "PyArg_ParseTuple";
-    cv->parser_prototype = parser_prototype_varargs;
-    strlist_push(c->arena, &code, "    {option_group_parsing}");
-    cv->parser_definition = parser_body(c, &cv->body, cv->parser_prototype,
-                                        &code, "");
+    pa->flags = "METH_VARARGS";
+    pa->parser = "PyArg_ParseTuple";
+    pa->parser_prototype = parser_prototype_varargs;
+    strlist_push(pa->c->arena, &code, "    {option_group_parsing}");
+    parser_body(pa, &code);
+}
+
+static const char *plural(int n)
+{
+    return n == 1 ? "" : "s";
+}
+
+/* The Limited C API's checks of the number of positional arguments
+   (_PyArg_CheckPositional is not part of it). */
+static void limited_check_positional(ParseArgs *pa, StrList *code,
+                                     const char **nargs, long max_args)
+{
+    Clinic *c = pa->c;
+    Arena *a = c->arena;
+
+    if (strcmp(*nargs, "nargs") != 0) {
+        strlist_push(a, code, snippet(c, arena_printf(a,
+            "Py_ssize_t nargs = %s;", *nargs), 4));
+        *nargs = "nargs";
+    }
+    if (pa->min_pos == max_args) {
+        strlist_push(a, code, arena_printf(a,
+            "    if (%s != %d) {{\n"
+            "        PyErr_Format(PyExc_TypeError, \"{name} expected %d argument%s, got %%zd\", %s);\n"
+            "        goto exit;\n"
+            "    }}", *nargs, pa->min_pos, pa->min_pos, plural(pa->min_pos),
+            *nargs));
+        return;
+    }
+    if (pa->min_pos)
+        strlist_push(a, code, arena_printf(a,
+            "    if (%s < %d) {{\n"
+            "        PyErr_Format(PyExc_TypeError, \"{name} expected at least %d argument%s, got %%zd\", %s);\n"
+            "        goto exit;\n"
+            "    }}", *nargs, pa->min_pos, pa->min_pos, plural(pa->min_pos),
+            *nargs));
+    if (max_args >= 0)
+        strlist_push(a, code, arena_printf(a,
+            "    if (%s > %ld) {{\n"
+            "        PyErr_Format(PyExc_TypeError, \"{name} expected at most %ld argument%s, got %%zd\", %s);\n"
+            "        goto exit;\n"
+            "    }}", *nargs, max_args, max_args, plural((int)max_args),
+            *nargs));
 }
 
 /* Positional-only parameters without groups: METH_FASTCALL (or
    METH_VARARGS for __new__/__init__), one specialised conversion per
    argument, or a format string when some converter has none. */
-static void render_positional_only(Clinic *c, const Signature *s, Conv *cv)
+static void parse_pos_only(ParseArgs *pa)
 {
+    Clinic *c = pa->c;
     Arena *a = c->arena;
     StrList code = {0};
-    const char *nargs;
-    const char *left_args, *max_args;
-    bool has_optional = false, fallback = false;
-    size_t i;
+    const char *nargs, *argname_fmt;
+    bool has_optional = false, use_parser_code = true;
 
-    if (!s->new_or_init) {
-        cv->flags = "METH_FASTCALL";
-        cv->parser_prototype = parser_prototype_fastcall;
+    if (pa->fastcall) {
+        pa->flags = "METH_FASTCALL";
+        pa->parser_prototype = parser_prototype_fastcall;
         nargs = "nargs";
+        argname_fmt = "args[%d]";
     } else {
-        cv->flags = "METH_VARARGS";
-        cv->parser_prototype = parser_prototype_varargs;
-        nargs = "PyTuple_GET_SIZE(args)";
+        pa->flags = "METH_VARARGS";
+        pa->parser_prototype = parser_prototype_varargs;
+        if (pa->limited_capi) {
+            nargs = "PyTuple_Size(args)";
+            argname_fmt = "PyTuple_GetItem(args, %d)";
+        } else {
+            nargs = "PyTuple_GET_SIZE(args)";
+            argname_fmt = "PyTuple_GET_ITEM(args, %d)";
+        }
     }
 
-    left_args = arena_printf(a, "%s - %d", nargs, s->max_pos);
-    max_args = s->vararg != -1 ? GEN_NO_VARARG
-                               : arena_printf(a, "%d", s->max_pos);
-    strlist_push(a, &code, arena_printf(a,
-        "    if (!_PyArg_CheckPositional(\"{name}\", %s, %d, %s)) {{\n"
-        "        goto exit;\n"
-        "    }}", nargs, s->min_pos, max_args));
+    const char *left_args = arena_printf(a, "%s - %d", nargs, pa->max_pos);
+    long max_args = pa->vararg != -1 ? -1 : pa->max_pos;
+    if (pa->limited_capi) {
+        limited_check_positional(pa, &code, &nargs, max_args);
+    } else {
+        gen_add_include(c, modsupport_h, "_PyArg_CheckPositional()", NULL);
+        strlist_push(a, &code, arena_printf(a,
+            "    if (!_PyArg_CheckPositional(\"{name}\", %s, %d, %s)) {{\n"
+            "        goto exit;\n"
+            "    }}", nargs, pa->min_pos,
+            max_args < 0 ? GEN_NO_VARARG : arena_printf(a, "%ld", max_args)));
+    }
 
-    for (i = 0; i < s->n; i++) {
-        Parameter *p = s->params[i];
-        const char *displayname = gen_param_displayname(c, p, (int)i + 1);
-        const char *argname, *parsearg;
-
-        argname = s->new_or_init
-                      ? arena_printf(a, "PyTuple_GET_ITEM(args, %d)", (int)i)
-                      : arena_printf(a, "args[%d]", (int)i);
+    for (size_t i = 0; i < pa->n; i++) {
+        Parameter *p = pa->params[i];
 
         if (p->kind == PARAM_VAR_POSITIONAL) {
             const char *pname = converter_parser_name(c, p->converter);
-            if (!s->new_or_init)
+            if (pa->fastcall)
                 strlist_push(a, &code, arena_printf(a,
                     "    %s = PyTuple_New(%s);\n"
                     "    if (!%s) {{\n"
@@ -371,16 +581,18 @@ static void render_positional_only(Clinic *c, const Signature *s, Conv *cv)
                     "    for (Py_ssize_t i = 0; i < %s; ++i) {{\n"
                     "        PyTuple_SET_ITEM(%s, i, Py_NewRef(args[%d + i]));\n"
                     "    }}",
-                    pname, left_args, pname, left_args, pname, s->max_pos));
+                    pname, left_args, pname, left_args, pname, pa->max_pos));
             else
                 strlist_push(a, &code, arena_printf(a,
-                    "    %s = PyTuple_GetSlice(%d, -1);", pname, s->max_pos));
+                    "    %s = PyTuple_GetSlice(%d, -1);", pname, pa->max_pos));
             continue;
         }
 
-        parsearg = converter_parse_arg(c, p->converter, argname, displayname);
+        const char *parsearg = converter_parse_arg(
+            c, p->converter, argname_of(c, argname_fmt, (int)i),
+            gen_param_displayname(c, p, (int)i + 1), pa->limited_capi);
         if (!parsearg) {
-            fallback = true;
+            use_parser_code = false;
             break;
         }
         if (has_optional || param_is_optional(p)) {
@@ -393,236 +605,426 @@ static void render_positional_only(Clinic *c, const Signature *s, Conv *cv)
         strlist_push(a, &code, snippet(c, parsearg, 4));
     }
 
-    cv->parser = !fallback ? "_PyArg_CheckPositional"
-                 : s->new_or_init ? "PyArg_ParseTuple" : "_PyArg_ParseStack";
-    if (!fallback) {
+    if (use_parser_code) {
+        pa->parser = pa->limited_capi ? "inline" : "_PyArg_CheckPositional";
         if (has_optional)
             strlist_push(a, &code, "skip_optional:");
     } else {
+        for (size_t i = 0; i < pa->n; i++)
+            converter_use_converter(c, pa->params[i]->converter);
+        if (pa->limited_capi)
+            pa->fastcall = false;
         code = (StrList){0};
-        if (!s->new_or_init)
+        pa->parser = pa->fastcall ? "_PyArg_ParseStack" : "PyArg_ParseTuple";
+        if (pa->fastcall) {
+            gen_add_include(c, modsupport_h, "_PyArg_ParseStack()", NULL);
             strlist_push(a, &code,
                 "    if (!_PyArg_ParseStack(args, nargs, \"{format_units}:{name}\",\n"
                 "        {parse_arguments})) {{\n"
                 "        goto exit;\n"
                 "    }}");
-        else
+        } else {
+            pa->flags = "METH_VARARGS";
+            pa->parser_prototype = parser_prototype_varargs;
             strlist_push(a, &code,
                 "    if (!PyArg_ParseTuple(args, \"{format_units}:{name}\",\n"
                 "        {parse_arguments})) {{\n"
                 "        goto exit;\n"
                 "    }}");
+        }
     }
-    cv->parser_definition = parser_body(c, &cv->body, cv->parser_prototype,
-                                        &code, "");
+    parser_body(pa, &code);
+}
+
+/* The parameters a '[from X.Y]' marker deprecates, by their index. */
+typedef struct Deprecated {
+    Parameter **params;
+    int *index;
+    size_t n;
+} Deprecated;
+
+static void collect_deprecated(ParseArgs *pa, Deprecated *positional,
+                               Deprecated *keyword)
+{
+    Arena *a = pa->c->arena;
+    positional->params = arena_array_of(a, Parameter *, pa->n + 1);
+    positional->index = arena_array_of(a, int, pa->n + 1);
+    keyword->params = arena_array_of(a, Parameter *, pa->n + 1);
+    keyword->index = arena_array_of(a, int, pa->n + 1);
+    positional->n = keyword->n = 0;
+    for (size_t i = 0; i < pa->n; i++) {
+        Parameter *p = pa->params[i];
+        if (p->deprecated_positional.major) {
+            positional->params[positional->n] = p;
+            positional->index[positional->n++] = (int)i;
+        }
+        if (p->deprecated_keyword.major) {
+            keyword->params[keyword->n] = p;
+            keyword->index[keyword->n++] = (int)i;
+        }
+    }
+}
+
+/* The code of one parameter that may be missing: what skips it. */
+static void add_optional_parse(ParseArgs *pa, StrList *code, size_t i,
+                               const char *argname, const char *parsearg,
+                               bool has_optional_kw, const char **add_label)
+{
+    Clinic *c = pa->c;
+    Arena *a = c->arena;
+    int first_pos = pa->pos_only > pa->min_pos ? pa->pos_only : pa->min_pos;
+
+    if ((int)i < pa->pos_only) {
+        *add_label = "skip_optional_posonly";
+        strlist_push(a, code, arena_printf(a,
+            "    if (nargs < %d) {{\n"
+            "        goto %s;\n"
+            "    }}", (int)i + 1, *add_label));
+        if (has_optional_kw)
+            strlist_push(a, code, "    noptargs--;");
+        strlist_push(a, code, snippet(c, parsearg, 4));
+        return;
+    }
+
+    const char *label;
+    int first_opt;
+    if ((int)i < pa->max_pos) {
+        label = "skip_optional_pos";
+        first_opt = first_pos;
+    } else {
+        label = "skip_optional_kwonly";
+        first_opt = pa->max_pos + pa->min_kw_only;
+        if (pa->vararg != -1)
+            first_opt += 1;
+    }
+    if ((int)i == first_opt) {
+        *add_label = label;
+        strlist_push(a, code, arena_printf(a,
+            "    if (!noptargs) {{\n"
+            "        goto %s;\n"
+            "    }}", *add_label));
+    }
+    if (i + 1 == pa->n) {
+        strlist_push(a, code, snippet(c, parsearg, 4));
+    } else {
+        *add_label = label;
+        strlist_push(a, code, arena_printf(a, "    if (%s) {{", argname));
+        strlist_push(a, code, snippet(c, parsearg, 8));
+        strlist_push(a, code, arena_printf(a,
+            "        if (!--noptargs) {{\n"
+            "            goto %s;\n"
+            "        }}\n"
+            "    }}", *add_label));
+    }
 }
 
 /* Everything else: keyword arguments through _PyArg_UnpackKeywords
    (METH_FASTCALL|METH_KEYWORDS, METH_VARARGS|METH_KEYWORDS for
-   __new__/__init__, METH_METHOD with the defining class). */
-static void render_keywords(Clinic *c, const Signature *s, Conv *cv)
+   __new__/__init__, METH_METHOD with the defining class), or a format
+   string when some converter has none (always, for the Limited C API). */
+static void parse_general(ParseArgs *pa)
 {
+    Clinic *c = pa->c;
     Arena *a = c->arena;
     StrList code = {0};
-    const char *unpack, *unpack_args, *nargs, *declarations;
+    const char *argname_fmt = NULL;
     const char *add_label = NULL;
-    int n = (int)s->n;
-    int first_pos = s->pos_only > s->min_pos ? s->pos_only : s->min_pos;
-    bool has_optional_kw, fallback = false;
-    int i;
+    bool use_parser_code = true;
+    Deprecated dep_pos, dep_kw;
+    int first_pos = pa->pos_only > pa->min_pos ? pa->pos_only : pa->min_pos;
+    bool has_optional_kw = first_pos + pa->min_kw_only <
+                           (int)pa->n - (pa->vararg != -1);
 
-    has_optional_kw = first_pos + s->min_kw_only < n - (s->vararg != -1);
-    if (s->vararg == -1) {
-        unpack = "_PyArg_UnpackKeywords";
-        unpack_args = arena_printf(a, "%d, %d, %d", s->min_pos, s->max_pos,
-                                   s->min_kw_only);
-        nargs = "nargs";
+    collect_deprecated(pa, &dep_pos, &dep_kw);
+
+    if (pa->limited_capi) {
+        use_parser_code = false;
+        pa->fastcall = false;
     } else {
-        unpack = "_PyArg_UnpackKeywordsWithVararg";
-        unpack_args = arena_printf(a, "%d, %d, %d, %ld", s->min_pos,
-                                   s->max_pos, s->min_kw_only, s->vararg);
-        nargs = s->max_pos ? arena_printf(a, "Py_MIN(nargs, %d)", s->max_pos)
-                           : "0";
-    }
-
-    if (!s->new_or_init) {
-        cv->flags = "METH_FASTCALL|METH_KEYWORDS";
-        cv->parser_prototype = parser_prototype_fastcall_keywords;
-        declarations = arena_printf(a,
-            "static const char * const _keywords[] = {{{keywords} NULL}};\n"
-            "static _PyArg_Parser _parser = {{NULL, _keywords, \"{name}\", 0}};\n"
-            "PyObject *argsbuf[%d];", n);
-        if (has_optional_kw)
-            declarations = arena_printf(a,
-                "%s\nPy_ssize_t noptargs = %s + (kwnames ? "
-                "PyTuple_GET_SIZE(kwnames) : 0) - %d;",
-                declarations, nargs, s->min_pos + s->min_kw_only);
-        strlist_push(a, &code, arena_printf(a,
-            "    args = %s(args, nargs, NULL, kwnames, &_parser, %s, argsbuf);\n"
-            "    if (!args) {{\n"
-            "        goto exit;\n"
-            "    }}", unpack, unpack_args));
-    } else {
-        cv->flags = "METH_VARARGS|METH_KEYWORDS";
-        cv->parser_prototype = parser_prototype_keyword;
-        declarations = arena_printf(a,
-            "static const char * const _keywords[] = {{{keywords} NULL}};\n"
-            "static _PyArg_Parser _parser = {{NULL, _keywords, \"{name}\", 0}};\n"
-            "PyObject *argsbuf[%d];\n"
-            "PyObject * const *fastargs;\n"
-            "Py_ssize_t nargs = PyTuple_GET_SIZE(args);", n);
-        if (has_optional_kw)
-            declarations = arena_printf(a,
-                "%s\nPy_ssize_t noptargs = %s + (kwargs ? "
-                "PyDict_GET_SIZE(kwargs) : 0) - %d;",
-                declarations, nargs, s->min_pos + s->min_kw_only);
-        strlist_push(a, &code, arena_printf(a,
-            "    fastargs = %s(_PyTuple_CAST(args)->ob_item, nargs, kwargs, "
-            "NULL, &_parser, %s, argsbuf);\n"
-            "    if (!fastargs) {{\n"
-            "        goto exit;\n"
-            "    }}", unpack, unpack_args));
-    }
-
-    if (s->requires_defining_class) {
-        cv->flags = arena_printf(a, "METH_METHOD|%s", cv->flags);
-        cv->parser_prototype = parser_prototype_def_class;
-    }
-
-    for (i = 0; i < n; i++) {
-        Parameter *p = s->params[i];
-        const char *argname, *displayname, *parsearg;
-
-        if (p->converter->cls->is_defining_class)
-            clinic_fail(c, 0, "defining_class should be the first parameter "
-                              "(after self)");
-        displayname = gen_param_displayname(c, p, i + 1);
-        argname = s->new_or_init ? arena_printf(a, "fastargs[%d]", i)
-                                 : arena_printf(a, "args[%d]", i);
-        parsearg = converter_parse_arg(c, p->converter, argname, displayname);
-        if (!parsearg) {
-            fallback = true;
-            break;
-        }
-        if (add_label && (i == s->pos_only || i == s->max_pos)) {
-            strlist_push(a, &code, arena_printf(a, "%s:", add_label));
-            add_label = NULL;
-        }
-        if (!param_is_optional(p)) {
-            strlist_push(a, &code, snippet(c, parsearg, 4));
-        } else if (i < s->pos_only) {
-            add_label = "skip_optional_posonly";
-            strlist_push(a, &code, arena_printf(a,
-                "    if (nargs < %d) {{\n"
-                "        goto %s;\n"
-                "    }}", i + 1, add_label));
-            if (has_optional_kw)
-                strlist_push(a, &code, "    noptargs--;");
-            strlist_push(a, &code, snippet(c, parsearg, 4));
+        const char *unpack, *unpack_args, *nargs;
+        if (pa->vararg == -1) {
+            gen_add_include(c, modsupport_h, "_PyArg_UnpackKeywords()", NULL);
+            unpack = "_PyArg_UnpackKeywords";
+            unpack_args = arena_printf(a, "%d, %d, %d", pa->min_pos,
+                                       pa->max_pos, pa->min_kw_only);
+            nargs = "nargs";
         } else {
-            const char *label;
-            int first_opt;
-            if (i < s->max_pos) {
-                label = "skip_optional_pos";
-                first_opt = first_pos;
-            } else {
-                label = "skip_optional_kwonly";
-                first_opt = s->max_pos + s->min_kw_only;
-                if (s->vararg != -1)
-                    first_opt += 1;
-            }
-            if (i == first_opt) {
-                add_label = label;
-                strlist_push(a, &code, arena_printf(a,
-                    "    if (!noptargs) {{\n"
-                    "        goto %s;\n"
-                    "    }}", add_label));
-            }
-            if (i + 1 == n) {
-                strlist_push(a, &code, snippet(c, parsearg, 4));
-            } else {
-                add_label = label;
-                strlist_push(a, &code, arena_printf(a, "    if (%s) {{",
-                                                    argname));
-                strlist_push(a, &code, snippet(c, parsearg, 8));
-                strlist_push(a, &code, arena_printf(a,
-                    "        if (!--noptargs) {{\n"
-                    "            goto %s;\n"
-                    "        }}\n"
-                    "    }}", add_label));
-            }
+            gen_add_include(c, modsupport_h,
+                            "_PyArg_UnpackKeywordsWithVararg()", NULL);
+            unpack = "_PyArg_UnpackKeywordsWithVararg";
+            unpack_args = arena_printf(a, "%d, %d, %d, %ld", pa->min_pos,
+                                       pa->max_pos, pa->min_kw_only,
+                                       pa->vararg);
+            nargs = pa->max_pos ? arena_printf(a, "Py_MIN(nargs, %d)",
+                                               pa->max_pos)
+                                : "0";
+        }
+        pa->parser = unpack;
+
+        if (pa->fastcall) {
+            pa->flags = "METH_FASTCALL|METH_KEYWORDS";
+            pa->parser_prototype = parser_prototype_fastcall_keywords;
+            argname_fmt = "args[%d]";
+            pa->declarations = arena_printf(a, "%s\nPyObject *argsbuf[%zu];",
+                                            declare_parser(pa, false), pa->n);
+            if (has_optional_kw)
+                pa->declarations = arena_printf(a,
+                    "%s\nPy_ssize_t noptargs = %s + (kwnames ? "
+                    "PyTuple_GET_SIZE(kwnames) : 0) - %d;",
+                    pa->declarations, nargs, pa->min_pos + pa->min_kw_only);
+            strlist_push(a, &code, arena_printf(a,
+                "    args = %s(args, nargs, NULL, kwnames, &_parser, %s, argsbuf);\n"
+                "    if (!args) {{\n"
+                "        goto exit;\n"
+                "    }}", unpack, unpack_args));
+        } else {
+            pa->flags = "METH_VARARGS|METH_KEYWORDS";
+            pa->parser_prototype = parser_prototype_keyword;
+            argname_fmt = "fastargs[%d]";
+            pa->declarations = arena_printf(a,
+                "%s\nPyObject *argsbuf[%zu];\n"
+                "PyObject * const *fastargs;\n"
+                "Py_ssize_t nargs = PyTuple_GET_SIZE(args);",
+                declare_parser(pa, false), pa->n);
+            if (has_optional_kw)
+                pa->declarations = arena_printf(a,
+                    "%s\nPy_ssize_t noptargs = %s + (kwargs ? "
+                    "PyDict_GET_SIZE(kwargs) : 0) - %d;",
+                    pa->declarations, nargs, pa->min_pos + pa->min_kw_only);
+            strlist_push(a, &code, arena_printf(a,
+                "    fastargs = %s(_PyTuple_CAST(args)->ob_item, nargs, kwargs, "
+                "NULL, &_parser, %s, argsbuf);\n"
+                "    if (!fastargs) {{\n"
+                "        goto exit;\n"
+                "    }}", unpack, unpack_args));
         }
     }
 
-    cv->parser = !fallback ? unpack
-                 : s->new_or_init ? "_PyArg_ParseTupleAndKeywordsFast"
-                                  : "_PyArg_ParseStackAndKeywords";
-    if (!fallback) {
+    if (pa->requires_defining_class) {
+        pa->flags = arena_printf(a, "METH_METHOD|%s", pa->flags);
+        pa->parser_prototype = parser_prototype_def_class;
+    }
+
+    if (use_parser_code) {
+        if (dep_kw.n)
+            strlist_push(a, &code, gen_deprecate_keyword_use(
+                c, pa->f, dep_kw.params, dep_kw.index, dep_kw.n, argname_fmt,
+                pa->fastcall));
+
+        for (size_t i = 0; i < pa->n; i++) {
+            Parameter *p = pa->params[i];
+            if (p->converter->cls->is_defining_class)
+                clinic_fail(c, 0, "defining_class should be the first "
+                                  "parameter (after self)");
+            const char *argname = argname_of(c, argname_fmt, (int)i);
+            const char *parsearg = converter_parse_arg(
+                c, p->converter, argname,
+                gen_param_displayname(c, p, (int)i + 1), pa->limited_capi);
+            if (!parsearg) {
+                code = (StrList){0};
+                use_parser_code = false;
+                break;
+            }
+            if (add_label && ((int)i == pa->pos_only || (int)i == pa->max_pos)) {
+                strlist_push(a, &code, arena_printf(a, "%s:", add_label));
+                add_label = NULL;
+            }
+            if (!param_is_optional(p))
+                strlist_push(a, &code, snippet(c, parsearg, 4));
+            else
+                add_optional_parse(pa, &code, i, argname, parsearg,
+                                   has_optional_kw, &add_label);
+        }
+    }
+
+    if (use_parser_code) {
         if (add_label)
             strlist_push(a, &code, arena_printf(a, "%s:", add_label));
     } else {
-        declarations =
-            "static const char * const _keywords[] = {{{keywords} NULL}};\n"
-            "static _PyArg_Parser _parser = {{\"{format_units}:{name}\", "
-            "_keywords, 0}};";
+        pa->parser = pa->limited_capi ? "PyArg_ParseTupleAndKeywords"
+                     : pa->fastcall ? "_PyArg_ParseStackAndKeywords"
+                                    : "_PyArg_ParseTupleAndKeywordsFast";
+        for (size_t i = 0; i < pa->n; i++)
+            converter_use_converter(c, pa->params[i]->converter);
+        pa->declarations = declare_parser(pa, true);
         code = (StrList){0};
-        if (!s->new_or_init)
+        if (pa->limited_capi) {
+            /* positional-or-keyword arguments */
+            pa->flags = "METH_VARARGS|METH_KEYWORDS";
+            pa->parser_prototype = parser_prototype_keyword;
+            strlist_push(a, &code,
+                "    if (!PyArg_ParseTupleAndKeywords(args, kwargs, \"{format_units}:{name}\", _keywords,\n"
+                "        {parse_arguments}))\n"
+                "        goto exit;");
+            pa->declarations = c->dialect->keyword_parser->limited_keywords;
+            if (dep_pos.n || dep_kw.n)
+                pa->declarations = arena_printf(a,
+                    "%s\nPy_ssize_t nargs = PyTuple_Size(args);",
+                    pa->declarations);
+        } else if (pa->fastcall) {
+            gen_add_include(c, modsupport_h,
+                            "_PyArg_ParseStackAndKeywords()", NULL);
             strlist_push(a, &code,
                 "    if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, "
                 "&_parser{parse_arguments_comma}\n"
                 "        {parse_arguments})) {{\n"
                 "        goto exit;\n"
                 "    }}");
-        else
+        } else {
+            gen_add_include(c, modsupport_h,
+                            "_PyArg_ParseTupleAndKeywordsFast()", NULL);
             strlist_push(a, &code,
                 "    if (!_PyArg_ParseTupleAndKeywordsFast(args, kwargs, "
                 "&_parser,\n"
                 "        {parse_arguments})) {{\n"
                 "        goto exit;\n"
                 "    }}");
+            if (dep_pos.n || dep_kw.n)
+                pa->declarations = arena_printf(a,
+                    "%s\nPy_ssize_t nargs = PyTuple_GET_SIZE(args);",
+                    pa->declarations);
+        }
+        if (dep_kw.n)
+            strlist_push(a, &code, gen_deprecate_keyword_use(
+                c, pa->f, dep_kw.params, dep_kw.index, dep_kw.n, NULL,
+                pa->fastcall));
     }
-    cv->parser_definition = parser_body(c, &cv->body, cv->parser_prototype,
-                                        &code, declarations);
+
+    if (dep_pos.n) {
+        /* before the parsing of the parameters */
+        const char *dep = gen_deprecate_positional_use(
+            c, pa->f, dep_pos.params, dep_pos.index, dep_pos.n);
+        StrList with = {0};
+        strlist_push(a, &with, dep);
+        for (size_t i = 0; i < code.len; i++)
+            strlist_push(a, &with, code.items[i]);
+        code = with;
+    }
+    parser_body(pa, &code);
+}
+
+/* Copies the #includes the converters asked for while their code was
+   written (3.13's copy_includes). */
+static void copy_includes(ParseArgs *pa)
+{
+    for (size_t i = 0; i < pa->n; i++)
+        gen_copy_includes(pa->c, pa->params[i]->converter);
 }
 
 /* __new__ and __init__: the slot's own prototype, and the parsing code
    of the convention chosen above re-rendered under it. */
-static void render_new_or_init(Clinic *c, Function *f, const Signature *s,
-                               Conv *cv, const char **return_value_declaration)
+static void handle_new_or_init(ParseArgs *pa)
 {
+    Clinic *c = pa->c;
     Arena *a = c->arena;
     StrList fields = {0};
-    bool parses_positional, parses_keywords;
-    ParserBody last = cv->body;
-    size_t i;
 
-    if (f->kind == FUNC_METHOD_NEW) {
-        cv->parser_prototype = parser_prototype_keyword;
+    pa->methoddef_define = "";
+    if (pa->f->kind == FUNC_METHOD_NEW) {
+        pa->parser_prototype = parser_prototype_keyword;
     } else {
-        *return_value_declaration = "int return_value = -1;";
-        cv->parser_prototype = parser_prototype_init;
+        pa->return_value_declaration = "int return_value = -1;";
+        pa->parser_prototype = parser_prototype_init;
     }
 
-    parses_positional = strstr(cv->flags, "METH_NOARGS") == NULL;
-    parses_keywords = strstr(cv->flags, "METH_KEYWORDS") != NULL;
+    bool parses_positional = strstr(pa->flags, "METH_NOARGS") == NULL;
+    bool parses_keywords = strstr(pa->flags, "METH_KEYWORDS") != NULL;
 
-    if (s->requires_defining_class)
+    if (pa->requires_defining_class)
         clinic_fail(c, 0, "Slot methods cannot access their defining class.");
 
     if (!parses_keywords) {
+        if (c->dialect->base_type_ptr)
+            pa->declarations = "{base_type_ptr}";
+        gen_add_include(c, modsupport_h, "_PyArg_NoKeywords()", NULL);
         if (!parses_positional) {
+            gen_add_include(c, modsupport_h, "_PyArg_NoPositional()", NULL);
             strlist_push(a, &fields, no_positional_check);
-            cv->parser = "_PyArg_NoPositional";
+            pa->parser = "_PyArg_NoPositional";
         }
         strlist_push(a, &fields, no_keywords_check);
     }
-    for (i = 0; i < last.fields.len; i++)
-        strlist_push(a, &fields, last.fields.items[i]);
+    for (size_t i = 0; i < pa->body_fields.len; i++)
+        strlist_push(a, &fields, pa->body_fields.items[i]);
+    parser_body(pa, &fields);
+}
 
-    cv->parser_definition = parser_body(c, &cv->body, cv->parser_prototype,
-                                        &fields,
-                                        last.declarations ? last.declarations
-                                                          : "");
+static void process_methoddef(ParseArgs *pa)
+{
+    Clinic *c = pa->c;
+    Arena *a = c->arena;
+    const char *flags = pa->flags;
+    const char *methoddef_cast, *methoddef_cast_end = "";
+
+    if (!strcmp(flags, "METH_NOARGS") || !strcmp(flags, "METH_O") ||
+        !strcmp(flags, "METH_VARARGS")) {
+        methoddef_cast = "(PyCFunction)";
+    } else if (pa->f->kind == FUNC_GETTER) {
+        methoddef_cast = "";   /* the getter's template has no cast */
+    } else if (pa->limited_capi) {
+        methoddef_cast = "(PyCFunction)(void(*)(void))";
+    } else {
+        methoddef_cast = "_PyCFunction_CAST(";
+        methoddef_cast_end = ")";
+    }
+    const char *meth_flags = gen_methoddef_flags(c, pa->f);
+    if (*meth_flags)
+        flags = arena_printf(a, "%s|%s", flags, meth_flags);
+
+    Rendering *r = &pa->f->rendering;
+    /* a getter or setter has no METH_ flags: it is a PyGetSetDef's */
+    r->convention = pa->f->kind == FUNC_GETTER   ? "getter"
+                    : pa->f->kind == FUNC_SETTER ? "setter"
+                                                 : pa->flags;
+    r->parser = pa->parser;
+    r->methoddef_flags = *pa->methoddef_define ? flags : NULL;
+    r->docstring = *pa->docstring_definition ? gen_docstring_text(c, pa->f)
+                                             : NULL;
+
+    pa->methoddef_define = text_replace(a, pa->methoddef_define,
+                                       "{methoddef_flags}", flags);
+    pa->methoddef_define = text_replace(a, pa->methoddef_define,
+                                       "{methoddef_cast}", methoddef_cast);
+    pa->methoddef_define = text_replace(a, pa->methoddef_define,
+                                       "{methoddef_cast_end}",
+                                       methoddef_cast_end);
+
+    /* The reference reads the preprocessor state when it renders, after
+       the block's stop line; the DSL records it in f->cpp_condition just
+       before calling us. */
+    const char *conditional = pa->f->cpp_condition ? pa->f->cpp_condition
+                            : c->cpp ? cpp_condition(c, c->cpp) : "";
+    pa->cpp_if = pa->cpp_endif = pa->methoddef_ifndef = "";
+    if (*conditional) {
+        pa->cpp_if = arena_printf(a, "#if %s", conditional);
+        pa->cpp_endif = arena_printf(a, "#endif /* %s */", conditional);
+        if (*pa->methoddef_define &&
+            !gen_ifndef_symbol_seen(c, pa->f->full_name)) {
+            gen_ifndef_symbol_add(c, pa->f->full_name);
+            pa->methoddef_ifndef = methoddef_ifndef_template;
+        }
+    }
+}
+
+static void finalize(ParseArgs *pa)
+{
+    Clinic *c = pa->c;
+    Arena *a = c->arena;
+
+    if (*pa->parser_prototype)
+        pa->parser_prototype = arena_printf(a, "%s;", pa->parser_prototype);
+    if (!pa->impl_prototype)
+        pa->impl_prototype = pa->impl_definition;
+    if (*pa->impl_prototype)
+        pa->impl_prototype = arena_printf(a, "%s;", pa->impl_prototype);
+    pa->parser_definition = text_replace(a, pa->parser_definition,
+                                        "{return_value_declaration}",
+                                        pa->return_value_declaration);
+    const char *warning = gen_compiler_deprecated_warning(c, pa->f, pa->params,
+                                                          pa->n);
+    if (warning)
+        pa->parser_definition = arena_printf(a, "%s\n\n%s", warning,
+                                             pa->parser_definition);
 }
 
 /* ---- output_templates ----------------------------------------------------- */
@@ -635,121 +1037,53 @@ static const char *wrap_in_newlines(Clinic *c, const char *s)
 void gen_output_templates(Clinic *c, Function *f, StrMap *templates)
 {
     Arena *a = c->arena;
-    Signature s;
-    Conv cv;
-    const char *methoddef_define = methoddef_define_template;
-    const char *docstring_prototype, *docstring_definition;
-    const char *return_value_declaration = "PyObject *return_value = NULL;";
-    const char *methoddef_cast, *methoddef_cast_end, *flags, *meth_flags;
-    const char *conditional;
-    const char *cpp_if = "", *cpp_endif = "", *methoddef_ifndef = "";
-    const char *parser_prototype, *impl_prototype, *parser_definition;
-    bool meth_o, has_option_groups;
+    ParseArgs pa;
 
-    read_signature(c, f, &s);
-    memset(&cv, 0, sizeof cv);
-    cv.impl_definition = impl_definition_template;
+    parse_args_init(&pa, c, f);
+    select_prototypes(&pa);
+    init_limited_capi(&pa);
 
-    has_option_groups = s.n && (s.params[0]->group || s.params[s.n - 1]->group);
-    meth_o = s.n == 1 && s.params[0]->kind == PARAM_POSITIONAL_ONLY &&
-             !converter_is_optional(s.params[0]->converter) &&
-             !s.requires_defining_class && !s.new_or_init;
+    pa.flags = "";
+    pa.declarations = "";
+    pa.parser_prototype = "";
+    pa.parser_definition = "";
+    pa.impl_prototype = NULL;
+    pa.impl_definition = impl_definition_template;
 
-    if (s.new_or_init && (!f->docstring || !*f->docstring)) {
-        docstring_prototype = docstring_definition = "";
-    } else {
-        docstring_prototype = docstring_prototype_template;
-        docstring_definition = docstring_definition_template;
-    }
-
-    if (s.n == 0)
-        render_noargs(c, &s, &cv);
-    else if (meth_o)
-        render_meth_o(c, &s, &cv);
-    else if (has_option_groups)
-        render_option_groups(c, &cv);
-    else if (!s.requires_defining_class &&
-             s.pos_only == (int)s.n - s.pseudo_args)
-        render_positional_only(c, &s, &cv);
+    if (pa.n == 0)
+        parse_no_args(&pa);
+    else if (use_meth_o(&pa))
+        parse_one_arg(&pa);
+    else if (has_option_groups(&pa))
+        parse_option_groups(&pa);
+    else if (!pa.requires_defining_class &&
+             pa.pos_only == (int)pa.n - pa.pseudo_args)
+        parse_pos_only(&pa);
     else
-        render_keywords(c, &s, &cv);
+        parse_general(&pa);
 
-    if (s.new_or_init) {
-        methoddef_define = "";
-        render_new_or_init(c, f, &s, &cv, &return_value_declaration);
-    }
-
-    flags = cv.flags;
-    if (strcmp(flags, "METH_NOARGS") == 0 || strcmp(flags, "METH_O") == 0 ||
-        strcmp(flags, "METH_VARARGS") == 0) {
-        methoddef_cast = "(PyCFunction)";
-        methoddef_cast_end = "";
-    } else {
-        methoddef_cast = "_PyCFunction_CAST(";
-        methoddef_cast_end = ")";
-    }
-    meth_flags = gen_methoddef_flags(c, f);
-    if (*meth_flags)
-        flags = arena_printf(a, "%s|%s", flags, meth_flags);
-
-    f->rendering.convention = cv.flags;
-    f->rendering.parser = cv.parser;
-    f->rendering.methoddef_flags = *methoddef_define ? flags : NULL;
-    f->rendering.docstring =
-        *docstring_definition ? gen_docstring_text(c, f) : NULL;
-
-    methoddef_define = str_replace(a, methoddef_define, "{methoddef_flags}",
-                                   flags);
-    methoddef_define = str_replace(a, methoddef_define, "{methoddef_cast}",
-                                   methoddef_cast);
-    methoddef_define = str_replace(a, methoddef_define, "{methoddef_cast_end}",
-                                   methoddef_cast_end);
-
-    /* The reference reads the preprocessor state when it renders, after
-       the block's stop line; the DSL records it in f->cpp_condition just
-       before calling us. */
-    if (f->cpp_condition)
-        conditional = f->cpp_condition;
-    else
-        conditional = c->cpp ? cpp_condition(c, c->cpp) : "";
-    if (*conditional) {
-        cpp_if = arena_printf(a, "#if %s", conditional);
-        cpp_endif = arena_printf(a, "#endif /* %s */", conditional);
-        if (*methoddef_define && !gen_ifndef_symbol_seen(c, f->full_name)) {
-            gen_ifndef_symbol_add(c, f->full_name);
-            methoddef_ifndef =
-                "#ifndef {methoddef_name}\n"
-                "    #define {methoddef_name}\n"
-                "#endif /* !defined({methoddef_name}) */";
-        }
-    }
-
-    parser_prototype = cv.parser_prototype;
-    if (*parser_prototype)
-        parser_prototype = arena_printf(a, "%s;", parser_prototype);
-    impl_prototype = cv.impl_prototype ? cv.impl_prototype : cv.impl_definition;
-    if (*impl_prototype)
-        impl_prototype = arena_printf(a, "%s;", impl_prototype);
-    parser_definition = str_replace(a, cv.parser_definition,
-                                    "{return_value_declaration}",
-                                    return_value_declaration);
+    copy_includes(&pa);
+    if (pa.new_or_init)
+        handle_new_or_init(&pa);
+    process_methoddef(&pa);
+    finalize(&pa);
 
     strmap_set(a, templates, "docstring_prototype",
-               wrap_in_newlines(c, docstring_prototype));
+               wrap_in_newlines(c, pa.docstring_prototype));
     strmap_set(a, templates, "docstring_definition",
-               wrap_in_newlines(c, docstring_definition));
+               wrap_in_newlines(c, pa.docstring_definition));
     strmap_set(a, templates, "impl_prototype",
-               wrap_in_newlines(c, impl_prototype));
+               wrap_in_newlines(c, pa.impl_prototype));
     strmap_set(a, templates, "methoddef_define",
-               wrap_in_newlines(c, methoddef_define));
+               wrap_in_newlines(c, pa.methoddef_define));
     strmap_set(a, templates, "parser_prototype",
-               wrap_in_newlines(c, parser_prototype));
+               wrap_in_newlines(c, pa.parser_prototype));
     strmap_set(a, templates, "parser_definition",
-               wrap_in_newlines(c, parser_definition));
+               wrap_in_newlines(c, pa.parser_definition));
     strmap_set(a, templates, "impl_definition",
-               wrap_in_newlines(c, cv.impl_definition));
-    strmap_set(a, templates, "cpp_if", wrap_in_newlines(c, cpp_if));
-    strmap_set(a, templates, "cpp_endif", wrap_in_newlines(c, cpp_endif));
+               wrap_in_newlines(c, pa.impl_definition));
+    strmap_set(a, templates, "cpp_if", wrap_in_newlines(c, pa.cpp_if));
+    strmap_set(a, templates, "cpp_endif", wrap_in_newlines(c, pa.cpp_endif));
     strmap_set(a, templates, "methoddef_ifndef",
-               wrap_in_newlines(c, methoddef_ifndef));
+               wrap_in_newlines(c, pa.methoddef_ifndef));
 }

@@ -45,13 +45,33 @@ typedef enum FunctionKind {
     FUNC_CLASS_METHOD,
     FUNC_METHOD_INIT,
     FUNC_METHOD_NEW,
+    FUNC_GETTER,             /* @getter (3.13) */
+    FUNC_SETTER,             /* @setter (3.13) */
 } FunctionKind;
+
+static inline bool function_kind_new_or_init(FunctionKind k)
+{
+    return k == FUNC_METHOD_INIT || k == FUNC_METHOD_NEW;
+}
 
 /* A Python version, as '[from 3.14]' names one; major 0: none. */
 typedef struct PyVersion {
     int major, minor;
 } PyVersion;
 
+/* An #include a generated file needs (3.13's libclinic Include): the
+   header, why (the comment beside it), and the #if it sits under (NULL:
+   none). */
+typedef struct Include {
+    const char *filename;
+    const char *reason;
+    const char *condition;
+} Include;
+
+typedef struct IncludeList {
+    Include *items;
+    size_t len, cap;
+} IncludeList;
 /*
  * What the generator decided when it rendered a function (gen.c and
  * gen_templates.c fill it in), kept so that the query modes (--json,
@@ -95,6 +115,12 @@ struct Function {
     /* Preprocessor condition the block sits under (cpp.c), "" if none. */
     const char *cpp_condition;
 
+    /* 3.13's decorators: @text_signature's text (NULL: none), and
+       @critical_section with the objects it locks (none: self). */
+    const char *forced_text_signature;
+    bool critical_section;
+    const char **target_critical_section;
+    size_t ntarget_critical_section;
     int block_line;          /* the line of its block's start marker */
     /* The text signature (dsl_docstring.c) as the docstring has it:
        "name($self, a, /)" wrapped before column 72, or for a function
@@ -174,6 +200,9 @@ struct Converter {
     bool length;
     bool show_in_signature;
     bool unused;               /* unused=True (3.13): Py_UNUSED(name) */
+    /* The #includes its snippets asked for (3.13's _includes); a copy
+       shares the list with its original, as clinic.py's copy.copy does. */
+    IncludeList *includes;
 
     /* Arguments particular to some converters (str, Py_buffer, int, ...),
        kept for parse_arg/cleanup. */
@@ -227,6 +256,7 @@ struct ConverterClass {
     bool parse_by_reference;
     bool length;
     bool show_in_signature;
+    bool broken_limited_capi;  /* its code needs more than the Limited C API */
     /* Which of the above a Python block set, for inheritance. */
     unsigned attrs_set;
     /* The interpreter's class, for a class a python block made (its
@@ -250,6 +280,8 @@ struct RenderData {
     StrList return_conversion;
     StrList cleanup;
     StrList post_parsing;
+    StrList lock;              /* 3.13's critical sections */
+    StrList unlock;
     const char *return_value;  /* "return_value" */
 };
 

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "block.h"
+#include "gen.h"
+#include "message.h"
 #include "route.h"
 #include "target.h"
 #include "text.h"
@@ -93,10 +95,9 @@ static const char *read_existing(Clinic *c, const char *path, size_t *len)
         if (errno == ENOTDIR) {
             /* os.makedirs() meets a non-directory on the way */
             const char *slash = strrchr(path, '/');
-            clinic_fail(c, 0, "Can't write to destination %s, can't make "
-                        "directory %s!", path,
-                        slash ? arena_strndup(c->arena, path,
-                                              (size_t)(slash - path)) : "");
+            clinic_failm(c, 0, MSG_DESTINATION_MKDIR,
+                         MSG_ARGS(path, slash ? arena_strndup(c->arena, path,
+                                                (size_t)(slash - path)) : ""));
         }
         clinic_fail(c, 0, "Can't read destination file %s: %s",
                     route_repr(c, path),
@@ -155,8 +156,8 @@ static void finish_file_destination(Clinic *c, Destination *d,
            words; where it does not check, it would overwrite the input
            with the routed file's text, which we refuse in ours. */
         if (verify && *dirname)
-            clinic_fail(c, 0, "Modified destination file %s, not "
-                        "overwriting!", route_repr(c, d->filename));
+            clinic_failm(c, 0, MSG_DESTINATION_MODIFIED,
+                         MSG_ARGS(d->filename));
         clinic_fail(c, 0, "Destination %s would overwrite the input "
                     "file %s!", d->name, route_repr(c, d->filename));
     }
@@ -204,14 +205,15 @@ static void finish_file_destination(Clinic *c, Destination *d,
         c->filename = input_name;
         c->line = input_line;
         if (nblocks != 1 || !preserve_only)
-            clinic_fail(c, 0, "Modified destination file %s, not "
-                        "overwriting!", route_repr(c, d->filename));
+            clinic_failm(c, 0, MSG_DESTINATION_MODIFIED,
+                         MSG_ARGS(d->filename));
     }
 
     Block block = {0};
     block.input = "preserve\n";
     block.dsl_name = "clinic";
-    block.output = output;
+    block.output = arena_printf(c->arena, "%s%s", gen_includes_header(c),
+                                output);
     block.verified_output = existing.verified_output;
     block.verified_len = existing.verified_len;
     memcpy(block.verified_sum, existing.verified_sum,

@@ -26,6 +26,8 @@ const char *query_function_kind(const Function *f)
     case FUNC_STATIC_METHOD: return "staticmethod";
     case FUNC_METHOD_NEW: return "__new__";
     case FUNC_METHOD_INIT: return "__init__";
+    case FUNC_GETTER: return "getter";
+    case FUNC_SETTER: return "setter";
     }
     return "function";
 }

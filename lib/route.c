@@ -6,6 +6,7 @@
  * change it; the generator's output stage (output.c) writes through it.
  */
 #include "route.h"
+#include "message.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -288,15 +289,13 @@ Destination *router_add_destination(Clinic *c, const char *name,
     else if (!strcmp(type, "suppress"))
         d->type = DEST_SUPPRESS;
     else
-        clinic_fail(c, 0, "Invalid destination type %s for %s , must be "
-                    "buffer, file, suppress", route_repr(c, type), name);
+        clinic_failm(c, 0, MSG_DESTINATION_TYPE,
+                     MSG_ARGS(type, name, "buffer, file, suppress"));
     int extra = d->type == DEST_FILE ? 1 : 0;
     if (nargs < extra)
-        clinic_fail(c, 0, "Not enough arguments for destination %s new %s",
-                    name, type);
+        clinic_failm(c, 0, MSG_DESTINATION_TOO_FEW, MSG_ARGS(name, type));
     if (nargs > extra)
-        clinic_fail(c, 0, "Too many arguments for destination %s new %s",
-                    name, type);
+        clinic_failm(c, 0, MSG_DESTINATION_TOO_MANY, MSG_ARGS(name, type));
     if (d->type == DEST_FILE)
         d->filename = file_destination_path(c, name, args[0]);
 

@@ -122,6 +122,7 @@ static const Target target_portable = {
     .nmembers = sizeof portable_members / sizeof *portable_members,
     .preamble = "#include \"clinic_portable.h\"\n\n",
     .helper_prefix = "Clinic",
+    .dialect = "3.11",
     .header_name = "clinic_portable.h",
     .header_text = portable_header_text,
     .limited_refusals = portable_limited_refusals,

@@ -45,6 +45,8 @@ typedef struct TargetRefusal {
 typedef struct Target {
     const char *name;          /* "3.11", "portable" */
     const char *summary;       /* one line, for --help and --version */
+    const char *dialect;       /* the only dialect (dialect.h) whose code
+                                  it knows how to rewrite; NULL: any */
     CRenameTable api_names;    /* identifiers renamed in generated code */
     const TargetRewrite *rewrites;
     size_t nrewrites;

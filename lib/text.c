@@ -671,3 +671,18 @@ bool text_endswith(const char *s, const char *suffix)
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
+
+char *text_replace(Arena *a, const char *s, const char *old, const char *new_)
+{
+    StrBuf sb = STRBUF_INIT;
+    size_t oldlen = strlen(old);
+    const char *hit;
+
+    while ((hit = strstr(s, old)) != NULL) {
+        sb_add(&sb, s, (size_t)(hit - s));
+        sb_adds(&sb, new_);
+        s = hit + oldlen;
+    }
+    sb_adds(&sb, s);
+    return sb_take(&sb, a);
+}

@@ -57,6 +57,8 @@ char *text_rstrip_lines(Arena *a, const char *s);
 char *text_indent_all_lines(Arena *a, const char *s, const char *prefix);
 char *text_suffix_all_lines(Arena *a, const char *s, const char *suffix);
 char *text_format_escape(Arena *a, const char *s);  /* { -> {{, } -> }} */
+/* Python's str.replace(old, new): every occurrence. */
+char *text_replace(Arena *a, const char *s, const char *old, const char *new_);
 
 /* clinic.py's wrap_declarations(text, length=78). */
 char *text_wrap_declarations(Arena *a, const char *s, int length);

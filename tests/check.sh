@@ -24,9 +24,12 @@
 #   pyvm-diff                make pyvm-diff: clinic's Python interpreter
 #                            against python3 on generated programs
 #   cli, workflow            tests/check_cli.sh, tests/workflow.sh
+#   dialect                  tests/check_dialect.sh: --dialect, the tree's
+#                            patchlevel.h, --make per dialect
 #   man, install             groff -ww on man/clinic.1; make install into
 #                            a scratch DESTDIR
-#   conformance              make conformance
+#   conformance              make conformance: the floors of both
+#                            dialects (floor, floor-3.13)
 #   query                    make query: the query modes over the CPython
 #                            tree, clinic.test and the fuzz corpus
 #   functional               make functional
@@ -82,6 +85,7 @@ tier fixtures $MAKE --no-print-directory CC=gcc fixtures
 tier pyvm-diff $MAKE --no-print-directory CC=gcc pyvm-diff
 tier cli sh tests/check_cli.sh clinic/clinic
 tier workflow sh tests/workflow.sh clinic/clinic
+tier dialect sh tests/check_dialect.sh clinic/clinic
 
 man_check() {
     [ -f man/clinic.1 ] || { echo "man/clinic.1 is missing"; return 1; }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "converters.h"
+#include "converters_impl.h"
 #include "pyvm.h"
 
 typedef struct ConvCase {
@@ -59,6 +60,15 @@ typedef struct ReturnCase {
 
 #include "check_converters_cases.h"
 
+/* parse_arg as Python code calling it sees it: the reference's string,
+   indentation and all (the generator's call gets only the code). */
+static const char *parse_arg_raw(Clinic *c, Converter *conv,
+                                 const char *argname, const char *displayname)
+{
+    return builtin_parse_arg(c, converter_row_of(conv->cls)->kind, conv,
+                             argname, displayname, false, true);
+}
+
 #define NELEMS(a) (sizeof (a) / sizeof (a)[0])
 
 /* ---- fixtures ---------------------------------------------------------- */
@@ -66,11 +76,12 @@ typedef struct ReturnCase {
 static Clinic *new_clinic(void)
 {
     Clinic *c = xcalloc(1, sizeof *c);
+    c->dialect = dialect_default();
     c->arena = arena_new();
     c->filename = "test.c";
     c->line = 1;
     sb_init(&c->diagnostics);
-    c->converters = converters_new(c->arena);
+    c->converters = converters_new(c->arena, c->dialect);
     return c;
 }
 
@@ -167,7 +178,7 @@ START_TEST(test_converter_cases)
     ck_assert_str_eq(converter_declaration(c, conv), t->declaration);
 
     const char *parse_arg =
-        converter_parse_arg(c, conv, "arg", "\"argument 'a'\"");
+        parse_arg_raw(c, conv, "arg", "\"argument 'a'\"");
     if (!t->parse_arg)
         ck_assert_msg(parse_arg == NULL, "case %d (%s): parse_arg %s", _i,
                       t->name, parse_arg);
@@ -413,7 +424,7 @@ START_TEST(test_register_python_class)
     ck_assert_str_eq(conv->format_unit, "n");
     /* int_converter.parse_arg knows only 'i' and 'C'; CConverter's
        knows nothing of 'n' */
-    ck_assert_ptr_null(converter_parse_arg(c, conv, "arg", "\"x\""));
+    ck_assert_ptr_null(parse_arg_raw(c, conv, "arg", "\"x\""));
 
     /* a subclass that does not set format_unit keeps the base's legacy
        registration untouched */
@@ -437,7 +448,7 @@ START_TEST(test_register_python_class)
     Converter *pc = converter_create(c, o, "path", "path", f,
                                      py_unspecified, NULL, 0);
     ck_assert_str_eq(pc->format_unit, "O&");
-    ck_assert_str_eq(converter_parse_arg(c, pc, "args[0]", "\"argument 1\""),
+    ck_assert_str_eq(parse_arg_raw(c, pc, "args[0]", "\"argument 1\""),
                      "\n"
                      "                if (!path_converter(args[0], &path)) {{\n"
                      "                    goto exit;\n"
@@ -504,6 +515,47 @@ START_TEST(test_names_and_copy)
     ck_assert_str_eq(copy->format_unit, "y#");
     copy->name = "other";
     ck_assert_str_eq(conv->name, "args");
+    free_clinic(c);
+}
+END_TEST
+
+/* bool_converter's c_default: 3.11 writes 1 or 0 for any default, 3.13
+   keeps a c_default= given (only Py_True and Py_False become 1 and 0). */
+START_TEST(test_bool_c_default_per_dialect)
+{
+    static const struct {
+        const Dialect *d;
+        const char *given, *expected;
+    } cases[] = {
+        { &dialect_3_11, "-2", "1" },
+        { &dialect_3_11, "Py_True", "1" },
+        { &dialect_3_13, "-2", "-2" },
+        { &dialect_3_13, "FLAG", "FLAG" },
+        { &dialect_3_13, "Py_True", "1" },
+        { &dialect_3_13, "Py_False", "1" },
+    };
+    for (size_t i = 0; i < NELEMS(cases); i++) {
+        Clinic *c = new_clinic();
+        c->dialect = cases[i].d;
+        Function *f = new_function(c, FUNC_CALLABLE, NULL);
+        ConverterArg arg = { "c_default", { .kind = PY_STR,
+                                            .s = cases[i].given,
+                                            .len = strlen(cases[i].given) } };
+        PyValue yes = { .kind = PY_BOOL, .b = true };
+        Converter *conv = converter_create(c, converter_class_find(c, "bool"),
+                                           "x", "x", f, yes, &arg, 1);
+        ck_assert_msg(strcmp(conv->c_default, cases[i].expected) == 0,
+                      "%s, c_default=%s: %s, expected %s", cases[i].d->name,
+                      cases[i].given, conv->c_default, cases[i].expected);
+        free_clinic(c);
+    }
+    /* 3.13 leaves an unknown default as it is */
+    Clinic *c = new_clinic();
+    c->dialect = &dialect_3_13;
+    Function *f = new_function(c, FUNC_CALLABLE, NULL);
+    Converter *conv = converter_create(c, converter_class_find(c, "bool"),
+                                       "x", "x", f, py_unknown, NULL, 0);
+    ck_assert_int_eq(conv->default_value.kind, PY_UNKNOWN);
     free_clinic(c);
 }
 END_TEST
@@ -672,7 +724,7 @@ START_TEST(test_python_block_methods)
         "impl_parameters=PyStructObject *s\n"
         "impl_arguments=s\n"
         "cleanup=/* Cleanup for s */\nPy_XDECREF(s);\n\n");
-    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\""),
+    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\"", false),
         "\n            if (!cache_struct_converter(module, arg, &s)) {{\n"
         "                goto exit;\n            }}\n            ");
 
@@ -686,7 +738,7 @@ START_TEST(test_python_block_methods)
         "parse_arguments=&s\n"
         "impl_parameters=Py_complex s\n"
         "impl_arguments=s\n");
-    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\""),
+    ck_assert_str_eq(parse_arg_raw(c, conv, "arg", "\"x\""),
         "\n                s = PyComplex_AsCComplex(arg);\n"
         "                if (PyErr_Occurred()) {{\n"
         "                    goto exit;\n                }}\n"
@@ -694,7 +746,7 @@ START_TEST(test_python_block_methods)
 
     conv = converter_create(c, converter_class_find(c, "myint"), "s", "s", f,
                             py_unspecified, NULL, 0);
-    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\""),
+    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "\"x\"", false),
         "/* mine */\n                s = _PyLong_AsInt(arg);\n"
         "                if (s == -1 && PyErr_Occurred()) {{\n"
         "                    goto exit;\n                }}\n"
@@ -702,7 +754,7 @@ START_TEST(test_python_block_methods)
     /* a subclass of it inherits the method */
     conv = converter_create(c, converter_class_find(c, "sub"), "s", "s", f,
                             py_unspecified, NULL, 0);
-    ck_assert(strncmp(converter_parse_arg(c, conv, "arg", "\"x\""),
+    ck_assert(strncmp(converter_parse_arg(c, conv, "arg", "\"x\"", false),
                       "/* mine */", 10) == 0);
     free_clinic(c);
 }
@@ -847,8 +899,25 @@ static const char expected_listing[] =
 START_TEST(test_converters_print)
 {
     StrBuf sb = STRBUF_INIT;
-    converters_print(&sb);
+    converters_print(&sb, dialect_default());
     ck_assert_str_eq(sb.buf, expected_listing);
+    sb_free(&sb);
+}
+END_TEST
+
+/* 3.13 lists its own return converters and names its buffer classes by
+   their module, libclinic.converters. */
+START_TEST(test_converters_print_3_13)
+{
+    StrBuf sb = STRBUF_INIT;
+    converters_print(&sb, &dialect_3_13);
+    ck_assert_ptr_nonnull(strstr(sb.buf,
+        "    Py_buffer(accept={<class 'libclinic.converters.buffer'>})\n"));
+    ck_assert_ptr_nonnull(strstr(sb.buf, "    long()\n    object()\n"
+                                         "    Py_ssize_t()\n"));
+    ck_assert_ptr_null(strstr(sb.buf, "    init()\n"));
+    ck_assert_ptr_null(strstr(sb.buf, "NoneType()"));
+    ck_assert_ptr_null(strstr(sb.buf, "__main__"));
     sb_free(&sb);
 }
 END_TEST
@@ -865,12 +934,14 @@ static Suite *converters_suite(void)
     tcase_add_test(tc, test_return_converter_bad_keyword);
     tcase_add_test(tc, test_return_converter_py_default);
     tcase_add_test(tc, test_converters_print);
+    tcase_add_test(tc, test_converters_print_3_13);
     suite_add_tcase(s, tc);
 
     TCase *tr = tcase_create("registry");
     tcase_add_test(tr, test_registry_contents);
     tcase_add_test(tr, test_register_python_class);
     tcase_add_test(tr, test_names_and_copy);
+    tcase_add_test(tr, test_bool_c_default_per_dialect);
     tcase_add_test(tr, test_legacy_partial_overridden);
     tcase_add_test(tr, test_py_unicode_cleanup);
     tcase_add_test(tr, test_render_several_parameters);

@@ -3,8 +3,9 @@
  * clinic.py builds, docstrings come out as format_docstring writes them,
  * and every rejected declaration fails with the reference's message at
  * the line of the problem.  Expected strings come from CPython 3.11's
- * clinic.py run on the same input; the cases follow test_clinic.py's
- * ClinicParserTest with our own inputs.
+ * clinic.py run on the same input (3.13's Tools/clinic for the 3.13
+ * dialect's cases); the cases follow test_clinic.py's ClinicParserTest
+ * with our own inputs.
  */
 #include <check.h>
 #include <setjmp.h>
@@ -969,6 +970,131 @@ START_TEST(test_verbatim_round_trip)
 }
 END_TEST
 
+
+/* ---- the 3.13 dialect ---------------------------------------------------- */
+
+static void setup_3_13(void)
+{
+    ClinicOptions o = {0};
+    o.dialect = &dialect_3_13;
+    clinic = clinic_new("t.c", &o);
+}
+
+static const char module_and_class[] =
+    "module m\n"
+    "class m.C \"CObject *\" \"&C_Type\"";
+
+/* Declares the module and class in a block of their own. */
+static void declare_module_and_class(void)
+{
+    ck_assert_ptr_null(parse_ok(module_and_class));
+}
+
+START_TEST(test_critical_section)
+{
+    declare_module_and_class();
+    Function *f = parse_ok("@critical_section\nm.C.f");
+    ck_assert(f->critical_section);
+    ck_assert_uint_eq(f->ntarget_critical_section, 0);
+    f = parse_ok("@critical_section a b\nm.g\n    a: object\n    b: object");
+    ck_assert(f->critical_section);
+    ck_assert_uint_eq(f->ntarget_critical_section, 2);
+    ck_assert_str_eq(f->target_critical_section[0], "a");
+    ck_assert_str_eq(f->target_critical_section[1], "b");
+    ck_assert_str_eq(parse_error("@critical_section a b c\nm.h"),
+                     "t.c:2: error: Up to 2 critical section variables are "
+                     "supported\n");
+}
+END_TEST
+
+START_TEST(test_getter_and_setter)
+{
+    declare_module_and_class();
+    Function *f = parse_ok("@getter\nm.C.x\n\nThe x.");
+    ck_assert_int_eq(f->kind, FUNC_GETTER);
+    /* no signature: the docstring is the text alone */
+    ck_assert_str_eq(f->docstring, "The x.");
+    f = parse_ok("@setter\nm.C.x");
+    ck_assert_int_eq(f->kind, FUNC_SETTER);
+    ck_assert_str_eq(f->return_converter->type, "int");
+    ck_assert_str_eq(parse_error("@getter\n@setter\nm.C.y"),
+                     "t.c:3: error: Cannot apply both @getter and @setter to "
+                     "the same function!\n");
+    ck_assert_str_eq(parse_error("@getter\nm.y"),
+                     "t.c:3: error: @getter and @setter must be methods\n");
+    ck_assert_str_eq(parse_error("@setter\nm.C.y\n    v: object"),
+                     "t.c:4: error: @setter methods cannot define "
+                     "parameters\n");
+}
+END_TEST
+
+START_TEST(test_text_signature)
+{
+    declare_module_and_class();
+    Function *f = parse_ok("@text_signature \"($module, x)\"\nm.f\n"
+                           "    x: object\n    /\n\nF.");
+    ck_assert_str_eq(f->forced_text_signature, "($module, x)");
+    ck_assert_str_eq(f->docstring, "f($module, x)\n--\n\nF.");
+    ck_assert_str_eq(parse_error("@text_signature \"(x)\"\n"
+                                 "@text_signature \"(y)\"\nm.g"),
+                     "t.c:3: error: Called @text_signature twice!\n");
+}
+END_TEST
+
+START_TEST(test_deprecation_markers)
+{
+    declare_module_and_class();
+    Function *f = parse_ok("m.f\n"
+                           "    a: object\n"
+                           "    / [from 3.14]\n"
+                           "    b: object\n"
+                           "    * [from 3.15]\n"
+                           "    c: object = None\n\nF.");
+    ck_assert_int_eq(param(f, "a")->kind, PARAM_POSITIONAL_OR_KEYWORD);
+    ck_assert_int_eq(param(f, "a")->deprecated_keyword.major, 3);
+    ck_assert_int_eq(param(f, "a")->deprecated_keyword.minor, 14);
+    ck_assert_int_eq(param(f, "b")->deprecated_keyword.major, 0);
+    ck_assert_int_eq(param(f, "c")->deprecated_positional.minor, 15);
+    ck_assert_str_eq(parse_error("m.g\n    a: object\n    * [from 3]\n"
+                                 "    b: object"),
+                     "t.c:4: error: Function 'g': expected format "
+                     "'[from major.minor]' where 'major' and 'minor' are "
+                     "integers; got '3'\n");
+    ck_assert_str_eq(parse_error("m.h\n    a: object\n    *\n    b: object\n"
+                                 "    /"),
+                     "t.c:6: error: Function 'h': '/' must precede '*'\n");
+}
+END_TEST
+
+START_TEST(test_unused_and_varargs)
+{
+    declare_module_and_class();
+    Function *f = parse_ok("m.f\n    a: object(unused=True)\n"
+                           "    *args: object\n    b: object = None");
+    ck_assert(param(f, "a")->converter->unused);
+    ck_assert_int_eq(param(f, "args")->kind, PARAM_VAR_POSITIONAL);
+    /* after *args, keyword-only */
+    ck_assert_int_eq(param(f, "b")->kind, PARAM_KEYWORD_ONLY);
+}
+END_TEST
+
+/* The same lines in the 3.11 dialect: not its syntax. */
+START_TEST(test_3_13_syntax_in_3_11)
+{
+    ck_assert_ptr_null(parse_ok(module_and_class));
+    ck_assert_str_eq(parse_error("@critical_section\nm.C.f"),
+                     "t.c:2: error: Illegal function name: "
+                     "@critical_section\n");
+    ck_assert_str_eq(parse_error("m.f\n    a: object\n    * [from 3.14]\n"
+                                 "    b: object"),
+                     "t.c:4: error: Function f has an invalid parameter "
+                     "declaration:\n\t* [from 3.14]\n");
+    Function *f = parse_ok("m.g\n    a: object\n    *args: object\n"
+                           "    b: object = None");
+    ck_assert_int_eq(param(f, "b")->kind, PARAM_POSITIONAL_OR_KEYWORD);
+}
+END_TEST
+
 static Suite *dsl_suite(void)
 {
     Suite *s = suite_create("dsl");
@@ -1019,6 +1145,20 @@ static Suite *dsl_suite(void)
     tcase_add_test(tc, test_special_symbol_errors);
     tcase_add_test(tc, test_docstring_errors);
     tcase_add_test(tc, test_indentation_errors);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("dialect 3.13");
+    tcase_add_checked_fixture(tc, setup_3_13, teardown);
+    tcase_add_test(tc, test_critical_section);
+    tcase_add_test(tc, test_getter_and_setter);
+    tcase_add_test(tc, test_text_signature);
+    tcase_add_test(tc, test_deprecation_markers);
+    tcase_add_test(tc, test_unused_and_varargs);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("3.13's syntax in 3.11");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_3_13_syntax_in_3_11);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("blocks");

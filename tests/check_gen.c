@@ -390,7 +390,7 @@ START_TEST(keywords_noptargs)
     t = templates_of(f);
     def = strmap_get(&t, "parser_definition");
     ck_assert_ptr_nonnull(strstr(def,
-        "    static const char * const _keywords[] = {{{keywords} NULL}};\n"
+        "    static const char * const _keywords[] = {{{keywords_c} NULL}};\n"
         "    static _PyArg_Parser _parser = {{NULL, _keywords, \"{name}\", 0}};\n"
         "    PyObject *argsbuf[2];\n"
         "    Py_ssize_t noptargs = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0) - 1;\n"));
@@ -559,6 +559,62 @@ START_TEST(too_many_varargs)
 }
 END_TEST
 
+
+/* ---- 3.13: the #includes of routed files, the keyword tuple's names ---- */
+
+static void setup_3_13(void)
+{
+    ClinicOptions o = {0};
+    o.dialect = &dialect_3_13;
+    c = clinic_new("test.c", &o);
+}
+
+START_TEST(includes_header_sorted)
+{
+    static const char cond[] =
+        "#if defined(Py_BUILD_CORE) && !defined(Py_BUILD_CORE_MODULE)";
+    ck_assert_str_eq(gen_includes_header(c), "");
+    gen_add_include(c, "pycore_modsupport.h", "_PyArg_UnpackKeywords()",
+                    NULL);
+    gen_add_include(c, "pycore_runtime.h", "_Py_ID()", cond);
+    gen_add_include(c, "pycore_gc.h", "PyGC_Head", cond);
+    /* the first reason stays */
+    gen_add_include(c, "pycore_modsupport.h", "_PyArg_BadArgument()", NULL);
+    gen_add_include(c, "pycore_abstract.h", "_PyNumber_Index()", NULL);
+    ck_assert_str_eq(gen_includes_header(c),
+        "\n"
+        "#if defined(Py_BUILD_CORE) && !defined(Py_BUILD_CORE_MODULE)\n"
+        "#  include \"pycore_gc.h\"          // PyGC_Head\n"
+        "#  include \"pycore_runtime.h\"     // _Py_ID()\n"
+        "#endif\n"
+        "#include \"pycore_abstract.h\"      // _PyNumber_Index()\n"
+        "#include \"pycore_modsupport.h\"    // _PyArg_UnpackKeywords()\n");
+    /* an unconditional one replaces a conditional one */
+    gen_add_include(c, "pycore_runtime.h", "_Py_ID()", NULL);
+    ck_assert_ptr_nonnull(strstr(gen_includes_header(c),
+        "#endif\n#include \"pycore_abstract.h\"      // _PyNumber_Index()\n"
+        "#include \"pycore_modsupport.h\"    // _PyArg_UnpackKeywords()\n"
+        "#include \"pycore_runtime.h\"       // _Py_ID()\n"));
+}
+END_TEST
+
+/* 3.11 records them too, but prints none. */
+START_TEST(includes_not_printed_by_3_11)
+{
+    gen_add_include(c, "pycore_modsupport.h", "_PyArg_UnpackKeywords()",
+                    NULL);
+    ck_assert_str_eq(gen_includes_header(c), "");
+}
+END_TEST
+
+START_TEST(keyword_tuple_names)
+{
+    ck_assert_str_eq(gen_c_id(c, "a"), "_Py_LATIN1_CHR('a')");
+    ck_assert_str_eq(gen_c_id(c, "_"), "_Py_LATIN1_CHR(95)");
+    ck_assert_str_eq(gen_c_id(c, "key"), "&_Py_ID(key)");
+}
+END_TEST
+
 static Suite *gen_suite(void)
 {
     Suite *s = suite_create("gen");
@@ -575,6 +631,13 @@ static Suite *gen_suite(void)
     tcase_add_test(tc, docstring_non_ascii_warns);
     tcase_add_test(tc, display_names);
     tcase_add_test(tc, methoddef_flags);
+    tcase_add_test(tc, includes_not_printed_by_3_11);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("3.13");
+    tcase_add_checked_fixture(tc, setup_3_13, teardown);
+    tcase_add_test(tc, includes_header_sorted);
+    tcase_add_test(tc, keyword_tuple_names);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("conventions");

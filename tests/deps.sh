@@ -12,7 +12,7 @@
 #   check                      unit tests (Check framework)
 #   valgrind                   memory checks
 #   groff                      checks the man page
-#   python3 dpkg-dev           the reference clinic.py (conformance, bench)
+#   python3 dpkg-dev xz-utils  the reference clinic.py (conformance, bench)
 #   python3.11-dev             headers the demo and make functional build
 #                              extension modules against
 #                              and `apt-get source` for the CPython tree
@@ -28,7 +28,7 @@
 set -eu
 
 PKGS="build-essential gcc make pkg-config libpcre2-dev libmd-dev check clang
-libclang-rt-14-dev valgrind groff python3 python3.11-dev dpkg-dev time
+libclang-rt-14-dev valgrind groff python3 python3.11-dev dpkg-dev xz-utils time
 pre-commit git patch e2fsprogs util-linux python3-jsonschema jq"
 
 missing=

@@ -11,6 +11,8 @@
 #                           stderr must contain every line of NAME.err, and
 #                           NAME.c and the given files must be unchanged
 #                           with nothing added
+#   GROUP/options           (optional) more arguments for every run of the
+#                           group: "--dialect 3.13"
 #   NAME.c.list, NAME.c.json, NAME.c.stats
 #                           also: "clinic --list NAME.c" (--json, --stats)
 #                           must print exactly that on stdout, exit with
@@ -53,7 +55,10 @@ run_one() {   # run_one GROUPDIR NAME
     [ -d "$dir/$src.given.d" ] && cp -R "$dir/$src.given.d/." "$t/"
     (cd "$t" && find . -type f ! -name "$src" | sed 's|^\./||' | LC_ALL=C sort) > "$scratch/given.list"
     rc=0
-    (cd "$t" && exec "$CLINIC" "$src") > "$scratch/stdout" 2> "$scratch/stderr" || rc=$?
+    options=
+    [ -f "$dir/options" ] && options=$(cat "$dir/options")
+    # shellcheck disable=SC2086
+    (cd "$t" && exec "$CLINIC" $options "$src") > "$scratch/stdout" 2> "$scratch/stderr" || rc=$?
     plain_rc=$rc
     if [ $rc -gt 128 ] && [ $rc -le 192 ]; then
         fail "$id" "clinic died with signal $((rc - 128))"
@@ -116,7 +121,10 @@ run_query() {   # run_query GROUPDIR NAME MODE
     [ -d "$dir/$src.given.d" ] && cp -R "$dir/$src.given.d/." "$t/"
     cp -R "$t" "$scratch/before"
     rc=0
-    (cd "$t" && exec "$CLINIC" "--$mode" "$src") > "$scratch/stdout" 2> "$scratch/stderr" || rc=$?
+    options=
+    [ -f "$dir/options" ] && options=$(cat "$dir/options")
+    # shellcheck disable=SC2086
+    (cd "$t" && exec "$CLINIC" $options "--$mode" "$src") > "$scratch/stdout" 2> "$scratch/stderr" || rc=$?
     if [ $rc -ne "$plain_rc" ]; then
         fail "$id" "exit $rc, where the plain run exits $plain_rc"
         sed 's/^/    stderr: /' "$scratch/stderr" | head -n 10

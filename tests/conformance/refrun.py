@@ -1,4 +1,5 @@
-"""Run the reference clinic.py over many files from one Python process.
+"""Run the reference clinic.py (3.11's, or 3.13's libclinic) over many
+files from one Python process.
 
 Used by the per-function tier, which makes thousands of small files: one
 interpreter start per file would take minutes.  clinic.py is imported once
@@ -16,7 +17,7 @@ import os
 import sys
 
 
-def run_one(clinic, workdir, relpath):
+def run_one(parse_file, error_type, workdir, relpath):
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -26,9 +27,12 @@ def run_one(clinic, workdir, relpath):
         try:
             os.chdir(workdir)
             sys.stdout = out
-            clinic.parse_file(relpath)
+            parse_file(relpath)
         except SystemExit as e:
             status = e.code if isinstance(e.code, int) else 1
+        except error_type as e:  # 3.13's CLI reports these, exit 1
+            status = 1
+            out.write(e.report())
         except BaseException as e:  # the CLI would die with a traceback
             status = 1
             out.write("%s: %s" % (type(e).__name__, e))
@@ -50,9 +54,18 @@ def main():
     sys.path.insert(0, clinic_dir)
     sys.setrecursionlimit(10000)
     import clinic  # noqa: E402  (the reference, from the cache)
+    if hasattr(clinic, "parse_file"):          # 3.11: one module
+        parse_file, error_type = clinic.parse_file, ()
+    else:                                      # 3.13: libclinic
+        import functools
+        import libclinic
+        import libclinic.cli
+        parse_file = functools.partial(libclinic.cli.parse_file,
+                                       limited_capi=False)
+        error_type = libclinic.ClinicError
     with open(jobs_path) as f:
         jobs = json.load(f)
-    results = [run_one(clinic, w, p) for w, p in jobs]
+    results = [run_one(parse_file, error_type, w, p) for w, p in jobs]
     with open(results_path, "w") as f:
         json.dump(results, f)
 

@@ -3,7 +3,8 @@
  *
  * Each input is the text of one C file, src/fuzz.c.  It goes through
  * clinic_new() / clinic_process() / clinic_free() exactly as clinic/job.c
- * would run it, but with no file system: read_file is NULL, so every file
+ * would run it, once in each dialect (3.11's Argument Clinic, 3.13's),
+ * but with no file system: read_file is NULL, so every file
  * destination sees an absent file.  Whatever the input, the library must
  * return 0 or -1 (never crash, hang or leak) and, on error, leave a
  * diagnostic.
@@ -99,21 +100,23 @@ static void check_routed_files(const Clinic *c)
 }
 
 /* One run over text; returns the context (caller frees) and sets *ok. */
-static Clinic *run_once(const char *text, size_t len, bool *ok)
+static Clinic *run_once(const Dialect *d, const char *text, size_t len,
+                        bool *ok)
 {
     ClinicOptions options = {0};
+    options.dialect = d;
     options.same_file = model_same_file;
     Clinic *c = clinic_new(INPUT, &options);
     *ok = clinic_process(c, text, len) == 0;
     return c;
 }
 
-static void check_idempotent(const char *text, size_t len)
+static void check_idempotent(const Dialect *d, const char *text, size_t len)
 {
     bool ok2, ok3;
-    Clinic *c2 = run_once(text, len, &ok2);
+    Clinic *c2 = run_once(d, text, len, &ok2);
     if (ok2) {
-        Clinic *c3 = run_once(c2->output, c2->output_len, &ok3);
+        Clinic *c3 = run_once(d, c2->output, c2->output_len, &ok3);
         if (!ok3) {
             fprintf(stderr, "third run failed:\n%s", c3->diagnostics.buf);
             abort();
@@ -154,13 +157,11 @@ static void check_queries(Clinic *c, int rc)
     }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+
+static void fuzz_one(const Dialect *d, const uint8_t *data, size_t size)
 {
-    if (idempotent < 0) {
-        const char *e = getenv("CLINIC_FUZZ_IDEMPOTENT");
-        idempotent = e && *e == '1';
-    }
     ClinicOptions options = {0};
+    options.dialect = d;
     options.same_file = model_same_file;
     Clinic *c = clinic_new(INPUT, &options);
     int rc = clinic_process(c, (const char *)data, size);
@@ -176,7 +177,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_routed_files(c);
     check_queries(c, rc);
     if (rc == 0 && idempotent && c->output)
-        check_idempotent(c->output, c->output_len);
+        check_idempotent(d, c->output, c->output_len);
     clinic_free(c);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (idempotent < 0) {
+        const char *e = getenv("CLINIC_FUZZ_IDEMPOTENT");
+        idempotent = e && *e == '1';
+    }
+    for (size_t i = 0; dialects[i]; i++)
+        fuzz_one(dialects[i], data, size);
     return 0;
 }

@@ -1,8 +1,10 @@
 #!/bin/sh
 # valgrind.sh CLINIC: clinic under valgrind (memcheck, full leak check)
 # over every fixture (error fixtures too: their longjmp paths must not
-# leak either), the fuzzer's regression inputs and a sample of CPython files copied to a scratch
-# directory.  Any memcheck error or definite/indirect leak fails.
+# leak either; with their group's options), the fuzzer's regression
+# inputs and a sample of CPython files (3.11's, and 3.13's in the 3.13
+# dialect) copied to a scratch directory.  Any memcheck error or
+# definite/indirect leak fails.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -39,7 +41,10 @@ for f in "$top"/fixtures/*/*.c; do
     rm -rf "$work/run"; mkdir -p "$work/run"
     cp "$f" "$work/run/"
     [ -d "$f.given.d" ] && cp -R "$f.given.d/." "$work/run/"
-    vg "$work/run" "$name"
+    options=
+    [ -f "$(dirname "$f")/options" ] && options=$(cat "$(dirname "$f")/options")
+    # shellcheck disable=SC2086
+    vg "$work/run" $options "$name"
 done
 
 # the fuzzer's regression inputs (crashes and leaks it once found)
@@ -51,8 +56,11 @@ for f in "$top"/tests/fuzz/regressions/*; do
     vg "$work/run" input.c
 done
 
-tree=$(find_cpython_tree)
-if [ -n "$tree" ]; then
+# a sample of a CPython tree: as it is (nothing to change), then stripped
+# (everything to write); cpython_sample LABEL TREE CLINIC-OPTIONS...
+cpython_sample() {
+    name=$1 tree=$2
+    shift 2
     rm -rf "$work/run"; mkdir -p "$work/run"
     sample=
     for f in Modules/arraymodule.c Modules/_collectionsmodule.c Modules/zlibmodule.c \
@@ -64,13 +72,17 @@ if [ -n "$tree" ]; then
         [ -f "$tree/$h" ] && cp "$tree/$h" "$work/run/$h"
         sample="$sample $f"
     done
-    # as they are (nothing to change), then stripped (everything to write)
-    label="CPython sample"
-    vg "$work/run" $sample
+    label="$name sample"
+    vg "$work/run" "$@" $sample
     (cd "$work/run" && sh "$here/strip_output.sh" $sample)
-    label="CPython sample, stripped"
-    vg "$work/run" $sample
-fi
+    label="$name sample, stripped"
+    vg "$work/run" "$@" $sample
+}
+
+tree=$(find_cpython_tree)
+[ -n "$tree" ] && cpython_sample "CPython 3.11" "$tree"
+tree313=$(ls -d "$(cache_dir)"/src313/Python-3.13*/ 2>/dev/null | head -n 1)
+[ -n "$tree313" ] && cpython_sample "CPython 3.13" "${tree313%/}" --dialect 3.13
 
 echo "valgrind: $((runs - fails)) passed, $fails failed (runs under memcheck; a failure is a memcheck error or leak)"
 [ $fails -eq 0 ]

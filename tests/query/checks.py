@@ -86,7 +86,9 @@ def counts_from_functions(doc):
                 converters[p["converter"]["name"]] += 1
     stats = {k: c[k] for k in ("files", "files_with_errors", "blocks", "functions",
                                "custom_converters", "custom_return_converters")}
-    stats["functions_by_kind"] = {k: kinds[k] for k in KINDS}
+    # getters and setters (3.13) are counted when there are some
+    stats["functions_by_kind"] = {k: kinds[k] for k in KINDS + [
+        k for k in ("getter", "setter") if kinds[k]]}
     stats["parameters"] = {k: c["p:" + k] for k in (
         "all", "positional_only", "positional_or_keyword", "keyword_only",
         "var_positional", "with_default", "in_optional_group",

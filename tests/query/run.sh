@@ -27,6 +27,9 @@
 #                the corpus is byte for byte as it was
 #   cli          usage errors; a file with an error among others; -v;
 #                - (standard input)
+#   3.13         --json and --stats over the CPython 3.13.5 tree (the 3.13
+#                dialect, from its patchlevel.h): exit, schema, stats,
+#                unchanged
 #
 #   usage: run.sh [CLINIC]         (default clinic/clinic)
 #   CLINIC_CACHE, PYTHON           as for make conformance
@@ -144,6 +147,29 @@ check "list: every function of the tree once" \
 check "docstring: as --json has them; did-you-mean" \
     "$PYTHON" "$here/checks.py" docstrings "$CLINIC" "$s/tree" "$s/tree.json" 40
 check "unchanged after --docstring" unchanged
+
+# ---- the 3.13 dialect ------------------------------------------------------------
+# --make over the CPython 3.13.5 tree (.c, .h and .cpp: its
+# Include/patchlevel.h makes it 3.13's): getters and setters, the new
+# syntax; the document valid, its stats its own, the tree untouched.
+TREE313=$(sh "$top/tests/conformance/fetch313.sh" "$CACHE" | sed -n "s/^TREE='\(.*\)'$/\1/p")
+if [ -n "$TREE313" ]; then
+    mkdir "$s/tree313"
+    (cd "$TREE313" && find . -type f \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \) |
+        tar cf - -T -) | (cd "$s/tree313" && tar xf -)
+    (cd "$s" && find tree313 -type f | LC_ALL=C sort | xargs sha256sum) > "$s/before313"
+    run "$s/tree313.json" "$s/tree313" --json --make --srcdir .
+    run "$s/tree313.stats" "$s/tree313" --stats --make --srcdir .
+    check "exit: --json over the 3.13 tree" exit_matches "$s/tree313.json"
+    check "schema: the 3.13 tree" "$JSONSCHEMA_PYTHON" "$here/checks.py" schema \
+        "$top/schema/clinic-query.schema.json" "$s/tree313.json"
+    check "stats: --stats over the 3.13 tree agrees with --json" \
+        "$PYTHON" "$here/checks.py" stats "$s/tree313.json" "$s/tree313.stats"
+    check "unchanged: the 3.13 tree after --json and --stats" sh -c \
+        'cd "$1" && find tree313 -type f | LC_ALL=C sort | xargs sha256sum | cmp -s - before313' - "$s"
+else
+    nfail=$((nfail + 1)); echo "  FAIL  the 3.13 tree: tests/conformance/fetch313.sh failed"
+fi
 
 # ---- the command line ------------------------------------------------------------
 mkdir "$s/cli"
