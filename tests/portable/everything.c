@@ -58,6 +58,26 @@ class even_converter(CConverter):
 
 class small_converter(int_converter):
     default = 3
+
+class percent_converter(int_converter):
+    # a converter with methods: its own parsing code, in CPython's
+    # private words (3.11's _PyLong_AsInt), which the portable target
+    # renames like the built-in converters' code
+    def converter_init(self, *, cap=100):
+        self.cap = cap
+
+    def parse_arg(self, argname, displayname):
+        return '''
+            {paramname} = _PyLong_AsInt({argname});
+            if ({paramname} == -1 && PyErr_Occurred()) {{{{
+                goto exit;
+            }}}}
+            if ({paramname} < 0 || {paramname} > {cap}) {{{{
+                PyErr_SetString(PyExc_ValueError, "not a percentage");
+                goto exit;
+            }}}}
+            '''.format(argname=argname, paramname=self.parser_name,
+                       cap=self.cap)
 [python start generated code]*/
 
 /* ---- integers ---------------------------------------------------------- */
@@ -137,6 +157,19 @@ File descriptors, and custom converters from a python block.
 {
     (void)module;
     return Py_BuildValue("(iiciddilil)", a, b, c, d, (double)e, f, g, h, i, j);
+}
+
+/*[clinic input]
+everything.percent
+
+    p: percent
+    q: percent(cap=50) = 10
+
+Custom converters with their own parse_arg() from a python block.
+[clinic start generated code]*/
+{
+    (void)module;
+    return Py_BuildValue("(ii)", p, q);
 }
 
 #ifndef Py_LIMITED_API
@@ -687,6 +720,7 @@ static PyMethodDef everything_methods[] = {
     EVERYTHING_INTS_METHODDEF
     EVERYTHING_INTS_KW_METHODDEF
     EVERYTHING_SCALARS_METHODDEF
+    EVERYTHING_PERCENT_METHODDEF
     EVERYTHING_COMPLEX_METHODDEF
     EVERYTHING_OBJECTS_METHODDEF
     EVERYTHING_BYTE_OBJECTS_METHODDEF
