@@ -234,30 +234,6 @@ static void restore_form(Clinic *c, const char *raw, size_t raw_len,
                                           &c->files[i].len);
 }
 
-/* Whether the text has "#define Py_LIMITED_API", with any spaces after
-   the '#' and at least one before the name (3.13's LIMITED_CAPI_REGEX,
-   searched anywhere in the file). */
-static bool defines_limited_api(const char *text, size_t len)
-{
-    const char *end = text + len;
-    for (const char *p = text; (p = memchr(p, '#', (size_t)(end - p)));
-         p++) {
-        const char *q = p + 1;
-        while (q < end && *q == ' ')
-            q++;
-        if ((size_t)(end - q) < 6 || memcmp(q, "define", 6) != 0)
-            continue;
-        q += 6;
-        if (q >= end || *q != ' ')
-            continue;
-        while (q < end && *q == ' ')
-            q++;
-        if ((size_t)(end - q) >= 14 && memcmp(q, "Py_LIMITED_API", 14) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* Memory ran out while processing c's file: give up on the file (the
    recovery point below reports it), not on the process. */
 static void out_of_memory(void *context)
@@ -331,8 +307,7 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     c->limited_api_line = target_limited_api_line(text, len);
     /* 3.13: a file that defines Py_LIMITED_API gets Limited C API code */
     c->limited_capi = c->dialect->limited_capi &&
-                      (c->options.limited_capi ||
-                       defines_limited_api(text, len));
+                      (c->options.limited_capi || c->limited_api_line);
 
     BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
     block_parser_defer_checksums(bp);

@@ -271,39 +271,31 @@ const char *target_limited_refusal(const Target *t, const Converter *conv)
     return NULL;
 }
 
-/* A line "#define Py_LIMITED_API" (spaces allowed around '#'). */
+/* 3.13's LIMITED_CAPI_REGEX, r'# *define +Py_LIMITED_API', searched
+   anywhere in the text (the 3.13 dialect's test too: clinic.c). */
 int target_limited_api_line(const char *text, size_t len)
 {
     const char *end = text + len;
-    int line = 1;
-    for (const char *p = text; p < end; line++) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
-        if (!eol)
-            eol = end;
-        const char *q = p;
-        while (q < eol && (*q == ' ' || *q == '\t'))
+    for (const char *p = text; (p = memchr(p, '#', (size_t)(end - p)));
+         p++) {
+        const char *q = p + 1;
+        while (q < end && *q == ' ')
             q++;
-        if (q < eol && *q == '#') {
+        if ((size_t)(end - q) < 6 || memcmp(q, "define", 6) != 0)
+            continue;
+        q += 6;
+        if (q >= end || *q != ' ')
+            continue;
+        while (q < end && *q == ' ')
             q++;
-            while (q < eol && (*q == ' ' || *q == '\t'))
-                q++;
-            static const char def[] = "define";
-            static const char name[] = "Py_LIMITED_API";
-            if ((size_t)(eol - q) > sizeof def &&
-                !memcmp(q, def, sizeof def - 1) &&
-                (q[sizeof def - 1] == ' ' || q[sizeof def - 1] == '\t')) {
-                q += sizeof def - 1;
-                while (q < eol && (*q == ' ' || *q == '\t'))
-                    q++;
-                if ((size_t)(eol - q) >= sizeof name - 1 &&
-                    !memcmp(q, name, sizeof name - 1) &&
-                    (q + sizeof name - 1 == eol ||
-                     q[sizeof name - 1] == ' ' || q[sizeof name - 1] == '\t' ||
-                     q[sizeof name - 1] == '/'))
-                    return line;
-            }
+        if ((size_t)(end - q) >= 14 &&
+            memcmp(q, "Py_LIMITED_API", 14) == 0) {
+            int line = 1;
+            for (const char *r = text; (r = memchr(r, '\n',
+                                                   (size_t)(p - r))); r++)
+                line++;
+            return line;
         }
-        p = eol + 1;
     }
     return 0;
 }

@@ -77,8 +77,9 @@ const char *target_rewrite(Arena *a, const Target *t, const char *text,
    NULL when it can. */
 const char *target_limited_refusal(const Target *t, const Converter *conv);
 
-/* The first line (1-based) of text that defines Py_LIMITED_API
-   ("#define Py_LIMITED_API ..."), or 0. */
+/* The line (1-based) where text first defines Py_LIMITED_API, as 3.13's
+   clinic.py sees it ("#define Py_LIMITED_API", spaces only, anywhere on
+   a line), or 0. */
 int target_limited_api_line(const char *text, size_t len);
 
 #endif
