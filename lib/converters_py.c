@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "converters_py.h"
+#include "message.h"
 
 /* ---- the file's interpreter state -------------------------------------- */
 
@@ -438,6 +439,10 @@ static bool converter_getattr(PyVM *vm, PyObj *self, const char *name,
     }
     ConverterKind kind = converter_row_of(conv->cls)->kind;
     if (!strcmp(name, "function")) {
+        if (conv->initializing && !py->flavour->landmine)
+            clinic_failm(py->c, 0, MSG_FUNCTION_IN_CONVERTER_INIT,
+                         MSG_ARGS(pyvm_class_name(pyvm_class_of(vm,
+                                      pyvm_obj(self))), "function"));
         *out = conv->initializing ? pyvm_obj(py->landmine)
                                   : cpy_function_object(py, conv->function);
         return true;
@@ -736,10 +741,8 @@ static bool landmine_getattr(PyVM *vm, PyObj *self, const char *name,
         return true;
     }
     ConverterPython *py = cpy_of_vm(vm);
-    clinic_fail(py->c, 0, "Stepped on a land mine, trying to access "
-                "attribute %s:\n%s", py_repr_str(py->c->arena, name,
-                                                 strlen(name)),
-                landmine_message);
+    clinic_failm(py->c, 0, MSG_FUNCTION_IN_CONVERTER_INIT,
+                 MSG_ARGS("", name));
 }
 
 static const PyHostOps function_ops = { function_getattr, NULL, NULL };
