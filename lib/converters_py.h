@@ -59,6 +59,8 @@ typedef struct PyFlavour {
     /* self.function inside converter_init is a LandMine that fails when
        used (3.11), or fails at once (3.13). */
     bool landmine;
+    /* CConverter has unused and broken_limited_capi (3.13) */
+    bool libclinic_attrs;
 } PyFlavour;
 
 /* clinic.py 3.11's and 3.13's (converters_pyns.c), from the tables of

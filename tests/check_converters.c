@@ -862,7 +862,8 @@ END_TEST
 
 /* 3.13 runs a block in libclinic's parser namespace: the converter
    classes, buffer, unspecified and NoneType, but none of 3.11's module
-   globals (fail, NULL, c_repr, ...). */
+   globals (fail, NULL, c_repr, ...); its CConverter has the attributes
+   3.11's lacks. */
 START_TEST(test_python_namespace_3_13)
 {
     Clinic *c = new_clinic_3_13();
@@ -870,7 +871,8 @@ START_TEST(test_python_namespace_3_13)
     PyParseError err;
     PyProgram *ok = pyvm_parse(c->arena,
         "x = (CConverter, CReturnConverter, int_converter, buffer,\n"
-        "     unspecified, NoneType, long_return_converter)\n", 1, &err);
+        "     unspecified, NoneType, long_return_converter)\n"
+        "assert CConverter.broken_limited_capi is False\n", 1, &err);
     ck_assert_ptr_nonnull(ok);
     ck_assert(pyvm_run(vm, ok, pyvm_dict_new(vm)));
     static const char *const absent[] = { "fail", "NULL", "c_repr",
@@ -883,6 +885,16 @@ START_TEST(test_python_namespace_3_13)
                       absent[i]);
         ck_assert_str_eq(pyvm_error(vm)->type, "NameError");
     }
+    free_clinic(c);
+
+    /* 3.11's CConverter has no broken_limited_capi */
+    c = new_clinic();
+    vm = converters_python(c);
+    PyProgram *attr = pyvm_parse(c->arena, "CConverter.broken_limited_capi\n",
+                                 1, &err);
+    ck_assert_ptr_nonnull(attr);
+    ck_assert(!pyvm_run(vm, attr, pyvm_dict_new(vm)));
+    ck_assert_str_eq(pyvm_error(vm)->type, "AttributeError");
     free_clinic(c);
 }
 END_TEST
