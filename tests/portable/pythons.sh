@@ -8,8 +8,8 @@
 # usage: pythons.sh [--no-install] X.Y...
 #
 # Where each version comes from, first found first:
-#   1. pyenv, when `pyenv` is on PATH: $(pyenv root)/versions/X.Y.*, the
-#      newest patch level with include/pythonX.Y/Python.h
+#   1. pyenv ($(pyenv root), else $PYENV_ROOT or ~/.pyenv, on PATH or not):
+#      versions/X.Y.*, the newest patch level with include/pythonX.Y/Python.h
 #   2. pythonX.Y on PATH (not a pyenv shim) whose sysconfig include
 #      directory holds Python.h: Debian's /usr/bin/python3.11 with
 #      python3.11-dev, or any other installed Python
@@ -47,8 +47,10 @@ version_of() {
 }
 
 from_pyenv() {   # X.Y: the newest patch level pyenv has
-    command -v pyenv >/dev/null 2>&1 || return 1
-    root=$(pyenv root 2>/dev/null) || return 1
+    # pyenv's own answer, else its default root: a non-interactive shell
+    # (CI's, make's) often has pyenv installed but not on PATH
+    root=$(pyenv root 2>/dev/null) || root=${PYENV_ROOT:-${HOME:-/root}/.pyenv}
+    [ -d "$root/versions" ] || return 1
     found= foundkey=0
     for d in "$root"/versions/"$1".*; do
         case ${d##*/} in "$1".*[!0-9.]*) continue ;; esac   # 3.13.0t, 3.12-dev
