@@ -60,7 +60,7 @@ endif
 BUILD    ?= build
 CLINIC_BIN ?= clinic/clinic
 LIB_SRC  := $(sort $(wildcard lib/*.c))
-LIB_OBJ  := $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o)
+LIB_OBJ  := $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o) $(BUILD)/gen/portable_header.o
 LIBCLINIC := $(BUILD)/libclinic.a
 TEST_SRC := $(sort $(wildcard tests/check_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -76,6 +76,16 @@ include $(sort $(wildcard tests/*.mk))
 
 $(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h)
 	@mkdir -p $(dir $@)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The header the portable target writes beside its code, as a C string.
+$(BUILD)/gen/portable_header.c: lib/portable/clinic_portable.h lib/portable/embed.awk
+	@mkdir -p $(dir $@)
+	$(say) GEN $@
+	$(Q)awk -f lib/portable/embed.awk $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/portable_header.o: $(BUILD)/gen/portable_header.c
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -128,6 +138,8 @@ conformance-reference:
 
 bench: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/bench/run.sh $(CLINIC_BIN)
+	@echo
+	@sh tests/bench/portable/run.sh $(CLINIC_BIN)
 
 query: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/query/run.sh $(CLINIC_BIN)

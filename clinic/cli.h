@@ -55,6 +55,7 @@ typedef struct Options {
     size_t jobs;               /* -j; 0: one per processor */
     QueryMode query;           /* --list, --json, --stats, --docstring */
     const char *docstring_name;
+    const Target *target;      /* --target; NULL: the default */
     Query *run;                /* the query run, when query is set */
 } Options;
 

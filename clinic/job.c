@@ -352,6 +352,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.read_file = job_read_file;
     copts.read_userdata = job;
     copts.same_file = io_clinic_same_file;
+    copts.target = o->target;
     copts.dialect = o->dialect ? o->dialect : dialect_of_tree(path, false);
     copts.limited_capi = o->limited;
     Clinic *c = clinic_new(path, &copts);

@@ -2,7 +2,7 @@
  * options.c — the command line, compatible with clinic.py's argparse
  * parser (the same options, messages and abbreviations), plus ours:
  * -q, --check, --diff, --exit-non-zero-on-write, --exclude,
- * --stdin-filename, --version, --dialect, --limited, "-" for standard
+ * --stdin-filename, --version, --dialect, --limited, --target, "-" for standard
  * input, and the query modes --list (CPython's own since 2026), --json,
  * --stats and --docstring.
  */
@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "target.h"
+
 static const char usage_text[] =
     "usage: clinic [-h] [-f] [-o OUTPUT] [-v] [-q] [--converters] [--make]\n"
     "              [--srcdir SRCDIR] [--exclude EXCLUDE] [--check] [--diff]\n"
@@ -20,6 +22,7 @@ static const char usage_text[] =
     "              [-j JOBS]\n"
     "              [--list | --json | --stats | --docstring NAME]\n"
     "              [--dialect {3.11,3.13}] [--limited] [--version]\n"
+    "              [--target {3.11,portable}]\n"
     "              [filename ...]\n";
 
 static const char help_text[] =
@@ -91,6 +94,17 @@ static const char help_text[] =
     "                        holds the file (or --srcdir), else 3.11\n"
     "  --limited             3.13: use the Limited C API in every file (as\n"
     "                        in a file that defines Py_LIMITED_API)\n"
+    "  --target {3.11,portable}\n"
+    "                        what the code is written for: 3.11 (the\n"
+    "                        default) is CPython's own build, the code of\n"
+    "                        the dialect's clinic.py; portable builds on\n"
+    "                        any CPython from 3.9 on, and as abi3 where the\n"
+    "                        file defines Py_LIMITED_API (0x030A0000 or\n"
+    "                        later), including the header clinic_portable.h\n"
+    "                        it writes beside the code; it is the 3.11\n"
+    "                        dialect's code rewritten (not with --dialect\n"
+    "                        3.13).  A file's \"target NAME\" directive wins\n"
+    "                        over this option\n"
     "  --version             show the version and the dialects, and exit\n"
     "\n"
     "examples:\n"
@@ -140,6 +154,7 @@ typedef enum OptionId {
     OPT_MAKE, OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF,
     OPT_EXIT_ON_WRITE, OPT_STDIN_FILENAME, OPT_VERSION, OPT_JOBS,
     OPT_LIST, OPT_JSON, OPT_STATS, OPT_DOCSTRING, OPT_DIALECT, OPT_LIMITED,
+    OPT_TARGET,
 } OptionId;
 
 typedef struct LongOption {
@@ -173,6 +188,7 @@ static const LongOption long_options[] = {
     {OPT_DOCSTRING, "docstring", "--docstring", true, 0},
     {OPT_DIALECT, "dialect", "--dialect", true, 0},
     {OPT_LIMITED, "limited", "--limited", false, 0},
+    {OPT_TARGET, "target", "--target", true, 0},
 };
 #define NLONG (sizeof long_options / sizeof *long_options)
 
@@ -263,6 +279,17 @@ static void set_option(Options *o, const LongOption *opt, const char *arg)
         o->jobs = (size_t)n;
         break;
     }
+    case OPT_TARGET:
+        o->target = target_find(arg);
+        if (!o->target) {
+            char names[128] = "";
+            for (size_t i = 0; targets[i]; i++)
+                snprintf(names + strlen(names), sizeof names - strlen(names),
+                         "%s'%s'", i ? ", " : "", targets[i]->name);
+            argparse_error("argument --target: invalid choice: '%s' (choose "
+                           "from %s)", arg, names);
+        }
+        break;
     case OPT_LIST:
     case OPT_JSON:
     case OPT_STATS:

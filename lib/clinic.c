@@ -25,6 +25,7 @@
 #include "gen.h"
 #include "route.h"
 #include "pyblock.h"
+#include "target.h"
 
 /* The ClinicReadFn the stages see: the caller's reader, then universal
    newlines, as clinic.py opens a destination file.  (A BOM there stays
@@ -61,6 +62,7 @@ Clinic *clinic_new(const char *filename, const ClinicOptions *options)
     c->root = arena_new_of(a, Module);
     c->root->name = "";
 
+    c->target = c->options.target ? c->options.target : target_default();
     c->converters = converters_new(a, c->dialect);
     c->cpp = cpp_new(c);
     c->router = router_new(c);
@@ -106,6 +108,25 @@ static ClinicBlock *record_block(Clinic *c, const Block *block)
     return b;
 }
 
+/* A function after "#define Py_LIMITED_API" may use only the converters
+   the target can write with the Limited API: refused here, not by the
+   compiler later. */
+static void check_limited_api(Clinic *c, const Function *f, int line)
+{
+    if (!c->limited_api_line || c->limited_api_line > line)
+        return;
+    for (size_t i = 0; i < f->nparameters; i++) {
+        const Converter *conv = f->parameters[i]->converter;
+        const char *why = target_limited_refusal(c->target, conv);
+        if (why)
+            clinic_fail(c, line, "%s: parameter '%s' (%s): the target %s "
+                        "cannot write it for the Limited API (Py_LIMITED_API "
+                        "is defined on line %d): %s", f->full_name,
+                        f->parameters[i]->name, conv->cls->class_name,
+                        c->target->name, c->limited_api_line, why);
+    }
+}
+
 /* A clinic block: parsed, its function rendered, 'preserve' applied.
    Returns the function's full name, or NULL. */
 static const char *render_clinic_block(Clinic *c, Block *block,
@@ -115,6 +136,13 @@ static const char *render_clinic_block(Clinic *c, Block *block,
     record->function = f;
     if (f) {
         f->block_line = block->line;
+        if (c->target->dialect && strcmp(c->target->dialect, c->dialect->name))
+            clinic_fail(c, block->line, "The target %s rewrites the code of "
+                        "the %s dialect, not %s's: use --dialect %s with it.",
+                        c->target->name,
+                        c->target->dialect, c->dialect->name,
+                        c->target->dialect);
+        check_limited_api(c, f, block->line);
         const char *rendered = gen_render_function(c, f);
         if (rendered && *rendered)
             block->output = arena_printf(c->arena, "%s%s", block->output,
@@ -206,30 +234,6 @@ static void restore_form(Clinic *c, const char *raw, size_t raw_len,
                                           &c->files[i].len);
 }
 
-/* Whether the text has "#define Py_LIMITED_API", with any spaces after
-   the '#' and at least one before the name (3.13's LIMITED_CAPI_REGEX,
-   searched anywhere in the file). */
-static bool defines_limited_api(const char *text, size_t len)
-{
-    const char *end = text + len;
-    for (const char *p = text; (p = memchr(p, '#', (size_t)(end - p)));
-         p++) {
-        const char *q = p + 1;
-        while (q < end && *q == ' ')
-            q++;
-        if ((size_t)(end - q) < 6 || memcmp(q, "define", 6) != 0)
-            continue;
-        q += 6;
-        if (q >= end || *q != ' ')
-            continue;
-        while (q < end && *q == ' ')
-            q++;
-        if ((size_t)(end - q) >= 14 && memcmp(q, "Py_LIMITED_API", 14) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* Memory ran out while processing c's file: give up on the file (the
    recovery point below reports it), not on the process. */
 static void out_of_memory(void *context)
@@ -303,10 +307,10 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
         return 0;
     }
 
+    c->limited_api_line = target_limited_api_line(text, len);
     /* 3.13: a file that defines Py_LIMITED_API gets Limited C API code */
     c->limited_capi = c->dialect->limited_capi &&
-                      (c->options.limited_capi ||
-                       defines_limited_api(text, len));
+                      (c->options.limited_capi || c->limited_api_line);
 
     BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
     block_parser_defer_checksums(bp);

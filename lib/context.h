@@ -53,6 +53,8 @@ typedef bool (*ClinicSumKnownFn)(void *userdata, const char *path,
 typedef void (*ClinicSumNoteFn)(void *userdata, const char *path,
                                 size_t offset, size_t len, const char *sum);
 
+typedef struct Target Target;              /* target.h */
+
 typedef struct ClinicOptions {
     bool force;            /* -f: do not verify checksums */
     bool verbose;          /* -v */
@@ -64,6 +66,8 @@ typedef struct ClinicOptions {
     void *read_userdata;
     ClinicSameFileFn same_file;
     void *same_file_userdata;
+    const Target *target;  /* NULL: the default (3.11); a file's "target"
+                              directive overrides it */
     const Dialect *dialect;    /* NULL: dialect_default() */
     bool limited_capi;         /* --limited: the Limited C API everywhere
                                   (when the dialect has it) */
@@ -126,6 +130,12 @@ typedef struct Clinic {
     Router *router;
     CppMonitor *cpp;
     DslState *dsl;
+
+    /* What the code is written for (target.h), and the line of the
+       input's "#define Py_LIMITED_API" (0: none): the functions after it
+       may use only what the target can write with the Limited API. */
+    const Target *target;
+    int limited_api_line;
 
     /* The input's line endings and BOM (textform.h), and the caller's
        reader: options.read_file is replaced by one that hands the

@@ -72,6 +72,13 @@ ReturnConverter *return_converter_create(Clinic *c,
                                          const ReturnConverterClass *cls,
                                          const ConverterArg *args,
                                          size_t nargs);
+/* The same for a function's return annotation: NULL when a ValueError
+   escaped the class's __init__, which clinic.py reports as a badly
+   formed annotation. */
+ReturnConverter *return_converter_for_annotation(Clinic *c,
+                                        const ReturnConverterClass *cls,
+                                        const ConverterArg *args,
+                                        size_t nargs);
 
 /* The methods of CConverter the generator and the DSL call.  Each goes
    through one dispatch (converters_py.c): when a python block's class

@@ -565,6 +565,20 @@ static bool find_return_override(Clinic *c, const ReturnConverterClass *cls,
     return false;
 }
 
+/* Whether the exception of the failed call is a ValueError the caller
+   catches (then it is noted, and the call returns None). */
+static bool caught_value_error(ConverterPython *py)
+{
+    if (!py->catch_value_error)
+        return false;
+    const PyError *e = pyvm_error(py->vm);
+    if (!pyvm_is_subclass(pyvm_class_of(py->vm, e->value),
+                          pyvm_builtin_class(py->vm, "ValueError")))
+        return false;
+    py->value_error = true;
+    return true;
+}
+
 /* Calls a Python override on self; a property's getter, and for a
    property of CConverter's a plain value, are what the attribute is. */
 static PyValue call_override(ConverterPython *py, PyValue fn, PyValue self,
@@ -581,8 +595,11 @@ static PyValue call_override(ConverterPython *py, PyValue fn, PyValue self,
         return fn;
     }
     PyArgs a = { args, nargs, kwnames, kwvalues, nkw };
-    if (!pyvm_pcall_method(py->vm, fn, self, &a, &result))
+    if (!pyvm_pcall_method(py->vm, fn, self, &a, &result)) {
+        if (caught_value_error(py))
+            return py_none;
         cpy_python_error(py);
+    }
     return result;
 }
 
@@ -874,6 +891,8 @@ static void return_converter_call_init(ConverterPython *py, Clinic *c,
     if (pyvm_pcall_method(py->vm, fn, cpy_return_converter_object(py, rc), &a,
                           &result))
         return;
+    if (caught_value_error(py))
+        return;
     const PyError *e = pyvm_error(py->vm);
     if (strcmp(e->type, "TypeError"))
         cpy_python_error(py);
@@ -904,6 +923,22 @@ ReturnConverter *return_converter_create(Clinic *c,
     call_override(py, fn, cpy_return_converter_object(py, rc), NULL, 0, names,
                   values, nargs, false);
     return rc;
+}
+
+ReturnConverter *return_converter_for_annotation(Clinic *c,
+                                        const ReturnConverterClass *cls,
+                                        const ConverterArg *args,
+                                        size_t nargs)
+{
+    if (!cls->pyclass)   /* the built-in classes raise no ValueError */
+        return return_converter_create(c, cls, args, nargs);
+    ConverterPython *py = cpy_of(c);
+    bool outer = py->catch_value_error;
+    py->catch_value_error = true;
+    py->value_error = false;
+    ReturnConverter *rc = return_converter_create(c, cls, args, nargs);
+    py->catch_value_error = outer;
+    return py->value_error ? NULL : rc;
 }
 
 void return_converter_render(Clinic *c, ReturnConverter *rc, Function *f,

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "converters_py.h"
+#include "message.h"
 
 /* ---- the file's interpreter state -------------------------------------- */
 
@@ -316,19 +317,21 @@ typedef struct Field {
     const char *name;
     FieldKind kind;
     size_t offset;
+    bool libclinic;            /* only 3.13's classes have it */
 } Field;
 
 /* CConverter's attributes, as the instance holds them. */
 static const Field converter_fields[] = {
-#define S(f) { #f, F_STR, offsetof(Converter, f) }
-#define B(f) { #f, F_BOOL, offsetof(Converter, f) }
+#define S(f) { #f, F_STR, offsetof(Converter, f), false }
+#define B(f) { #f, F_BOOL, offsetof(Converter, f), false }
     S(name), S(py_name), S(type), S(c_default), S(py_default),
     S(c_ignored_default), S(converter), S(format_unit), S(encoding),
     S(subclass_of), S(signature_name),
-    { "default", F_VALUE, offsetof(Converter, default_value) },
-    { "default_type", F_TYPES, offsetof(Converter, default_type) },
+    { "default", F_VALUE, offsetof(Converter, default_value), false },
+    { "default_type", F_TYPES, offsetof(Converter, default_type), false },
     B(impl_by_reference), B(parse_by_reference), B(length),
-    B(show_in_signature), B(unused),
+    B(show_in_signature),
+    { "unused", F_BOOL, offsetof(Converter, unused), true },
 #undef S
 #undef B
 };
@@ -336,35 +339,44 @@ static const Field converter_fields[] = {
 /* The same attributes as a class holds them, for the classes blocks
    make and the interpreter classes of the built-in ones. */
 static const Field class_fields[] = {
-#define S(f) { #f, F_STR, offsetof(ConverterClass, f) }
-#define B(f) { #f, F_BOOL, offsetof(ConverterClass, f) }
-    { "default", F_VALUE, offsetof(ConverterClass, default_value) },
+#define S(f) { #f, F_STR, offsetof(ConverterClass, f), false }
+#define B(f) { #f, F_BOOL, offsetof(ConverterClass, f), false }
+    { "default", F_VALUE, offsetof(ConverterClass, default_value), false },
     S(type), S(c_default), S(py_default), S(c_ignored_default), S(converter),
     S(format_unit), S(encoding), S(subclass_of), S(signature_name),
-    { "default_type", F_TYPES, offsetof(ConverterClass, default_type) },
+    { "default_type", F_TYPES, offsetof(ConverterClass, default_type), false },
     B(impl_by_reference), B(parse_by_reference), B(length),
-    B(show_in_signature), B(broken_limited_capi),
+    B(show_in_signature),
+    { "broken_limited_capi", F_BOOL,
+      offsetof(ConverterClass, broken_limited_capi), true },
 #undef S
 #undef B
 };
 
 static const Field return_fields[] = {
-#define S(f) { #f, F_STR, offsetof(ReturnConverter, f) }
+#define S(f) { #f, F_STR, offsetof(ReturnConverter, f), false }
     S(type), S(py_default), S(cast), S(conversion_fn), S(unsigned_cast),
 #undef S
 };
 
 static const Field return_class_fields[] = {
-#define S(f) { #f, F_STR, offsetof(ReturnConverterClass, f) }
+#define S(f) { #f, F_STR, offsetof(ReturnConverterClass, f), false }
     S(type), S(cast), S(conversion_fn), S(unsigned_cast),
 #undef S
 };
 
-static const Field *find_field(const Field *fields, size_t n, const char *name)
+/* Whether the flavour's classes have the attribute. */
+static bool field_in(const ConverterPython *py, const Field *f)
+{
+    return !f->libclinic || py->flavour->libclinic_attrs;
+}
+
+static const Field *find_field(const ConverterPython *py, const Field *fields,
+                               size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
         if (strcmp(fields[i].name, name) == 0)
-            return &fields[i];
+            return field_in(py, &fields[i]) ? &fields[i] : NULL;
     return NULL;
 }
 
@@ -429,7 +441,7 @@ static bool converter_getattr(PyVM *vm, PyObj *self, const char *name,
 {
     ConverterPython *py = cpy_of_vm(vm);
     Converter *conv = pyvm_instance_host(pyvm_obj(self));
-    const Field *f = find_field(converter_fields,
+    const Field *f = find_field(py, converter_fields,
                                 sizeof converter_fields / sizeof *converter_fields,
                                 name);
     if (f) {
@@ -438,6 +450,10 @@ static bool converter_getattr(PyVM *vm, PyObj *self, const char *name,
     }
     ConverterKind kind = converter_row_of(conv->cls)->kind;
     if (!strcmp(name, "function")) {
+        if (conv->initializing && !py->flavour->landmine)
+            clinic_failm(py->c, 0, MSG_FUNCTION_IN_CONVERTER_INIT,
+                         MSG_ARGS(pyvm_class_name(pyvm_class_of(vm,
+                                      pyvm_obj(self))), "function"));
         *out = conv->initializing ? pyvm_obj(py->landmine)
                                   : cpy_function_object(py, conv->function);
         return true;
@@ -463,7 +479,7 @@ static bool converter_setattr(PyVM *vm, PyObj *self, const char *name,
 {
     ConverterPython *py = cpy_of_vm(vm);
     Converter *conv = pyvm_instance_host(pyvm_obj(self));
-    const Field *f = find_field(converter_fields,
+    const Field *f = find_field(py, converter_fields,
                                 sizeof converter_fields / sizeof *converter_fields,
                                 name);
     if (f) {
@@ -495,7 +511,7 @@ static bool return_converter_getattr(PyVM *vm, PyObj *self, const char *name,
                                      PyValue *out)
 {
     ReturnConverter *rc = pyvm_instance_host(pyvm_obj(self));
-    const Field *f = find_field(return_fields,
+    const Field *f = find_field(cpy_of_vm(vm), return_fields,
                                 sizeof return_fields / sizeof *return_fields,
                                 name);
     if (!f)
@@ -508,7 +524,7 @@ static bool return_converter_setattr(PyVM *vm, PyObj *self, const char *name,
                                      PyValue v)
 {
     ReturnConverter *rc = pyvm_instance_host(pyvm_obj(self));
-    const Field *f = find_field(return_fields,
+    const Field *f = find_field(cpy_of_vm(vm), return_fields,
                                 sizeof return_fields / sizeof *return_fields,
                                 name);
     if (!f)
@@ -736,10 +752,8 @@ static bool landmine_getattr(PyVM *vm, PyObj *self, const char *name,
         return true;
     }
     ConverterPython *py = cpy_of_vm(vm);
-    clinic_fail(py->c, 0, "Stepped on a land mine, trying to access "
-                "attribute %s:\n%s", py_repr_str(py->c->arena, name,
-                                                 strlen(name)),
-                landmine_message);
+    clinic_failm(py->c, 0, MSG_FUNCTION_IN_CONVERTER_INIT,
+                 MSG_ARGS("", name));
 }
 
 static const PyHostOps function_ops = { function_getattr, NULL, NULL };
@@ -818,7 +832,8 @@ PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row)
         pyvm_dict_set(py->vm, dict, "py_name", py_none);
     }
     for (size_t k = 0; k < sizeof class_fields / sizeof *class_fields; k++)
-        if (!base || !field_equal(&class_fields[k], &row->cls, &base->cls))
+        if (field_in(py, &class_fields[k]) &&
+            (!base || !field_equal(&class_fields[k], &row->cls, &base->cls)))
             pyvm_dict_set(py->vm, dict, class_fields[k].name,
                           get_field(py, &class_fields[k], &row->cls));
     cpy_add_methods(py, dict, row, base);
@@ -890,6 +905,8 @@ static void converter_class_created(PyVM *vm, PyObj *cls)
     cc->is_defining_class = base->is_defining_class;
     for (size_t k = 0; k < sizeof class_fields / sizeof *class_fields; k++) {
         PyValue v;
+        if (!field_in(py, &class_fields[k]))
+            continue;
         if (pyvm_class_lookup(cls, class_fields[k].name, &v, NULL) &&
             !class_field_ok(py, &class_fields[k], v, cc->class_name,
                             &cc->invalid))

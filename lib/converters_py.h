@@ -56,6 +56,11 @@ typedef struct PyFlavour {
     bool module_globals;
     /* parse_arg(self, argname, displayname, *, limited_capi) (3.13) */
     bool parse_arg_limited_capi;
+    /* self.function inside converter_init is a LandMine that fails when
+       used (3.11), or fails at once (3.13). */
+    bool landmine;
+    /* CConverter has unused and broken_limited_capi (3.13) */
+    bool libclinic_attrs;
 } PyFlavour;
 
 /* clinic.py 3.11's and 3.13's (converters_pyns.c), from the tables of
@@ -85,6 +90,9 @@ struct ConverterPython {
     PyObj *landmine;
     HostEntry *hosts;           /* open addressing, a power of two */
     size_t nhosts, caphosts;
+    /* Making a return converter for an annotation: a ValueError escaping
+       it is caught (value_error set), as clinic.py's DSL catches it. */
+    bool catch_value_error, value_error;
 };
 
 /* converters_py.c: the state, made on first use */

@@ -425,7 +425,7 @@ const PyFlavour cpy_flavour_3_11 = {
     functions_3_11, COUNT(functions_3_11),
     strings_3_11, COUNT(strings_3_11),
     "__main__",   /* clinic.py runs as a script */
-    true, false,
+    true, false, true, false,
 };
 
 /* libclinic's parser namespace holds no functions or constants. */
@@ -434,7 +434,7 @@ const PyFlavour cpy_flavour_3_13 = {
     cpy_converter_methods_3_13, cpy_return_methods_3_11,
     NULL, 0, NULL, 0,
     "libclinic.converters",
-    false, true,
+    false, true, false, true,
 };
 
 const PyFlavour *cpy_flavour_of(const Dialect *d)

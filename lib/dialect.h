@@ -139,6 +139,8 @@ typedef enum DialectMessage {
     MSG_NO_SUMMARY,                 /* full name */
     MSG_STAR_WITHOUT_PARAMETERS,    /* function, the marker ("*") */
     MSG_NON_ASCII_DOCSTRING,        /* the characters, repr()'d */
+    MSG_FUNCTION_IN_CONVERTER_INIT, /* the class, the attribute of
+                                       self.function (3.11 fails there) */
     MSG_COUNT
 } DialectMessage;
 

@@ -484,6 +484,9 @@ static const char *const messages_3_11[MSG_COUNT] = {
     [MSG_STAR_WITHOUT_PARAMETERS] =
         "Function %s specifies '*' without any parameters afterwards.",
     [MSG_NON_ASCII_DOCSTRING] = "Non-ascii character appear in docstring.",
+    [MSG_FUNCTION_IN_CONVERTER_INIT] =
+        "Stepped on a land mine, trying to access attribute %2$r:\n"
+        "Don't access members of self.function inside converter_init!",
 };
 
 const Dialect dialect_3_11 = {

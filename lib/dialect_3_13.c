@@ -404,6 +404,9 @@ static const char *const messages_3_13[MSG_COUNT] = {
         "Function %r specifies %r without following parameters.",
     [MSG_NON_ASCII_DOCSTRING] =
         "Non-ascii characters are not allowed in docstrings: %s",
+    [MSG_FUNCTION_IN_CONVERTER_INIT] =
+        "%r object has no attribute 'function'.\n"
+        "Note: accessing self.function inside converter_init is disallowed!",
 };
 
 /* Py_UNICODE is gone from 3.13's C API: its converter writes wchar_t. */

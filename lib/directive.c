@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "block.h"
+#include "target.h"
 #include "message.h"
 #include "text.h"
 
@@ -357,6 +358,28 @@ static void run_preserve(Clinic *c, Block *block, const char **args,
     block->preserve_output = true;
 }
 
+/* Ours: "target NAME" chooses what the file's code is written for
+   (target.h).  It wins over --target, so that a file carries its choice;
+   it must come before the first function, whose code it would change. */
+static void run_target(Clinic *c, Block *block, const char **args,
+                       int nargs)
+{
+    (void)block, (void)nargs;
+    const Target *t = target_find(args[0]);
+    if (!t) {
+        StrBuf names = STRBUF_INIT;
+        for (size_t i = 0; targets[i]; i++)
+            sb_addf(&names, "%s%s", i ? ", " : "", targets[i]->name);
+        clinic_fail(c, 0, "Unknown target %s; the targets are %s.",
+                    route_repr(c, args[0]), sb_take(&names, c->arena));
+    }
+    if (t != c->target && c->nfunctions)
+        clinic_fail(c, 0, "The target directive must come before the "
+                    "first function (%s's code is already written for %s).",
+                    c->functions[0]->full_name, c->target->name);
+    c->target = t;
+}
+
 static const struct {
     const char *name;
     Arity arity;
@@ -375,6 +398,8 @@ static const struct {
       run_printout },
     { "preserve", { "DSLParser.directive_preserve", {NULL}, 0, 0 },
       run_preserve },
+    { "target", { "DSLParser.directive_target", {"name"}, 1, 1 },
+      run_target },
 };
 
 bool directive_run(Clinic *c, Block *block, const char *name,

@@ -694,7 +694,13 @@ static ReturnConverter *parse_return_annotation(Clinic *c,
         clinic_fail_note(c, 0, converter_suggestion(c, true, name),
                          "No available return converter called %s",
                          dsl_repr_str(c, name));
-    return return_converter_create(c, cls, args, nargs);
+    ReturnConverter *rc = return_converter_for_annotation(c, cls, args,
+                                                          nargs);
+    if (!rc)
+        clinic_failm(c, 0, MSG_BAD_ANNOTATION,
+                     MSG_ARGS(full_name, returns,
+                              text_strip(c->arena, returns)));
+    return rc;
 }
 
 static const char *kind_name(FunctionKind kind)

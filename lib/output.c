@@ -14,13 +14,27 @@
 #include "gen.h"
 #include "message.h"
 #include "route.h"
+#include "target.h"
 #include "text.h"
 
 /* ---- the interface the generator and the DSL use ---------------------- */
 
+/* Generated text goes out in the target's words; the first text of a
+   destination that calls the target's helpers is preceded by the
+   target's preamble, the #include of the header written beside it at
+   the end (router_finish). */
 void router_append_field(Clinic *c, int field, const char *text)
 {
-    textbuffer_append(c, c->router->fields.fields[field], text);
+    TextBuffer *tb = c->router->fields.fields[field];
+    const Target *t = c->target;
+    bool uses_helpers;
+    text = target_rewrite(c->arena, t, text, &uses_helpers);
+    if (t->preamble && uses_helpers && tb->dest->type != DEST_SUPPRESS &&
+        !tb->dest->has_preamble) {
+        tb->dest->has_preamble = true;
+        text = arena_printf(c->arena, "%s%s", t->preamble, text);
+    }
+    textbuffer_append(c, tb, text);
 }
 
 const char *router_dump_block(Clinic *c)
@@ -217,9 +231,33 @@ static void finish_file_destination(Clinic *c, Destination *d,
     add_output_file(c, d->filename, text, len, changed);
 }
 
+/* The target's header, beside the file that includes it (for the block
+   and buffer destinations, the input).  It is clinic's own text: written
+   whenever it differs, never merged with anything. */
+static void write_target_header(Clinic *c, const Destination *d)
+{
+    const Target *t = c->target;
+    if (!t->header_name || !d->has_preamble || c->options.no_output)
+        return;
+    const char *dirname, *basename;
+    route_path_split(c->arena, d->type == DEST_FILE ? d->filename
+                                                    : c->filename,
+                     &dirname, &basename);
+    const char *path = *dirname
+        ? arena_printf(c->arena, "%s/%s", dirname, t->header_name)
+        : t->header_name;
+    size_t len = strlen(t->header_text), old_len = 0;
+    const char *old = read_existing(c, path, &old_len);
+    bool changed = !old || old_len != len ||
+                   memcmp(old, t->header_text, len) != 0;
+    add_output_file(c, path, t->header_text, len, changed);
+}
+
 void router_finish(Clinic *c, StrBuf *out)
 {
     Router *r = c->router;
+    for (size_t i = 0; i < r->ndests; i++)
+        write_target_header(c, r->dests[i]);
     for (size_t i = 0; i < r->ndests; i++) {
         Destination *d = r->dests[i];
         if (d->type == DEST_SUPPRESS)

@@ -48,6 +48,7 @@ struct Destination {
     TextBuffer **buffers;
     size_t nbuffers, capbuffers;
     int start;
+    bool has_preamble;         /* the target's preamble went into it */
 };
 
 /* A routing of the ten fields (a preset, a saved 'output push'). */

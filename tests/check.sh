@@ -33,6 +33,10 @@
 #   query                    make query: the query modes over the CPython
 #                            tree, clinic.test and the fuzz corpus
 #   functional               make functional
+#   portable                 make portable: --target portable's code built
+#                            and run on CPython 3.9-3.13 and as abi3
+#                            (tests/portable/run.sh; the CPythons a fresh
+#                            machine lacks are installed the first time)
 #   hardening                make hardening (HARDENING=0 leaves it out)
 set -u
 MAKE=${MAKE:-make}
@@ -114,6 +118,7 @@ functional_check() {
     return $rc
 }
 tier functional functional_check
+tier portable $MAKE --no-print-directory CC=gcc portable
 
 # make hardening (fuzz smoke, sanitizers, valgrind, malformed inputs, kill
 # loop, ...); HARDENING=0 leaves it out for a quick local run.

@@ -760,6 +760,145 @@ START_TEST(test_python_block_methods)
 }
 END_TEST
 
+/* A file of the 3.13 dialect: its converter table and its flavour of
+   the python block namespace. */
+static Clinic *new_clinic_3_13(void)
+{
+    Clinic *c = new_clinic();
+    c->dialect = &dialect_3_13;
+    c->converters = converters_new(c->arena, c->dialect);
+    return c;
+}
+
+static bool has_include(const Converter *conv, const char *filename,
+                        const char *condition)
+{
+    for (size_t i = 0; conv->includes && i < conv->includes->len; i++) {
+        const Include *inc = &conv->includes->items[i];
+        if (!strcmp(inc->filename, filename) &&
+            (condition ? inc->condition && !strcmp(inc->condition, condition)
+                       : !inc->condition))
+            return true;
+    }
+    return false;
+}
+
+/* 3.13's CConverter methods a block calls: parse_arg gets limited_capi,
+   format_code fills {bad_argument} and the parser's name, bad_argument
+   words the TypeError for the full or the Limited C API, add_include and
+   use_converter note #includes. */
+START_TEST(test_python_block_methods_3_13)
+{
+    Clinic *c = new_clinic_3_13();
+    Function *f = new_function(c, FUNC_CALLABLE, NULL);
+    run_python(c,
+        "class pid_converter(CConverter):\n"
+        "    type = 'pid_t'\n"
+        "    def parse_arg(self, argname, displayname, *, limited_capi):\n"
+        "        self.add_include('pid.h', 'f()', condition='HAVE_PID')\n"
+        "        return self.format_code(\n"
+        "            'if (!PyLong_Check({argname})) {{{{\\n'\n"
+        "            '    {bad_argument}\\n'\n"
+        "            '}}}}\\n'\n"
+        "            '{paramname} = f({argname});\\n',\n"
+        "            argname=argname,\n"
+        "            bad_argument=self.bad_argument(displayname, 'int',\n"
+        "                                           limited_capi=limited_capi))\n"
+        "class which_converter(CConverter):\n"
+        "    def parse_arg(self, argname, displayname, *, limited_capi):\n"
+        "        return 'limited' if limited_capi else 'full'\n"
+        "class lacking_converter(CConverter):\n"
+        "    def parse_arg(self, argname, displayname, *, limited_capi):\n"
+        "        return self.format_code('{bad_argument}', argname=argname)\n");
+    /* "args" is one of the parser's names: format_code's {paramname} is
+       the parser's name for it */
+    Converter *conv = converter_create(c, converter_class_find(c, "pid"),
+                                       "args", "args", f, py_unspecified,
+                                       NULL, 0);
+    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "argument 1", false),
+        "if (!PyLong_Check(arg)) {{\n"
+        "    _PyArg_BadArgument(\"{name}\", \"argument 1\", \"int\", arg);\n"
+        "}}\n"
+        "__clinic_args = f(arg);\n");
+    ck_assert(has_include(conv, "pid.h", "HAVE_PID"));
+    ck_assert(has_include(conv, "pycore_modsupport.h", NULL));
+    conv = converter_create(c, converter_class_find(c, "pid"), "x", "x", f,
+                            py_unspecified, NULL, 0);
+    ck_assert_str_eq(converter_parse_arg(c, conv, "arg", "argument 1", true),
+        "if (!PyLong_Check(arg)) {{\n"
+        "    PyErr_Format(PyExc_TypeError, \"{name}() argument 1 must be "
+        "int, not %T\", arg);\n"
+        "}}\n"
+        "x = f(arg);\n");
+    ck_assert(!has_include(conv, "pycore_modsupport.h", NULL));
+
+    conv = converter_create(c, converter_class_find(c, "which"), "x", "x", f,
+                            py_unspecified, NULL, 0);
+    ck_assert_str_eq(converter_parse_arg(c, conv, "a", "b", true), "limited");
+    ck_assert_str_eq(converter_parse_arg(c, conv, "a", "b", false), "full");
+
+    /* the built-in use_converter of unsigned_short with its converter */
+    ConverterArg bitwise = { "bitwise", { .kind = PY_BOOL, .b = false } };
+    conv = converter_create(c, converter_class_find(c, "unsigned_short"),
+                            "x", "x", f, py_unspecified, &bitwise, 1);
+    converter_use_converter(c, conv);
+    ck_assert(has_include(conv, "pycore_long.h", NULL));
+
+    /* format_code without the bad_argument its text asks for */
+    jmp_buf jb;
+    c->recover = &jb;
+    if (setjmp(jb) == 0) {
+        conv = converter_create(c, converter_class_find(c, "lacking"), "x",
+                                "x", f, py_unspecified, NULL, 0);
+        converter_parse_arg(c, conv, "a", "b", false);
+        ck_abort_msg("no error");
+    }
+    ck_assert_ptr_nonnull(strstr(c->diagnostics.buf,
+                                 "TypeError: required 'bad_argument' "
+                                 "argument"));
+    free_clinic(c);
+}
+END_TEST
+
+/* 3.13 runs a block in libclinic's parser namespace: the converter
+   classes, buffer, unspecified and NoneType, but none of 3.11's module
+   globals (fail, NULL, c_repr, ...); its CConverter has the attributes
+   3.11's lacks. */
+START_TEST(test_python_namespace_3_13)
+{
+    Clinic *c = new_clinic_3_13();
+    PyVM *vm = converters_python(c);
+    PyParseError err;
+    PyProgram *ok = pyvm_parse(c->arena,
+        "x = (CConverter, CReturnConverter, int_converter, buffer,\n"
+        "     unspecified, NoneType, long_return_converter)\n"
+        "assert CConverter.broken_limited_capi is False\n", 1, &err);
+    ck_assert_ptr_nonnull(ok);
+    ck_assert(pyvm_run(vm, ok, pyvm_dict_new(vm)));
+    static const char *const absent[] = { "fail", "NULL", "c_repr",
+                                          "add_c_converter" };
+    for (size_t i = 0; i < NELEMS(absent); i++) {
+        const char *src = arena_printf(c->arena, "%s\n", absent[i]);
+        PyProgram *prog = pyvm_parse(c->arena, src, 1, &err);
+        ck_assert_ptr_nonnull(prog);
+        ck_assert_msg(!pyvm_run(vm, prog, pyvm_dict_new(vm)), "%s",
+                      absent[i]);
+        ck_assert_str_eq(pyvm_error(vm)->type, "NameError");
+    }
+    free_clinic(c);
+
+    /* 3.11's CConverter has no broken_limited_capi */
+    c = new_clinic();
+    vm = converters_python(c);
+    PyProgram *attr = pyvm_parse(c->arena, "CConverter.broken_limited_capi\n",
+                                 1, &err);
+    ck_assert_ptr_nonnull(attr);
+    ck_assert(!pyvm_run(vm, attr, pyvm_dict_new(vm)));
+    ck_assert_str_eq(pyvm_error(vm)->type, "AttributeError");
+    free_clinic(c);
+}
+END_TEST
+
 /* posixmodule.c's path_t: converter_init keeps keyword arguments on self,
    pre_render reads them after render's copy; self.function is there. */
 START_TEST(test_python_block_instance_attrs)
@@ -946,6 +1085,8 @@ static Suite *converters_suite(void)
     tcase_add_test(tr, test_py_unicode_cleanup);
     tcase_add_test(tr, test_render_several_parameters);
     tcase_add_test(tr, test_python_block_methods);
+    tcase_add_test(tr, test_python_block_methods_3_13);
+    tcase_add_test(tr, test_python_namespace_3_13);
     tcase_add_test(tr, test_python_block_instance_attrs);
     tcase_add_test(tr, test_python_block_return_render);
     suite_add_tcase(s, tr);

@@ -26,9 +26,9 @@ fi
 
 floor_of() {
     case $1 in
-        arena|strbuf|text|textform|textwrap|io|io_commit|diff|checksum|context|json|dialect|dialect_*) echo 1 ;;
+        arena|strbuf|text|textform|textwrap|crename|io|io_commit|diff|checksum|context|json|dialect|dialect_*) echo 1 ;;
         pyexpr|pyexpr_*|pyvm|pyvm_*|message) echo 2 ;;
-        model|converters|converters_*) echo 3 ;;
+        model|converters|converters_*|target) echo 3 ;;
         block|cpp) echo 4 ;;
         dsl|dsl_*|directive|route|pyblock) echo 5 ;;
         gen|gen_*|output) echo 6 ;;
