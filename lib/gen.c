@@ -325,22 +325,32 @@ static const char *render_field(Clinic *c, const char *name,
                                 const BlockFields *bf)
 {
     Arena *a = c->arena;
-    StrMap exit_map = {0};
     const char *missing = NULL, *prefix, *suffix;
-    char *s;
+    const char *s;
 
-    if (bf->option_groups.len)
+    /* Most templates are empty or hold no field at all: a pass that
+       would change nothing is skipped, and so is its copy. */
+    if (bf->option_groups.len &&
+        text_linear_format_applies(template, &bf->option_groups))
         template = text_linear_format(a, template, &bf->option_groups);
-    template = text_linear_format(a, template, &bf->blocks);
+    if (text_linear_format_applies(template, &bf->blocks))
+        template = text_linear_format(a, template, &bf->blocks);
 
     /* Only generate the "exit:" label if something jumps to it. */
-    strmap_set(a, &exit_map, "exit_label",
-               strstr(template, "goto exit;") ? "exit:" : "");
-    template = text_linear_format(a, template, &exit_map);
+    if (strstr(template, "{exit_label}")) {
+        StrMap exit_map = {0};
+        strmap_set(a, &exit_map, "exit_label",
+                   strstr(template, "goto exit;") ? "exit:" : "");
+        template = text_linear_format(a, template, &exit_map);
+    }
 
-    s = text_format_map(a, template, d, &missing);
-    if (!s)
-        clinic_fail(c, 0, "KeyError: '%s'", missing);
+    if (strpbrk(template, "{}")) {
+        s = text_format_map(a, template, d, &missing);
+        if (!s)
+            clinic_fail(c, 0, "KeyError: '%s'", missing);
+    } else {
+        s = template;
+    }
 
     /* Reflow long impl declarations. */
     if (strcmp(name, "impl_prototype") == 0 ||

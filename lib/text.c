@@ -225,6 +225,32 @@ static void add_indented(StrBuf *sb, const char *s, const char *prefix)
     });
 }
 
+/* The field linear_format would substitute on one line, or NULL. */
+static const char *linear_field(const char *line, size_t len, const StrMap *map)
+{
+    const char *curly = memchr(line, '{', len);
+    const char *close = curly ? memchr(curly, '}', len - (size_t)(curly - line)) : NULL;
+    return close ? strmap_getn(map, curly + 1, (size_t)(close - curly - 1)) : NULL;
+}
+
+bool text_linear_format_applies(const char *t, const StrMap *map)
+{
+    /* only lines holding a '{' can name a field */
+    for (const char *curly = strchr(t, '{'); curly; curly = strchr(curly + 1, '{')) {
+        const char *line = curly;
+        while (line > t && line[-1] != '\n')
+            line--;
+        const char *nl = strchr(curly, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        if (linear_field(line, len, map))
+            return true;
+        if (!nl)
+            break;
+        curly = nl;
+    }
+    return false;
+}
+
 char *text_linear_format(Arena *a, const char *t, const StrMap *map)
 {
     StrBuf sb = STRBUF_INIT;
@@ -232,9 +258,7 @@ char *text_linear_format(Arena *a, const char *t, const StrMap *map)
        the template and added at once */
     const char *run = NULL, *run_end = NULL;
     FOR_EACH_LINE(t, line, len, {
-        const char *curly = memchr(line, '{', len);
-        const char *close = curly ? memchr(curly, '}', len - (size_t)(curly - line)) : NULL;
-        const char *value = close ? strmap_getn(map, curly + 1, (size_t)(close - curly - 1)) : NULL;
+        const char *value = linear_field(line, len, map);
         if (!value && line[len] == '\n' && run && run_end == line) {
             run_end = line + len + 1;
             continue;
@@ -252,6 +276,7 @@ char *text_linear_format(Arena *a, const char *t, const StrMap *map)
         } else if (*value) {
             /* The marker stands alone on its line (clinic.py fails
                otherwise; our templates always comply). */
+            const char *curly = memchr(line, '{', len);
             char *indent = arena_strndup(a, line, (size_t)(curly - line));
             add_indented(&sb, text_rstrip_lines(a, value), indent);
             sb_addc(&sb, '\n');

@@ -48,6 +48,26 @@ START_TEST(linear_format_indents_and_drops_empty)
 }
 END_TEST
 
+/* applies is true exactly when linear_format would change the text:
+   only the first "{...}" of a line counts, as in linear_format. */
+START_TEST(linear_format_applies_when_it_changes)
+{
+    StrMap m = {0};
+    strmap_set(arena, &m, "x", "X");
+    const char *templates[] = {
+        "", "plain\n", "a {w}\n{y}\n", "{w} {x}\n", "a\n  {x}\n",
+        "{w}\n\n{x}", "a {x", "{x}", "}{x}\n{",
+    };
+    for (size_t i = 0; i < sizeof templates / sizeof *templates; i++) {
+        const char *t = templates[i];
+        bool changes = strcmp(text_linear_format(arena, t, &m), t) != 0;
+        ck_assert_msg(text_linear_format_applies(t, &m) == changes, "%s", t);
+    }
+    ck_assert(!text_linear_format_applies("{w} {x}\n", &m));
+    ck_assert(text_linear_format_applies("{w}\n\n{x}", &m));
+}
+END_TEST
+
 START_TEST(prefix_and_suffix_lines)
 {
     ck_assert_str_eq(text_indent_all_lines(arena, "a\nb\n", "> "), "> a\n> b\n");
@@ -89,6 +109,7 @@ int main(void)
     tcase_add_test(tc, wrap_declarations_matches_reference);
     tcase_add_test(tc, normalize_snippet_dedents_and_indents);
     tcase_add_test(tc, linear_format_indents_and_drops_empty);
+    tcase_add_test(tc, linear_format_applies_when_it_changes);
     tcase_add_test(tc, prefix_and_suffix_lines);
     tcase_add_test(tc, format_map_fields_and_escapes);
     tcase_add_test(tc, identifiers_and_quoting);
