@@ -211,9 +211,10 @@ static char *format_signed(char *end, long long v)
     return p;
 }
 
-/* One pass of a simple format: writes to out when it is not NULL;
-   returns the length. */
-static size_t simple_vformat(char *out, const char *fmt, va_list ap)
+/* One pass of a simple format: writes what fits in out's cap bytes
+   (none when cap is 0) and returns the whole length, without the NUL,
+   which the caller adds. */
+static size_t simple_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 {
     size_t n = 0;
     char num[24];
@@ -223,7 +224,7 @@ static size_t simple_vformat(char *out, const char *fmt, va_list ap)
         if (*p != '%') {
             const char *next = strchr(p, '%');
             len = next ? (size_t)(next - p) : strlen(p);
-            if (out)
+            if (n + len <= cap)
                 memcpy(out + n, p, len);
             n += len;
             p += len - 1;
@@ -270,24 +271,37 @@ static size_t simple_vformat(char *out, const char *fmt, va_list ap)
             len = 1;
             break;
         }
-        if (out)
+        if (n + len <= cap)
             memcpy(out + n, piece, len);
         n += len;
     }
-    if (out)
-        out[n] = '\0';
     return n;
 }
 
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
 {
     if (simple_format(fmt)) {
+        /* Written straight into the free end of the current chunk; only
+           a text longer than what is left there is formatted twice. */
+        static char nowhere[1];
+        Chunk *c = a->head;
+        size_t room = c ? c->size - c->used : 0;
+        char *p = c ? (char *)c->data + c->used : nowhere;
         va_list ap2;
         va_copy(ap2, ap);
-        size_t n = simple_vformat(NULL, fmt, ap2);
+        size_t n = simple_vformat(p, room, fmt, ap2);
         va_end(ap2);
-        char *p = arena_alloc_raw(a, n + 1);
-        simple_vformat(p, fmt, ap);
+        if (n < room) {
+            /* room is a multiple of ARENA_ALIGN, so the rounded size
+               still fits */
+            size_t size = (n + 1 + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+            c->used += size;
+            a->bytes += size;
+        } else {
+            p = arena_alloc_raw(a, n + 1);
+            simple_vformat(p, n + 1, fmt, ap);
+        }
+        p[n] = '\0';
         return p;
     }
     va_list ap2;

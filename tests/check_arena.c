@@ -6,6 +6,7 @@
 #include <check.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,29 @@ static void on_out_of_memory(void *context)
     longjmp(recovered, 1);
 }
 
+/* arena_printf writes into the free end of the current chunk: texts
+   that fit, that straddle the chunk's end, and a fresh arena's first. */
+START_TEST(printf_fills_chunks_and_spills_over)
+{
+    Arena *a = arena_new();
+    ck_assert_str_eq(arena_printf(a, "%s-%d-%zu-%c%%", "x", -12, (size_t)34, 'y'),
+                     "x--12-34-y%");
+    char piece[1001];
+    memset(piece, 'p', 1000);
+    piece[1000] = '\0';
+    for (int i = 0; i < 300; i++) {
+        char *s = arena_printf(a, "%d:%s", i, piece);
+        char *t = arena_printf(a, "%.*s|", 3, piece);
+        char num[16];
+        snprintf(num, sizeof num, "%d:", i);
+        ck_assert(strncmp(s, num, strlen(num)) == 0);
+        ck_assert_str_eq(strchr(s, ':') + 1, piece);
+        ck_assert_str_eq(t, "ppp|");
+    }
+    arena_free(a);
+}
+END_TEST
+
 START_TEST(out_of_memory_goes_to_the_handler)
 {
     int token = 42;
@@ -86,6 +110,7 @@ int main(void)
     TCase *tc = tcase_create("arena");
     tcase_add_test(tc, text_grows_linearly);
     tcase_add_test(tc, text_starts_empty_and_terminated);
+    tcase_add_test(tc, printf_fills_chunks_and_spills_over);
     tcase_add_test(tc, out_of_memory_goes_to_the_handler);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
