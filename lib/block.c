@@ -714,6 +714,13 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
     }
 }
 
+int block_parser_lines_read(const BlockParser *bp)
+{
+    /* next_line counts line breaks; a last line without one counts too */
+    bool partial = bp->pos > 0 && bp->text[bp->pos - 1] != '\n';
+    return bp->next_line - 1 + partial;
+}
+
 void block_parser_defer_checksums(BlockParser *bp)
 {
     bp->defer_checksums = true;

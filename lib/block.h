@@ -56,6 +56,9 @@ BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
 /* A checksum mismatch does not fail at once: it is left in the block
    (checksum_error) for the caller to report. */
 void block_parser_defer_checksums(BlockParser *bp);
+/* The number of lines the parser has read: once it has returned false,
+   the number of lines in the file, counted as it went. */
+int block_parser_lines_read(const BlockParser *bp);
 /* The note for a checksum mismatch: where the generated code found (old,
    ending at the end marker on marker_line) starts to differ from what
    clinic writes now (fresh), said of what ("m.f's"). */

@@ -77,19 +77,6 @@ void clinic_free(Clinic *c)
     arena_free(c->arena);
 }
 
-/* The line number clinic.py's block parser has reached at the end: the
-   number of lines in the file. */
-static int count_lines(const char *text, size_t len)
-{
-    int lines = 0;
-    for (const char *p = text, *end = text + len;
-         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-        lines++;
-    if (len && text[len - 1] != '\n')
-        lines++;
-    return lines;
-}
-
 /* Notes the block in c->blocks; returns its record. */
 static ClinicBlock *record_block(Clinic *c, const Block *block)
 {
@@ -228,6 +215,8 @@ static void restore_form(Clinic *c, const char *raw, size_t raw_len,
     }
     TextForm routed = c->form;
     routed.bom = false;
+    if (routed.newline == TEXT_NEWLINE_LF)
+        return;   /* already in their form: no copy */
     for (size_t i = 0; i < c->nfiles; i++)
         c->files[i].text = textform_write(c->arena, &routed,
                                           c->files[i].text, c->files[i].len,
@@ -327,7 +316,7 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
             block_check_output(c, &block);
     }
 
-    c->line = count_lines(text, len);
+    c->line = block_parser_lines_read(bp);
     router_finish(c, out);
 
     if (!c->options.no_output)

@@ -163,7 +163,7 @@ void textbuffer_append(Clinic *c, TextBuffer *tb, const char *text)
         while (cap < tb->len + n + 1)
             cap *= 2;
         /* arena memory is not freed on growth; doubling bounds the waste */
-        char *grown = arena_alloc(c->arena, cap);
+        char *grown = arena_alloc_uninit(c->arena, cap);
         if (tb->len)
             memcpy(grown, tb->text, tb->len);
         tb->text = grown;
@@ -215,7 +215,7 @@ const char *destination_dump(Clinic *c, Destination *d)
     size_t total = 0;
     for (size_t i = 0; i < d->nbuffers; i++)
         total += d->buffers[i]->len;
-    char *s = arena_alloc(c->arena, total + 1);
+    char *s = arena_alloc_uninit(c->arena, total + 1);
     size_t at = 0;
     for (size_t i = 0; i < d->nbuffers; i++) {
         TextBuffer *tb = d->buffers[i];

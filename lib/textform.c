@@ -107,7 +107,7 @@ char *textform_write(Arena *a, const TextForm *form, const char *lf,
             lines += lf[i] == '\n';
     size_t bom = form->bom ? BOM_LEN : 0;
     size_t n = bom + len + lines;
-    char *out = arena_alloc(a, n + 1);
+    char *out = arena_alloc_uninit(a, n + 1);
     char *p = out;
     if (bom) {
         memcpy(p, utf8_bom, BOM_LEN);
