@@ -9,6 +9,8 @@
  * registry adds the classes python blocks declare (converters_py.c).
  */
 #include <ctype.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -408,21 +410,41 @@ const ReturnRow return_rows[] = {
 };
 const size_t return_nrows = RR_COUNT;
 
+/* The index of the row whose member at offset member_at is at address p
+   in a table of n rows of size row_size, or -1: asked for every converter
+   at every step of rendering, so answered by address arithmetic rather
+   than by a search (done on integers: the class may live elsewhere). */
+static ptrdiff_t row_index(const void *table, size_t n, size_t row_size,
+                           size_t member_at, const void *p)
+{
+    uintptr_t at = (uintptr_t)p, first = (uintptr_t)table + member_at;
+    if (at < first || at >= first + n * row_size ||
+        (at - first) % row_size != 0)
+        return -1;
+    return (ptrdiff_t)((at - first) / row_size);
+}
+
 const ConverterRow *converter_row_of(const ConverterClass *cls)
 {
-    for (const ConverterClass *p = cls; p; p = p->base)
-        for (size_t i = 0; i < converter_nrows; i++)
-            if (p == &converter_rows[i].cls)
-                return &converter_rows[i];
+    for (const ConverterClass *p = cls; p; p = p->base) {
+        ptrdiff_t i = row_index(converter_rows, converter_nrows,
+                                sizeof *converter_rows,
+                                offsetof(ConverterRow, cls), p);
+        if (i >= 0)
+            return &converter_rows[i];
+    }
     return &converter_rows[R_CCONVERTER];
 }
 
 const ReturnRow *return_row_of(const ReturnConverterClass *cls)
 {
-    for (const ReturnConverterClass *p = cls; p; p = p->base)
-        for (size_t i = 0; i < return_nrows; i++)
-            if (p == &return_rows[i].cls)
-                return &return_rows[i];
+    for (const ReturnConverterClass *p = cls; p; p = p->base) {
+        ptrdiff_t i = row_index(return_rows, return_nrows,
+                                sizeof *return_rows,
+                                offsetof(ReturnRow, cls), p);
+        if (i >= 0)
+            return &return_rows[i];
+    }
     return &return_rows[RR_OBJECT];
 }
 
