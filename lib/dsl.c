@@ -602,6 +602,8 @@ static bool is_unsupported_special_method(const char *name)
 {
     size_t n = sizeof unsupported_special_methods /
                sizeof unsupported_special_methods[0];
+    if (name[0] != '_' || name[1] != '_')
+        return false;   /* every one of them is a dunder name */
     for (size_t i = 0; i < n; i++)
         if (!strcmp(unsupported_special_methods[i], name))
             return true;

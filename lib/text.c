@@ -516,8 +516,9 @@ const char *const text_c_keywords[] = {
 
 bool text_is_c_keyword(const char *s)
 {
+    /* asked of every name rendered: the first letter rules out most */
     for (const char *const *k = text_c_keywords; *k; k++)
-        if (strcmp(s, *k) == 0)
+        if ((*k)[0] == s[0] && strcmp(s, *k) == 0)
             return true;
     return false;
 }
