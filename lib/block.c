@@ -215,6 +215,9 @@ static pcre2_code *shared_regex(BlockParser *bp, _Atomic(pcre2_code *) *slot,
     pcre2_compile_context_free(cctx);
     if (!re)   /* out of memory, or a bug: the arena's copy says which */
         return compile_regex(bp, pattern);
+    /* matched at every block of every file: compiled to machine code once,
+       where pcre2 can (where it cannot, the interpreter matches alike) */
+    (void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
     pcre2_code *none = NULL;
     if (!atomic_compare_exchange_strong(slot, &none, re)) {
         pcre2_code_free(re);
