@@ -123,6 +123,7 @@ char *text_format_map(Arena *a, const char *t, const StrMap *map,
     StrBuf sb = STRBUF_INIT;
     if (missing)
         *missing = NULL;
+    sb_grow(&sb, 2 * strlen(t));   /* the fields' values grow it little */
     for (const char *p = t; *p;) {
         if (p[0] == '{' && p[1] == '{') {
             sb_addc(&sb, '{');
@@ -146,9 +147,7 @@ char *text_format_map(Arena *a, const char *t, const StrMap *map,
             sb_adds(&sb, value);
             p = end + 1;
         } else {
-            const char *q = p;
-            while (*q && *q != '{' && *q != '}')
-                q++;
+            const char *q = p + strcspn(p, "{}");
             if (q == p) { /* a single '}' */
                 goto fail;
             }
