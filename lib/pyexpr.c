@@ -676,33 +676,59 @@ static const BinLevel levels[] = {
     { { "*", "/", "//", "%", "@" }, { "Mult", "Div", "FloorDiv", "Mod", "MatMult" } },
 };
 
-static PyExpr *parse_level(Parser *p, size_t level)
+#define NLEVELS (sizeof levels / sizeof levels[0])
+
+/* The binary operator at the current token: its level in levels[] (0
+   binds least) and its name in *op; -1 when there is none. */
+static int binary_operator(const Parser *p, const char **op)
 {
-    if (level == sizeof levels / sizeof levels[0])
-        return parse_factor(p);
+    const Token *t = px_tok(p);
+    if (t->kind != T_OP)   /* these operators are all T_OP */
+        return -1;
+    const char *s = p->lx.src + t->start;
+    size_t n = t->end - t->start;
+    for (size_t level = 0; level < NLEVELS; level++)
+        for (size_t i = 0; i < 5 && levels[level].tokens[i]; i++) {
+            const char *k = levels[level].tokens[i];
+            if (k[0] == s[0] && strlen(k) == n && memcmp(k, s, n) == 0) {
+                *op = levels[level].ops[i];
+                return (int)level;
+            }
+        }
+    return -1;
+}
+
+/* The binary operators from bitwise or to the multiplicative ones, by
+   precedence climbing: one loop per operand instead of a call per level,
+   building the tree a call per level would (left-associative, each
+   operation starting at its left operand's first token). */
+static PyExpr *parse_binary(Parser *p, int min_level)
+{
     size_t start_tok = p->pos;
-    PyExpr *e = parse_level(p, level + 1);
+    PyExpr *e = parse_factor(p);
     /* a left-associative chain nests to the left: bound it, since every
-       later walk over the tree recurses through it */
-    for (int chain = 0;; chain++) {
-        if (chain > MAX_CHAIN)
-            px_syntax_error(p, "expression too complex (chain too long)");
+       later walk over the tree recurses through it.  Within one loop the
+       levels met only go down, so a chain is a run of one level. */
+    int chain_level = -1, chain = 0;
+    for (;;) {
         const char *op = NULL;
-        if (px_tok(p)->kind != T_OP)   /* these operators are all T_OP */
+        int level = binary_operator(p, &op);
+        if (level < min_level)
             return e;
-        for (size_t i = 0; i < 5 && levels[level].tokens[i]; i++)
-            if (at(p, levels[level].tokens[i]))
-                op = levels[level].ops[i];
-        if (!op)
-            return e;
+        if (level != chain_level) {
+            chain_level = level;
+            chain = 0;
+        }
         p->pos++;
-        e = binop(p, start_tok, e, op, parse_level(p, level + 1));
+        e = binop(p, start_tok, e, op, parse_binary(p, level + 1));
+        if (++chain > MAX_CHAIN)
+            px_syntax_error(p, "expression too complex (chain too long)");
     }
 }
 
 static PyExpr *parse_bitwise_or(Parser *p)
 {
-    return parse_level(p, 0);
+    return parse_binary(p, 0);
 }
 
 static const char *compare_op(Parser *p)
