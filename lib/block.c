@@ -795,9 +795,14 @@ void block_print(Clinic *c, StrBuf *out, const Block *b)
         sb_adds(out, b->input);
         return;
     }
-    sb_addf(out, "/*[%s input]\n", b->dsl_name);
+    /* the markers are pasted, not formatted: this runs for every block */
+    sb_adds(out, "/*[");
+    sb_adds(out, b->dsl_name);
+    sb_adds(out, " input]\n");
     sb_adds(out, b->input);
-    sb_addf(out, "[%s start generated code]*/\n", b->dsl_name);
+    sb_addc(out, '[');
+    sb_adds(out, b->dsl_name);
+    sb_adds(out, " start generated code]*/\n");
 
     /* the checksum covers the output as written: with its final "\n" */
     size_t start = out->len;
@@ -817,8 +822,13 @@ void block_print(Clinic *c, StrBuf *out, const Block *b)
         checksum_compute(out->buf + start, output_len, 16, output_sum);
     }
     checksum_compute(b->input, strlen(b->input), 16, input_sum);
-    sb_addf(out, "/*[%s end generated code: output=%s input=%s]*/\n",
-            b->dsl_name, output_sum, input_sum);
+    sb_adds(out, "/*[");
+    sb_adds(out, b->dsl_name);
+    sb_adds(out, " end generated code: output=");
+    sb_adds(out, output_sum);
+    sb_adds(out, " input=");
+    sb_adds(out, input_sum);
+    sb_adds(out, "]*/\n");
 }
 
 /* ---- the file-level checks of parse_file ----------------------------- */

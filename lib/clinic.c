@@ -301,6 +301,9 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     c->limited_capi = c->dialect->limited_capi &&
                       (c->options.limited_capi || c->limited_api_line);
 
+    /* the output is about the size of the input: one allocation, not a
+       series of reallocations copying the text written so far */
+    sb_grow(out, len + len / 8);
     BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
     block_parser_defer_checksums(bp);
     Block block;
