@@ -11,12 +11,20 @@
 #define CLINIC_ARENA_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct Arena Arena;
 
 Arena *arena_new(void);
 void arena_free(Arena *a);
+
+/* Drops everything allocated from a, keeping one chunk for what comes
+   next: for scratch arenas that hold one step's intermediate text. */
+void arena_reset(Arena *a);
+
+/* Whether p points into memory a handed out. */
+bool arena_owns(const Arena *a, const void *p);
 
 /* Zeroed memory, aligned for any type. */
 void *arena_alloc(Arena *a, size_t size);

@@ -27,7 +27,8 @@ static void report(Clinic *c, const char *kind, int line, const char *fmt,
 /* The error apart from the diagnostics' text, for the query modes. */
 static void record_error(Clinic *c, int line, const char *fmt, va_list ap)
 {
-    c->error_message = arena_vprintf(c->arena, fmt, ap);
+    /* kept past the scratch arena of a function being rendered */
+    c->error_message = arena_vprintf(c->file_arena, fmt, ap);
     c->error_line = line == 0 ? c->line : line < 0 ? -1 : line;
 }
 

@@ -61,7 +61,10 @@ typedef struct ClinicOptions {
     bool no_output;        /* only what the file declares is wanted (the
                               query modes): the new text is not put
                               together; c->output and the text of
-                              c->files stay NULL */
+                              c->files stay NULL; what the generator
+                              decided for each function stays in
+                              Function.rendering (otherwise it is
+                              dropped with the function's scratch) */
     ClinicReadFn read_file;    /* NULL: every other file is absent */
     void *read_userdata;
     ClinicSameFileFn same_file;
@@ -105,7 +108,11 @@ typedef struct Class Class;
 typedef struct Function Function;
 
 typedef struct Clinic {
-    Arena *arena;
+    Arena *arena;          /* where stages allocate: file_arena, or scratch
+                              while a function is rendered */
+    Arena *file_arena;     /* lives as long as the Clinic */
+    Arena *scratch;        /* the generator's intermediate text, dropped
+                              after each function (see clinic.c) */
     ClinicOptions options;
     const Dialect *dialect;    /* the file's dialect, never NULL */
     const char *filename;  /* as given by the user; used in messages */

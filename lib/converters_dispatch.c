@@ -286,9 +286,10 @@ static PyValue m_add_include(PyVM *vm, const PyArgs *a, void *data)
     PyValue v[4];
     pyvm_bind(vm, a, "add_include", "self name reason * condition=", v, NULL);
     Converter *conv = cpy_unwrap_converter(py, v[0], "add_include");
+    /* shared with the copies made for rendering: see converter_add_include */
     if (!conv->includes)
-        conv->includes = arena_new_of(py->c->arena, IncludeList);
-    include_list_add(py->c->arena, conv->includes,
+        conv->includes = arena_new_of(py->c->file_arena, IncludeList);
+    include_list_add(py->c->file_arena, conv->includes,
                      cpy_need_str(py, v[1], "name"),
                      cpy_need_str(py, v[2], "reason"),
                      cpy_given(v[3]) && v[3].kind != PY_NONE

@@ -60,7 +60,9 @@ static void host_add(ConverterPython *py, const void *ptr, PyObj *obj)
         HostEntry *old = py->hosts;
         size_t oldcap = py->caphosts;
         py->caphosts = oldcap ? oldcap * 2 : 64;
-        py->hosts = arena_array_of(py->c->arena, HostEntry, py->caphosts);
+        /* the table outlives a scratch arena (converters_python_forget) */
+        py->hosts = arena_array_of(py->c->file_arena, HostEntry,
+                                   py->caphosts);
         py->nhosts = 0;
         for (size_t i = 0; i < oldcap; i++)
             if (old[i].ptr)
@@ -72,6 +74,25 @@ static void host_add(ConverterPython *py, const void *ptr, PyObj *obj)
     py->hosts[i].ptr = ptr;
     py->hosts[i].obj = obj;
     py->nhosts++;
+}
+
+void converters_python_forget(Clinic *c, const Arena *a)
+{
+    ConverterPython *py = *converters_python_slot(c);
+    if (!py || !py->nhosts)
+        return;
+    size_t cap = py->caphosts, kept = 0;
+    HostEntry *entries = py->hosts;
+    for (size_t i = 0; i < cap; i++)
+        if (entries[i].ptr && !arena_owns(a, entries[i].ptr))
+            entries[kept++] = entries[i];
+    /* open addressing: the survivors are placed anew */
+    HostEntry *survivors = arena_array_of(c->arena, HostEntry, kept + 1);
+    memcpy(survivors, entries, kept * sizeof *entries);
+    memset(entries, 0, cap * sizeof *entries);
+    py->nhosts = 0;
+    for (size_t i = 0; i < kept; i++)
+        host_add(py, survivors[i].ptr, survivors[i].obj);
 }
 
 /* The host object for ptr, of class cls (made once per pointer). */

@@ -145,7 +145,8 @@ void gen_ifndef_symbol_add(Clinic *c, const char *full_name)
 {
     if (c->nifndef_symbols == c->capifndef_symbols) {
         size_t cap = c->capifndef_symbols ? c->capifndef_symbols * 2 : 8;
-        const char **items = arena_array_of(c->arena, const char *, cap);
+        const char **items = arena_array_of(c->file_arena, const char *,
+                                            cap);
         if (c->nifndef_symbols)
             memcpy(items, c->ifndef_symbols,
                    c->nifndef_symbols * sizeof *items);
@@ -153,7 +154,7 @@ void gen_ifndef_symbol_add(Clinic *c, const char *full_name)
         c->capifndef_symbols = cap;
     }
     c->ifndef_symbols[c->nifndef_symbols++] =
-        arena_strdup(c->arena, full_name);
+        arena_strdup(c->file_arena, full_name);
 }
 
 /* ---- render_function ------------------------------------------------------------ */

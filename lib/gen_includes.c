@@ -15,7 +15,7 @@
 static IncludeList *includes_of(Clinic *c)
 {
     if (!c->includes)
-        c->includes = arena_new_of(c->arena, IncludeList);
+        c->includes = arena_new_of(c->file_arena, IncludeList);
     return c->includes;
 }
 
@@ -30,12 +30,15 @@ void gen_add_include(Clinic *c, const char *filename, const char *reason,
         /* An unconditional include replaces a conditional one; otherwise
            the first reason given stays. */
         if (in->condition && !condition) {
-            in->reason = reason;
+            in->reason = arena_strdup(c->file_arena, reason);
             in->condition = NULL;
         }
         return;
     }
-    include_list_add(c->arena, l, filename, reason, condition);
+    /* kept for the end of the file, past the function being rendered */
+    Arena *a = c->file_arena;
+    include_list_add(a, l, arena_strdup(a, filename), arena_strdup(a, reason),
+                     condition ? arena_strdup(a, condition) : NULL);
 }
 
 void gen_copy_includes(Clinic *c, const Converter *conv)

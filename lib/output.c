@@ -34,7 +34,12 @@ void router_append_field(Clinic *c, int field, const char *text)
         tb->dest->has_preamble = true;
         text = arena_printf(c->arena, "%s%s", t->preamble, text);
     }
+    /* the buffers outlive the function being rendered (clinic.c's
+       render_function): they grow in the file's arena */
+    Arena *current = c->arena;
+    c->arena = c->file_arena;
     textbuffer_append(c, tb, text);
+    c->arena = current;
 }
 
 const char *router_dump_block(Clinic *c)

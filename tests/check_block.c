@@ -91,7 +91,7 @@ static void setup(void)
 {
     memset(&clinic, 0, sizeof clinic);
     memset(&fed, 0, sizeof fed);
-    clinic.arena = arena_new();
+    clinic.arena = clinic.file_arena = arena_new();
     clinic.filename = "t.c";
     clinic.dialect = dialect_default();
     clinic.cpp = (CppMonitor *)(void *)&fed;

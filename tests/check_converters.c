@@ -77,7 +77,7 @@ static Clinic *new_clinic(void)
 {
     Clinic *c = xcalloc(1, sizeof *c);
     c->dialect = dialect_default();
-    c->arena = arena_new();
+    c->arena = c->file_arena = arena_new();
     c->filename = "test.c";
     c->line = 1;
     sb_init(&c->diagnostics);
