@@ -127,14 +127,12 @@ static const char *render_function(Clinic *c, Function *f)
 {
     if (c->options.no_output)
         return gen_render_function(c, f);
-    if (!c->scratch)
-        c->scratch = arena_new();
-    c->arena = c->scratch;
+    clinic_scratch_begin(c);
     const char *rendered = gen_render_function(c, f);
-    c->arena = c->file_arena;
-    rendered = arena_strdup(c->arena, rendered ? rendered : "");
-    converters_python_forget(c, c->scratch);
-    arena_reset(c->scratch);
+    char *kept = xstrdup(rendered ? rendered : "");
+    clinic_scratch_end(c);
+    rendered = arena_strdup(c->arena, kept);
+    free(kept);
     memset(&f->rendering, 0, sizeof f->rendering);
     return rendered;
 }

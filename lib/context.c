@@ -24,6 +24,27 @@ static void report(Clinic *c, const char *kind, int line, const char *fmt,
     sb_addc(&c->diagnostics, '\n');
 }
 
+/* ---- scratch steps ------------------------------------------------------ */
+
+void clinic_scratch_begin(Clinic *c)
+{
+    if (c->arena != c->file_arena)
+        return;   /* nested: the outer step owns it */
+    if (!c->scratch)
+        c->scratch = arena_new();
+    c->arena = c->scratch;
+}
+
+void clinic_scratch_end(Clinic *c)
+{
+    if (c->arena != c->scratch)
+        return;
+    c->arena = c->file_arena;
+    if (c->before_scratch_reset)
+        c->before_scratch_reset(c);
+    arena_reset(c->scratch);
+}
+
 /* The error apart from the diagnostics' text, for the query modes. */
 static void record_error(Clinic *c, int line, const char *fmt, va_list ap)
 {

@@ -111,8 +111,11 @@ typedef struct Clinic {
     Arena *arena;          /* where stages allocate: file_arena, or scratch
                               while a function is rendered */
     Arena *file_arena;     /* lives as long as the Clinic */
-    Arena *scratch;        /* the generator's intermediate text, dropped
-                              after each function (see clinic.c) */
+    Arena *scratch;        /* one step's intermediate text: see
+                              clinic_scratch_begin() */
+    /* called before the scratch arena is reset, to drop what points
+       into it (converters_py.c's host objects) */
+    void (*before_scratch_reset)(struct Clinic *c);
     ClinicOptions options;
     const Dialect *dialect;    /* the file's dialect, never NULL */
     const char *filename;  /* as given by the user; used in messages */
@@ -176,6 +179,15 @@ typedef struct Clinic {
        Py_LIMITED_API); set by clinic_process(). */
     bool limited_capi;
 } Clinic;
+
+/* A step whose intermediate text is dropped when it ends: between begin
+   and end, c->arena is the scratch arena, and end resets it.  What the
+   step keeps, the caller copies to c->file_arena after end; stages that
+   may run inside such a step put what outlives it there themselves.  An
+   error in the step longjmps past end: the driver's recovery points go
+   back to the file's arena.  Inside a step, begin and end do nothing. */
+void clinic_scratch_begin(Clinic *c);
+void clinic_scratch_end(Clinic *c);
 
 /* Raise an error at line (0: c->line).  Never returns. */
 CLINIC_NORETURN void clinic_fail(Clinic *c, int line, const char *fmt, ...)

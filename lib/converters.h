@@ -195,9 +195,5 @@ void return_converter_err_occurred_if_null_pointer(Clinic *c,
    and the text helpers clinic.py's converters use. */
 PyVM *converters_python(Clinic *c);
 
-/* Python converters see C objects through host objects, one per address:
-   those of the objects in a, which is about to be reset, are forgotten,
-   so an object made later at the same address gets a host of its own. */
-void converters_python_forget(Clinic *c, const Arena *a);
 
 #endif

@@ -76,8 +76,13 @@ static void host_add(ConverterPython *py, const void *ptr, PyObj *obj)
     py->nhosts++;
 }
 
-void converters_python_forget(Clinic *c, const Arena *a)
+/* Python converters see C objects through host objects, one per address:
+   those of the objects in the scratch arena, which is about to be reset
+   (clinic_scratch_end), are forgotten, so an object made later at the
+   same address gets a host of its own. */
+static void forget_scratch_hosts(Clinic *c)
 {
+    const Arena *a = c->scratch;
     ConverterPython *py = *converters_python_slot(c);
     if (!py || !py->nhosts)
         return;
@@ -87,12 +92,13 @@ void converters_python_forget(Clinic *c, const Arena *a)
         if (entries[i].ptr && !arena_owns(a, entries[i].ptr))
             entries[kept++] = entries[i];
     /* open addressing: the survivors are placed anew */
-    HostEntry *survivors = arena_array_of(c->arena, HostEntry, kept + 1);
+    HostEntry *survivors = xmalloc((kept + 1) * sizeof *entries);
     memcpy(survivors, entries, kept * sizeof *entries);
     memset(entries, 0, cap * sizeof *entries);
     py->nhosts = 0;
     for (size_t i = 0; i < kept; i++)
         host_add(py, survivors[i].ptr, survivors[i].obj);
+    free(survivors);
 }
 
 /* The host object for ptr, of class cls (made once per pointer). */
@@ -975,13 +981,17 @@ ConverterPython *cpy_of(Clinic *c)
     ConverterPython **slot = converters_python_slot(c);
     if (*slot)
         return *slot;
-    ConverterPython *py = arena_new_of(c->arena, ConverterPython);
+    /* the interpreter lives as long as the file, even when first needed
+       inside a scratch step */
+    Arena *a = c->file_arena;
+    ConverterPython *py = arena_new_of(a, ConverterPython);
     py->c = c;
     py->flavour = cpy_flavour_of(c->dialect);
-    py->vm = pyvm_new(c->arena);
+    py->vm = pyvm_new(a);
     pyvm_set_host(py->vm, py);
-    py->row_class = arena_array_of(c->arena, PyObj *, converter_nrows);
-    py->return_row_class = arena_array_of(c->arena, PyObj *, return_nrows);
+    c->before_scratch_reset = forget_scratch_hosts;
+    py->row_class = arena_array_of(a, PyObj *, converter_nrows);
+    py->return_row_class = arena_array_of(a, PyObj *, return_nrows);
     py->cls_function = cpy_host_class(py, "Function", &function_ops);
     py->cls_parameter = cpy_host_class(py, "Parameter", &parameter_ops);
     py->cls_class = cpy_host_class(py, "Class", &class_ops);

@@ -1004,7 +1004,20 @@ static void state_terminal(Clinic *c, DslState *d)
     for (size_t i = 0; i < f->nparameters; i++)
         f->parameters[i]->docstring =
             text_rstrip(c->arena, f->parameters[i]->docstring);
-    f->docstring = dsl_format_docstring(c, d, f);
+    /* the copies of the parameters and the pieces of text put together
+       are dropped: only the docstring and the signatures are kept */
+    clinic_scratch_begin(c);
+    const char *doc = dsl_format_docstring(c, d, f);
+    const char **keep[] = { &doc, &f->signature, &f->full_signature };
+    char *kept[3];
+    for (int i = 0; i < 3; i++)
+        kept[i] = *keep[i] ? xstrdup(*keep[i]) : NULL;
+    clinic_scratch_end(c);
+    for (int i = 0; i < 3; i++) {
+        *keep[i] = kept[i] ? arena_strdup(c->arena, kept[i]) : NULL;
+        free(kept[i]);
+    }
+    f->docstring = doc;
 }
 
 /* ---- the block --------------------------------------------------------- */
