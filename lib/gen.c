@@ -84,9 +84,9 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
 {
     Arena *a = c->arena;
     const char *doc = f->docstring ? f->docstring : "";
-    const char *p, *line_start = doc, *last_line = NULL;
+    const char *p, *line_start = doc;
     StrBuf sb = STRBUF_INIT;
-    size_t last_piece = 0;
+    size_t last_piece = 0, last_start = 0, last_len = 0;
 
     for (p = doc; *p; p++)
         if ((unsigned char)*p > 0x7F) {
@@ -98,23 +98,24 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
     /* One '"line\n"' piece per line; the last one loses its "\n" unless
        the docstring ends with the signature marker, which wants the blank
        line __text_signature__ expects. */
+    sb_grow(&sb, strlen(doc) + strlen(doc) / 8 + 16);
     for (;;) {
         const char *nl = strchr(line_start, '\n');
         size_t len = nl ? (size_t)(nl - line_start) : strlen(line_start);
-        last_line = text_quoted_for_c_string(a,
-                                             arena_strndup(a, line_start, len));
         last_piece = sb.len;
         sb_addc(&sb, '"');
-        sb_adds(&sb, last_line);
+        last_start = sb.len;
+        text_add_quoted_for_c_string(&sb, line_start, len);
+        last_len = sb.len - last_start;
         sb_adds(&sb, "\\n\"\n");
         if (!nl)
             break;
         line_start = nl + 1;
     }
-    if (strcmp(last_line, "--") == 0) {
+    if (last_len == 2 && memcmp(sb.buf + last_start, "--", 2) == 0) {
         sb_adds(&sb, "\"\\n\"");
     } else {
-        sb_setlen(&sb, last_piece + 1 + strlen(last_line));
+        sb_setlen(&sb, last_piece + 1 + last_len);
         sb_addc(&sb, '"');
     }
     return sb_take(&sb, a);
@@ -320,13 +321,14 @@ static void block_fields_of(Clinic *c, const StrMap *d, bool option_groups,
         strmap_set(c->arena, &bf->blocks, names[i], strmap_get(d, names[i]));
 }
 
-/* The passes render_function makes over one field's template. */
-static const char *render_field(Clinic *c, const char *name,
-                                const char *template, const StrMap *d,
-                                const BlockFields *bf)
+/* The passes render_function makes over one field's template, up to the
+   line prefix and suffix. */
+static const char *render_field_text(Clinic *c, const char *name,
+                                     const char *template, const StrMap *d,
+                                     const BlockFields *bf)
 {
     Arena *a = c->arena;
-    const char *missing = NULL, *prefix, *suffix;
+    const char *missing = NULL;
     const char *s;
 
     /* Most templates are empty or hold no field at all: a pass that
@@ -357,13 +359,42 @@ static const char *render_field(Clinic *c, const char *name,
     if (strcmp(name, "impl_prototype") == 0 ||
         strcmp(name, "impl_definition") == 0)
         s = text_wrap_declarations(a, s, 78);
+    return s;
+}
 
-    prefix = router_line_prefix(c);
-    suffix = router_line_suffix(c);
+static const char *with_line_prefix_and_suffix(Clinic *c, const char *s)
+{
+    const char *prefix = router_line_prefix(c);
+    const char *suffix = router_line_suffix(c);
     if (prefix && *prefix)
-        s = text_indent_all_lines(a, s, prefix);
+        s = text_indent_all_lines(c->arena, s, prefix);
     if (suffix && *suffix)
-        s = text_suffix_all_lines(a, s, suffix);
+        s = text_suffix_all_lines(c->arena, s, suffix);
+    return s;
+}
+
+/* The impl's prototype is, nearly always, its definition's first line(s)
+   with a ';': "\nX;\n" against "\nX\n".  Then, when X renders to a text
+   whose last line ends with ')', wrap_declarations puts the ';' right
+   after it and changes nothing else (it splits a line at its first
+   parentheses and strips only trailing blanks), so the prototype is the
+   rendered definition with a ';' before its final newline. */
+static bool prototype_is_definition(const char *proto, const char *def)
+{
+    size_t n = strlen(def);
+    return n >= 2 && strlen(proto) == n + 1 && def[n - 1] == '\n' &&
+           memcmp(proto, def, n - 1) == 0 && strcmp(proto + n - 1, ";\n") == 0;
+}
+
+static const char *prototype_from_definition(Clinic *c,
+                                             const char *rendered_def)
+{
+    size_t r = strlen(rendered_def);
+    if (r < 2 || strcmp(rendered_def + r - 2, ")\n") != 0)
+        return NULL;
+    char *s = arena_alloc_uninit(c->arena, r + 2);
+    memcpy(s, rendered_def, r - 1);
+    memcpy(s + r - 1, ";\n", 3);
     return s;
 }
 
@@ -470,12 +501,27 @@ const char *gen_render_function(Clinic *c, Function *f)
 
     BlockFields bf;
     block_fields_of(c, &d, has_option_groups, &bf);
+    const char *def_template = strmap_get(&templates, "impl_definition");
+    const char *def_text = NULL;
     for (field = 0; field < ROUTER_NFIELDS; field++) {
         const char *name = router_field_names[field];
         const char *template = strmap_get(&templates, name);
-        router_append_field(c, field,
-                            render_field(c, name, template ? template : "", &d,
-                                         &bf));
+        const char *text = NULL;
+        if (!template)
+            template = "";
+        if (!strcmp(name, "impl_prototype") && def_template &&
+            prototype_is_definition(template, def_template)) {
+            /* the same template but for the ';': the same errors, if any */
+            def_text = render_field_text(c, "impl_definition", def_template,
+                                         &d, &bf);
+            text = prototype_from_definition(c, def_text);
+        } else if (!strcmp(name, "impl_definition") && def_text &&
+                   template == def_template) {
+            text = def_text;
+        }
+        if (!text)
+            text = render_field_text(c, name, template, &d, &bf);
+        router_append_field(c, field, with_line_prefix_and_suffix(c, text));
     }
     return router_dump_block(c);
 }

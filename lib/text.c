@@ -485,18 +485,26 @@ char *text_wrap_declarations(Arena *a, const char *text, int length)
 
 /* ---- quoting and identifiers ------------------------------------------ */
 
+void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n)
+{
+    const char *end = s + n;
+    while (s < end) {
+        const char *q = s;   /* copied as they are, up to a quote */
+        while (q < end && *q != '\\' && *q != '"' && *q != '\'')
+            q++;
+        sb_add(sb, s, (size_t)(q - s));
+        if (q == end)
+            break;
+        sb_addc(sb, '\\');
+        sb_addc(sb, *q);
+        s = q + 1;
+    }
+}
+
 char *text_quoted_for_c_string(Arena *a, const char *s)
 {
     StrBuf sb = STRBUF_INIT;
-    for (;;) {
-        size_t plain = strcspn(s, "\\\"'");   /* copied as they are */
-        sb_add(&sb, s, plain);
-        s += plain;
-        if (!*s)
-            break;
-        sb_addc(&sb, '\\');
-        sb_addc(&sb, *s++);
-    }
+    text_add_quoted_for_c_string(&sb, s, strlen(s));
     return sb_take(&sb, a);
 }
 
@@ -703,15 +711,22 @@ bool text_endswith(const char *s, const char *suffix)
 
 char *text_replace(Arena *a, const char *s, const char *old, const char *new_)
 {
-    StrBuf sb = STRBUF_INIT;
-    size_t oldlen = strlen(old);
-    const char *hit;
-
-    while ((hit = strstr(s, old)) != NULL) {
-        sb_add(&sb, s, (size_t)(hit - s));
-        sb_adds(&sb, new_);
+    /* counted first, so the result is written once, in place */
+    size_t oldlen = strlen(old), newlen = strlen(new_), hits = 0;
+    const char *hit = oldlen ? strstr(s, old) : NULL, *first = hit;
+    if (!hit)
+        return arena_strdup(a, s);
+    for (; hit; hit = strstr(hit + oldlen, old))
+        hits++;
+    size_t len = strlen(s) - hits * oldlen + hits * newlen;
+    char *out = arena_alloc_uninit(a, len + 1), *o = out;
+    for (hit = first; hit; hit = strstr(s, old)) {
+        memcpy(o, s, (size_t)(hit - s));
+        o += hit - s;
+        memcpy(o, new_, newlen);
+        o += newlen;
         s = hit + oldlen;
     }
-    sb_adds(&sb, s);
-    return sb_take(&sb, a);
+    strcpy(o, s);
+    return out;
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "strbuf.h"
 
 /* A growable list of strings in an arena. */
 typedef struct StrList {
@@ -70,6 +71,8 @@ char *text_wrap_declarations(Arena *a, const char *s, int length);
 /* Quoting a Python str into C: quoted_for_c_string (backslash, quotes)
    and c_repr ('"' + s + '"'). */
 char *text_quoted_for_c_string(Arena *a, const char *s);
+/* The same for n bytes of s, appended to sb. */
+void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n);
 char *text_c_repr(Arena *a, const char *s);
 
 /* clinic.py's ensure_legal_c_identifier: C keywords get "_value"; NULL
