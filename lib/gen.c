@@ -333,11 +333,9 @@ static const char *render_field_text(Clinic *c, const char *name,
 
     /* Most templates are empty or hold no field at all: a pass that
        would change nothing is skipped, and so is its copy. */
-    if (bf->option_groups.len &&
-        text_linear_format_applies(template, &bf->option_groups))
-        template = text_linear_format(a, template, &bf->option_groups);
-    if (text_linear_format_applies(template, &bf->blocks))
-        template = text_linear_format(a, template, &bf->blocks);
+    if (bf->option_groups.len)
+        template = text_linear_format_if_any(a, template, &bf->option_groups);
+    template = text_linear_format_if_any(a, template, &bf->blocks);
 
     /* Only generate the "exit:" label if something jumps to it. */
     if (strstr(template, "{exit_label}")) {

@@ -232,59 +232,72 @@ static const char *linear_field(const char *line, size_t len, const StrMap *map)
     return close ? strmap_getn(map, curly + 1, (size_t)(close - curly - 1)) : NULL;
 }
 
-bool text_linear_format_applies(const char *t, const StrMap *map)
+/* linear_format, which clinic.py writes as: every line, with "\n" after
+   it, or for a line naming a field its value indented (nothing at all
+   for an empty value), and the last "\n" dropped.  Only lines holding a
+   '{' can name a field, so the template is searched for those, and the
+   lines in between are copied in one piece.  NULL when no line names a
+   field and a copy is not wanted. */
+static char *linear_format(Arena *a, const char *t, const StrMap *map,
+                           bool copy)
 {
-    /* only lines holding a '{' can name a field */
-    for (const char *curly = strchr(t, '{'); curly; curly = strchr(curly + 1, '{')) {
+    StrBuf sb = STRBUF_INIT;
+    const char *p = t;        /* the lines from here on are not out yet */
+    const char *from = t;     /* where the next '{' is looked for */
+    bool rest = true;         /* a line starts at p (a last "" counts) */
+    bool any = false;
+    const char *curly;
+    while ((curly = strchr(from, '{')) != NULL) {
         const char *line = curly;
-        while (line > t && line[-1] != '\n')
+        while (line > p && line[-1] != '\n')
             line--;
         const char *nl = strchr(curly, '\n');
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        if (linear_field(line, len, map))
-            return true;
-        if (!nl)
-            break;
-        curly = nl;
-    }
-    return false;
-}
-
-char *text_linear_format(Arena *a, const char *t, const StrMap *map)
-{
-    StrBuf sb = STRBUF_INIT;
-    /* lines copied as they are, "\n" included, gathered into one run of
-       the template and added at once */
-    const char *run = NULL, *run_end = NULL;
-    FOR_EACH_LINE(t, line, len, {
         const char *value = linear_field(line, len, map);
-        if (!value && line[len] == '\n' && run && run_end == line) {
-            run_end = line + len + 1;
+        if (!value) {
+            if (!nl)
+                break;
+            from = nl + 1;
             continue;
         }
-        if (run) {
-            sb_add(&sb, run, (size_t)(run_end - run));
-            run = NULL;
+        if (!any) {
+            any = true;
+            sb_grow(&sb, strlen(t) + strlen(value) + 64);
         }
-        if (!value && line[len] == '\n') {
-            run = line;
-            run_end = line + len + 1;
-        } else if (!value) {
-            sb_add(&sb, line, len);
-            sb_addc(&sb, '\n');
-        } else if (*value) {
+        sb_add(&sb, p, (size_t)(line - p));
+        if (*value) {
             /* The marker stands alone on its line (clinic.py fails
                otherwise; our templates always comply). */
-            const char *curly = memchr(line, '{', len);
             char *indent = arena_strndup(a, line, (size_t)(curly - line));
             add_indented(&sb, text_rstrip_lines(a, value), indent);
             sb_addc(&sb, '\n');
         }
-    });
-    if (run)
-        sb_add(&sb, run, (size_t)(run_end - run));
+        if (!nl) {
+            rest = false;
+            break;
+        }
+        p = from = nl + 1;
+    }
+    if (!any && !copy)
+        return NULL;
+    if (rest) {
+        sb_adds(&sb, p);
+        sb_addc(&sb, '\n');
+    }
     sb_setlen(&sb, sb.len ? sb.len - 1 : 0);
     return sb_take(&sb, a);
+}
+
+char *text_linear_format(Arena *a, const char *t, const StrMap *map)
+{
+    return linear_format(a, t, map, true);
+}
+
+const char *text_linear_format_if_any(Arena *a, const char *t,
+                                      const StrMap *map)
+{
+    const char *s = linear_format(a, t, map, false);
+    return s ? s : t;
 }
 
 char *text_dedent(Arena *a, const char *s)

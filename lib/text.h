@@ -49,9 +49,10 @@ char *text_format_map(Arena *a, const char *template, const StrMap *map,
    replaced verbatim.  Fields not in map are left as they are. */
 char *text_linear_format(Arena *a, const char *template, const StrMap *map);
 
-/* Whether text_linear_format(template, map) would change anything: when
-   not, the template can be used as it is, without a copy. */
-bool text_linear_format_applies(const char *template, const StrMap *map);
+/* The same, but template itself when no line of it names a field of
+   map (the result is the same text then, without a copy). */
+const char *text_linear_format_if_any(Arena *a, const char *template,
+                                      const StrMap *map);
 
 /* textwrap.dedent(), and clinic.py's normalize_snippet(s, indent=n):
    dedent, strip surrounding blank lines, indent every line by n spaces. */

@@ -48,23 +48,38 @@ START_TEST(linear_format_indents_and_drops_empty)
 }
 END_TEST
 
-/* applies is true exactly when linear_format would change the text:
-   only the first "{...}" of a line counts, as in linear_format. */
-START_TEST(linear_format_applies_when_it_changes)
+/* if_any gives the template itself exactly when linear_format would not
+   change it (no value here equals its field), and linear_format's text
+   otherwise: only the first "{...}" of a line counts.  Both ways of
+   finding the lines are tried: a map of one key is searched for "{key}",
+   a larger one line by line. */
+START_TEST(linear_format_if_any_when_it_changes)
 {
-    StrMap m = {0};
-    strmap_set(arena, &m, "x", "X");
+    StrMap one = {0}, two = {0};
+    strmap_set(arena, &one, "x", "X");
+    strmap_set(arena, &two, "x", "X");
+    strmap_set(arena, &two, "z", "Z");
+    const StrMap *maps[] = { &one, &two };
     const char *templates[] = {
         "", "plain\n", "a {w}\n{y}\n", "{w} {x}\n", "a\n  {x}\n",
-        "{w}\n\n{x}", "a {x", "{x}", "}{x}\n{",
+        "{w}\n\n{x}", "a {x", "{x}", "}{x}\n{", "{{x}}\n{x}\n",
+        "  {x}\n{x} tail\n{w}{x}\n\t{x}", "{x\n{x}", "{z}\n{x}\n",
     };
-    for (size_t i = 0; i < sizeof templates / sizeof *templates; i++) {
-        const char *t = templates[i];
-        bool changes = strcmp(text_linear_format(arena, t, &m), t) != 0;
-        ck_assert_msg(text_linear_format_applies(t, &m) == changes, "%s", t);
-    }
-    ck_assert(!text_linear_format_applies("{w} {x}\n", &m));
-    ck_assert(text_linear_format_applies("{w}\n\n{x}", &m));
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < sizeof templates / sizeof *templates; i++) {
+            const char *t = templates[i];
+            const char *full = text_linear_format(arena, t, maps[k]);
+            const char *lazy = text_linear_format_if_any(arena, t, maps[k]);
+            bool changes = strcmp(full, t) != 0;
+            ck_assert_msg((lazy == t) == !changes, "%zu: %s", k, t);
+            ck_assert_str_eq(lazy, full);
+        }
+    ck_assert_str_eq(text_linear_format(arena, "{{x}}\n{x}\n", &one),
+                     "{{x}}\nX\n");
+    ck_assert_str_eq(text_linear_format(arena, "{w}{x}\n\t{x}", &one),
+                     "{w}{x}\n\tX");
+    ck_assert_str_eq(text_linear_format(arena, "{z}\n{x}\n", &two),
+                     "Z\nX\n");
 }
 END_TEST
 
@@ -109,7 +124,7 @@ int main(void)
     tcase_add_test(tc, wrap_declarations_matches_reference);
     tcase_add_test(tc, normalize_snippet_dedents_and_indents);
     tcase_add_test(tc, linear_format_indents_and_drops_empty);
-    tcase_add_test(tc, linear_format_applies_when_it_changes);
+    tcase_add_test(tc, linear_format_if_any_when_it_changes);
     tcase_add_test(tc, prefix_and_suffix_lines);
     tcase_add_test(tc, format_map_fields_and_escapes);
     tcase_add_test(tc, identifiers_and_quoting);
