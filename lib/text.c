@@ -238,22 +238,63 @@ static const char *linear_field(const char *line, size_t len, const StrMap *map)
    '{' can name a field, so the template is searched for those, and the
    lines in between are copied in one piece.  NULL when no line names a
    field and a copy is not wanted. */
+/* The templates are long and full of C's braces (doubled for
+   format_map); for a map of one plain key (parser_body's, the exit
+   label's) the lines that may name it are found by looking for "{key}"
+   itself: a line names a field when its first '{' opens one.  (For more
+   keys, one search per key costs more than the scan for '{'.) */
+#define FINDER_KEY_MAX 40
+
+typedef struct FieldFinder {
+    char pattern[FINDER_KEY_MAX + 3];   /* "{key}" */
+    const char *next;                   /* NULL: no more */
+} FieldFinder;
+
+static bool finder_init(FieldFinder *ff, const char *t, const StrMap *map)
+{
+    if (map->len != 1)
+        return false;
+    const char *key = map->keys[0];
+    size_t n = strlen(key);
+    if (n == 0 || n > FINDER_KEY_MAX || key[strcspn(key, "{}\n")])
+        return false;
+    ff->pattern[0] = '{';
+    memcpy(ff->pattern + 1, key, n);
+    memcpy(ff->pattern + 1 + n, "}", 2);
+    ff->next = strstr(t, ff->pattern);
+    return true;
+}
+
+/* The first "{key}" at or after from, or NULL. */
+static const char *finder_next(FieldFinder *ff, const char *from)
+{
+    if (ff->next && ff->next < from)
+        ff->next = strstr(from, ff->pattern);
+    return ff->next;
+}
+
 static char *linear_format(Arena *a, const char *t, const StrMap *map,
                            bool copy)
 {
     StrBuf sb = STRBUF_INIT;
     const char *p = t;        /* the lines from here on are not out yet */
-    const char *from = t;     /* where the next '{' is looked for */
+    const char *from = t;     /* where the next '{' is looked for (always
+                                 at the start of a line) */
     bool rest = true;         /* a line starts at p (a last "" counts) */
     bool any = false;
+    FieldFinder ff;
+    bool by_key = finder_init(&ff, t, map);
     const char *curly;
-    while ((curly = strchr(from, '{')) != NULL) {
+    while ((curly = by_key ? finder_next(&ff, from) : strchr(from, '{'))) {
         const char *line = curly;
-        while (line > p && line[-1] != '\n')
+        while (line > from && line[-1] != '\n')
             line--;
         const char *nl = strchr(curly, '\n');
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        const char *value = linear_field(line, len, map);
+        /* by key: when a '{' comes before it on the line, that one opens
+           no field of the map, so the line names none */
+        const char *value = by_key && memchr(line, '{', (size_t)(curly - line))
+                                ? NULL : linear_field(line, len, map);
         if (!value) {
             if (!nl)
                 break;
