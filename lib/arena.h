@@ -40,6 +40,8 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
 /* Appended for speed: like arena_alloc, but the memory is not zeroed
    (for buffers that are written before they are read). */
 void *arena_alloc_uninit(Arena *a, size_t size);
+#define arena_array_uninit(a, T, n) \
+    ((T *)arena_alloc_uninit((a), sizeof(T) * (n)))
 
 /* Text grown piece by piece in an arena: capacity doubles, so n bytes
    appended in any number of pieces take less than 4n bytes of arena (the

@@ -575,7 +575,7 @@ Converter *legacy_converter_create(Clinic *c, const char *format_unit,
 
 Converter *converter_copy(Clinic *c, const Converter *conv)
 {
-    Converter *copy = arena_new_of(c->arena, Converter);
+    Converter *copy = arena_alloc_uninit(c->arena, sizeof *copy);
     *copy = *conv;
     converter_copy_python(c, copy);
     return copy;

@@ -111,9 +111,10 @@ void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value)
     }
     if (d->len == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 4;
-        PyValue *keys = arena_array_of(vm->a, PyValue, cap);
-        PyValue *values = arena_array_of(vm->a, PyValue, cap);
-        int64_t *hashes = arena_array_of(vm->a, int64_t, cap);
+        /* grown arrays: written before they are read */
+        PyValue *keys = arena_array_uninit(vm->a, PyValue, cap);
+        PyValue *values = arena_array_uninit(vm->a, PyValue, cap);
+        int64_t *hashes = arena_array_uninit(vm->a, int64_t, cap);
         if (d->len) {
             memcpy(keys, d->keys, d->len * sizeof *keys);
             memcpy(values, d->values, d->len * sizeof *values);

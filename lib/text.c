@@ -19,7 +19,7 @@ void strlist_push(Arena *a, StrList *l, const char *s)
 {
     if (l->len == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 8;
-        const char **items = arena_array_of(a, const char *, cap);
+        const char **items = arena_array_uninit(a, const char *, cap);
         if (l->len)
             memcpy(items, l->items, l->len * sizeof *items);
         l->items = items;
@@ -75,9 +75,10 @@ void strmap_set(Arena *a, StrMap *m, const char *key, const char *value)
     }
     if (m->len == m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 16;
-        const char **keys = arena_array_of(a, const char *, cap);
-        const char **values = arena_array_of(a, const char *, cap);
-        unsigned *hashes = arena_array_of(a, unsigned, cap);
+        /* grown arrays: written before they are read */
+        const char **keys = arena_array_uninit(a, const char *, cap);
+        const char **values = arena_array_uninit(a, const char *, cap);
+        unsigned *hashes = arena_array_uninit(a, unsigned, cap);
         if (m->len) {
             memcpy(keys, m->keys, m->len * sizeof *keys);
             memcpy(values, m->values, m->len * sizeof *values);
@@ -765,16 +766,21 @@ bool text_endswith(const char *s, const char *suffix)
 
 char *text_replace(Arena *a, const char *s, const char *old, const char *new_)
 {
-    /* counted first, so the result is written once, in place */
+    /* the hits are found first (the first few remembered), so the result
+       is written once, in place */
+    enum { REMEMBERED = 8 };
+    const char *at[REMEMBERED];
     size_t oldlen = strlen(old), newlen = strlen(new_), hits = 0;
-    const char *hit = oldlen ? strstr(s, old) : NULL, *first = hit;
+    const char *hit = oldlen ? strstr(s, old) : NULL;
     if (!hit)
         return arena_strdup(a, s);
     for (; hit; hit = strstr(hit + oldlen, old))
-        hits++;
+        if (hits++ < REMEMBERED)
+            at[hits - 1] = hit;
     size_t len = strlen(s) - hits * oldlen + hits * newlen;
     char *out = arena_alloc_uninit(a, len + 1), *o = out;
-    for (hit = first; hit; hit = strstr(s, old)) {
+    for (size_t i = 0; i < hits; i++) {
+        hit = i < REMEMBERED ? at[i] : strstr(s, old);
         memcpy(o, s, (size_t)(hit - s));
         o += hit - s;
         memcpy(o, new_, newlen);
