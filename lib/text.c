@@ -104,10 +104,9 @@ const char *strmap_get(const StrMap *m, const char *key)
     return NULL;
 }
 
+/* key: n bytes without a NUL */
 static const char *strmap_getn(const StrMap *m, const char *key, size_t n)
 {
-    if (memchr(key, '\0', n))   /* a key never holds a NUL */
-        return NULL;
     unsigned h = key_hash(key, n);
     for (size_t i = 0; i < m->len; i++)
         if (m->hashes[i] == h && strncmp(m->keys[i], key, n) == 0 &&
@@ -133,12 +132,15 @@ char *text_format_map(Arena *a, const char *t, const StrMap *map,
             sb_addc(&sb, '}');
             p += 2;
         } else if (p[0] == '{') {
-            const char *end = strchr(p + 1, '}');
-            if (!end)
-                goto fail;
             /* A conversion or format spec ("!r", ":>4") is not used by
                clinic's templates; the name ends before it. */
-            size_t n = strcspn(p + 1, "}!:");
+            const char *q = p + 1;
+            while (*q && *q != '}' && *q != '!' && *q != ':')
+                q++;
+            const char *end = *q == '}' ? q : strchr(q, '}');
+            if (!end)
+                goto fail;
+            size_t n = (size_t)(q - (p + 1));
             const char *value = strmap_getn(map, p + 1, n);
             if (!value) {
                 if (missing)
