@@ -240,11 +240,9 @@ static void directive_output(Clinic *c, Block *block, const char *command,
     Router *r = c->router;
 
     if (!strcmp(command, "preset")) {
-        const Preset *preset = router_find_preset(c, destination);
-        if (!preset)
+        if (!router_find_preset(c, destination, &r->fields))
             clinic_fail(c, 0, "Unknown preset %s!",
                         route_repr(c, destination));
-        r->fields = preset->map;
         return;
     }
     if (!strcmp(command, "push")) {

@@ -325,15 +325,6 @@ TextBuffer *router_get_buffer(Clinic *c, const char *name, int index)
     return destination_buffer(c, router_get_destination(c, name), index);
 }
 
-const Preset *router_find_preset(const Clinic *c, const char *name)
-{
-    for (int i = 0; i < ROUTER_NPRESETS; i++)
-        if (c->router->presets[i].name &&
-            !strcmp(c->router->presets[i].name, name))
-            return &c->router->presets[i];
-    return NULL;
-}
-
 int router_field_index(const char *name)
 {
     for (int i = 0; i < ROUTER_NFIELDS; i++)
@@ -342,12 +333,14 @@ int router_field_index(const char *name)
     return -1;
 }
 
-/* Clinic.__init__'s loop over presets_text. */
-static void parse_presets(Clinic *c)
+/* Clinic.__init__'s loop over presets_text, for the one preset asked
+   for.  clinic.py resolves every preset's buffers when it starts; here
+   a preset's are looked up when a file asks for it (few do: the routing
+   is the same, and a buffer made then rather than at the start holds
+   the same text). */
+bool router_find_preset(Clinic *c, const char *name, FieldMap *map)
 {
-    Router *r = c->router;
-    Preset *preset = NULL;
-    int npresets = 0;
+    bool in_preset = false, found = false;
     const char *p = presets_text;
     while (*p) {
         const char *nl = strchr(p, '\n');
@@ -357,24 +350,28 @@ static void parse_presets(Clinic *c)
         line[n] = '\0';
         p += n + (nl ? 1 : 0);
         char *save = NULL;
-        char *name = strtok_r(line, " ", &save);
-        char *value = name ? strtok_r(NULL, " ", &save) : NULL;
+        char *field = strtok_r(line, " ", &save);
+        char *value = field ? strtok_r(NULL, " ", &save) : NULL;
         char *option = value ? strtok_r(NULL, " ", &save) : NULL;
         if (!value)
             continue;
-        if (!strcmp(name, "preset")) {
-            preset = &r->presets[npresets++];
-            preset->name = arena_strdup(c->arena, value);
+        if (!strcmp(field, "preset")) {
+            if (found)
+                break;
+            in_preset = found = !strcmp(value, name);
             continue;
         }
+        if (!in_preset)
+            continue;
         TextBuffer *tb = router_get_buffer(c, value, option ? atoi(option) : 0);
-        if (!strcmp(name, "everything")) {
+        if (!strcmp(field, "everything")) {
             for (int i = 0; i < ROUTER_NFIELDS; i++)
-                preset->map.fields[i] = tb;
+                map->fields[i] = tb;
             continue;
         }
-        preset->map.fields[router_field_index(name)] = tb;
+        map->fields[router_field_index(field)] = tb;
     }
+    return found;
 }
 
 Router *router_new(Clinic *c)
@@ -405,7 +402,6 @@ Router *router_new(Clinic *c)
     for (int i = 0; i < ROUTER_NFIELDS; i++)
         r->fields.fields[i] =
             router_get_buffer(c, defaults[i].dest, defaults[i].index);
-    parse_presets(c);
     return r;
 }
 

@@ -56,13 +56,6 @@ typedef struct FieldMap {
     TextBuffer *fields[ROUTER_NFIELDS];
 } FieldMap;
 
-typedef struct Preset {
-    const char *name;
-    FieldMap map;
-} Preset;
-
-#define ROUTER_NPRESETS 5
-
 struct Router {
     Destination **dests;       /* in creation order: the end-of-file
                                   pass visits them in this order */
@@ -70,7 +63,6 @@ struct Router {
     FieldMap fields;           /* clinic.py's destination_buffers */
     FieldMap *stack;           /* 'output push' */
     size_t nstack, capstack;
-    Preset presets[ROUTER_NPRESETS];
     const char *line_prefix;
     const char *line_suffix;
     /* What directives (printout, dump, output print) appended to the
@@ -86,7 +78,9 @@ Destination *router_add_destination(Clinic *c, const char *name,
                                     int nargs);
 Destination *router_get_destination(Clinic *c, const char *name);
 TextBuffer *router_get_buffer(Clinic *c, const char *name, int index);
-const Preset *router_find_preset(const Clinic *c, const char *name);
+/* The routing of preset name ('output preset NAME') into *map; false
+   when there is no such preset. */
+bool router_find_preset(Clinic *c, const char *name, FieldMap *map);
 
 void textbuffer_append(Clinic *c, TextBuffer *tb, const char *text);
 /* Destination.dump(): every buffer's text in index order; clears them. */
