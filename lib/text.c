@@ -287,8 +287,21 @@ static char *linear_format(Arena *a, const char *t, const StrMap *map,
     bool any = false;
     FieldFinder ff;
     bool by_key = finder_init(&ff, t, map);
+    /* the first bytes of the keys (mod 64): most braces in a template
+       open C's blocks ("{{") or format_map's fields, which no key starts
+       like */
+    unsigned long long starts = 0;
+    for (size_t i = 0; i < map->len; i++)
+        starts |= 1ULL << (map->keys[i][0] & 63);
     const char *curly;
     while ((curly = by_key ? finder_next(&ff, from) : strchr(from, '{'))) {
+        if (!(starts >> (curly[1] & 63) & 1)) {
+            const char *nl = strchr(curly, '\n');
+            if (!nl)
+                break;
+            from = nl + 1;
+            continue;
+        }
         const char *line = curly;
         while (line > from && line[-1] != '\n')
             line--;
