@@ -133,5 +133,6 @@ int main(int argc, char **argv)
     print_summary(&o, &tally);
     sums_free();
     options_free(&o);
+    sb_release_spares();
     exit_flushing(status);
 }

@@ -74,6 +74,7 @@ static void *worker_main(void *arg)
     }
     pthread_mutex_unlock(&p->lock);
     free(rb.buf);
+    sb_release_spares();
     return NULL;
 }
 

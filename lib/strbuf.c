@@ -10,6 +10,23 @@
 
 char strbuf_empty[1];
 
+/* Most StrBufs live for one function and never outgrow their first
+   buffer, whose malloc and free cost more than the text written in it:
+   a few such buffers are kept for the thread's next StrBufs. */
+#define FIRST_CAP 256
+#define SPARES 16
+
+static _Thread_local struct {
+    char *bufs[SPARES];
+    int n;
+} spares;
+
+void sb_release_spares(void)
+{
+    while (spares.n > 0)
+        free(spares.bufs[--spares.n]);
+}
+
 void sb_init(StrBuf *sb)
 {
     sb->buf = strbuf_empty;
@@ -18,7 +35,9 @@ void sb_init(StrBuf *sb)
 
 void sb_free(StrBuf *sb)
 {
-    if (sb->cap)
+    if (sb->cap == FIRST_CAP && spares.n < SPARES)
+        spares.bufs[spares.n++] = sb->buf;
+    else if (sb->cap)
         free(sb->buf);
     sb_init(sb);
 }
@@ -35,13 +54,14 @@ void sb_grow(StrBuf *sb, size_t extra)
     size_t need = sb->len + extra + 1;
     if (need <= sb->cap)
         return;
-    size_t cap = sb->cap ? sb->cap : 256;
+    size_t cap = sb->cap ? sb->cap : FIRST_CAP;
     while (cap < need)
         cap = cap * 2;
     if (sb->cap) {
         sb->buf = xrealloc(sb->buf, cap);
     } else {
-        sb->buf = xmalloc(cap);
+        sb->buf = cap == FIRST_CAP && spares.n > 0 ? spares.bufs[--spares.n]
+                                                   : xmalloc(cap);
         sb->buf[0] = '\0';
     }
     sb->cap = cap;

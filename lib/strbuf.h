@@ -28,6 +28,9 @@ extern char strbuf_empty[];
 #define STRBUF_INIT { strbuf_empty, 0, 0 }
 
 void sb_init(StrBuf *sb);
+/* Frees the first-size buffers the calling thread keeps for its next
+   StrBufs (strbuf.c): for a thread about to end. */
+void sb_release_spares(void);
 void sb_free(StrBuf *sb);
 void sb_reset(StrBuf *sb);                 /* len = 0, keeps memory */
 void sb_grow(StrBuf *sb, size_t extra);
