@@ -84,8 +84,8 @@ static void forget_scratch_hosts(Clinic *c)
 {
     const Arena *a = c->scratch;
     ConverterPython *py = *converters_python_slot(c);
-    if (!py || !py->nhosts)
-        return;
+    if (!py || py->nhosts == py->nhosts_kept)
+        return;   /* hosts are only added in between */
     size_t cap = py->caphosts, kept = 0;
     HostEntry *entries = py->hosts;
     for (size_t i = 0; i < cap; i++)
@@ -99,6 +99,7 @@ static void forget_scratch_hosts(Clinic *c)
     for (size_t i = 0; i < kept; i++)
         host_add(py, survivors[i].ptr, survivors[i].obj);
     free(survivors);
+    py->nhosts_kept = py->nhosts;
 }
 
 /* The host object for ptr, of class cls (made once per pointer). */

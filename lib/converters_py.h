@@ -90,6 +90,8 @@ struct ConverterPython {
     PyObj *landmine;
     HostEntry *hosts;           /* open addressing, a power of two */
     size_t nhosts, caphosts;
+    size_t nhosts_kept;   /* after the last forget_scratch_hosts(): none
+                             added since when nhosts is still that */
     /* Making a return converter for an annotation: a ValueError escaping
        it is caught (value_error set), as clinic.py's DSL catches it. */
     bool catch_value_error, value_error;
