@@ -413,16 +413,58 @@ char *text_normalize_snippet(Arena *a, const char *s, int indent)
         start = s + n;
     if (is_blank(start, (size_t)(s + n - start)))
         start = s + n;
-    char *d = text_dedent(a, arena_strndup(a, start, (size_t)(s + n - start)));
-    if (!indent)
-        return d;
-    char prefix[64];
+    const char *end = s + n;
     if (indent > 63)
         indent = 63;
-    memset(prefix, ' ', (size_t)indent);
-    prefix[indent] = '\0';
+
+    /* textwrap.dedent then textwrap.indent, in one pass over the lines
+       once the margin is known: a line of blanks and tabs only becomes
+       empty, the others lose the margin; then each line that is not
+       blank (in Python's wider sense) gets the indentation. */
+    const char *margin = NULL;
+    size_t mlen = 0;
+    for (const char *line = start; line <= end;) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
+        size_t i = 0;
+        while (i < len && (line[i] == ' ' || line[i] == '\t'))
+            i++;
+        if (i < len) {
+            if (!margin) {
+                margin = line;
+                mlen = i;
+            } else {
+                size_t k = 0;
+                while (k < mlen && k < i && margin[k] == line[k])
+                    k++;
+                mlen = k;
+            }
+        }
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
     StrBuf sb = STRBUF_INIT;
-    add_indented(&sb, d, prefix);
+    sb_grow(&sb, (size_t)(end - start) + (size_t)(end - start) / 4 + 16);
+    for (const char *line = start; line <= end;) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
+        size_t i = 0;
+        while (i < len && (line[i] == ' ' || line[i] == '\t'))
+            i++;
+        if (i < len) {
+            const char *kept = line + mlen;
+            size_t klen = len - mlen;
+            if (!is_blank(kept, klen))
+                for (int k = 0; k < indent; k++)
+                    sb_addc(&sb, ' ');
+            sb_add(&sb, kept, klen);
+        }
+        if (!nl)
+            break;
+        sb_addc(&sb, '\n');
+        line = nl + 1;
+    }
     return sb_take(&sb, a);
 }
 
