@@ -789,46 +789,46 @@ void block_check_output(Clinic *c, const Block *b)
                     at);
 }
 
-void block_print(Clinic *c, StrBuf *out, const Block *b)
+void block_print(Clinic *c, PrintOut *out, const Block *b)
 {
     if (!b->dsl_name) {
-        sb_adds(out, b->input);
+        printout_adds(out, b->input);
         return;
     }
     /* the markers are pasted, not formatted: this runs for every block */
-    sb_adds(out, "/*[");
-    sb_adds(out, b->dsl_name);
-    sb_adds(out, " input]\n");
-    sb_adds(out, b->input);
-    sb_addc(out, '[');
-    sb_adds(out, b->dsl_name);
-    sb_adds(out, " start generated code]*/\n");
+    printout_adds(out, "/*[");
+    printout_adds(out, b->dsl_name);
+    printout_adds(out, " input]\n");
+    printout_adds(out, b->input);
+    printout_add(out, "[", 1);
+    printout_adds(out, b->dsl_name);
+    printout_adds(out, " start generated code]*/\n");
 
     /* the checksum covers the output as written: with its final "\n" */
     size_t start = out->len;
     const char *output = b->output ? b->output : "";
-    sb_adds(out, output);
+    printout_adds(out, output);
     if (*output && output[strlen(output) - 1] != '\n')
-        sb_addc(out, '\n');
+        printout_add(out, "\n", 1);
 
     char output_sum[17], input_sum[17];
     size_t output_len = out->len - start;
     block_check_output(c, b);
     if (b->verified_output && b->verified_len == output_len &&
-        memcmp(b->verified_output, out->buf + start, output_len) == 0) {
+        memcmp(b->verified_output, printout_at(out, start), output_len) == 0) {
         memcpy(output_sum, b->verified_sum, 16);   /* the same text */
         output_sum[16] = '\0';
     } else {
-        checksum_compute(out->buf + start, output_len, 16, output_sum);
+        checksum_compute(printout_at(out, start), output_len, 16, output_sum);
     }
     checksum_compute(b->input, strlen(b->input), 16, input_sum);
-    sb_adds(out, "/*[");
-    sb_adds(out, b->dsl_name);
-    sb_adds(out, " end generated code: output=");
-    sb_adds(out, output_sum);
-    sb_adds(out, " input=");
-    sb_adds(out, input_sum);
-    sb_adds(out, "]*/\n");
+    printout_adds(out, "/*[");
+    printout_adds(out, b->dsl_name);
+    printout_adds(out, " end generated code: output=");
+    printout_adds(out, output_sum);
+    printout_adds(out, " input=");
+    printout_adds(out, input_sum);
+    printout_adds(out, "]*/\n");
 }
 
 /* ---- the file-level checks of parse_file ----------------------------- */

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "context.h"
+#include "printout.h"
 #include "strbuf.h"
 
 typedef struct Block Block;
@@ -69,7 +70,7 @@ bool block_parser_next(BlockParser *bp, Block *out);
 
 /* BlockPrinter.print_block: writes the block with its new output and the
    end marker with fresh checksums. */
-void block_print(Clinic *c, StrBuf *out, const Block *b);
+void block_print(Clinic *c, PrintOut *out, const Block *b);
 /* The one check block_print() makes of a block's output (a lone surrogate
    cannot be written as UTF-8: clinic.py's error), alone, for runs that
    print nothing (ClinicOptions.no_output). */

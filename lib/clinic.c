@@ -228,14 +228,14 @@ CLINIC_NORETURN static void fail_checksum(Clinic *c, Block *block)
    file alone when its text is the same.  Routed files get the input's
    line endings but no BOM. */
 static void restore_form(Clinic *c, const char *raw, size_t raw_len,
-                         const char *lf, size_t lf_len, StrBuf *out)
+                         PrintOut *out)
 {
-    if (out->len == lf_len && memcmp(out->buf, lf, lf_len) == 0) {
+    if (printout_unchanged(out)) {
         c->output = raw;   /* the input itself: see clinic.h */
         c->output_len = raw_len;
     } else {
-        c->output = textform_write(c->arena, &c->form, out->buf, out->len,
-                                   &c->output_len);
+        c->output = textform_write(c->arena, &c->form, printout_at(out, 0),
+                                   out->len, &c->output_len);
     }
     TextForm routed = c->form;
     routed.bom = false;
@@ -263,8 +263,8 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     jmp_buf *outer = c->recover;
     const char *filename = c->filename;
     /* heap memory live across the longjmp must be reachable from here */
-    StrBuf *out = arena_new_of(c->arena, StrBuf);
-    sb_init(out);
+    PrintOut *out = arena_new_of(c->arena, PrintOut);
+    printout_init(out, NULL, 0);
 
     c->output = NULL;
     c->output_len = 0;
@@ -281,7 +281,7 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
         c->recover = outer;
         c->arena = c->file_arena;
         c->filename = filename;
-        sb_free(out);
+        printout_free(out);
         c->output = NULL;
         c->output_len = 0;
         c->files = NULL;
@@ -317,7 +317,6 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
         c->output_len = raw_len;
         c->recover = outer;
         arena_set_out_of_memory(outer_oom);
-        sb_free(out);
         return 0;
     }
 
@@ -326,9 +325,9 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     c->limited_capi = c->dialect->limited_capi &&
                       (c->options.limited_capi || c->limited_api_line);
 
-    /* the output is about the size of the input: one allocation, not a
-       series of reallocations copying the text written so far */
-    sb_grow(out, len + len / 8);
+    /* compared with the input as it is printed: copied, about the size
+       of the input, only once something differs */
+    printout_init(out, text, len);
     BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
     block_parser_defer_checksums(bp);
     Block block;
@@ -348,8 +347,8 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     router_finish(c, out);
 
     if (!c->options.no_output)
-        restore_form(c, raw, raw_len, text, len, out);
-    sb_free(out);
+        restore_form(c, raw, raw_len, out);
+    printout_free(out);
     c->recover = outer;
     arena_set_out_of_memory(outer_oom);
     return 0;

@@ -228,11 +228,16 @@ static void finish_file_destination(Clinic *c, Destination *d,
         add_output_file(c, d->filename, NULL, 0, false);
         return;
     }
-    StrBuf sb = STRBUF_INIT;
-    block_print(c, &sb, &block);
-    size_t len = sb.len;
-    const char *text = sb_take(&sb, c->arena);
-    bool changed = !old || old_len != len || memcmp(old, text, len) != 0;
+    /* compared with the file's text as it is printed: an unchanged file
+       is not copied */
+    PrintOut out;
+    printout_init(&out, old, old_len);
+    block_print(c, &out, &block);
+    size_t len = out.len;
+    bool changed = !printout_unchanged(&out);
+    const char *text = changed
+        ? arena_strndup(c->arena, printout_at(&out, 0), len) : old;
+    printout_free(&out);
     add_output_file(c, d->filename, text, len, changed);
 }
 
@@ -258,7 +263,7 @@ static void write_target_header(Clinic *c, const Destination *d)
     add_output_file(c, path, t->header_text, len, changed);
 }
 
-void router_finish(Clinic *c, StrBuf *out)
+void router_finish(Clinic *c, PrintOut *out)
 {
     Router *r = c->router;
     for (size_t i = 0; i < r->ndests; i++)
@@ -277,7 +282,7 @@ void router_finish(Clinic *c, StrBuf *out)
             block.input = arena_printf(c->arena, "dump %s\n", d->name);
             block.dsl_name = "clinic";
             block.output = output;
-            sb_addc(out, '\n');
+            printout_add(out, "\n", 1);
             block_print(c, out, &block);
         } else {
             finish_file_destination(c, d, output);

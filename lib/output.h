@@ -7,6 +7,7 @@
 #define CLINIC_OUTPUT_H
 
 #include "context.h"
+#include "printout.h"
 
 /* Append generated text for field i (router_field_names) to wherever it
    is routed now. */
@@ -18,6 +19,6 @@ const char *router_dump_block(Clinic *c);
 /* The end of Clinic.parse(): leftover buffer destinations are written to
    out in a "dump" block (with the reference's warning), file destinations
    become c->files (checked against the existing file unless -f). */
-void router_finish(Clinic *c, StrBuf *out);
+void router_finish(Clinic *c, PrintOut *out);
 
 #endif

@@ -125,14 +125,15 @@ static bool scan(const char *text, bool verify)
 static char *scan_print(const char *text)
 {
     ck_assert_msg(scan(text, true), "%s", clinic.diagnostics.buf);
-    StrBuf out = STRBUF_INIT;
+    PrintOut out;
+    printout_init(&out, NULL, 0);
     for (int i = 0; i < nblocks; i++) {
         if (blocks[i].dsl_name && !blocks[i].output)
             blocks[i].output = "";
         block_print(&clinic, &out, &blocks[i]);
     }
-    char *printed = sb_to_arena(&out, clinic.arena);
-    sb_free(&out);
+    char *printed = arena_strndup(clinic.arena, printout_at(&out, 0), out.len);
+    printout_free(&out);
     return printed;
 }
 
@@ -552,10 +553,11 @@ START_TEST(print_adds_final_newline)
     b.dsl_name = "clinic";
     b.input = "module foo\n";
     b.output = "gen";
-    StrBuf out = STRBUF_INIT;
+    PrintOut out;
+    printout_init(&out, NULL, 0);
     block_print(&clinic, &out, &b);
-    ck_assert_str_eq(out.buf, BLOCK_FOO);
-    sb_free(&out);
+    ck_assert_str_eq(out.text.buf, BLOCK_FOO);
+    printout_free(&out);
 }
 END_TEST
 

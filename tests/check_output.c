@@ -641,7 +641,7 @@ static int fake_read(void *userdata, const char *path, char **data,
 }
 
 /* router_finish under a recovery point; -1 when it failed. */
-static int finish(Clinic *c, StrBuf *out)
+static int finish(Clinic *c, PrintOut *out)
 {
     jmp_buf recover;
     c->recover = &recover;
@@ -663,18 +663,18 @@ static const char int_x_file[] =
 START_TEST(test_finish_buffer_leftovers)
 {
     Clinic *c = new_clinic("x.c");
-    StrBuf out = STRBUF_INIT;
+    PrintOut out = PRINTOUT_INIT;
     textbuffer_append(c, router_get_buffer(c, "buffer", 0), "X\n");
     c->line = 42;
     ck_assert_int_eq(finish(c, &out), 0);
-    ck_assert_str_eq(out.buf,
+    ck_assert_str_eq(printout_at(&out, 0),
         "\n/*[clinic input]\ndump buffer\n[clinic start generated code]*/\n"
         "X\n/*[clinic end generated code: output=b5fec669aca110f1 "
         "input=524ce2e021e4eba6]*/\n");
     ck_assert_str_eq(c->diagnostics.buf, "x.c:42: warning: Destination "
                      "buffer 'buffer' not empty at end of file, emptying.\n");
     ck_assert_int_eq(c->nfiles, 0);
-    sb_free(&out);
+    printout_free(&out);
     clinic_free(c);
 }
 END_TEST
@@ -683,13 +683,13 @@ START_TEST(test_finish_empty_and_suppressed)
 {
     /* nothing left anywhere but in 'suppress': nothing is written */
     Clinic *c = new_clinic("x.c");
-    StrBuf out = STRBUF_INIT;
+    PrintOut out = PRINTOUT_INIT;
     router_append_field(c, DOCSTRING_PROTOTYPE, "never seen\n");
     ck_assert_int_eq(finish(c, &out), 0);
     ck_assert_int_eq(out.len, 0);
     ck_assert_int_eq(c->nfiles, 0);
     ck_assert_int_eq(c->diagnostics.len, 0);
-    sb_free(&out);
+    printout_free(&out);
     clinic_free(c);
 }
 END_TEST
@@ -703,7 +703,7 @@ START_TEST(test_finish_file_new_and_unchanged)
 
     /* absent: written, changed */
     Clinic *c = clinic_new("x.c", &o);
-    StrBuf out = STRBUF_INIT;
+    PrintOut out = PRINTOUT_INIT;
     router_append_field(c, CPP_IF, "int x;\n");
     ck_assert_int_eq(finish(c, &out), 0);
     ck_assert_int_eq(out.len, 0);
@@ -731,7 +731,7 @@ START_TEST(test_finish_file_new_and_unchanged)
     ck_assert(c->files[0].changed);
     ck_assert(strstr(c->files[0].text, "int y;\n"));
     clinic_free(c);
-    sb_free(&out);
+    printout_free(&out);
 }
 END_TEST
 
@@ -752,12 +752,12 @@ START_TEST(test_finish_file_modified)
     for (size_t i = 0; i < sizeof modified / sizeof modified[0]; i++) {
         files.text = modified[i];
         Clinic *c = clinic_new("x.c", &o);
-        StrBuf out = STRBUF_INIT;
+        PrintOut out = PRINTOUT_INIT;
         router_append_field(c, CPP_IF, "int x;\n");
         ck_assert_int_eq(finish(c, &out), -1);
         ck_assert_str_eq(last_error(c), "Modified destination file "
                          "'./clinic/x.c.h', not overwriting!\n");
-        sb_free(&out);
+        printout_free(&out);
         clinic_free(c);
 
         /* -f: no check, simply overwritten */
@@ -768,7 +768,7 @@ START_TEST(test_finish_file_modified)
         ck_assert_int_eq(c->nfiles, 1);
         ck_assert(c->files[0].changed);
         o.force = false;
-        sb_free(&out);
+        printout_free(&out);
         clinic_free(c);
     }
 }
@@ -787,7 +787,7 @@ START_TEST(test_finish_file_without_directory_checked)
         o.force = force;
         Clinic *c = clinic_new("x.c", &o);
         Block b = {0};
-        StrBuf out = STRBUF_INIT;
+        PrintOut out = PRINTOUT_INIT;
         ck_assert_int_eq(run(c, &b, "destination gen new file "
                                    "{basename_root}_gen.h"), 0);
         ck_assert_int_eq(run(c, &b, "output everything gen"), 0);
@@ -803,7 +803,7 @@ START_TEST(test_finish_file_without_directory_checked)
             ck_assert_str_eq(c->files[0].text, int_x_file);
             ck_assert(c->files[0].changed);
         }
-        sb_free(&out);
+        printout_free(&out);
         clinic_free(c);
     }
 }
@@ -846,12 +846,12 @@ START_TEST(test_finish_file_read_error)
     o.read_file = fake_read;
     o.read_userdata = &files;
     Clinic *c = clinic_new("x.c", &o);
-    StrBuf out = STRBUF_INIT;
+    PrintOut out = PRINTOUT_INIT;
     router_append_field(c, CPP_IF, "int x;\n");
     ck_assert_int_eq(finish(c, &out), -1);
     ck_assert(strstr(last_error(c), "Can't read destination file "
                      "'./clinic/x.c.h'"));
-    sb_free(&out);
+    printout_free(&out);
     clinic_free(c);
 }
 END_TEST
@@ -860,7 +860,7 @@ START_TEST(test_finish_file_is_input)
 {
     Clinic *c = new_clinic("dir/x.c");
     Block b = {0};
-    StrBuf out = STRBUF_INIT;
+    PrintOut out = PRINTOUT_INIT;
     ck_assert_int_eq(run(c, &b, "destination self new file "
                                "./{dirname}/./{basename}"), 0);
     ck_assert_int_eq(run(c, &b, "output everything self"), 0);
@@ -868,7 +868,7 @@ START_TEST(test_finish_file_is_input)
     ck_assert_int_eq(finish(c, &out), -1);
     ck_assert_str_eq(last_error(c), "Modified destination file "
                      "'./dir/./x.c', not overwriting!\n");
-    sb_free(&out);
+    printout_free(&out);
     clinic_free(c);
 
     /* where clinic.py does not check (-f, or no directory part) it
@@ -880,7 +880,7 @@ START_TEST(test_finish_file_is_input)
     ck_assert_int_eq(finish(c, &out), -1);
     ck_assert_str_eq(last_error(c), "Destination self would overwrite the "
                      "input file 'x.c'!\n");
-    sb_free(&out);
+    printout_free(&out);
     clinic_free(c);
 
     ClinicOptions o = {0};
@@ -892,7 +892,7 @@ START_TEST(test_finish_file_is_input)
     ck_assert_int_eq(finish(c, &out), -1);
     ck_assert_str_eq(last_error(c), "Destination self would overwrite the "
                      "input file 'dir/x.c'!\n");
-    sb_free(&out);
+    printout_free(&out);
     clinic_free(c);
 }
 END_TEST
@@ -921,14 +921,14 @@ START_TEST(test_finish_file_is_input_by_identity)
     o.same_file = fake_same_file;
     Clinic *c = clinic_new("x.c", &o);
     Block b = {0};
-    StrBuf out = STRBUF_INIT;
+    PrintOut out = PRINTOUT_INIT;
     ck_assert_int_eq(run(c, &b, "destination self new file alias.c"), 0);
     ck_assert_int_eq(run(c, &b, "output everything self"), 0);
     router_append_field(c, CPP_IF, "int x;\n");
     ck_assert_int_eq(finish(c, &out), -1);
     ck_assert(strstr(last_error(c), "'alias.c'"));
     ck_assert_int_eq(c->nfiles, 0);
-    sb_free(&out);
+    printout_free(&out);
     clinic_free(c);
 }
 END_TEST
@@ -941,7 +941,7 @@ START_TEST(test_finish_destinations_on_one_file)
     o.same_file = fake_same_file;
     Clinic *c = clinic_new("x.c", &o);
     Block b = {0};
-    StrBuf out = STRBUF_INIT;
+    PrintOut out = PRINTOUT_INIT;
     ck_assert_int_eq(run(c, &b, "destination one new file one.h"), 0);
     ck_assert_int_eq(run(c, &b, "destination two new file two.h"), 0);
     ck_assert_int_eq(run(c, &b, "output cpp_if one"), 0);
@@ -953,7 +953,7 @@ START_TEST(test_finish_destinations_on_one_file)
     ck_assert_str_eq(c->files[0].path, "two.h");
     ck_assert(strstr(c->files[0].text, "int two;\n"));
     ck_assert(!strstr(c->files[0].text, "int one;\n"));
-    sb_free(&out);
+    printout_free(&out);
     clinic_free(c);
 }
 END_TEST
@@ -964,7 +964,7 @@ START_TEST(test_finish_order_and_two_files)
        destinations give two files */
     Clinic *c = new_clinic("x.c");
     Block b = {0};
-    StrBuf out = STRBUF_INIT;
+    PrintOut out = PRINTOUT_INIT;
     ck_assert_int_eq(run(c, &b, "destination other new file "
                                "{basename_root}_other.h"), 0);
     ck_assert_int_eq(run(c, &b, "destination mine new buffer"), 0);
@@ -979,12 +979,12 @@ START_TEST(test_finish_order_and_two_files)
     ck_assert_str_eq(c->files[0].path, "./clinic/x.c.h");
     ck_assert_str_eq(c->files[1].path, "x_other.h");
     ck_assert_str_eq(c->files[1].text, int_x_file);
-    ck_assert(strstr(out.buf, "dump buffer\n"));
-    ck_assert(strstr(out.buf, "dump mine\n"));
-    ck_assert(strstr(out.buf, "dump buffer\n") < strstr(out.buf, "dump mine\n"));
+    ck_assert(strstr(printout_at(&out, 0), "dump buffer\n"));
+    ck_assert(strstr(printout_at(&out, 0), "dump mine\n"));
+    ck_assert(strstr(printout_at(&out, 0), "dump buffer\n") < strstr(printout_at(&out, 0), "dump mine\n"));
     ck_assert(strstr(c->diagnostics.buf, "'buffer' not empty"));
     ck_assert(strstr(c->diagnostics.buf, "'mine' not empty"));
-    sb_free(&out);
+    printout_free(&out);
     clinic_free(c);
 }
 END_TEST
