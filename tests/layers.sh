@@ -26,7 +26,7 @@ fi
 
 floor_of() {
     case $1 in
-        arena|strbuf|text|textform|textwrap|crename|io|io_commit|diff|checksum|context|json|dialect|dialect_*) echo 1 ;;
+        arena|strbuf|printout|text|textform|textwrap|crename|io|io_commit|diff|checksum|context|json|dialect|dialect_*) echo 1 ;;
         pyexpr|pyexpr_*|pyvm|pyvm_*|message) echo 2 ;;
         model|converters|converters_*|target) echo 3 ;;
         block|cpp) echo 4 ;;
