@@ -323,7 +323,7 @@ static void block_fields_of(Clinic *c, const StrMap *d, bool option_groups,
 
 /* The passes render_function makes over one field's template, up to the
    line prefix and suffix. */
-static const char *render_field_text(Clinic *c, const char *name,
+static const char *render_field_text(Clinic *c, RouterField field,
                                      const char *template, const StrMap *d,
                                      const BlockFields *bf)
 {
@@ -354,8 +354,7 @@ static const char *render_field_text(Clinic *c, const char *name,
     }
 
     /* Reflow long impl declarations. */
-    if (strcmp(name, "impl_prototype") == 0 ||
-        strcmp(name, "impl_definition") == 0)
+    if (field == FIELD_IMPL_PROTOTYPE || field == FIELD_IMPL_DEFINITION)
         s = text_wrap_declarations(a, s, 78);
     return s;
 }
@@ -400,7 +399,8 @@ const char *gen_render_function(Clinic *c, Function *f)
 {
     Arena *a = c->arena;
     RenderData data;
-    StrMap templates = {0}, d = {0};
+    const char *templates[ROUTER_NFIELDS];
+    StrMap d = {0};
     Parameter **params;
     size_t nselfless, i;
     int last_group = 0;
@@ -417,7 +417,7 @@ const char *gen_render_function(Clinic *c, Function *f)
     data.return_value = "return_value";
 
     params = render_parameters(c, f);
-    gen_output_templates(c, f, &templates);
+    gen_output_templates(c, f, templates);
 
     if (f->critical_section) {
         const char *lock, *unlock;
@@ -478,8 +478,8 @@ const char *gen_render_function(Clinic *c, Function *f)
 
     /* The reference's HACK: a METH_O parser taking the impl's parameters
        must not also declare the one parameter as a local. */
-    if (strstr(strmap_get(&templates, "methoddef_define"), "METH_O") &&
-        strstr(strmap_get(&templates, "parser_prototype"), "{impl_parameters}") &&
+    if (strstr(templates[FIELD_METHODDEF_DEFINE], "METH_O") &&
+        strstr(templates[FIELD_PARSER_PROTOTYPE], "{impl_parameters}") &&
         data.declarations.len) {
         memmove(data.declarations.items, data.declarations.items + 1,
                 (data.declarations.len - 1) * sizeof *data.declarations.items);
@@ -499,26 +499,24 @@ const char *gen_render_function(Clinic *c, Function *f)
 
     BlockFields bf;
     block_fields_of(c, &d, has_option_groups, &bf);
-    const char *def_template = strmap_get(&templates, "impl_definition");
+    const char *def_template = templates[FIELD_IMPL_DEFINITION];
     const char *def_text = NULL;
     for (field = 0; field < ROUTER_NFIELDS; field++) {
-        const char *name = router_field_names[field];
-        const char *template = strmap_get(&templates, name);
+        const char *template = templates[field];
         const char *text = NULL;
-        if (!template)
-            template = "";
-        if (!strcmp(name, "impl_prototype") && def_template &&
+        if (field == FIELD_IMPL_PROTOTYPE &&
             prototype_is_definition(template, def_template)) {
             /* the same template but for the ';': the same errors, if any */
-            def_text = render_field_text(c, "impl_definition", def_template,
-                                         &d, &bf);
+            def_text = render_field_text(c, FIELD_IMPL_DEFINITION,
+                                         def_template, &d, &bf);
             text = prototype_from_definition(c, def_text);
-        } else if (!strcmp(name, "impl_definition") && def_text &&
+        } else if (field == FIELD_IMPL_DEFINITION && def_text &&
                    template == def_template) {
             text = def_text;
         }
         if (!text)
-            text = render_field_text(c, name, template, &d, &bf);
+            text = render_field_text(c, (RouterField)field, template, &d,
+                                     &bf);
         router_append_field(c, field, with_line_prefix_and_suffix(c, text));
     }
     return router_dump_block(c);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "model.h"
+#include "route.h"
 #include "strbuf.h"
 #include "text.h"
 
@@ -59,7 +60,8 @@ bool gen_is_object_converter(const Converter *conv);
    keyed by field name (router_field_names), each non-empty one wrapped in
    newlines.  The templates still hold {name}-style fields for
    render_function's passes. */
-void gen_output_templates(Clinic *c, Function *f, StrMap *templates);
+void gen_output_templates(Clinic *c, Function *f,
+                          const char *templates[ROUTER_NFIELDS]);
 
 /* ---- gen_deprecate.c --------------------------------------------------- */
 

@@ -1034,9 +1034,9 @@ static const char *wrap_in_newlines(Clinic *c, const char *s)
     return *s ? arena_printf(c->arena, "\n%s\n", s) : "";
 }
 
-void gen_output_templates(Clinic *c, Function *f, StrMap *templates)
+void gen_output_templates(Clinic *c, Function *f,
+                          const char *templates[ROUTER_NFIELDS])
 {
-    Arena *a = c->arena;
     ParseArgs pa;
 
     parse_args_init(&pa, c, f);
@@ -1068,22 +1068,20 @@ void gen_output_templates(Clinic *c, Function *f, StrMap *templates)
     process_methoddef(&pa);
     finalize(&pa);
 
-    strmap_set(a, templates, "docstring_prototype",
-               wrap_in_newlines(c, pa.docstring_prototype));
-    strmap_set(a, templates, "docstring_definition",
-               wrap_in_newlines(c, pa.docstring_definition));
-    strmap_set(a, templates, "impl_prototype",
-               wrap_in_newlines(c, pa.impl_prototype));
-    strmap_set(a, templates, "methoddef_define",
-               wrap_in_newlines(c, pa.methoddef_define));
-    strmap_set(a, templates, "parser_prototype",
-               wrap_in_newlines(c, pa.parser_prototype));
-    strmap_set(a, templates, "parser_definition",
-               wrap_in_newlines(c, pa.parser_definition));
-    strmap_set(a, templates, "impl_definition",
-               wrap_in_newlines(c, pa.impl_definition));
-    strmap_set(a, templates, "cpp_if", wrap_in_newlines(c, pa.cpp_if));
-    strmap_set(a, templates, "cpp_endif", wrap_in_newlines(c, pa.cpp_endif));
-    strmap_set(a, templates, "methoddef_ifndef",
-               wrap_in_newlines(c, pa.methoddef_ifndef));
+    templates[FIELD_DOCSTRING_PROTOTYPE] =
+        wrap_in_newlines(c, pa.docstring_prototype);
+    templates[FIELD_DOCSTRING_DEFINITION] =
+        wrap_in_newlines(c, pa.docstring_definition);
+    templates[FIELD_IMPL_PROTOTYPE] = wrap_in_newlines(c, pa.impl_prototype);
+    templates[FIELD_METHODDEF_DEFINE] =
+        wrap_in_newlines(c, pa.methoddef_define);
+    templates[FIELD_PARSER_PROTOTYPE] =
+        wrap_in_newlines(c, pa.parser_prototype);
+    templates[FIELD_PARSER_DEFINITION] =
+        wrap_in_newlines(c, pa.parser_definition);
+    templates[FIELD_IMPL_DEFINITION] = wrap_in_newlines(c, pa.impl_definition);
+    templates[FIELD_CPP_IF] = wrap_in_newlines(c, pa.cpp_if);
+    templates[FIELD_CPP_ENDIF] = wrap_in_newlines(c, pa.cpp_endif);
+    templates[FIELD_METHODDEF_IFNDEF] =
+        wrap_in_newlines(c, pa.methoddef_ifndef);
 }

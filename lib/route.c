@@ -27,12 +27,6 @@ const char *const router_field_names[ROUTER_NFIELDS] = {
     "impl_definition",
 };
 
-enum {
-    F_CPP_IF, F_DOCSTRING_PROTOTYPE, F_DOCSTRING_DEFINITION,
-    F_METHODDEF_DEFINE, F_IMPL_PROTOTYPE, F_PARSER_PROTOTYPE,
-    F_PARSER_DEFINITION, F_CPP_ENDIF, F_METHODDEF_IFNDEF, F_IMPL_DEFINITION,
-};
-
 /* clinic.py's Clinic.presets_text, kept in its own words: "preset NAME"
    starts a preset, "everything DEST [N]" routes every field, "FIELD DEST
    [N]" one field, to buffer N (default 0) of destination DEST. */
@@ -388,16 +382,16 @@ Router *router_new(Clinic *c)
     /* clinic.py's default destination_buffers */
     static const struct { const char *dest; int index; }
         defaults[ROUTER_NFIELDS] = {
-        [F_CPP_IF] = { "file", 0 },
-        [F_DOCSTRING_PROTOTYPE] = { "suppress", 0 },
-        [F_DOCSTRING_DEFINITION] = { "file", 0 },
-        [F_METHODDEF_DEFINE] = { "file", 0 },
-        [F_IMPL_PROTOTYPE] = { "file", 0 },
-        [F_PARSER_PROTOTYPE] = { "suppress", 0 },
-        [F_PARSER_DEFINITION] = { "file", 0 },
-        [F_CPP_ENDIF] = { "file", 0 },
-        [F_METHODDEF_IFNDEF] = { "file", 1 },
-        [F_IMPL_DEFINITION] = { "block", 0 },
+        [FIELD_CPP_IF] = { "file", 0 },
+        [FIELD_DOCSTRING_PROTOTYPE] = { "suppress", 0 },
+        [FIELD_DOCSTRING_DEFINITION] = { "file", 0 },
+        [FIELD_METHODDEF_DEFINE] = { "file", 0 },
+        [FIELD_IMPL_PROTOTYPE] = { "file", 0 },
+        [FIELD_PARSER_PROTOTYPE] = { "suppress", 0 },
+        [FIELD_PARSER_DEFINITION] = { "file", 0 },
+        [FIELD_CPP_ENDIF] = { "file", 0 },
+        [FIELD_METHODDEF_IFNDEF] = { "file", 1 },
+        [FIELD_IMPL_DEFINITION] = { "block", 0 },
     };
     for (int i = 0; i < ROUTER_NFIELDS; i++)
         r->fields.fields[i] =

@@ -20,6 +20,14 @@
 #define ROUTER_NFIELDS 10
 extern const char *const router_field_names[ROUTER_NFIELDS];
 
+/* Their indexes, in that order. */
+typedef enum RouterField {
+    FIELD_CPP_IF, FIELD_DOCSTRING_PROTOTYPE, FIELD_DOCSTRING_DEFINITION,
+    FIELD_METHODDEF_DEFINE, FIELD_IMPL_PROTOTYPE, FIELD_PARSER_PROTOTYPE,
+    FIELD_PARSER_DEFINITION, FIELD_CPP_ENDIF, FIELD_METHODDEF_IFNDEF,
+    FIELD_IMPL_DEFINITION,
+} RouterField;
+
 typedef enum DestinationType {
     DEST_BUFFER,
     DEST_FILE,

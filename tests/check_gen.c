@@ -85,10 +85,14 @@ static PyValue py_int(const char *digits)
     return v;
 }
 
+/* The ten templates, by field name. */
 static StrMap templates_of(Function *f)
 {
+    const char *fields[ROUTER_NFIELDS];
     StrMap t = {0};
-    gen_output_templates(c, f, &t);
+    gen_output_templates(c, f, fields);
+    for (int i = 0; i < ROUTER_NFIELDS; i++)
+        strmap_set(c->arena, &t, router_field_names[i], fields[i]);
     return t;
 }
 
