@@ -122,6 +122,8 @@ typedef struct FileRefs {
 } FileRefs;
 
 void refs_add(FileRefs *set, const char *path);
+/* The same for a file whose stat is known (no stat again). */
+void refs_add_st(FileRefs *set, const char *path, const struct stat *st);
 void refs_clear(FileRefs *set);
 bool refs_overlap(const FileRefs *a, const FileRefs *b);
 
@@ -150,6 +152,9 @@ typedef struct Job {
     const char *output_path;   /* -o */
     char *owned_path;          /* path, when the job owns it */
     bool from_stdin;           /* read standard input; path names it */
+    bool listed_regular;       /* its directory entry said a regular file
+                                  (pool_add_listed): opened without a stat
+                                  first */
     bool error_only;           /* not a file: an error of --make's walk,
                                   printed in its turn (pool_add_error) */
     /* results */
@@ -211,6 +216,9 @@ Pool *pool_new(const Options *o, bool parallel);
 /* Adds a file; own_path: the pool frees path when done. */
 void pool_add(Pool *p, const char *path, const char *output_path,
               bool own_path);
+/* The same for a file --make's walk listed as a regular file (its
+   directory entry's type); the pool owns path. */
+void pool_add_listed(Pool *p, char *path);
 /* Adds "PATH: error: MESSAGE", printed in its turn among the files'
    reports; the run's status becomes EXIT_ERROR then. */
 void pool_add_error(Pool *p, const char *path, const char *message);

@@ -23,18 +23,23 @@
 
 /* ---- what a job read and wrote ----------------------------------------- */
 
-void refs_add(FileRefs *set, const char *path)
+void refs_add_st(FileRefs *set, const char *path, const struct stat *st)
 {
     if (set->n == set->cap) {
         set->cap = set->cap ? 2 * set->cap : 4;
         set->refs = xrealloc(set->refs, set->cap * sizeof *set->refs);
     }
     FileRef *f = &set->refs[set->n++];
-    struct stat st;
     f->path = path_normalize(path);
-    f->exists = stat(path, &st) == 0;
-    f->dev = f->exists ? st.st_dev : 0;
-    f->ino = f->exists ? st.st_ino : 0;
+    f->exists = st != NULL;
+    f->dev = st ? st->st_dev : 0;
+    f->ino = st ? st->st_ino : 0;
+}
+
+void refs_add(FileRefs *set, const char *path)
+{
+    struct stat st;
+    refs_add_st(set, path, stat(path, &st) == 0 ? &st : NULL);
 }
 
 void refs_clear(FileRefs *set)
@@ -104,14 +109,17 @@ static int job_read_file(void *userdata, const char *path, char **data,
                          size_t *len)
 {
     Job *job = userdata;
-    refs_add(&job->reads, path);
-    int fd = io_open_regular(path);
-    if (fd < 0)
+    struct stat st;
+    int fd = io_open_regular_st(path, &st);
+    if (fd < 0) {
+        refs_add(&job->reads, path);
         return -1;
+    }
+    /* the identity of the file opened, from the fstat made there */
+    refs_add_st(&job->reads, path, &st);
     char *buf = NULL;
     size_t cap = 0;
-    struct stat st;
-    int rc = io_read_into_st(fd, &buf, &cap, len, &st);
+    int rc = io_read_known(fd, &st, &buf, &cap, len);
     int e = errno;
     close(fd);
     if (rc < 0) {
@@ -126,17 +134,21 @@ static int job_read_file(void *userdata, const char *path, char **data,
 }
 
 /* The input's bytes into rb (NUL-terminated): from the file, or from
-   standard input; st: the file's fstat before the reading. */
-static int read_input(ReadBuf *rb, const Job *job, size_t *len,
-                      struct stat *st)
+   standard input; st: the file's fstat before the reading.  The file is
+   noted among the job's reads, by the identity of the file opened. */
+static int read_input(ReadBuf *rb, Job *job, size_t *len, struct stat *st)
 {
     memset(st, 0, sizeof *st);
     if (job->from_stdin)
         return io_read_into(STDIN_FILENO, &rb->buf, &rb->cap, len);
-    int fd = io_open_regular(job->path);
-    if (fd < 0)
+    int fd = job->listed_regular ? io_open_listed_st(job->path, st)
+                                 : io_open_regular_st(job->path, st);
+    if (fd < 0) {
+        refs_add(&job->reads, job->path);
         return -1;
-    int rc = io_read_into_st(fd, &rb->buf, &rb->cap, len, st);
+    }
+    refs_add_st(&job->reads, job->path, st);
+    int rc = io_read_known(fd, st, &rb->buf, &rb->cap, len);
     int e = errno;
     close(fd);
     errno = e;
@@ -309,8 +321,6 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
 
     size_t len;
     struct stat st;
-    if (!job->from_stdin)
-        refs_add(&job->reads, path);
     if (read_input(rb, job, &len, &st) < 0) {
         int e = errno;
         if (job->from_stdin)

@@ -137,6 +137,14 @@ void pool_add(Pool *p, const char *path, const char *output_path,
     append(p, job);
 }
 
+void pool_add_listed(Pool *p, char *path)
+{
+    Job *job = xcalloc(1, sizeof *job);
+    job->path = job->owned_path = path;
+    job->listed_regular = true;
+    append(p, job);
+}
+
 void pool_add_error(Pool *p, const char *path, const char *message)
 {
     Job *job = xcalloc(1, sizeof *job);

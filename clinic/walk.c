@@ -312,7 +312,7 @@ static void list_node(Walk *w, Node *n)
             nameable) {
             is_dir[i] = type == ENTRY_DIR;
             if (!is_dir[i] && dialect_makes(w->o->dialect, name))
-                pool_add(w->pool, path_join(dir, name), NULL, true);
+                pool_add_listed(w->pool, path_join(dir, name));
             continue;
         }
         char *path = path_join(dir, name);

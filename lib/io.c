@@ -25,25 +25,35 @@
 
 int io_open_regular(const char *path)
 {
+    struct stat st;
+    return io_open_regular_st(path, &st);
+}
+
+int io_open_regular_st(const char *path, struct stat *st)
+{
     /* stat first: a FIFO or a device is never opened at all (opening a
        FIFO for reading waits for a writer; some devices act on open) */
-    struct stat st;
-    if (stat(path, &st) < 0)
+    if (stat(path, st) < 0)
         return -1;
-    if (!S_ISREG(st.st_mode)) {
-        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    if (!S_ISREG(st->st_mode)) {
+        errno = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
         return -1;
     }
+    return io_open_listed_st(path, st);
+}
+
+int io_open_listed_st(const char *path, struct stat *st)
+{
     /* O_NONBLOCK: should it have become a FIFO since, the open does not
        wait, and the fstat below refuses it */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return -1;
     int e = 0;
-    if (fstat(fd, &st) < 0)
+    if (fstat(fd, st) < 0)
         e = errno;
-    else if (!S_ISREG(st.st_mode))
-        e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    else if (!S_ISREG(st->st_mode))
+        e = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
     if (e) {
         close(fd);
         errno = e;
@@ -78,10 +88,17 @@ int io_read_into(int fd, char **buf, size_t *cap, size_t *len)
 int io_read_into_st(int fd, char **buf, size_t *cap, size_t *len,
                     struct stat *st)
 {
-    bool have_st = fstat(fd, st) == 0;
-    if (!have_st)
+    if (fstat(fd, st) != 0)
         memset(st, 0, sizeof *st);
-    size_t want = have_st && S_ISREG(st->st_mode) && st->st_size > 0
+    return io_read_known(fd, st, buf, cap, len);
+}
+
+int io_read_known(int fd, const struct stat *st, char **buf, size_t *cap,
+                  size_t *len)
+{
+    /* the size, when known, sizes the buffer: one read, and a second to
+       see the end */
+    size_t want = S_ISREG(st->st_mode) && st->st_size > 0
                       ? (size_t)st->st_size + 1 : 4096;
     size_t n = 0;
     for (;;) {

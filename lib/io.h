@@ -24,6 +24,14 @@
    -1 with errno EISDIR for a directory, EINVAL for any other kind (see
    io_file_kind), or the error of stat/open. */
 int io_open_regular(const char *path);
+/* The same, with the fstat of the file opened in *st (its identity and
+   size before any reading: for io_read_known). */
+int io_open_regular_st(const char *path, struct stat *st);
+/* The same for a path a directory listing just gave as a regular file
+   (its entry's type): opened without the stat first.  Should it have
+   become something else since, it is refused after the open, which does
+   not wait (as io_open_regular's own check after the open does). */
+int io_open_listed_st(const char *path, struct stat *st);
 
 /* "a FIFO", "a character device", "a directory", ... for messages. */
 const char *io_file_kind(mode_t mode);
@@ -39,6 +47,10 @@ int io_read_into(int fd, char **buf, size_t *cap, size_t *len);
    zero when fstat failed). */
 int io_read_into_st(int fd, char **buf, size_t *cap, size_t *len,
                     struct stat *st);
+/* io_read_into with the fstat already made (st: io_open_regular_st's):
+   a file is stat'ed once, not once per step. */
+int io_read_known(int fd, const struct stat *st, char **buf, size_t *cap,
+                  size_t *len);
 
 /* io_open_regular + io_read_fd. */
 int io_read_file(const char *path, char **data, size_t *len);
