@@ -41,11 +41,9 @@ struct CppMonitor {
 /* Length in bytes of the whitespace character at s (str.isspace()), or 0.
    Python decodes the file, so its strip() and split() also drop the
    Unicode spaces; for the ASCII ones this is \t\n\v\f\r, \x1c-\x1f and ' '. */
-static size_t py_space_at(const char *s, const char *end)
+static size_t py_space_at_utf8(const char *s, const char *end)
 {
     unsigned char b0 = (unsigned char)s[0];
-    if (b0 == ' ' || (b0 >= '\t' && b0 <= '\r') || (b0 >= 0x1c && b0 <= 0x1f))
-        return 1;
     if (b0 < 0xc2 || end - s < 2)
         return 0;
     unsigned char b1 = (unsigned char)s[1];
@@ -64,6 +62,20 @@ static size_t py_space_at(const char *s, const char *end)
     if (b0 == 0xe3 && b1 == 0x80)                     /* U+3000 */
         return b2 == 0x80 ? 3 : 0;
     return 0;
+}
+
+static bool is_ascii_space(unsigned char b)
+{
+    return b == ' ' || (b >= '\t' && b <= '\r') || (b >= 0x1c && b <= 0x1f);
+}
+
+/* The ASCII test inline, the rest (rare in C) out of line. */
+static inline size_t py_space_at(const char *s, const char *end)
+{
+    unsigned char b0 = (unsigned char)s[0];
+    if (b0 < 0x80)
+        return is_ascii_space(b0);
+    return py_space_at_utf8(s, end);
 }
 
 static const char *skip_space(const char *s, const char *end)
@@ -100,8 +112,7 @@ static const char *rstrip_end(const char *s, const char *end)
         unsigned char b = (unsigned char)end[-1];
         if (b >= 0x80)
             return rstrip_end_utf8(s, end);
-        if (!(b == ' ' || (b >= '\t' && b <= '\r') ||
-              (b >= 0x1c && b <= 0x1f)))
+        if (!is_ascii_space(b))
             break;
         end--;
     }
@@ -237,6 +248,26 @@ static void split_directive(Clinic *c, const char *s, const char *end,
     *arguments = sb_take(&args, c->arena);
 }
 
+/* The directives the monitor follows, told by their lowered token
+   (fields[0].lower(), ASCII: no other character lowers to these letters). */
+static bool is_conditional_token(const char *s, size_t n)
+{
+    static const char *const tokens[] = {
+        "if", "ifdef", "ifndef", "elif", "else", "endif",
+    };
+    if (n < 2 || n > 6)
+        return false;
+    char lower[6];
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        lower[i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
+    }
+    for (size_t i = 0; i < sizeof tokens / sizeof *tokens; i++)
+        if (strlen(tokens[i]) == n && memcmp(lower, tokens[i], n) == 0)
+            return true;
+    return false;
+}
+
 static void directive(Clinic *c, CppMonitor *m, const char *s,
                       const char *end, int lineno)
 {
@@ -246,6 +277,13 @@ static void directive(Clinic *c, CppMonitor *m, const char *s,
     s = skip_space(s, end);
     if (s == end)   /* cpp.py: `assert line`, so clinic.py stops here */
         clinic_fail(c, lineno, "Empty preprocessor directive!");
+    /* #include, #define and the like change nothing: most directives
+       are left there, before any field is copied */
+    const char *token_end = s;
+    while (token_end < end && py_space_at(token_end, end) == 0)
+        token_end++;
+    if (!is_conditional_token(s, (size_t)(token_end - s)))
+        return;
     split_directive(c, s, end, &token, &condition, &nargs);
 
     bool is_if = strcmp(token, "if") == 0, is_elif = strcmp(token, "elif") == 0;
@@ -290,23 +328,35 @@ CppMonitor *cpp_new(Clinic *c)
     return arena_new_of(c->arena, CppMonitor);
 }
 
-/* True when the line can change nothing: with no continuation pending,
-   only a '#' (directive), a '/' (comment opener or closer, "//") or a
-   '\\' (continuation) can; '*' alone cannot close a comment. */
-static bool is_inert(const CppMonitor *m, const char *text)
-{
-    return !m->has_continuation && text[strcspn(text, CPP_SPECIAL_BYTES)] == '\0';
-}
-
 bool cpp_wants_any_line(const CppMonitor *m)
 {
     return m->has_continuation;
 }
 
+/* A line that is no directive can change nothing but whether a comment
+   is open at its end (or fail on an opener inside one): its comments are
+   followed where they are, not cut out of a copy of the line as they are
+   for a directive.  Cutting one out leaves what precedes it, where no
+   opener is, a space, and what follows it: the next opener is the first
+   one after the closer. */
+static void follow_comments(Clinic *c, CppMonitor *m, const char *s,
+                            const char *end, int lineno)
+{
+    const char *open;
+    while ((open = find(s, end, "/*")) != NULL) {
+        if (m->in_comment)
+            clinic_fail(c, lineno, "Nested block comment!");
+        const char *close = find(open + 2, end, "*/");
+        if (!close) {   /* the comment continues past the end of the line */
+            m->in_comment = true;
+            return;
+        }
+        s = close + 2;
+    }
+}
+
 void cpp_writeline(Clinic *c, CppMonitor *m, const char *text, int lineno)
 {
-    if (is_inert(m, text))   /* most lines: the common case, made cheap */
-        return;
     const char *end = text + strlen(text);
     const char *s = skip_space(text, end);
     bool own_copy = false;     /* s points into m->line, which we may edit */
@@ -344,6 +394,15 @@ void cpp_writeline(Clinic *c, CppMonitor *m, const char *text, int lineno)
             s = close + 2;
             m->in_comment = false;
         }
+    }
+
+    /* Is it a directive?  What follows can only make its first character
+       a space (a comment cut out at its start) or take the line away
+       ("//" at its start): one that does not start with '#' now never
+       will. */
+    if (s == end || *s != '#') {
+        follow_comments(c, m, s, end, lineno);
+        return;
     }
 
     for (;;) {
