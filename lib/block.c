@@ -21,6 +21,9 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "checksum.h"
 #include "cpp.h"
@@ -132,7 +135,144 @@ static const unsigned char may_break[256] = {
     [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0xc2] = 1, [0xe2] = 1,
 };
 
-static const char may_break_chars[] = "\r\v\f\x1c\x1d\x1e\xc2\xe2";
+/* ---- scanning the text a stretch at a time --------------------------- */
+
+/* Most of a file is lines nobody looks at: what the scanner needs of
+   them (where the next line break of another kind than "\n" is, how
+   many lines there are up to the next line that matters) is found 16
+   bytes at a time with SSE2 where the compiler has it (all of x86-64),
+   else a byte at a time.  The text is NUL-terminated: the byte at len
+   may be read. */
+
+#ifdef __SSE2__
+/* The 16 bytes at s as a vector. */
+static __m128i load16(const unsigned char *s)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)s);
+}
+
+/* Index of the lowest set bit of a non-zero mask. */
+static unsigned lowest_bit(unsigned mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctz(mask);
+#else
+    unsigned k = 0;
+    while (!(mask & 1u)) {
+        mask >>= 1;
+        k++;
+    }
+    return k;
+#endif
+}
+
+/* Index of the highest set bit of a non-zero mask. */
+static unsigned highest_bit(unsigned mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 31u - (unsigned)__builtin_clz(mask);
+#else
+    unsigned k = 0;
+    while (mask >>= 1)
+        k++;
+    return k;
+#endif
+}
+#endif
+
+/* The offset of the first byte at or after from that may begin a line
+   break other than "\n" (may_break, less "\n"), or len. */
+static size_t find_other_break(const char *text, size_t from, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = from;
+#ifdef __SSE2__
+    /* the candidates, bytes 0x0b-0x1f and 0x80-0xff, with one signed and
+       one unsigned comparison, 64 bytes at a time; the few there are in
+       C text are looked up in may_break */
+    const __m128i space = _mm_set1_epi8(0x20), nl = _mm_set1_epi8('\n');
+#define BREAK_CANDIDATES(v)                                                   \
+    _mm_andnot_si128(_mm_cmpeq_epi8(_mm_min_epu8((v), nl), (v)),             \
+                     _mm_cmplt_epi8((v), space))
+    for (;;) {
+        while (i + 64 <= len) {
+            __m128i a = BREAK_CANDIDATES(load16(s + i));
+            __m128i b = BREAK_CANDIDATES(load16(s + i + 16));
+            __m128i c = BREAK_CANDIDATES(load16(s + i + 32));
+            __m128i d = BREAK_CANDIDATES(load16(s + i + 48));
+            if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b),
+                                               _mm_or_si128(c, d))))
+                break;
+            i += 64;
+        }
+        /* 16 bytes at a time through a stretch with a candidate, or to
+           the end (the NUL at len is no candidate) */
+        size_t stretch_end = i + 64 <= len ? i + 64 : len + 1;
+        for (; i + 16 <= stretch_end; i += 16) {
+            unsigned mask =
+                (unsigned)_mm_movemask_epi8(BREAK_CANDIDATES(load16(s + i)));
+            while (mask) {
+                size_t at = i + lowest_bit(mask);
+                if (may_break[s[at]])
+                    return at;
+                mask &= mask - 1;
+            }
+        }
+        if (i + 16 > len + 1)
+            break;
+    }
+#undef BREAK_CANDIDATES
+#endif
+    while (i < len && (s[i] == '\n' || !may_break[s[i]]))
+        i++;
+    return i;
+}
+
+/* The offset just past the last "\n" in text[from, to), or from. */
+static size_t line_start_before(const char *text, size_t from, size_t to)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t j = to;
+#ifdef __SSE2__
+    const __m128i nl = _mm_set1_epi8('\n');
+    for (; j - from >= 16; j -= 16) {
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(load16(s + j - 16), nl));
+        if (mask)
+            return j - 16 + highest_bit(mask) + 1;
+    }
+#endif
+    while (j > from && s[j - 1] != '\n')
+        j--;
+    return j;
+}
+
+/* The number of "\n" in text[from, to). */
+static int count_newlines(const char *text, size_t from, size_t to)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = from;
+    int n = 0;
+#ifdef __SSE2__
+    /* each "\n" found subtracts -1 from its byte of the sums, which are
+       added up before any can pass 255 */
+    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    while (to - i >= 16) {
+        size_t rounds = (to - i) / 16;
+        if (rounds > 255)
+            rounds = 255;
+        __m128i sums = zero;
+        for (size_t k = 0; k < rounds; k++, i += 16)
+            sums = _mm_sub_epi8(sums, _mm_cmpeq_epi8(load16(s + i), nl));
+        __m128i total = _mm_sad_epu8(sums, zero);
+        n += _mm_cvtsi128_si32(total) +
+             _mm_cvtsi128_si32(_mm_unpackhi_epi64(total, total));
+    }
+#endif
+    for (; i < to; i++)
+        n += s[i] == '\n';
+    return n;
+}
 
 /* Both markers (start line, end marker) begin with this, once leading
    whitespace is skipped: lines without it never reach the regexes. */
@@ -304,9 +444,7 @@ static bool read_line(BlockParser *bp, Line *l, bool lookahead)
     if (i >= bp->next_special) {
         /* the bytes that may start another kind of line break, found a
            stretch at a time (the text is NUL-terminated, without NULs) */
-        bp->next_special = i + strcspn(bp->text + i, may_break_chars);
-        if (bp->next_special > bp->len)
-            bp->next_special = bp->len;
+        bp->next_special = find_other_break(bp->text, i, bp->len);
     }
     const char *nl = memchr(bp->text + i, '\n', bp->next_special - i);
     if (nl) {
@@ -391,14 +529,10 @@ static void skip_plain_lines(BlockParser *bp, bool lookahead)
     if (bp->next_special < stop)
         stop = bp->next_special;
     /* back to the start of the line that holds stop */
-    while (stop > pos && bp->text[stop - 1] != '\n')
-        stop--;
+    stop = line_start_before(bp->text, pos, stop);
     if (stop == pos)
         return;
-    int lines = 0;
-    for (const char *p = bp->text + pos, *end = bp->text + stop;
-         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-        lines++;
+    int lines = count_newlines(bp->text, pos, stop);
     bp->pos = stop;
     bp->next_line += lines;
     bp->line_number = bp->next_line - 1;
