@@ -78,7 +78,7 @@ static inline size_t py_space_at(const char *s, const char *end)
     return py_space_at_utf8(s, end);
 }
 
-static const char *skip_space(const char *s, const char *end)
+static inline const char *skip_space(const char *s, const char *end)
 {
     size_t n;
     while (s < end && (n = py_space_at(s, end)) != 0)
@@ -163,7 +163,11 @@ static const char *negate(Clinic *c, const char *condition)
 {
     if (condition[0] == '!')
         return condition + 1;
-    return arena_printf(c->arena, "!%s", condition);
+    size_t n = strlen(condition);
+    char *negated = arena_alloc(c->arena, n + 2);
+    negated[0] = '!';
+    memcpy(negated + 1, condition, n + 1);
+    return negated;
 }
 
 static void push(Clinic *c, CppMonitor *m, CppToken token,
@@ -217,13 +221,50 @@ static bool is_a_simple_defined(const char *s)
 
 /* ---- one directive ----------------------------------------------------- */
 
-/* The directive's text after '#': "fields[0] fields[1:]" as cpp.py splits
-   it.  Returns the token lowered and the arguments joined with ' '. */
-static void split_directive(Clinic *c, const char *s, const char *end,
-                            char **token, char **arguments, int *nargs)
+/* The directives the monitor follows (the others change nothing). */
+typedef enum Conditional {
+    NOT_CONDITIONAL, COND_IF, COND_IFDEF, COND_IFNDEF, COND_ELIF, COND_ELSE,
+    COND_ENDIF,
+} Conditional;
+
+static const struct {
+    const char *name;
+    size_t len;
+} conditionals[] = {
+    [COND_IF] = {"if", 2}, [COND_IFDEF] = {"ifdef", 5},
+    [COND_IFNDEF] = {"ifndef", 6}, [COND_ELIF] = {"elif", 4},
+    [COND_ELSE] = {"else", 4}, [COND_ENDIF] = {"endif", 5},
+};
+
+/* Which directive the token s[0, n) is, lowered as cpp.py lowers
+   fields[0] (only ASCII letters lower to these). */
+static Conditional conditional_of(const char *s, size_t n)
 {
-    StrBuf args = STRBUF_INIT;
-    *token = NULL;
+    if (n < 2 || n > 6)
+        return NOT_CONDITIONAL;
+    char lower[6];
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        lower[i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
+    }
+    for (int k = COND_IF; k <= COND_ENDIF; k++)
+        if (conditionals[k].len == n &&
+            memcmp(lower, conditionals[k].name, n) == 0)
+            return (Conditional)k;
+    return NOT_CONDITIONAL;
+}
+
+/* The directive's arguments as cpp.py has them, ' '.join(fields[1:]), in
+   arena memory with room for `before` bytes before them and `after`
+   after them (and the NUL): the fields and the single spaces between
+   them take no more room than the text they come from. */
+static char *join_arguments(Clinic *c, const char *s, const char *end,
+                            size_t before, size_t after, size_t *len,
+                            int *nargs)
+{
+    char *joined = (char *)arena_alloc(c->arena, before + (size_t)(end - s) +
+                                                     after + 1) + before;
+    char *p = joined;
     *nargs = 0;
     for (;;) {
         s = skip_space(s, end);
@@ -232,92 +273,81 @@ static void split_directive(Clinic *c, const char *s, const char *end,
         const char *field = s;
         while (s < end && py_space_at(s, end) == 0)
             s++;
-        if (!*token) {
-            char *t = arena_strndup(c->arena, field, (size_t)(s - field));
-            for (char *p = t; *p; p++)
-                if (*p >= 'A' && *p <= 'Z')
-                    *p = (char)(*p - 'A' + 'a');
-            *token = t;
-        } else {
-            if (args.len)
-                sb_addc(&args, ' ');
-            sb_add(&args, field, (size_t)(s - field));
-            ++*nargs;
-        }
+        if (p > joined)
+            *p++ = ' ';
+        memcpy(p, field, (size_t)(s - field));
+        p += s - field;
+        ++*nargs;
     }
-    *arguments = sb_take(&args, c->arena);
-}
-
-/* The directives the monitor follows, told by their lowered token
-   (fields[0].lower(), ASCII: no other character lowers to these letters). */
-static bool is_conditional_token(const char *s, size_t n)
-{
-    static const char *const tokens[] = {
-        "if", "ifdef", "ifndef", "elif", "else", "endif",
-    };
-    if (n < 2 || n > 6)
-        return false;
-    char lower[6];
-    for (size_t i = 0; i < n; i++) {
-        char ch = s[i];
-        lower[i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
-    }
-    for (size_t i = 0; i < sizeof tokens / sizeof *tokens; i++)
-        if (strlen(tokens[i]) == n && memcmp(lower, tokens[i], n) == 0)
-            return true;
-    return false;
+    *p = '\0';
+    *len = (size_t)(p - joined);
+    return joined;
 }
 
 static void directive(Clinic *c, CppMonitor *m, const char *s,
                       const char *end, int lineno)
 {
-    char *token, *condition;
-    int nargs;
-
     s = skip_space(s, end);
     if (s == end)   /* cpp.py: `assert line`, so clinic.py stops here */
         clinic_fail(c, lineno, "Empty preprocessor directive!");
     /* #include, #define and the like change nothing: most directives
-       are left there, before any field is copied */
+       are left here, before anything is copied */
     const char *token_end = s;
     while (token_end < end && py_space_at(token_end, end) == 0)
         token_end++;
-    if (!is_conditional_token(s, (size_t)(token_end - s)))
+    Conditional kind = conditional_of(s, (size_t)(token_end - s));
+    const char *token = conditionals[kind].name;
+    size_t len;
+    int nargs;
+    char *condition;
+
+    switch (kind) {
+    case NOT_CONDITIONAL:
         return;
-    split_directive(c, s, end, &token, &condition, &nargs);
-
-    bool is_if = strcmp(token, "if") == 0, is_elif = strcmp(token, "elif") == 0;
-    bool is_ifdef = strcmp(token, "ifdef") == 0;
-    bool is_ifndef = strcmp(token, "ifndef") == 0;
-
-    if (is_if || is_elif || is_ifdef || is_ifndef) {
-        if (!condition[0])
+    case COND_IF:
+    case COND_ELIF:
+        condition = join_arguments(c, token_end, end, 1, 1, &len, &nargs);
+        if (len == 0)
             clinic_fail(c, lineno, "Invalid format for #%s line: no argument!",
                         token);
-        CppToken kind = CPP_IF;
-        const char *cond = condition;
-        if (is_if || is_elif) {
-            if (!is_a_simple_defined(condition))
-                cond = arena_printf(c->arena, "(%s)", condition);
-            if (is_elif) {
-                CppEntry previous = pop(c, m, token, lineno);
-                push(c, m, previous.token, negate(c, previous.condition));
-                kind = CPP_ELIF;
-            }
-        } else {
-            if (nargs != 1)
-                clinic_fail(c, lineno, "Invalid format for #%s line: should "
-                            "be exactly one argument!", token);
-            cond = arena_printf(c->arena, "%sdefined(%s)",
-                                is_ifndef ? "!" : "", condition);
+        if (!is_a_simple_defined(condition)) {   /* "(" + condition + ")" */
+            condition[len] = ')';
+            condition[len + 1] = '\0';
+            *--condition = '(';
         }
-        push(c, m, kind, cond);
-    } else if (strcmp(token, "else") == 0) {
+        if (kind == COND_ELIF) {
+            CppEntry previous = pop(c, m, token, lineno);
+            push(c, m, previous.token, negate(c, previous.condition));
+        }
+        push(c, m, kind == COND_ELIF ? CPP_ELIF : CPP_IF, condition);
+        break;
+    case COND_IFDEF:
+    case COND_IFNDEF:
+        /* room for "!defined(" before and ")" after */
+        condition = join_arguments(c, token_end, end, 9, 1, &len, &nargs);
+        if (len == 0)
+            clinic_fail(c, lineno, "Invalid format for #%s line: no argument!",
+                        token);
+        if (nargs != 1)
+            clinic_fail(c, lineno, "Invalid format for #%s line: should "
+                        "be exactly one argument!", token);
+        condition[len] = ')';
+        condition[len + 1] = '\0';
+        condition -= 8;
+        memcpy(condition, "defined(", 8);
+        if (kind == COND_IFNDEF)
+            *--condition = '!';
+        push(c, m, CPP_IF, condition);
+        break;
+    case COND_ELSE: {
         CppEntry previous = pop(c, m, token, lineno);
         push(c, m, previous.token, negate(c, previous.condition));
-    } else if (strcmp(token, "endif") == 0) {
+        break;
+    }
+    case COND_ENDIF:
         while (pop(c, m, token, lineno).token != CPP_IF)
             ;
+        break;
     }
 }
 
