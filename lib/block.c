@@ -241,6 +241,13 @@ static size_t line_start_before(const char *text, size_t from, size_t to)
         if (mask)
             return j - 16 + highest_bit(mask) + 1;
     }
+    if (j > from && j >= 16) {
+        /* the last stretch: the 16 bytes before j, less those before from */
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(load16(s + j - 16), nl));
+        mask &= ~0u << (from - (j - 16));
+        return mask ? j - 16 + highest_bit(mask) + 1 : from;
+    }
 #endif
     while (j > from && s[j - 1] != '\n')
         j--;
@@ -255,18 +262,37 @@ static int count_newlines(const char *text, size_t from, size_t to)
     int n = 0;
 #ifdef __SSE2__
     /* each "\n" found subtracts -1 from its byte of the sums, which are
-       added up before any can pass 255 */
+       added up before any can pass 255 (a-d are 0 to -4 a byte) */
     const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
     while (to - i >= 16) {
-        size_t rounds = (to - i) / 16;
-        if (rounds > 255)
-            rounds = 255;
+        /* at most 63 rounds of 64 bytes (four sums of a byte each), then
+           16 bytes at a time */
+        size_t rounds = (to - i) / 64;
+        if (rounds > 63)
+            rounds = 63;
         __m128i sums = zero;
-        for (size_t k = 0; k < rounds; k++, i += 16)
-            sums = _mm_sub_epi8(sums, _mm_cmpeq_epi8(load16(s + i), nl));
+        for (size_t k = 0; k < rounds; k++, i += 64) {
+            __m128i a = _mm_cmpeq_epi8(load16(s + i), nl);
+            __m128i b = _mm_cmpeq_epi8(load16(s + i + 16), nl);
+            __m128i c = _mm_cmpeq_epi8(load16(s + i + 32), nl);
+            __m128i d = _mm_cmpeq_epi8(load16(s + i + 48), nl);
+            sums = _mm_sub_epi8(sums, _mm_add_epi8(_mm_add_epi8(a, b),
+                                                   _mm_add_epi8(c, d)));
+        }
+        if (rounds == 0)
+            for (; to - i >= 16; i += 16)
+                sums = _mm_sub_epi8(sums, _mm_cmpeq_epi8(load16(s + i), nl));
         __m128i total = _mm_sad_epu8(sums, zero);
         n += _mm_cvtsi128_si32(total) +
              _mm_cvtsi128_si32(_mm_unpackhi_epi64(total, total));
+    }
+    if (i < to && to >= 16) {
+        /* the last stretch: the 16 bytes before to, less those before i */
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(load16(s + to - 16), nl));
+        for (mask >>= 16 - (to - i); mask; mask &= mask - 1)
+            n++;
+        i = to;
     }
 #endif
     for (; i < to; i++)
@@ -411,16 +437,28 @@ static size_t marker_offset(const char *s, size_t n)
 
 /* ---- reading lines ------------------------------------------------- */
 
-/* clinic.py's _line(): the next line; unless looking ahead it goes to
-   the cpp monitor (CLanguage.parse_line). */
-/* The offset of the next byte of CPP_SPECIAL_BYTES at or after from (or
-   the end of the text), found a stretch of text at a time. */
+/* The offset of the first byte at or after from that makes its line
+   matter to the cpp monitor (cpp_byte_matters), or len.  The text is
+   NUL-terminated, without NULs. */
+static size_t find_cpp_byte(const char *text, size_t from, size_t len)
+{
+    size_t i = from;
+    for (;;) {
+        i += strcspn(text + i, CPP_SPECIAL_BYTES);
+        if (i >= len || cpp_byte_matters(text, i))
+            return i;
+        i++;
+    }
+}
+
+/* The offset of the next byte that makes its line matter to the cpp
+   monitor at or after from (or the end of the text), found a stretch of
+   text at a time. */
 static size_t next_cpp_at(BlockParser *bp, size_t from)
 {
     if (from < bp->cpp_from || from > bp->next_cpp) {
-        /* the text is NUL-terminated, without NULs */
         bp->cpp_from = from;
-        bp->next_cpp = from + strcspn(bp->text + from, CPP_SPECIAL_BYTES);
+        bp->next_cpp = find_cpp_byte(bp->text, from, bp->len);
     }
     return bp->next_cpp;
 }
@@ -435,6 +473,8 @@ static bool cpp_may_care(BlockParser *bp, const Line *l)
     return next_cpp_at(bp, from) < from + l->len;
 }
 
+/* clinic.py's _line(): the next line; unless looking ahead it goes to
+   the cpp monitor (CLanguage.parse_line). */
 static bool read_line(BlockParser *bp, Line *l, bool lookahead)
 {
     if (bp->pos >= bp->len)
