@@ -217,8 +217,9 @@ static void finish_file_destination(Clinic *c, Destination *d,
     Block block = {0};
     block.input = "preserve\n";
     block.dsl_name = "clinic";
-    block.output = arena_printf(c->arena, "%s%s", gen_includes_header(c),
-                                output);
+    const char *header = gen_includes_header(c);
+    block.output = *header ? arena_printf(c->arena, "%s%s", header, output)
+                           : output;
     block.verified_output = existing.verified_output;
     block.verified_len = existing.verified_len;
     memcpy(block.verified_sum, existing.verified_sum,
@@ -231,8 +232,10 @@ static void finish_file_destination(Clinic *c, Destination *d,
     StrBuf sb = STRBUF_INIT;
     block_print(c, &sb, &block);
     size_t len = sb.len;
-    const char *text = sb_take(&sb, c->arena);
-    bool changed = !old || old_len != len || memcmp(old, text, len) != 0;
+    bool changed = !old || old_len != len || memcmp(old, sb.buf, len) != 0;
+    /* unchanged, the file's text is the one read (no copy) */
+    const char *text = changed ? sb_take(&sb, c->arena) : old;
+    sb_free(&sb);
     add_output_file(c, d->filename, text, len, changed);
 }
 
