@@ -524,20 +524,22 @@ static bool read_line(BlockParser *bp, Line *l, bool lookahead)
    is, is found once and kept. */
 /* The offset of the next slash-star "[" at or after from (or the end of
    the text), found a stretch of text at a time. */
+static size_t find_marker(const char *text, size_t from, size_t len)
+{
+    const char *p = text + from, *end = text + len;
+    while ((p = memchr(p, '[', (size_t)(end - p))) != NULL) {
+        if (p - text >= (ptrdiff_t)from + 2 && p[-1] == '*' && p[-2] == '/')
+            return (size_t)(p - 2 - text);
+        p++;
+    }
+    return len;
+}
+
 static size_t next_marker_at(BlockParser *bp, size_t from)
 {
     if (from < bp->marker_from || from > bp->next_marker) {
-        const char *p = bp->text + from, *end = bp->text + bp->len;
         bp->marker_from = from;
-        bp->next_marker = bp->len;
-        while ((p = memchr(p, '[', (size_t)(end - p))) != NULL) {
-            if (p - bp->text >= (ptrdiff_t)from + 2 && p[-1] == '*' &&
-                p[-2] == '/') {
-                bp->next_marker = (size_t)(p - 2 - bp->text);
-                break;
-            }
-            p++;
-        }
+        bp->next_marker = find_marker(bp->text, from, bp->len);
     }
     return bp->next_marker;
 }
@@ -677,7 +679,8 @@ static size_t shlex_split(BlockParser *bp, const char *s, const char ***fields)
     bool in_token = false;
     const char *err = NULL;
     for (const char *p = s;; p++) {
-        if (*p == '\0' || strchr(" \t\r\n", *p)) {
+        if (*p == '\0' || *p == ' ' || *p == '\t' || *p == '\r' ||
+            *p == '\n') {
             if (in_token) {
                 if (n == cap) {
                     const char **grown =
@@ -963,30 +966,44 @@ void block_check_output(Clinic *c, const Block *b)
                     at);
 }
 
+/* Appends n bytes to out, whose room block_print reserved beforehand. */
+static void paste(StrBuf *out, const char *s, size_t n)
+{
+    memcpy(out->buf + out->len, s, n);
+    out->len += n;
+}
+
+#define PASTE_LITERAL(out, literal) paste((out), (literal), sizeof(literal) - 1)
+
 void block_print(Clinic *c, StrBuf *out, const Block *b)
 {
+    size_t input_len = strlen(b->input);
     if (!b->dsl_name) {
-        sb_adds(out, b->input);
+        sb_add(out, b->input, input_len);
         return;
     }
-    /* the markers are pasted, not formatted: this runs for every block */
-    sb_adds(out, "/*[");
-    sb_adds(out, b->dsl_name);
-    sb_adds(out, " input]\n");
-    sb_adds(out, b->input);
-    sb_addc(out, '[');
-    sb_adds(out, b->dsl_name);
-    sb_adds(out, " start generated code]*/\n");
+    /* the markers are pasted, not formatted: this runs for every block,
+       into room reserved once for all of it */
+    const char *output = b->output ? b->output : "";
+    size_t name_len = strlen(b->dsl_name), output_len = strlen(output);
+    sb_grow(out, 3 * name_len + input_len + output_len + 128);
+    PASTE_LITERAL(out, "/*[");
+    paste(out, b->dsl_name, name_len);
+    PASTE_LITERAL(out, " input]\n");
+    paste(out, b->input, input_len);
+    PASTE_LITERAL(out, "[");
+    paste(out, b->dsl_name, name_len);
+    PASTE_LITERAL(out, " start generated code]*/\n");
 
     /* the checksum covers the output as written: with its final "\n" */
     size_t start = out->len;
-    const char *output = b->output ? b->output : "";
-    sb_adds(out, output);
-    if (*output && output[strlen(output) - 1] != '\n')
-        sb_addc(out, '\n');
+    paste(out, output, output_len);
+    if (output_len && output[output_len - 1] != '\n')
+        PASTE_LITERAL(out, "\n");
+    out->buf[out->len] = '\0';
 
     char output_sum[17], input_sum[17];
-    size_t output_len = out->len - start;
+    output_len = out->len - start;
     block_check_output(c, b);
     if (b->verified_output && b->verified_len == output_len &&
         memcmp(b->verified_output, out->buf + start, output_len) == 0) {
@@ -995,14 +1012,15 @@ void block_print(Clinic *c, StrBuf *out, const Block *b)
     } else {
         checksum_compute(out->buf + start, output_len, 16, output_sum);
     }
-    checksum_compute(b->input, strlen(b->input), 16, input_sum);
-    sb_adds(out, "/*[");
-    sb_adds(out, b->dsl_name);
-    sb_adds(out, " end generated code: output=");
-    sb_adds(out, output_sum);
-    sb_adds(out, " input=");
-    sb_adds(out, input_sum);
-    sb_adds(out, "]*/\n");
+    checksum_compute(b->input, input_len, 16, input_sum);
+    PASTE_LITERAL(out, "/*[");
+    paste(out, b->dsl_name, name_len);
+    PASTE_LITERAL(out, " end generated code: output=");
+    paste(out, output_sum, 16);
+    PASTE_LITERAL(out, " input=");
+    paste(out, input_sum, 16);
+    PASTE_LITERAL(out, "]*/\n");
+    out->buf[out->len] = '\0';
 }
 
 /* ---- the file-level checks of parse_file ----------------------------- */
