@@ -307,12 +307,6 @@ static bool has_marker_prefix(const char *s, size_t n)
     return n >= 3 && s[0] == '/' && s[1] == '*' && s[2] == '[';
 }
 
-static bool starts_with(const char *s, size_t n, const char *prefix)
-{
-    size_t k = strlen(prefix);
-    return n >= k && memcmp(s, prefix, k) == 0;
-}
-
 /* Python's repr() of a piece of text, for messages. */
 static const char *repr(Clinic *c, const char *s, size_t n)
 {
@@ -582,15 +576,19 @@ static void skip_plain_lines(BlockParser *bp, bool lookahead)
 }
 
 /* is_start_line(): the dsl name of a start line (slash-star "[NAME input]",
-   leading whitespace allowed), or NULL. */
-static const char *is_start_line(BlockParser *bp, const Line *l)
+   leading whitespace allowed), or NULL.  Most lines are settled by where
+   the next slash-star "[" is, inline; the others by the regex. */
+static const char *match_start_line(BlockParser *bp, const Line *l)
 {
-    if (!may_hold_marker(bp, l))
-        return NULL;
     size_t skip = marker_offset(l->s, l->len);
     if (skip == NO_MARKER)
         return NULL;
     return match_group(bp, bp->start_re, l->s + skip, l->len - skip);
+}
+
+static const char *is_start_line(BlockParser *bp, const Line *l)
+{
+    return may_hold_marker(bp, l) ? match_start_line(bp, l) : NULL;
 }
 
 /* ---- the parser ------------------------------------------------------ */
@@ -644,24 +642,32 @@ static void parse_verbatim_block(BlockParser *bp, Block *out)
         }
         end = bp->pos;
     }
-    out->input = arena_strndup(bp->c->arena, bp->text + start, end - start);
+    /* text that runs to the end of the file is already a string there */
+    out->input = end == bp->len ? bp->text + start
+                                : arena_strndup(bp->c->arena, bp->text + start,
+                                                end - start);
 }
 
-/* is_stop_line(): the line starts with the stop line, with nothing but
-   whitespace after it. */
-static bool is_stop_line(BlockParser *bp, const Line *l, const char *stop)
+/* is_stop_line(): the line starts with the stop line (stop_len bytes),
+   with nothing but whitespace after it. */
+static bool is_stop_line(BlockParser *bp, const Line *l, const char *stop,
+                         size_t stop_len)
 {
     Clinic *c = bp->c;
-    if (starts_with(l->s, l->len, stop)) {
-        size_t k = strlen(stop);
-        if (l->len > k && !py_isspace(l->s + k, l->len - k))
+    if (l->len >= stop_len && memcmp(l->s, stop, stop_len) == 0) {
+        if (l->len > stop_len &&
+            !py_isspace(l->s + stop_len, l->len - stop_len))
             clinic_fail(c, l->lineno, "Garbage after stop line: %s",
-                        repr(c, l->s + k, l->len - k));
+                        repr(c, l->s + stop_len, l->len - stop_len));
         return true;
     }
-    /* gh-92256: don't allow incorrectly formatted stop lines */
+    /* gh-92256: don't allow incorrectly formatted stop lines (a line
+       that does not start with whitespace was just looked at) */
+    if (py_space_len((const unsigned char *)l->s, l->len) == 0)
+        return false;
     size_t skip = py_lstrip(l->s, l->len);
-    if (starts_with(l->s + skip, l->len - skip, stop))
+    if (l->len - skip >= stop_len &&
+        memcmp(l->s + skip, stop, stop_len) == 0)
         clinic_fail(c, l->lineno,
                     "Whitespace is not allowed before the stop line: %s",
                     repr(c, l->s, l->len));
@@ -816,8 +822,12 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
 {
     Clinic *c = bp->c;
     const char *dsl_name = bp->dsl_name;
-    const char *stop = arena_printf(c->arena, "[%s start generated code]*/",
-                                    dsl_name);
+    /* the stop line, "[NAME start generated code]" and star-slash */
+    size_t name_len = strlen(dsl_name), stop_len = name_len + 25;
+    char *stop = arena_alloc_uninit(c->arena, stop_len + 1);
+    stop[0] = '[';
+    memcpy(stop + 1, dsl_name, name_len);
+    memcpy(stop + 1 + name_len, " start generated code]*/", 25);
     memset(out, 0, sizeof *out);
     out->dsl_name = dsl_name;
     out->indent = "";
@@ -836,7 +846,7 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
             clinic_fail(c, l.lineno, "start line inside the block that "
                         "began at line %d, which has no '%s' line (clinic.py "
                         "would drop this line)", out->line, stop);
-        if (is_stop_line(bp, &l, stop)) {
+        if (is_stop_line(bp, &l, stop, stop_len)) {
             closed = true;
             break;
         }
