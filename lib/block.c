@@ -194,14 +194,23 @@ static size_t find_other_break(const char *text, size_t from, size_t len)
 #define BREAK_CANDIDATES(v)                                                   \
     _mm_andnot_si128(_mm_cmpeq_epi8(_mm_min_epu8((v), nl), (v)),             \
                      _mm_cmplt_epi8((v), space))
+    /* for a quick look at 64 bytes, less exact: the bytes >= 0x80 have
+       the high bit of their OR; the bytes 0x0b-0x1f, less 0x0b, are the
+       only ones below 0x15 (unsigned, wrapping around) */
+    const __m128i minus_0b = _mm_set1_epi8(-0x0b),
+                  below = _mm_set1_epi8(0x14);
     for (;;) {
         while (i + 64 <= len) {
-            __m128i a = BREAK_CANDIDATES(load16(s + i));
-            __m128i b = BREAK_CANDIDATES(load16(s + i + 16));
-            __m128i c = BREAK_CANDIDATES(load16(s + i + 32));
-            __m128i d = BREAK_CANDIDATES(load16(s + i + 48));
-            if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b),
-                                               _mm_or_si128(c, d))))
+            __m128i a = load16(s + i), b = load16(s + i + 16),
+                    c = load16(s + i + 32), d = load16(s + i + 48);
+            __m128i high = _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d));
+            __m128i low = _mm_min_epu8(
+                _mm_min_epu8(_mm_add_epi8(a, minus_0b),
+                             _mm_add_epi8(b, minus_0b)),
+                _mm_min_epu8(_mm_add_epi8(c, minus_0b),
+                             _mm_add_epi8(d, minus_0b)));
+            __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(low, below), low);
+            if (_mm_movemask_epi8(_mm_or_si128(high, control)))
                 break;
             i += 64;
         }
@@ -225,7 +234,7 @@ static size_t find_other_break(const char *text, size_t from, size_t len)
 #endif
     while (i < len && (s[i] == '\n' || !may_break[s[i]]))
         i++;
-    return i;
+    return i < len ? i : len;   /* the last stretch may end past len */
 }
 
 /* The offset just past the last "\n" in text[from, to), or from. */
