@@ -11,6 +11,7 @@
  */
 #include "cpp.h"
 
+#include <stdint.h>
 #include <string.h>
 
 typedef enum CppToken { CPP_IF, CPP_ELIF } CppToken;
@@ -64,9 +65,14 @@ static size_t py_space_at_utf8(const char *s, const char *end)
     return 0;
 }
 
+/* \t\n\v\f\r (9-13), \x1c-\x1f and ' ' (32), as bits: one comparison
+   settles the bytes above ' ', most of them. */
+#define ASCII_SPACE_BITS                                                      \
+    ((UINT64_C(0x1f) << 9) | (UINT64_C(0xf) << 0x1c) | (UINT64_C(1) << 32))
+
 static bool is_ascii_space(unsigned char b)
 {
-    return b == ' ' || (b >= '\t' && b <= '\r') || (b >= 0x1c && b <= 0x1f);
+    return b <= ' ' && (ASCII_SPACE_BITS >> b) & 1;
 }
 
 /* The ASCII test inline, the rest (rare in C) out of line. */
