@@ -414,6 +414,94 @@ static const char *match_group(BlockParser *bp, pcre2_code *re,
     return arena_strndup(bp->c->arena, s + ov[2], ov[3] - ov[2]);
 }
 
+/* ---- the markers matched by hand, on lines in ASCII ------------------ */
+
+/* The regexes above, on a line whose bytes are all ASCII, match exactly
+   as this code does (\w is [A-Za-z0-9_] there, '.' any byte but "\n");
+   lines with other bytes, rare, go to the regexes. */
+
+static bool is_ascii(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t word;
+        memcpy(&word, s + i, 8);
+        if (word & UINT64_C(0x8080808080808080))
+            return false;
+    }
+    for (; i < n; i++)
+        if ((unsigned char)s[i] >= 0x80)
+            return false;
+    return true;
+}
+
+static bool is_ascii_word(unsigned char b)
+{
+    return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') ||
+           (b >= '0' && b <= '9') || b == '_';
+}
+
+/* Where '$' matches in the line as match_group hands it to the regex: at
+   its end, or before its final "\n" ("\r\n" counting as "\n", a final
+   lone "\r" dropped). */
+static size_t subject_end(const char *s, size_t n)
+{
+    if (n >= 2 && s[n - 2] == '\r' && s[n - 1] == '\n')
+        return n - 2;
+    if (n >= 1 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        return n - 1;
+    return n;
+}
+
+/* The start line's regex, ^/\*\[(\w+) input\]$: the dsl name, or NULL. */
+static const char *match_start_marker(BlockParser *bp, const char *s,
+                                      size_t n)
+{
+    if (!is_ascii(s, n))
+        return match_group(bp, bp->start_re, s, n);
+    size_t end = subject_end(s, n), i = 3;
+    if (end < 3 || memcmp(s, "/*[", 3) != 0)
+        return NULL;
+    while (i < end && is_ascii_word((unsigned char)s[i]))
+        i++;
+    if (i == 3 || end - i != 7 || memcmp(s + i, " input]", 7) != 0)
+        return NULL;
+    return arena_strndup(bp->c->arena, s + 3, i - 3);
+}
+
+/* The end marker's regex for dsl_name, compiled when a line needs it. */
+static pcre2_code *end_marker_regex(BlockParser *bp, const char *dsl_name)
+{
+    if (!bp->checksum_dsl || strcmp(bp->checksum_dsl, dsl_name) != 0) {
+        const char *pattern = arena_printf(
+            bp->c->arena,
+            "^/\\*\\[\\Q%s\\E end generated code: (.+)\\]\\*/$", dsl_name);
+        bp->checksum_re = strcmp(dsl_name, "clinic") == 0
+            ? shared_regex(bp, &shared_clinic_end_re, pattern)
+            : compile_regex(bp, pattern);
+        bp->checksum_dsl = dsl_name;
+    }
+    return bp->checksum_re;
+}
+
+/* The end marker's regex, ^/\*\[\QNAME\E end generated code: (.+)\]\*\/$
+   with its greedy '.+': the arguments, or NULL. */
+static const char *match_end_marker(BlockParser *bp, const char *dsl_name,
+                                    const char *s, size_t n)
+{
+    static const char middle[] = " end generated code: ";
+    if (!is_ascii(s, n))
+        return match_group(bp, end_marker_regex(bp, dsl_name), s, n);
+    size_t end = subject_end(s, n), name_len = strlen(dsl_name);
+    size_t head = 3 + name_len + sizeof middle - 1;
+    if (end < head + 1 + 3 || memcmp(s, "/*[", 3) != 0 ||
+        memcmp(s + 3, dsl_name, name_len) != 0 ||
+        memcmp(s + 3 + name_len, middle, sizeof middle - 1) != 0 ||
+        memcmp(s + end - 3, "]*/", 3) != 0)
+        return NULL;
+    return arena_strndup(bp->c->arena, s + head, end - 3 - head);
+}
+
 #define NO_MARKER ((size_t)-1)
 
 /* Where a marker would begin on the line (after leading whitespace), or
@@ -592,7 +680,7 @@ static const char *match_start_line(BlockParser *bp, const Line *l)
     size_t skip = marker_offset(l->s, l->len);
     if (skip == NO_MARKER)
         return NULL;
-    return match_group(bp, bp->start_re, l->s + skip, l->len - skip);
+    return match_start_marker(bp, l->s + skip, l->len - skip);
 }
 
 static const char *is_start_line(BlockParser *bp, const Line *l)
@@ -868,15 +956,6 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
 
     /* the output, up to the end marker (looking ahead: without one, the
        lines go back to be read again as verbatim text) */
-    if (!bp->checksum_dsl || strcmp(bp->checksum_dsl, dsl_name) != 0) {
-        const char *pattern = arena_printf(
-            c->arena, "^/\\*\\[\\Q%s\\E end generated code: (.+)\\]\\*/$",
-            dsl_name);
-        bp->checksum_re = strcmp(dsl_name, "clinic") == 0
-            ? shared_regex(bp, &shared_clinic_end_re, pattern)
-            : compile_regex(bp, pattern);
-        bp->checksum_dsl = dsl_name;
-    }
     size_t saved_pos = bp->pos, saved_special = bp->next_special;
     int saved_next = bp->next_line, saved_line = bp->line_number;
     size_t out_start = bp->pos, out_end = bp->pos;
@@ -890,8 +969,8 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
                                               : NO_MARKER;
         arguments = NULL;
         if (skip != NO_MARKER)
-            arguments = match_group(bp, bp->checksum_re, l.s + skip,
-                                    l.len - skip);
+            arguments = match_end_marker(bp, dsl_name, l.s + skip,
+                                         l.len - skip);
         if (arguments && *arguments)
             break;
         arguments = NULL;
@@ -1095,12 +1174,6 @@ static bool start_marker_regex(const char *text, size_t len, size_t offset)
     pcre2_match_data_free(md);
     pcre2_code_free(re);
     return rc > 0;
-}
-
-static bool is_ascii_word(unsigned char b)
-{
-    return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') ||
-           (b >= '0' && b <= '9') || b == '_';
 }
 
 /* The search for slash-star "[(\w+) input]" done by hand: most files have
