@@ -818,8 +818,10 @@ static size_t shlex_split(BlockParser *bp, const char *s, const char ***fields)
                 err = "No closing quotation";
                 break;
             }
-        } else {
-            sb_addc(&tok, *p);
+        } else {   /* a run of plain characters, at once */
+            size_t run = strcspn(p, " \t\r\n\\'\"");
+            sb_add(&tok, p, run);
+            p += run - 1;
         }
     }
     sb_free(&tok);
