@@ -70,13 +70,23 @@ struct BlockParser {
 
 /* ---- Python's notion of whitespace and line breaks on UTF-8 ---------- */
 
+/* Python's ASCII whitespace, \t\n\v\f\r (9-13), \x1c-\x1f and ' ' (32),
+   as bits: one comparison settles the bytes above ' ', most of them. */
+#define ASCII_SPACE_BITS                                                      \
+    ((UINT64_C(0x1f) << 9) | (UINT64_C(0xf) << 0x1c) | (UINT64_C(1) << 32))
+
+static bool is_ascii_space(unsigned char b)
+{
+    return b <= ' ' && (ASCII_SPACE_BITS >> b) & 1;
+}
+
 /* Length of the Unicode whitespace character (str.isspace) at s, or 0. */
 static size_t py_space_len(const unsigned char *s, size_t n)
 {
     if (n == 0)
         return 0;
     unsigned char b = s[0];
-    if (b == ' ' || (b >= '\t' && b <= '\r') || (b >= 0x1c && b <= 0x1f))
+    if (is_ascii_space(b))
         return 1;
     if (n >= 2 && b == 0xc2 && (s[1] == 0x85 || s[1] == 0xa0))
         return 2;
@@ -518,8 +528,7 @@ static size_t marker_offset(const char *s, size_t n)
             skip += py_lstrip(s + skip, n - skip);
             break;
         }
-        if (!(b == ' ' || (b >= '\t' && b <= '\r') ||
-              (b >= 0x1c && b <= 0x1f)))
+        if (!is_ascii_space(b))
             return NO_MARKER;
         skip++;
     }
@@ -856,6 +865,20 @@ static void output_sum(BlockParser *bp, size_t offset, const char *output,
         o->sum_note(o->sum_userdata, path, offset, len, full);
 }
 
+/* str.strip() of the n bytes at s, as text_strip() strips (ASCII
+   whitespace): s itself when it is a string with nothing to strip. */
+static const char *strip_field(Arena *a, const char *s, size_t n)
+{
+    size_t start = 0;
+    while (start < n && is_ascii_space((unsigned char)s[start]))
+        start++;
+    while (n > start && is_ascii_space((unsigned char)s[n - 1]))
+        n--;
+    if (start == 0 && s[n] == '\0')
+        return s;
+    return arena_strndup(a, s + start, n - start);
+}
+
 static void check_end_marker(BlockParser *bp, const Line *marker,
                              const char *arguments, const char *output,
                              size_t output_offset, Block *block)
@@ -871,10 +894,8 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
             clinic_fail(c, marker->lineno,
                         "Mangled Argument Clinic marker line: %s",
                         repr(c, marker->s, marker->len));
-        names[i] = text_strip(c->arena,
-                              arena_strndup(c->arena, fields[i],
-                                            (size_t)(eq - fields[i])));
-        values[i] = text_strip(c->arena, eq + 1);
+        names[i] = strip_field(c->arena, fields[i], (size_t)(eq - fields[i]));
+        values[i] = strip_field(c->arena, eq + 1, strlen(eq + 1));
     }
     if (!bp->verify)
         return;
