@@ -1096,6 +1096,50 @@ static void paste(StrBuf *out, const char *s, size_t n)
 
 #define PASTE_LITERAL(out, literal) paste((out), (literal), sizeof(literal) - 1)
 
+/* A clinic block as block_print writes it comes in three parts: the head
+   (start line, input, stop line), the output (with a final "\n"), the
+   end marker.  Room for the head and the end marker, less the input and
+   three times the dsl name: */
+#define MARKER_ROOM 128
+
+/* The head: slash-star "[NAME input]", the input, "[NAME start generated
+   code]" star-slash. */
+static void paste_head(StrBuf *out, const Block *b, size_t name_len,
+                       size_t input_len)
+{
+    PASTE_LITERAL(out, "/*[");
+    paste(out, b->dsl_name, name_len);
+    PASTE_LITERAL(out, " input]\n");
+    paste(out, b->input, input_len);
+    PASTE_LITERAL(out, "[");
+    paste(out, b->dsl_name, name_len);
+    PASTE_LITERAL(out, " start generated code]*/\n");
+}
+
+/* The end marker, with the checksums of the output as written (len bytes
+   at written, its final "\n" included) and of the input. */
+static void paste_end_marker(StrBuf *out, const Block *b, size_t name_len,
+                             size_t input_len, const char *written,
+                             size_t len)
+{
+    char output_sum[17], input_sum[17];
+    if (b->verified_output && b->verified_len == len &&
+        memcmp(b->verified_output, written, len) == 0) {
+        memcpy(output_sum, b->verified_sum, 16);   /* the same text */
+        output_sum[16] = '\0';
+    } else {
+        checksum_compute(written, len, 16, output_sum);
+    }
+    checksum_compute(b->input, input_len, 16, input_sum);
+    PASTE_LITERAL(out, "/*[");
+    paste(out, b->dsl_name, name_len);
+    PASTE_LITERAL(out, " end generated code: output=");
+    paste(out, output_sum, 16);
+    PASTE_LITERAL(out, " input=");
+    paste(out, input_sum, 16);
+    PASTE_LITERAL(out, "]*/\n");
+}
+
 void block_print(Clinic *c, StrBuf *out, const Block *b)
 {
     size_t input_len = strlen(b->input);
@@ -1107,14 +1151,8 @@ void block_print(Clinic *c, StrBuf *out, const Block *b)
        into room reserved once for all of it */
     const char *output = b->output ? b->output : "";
     size_t name_len = strlen(b->dsl_name), output_len = strlen(output);
-    sb_grow(out, 3 * name_len + input_len + output_len + 128);
-    PASTE_LITERAL(out, "/*[");
-    paste(out, b->dsl_name, name_len);
-    PASTE_LITERAL(out, " input]\n");
-    paste(out, b->input, input_len);
-    PASTE_LITERAL(out, "[");
-    paste(out, b->dsl_name, name_len);
-    PASTE_LITERAL(out, " start generated code]*/\n");
+    sb_grow(out, 3 * name_len + input_len + output_len + MARKER_ROOM);
+    paste_head(out, b, name_len, input_len);
 
     /* the checksum covers the output as written: with its final "\n" */
     size_t start = out->len;
@@ -1122,26 +1160,41 @@ void block_print(Clinic *c, StrBuf *out, const Block *b)
     if (output_len && output[output_len - 1] != '\n')
         PASTE_LITERAL(out, "\n");
     out->buf[out->len] = '\0';
-
-    char output_sum[17], input_sum[17];
-    output_len = out->len - start;
     block_check_output(c, b);
-    if (b->verified_output && b->verified_len == output_len &&
-        memcmp(b->verified_output, out->buf + start, output_len) == 0) {
-        memcpy(output_sum, b->verified_sum, 16);   /* the same text */
-        output_sum[16] = '\0';
-    } else {
-        checksum_compute(out->buf + start, output_len, 16, output_sum);
-    }
-    checksum_compute(b->input, input_len, 16, input_sum);
-    PASTE_LITERAL(out, "/*[");
-    paste(out, b->dsl_name, name_len);
-    PASTE_LITERAL(out, " end generated code: output=");
-    paste(out, output_sum, 16);
-    PASTE_LITERAL(out, " input=");
-    paste(out, input_sum, 16);
-    PASTE_LITERAL(out, "]*/\n");
+    paste_end_marker(out, b, name_len, input_len, out->buf + start,
+                     out->len - start);
     out->buf[out->len] = '\0';
+}
+
+bool block_print_matches(Clinic *c, const Block *b, const char *text,
+                         size_t len)
+{
+    size_t input_len = strlen(b->input);
+    if (!b->dsl_name)
+        return input_len == len && memcmp(b->input, text, len) == 0;
+    block_check_output(c, b);   /* as block_print would */
+    const char *output = b->output ? b->output : "";
+    size_t name_len = strlen(b->dsl_name), output_len = strlen(output);
+    bool add_newline = output_len && output[output_len - 1] != '\n';
+
+    /* the head, then the output, where they should be in text */
+    StrBuf marker = STRBUF_INIT;
+    sb_grow(&marker, 3 * name_len + input_len + MARKER_ROOM);
+    paste_head(&marker, b, name_len, input_len);
+    size_t start = marker.len, written = output_len + add_newline;
+    bool same = len >= start + written &&
+                memcmp(text, marker.buf, start) == 0 &&
+                memcmp(text + start, output, output_len) == 0 &&
+                (!add_newline || text[start + output_len] == '\n');
+    if (same) {   /* the output as written is text's: the end marker */
+        marker.len = 0;
+        paste_end_marker(&marker, b, name_len, input_len, text + start,
+                         written);
+        same = len == start + written + marker.len &&
+               memcmp(text + start + written, marker.buf, marker.len) == 0;
+    }
+    sb_free(&marker);
+    return same;
 }
 
 /* ---- the file-level checks of parse_file ----------------------------- */

@@ -73,6 +73,11 @@ bool block_parser_next(BlockParser *bp, Block *out);
 /* BlockPrinter.print_block: writes the block with its new output and the
    end marker with fresh checksums. */
 void block_print(Clinic *c, StrBuf *out, const Block *b);
+/* Is text[0, len) what block_print() writes for the block?  The same
+   check is made, without the text being written (a routed file that did
+   not change is compared, not printed again). */
+bool block_print_matches(Clinic *c, const Block *b, const char *text,
+                         size_t len);
 /* The one check block_print() makes of a block's output (a lone surrogate
    cannot be written as UTF-8: clinic.py's error), alone, for runs that
    print nothing (ClinicOptions.no_output). */

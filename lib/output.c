@@ -229,13 +229,16 @@ static void finish_file_destination(Clinic *c, Destination *d,
         add_output_file(c, d->filename, NULL, 0, false);
         return;
     }
-    StrBuf sb = STRBUF_INIT;
-    block_print(c, &sb, &block);
-    size_t len = sb.len;
-    bool changed = !old || old_len != len || memcmp(old, sb.buf, len) != 0;
-    /* unchanged, the file's text is the one read (no copy) */
-    const char *text = changed ? sb_take(&sb, c->arena) : old;
-    sb_free(&sb);
+    /* unchanged, the file's text is the one read: compared, not printed */
+    const char *text = old;
+    size_t len = old_len;
+    bool changed = !old || !block_print_matches(c, &block, old, old_len);
+    if (changed) {
+        StrBuf sb = STRBUF_INIT;
+        block_print(c, &sb, &block);
+        len = sb.len;
+        text = sb_take(&sb, c->arena);
+    }
     add_output_file(c, d->filename, text, len, changed);
 }
 
