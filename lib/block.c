@@ -149,10 +149,10 @@ static const unsigned char may_break[256] = {
 
 /* Most of a file is lines nobody looks at: what the scanner needs of
    them (where the next line break of another kind than "\n" is, how
-   many lines there are up to the next line that matters) is found 16
-   bytes at a time with SSE2 where the compiler has it (all of x86-64),
-   else a byte at a time.  The text is NUL-terminated: the byte at len
-   may be read. */
+   many lines there are up to the next line that matters, where that line
+   starts) is found 16 to 64 bytes at a time with SSE2 where the compiler
+   has it (all of x86-64), else a byte at a time.  The text is
+   NUL-terminated: the byte at len may be read. */
 
 #ifdef __SSE2__
 /* The 16 bytes at s as a vector. */
@@ -197,16 +197,16 @@ static size_t find_other_break(const char *text, size_t from, size_t len)
     const unsigned char *s = (const unsigned char *)text;
     size_t i = from;
 #ifdef __SSE2__
-    /* the candidates, bytes 0x0b-0x1f and 0x80-0xff, with one signed and
-       one unsigned comparison, 64 bytes at a time; the few there are in
-       C text are looked up in may_break */
+    /* the candidates, bytes 0x0b-0x1f and 0x80-0xff (one signed and one
+       unsigned comparison), 16 bytes at a time; the few there are in C
+       text are looked up in may_break */
     const __m128i space = _mm_set1_epi8(0x20), nl = _mm_set1_epi8('\n');
 #define BREAK_CANDIDATES(v)                                                   \
     _mm_andnot_si128(_mm_cmpeq_epi8(_mm_min_epu8((v), nl), (v)),             \
                      _mm_cmplt_epi8((v), space))
-    /* for a quick look at 64 bytes, less exact: the bytes >= 0x80 have
-       the high bit of their OR; the bytes 0x0b-0x1f, less 0x0b, are the
-       only ones below 0x15 (unsigned, wrapping around) */
+    /* first a quicker look at 64 bytes for any candidate: the bytes >=
+       0x80 have the high bit of their OR; the bytes 0x0b-0x1f, less 0x0b,
+       are the only ones below 0x15 (unsigned, wrapping around) */
     const __m128i minus_0b = _mm_set1_epi8(-0x0b),
                   below = _mm_set1_epi8(0x14);
     for (;;) {
@@ -1159,7 +1159,6 @@ void block_print(Clinic *c, StrBuf *out, const Block *b)
     paste(out, output, output_len);
     if (output_len && output[output_len - 1] != '\n')
         PASTE_LITERAL(out, "\n");
-    out->buf[out->len] = '\0';
     block_check_output(c, b);
     paste_end_marker(out, b, name_len, input_len, out->buf + start,
                      out->len - start);
