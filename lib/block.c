@@ -21,6 +21,9 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "checksum.h"
 #include "cpp.h"
@@ -67,13 +70,23 @@ struct BlockParser {
 
 /* ---- Python's notion of whitespace and line breaks on UTF-8 ---------- */
 
+/* Python's ASCII whitespace, \t\n\v\f\r (9-13), \x1c-\x1f and ' ' (32),
+   as bits: one comparison settles the bytes above ' ', most of them. */
+#define ASCII_SPACE_BITS                                                      \
+    ((UINT64_C(0x1f) << 9) | (UINT64_C(0xf) << 0x1c) | (UINT64_C(1) << 32))
+
+static bool is_ascii_space(unsigned char b)
+{
+    return b <= ' ' && (ASCII_SPACE_BITS >> b) & 1;
+}
+
 /* Length of the Unicode whitespace character (str.isspace) at s, or 0. */
 static size_t py_space_len(const unsigned char *s, size_t n)
 {
     if (n == 0)
         return 0;
     unsigned char b = s[0];
-    if (b == ' ' || (b >= '\t' && b <= '\r') || (b >= 0x1c && b <= 0x1f))
+    if (is_ascii_space(b))
         return 1;
     if (n >= 2 && b == 0xc2 && (s[1] == 0x85 || s[1] == 0xa0))
         return 2;
@@ -132,19 +145,185 @@ static const unsigned char may_break[256] = {
     [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0xc2] = 1, [0xe2] = 1,
 };
 
-static const char may_break_chars[] = "\r\v\f\x1c\x1d\x1e\xc2\xe2";
+/* ---- scanning the text a stretch at a time --------------------------- */
+
+/* Most of a file is lines nobody looks at: what the scanner needs of
+   them (where the next line break of another kind than "\n" is, how
+   many lines there are up to the next line that matters, where that line
+   starts) is found 16 to 64 bytes at a time with SSE2 where the compiler
+   has it (all of x86-64), else a byte at a time.  The text is
+   NUL-terminated: the byte at len may be read. */
+
+#ifdef __SSE2__
+/* The 16 bytes at s as a vector. */
+static __m128i load16(const unsigned char *s)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)s);
+}
+
+/* Index of the lowest set bit of a non-zero mask. */
+static unsigned lowest_bit(unsigned mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctz(mask);
+#else
+    unsigned k = 0;
+    while (!(mask & 1u)) {
+        mask >>= 1;
+        k++;
+    }
+    return k;
+#endif
+}
+
+/* Index of the highest set bit of a non-zero mask. */
+static unsigned highest_bit(unsigned mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 31u - (unsigned)__builtin_clz(mask);
+#else
+    unsigned k = 0;
+    while (mask >>= 1)
+        k++;
+    return k;
+#endif
+}
+#endif
+
+/* The offset of the first byte at or after from that may begin a line
+   break other than "\n" (may_break, less "\n"), or len. */
+static size_t find_other_break(const char *text, size_t from, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = from;
+#ifdef __SSE2__
+    /* the candidates, bytes 0x0b-0x1f and 0x80-0xff (one signed and one
+       unsigned comparison), 16 bytes at a time; the few there are in C
+       text are looked up in may_break */
+    const __m128i space = _mm_set1_epi8(0x20), nl = _mm_set1_epi8('\n');
+#define BREAK_CANDIDATES(v)                                                   \
+    _mm_andnot_si128(_mm_cmpeq_epi8(_mm_min_epu8((v), nl), (v)),             \
+                     _mm_cmplt_epi8((v), space))
+    /* first a quicker look at 64 bytes for any candidate: the bytes >=
+       0x80 have the high bit of their OR; the bytes 0x0b-0x1f, less 0x0b,
+       are the only ones below 0x15 (unsigned, wrapping around) */
+    const __m128i minus_0b = _mm_set1_epi8(-0x0b),
+                  below = _mm_set1_epi8(0x14);
+    for (;;) {
+        while (i + 64 <= len) {
+            __m128i a = load16(s + i), b = load16(s + i + 16),
+                    c = load16(s + i + 32), d = load16(s + i + 48);
+            __m128i high = _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d));
+            __m128i low = _mm_min_epu8(
+                _mm_min_epu8(_mm_add_epi8(a, minus_0b),
+                             _mm_add_epi8(b, minus_0b)),
+                _mm_min_epu8(_mm_add_epi8(c, minus_0b),
+                             _mm_add_epi8(d, minus_0b)));
+            __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(low, below), low);
+            if (_mm_movemask_epi8(_mm_or_si128(high, control)))
+                break;
+            i += 64;
+        }
+        /* 16 bytes at a time through a stretch with a candidate, or to
+           the end (the NUL at len is no candidate) */
+        size_t stretch_end = i + 64 <= len ? i + 64 : len + 1;
+        for (; i + 16 <= stretch_end; i += 16) {
+            unsigned mask =
+                (unsigned)_mm_movemask_epi8(BREAK_CANDIDATES(load16(s + i)));
+            while (mask) {
+                size_t at = i + lowest_bit(mask);
+                if (may_break[s[at]])
+                    return at;
+                mask &= mask - 1;
+            }
+        }
+        if (i + 16 > len + 1)
+            break;
+    }
+#undef BREAK_CANDIDATES
+#endif
+    while (i < len && (s[i] == '\n' || !may_break[s[i]]))
+        i++;
+    return i < len ? i : len;   /* the last stretch may end past len */
+}
+
+/* The offset just past the last "\n" in text[from, to), or from. */
+static size_t line_start_before(const char *text, size_t from, size_t to)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t j = to;
+#ifdef __SSE2__
+    const __m128i nl = _mm_set1_epi8('\n');
+    for (; j - from >= 16; j -= 16) {
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(load16(s + j - 16), nl));
+        if (mask)
+            return j - 16 + highest_bit(mask) + 1;
+    }
+    if (j > from && j >= 16) {
+        /* the last stretch: the 16 bytes before j, less those before from */
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(load16(s + j - 16), nl));
+        mask &= ~0u << (from - (j - 16));
+        return mask ? j - 16 + highest_bit(mask) + 1 : from;
+    }
+#endif
+    while (j > from && s[j - 1] != '\n')
+        j--;
+    return j;
+}
+
+/* The number of "\n" in text[from, to). */
+static int count_newlines(const char *text, size_t from, size_t to)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = from;
+    int n = 0;
+#ifdef __SSE2__
+    /* each "\n" found subtracts -1 from its byte of the sums, which are
+       added up before any can pass 255 (a-d are 0 to -4 a byte) */
+    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    while (to - i >= 16) {
+        /* at most 63 rounds of 64 bytes (four sums of a byte each), then
+           16 bytes at a time */
+        size_t rounds = (to - i) / 64;
+        if (rounds > 63)
+            rounds = 63;
+        __m128i sums = zero;
+        for (size_t k = 0; k < rounds; k++, i += 64) {
+            __m128i a = _mm_cmpeq_epi8(load16(s + i), nl);
+            __m128i b = _mm_cmpeq_epi8(load16(s + i + 16), nl);
+            __m128i c = _mm_cmpeq_epi8(load16(s + i + 32), nl);
+            __m128i d = _mm_cmpeq_epi8(load16(s + i + 48), nl);
+            sums = _mm_sub_epi8(sums, _mm_add_epi8(_mm_add_epi8(a, b),
+                                                   _mm_add_epi8(c, d)));
+        }
+        if (rounds == 0)
+            for (; to - i >= 16; i += 16)
+                sums = _mm_sub_epi8(sums, _mm_cmpeq_epi8(load16(s + i), nl));
+        __m128i total = _mm_sad_epu8(sums, zero);
+        n += _mm_cvtsi128_si32(total) +
+             _mm_cvtsi128_si32(_mm_unpackhi_epi64(total, total));
+    }
+    if (i < to && to >= 16) {
+        /* the last stretch: the 16 bytes before to, less those before i */
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(load16(s + to - 16), nl));
+        for (mask >>= 16 - (to - i); mask; mask &= mask - 1)
+            n++;
+        i = to;
+    }
+#endif
+    for (; i < to; i++)
+        n += s[i] == '\n';
+    return n;
+}
 
 /* Both markers (start line, end marker) begin with this, once leading
    whitespace is skipped: lines without it never reach the regexes. */
 static bool has_marker_prefix(const char *s, size_t n)
 {
     return n >= 3 && s[0] == '/' && s[1] == '*' && s[2] == '[';
-}
-
-static bool starts_with(const char *s, size_t n, const char *prefix)
-{
-    size_t k = strlen(prefix);
-    return n >= k && memcmp(s, prefix, k) == 0;
 }
 
 /* Python's repr() of a piece of text, for messages. */
@@ -245,6 +424,94 @@ static const char *match_group(BlockParser *bp, pcre2_code *re,
     return arena_strndup(bp->c->arena, s + ov[2], ov[3] - ov[2]);
 }
 
+/* ---- the markers matched by hand, on lines in ASCII ------------------ */
+
+/* The regexes above, on a line whose bytes are all ASCII, match exactly
+   as this code does (\w is [A-Za-z0-9_] there, '.' any byte but "\n");
+   lines with other bytes, rare, go to the regexes. */
+
+static bool is_ascii(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t word;
+        memcpy(&word, s + i, 8);
+        if (word & UINT64_C(0x8080808080808080))
+            return false;
+    }
+    for (; i < n; i++)
+        if ((unsigned char)s[i] >= 0x80)
+            return false;
+    return true;
+}
+
+static bool is_ascii_word(unsigned char b)
+{
+    return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') ||
+           (b >= '0' && b <= '9') || b == '_';
+}
+
+/* Where '$' matches in the line as match_group hands it to the regex: at
+   its end, or before its final "\n" ("\r\n" counting as "\n", a final
+   lone "\r" dropped). */
+static size_t subject_end(const char *s, size_t n)
+{
+    if (n >= 2 && s[n - 2] == '\r' && s[n - 1] == '\n')
+        return n - 2;
+    if (n >= 1 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        return n - 1;
+    return n;
+}
+
+/* The start line's regex, ^/\*\[(\w+) input\]$: the dsl name, or NULL. */
+static const char *match_start_marker(BlockParser *bp, const char *s,
+                                      size_t n)
+{
+    if (!is_ascii(s, n))
+        return match_group(bp, bp->start_re, s, n);
+    size_t end = subject_end(s, n), i = 3;
+    if (end < 3 || memcmp(s, "/*[", 3) != 0)
+        return NULL;
+    while (i < end && is_ascii_word((unsigned char)s[i]))
+        i++;
+    if (i == 3 || end - i != 7 || memcmp(s + i, " input]", 7) != 0)
+        return NULL;
+    return arena_strndup(bp->c->arena, s + 3, i - 3);
+}
+
+/* The end marker's regex for dsl_name, compiled when a line needs it. */
+static pcre2_code *end_marker_regex(BlockParser *bp, const char *dsl_name)
+{
+    if (!bp->checksum_dsl || strcmp(bp->checksum_dsl, dsl_name) != 0) {
+        const char *pattern = arena_printf(
+            bp->c->arena,
+            "^/\\*\\[\\Q%s\\E end generated code: (.+)\\]\\*/$", dsl_name);
+        bp->checksum_re = strcmp(dsl_name, "clinic") == 0
+            ? shared_regex(bp, &shared_clinic_end_re, pattern)
+            : compile_regex(bp, pattern);
+        bp->checksum_dsl = dsl_name;
+    }
+    return bp->checksum_re;
+}
+
+/* The end marker's regex, ^/\*\[\QNAME\E end generated code: (.+)\]\*\/$
+   with its greedy '.+': the arguments, or NULL. */
+static const char *match_end_marker(BlockParser *bp, const char *dsl_name,
+                                    const char *s, size_t n)
+{
+    static const char middle[] = " end generated code: ";
+    if (!is_ascii(s, n))
+        return match_group(bp, end_marker_regex(bp, dsl_name), s, n);
+    size_t end = subject_end(s, n), name_len = strlen(dsl_name);
+    size_t head = 3 + name_len + sizeof middle - 1;
+    if (end < head + 1 + 3 || memcmp(s, "/*[", 3) != 0 ||
+        memcmp(s + 3, dsl_name, name_len) != 0 ||
+        memcmp(s + 3 + name_len, middle, sizeof middle - 1) != 0 ||
+        memcmp(s + end - 3, "]*/", 3) != 0)
+        return NULL;
+    return arena_strndup(bp->c->arena, s + head, end - 3 - head);
+}
+
 #define NO_MARKER ((size_t)-1)
 
 /* Where a marker would begin on the line (after leading whitespace), or
@@ -261,8 +528,7 @@ static size_t marker_offset(const char *s, size_t n)
             skip += py_lstrip(s + skip, n - skip);
             break;
         }
-        if (!(b == ' ' || (b >= '\t' && b <= '\r') ||
-              (b >= 0x1c && b <= 0x1f)))
+        if (!is_ascii_space(b))
             return NO_MARKER;
         skip++;
     }
@@ -271,16 +537,28 @@ static size_t marker_offset(const char *s, size_t n)
 
 /* ---- reading lines ------------------------------------------------- */
 
-/* clinic.py's _line(): the next line; unless looking ahead it goes to
-   the cpp monitor (CLanguage.parse_line). */
-/* The offset of the next byte of CPP_SPECIAL_BYTES at or after from (or
-   the end of the text), found a stretch of text at a time. */
+/* The offset of the first byte at or after from that makes its line
+   matter to the cpp monitor (cpp_byte_matters), or len.  The text is
+   NUL-terminated, without NULs. */
+static size_t find_cpp_byte(const char *text, size_t from, size_t len)
+{
+    size_t i = from;
+    for (;;) {
+        i += strcspn(text + i, CPP_SPECIAL_BYTES);
+        if (i >= len || cpp_byte_matters(text, i))
+            return i;
+        i++;
+    }
+}
+
+/* The offset of the next byte that makes its line matter to the cpp
+   monitor at or after from (or the end of the text), found a stretch of
+   text at a time. */
 static size_t next_cpp_at(BlockParser *bp, size_t from)
 {
     if (from < bp->cpp_from || from > bp->next_cpp) {
-        /* the text is NUL-terminated, without NULs */
         bp->cpp_from = from;
-        bp->next_cpp = from + strcspn(bp->text + from, CPP_SPECIAL_BYTES);
+        bp->next_cpp = find_cpp_byte(bp->text, from, bp->len);
     }
     return bp->next_cpp;
 }
@@ -295,6 +573,8 @@ static bool cpp_may_care(BlockParser *bp, const Line *l)
     return next_cpp_at(bp, from) < from + l->len;
 }
 
+/* clinic.py's _line(): the next line; unless looking ahead it goes to
+   the cpp monitor (CLanguage.parse_line). */
 static bool read_line(BlockParser *bp, Line *l, bool lookahead)
 {
     if (bp->pos >= bp->len)
@@ -304,9 +584,7 @@ static bool read_line(BlockParser *bp, Line *l, bool lookahead)
     if (i >= bp->next_special) {
         /* the bytes that may start another kind of line break, found a
            stretch at a time (the text is NUL-terminated, without NULs) */
-        bp->next_special = i + strcspn(bp->text + i, may_break_chars);
-        if (bp->next_special > bp->len)
-            bp->next_special = bp->len;
+        bp->next_special = find_other_break(bp->text, i, bp->len);
     }
     const char *nl = memchr(bp->text + i, '\n', bp->next_special - i);
     if (nl) {
@@ -346,20 +624,22 @@ static bool read_line(BlockParser *bp, Line *l, bool lookahead)
    is, is found once and kept. */
 /* The offset of the next slash-star "[" at or after from (or the end of
    the text), found a stretch of text at a time. */
+static size_t find_marker(const char *text, size_t from, size_t len)
+{
+    const char *p = text + from, *end = text + len;
+    while ((p = memchr(p, '[', (size_t)(end - p))) != NULL) {
+        if (p - text >= (ptrdiff_t)from + 2 && p[-1] == '*' && p[-2] == '/')
+            return (size_t)(p - 2 - text);
+        p++;
+    }
+    return len;
+}
+
 static size_t next_marker_at(BlockParser *bp, size_t from)
 {
     if (from < bp->marker_from || from > bp->next_marker) {
-        const char *p = bp->text + from, *end = bp->text + bp->len;
         bp->marker_from = from;
-        bp->next_marker = bp->len;
-        while ((p = memchr(p, '[', (size_t)(end - p))) != NULL) {
-            if (p - bp->text >= (ptrdiff_t)from + 2 && p[-1] == '*' &&
-                p[-2] == '/') {
-                bp->next_marker = (size_t)(p - 2 - bp->text);
-                break;
-            }
-            p++;
-        }
+        bp->next_marker = find_marker(bp->text, from, bp->len);
     }
     return bp->next_marker;
 }
@@ -391,14 +671,10 @@ static void skip_plain_lines(BlockParser *bp, bool lookahead)
     if (bp->next_special < stop)
         stop = bp->next_special;
     /* back to the start of the line that holds stop */
-    while (stop > pos && bp->text[stop - 1] != '\n')
-        stop--;
+    stop = line_start_before(bp->text, pos, stop);
     if (stop == pos)
         return;
-    int lines = 0;
-    for (const char *p = bp->text + pos, *end = bp->text + stop;
-         (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-        lines++;
+    int lines = count_newlines(bp->text, pos, stop);
     bp->pos = stop;
     bp->next_line += lines;
     bp->line_number = bp->next_line - 1;
@@ -406,15 +682,19 @@ static void skip_plain_lines(BlockParser *bp, bool lookahead)
 }
 
 /* is_start_line(): the dsl name of a start line (slash-star "[NAME input]",
-   leading whitespace allowed), or NULL. */
-static const char *is_start_line(BlockParser *bp, const Line *l)
+   leading whitespace allowed), or NULL.  Most lines are settled by where
+   the next slash-star "[" is, inline; the others by the regex. */
+static const char *match_start_line(BlockParser *bp, const Line *l)
 {
-    if (!may_hold_marker(bp, l))
-        return NULL;
     size_t skip = marker_offset(l->s, l->len);
     if (skip == NO_MARKER)
         return NULL;
-    return match_group(bp, bp->start_re, l->s + skip, l->len - skip);
+    return match_start_marker(bp, l->s + skip, l->len - skip);
+}
+
+static const char *is_start_line(BlockParser *bp, const Line *l)
+{
+    return may_hold_marker(bp, l) ? match_start_line(bp, l) : NULL;
 }
 
 /* ---- the parser ------------------------------------------------------ */
@@ -468,24 +748,32 @@ static void parse_verbatim_block(BlockParser *bp, Block *out)
         }
         end = bp->pos;
     }
-    out->input = arena_strndup(bp->c->arena, bp->text + start, end - start);
+    /* text that runs to the end of the file is already a string there */
+    out->input = end == bp->len ? bp->text + start
+                                : arena_strndup(bp->c->arena, bp->text + start,
+                                                end - start);
 }
 
-/* is_stop_line(): the line starts with the stop line, with nothing but
-   whitespace after it. */
-static bool is_stop_line(BlockParser *bp, const Line *l, const char *stop)
+/* is_stop_line(): the line starts with the stop line (stop_len bytes),
+   with nothing but whitespace after it. */
+static bool is_stop_line(BlockParser *bp, const Line *l, const char *stop,
+                         size_t stop_len)
 {
     Clinic *c = bp->c;
-    if (starts_with(l->s, l->len, stop)) {
-        size_t k = strlen(stop);
-        if (l->len > k && !py_isspace(l->s + k, l->len - k))
+    if (l->len >= stop_len && memcmp(l->s, stop, stop_len) == 0) {
+        if (l->len > stop_len &&
+            !py_isspace(l->s + stop_len, l->len - stop_len))
             clinic_fail(c, l->lineno, "Garbage after stop line: %s",
-                        repr(c, l->s + k, l->len - k));
+                        repr(c, l->s + stop_len, l->len - stop_len));
         return true;
     }
-    /* gh-92256: don't allow incorrectly formatted stop lines */
+    /* gh-92256: don't allow incorrectly formatted stop lines (a line
+       that does not start with whitespace was just looked at) */
+    if (py_space_len((const unsigned char *)l->s, l->len) == 0)
+        return false;
     size_t skip = py_lstrip(l->s, l->len);
-    if (starts_with(l->s + skip, l->len - skip, stop))
+    if (l->len - skip >= stop_len &&
+        memcmp(l->s + skip, stop, stop_len) == 0)
         clinic_fail(c, l->lineno,
                     "Whitespace is not allowed before the stop line: %s",
                     repr(c, l->s, l->len));
@@ -503,7 +791,8 @@ static size_t shlex_split(BlockParser *bp, const char *s, const char ***fields)
     bool in_token = false;
     const char *err = NULL;
     for (const char *p = s;; p++) {
-        if (*p == '\0' || strchr(" \t\r\n", *p)) {
+        if (*p == '\0' || *p == ' ' || *p == '\t' || *p == '\r' ||
+            *p == '\n') {
             if (in_token) {
                 if (n == cap) {
                     const char **grown =
@@ -538,8 +827,10 @@ static size_t shlex_split(BlockParser *bp, const char *s, const char ***fields)
                 err = "No closing quotation";
                 break;
             }
-        } else {
-            sb_addc(&tok, *p);
+        } else {   /* a run of plain characters, at once */
+            size_t run = strcspn(p, " \t\r\n\\'\"");
+            sb_add(&tok, p, run);
+            p += run - 1;
         }
     }
     sb_free(&tok);
@@ -574,6 +865,20 @@ static void output_sum(BlockParser *bp, size_t offset, const char *output,
         o->sum_note(o->sum_userdata, path, offset, len, full);
 }
 
+/* str.strip() of the n bytes at s, as text_strip() strips (ASCII
+   whitespace): s itself when it is a string with nothing to strip. */
+static const char *strip_field(Arena *a, const char *s, size_t n)
+{
+    size_t start = 0;
+    while (start < n && is_ascii_space((unsigned char)s[start]))
+        start++;
+    while (n > start && is_ascii_space((unsigned char)s[n - 1]))
+        n--;
+    if (start == 0 && s[n] == '\0')
+        return s;
+    return arena_strndup(a, s + start, n - start);
+}
+
 static void check_end_marker(BlockParser *bp, const Line *marker,
                              const char *arguments, const char *output,
                              size_t output_offset, Block *block)
@@ -589,10 +894,8 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
             clinic_fail(c, marker->lineno,
                         "Mangled Argument Clinic marker line: %s",
                         repr(c, marker->s, marker->len));
-        names[i] = text_strip(c->arena,
-                              arena_strndup(c->arena, fields[i],
-                                            (size_t)(eq - fields[i])));
-        values[i] = text_strip(c->arena, eq + 1);
+        names[i] = strip_field(c->arena, fields[i], (size_t)(eq - fields[i]));
+        values[i] = strip_field(c->arena, eq + 1, strlen(eq + 1));
     }
     if (!bp->verify)
         return;
@@ -639,8 +942,12 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
 {
     Clinic *c = bp->c;
     const char *dsl_name = bp->dsl_name;
-    const char *stop = arena_printf(c->arena, "[%s start generated code]*/",
-                                    dsl_name);
+    /* the stop line, "[NAME start generated code]" and star-slash */
+    size_t name_len = strlen(dsl_name), stop_len = name_len + 25;
+    char *stop = arena_alloc_uninit(c->arena, stop_len + 1);
+    stop[0] = '[';
+    memcpy(stop + 1, dsl_name, name_len);
+    memcpy(stop + 1 + name_len, " start generated code]*/", 25);
     memset(out, 0, sizeof *out);
     out->dsl_name = dsl_name;
     out->indent = "";
@@ -659,7 +966,7 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
             clinic_fail(c, l.lineno, "start line inside the block that "
                         "began at line %d, which has no '%s' line (clinic.py "
                         "would drop this line)", out->line, stop);
-        if (is_stop_line(bp, &l, stop)) {
+        if (is_stop_line(bp, &l, stop, stop_len)) {
             closed = true;
             break;
         }
@@ -672,15 +979,6 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
 
     /* the output, up to the end marker (looking ahead: without one, the
        lines go back to be read again as verbatim text) */
-    if (!bp->checksum_dsl || strcmp(bp->checksum_dsl, dsl_name) != 0) {
-        const char *pattern = arena_printf(
-            c->arena, "^/\\*\\[\\Q%s\\E end generated code: (.+)\\]\\*/$",
-            dsl_name);
-        bp->checksum_re = strcmp(dsl_name, "clinic") == 0
-            ? shared_regex(bp, &shared_clinic_end_re, pattern)
-            : compile_regex(bp, pattern);
-        bp->checksum_dsl = dsl_name;
-    }
     size_t saved_pos = bp->pos, saved_special = bp->next_special;
     int saved_next = bp->next_line, saved_line = bp->line_number;
     size_t out_start = bp->pos, out_end = bp->pos;
@@ -694,8 +992,8 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
                                               : NO_MARKER;
         arguments = NULL;
         if (skip != NO_MARKER)
-            arguments = match_group(bp, bp->checksum_re, l.s + skip,
-                                    l.len - skip);
+            arguments = match_end_marker(bp, dsl_name, l.s + skip,
+                                         l.len - skip);
         if (arguments && *arguments)
             break;
         arguments = NULL;
@@ -789,30 +1087,36 @@ void block_check_output(Clinic *c, const Block *b)
                     at);
 }
 
+#define PRINT_LITERAL(out, literal) \
+    printout_add((out), (literal), sizeof(literal) - 1)
+
 void block_print(Clinic *c, PrintOut *out, const Block *b)
 {
+    size_t input_len = strlen(b->input);
     if (!b->dsl_name) {
-        printout_adds(out, b->input);
+        printout_add(out, b->input, input_len);
         return;
     }
-    /* the markers are pasted, not formatted: this runs for every block */
-    printout_adds(out, "/*[");
-    printout_adds(out, b->dsl_name);
-    printout_adds(out, " input]\n");
-    printout_adds(out, b->input);
-    printout_add(out, "[", 1);
-    printout_adds(out, b->dsl_name);
-    printout_adds(out, " start generated code]*/\n");
+    /* the markers are pasted, not formatted: this runs for every block,
+       each string measured once */
+    const char *output = b->output ? b->output : "";
+    size_t name_len = strlen(b->dsl_name), output_len = strlen(output);
+    PRINT_LITERAL(out, "/*[");
+    printout_add(out, b->dsl_name, name_len);
+    PRINT_LITERAL(out, " input]\n");
+    printout_add(out, b->input, input_len);
+    PRINT_LITERAL(out, "[");
+    printout_add(out, b->dsl_name, name_len);
+    PRINT_LITERAL(out, " start generated code]*/\n");
 
     /* the checksum covers the output as written: with its final "\n" */
     size_t start = out->len;
-    const char *output = b->output ? b->output : "";
-    printout_adds(out, output);
-    if (*output && output[strlen(output) - 1] != '\n')
-        printout_add(out, "\n", 1);
+    printout_add(out, output, output_len);
+    if (output_len && output[output_len - 1] != '\n')
+        PRINT_LITERAL(out, "\n");
 
     char output_sum[17], input_sum[17];
-    size_t output_len = out->len - start;
+    output_len = out->len - start;
     block_check_output(c, b);
     if (b->verified_output && b->verified_len == output_len &&
         memcmp(b->verified_output, printout_at(out, start), output_len) == 0) {
@@ -821,14 +1125,14 @@ void block_print(Clinic *c, PrintOut *out, const Block *b)
     } else {
         checksum_compute(printout_at(out, start), output_len, 16, output_sum);
     }
-    checksum_compute(b->input, strlen(b->input), 16, input_sum);
-    printout_adds(out, "/*[");
-    printout_adds(out, b->dsl_name);
-    printout_adds(out, " end generated code: output=");
-    printout_adds(out, output_sum);
-    printout_adds(out, " input=");
-    printout_adds(out, input_sum);
-    printout_adds(out, "]*/\n");
+    checksum_compute(b->input, input_len, 16, input_sum);
+    PRINT_LITERAL(out, "/*[");
+    printout_add(out, b->dsl_name, name_len);
+    PRINT_LITERAL(out, " end generated code: output=");
+    printout_add(out, output_sum, 16);
+    PRINT_LITERAL(out, " input=");
+    printout_add(out, input_sum, 16);
+    PRINT_LITERAL(out, "]*/\n");
 }
 
 /* ---- the file-level checks of parse_file ----------------------------- */
@@ -884,12 +1188,6 @@ static bool start_marker_regex(const char *text, size_t len, size_t offset)
     pcre2_match_data_free(md);
     pcre2_code_free(re);
     return rc > 0;
-}
-
-static bool is_ascii_word(unsigned char b)
-{
-    return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') ||
-           (b >= '0' && b <= '9') || b == '_';
 }
 
 /* The search for slash-star "[(\w+) input]" done by hand: most files have

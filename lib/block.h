@@ -51,7 +51,10 @@ struct Block {
 
 typedef struct BlockParser BlockParser;
 
-/* verify: check existing checksums (false with -f). */
+/* verify: check existing checksums (false with -f).  text[len] is '\0':
+   the scanner reads it, and verbatim text that runs to the end of the
+   file is handed out as a pointer into text (which must outlive the
+   blocks). */
 BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
                               bool verify);
 /* A checksum mismatch does not fail at once: it is left in the block

@@ -11,6 +11,7 @@
  */
 #include "cpp.h"
 
+#include <stdint.h>
 #include <string.h>
 
 typedef enum CppToken { CPP_IF, CPP_ELIF } CppToken;
@@ -41,11 +42,9 @@ struct CppMonitor {
 /* Length in bytes of the whitespace character at s (str.isspace()), or 0.
    Python decodes the file, so its strip() and split() also drop the
    Unicode spaces; for the ASCII ones this is \t\n\v\f\r, \x1c-\x1f and ' '. */
-static size_t py_space_at(const char *s, const char *end)
+static size_t py_space_at_utf8(const char *s, const char *end)
 {
     unsigned char b0 = (unsigned char)s[0];
-    if (b0 == ' ' || (b0 >= '\t' && b0 <= '\r') || (b0 >= 0x1c && b0 <= 0x1f))
-        return 1;
     if (b0 < 0xc2 || end - s < 2)
         return 0;
     unsigned char b1 = (unsigned char)s[1];
@@ -66,7 +65,26 @@ static size_t py_space_at(const char *s, const char *end)
     return 0;
 }
 
-static const char *skip_space(const char *s, const char *end)
+/* \t\n\v\f\r (9-13), \x1c-\x1f and ' ' (32), as bits: one comparison
+   settles the bytes above ' ', most of them. */
+#define ASCII_SPACE_BITS                                                      \
+    ((UINT64_C(0x1f) << 9) | (UINT64_C(0xf) << 0x1c) | (UINT64_C(1) << 32))
+
+static bool is_ascii_space(unsigned char b)
+{
+    return b <= ' ' && (ASCII_SPACE_BITS >> b) & 1;
+}
+
+/* The ASCII test inline, the rest (rare in C) out of line. */
+static inline size_t py_space_at(const char *s, const char *end)
+{
+    unsigned char b0 = (unsigned char)s[0];
+    if (b0 < 0x80)
+        return is_ascii_space(b0);
+    return py_space_at_utf8(s, end);
+}
+
+static inline const char *skip_space(const char *s, const char *end)
 {
     size_t n;
     while (s < end && (n = py_space_at(s, end)) != 0)
@@ -100,8 +118,7 @@ static const char *rstrip_end(const char *s, const char *end)
         unsigned char b = (unsigned char)end[-1];
         if (b >= 0x80)
             return rstrip_end_utf8(s, end);
-        if (!(b == ' ' || (b >= '\t' && b <= '\r') ||
-              (b >= 0x1c && b <= 0x1f)))
+        if (!is_ascii_space(b))
             break;
         end--;
     }
@@ -152,7 +169,11 @@ static const char *negate(Clinic *c, const char *condition)
 {
     if (condition[0] == '!')
         return condition + 1;
-    return arena_printf(c->arena, "!%s", condition);
+    size_t n = strlen(condition);
+    char *negated = arena_alloc(c->arena, n + 2);
+    negated[0] = '!';
+    memcpy(negated + 1, condition, n + 1);
+    return negated;
 }
 
 static void push(Clinic *c, CppMonitor *m, CppToken token,
@@ -206,13 +227,50 @@ static bool is_a_simple_defined(const char *s)
 
 /* ---- one directive ----------------------------------------------------- */
 
-/* The directive's text after '#': "fields[0] fields[1:]" as cpp.py splits
-   it.  Returns the token lowered and the arguments joined with ' '. */
-static void split_directive(Clinic *c, const char *s, const char *end,
-                            char **token, char **arguments, int *nargs)
+/* The directives the monitor follows (the others change nothing). */
+typedef enum Conditional {
+    NOT_CONDITIONAL, COND_IF, COND_IFDEF, COND_IFNDEF, COND_ELIF, COND_ELSE,
+    COND_ENDIF,
+} Conditional;
+
+static const struct {
+    const char *name;
+    size_t len;
+} conditionals[] = {
+    [COND_IF] = {"if", 2}, [COND_IFDEF] = {"ifdef", 5},
+    [COND_IFNDEF] = {"ifndef", 6}, [COND_ELIF] = {"elif", 4},
+    [COND_ELSE] = {"else", 4}, [COND_ENDIF] = {"endif", 5},
+};
+
+/* Which directive the token s[0, n) is, lowered as cpp.py lowers
+   fields[0] (only ASCII letters lower to these). */
+static Conditional conditional_of(const char *s, size_t n)
 {
-    StrBuf args = STRBUF_INIT;
-    *token = NULL;
+    if (n < 2 || n > 6)
+        return NOT_CONDITIONAL;
+    char lower[6];
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        lower[i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
+    }
+    for (int k = COND_IF; k <= COND_ENDIF; k++)
+        if (conditionals[k].len == n &&
+            memcmp(lower, conditionals[k].name, n) == 0)
+            return (Conditional)k;
+    return NOT_CONDITIONAL;
+}
+
+/* The directive's arguments as cpp.py has them, ' '.join(fields[1:]), in
+   arena memory with room for `before` bytes before them and `after`
+   after them (and the NUL): the fields and the single spaces between
+   them take no more room than the text they come from. */
+static char *join_arguments(Clinic *c, const char *s, const char *end,
+                            size_t before, size_t after, size_t *len,
+                            int *nargs)
+{
+    char *joined = (char *)arena_alloc(c->arena, before + (size_t)(end - s) +
+                                                     after + 1) + before;
+    char *p = joined;
     *nargs = 0;
     for (;;) {
         s = skip_space(s, end);
@@ -221,65 +279,81 @@ static void split_directive(Clinic *c, const char *s, const char *end,
         const char *field = s;
         while (s < end && py_space_at(s, end) == 0)
             s++;
-        if (!*token) {
-            char *t = arena_strndup(c->arena, field, (size_t)(s - field));
-            for (char *p = t; *p; p++)
-                if (*p >= 'A' && *p <= 'Z')
-                    *p = (char)(*p - 'A' + 'a');
-            *token = t;
-        } else {
-            if (args.len)
-                sb_addc(&args, ' ');
-            sb_add(&args, field, (size_t)(s - field));
-            ++*nargs;
-        }
+        if (p > joined)
+            *p++ = ' ';
+        memcpy(p, field, (size_t)(s - field));
+        p += s - field;
+        ++*nargs;
     }
-    *arguments = sb_take(&args, c->arena);
+    *p = '\0';
+    *len = (size_t)(p - joined);
+    return joined;
 }
 
 static void directive(Clinic *c, CppMonitor *m, const char *s,
                       const char *end, int lineno)
 {
-    char *token, *condition;
-    int nargs;
-
     s = skip_space(s, end);
     if (s == end)   /* cpp.py: `assert line`, so clinic.py stops here */
         clinic_fail(c, lineno, "Empty preprocessor directive!");
-    split_directive(c, s, end, &token, &condition, &nargs);
+    /* #include, #define and the like change nothing: most directives
+       are left here, before anything is copied */
+    const char *token_end = s;
+    while (token_end < end && py_space_at(token_end, end) == 0)
+        token_end++;
+    Conditional kind = conditional_of(s, (size_t)(token_end - s));
+    const char *token = conditionals[kind].name;
+    size_t len;
+    int nargs;
+    char *condition;
 
-    bool is_if = strcmp(token, "if") == 0, is_elif = strcmp(token, "elif") == 0;
-    bool is_ifdef = strcmp(token, "ifdef") == 0;
-    bool is_ifndef = strcmp(token, "ifndef") == 0;
-
-    if (is_if || is_elif || is_ifdef || is_ifndef) {
-        if (!condition[0])
+    switch (kind) {
+    case NOT_CONDITIONAL:
+        return;
+    case COND_IF:
+    case COND_ELIF:
+        condition = join_arguments(c, token_end, end, 1, 1, &len, &nargs);
+        if (len == 0)
             clinic_fail(c, lineno, "Invalid format for #%s line: no argument!",
                         token);
-        CppToken kind = CPP_IF;
-        const char *cond = condition;
-        if (is_if || is_elif) {
-            if (!is_a_simple_defined(condition))
-                cond = arena_printf(c->arena, "(%s)", condition);
-            if (is_elif) {
-                CppEntry previous = pop(c, m, token, lineno);
-                push(c, m, previous.token, negate(c, previous.condition));
-                kind = CPP_ELIF;
-            }
-        } else {
-            if (nargs != 1)
-                clinic_fail(c, lineno, "Invalid format for #%s line: should "
-                            "be exactly one argument!", token);
-            cond = arena_printf(c->arena, "%sdefined(%s)",
-                                is_ifndef ? "!" : "", condition);
+        if (!is_a_simple_defined(condition)) {   /* "(" + condition + ")" */
+            condition[len] = ')';
+            condition[len + 1] = '\0';
+            *--condition = '(';
         }
-        push(c, m, kind, cond);
-    } else if (strcmp(token, "else") == 0) {
+        if (kind == COND_ELIF) {
+            CppEntry previous = pop(c, m, token, lineno);
+            push(c, m, previous.token, negate(c, previous.condition));
+        }
+        push(c, m, kind == COND_ELIF ? CPP_ELIF : CPP_IF, condition);
+        break;
+    case COND_IFDEF:
+    case COND_IFNDEF:
+        /* room for "!defined(" before and ")" after */
+        condition = join_arguments(c, token_end, end, 9, 1, &len, &nargs);
+        if (len == 0)
+            clinic_fail(c, lineno, "Invalid format for #%s line: no argument!",
+                        token);
+        if (nargs != 1)
+            clinic_fail(c, lineno, "Invalid format for #%s line: should "
+                        "be exactly one argument!", token);
+        condition[len] = ')';
+        condition[len + 1] = '\0';
+        condition -= 8;
+        memcpy(condition, "defined(", 8);
+        if (kind == COND_IFNDEF)
+            *--condition = '!';
+        push(c, m, CPP_IF, condition);
+        break;
+    case COND_ELSE: {
         CppEntry previous = pop(c, m, token, lineno);
         push(c, m, previous.token, negate(c, previous.condition));
-    } else if (strcmp(token, "endif") == 0) {
+        break;
+    }
+    case COND_ENDIF:
         while (pop(c, m, token, lineno).token != CPP_IF)
             ;
+        break;
     }
 }
 
@@ -290,23 +364,35 @@ CppMonitor *cpp_new(Clinic *c)
     return arena_new_of(c->arena, CppMonitor);
 }
 
-/* True when the line can change nothing: with no continuation pending,
-   only a '#' (directive), a '/' (comment opener or closer, "//") or a
-   '\\' (continuation) can; '*' alone cannot close a comment. */
-static bool is_inert(const CppMonitor *m, const char *text)
-{
-    return !m->has_continuation && text[strcspn(text, CPP_SPECIAL_BYTES)] == '\0';
-}
-
 bool cpp_wants_any_line(const CppMonitor *m)
 {
     return m->has_continuation;
 }
 
+/* A line that is no directive can change nothing but whether a comment
+   is open at its end (or fail on an opener inside one): its comments are
+   followed where they are, not cut out of a copy of the line as they are
+   for a directive.  Cutting one out leaves what precedes it, where no
+   opener is, a space, and what follows it: the next opener is the first
+   one after the closer. */
+static void follow_comments(Clinic *c, CppMonitor *m, const char *s,
+                            const char *end, int lineno)
+{
+    const char *open;
+    while ((open = find(s, end, "/*")) != NULL) {
+        if (m->in_comment)
+            clinic_fail(c, lineno, "Nested block comment!");
+        const char *close = find(open + 2, end, "*/");
+        if (!close) {   /* the comment continues past the end of the line */
+            m->in_comment = true;
+            return;
+        }
+        s = close + 2;
+    }
+}
+
 void cpp_writeline(Clinic *c, CppMonitor *m, const char *text, int lineno)
 {
-    if (is_inert(m, text))   /* most lines: the common case, made cheap */
-        return;
     const char *end = text + strlen(text);
     const char *s = skip_space(text, end);
     bool own_copy = false;     /* s points into m->line, which we may edit */
@@ -344,6 +430,15 @@ void cpp_writeline(Clinic *c, CppMonitor *m, const char *text, int lineno)
             s = close + 2;
             m->in_comment = false;
         }
+    }
+
+    /* Is it a directive?  What follows can only make its first character
+       a space (a comment cut out at its start) or take the line away
+       ("//" at its start): one that does not start with '#' now never
+       will. */
+    if (s == end || *s != '#') {
+        follow_comments(c, m, s, end, lineno);
+        return;
     }
 
     for (;;) {

@@ -217,8 +217,9 @@ static void finish_file_destination(Clinic *c, Destination *d,
     Block block = {0};
     block.input = "preserve\n";
     block.dsl_name = "clinic";
-    block.output = arena_printf(c->arena, "%s%s", gen_includes_header(c),
-                                output);
+    const char *header = gen_includes_header(c);
+    block.output = *header ? arena_printf(c->arena, "%s%s", header, output)
+                           : output;
     block.verified_output = existing.verified_output;
     block.verified_len = existing.verified_len;
     memcpy(block.verified_sum, existing.verified_sum,
