@@ -25,19 +25,32 @@ const char *dsl_repr_str(Clinic *c, const char *s)
     return py_repr_str(c->arena, s, strlen(s));
 }
 
+/* Python's str.isspace() over ASCII, as strip() uses it. */
+static bool is_py_space(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
+           (ch >= '\x1c' && ch <= '\x1f');
+}
+
+/* The line past its leading whitespace. */
+static const char *skip_space(const char *s)
+{
+    while (is_py_space(*s))
+        s++;
+    return s;
+}
+
 static bool is_blank(const char *s)
 {
-    for (; *s; s++)
-        if (!strchr(" \t\n\r\f\v\x1c\x1d\x1e\x1f", *s))
-            return false;
-    return true;
+    return !*skip_space(s);
 }
 
 /* clinic.py's DSLParser.ignore_line: comment-only and empty lines. */
 bool dsl_ignore_line(Clinic *c, const char *line)
 {
     (void)c;
-    return text_skip_space(line)[0] == '#' || is_blank(line);
+    char first = *skip_space(line);
+    return first == '#' || !first;
 }
 
 /* ---- IndentStack ------------------------------------------------------- */
@@ -47,7 +60,7 @@ int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line)
     if (strchr(line, '\t'))
         clinic_fail(c, 0,
                     "Tab characters are illegal in the Argument Clinic DSL.");
-    const char *stripped = text_skip_space(line);
+    const char *stripped = skip_space(line);
     if (!*stripped) {
         /* we can't tell anything from an empty line, so pretend it's
            indented like our current indent */
@@ -56,7 +69,7 @@ int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line)
                         "IndentStack expected indents, but none are defined.");
         return s->indents[s->depth - 1];
     }
-    return (int)(strlen(line) - strlen(stripped));
+    return (int)(stripped - line);
 }
 
 /* 1 if we indented (or this is the first margin), 0 if the margin did not
@@ -1008,15 +1021,14 @@ static void state_terminal(Clinic *c, DslState *d)
        are dropped: only the docstring and the signatures are kept */
     clinic_scratch_begin(c);
     const char *doc = dsl_format_docstring(c, d, f);
+    /* copied to where c->arena will be after the step, before the
+       scratch arena is reset */
+    Arena *keep_in = c->arena == c->scratch ? c->file_arena : c->arena;
     const char **keep[] = { &doc, &f->signature, &f->full_signature };
-    char *kept[3];
     for (int i = 0; i < 3; i++)
-        kept[i] = *keep[i] ? xstrdup(*keep[i]) : NULL;
+        if (*keep[i])
+            *keep[i] = arena_strdup(keep_in, *keep[i]);
     clinic_scratch_end(c);
-    for (int i = 0; i < 3; i++) {
-        *keep[i] = kept[i] ? arena_strdup(c->arena, kept[i]) : NULL;
-        free(kept[i]);
-    }
     f->docstring = doc;
 }
 
@@ -1055,17 +1067,19 @@ Function *dsl_parse(Clinic *c, Block *block)
     reset(d, block);
 
     /* block.input.split('\n'): the empty string after the last newline
-       is a line too. */
-    const char *s = block->input ? block->input : "";
+       is a line too.  The lines are cut from one copy of the input, their
+       '\n's made NULs. */
+    char *s = arena_strdup(c->arena, block->input ? block->input : "");
+    const char *tab = strchr(s, '\t');
     int line_number = block->body_line;
     for (;;) {
-        const char *nl = strchr(s, '\n');
-        const char *line = nl ? arena_strndup(c->arena, s, (size_t)(nl - s))
-                              : s;
+        char *nl = strchr(s, '\n');
+        if (nl)
+            *nl = '\0';
         d->line = c->line = line_number;
-        if (strchr(line, '\t'))
-            clinic_failm(c, 0, MSG_TAB_IN_DSL, MSG_ARGS(line));
-        run_state(c, d, line);
+        if (tab && (!nl || tab < nl))
+            clinic_failm(c, 0, MSG_TAB_IN_DSL, MSG_ARGS(s));
+        run_state(c, d, s);
         if (!nl)
             break;
         s = nl + 1;

@@ -570,7 +570,11 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         d->parameter_continuation = t->text;   /* "" is no continuation */
         return;
     }
-    line = text_lstrip(c->arena, arena_strndup(c->arena, line, len));
+    {
+        /* line.strip(): one copy */
+        const char *start = text_skip_space(line);
+        line = arena_strndup(c->arena, start, len - (size_t)(start - line));
+    }
 
     const char *from;
     char marked = dsl_has_syntax(c, SYNTAX_DEPRECATION)

@@ -1137,8 +1137,15 @@ static bool parse_framed(Arena *a, const char *src, Framing framing,
 {
     /* in the arena, not on the stack: it changes between setjmp and
        longjmp, and automatic objects would be indeterminate after it */
-    Parser *p = arena_new_of(a, Parser);
+    Parser *p = arena_alloc_uninit(a, sizeof *p);
+    /* all but the jmp_buf and the f-string buffers (set before use) */
     p->a = a;
+    p->pos = 0;
+    p->msg = NULL;
+    p->err_offset = p->err_end = 0;
+    p->err_at_end = false;
+    p->depth = 0;
+    p->nheld = 0;
     memset(res, 0, sizeof *res);
     if (err) {
         err->msg = NULL;
@@ -1381,10 +1388,25 @@ bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
     return pyexpr_eval_in(a, res.expr, scope, out, error);
 }
 
+/* before + text + after, as clinic.py frames a line for ast.parse(). */
+static const char *framed(Arena *a, const char *before, size_t nbefore,
+                          const char *text, const char *after, size_t nafter)
+{
+    size_t n = strlen(text);
+    char *s = arena_alloc_uninit(a, nbefore + n + nafter + 1);
+    memcpy(s, before, nbefore);
+    memcpy(s + nbefore, text, n);
+    memcpy(s + nbefore + n, after, nafter + 1);   /* with its NUL */
+    return s;
+}
+
+#define FRAMED(a, before, text, after) \
+    framed((a), before, sizeof before - 1, (text), after, sizeof after - 1)
+
 PyExpr *pyexpr_parse_default(Arena *a, const char *text, PySyntaxError *err)
 {
     ParseResult res;
-    const char *src = arena_printf(a, "x = %s", text);
+    const char *src = FRAMED(a, "x = ", text, "");
     if (!parse_framed(a, src, FRAME_DEFAULT, &res, err))
         return NULL;
     return res.expr;
@@ -1393,7 +1415,7 @@ PyExpr *pyexpr_parse_default(Arena *a, const char *text, PySyntaxError *err)
 PyExpr *pyexpr_parse_returns(Arena *a, const char *text, PySyntaxError *err)
 {
     ParseResult res;
-    const char *src = arena_printf(a, "def x() -> %s: pass", text);
+    const char *src = FRAMED(a, "def x() -> ", text, ": pass");
     if (!parse_framed(a, src, FRAME_RETURNS, &res, err))
         return NULL;
     return res.expr;
@@ -1402,7 +1424,7 @@ PyExpr *pyexpr_parse_returns(Arena *a, const char *text, PySyntaxError *err)
 PyArguments *pyexpr_parse_arguments(Arena *a, const char *text, PySyntaxError *err)
 {
     ParseResult res;
-    const char *src = arena_printf(a, "def x(%s): pass", text);
+    const char *src = FRAMED(a, "def x(", text, "): pass");
     if (!parse_framed(a, src, FRAME_PARAMS, &res, err))
         return NULL;
     return res.args;
