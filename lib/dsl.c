@@ -156,9 +156,14 @@ static size_t split_dots(Clinic *c, const char *s, bool strip,
     size_t i = 0;
     for (;;) {
         const char *dot = strchr(s, '.');
-        char *field = dot ? arena_strndup(c->arena, s, (size_t)(dot - s))
-                          : arena_strdup(c->arena, s);
-        fields[i++] = strip ? text_strip(c->arena, field) : field;
+        const char *start = s, *end = dot ? dot : s + strlen(s);
+        if (strip) {
+            while (start < end && is_py_space(*start))
+                start++;
+            while (end > start && is_py_space(end[-1]))
+                end--;
+        }
+        fields[i++] = arena_strndup(c->arena, start, (size_t)(end - start));
         if (!dot)
             break;
         s = dot + 1;
@@ -362,6 +367,11 @@ static bool run_own_directive(Clinic *c, DslState *d, const char *name,
     return true;
 }
 
+static bool is_shlex_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
 /* shlex.split(line) in POSIX mode, as clinic.py splits directive lines. */
 static int shlex_split(Clinic *c, const char *s, const char ***out)
 {
@@ -369,12 +379,12 @@ static int shlex_split(Clinic *c, const char *s, const char ***out)
     size_t n = 0, cap = 0;
     StrBuf tok = STRBUF_INIT;
     for (;;) {
-        while (*s && strchr(" \t\r\n", *s))
+        while (is_shlex_space(*s))
             s++;
         if (!*s)
             break;
         sb_reset(&tok);
-        while (*s && !strchr(" \t\r\n", *s)) {
+        while (*s && !is_shlex_space(*s)) {
             if (*s == '"' || *s == '\'') {
                 char quote = *s++;
                 for (;;) {
@@ -595,6 +605,7 @@ static bool try_clone(Clinic *c, DslState *d, const char *line)
     return true;
 }
 
+/* Sorted by strcmp, for bsearch. */
 static const char *const unsupported_special_methods[] = {
     "__abs__", "__add__", "__and__", "__call__", "__delitem__",
     "__divmod__", "__eq__", "__float__", "__floordiv__", "__ge__",
@@ -611,16 +622,21 @@ static const char *const unsupported_special_methods[] = {
     "__sub__", "__truediv__", "__xor__",
 };
 
+static int compare_names(const void *key, const void *item)
+{
+    return strcmp(key, *(const char *const *)item);
+}
+
 static bool is_unsupported_special_method(const char *name)
 {
     size_t n = sizeof unsupported_special_methods /
                sizeof unsupported_special_methods[0];
     if (name[0] != '_' || name[1] != '_')
         return false;   /* every one of them is a dunder name */
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(unsupported_special_methods[i], name))
-            return true;
-    return false;
+    /* the table is sorted (by strcmp) */
+    return bsearch(name, unsupported_special_methods, n,
+                   sizeof unsupported_special_methods[0],
+                   compare_names) != NULL;
 }
 
 /* The keyword arguments of a converter call, evaluated in clinic.py's
@@ -925,7 +941,8 @@ static const char *add_docstring_line(Clinic *c, ArenaText *t,
 static void state_parameter_docstring(Clinic *c, DslState *d,
                                       const char *line)
 {
-    const char *stripped = text_strip(c->arena, line);
+    /* line.strip(): only its first character matters */
+    const char *stripped = skip_space(line);
     if (stripped[0] == '#')
         return;
 
@@ -959,22 +976,29 @@ static void state_function_docstring(Clinic *c, DslState *d,
     if (d->group)
         clinic_failm(c, 0, MSG_UNMATCHED_BRACKET, MSG_ARGS(f->name));
 
-    const char *stripped = text_strip(c->arena, line);
+    /* line.strip(): only its first character matters */
+    const char *stripped = skip_space(line);
     if (stripped[0] == '#')
         return;
 
     const char *text = "";
+    size_t len = 0;
     if (*stripped) {
         if (!d->docstring_line)
             d->docstring_line = d->line;
         dsl_check_docstring_ascii(c, line);
-        text = text_rstrip(c->arena, dsl_indent_dedent(c, &d->indent, line));
+        text = dsl_indent_dedent(c, &d->indent, line);
+        len = text_rstrip_len(text);
     }
     if (d->function_docstring.text != f->docstring) {
         d->function_docstring = (ArenaText){0};
         arena_text_adds(c->arena, &d->function_docstring, f->docstring);
     }
-    f->docstring = add_docstring_line(c, &d->function_docstring, text);
+    ArenaText *t = &d->function_docstring;
+    if (t->len)
+        arena_text_add(c->arena, t, "\n", 1);
+    arena_text_add(c->arena, t, text, len);
+    f->docstring = t->text;
 }
 
 static void run_state(Clinic *c, DslState *d, const char *line)
@@ -1014,9 +1038,15 @@ static void state_terminal(Clinic *c, DslState *d)
         return;
     dsl_check_remaining_star(c, d);
     /* remove trailing whitespace from all parameter docstrings */
-    for (size_t i = 0; i < f->nparameters; i++)
-        f->parameters[i]->docstring =
-            text_rstrip(c->arena, f->parameters[i]->docstring);
+    for (size_t i = 0; i < f->nparameters; i++) {
+        const char *doc = f->parameters[i]->docstring;
+        size_t n = strlen(doc);
+        /* copied only when there is whitespace to strip (the text read
+           is no longer grown once the block ends) */
+        if (n && is_py_space(doc[n - 1]))
+            f->parameters[i]->docstring = arena_strndup(c->arena, doc,
+                                                        text_rstrip_len(doc));
+    }
     /* the copies of the parameters and the pieces of text put together
        are dropped: only the docstring and the signatures are kept */
     clinic_scratch_begin(c);
