@@ -28,6 +28,43 @@ static Parameter **render_parameters(Clinic *c, Function *f)
     return ps;
 }
 
+/* Text built in an arena (the docstring is formatted in a scratch step):
+   no heap buffer to free, and what is built needs no copy at the end. */
+typedef struct Text {
+    Arena *a;
+    ArenaText t;
+} Text;
+
+#define TEXT_INIT(c) { (c)->arena, { NULL, 0, 0 } }
+
+static inline void tx_add(Text *x, const char *s, size_t n)
+{
+    ArenaText *t = &x->t;
+    if (t->len + n + 1 <= t->cap) {
+        memcpy(t->text + t->len, s, n);
+        t->len += n;
+        t->text[t->len] = '\0';
+    } else {
+        arena_text_add(x->a, t, s, n);
+    }
+}
+
+static inline void tx_addc(Text *x, char ch)
+{
+    tx_add(x, &ch, 1);
+}
+
+static inline void tx_adds(Text *x, const char *s)
+{
+    tx_add(x, s, strlen(s));
+}
+
+/* What was built ("" when nothing was). */
+static inline const char *tx_str(const Text *x)
+{
+    return x->t.text ? x->t.text : "";
+}
+
 /* Python's str.isspace() over ASCII, as strip() and rstrip() use it. */
 static bool is_py_space(char ch)
 {
@@ -74,12 +111,12 @@ static void sig_push(SigParts *sp, const char *text, size_t width)
     sp->n++;
 }
 
-static void fix_right_bracket_count(StrBuf *out, int *count, int desired)
+static void fix_right_bracket_count(Text *out, int *count, int desired)
 {
     for (; *count < desired; (*count)++)
-        sb_addc(out, '[');
+        tx_addc(out, '[');
     for (; *count > desired; (*count)--)
-        sb_addc(out, ']');
+        tx_addc(out, ']');
 }
 
 /* clinic.py asserts that no positional-only parameter follows one that
@@ -128,7 +165,6 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
     sp->n = 0;
     bool need_slash = false, added_slash = false, added_star = false;
     int right_bracket_count = 0;
-    StrBuf p_text = STRBUF_INIT;
     for (size_t i = 0; i < n; i++) {
         Parameter *p = ps[i];
         Converter *conv = p->converter;
@@ -150,31 +186,30 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
             sig_push(sp, "*,", 2);
         }
 
+        Text p_text = TEXT_INIT(c);   /* its text is the item's */
         fix_right_bracket_count(&p_text, &right_bracket_count,
                                 i ? right_bracket[i] : 0);
         if (is_self)
-            sb_addc(&p_text, '$');
+            tx_addc(&p_text, '$');
         if (p->kind == PARAM_VAR_POSITIONAL) {
-            sb_addc(&p_text, '*');
+            tx_addc(&p_text, '*');
             /* 3.13: what follows *args is keyword-only, with no '*,' */
             if (c->dialect->fixes & FIX_KEYWORD_ONLY_AFTER_VARARG)
                 added_star = true;
         }
-        sb_adds(&p_text, conv->signature_name && *conv->signature_name
+        tx_adds(&p_text, conv->signature_name && *conv->signature_name
                              ? conv->signature_name : p->name);
         if (p->kind != PARAM_VAR_POSITIONAL && converter_is_optional(conv)) {
-            sb_addc(&p_text, '=');
+            tx_addc(&p_text, '=');
             if (conv->py_default && *conv->py_default)
-                sb_adds(&p_text, conv->py_default);
+                tx_adds(&p_text, conv->py_default);
             else
-                sb_adds(&p_text, py_repr(c->arena, &conv->default_value));
+                tx_adds(&p_text, py_repr(c->arena, &conv->default_value));
         }
         if (i != n - 1 || need_a_trailing_slash)
-            sb_addc(&p_text, ',');
-        const char *text = sb_to_arena(&p_text, c->arena);
-        sig_push(sp, text, py_len(text));
+            tx_addc(&p_text, ',');
+        sig_push(sp, tx_str(&p_text), py_len(tx_str(&p_text)));
     }
-    sb_free(&p_text);
     sp->close_brackets = right_bracket_count;
     sp->trailing_slash = need_a_trailing_slash;
 }
@@ -182,22 +217,22 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
 /* One piece after the others: a space before it, or when wrapping and
    the line would reach column 72, a new line indented under the opening
    parenthesis. */
-static void add_item(StrBuf *text, size_t *line_length, size_t indent,
+static void add_item(Text *text, size_t *line_length, size_t indent,
                      bool wrap, bool first, const char *item, size_t width)
 {
     if (first) {
         /* nothing before the first */
     } else if (wrap && *line_length + 1 + width >= 72) {
-        sb_addc(text, '\n');
+        tx_addc(text, '\n');
         for (size_t i = 0; i < indent; i++)
-            sb_addc(text, ' ');
+            tx_addc(text, ' ');
         *line_length = indent;
     } else {
-        sb_addc(text, ' ');
+        tx_addc(text, ' ');
         (*line_length)++;
     }
     *line_length += width;
-    sb_adds(text, item);
+    tx_adds(text, item);
 }
 
 /* The signature for name: "name(a, b=1, /)", without the "--" line,
@@ -213,10 +248,10 @@ static const char *signature_text(Clinic *c, const Function *f,
     if (f->kind == FUNC_GETTER || f->kind == FUNC_SETTER)
         return "";
 
-    StrBuf text = STRBUF_INIT;
-    sb_adds(&text, name);
-    sb_addc(&text, '(');
-    size_t indent = py_len(text.buf), line_length = indent;
+    Text text = TEXT_INIT(c);
+    tx_adds(&text, name);
+    tx_addc(&text, '(');
+    size_t indent = py_len(tx_str(&text)), line_length = indent;
     bool first = true;
     for (size_t i = 0; i < sp->n; i++) {
         add_item(&text, &line_length, indent, wrap, first, sp->items[i].text,
@@ -224,25 +259,24 @@ static const char *signature_text(Clinic *c, const Function *f,
         first = false;
     }
     for (int i = 0; i < sp->close_brackets; i++)
-        sb_addc(&text, ']');
+        tx_addc(&text, ']');
     if (sp->trailing_slash)
         add_item(&text, &line_length, indent, wrap, first, "/", 1);
-    sb_addc(&text, ')');
+    tx_addc(&text, ')');
 
     /* now fix up the places where the brackets look wrong */
-    if (!strstr(text.buf, ", ]"))
-        return sb_take(&text, c->arena);
-    StrBuf fixed = STRBUF_INIT;
-    for (const char *s = text.buf; *s; s++) {
+    if (!strstr(tx_str(&text), ", ]"))
+        return tx_str(&text);
+    Text fixed = TEXT_INIT(c);
+    for (const char *s = tx_str(&text); *s; s++) {
         if (!strncmp(s, ", ]", 3)) {
-            sb_adds(&fixed, ",] ");
+            tx_adds(&fixed, ",] ");
             s += 2;
         } else {
-            sb_addc(&fixed, *s);
+            tx_addc(&fixed, *s);
         }
     }
-    sb_free(&text);
-    return sb_take(&fixed, c->arena);
+    return tx_str(&fixed);
 }
 
 /* Function.signature and full_signature (model.h). */
@@ -269,7 +303,7 @@ static void record_signatures(Clinic *c, Function *f, Parameter **ps,
 /* The lines of text[0..n) right-stripped, each non-empty one after
    prefix (of plen bytes), joined with "\n": textwrap.indent() of the
    text with its lines right-stripped. */
-static void add_indented_rstripped(StrBuf *out, const char *text, size_t n,
+static void add_indented_rstripped(Text *out, const char *text, size_t n,
                                    const char *prefix, size_t plen)
 {
     const char *end = text + n;
@@ -278,12 +312,12 @@ static void add_indented_rstripped(StrBuf *out, const char *text, size_t n,
         const char *line_end = nl ? nl : end;
         size_t len = rstrip_len(s, (size_t)(line_end - s));
         if (len) {
-            sb_add(out, prefix, plen);
-            sb_add(out, s, len);
+            tx_add(out, prefix, plen);
+            tx_add(out, s, len);
         }
         if (!nl)
             break;
-        sb_addc(out, '\n');
+        tx_addc(out, '\n');
         s = nl + 1;
     }
 }
@@ -300,24 +334,24 @@ static bool is_blank(const char *s)
    and its docstring, indented. */
 static const char *parameters_section(Clinic *c, Parameter **ps, size_t n)
 {
-    StrBuf out = STRBUF_INIT;
+    Text out = TEXT_INIT(c);
     bool spacer_line = false;
     for (size_t i = 0; i < n; i++) {
         const char *doc = ps[i]->docstring;
         if (is_blank(doc))
             continue;
         if (spacer_line)
-            sb_addc(&out, '\n');
+            tx_addc(&out, '\n');
         spacer_line = true;
-        sb_add(&out, "  ", 2);
-        sb_adds(&out, ps[i]->name);
-        sb_addc(&out, '\n');
+        tx_add(&out, "  ", 2);
+        tx_adds(&out, ps[i]->name);
+        tx_addc(&out, '\n');
         add_indented_rstripped(&out, doc, rstrip_len(doc, strlen(doc)),
                                "    ", 4);
     }
-    if (out.len)
-        sb_addc(&out, '\n');
-    return sb_take(&out, c->arena);
+    if (out.t.len)
+        tx_addc(&out, '\n');
+    return tx_str(&out);
 }
 
 /* The line of text holding *at: its start and its end (its '\n' or the
@@ -373,7 +407,7 @@ static void check_parameters_marker(Clinic *c, const char *text)
 static const char *format_parameters(Clinic *c, const char *text,
                                      const char *parameters)
 {
-    StrBuf out = STRBUF_INIT;
+    Text out = TEXT_INIT(c);
     const char *copied = text;   /* the text before it is in out */
     for (const char *curly = strchr(text, '{'); curly;) {
         const char *s = line_start(text, curly);
@@ -381,11 +415,11 @@ static const char *format_parameters(Clinic *c, const char *text,
         const char *end = nl ? nl : curly + strlen(curly);
         const char *close;
         if (is_parameters_field(curly, end, &close)) {
-            sb_add(&out, copied, (size_t)(s - copied));
+            tx_add(&out, copied, (size_t)(s - copied));
             if (*parameters) {
                 add_indented_rstripped(&out, parameters, strlen(parameters),
                                        s, (size_t)(curly - s));
-                sb_addc(&out, '\n');
+                tx_addc(&out, '\n');
             }
             copied = nl ? nl + 1 : end;
         }
@@ -393,10 +427,12 @@ static const char *format_parameters(Clinic *c, const char *text,
             break;
         curly = strchr(nl + 1, '{');
     }
-    sb_adds(&out, copied);
-    char *result = arena_strndup(c->arena, out.buf, rstrip_len(out.buf, out.len));
-    sb_free(&out);
-    return result;
+    tx_adds(&out, copied);
+    /* the text is the scratch arena's: cut in place */
+    if (!out.t.len)
+        return "";
+    out.t.text[rstrip_len(out.t.text, out.t.len)] = '\0';
+    return out.t.text;
 }
 
 const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
@@ -455,32 +491,32 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
        two when the docstring has no marker (just the summary line: an
        empty line after it, to keep it apart from the {parameters});
        an empty signature line goes, as linear_format drops it */
-    StrBuf out = STRBUF_INIT;
-    sb_adds(&out, first_line);
+    Text out = TEXT_INIT(c);
+    tx_adds(&out, first_line);
     if (dashes)
-        sb_add(&out, "\n--\n", 4);
+        tx_add(&out, "\n--\n", 4);
     bool empty_first = !*first_line && !dashes;
     size_t i = 0;
     for (const char *s = docstring;; i++) {
         const char *nl = memchr(s, '\n', (size_t)(doc_end - s));
         const char *line_end = nl ? nl : doc_end;
         if (i == 2 && !markers)
-            sb_add(&out, "\n{parameters}", 13);
+            tx_add(&out, "\n{parameters}", 13);
         if (i || !empty_first)
-            sb_addc(&out, '\n');
-        sb_add(&out, s, rstrip_len(s, (size_t)(line_end - s)));
+            tx_addc(&out, '\n');
+        tx_add(&out, s, rstrip_len(s, (size_t)(line_end - s)));
         if (!nl)
             break;
         s = nl + 1;
     }
     if (nlines == 1) {
-        sb_addc(&out, '\n');
+        tx_addc(&out, '\n');
         if (!markers)
-            sb_add(&out, "\n{parameters}", 13);
+            tx_add(&out, "\n{parameters}", 13);
     } else if (nlines == 2 && !markers) {
-        sb_add(&out, "\n{parameters}", 13);
+        tx_add(&out, "\n{parameters}", 13);
     }
-    const char *text = sb_take(&out, c->arena);
+    const char *text = tx_str(&out);
 
     check_parameters_marker(c, text);
     return format_parameters(c, text, parameters);
