@@ -4,6 +4,7 @@
  * back ("name($self, /, a, b=1, *, c)\n--\n\n"), the summary-line rule,
  * and the per-parameter documentation put in place of {parameters}.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,13 +80,22 @@ static size_t rstrip_len(const char *s, size_t n)
     return n;
 }
 
-/* len() of a Python str: code points, not bytes. */
-static size_t py_len(const char *s)
+/* len() of a Python str of n bytes: code points, not bytes (the bytes
+   less the UTF-8 continuation bytes; eight ASCII bytes at a time). */
+static size_t py_len(const char *s, size_t n)
 {
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
+    size_t i = 0, cont = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        if (!(x & 0x8080808080808080u))
+            continue;
+        for (size_t k = i; k < i + 8; k++)
+            cont += ((unsigned char)s[k] & 0xC0) == 0x80;
+    }
+    for (; i < n; i++)
+        cont += ((unsigned char)s[i] & 0xC0) == 0x80;
+    return n - cont;
 }
 
 /* The pieces of a signature, the same for Function.signature and
@@ -94,6 +104,7 @@ static size_t py_len(const char *s)
    whether a trailing '/' follows. */
 typedef struct SigItem {
     const char *text;
+    size_t len;              /* strlen(text) */
     size_t width;            /* py_len(text) */
 } SigItem;
 
@@ -104,10 +115,11 @@ typedef struct SigParts {
     bool trailing_slash;
 } SigParts;
 
-static void sig_push(SigParts *sp, const char *text, size_t width)
+static void sig_push(SigParts *sp, const char *text, size_t len)
 {
     sp->items[sp->n].text = text;
-    sp->items[sp->n].width = width;
+    sp->items[sp->n].len = len;
+    sp->items[sp->n].width = py_len(text, len);
     sp->n++;
 }
 
@@ -208,7 +220,7 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
         }
         if (i != n - 1 || need_a_trailing_slash)
             tx_addc(&p_text, ',');
-        sig_push(sp, tx_str(&p_text), py_len(tx_str(&p_text)));
+        sig_push(sp, tx_str(&p_text), p_text.t.len);
     }
     sp->close_brackets = right_bracket_count;
     sp->trailing_slash = need_a_trailing_slash;
@@ -218,7 +230,8 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
    the line would reach column 72, a new line indented under the opening
    parenthesis. */
 static void add_item(Text *text, size_t *line_length, size_t indent,
-                     bool wrap, bool first, const char *item, size_t width)
+                     bool wrap, bool first, const char *item, size_t len,
+                     size_t width)
 {
     if (first) {
         /* nothing before the first */
@@ -232,7 +245,7 @@ static void add_item(Text *text, size_t *line_length, size_t indent,
         (*line_length)++;
     }
     *line_length += width;
-    tx_adds(text, item);
+    tx_add(text, item, len);
 }
 
 /* The signature for name: "name(a, b=1, /)", without the "--" line,
@@ -251,17 +264,17 @@ static const char *signature_text(Clinic *c, const Function *f,
     Text text = TEXT_INIT(c);
     tx_adds(&text, name);
     tx_addc(&text, '(');
-    size_t indent = py_len(tx_str(&text)), line_length = indent;
+    size_t indent = py_len(tx_str(&text), text.t.len), line_length = indent;
     bool first = true;
     for (size_t i = 0; i < sp->n; i++) {
         add_item(&text, &line_length, indent, wrap, first, sp->items[i].text,
-                 sp->items[i].width);
+                 sp->items[i].len, sp->items[i].width);
         first = false;
     }
     for (int i = 0; i < sp->close_brackets; i++)
         tx_addc(&text, ']');
     if (sp->trailing_slash)
-        add_item(&text, &line_length, indent, wrap, first, "/", 1);
+        add_item(&text, &line_length, indent, wrap, first, "/", 1, 1);
     tx_addc(&text, ')');
 
     /* now fix up the places where the brackets look wrong */
