@@ -25,19 +25,32 @@ const char *dsl_repr_str(Clinic *c, const char *s)
     return py_repr_str(c->arena, s, strlen(s));
 }
 
+/* Python's str.isspace() over ASCII, as strip() uses it. */
+static bool is_py_space(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
+           (ch >= '\x1c' && ch <= '\x1f');
+}
+
+/* The line past its leading whitespace. */
+static const char *skip_space(const char *s)
+{
+    while (is_py_space(*s))
+        s++;
+    return s;
+}
+
 static bool is_blank(const char *s)
 {
-    for (; *s; s++)
-        if (!strchr(" \t\n\r\f\v\x1c\x1d\x1e\x1f", *s))
-            return false;
-    return true;
+    return !*skip_space(s);
 }
 
 /* clinic.py's DSLParser.ignore_line: comment-only and empty lines. */
 bool dsl_ignore_line(Clinic *c, const char *line)
 {
     (void)c;
-    return text_skip_space(line)[0] == '#' || is_blank(line);
+    char first = *skip_space(line);
+    return first == '#' || !first;
 }
 
 /* ---- IndentStack ------------------------------------------------------- */
@@ -47,7 +60,7 @@ int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line)
     if (strchr(line, '\t'))
         clinic_fail(c, 0,
                     "Tab characters are illegal in the Argument Clinic DSL.");
-    const char *stripped = text_skip_space(line);
+    const char *stripped = skip_space(line);
     if (!*stripped) {
         /* we can't tell anything from an empty line, so pretend it's
            indented like our current indent */
@@ -56,7 +69,7 @@ int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line)
                         "IndentStack expected indents, but none are defined.");
         return s->indents[s->depth - 1];
     }
-    return (int)(strlen(line) - strlen(stripped));
+    return (int)(stripped - line);
 }
 
 /* 1 if we indented (or this is the first margin), 0 if the margin did not
@@ -143,9 +156,14 @@ static size_t split_dots(Clinic *c, const char *s, bool strip,
     size_t i = 0;
     for (;;) {
         const char *dot = strchr(s, '.');
-        char *field = dot ? arena_strndup(c->arena, s, (size_t)(dot - s))
-                          : arena_strdup(c->arena, s);
-        fields[i++] = strip ? text_strip(c->arena, field) : field;
+        const char *start = s, *end = dot ? dot : s + strlen(s);
+        if (strip) {
+            while (start < end && is_py_space(*start))
+                start++;
+            while (end > start && is_py_space(end[-1]))
+                end--;
+        }
+        fields[i++] = arena_strndup(c->arena, start, (size_t)(end - start));
         if (!dot)
             break;
         s = dot + 1;
@@ -349,6 +367,11 @@ static bool run_own_directive(Clinic *c, DslState *d, const char *name,
     return true;
 }
 
+static bool is_shlex_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
 /* shlex.split(line) in POSIX mode, as clinic.py splits directive lines. */
 static int shlex_split(Clinic *c, const char *s, const char ***out)
 {
@@ -356,12 +379,12 @@ static int shlex_split(Clinic *c, const char *s, const char ***out)
     size_t n = 0, cap = 0;
     StrBuf tok = STRBUF_INIT;
     for (;;) {
-        while (*s && strchr(" \t\r\n", *s))
+        while (is_shlex_space(*s))
             s++;
         if (!*s)
             break;
         sb_reset(&tok);
-        while (*s && !strchr(" \t\r\n", *s)) {
+        while (*s && !is_shlex_space(*s)) {
             if (*s == '"' || *s == '\'') {
                 char quote = *s++;
                 for (;;) {
@@ -582,6 +605,7 @@ static bool try_clone(Clinic *c, DslState *d, const char *line)
     return true;
 }
 
+/* Sorted by strcmp, for bsearch. */
 static const char *const unsupported_special_methods[] = {
     "__abs__", "__add__", "__and__", "__call__", "__delitem__",
     "__divmod__", "__eq__", "__float__", "__floordiv__", "__ge__",
@@ -598,16 +622,21 @@ static const char *const unsupported_special_methods[] = {
     "__sub__", "__truediv__", "__xor__",
 };
 
+static int compare_names(const void *key, const void *item)
+{
+    return strcmp(key, *(const char *const *)item);
+}
+
 static bool is_unsupported_special_method(const char *name)
 {
     size_t n = sizeof unsupported_special_methods /
                sizeof unsupported_special_methods[0];
     if (name[0] != '_' || name[1] != '_')
         return false;   /* every one of them is a dunder name */
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(unsupported_special_methods[i], name))
-            return true;
-    return false;
+    /* the table is sorted (by strcmp) */
+    return bsearch(name, unsupported_special_methods, n,
+                   sizeof unsupported_special_methods[0],
+                   compare_names) != NULL;
 }
 
 /* The keyword arguments of a converter call, evaluated in clinic.py's
@@ -912,7 +941,8 @@ static const char *add_docstring_line(Clinic *c, ArenaText *t,
 static void state_parameter_docstring(Clinic *c, DslState *d,
                                       const char *line)
 {
-    const char *stripped = text_strip(c->arena, line);
+    /* line.strip(): only its first character matters */
+    const char *stripped = skip_space(line);
     if (stripped[0] == '#')
         return;
 
@@ -946,22 +976,29 @@ static void state_function_docstring(Clinic *c, DslState *d,
     if (d->group)
         clinic_failm(c, 0, MSG_UNMATCHED_BRACKET, MSG_ARGS(f->name));
 
-    const char *stripped = text_strip(c->arena, line);
+    /* line.strip(): only its first character matters */
+    const char *stripped = skip_space(line);
     if (stripped[0] == '#')
         return;
 
     const char *text = "";
+    size_t len = 0;
     if (*stripped) {
         if (!d->docstring_line)
             d->docstring_line = d->line;
         dsl_check_docstring_ascii(c, line);
-        text = text_rstrip(c->arena, dsl_indent_dedent(c, &d->indent, line));
+        text = dsl_indent_dedent(c, &d->indent, line);
+        len = text_rstrip_len(text);
     }
     if (d->function_docstring.text != f->docstring) {
         d->function_docstring = (ArenaText){0};
         arena_text_adds(c->arena, &d->function_docstring, f->docstring);
     }
-    f->docstring = add_docstring_line(c, &d->function_docstring, text);
+    ArenaText *t = &d->function_docstring;
+    if (t->len)
+        arena_text_add(c->arena, t, "\n", 1);
+    arena_text_add(c->arena, t, text, len);
+    f->docstring = t->text;
 }
 
 static void run_state(Clinic *c, DslState *d, const char *line)
@@ -1001,22 +1038,27 @@ static void state_terminal(Clinic *c, DslState *d)
         return;
     dsl_check_remaining_star(c, d);
     /* remove trailing whitespace from all parameter docstrings */
-    for (size_t i = 0; i < f->nparameters; i++)
-        f->parameters[i]->docstring =
-            text_rstrip(c->arena, f->parameters[i]->docstring);
+    for (size_t i = 0; i < f->nparameters; i++) {
+        const char *doc = f->parameters[i]->docstring;
+        size_t n = strlen(doc);
+        /* copied only when there is whitespace to strip (the text read
+           is no longer grown once the block ends) */
+        if (n && is_py_space(doc[n - 1]))
+            f->parameters[i]->docstring = arena_strndup(c->arena, doc,
+                                                        text_rstrip_len(doc));
+    }
     /* the copies of the parameters and the pieces of text put together
        are dropped: only the docstring and the signatures are kept */
     clinic_scratch_begin(c);
     const char *doc = dsl_format_docstring(c, d, f);
+    /* copied to where c->arena will be after the step, before the
+       scratch arena is reset */
+    Arena *keep_in = c->arena == c->scratch ? c->file_arena : c->arena;
     const char **keep[] = { &doc, &f->signature, &f->full_signature };
-    char *kept[3];
     for (int i = 0; i < 3; i++)
-        kept[i] = *keep[i] ? xstrdup(*keep[i]) : NULL;
+        if (*keep[i])
+            *keep[i] = arena_strdup(keep_in, *keep[i]);
     clinic_scratch_end(c);
-    for (int i = 0; i < 3; i++) {
-        *keep[i] = kept[i] ? arena_strdup(c->arena, kept[i]) : NULL;
-        free(kept[i]);
-    }
     f->docstring = doc;
 }
 
@@ -1055,17 +1097,19 @@ Function *dsl_parse(Clinic *c, Block *block)
     reset(d, block);
 
     /* block.input.split('\n'): the empty string after the last newline
-       is a line too. */
-    const char *s = block->input ? block->input : "";
+       is a line too.  The lines are cut from one copy of the input, their
+       '\n's made NULs. */
+    char *s = arena_strdup(c->arena, block->input ? block->input : "");
+    const char *tab = strchr(s, '\t');
     int line_number = block->body_line;
     for (;;) {
-        const char *nl = strchr(s, '\n');
-        const char *line = nl ? arena_strndup(c->arena, s, (size_t)(nl - s))
-                              : s;
+        char *nl = strchr(s, '\n');
+        if (nl)
+            *nl = '\0';
         d->line = c->line = line_number;
-        if (strchr(line, '\t'))
-            clinic_failm(c, 0, MSG_TAB_IN_DSL, MSG_ARGS(line));
-        run_state(c, d, line);
+        if (tab && (!nl || tab < nl))
+            clinic_failm(c, 0, MSG_TAB_IN_DSL, MSG_ARGS(s));
+        run_state(c, d, s);
         if (!nl)
             break;
         s = nl + 1;

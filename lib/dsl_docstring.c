@@ -4,6 +4,7 @@
  * back ("name($self, /, a, b=1, *, c)\n--\n\n"), the summary-line rule,
  * and the per-parameter documentation put in place of {parameters}.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,48 +29,106 @@ static Parameter **render_parameters(Clinic *c, Function *f)
     return ps;
 }
 
-/* The signature line, wrapped before column 72 with continuation lines
-   indented under the opening parenthesis (or not wrapped at all). */
-typedef struct Signature {
-    StrBuf text;
-    size_t line_length;
-    size_t indent;
-    bool first_parameter;
-    bool wrap;
-} Signature;
+/* Text built in an arena (the docstring is formatted in a scratch step):
+   no heap buffer to free, and what is built needs no copy at the end. */
+typedef struct Text {
+    Arena *a;
+    ArenaText t;
+} Text;
 
-/* len() of a Python str: code points, not bytes. */
-static size_t py_len(const char *s)
+#define TEXT_INIT(c) { (c)->arena, { NULL, 0, 0 } }
+
+static inline void tx_add(Text *x, const char *s, size_t n)
 {
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
+    ArenaText *t = &x->t;
+    if (t->len + n + 1 <= t->cap) {
+        memcpy(t->text + t->len, s, n);
+        t->len += n;
+        t->text[t->len] = '\0';
+    } else {
+        arena_text_add(x->a, t, s, n);
+    }
+}
+
+static inline void tx_addc(Text *x, char ch)
+{
+    tx_add(x, &ch, 1);
+}
+
+static inline void tx_adds(Text *x, const char *s)
+{
+    tx_add(x, s, strlen(s));
+}
+
+/* What was built ("" when nothing was). */
+static inline const char *tx_str(const Text *x)
+{
+    return x->t.text ? x->t.text : "";
+}
+
+/* Python's str.isspace() over ASCII, as strip() and rstrip() use it. */
+static bool is_py_space(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
+           (ch >= '\x1c' && ch <= '\x1f');
+}
+
+static size_t rstrip_len(const char *s, size_t n)
+{
+    while (n > 0 && is_py_space(s[n - 1]))
+        n--;
     return n;
 }
 
-static void add_parameter(Signature *sig, const char *text)
+/* len() of a Python str of n bytes: code points, not bytes (the bytes
+   less the UTF-8 continuation bytes; eight ASCII bytes at a time). */
+static size_t py_len(const char *s, size_t n)
 {
-    if (sig->first_parameter) {
-        sig->first_parameter = false;
-    } else if (sig->wrap && sig->line_length + 1 + py_len(text) >= 72) {
-        sb_addc(&sig->text, '\n');
-        for (size_t i = 0; i < sig->indent; i++)
-            sb_addc(&sig->text, ' ');
-        sig->line_length = sig->indent;
-    } else {
-        sb_addc(&sig->text, ' ');
-        sig->line_length++;
+    size_t i = 0, cont = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        if (!(x & 0x8080808080808080u))
+            continue;
+        for (size_t k = i; k < i + 8; k++)
+            cont += ((unsigned char)s[k] & 0xC0) == 0x80;
     }
-    sig->line_length += py_len(text);
-    sb_adds(&sig->text, text);
+    for (; i < n; i++)
+        cont += ((unsigned char)s[i] & 0xC0) == 0x80;
+    return n - cont;
 }
 
-static void fix_right_bracket_count(StrBuf *out, int *count, int desired)
+/* The pieces of a signature, the same for Function.signature and
+   full_signature (which differ in the name and the wrapping): each
+   parameter's text with its width, the ']'s that close the groups, and
+   whether a trailing '/' follows. */
+typedef struct SigItem {
+    const char *text;
+    size_t len;              /* strlen(text) */
+    size_t width;            /* py_len(text) */
+} SigItem;
+
+typedef struct SigParts {
+    SigItem *items;
+    size_t n;
+    int close_brackets;
+    bool trailing_slash;
+} SigParts;
+
+static void sig_push(SigParts *sp, const char *text, size_t len)
+{
+    sp->items[sp->n].text = text;
+    sp->items[sp->n].len = len;
+    sp->items[sp->n].width = py_len(text, len);
+    sp->n++;
+}
+
+static void fix_right_bracket_count(Text *out, int *count, int desired)
 {
     for (; *count < desired; (*count)++)
-        sb_addc(out, '[');
+        tx_addc(out, '[');
     for (; *count > desired; (*count)--)
-        sb_addc(out, ']');
+        tx_addc(out, ']');
 }
 
 /* clinic.py asserts that no positional-only parameter follows one that
@@ -88,17 +147,10 @@ static void check_positional_only_first(Clinic *c, Parameter **ps, size_t n)
     }
 }
 
-/* The signature as format_docstring renders it, for name: "name(a, b=1,
-   /)", without the "--" line.  Never fails. */
-static const char *signature_text(Clinic *c, const Function *f,
-                                  Parameter **ps, size_t n, const char *name,
-                                  bool wrap)
+/* The pieces of the signature as format_docstring renders it. */
+static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
+                            size_t n, SigParts *sp)
 {
-    /* 3.13: @text_signature gives it; getters and setters have none */
-    if (f->forced_text_signature)
-        return arena_printf(c->arena, "%s%s", name, f->forced_text_signature);
-    if (f->kind == FUNC_GETTER || f->kind == FUNC_SETTER)
-        return "";
     /* right_bracket_count: only positional-only parameters are shown
        in brackets; self never is */
     int *right_bracket = arena_array_of(c->arena, int, n);
@@ -108,10 +160,6 @@ static const char *signature_text(Clinic *c, const Function *f,
             positional_only = false;
         right_bracket[i] = positional_only ? abs(ps[i]->group) : 0;
     }
-
-    Signature sig = {STRBUF_INIT, 0, 0, true, wrap};
-    sb_adds(&sig.text, name);
-    sb_addc(&sig.text, '(');
 
     /* a trailing slash only if this is a real signature and the last
        shown parameter is positional-only */
@@ -124,10 +172,11 @@ static const char *signature_text(Clinic *c, const Function *f,
             break;
         }
 
+    /* at most "/,", "*," and the parameter's text per parameter */
+    sp->items = arena_array_of(c->arena, SigItem, 3 * n + 1);
+    sp->n = 0;
     bool need_slash = false, added_slash = false, added_star = false;
     int right_bracket_count = 0;
-    sig.line_length = sig.indent = py_len(sig.text.buf);
-    StrBuf p_text = STRBUF_INIT;
     for (size_t i = 0; i < n; i++) {
         Parameter *p = ps[i];
         Converter *conv = p->converter;
@@ -142,56 +191,105 @@ static const char *signature_text(Clinic *c, const Function *f,
             need_slash = !f->docstring_only;
         } else if (need_slash && !added_slash) {
             added_slash = true;
-            add_parameter(&sig, "/,");
+            sig_push(sp, "/,", 2);
         }
         if (p->kind == PARAM_KEYWORD_ONLY && !added_star) {
             added_star = true;
-            add_parameter(&sig, "*,");
+            sig_push(sp, "*,", 2);
         }
 
-        sb_reset(&p_text);
+        Text p_text = TEXT_INIT(c);   /* its text is the item's */
         fix_right_bracket_count(&p_text, &right_bracket_count,
                                 i ? right_bracket[i] : 0);
         if (is_self)
-            sb_addc(&p_text, '$');
+            tx_addc(&p_text, '$');
         if (p->kind == PARAM_VAR_POSITIONAL) {
-            sb_addc(&p_text, '*');
+            tx_addc(&p_text, '*');
             /* 3.13: what follows *args is keyword-only, with no '*,' */
             if (c->dialect->fixes & FIX_KEYWORD_ONLY_AFTER_VARARG)
                 added_star = true;
         }
-        sb_adds(&p_text, conv->signature_name && *conv->signature_name
+        tx_adds(&p_text, conv->signature_name && *conv->signature_name
                              ? conv->signature_name : p->name);
         if (p->kind != PARAM_VAR_POSITIONAL && converter_is_optional(conv)) {
-            sb_addc(&p_text, '=');
+            tx_addc(&p_text, '=');
             if (conv->py_default && *conv->py_default)
-                sb_adds(&p_text, conv->py_default);
+                tx_adds(&p_text, conv->py_default);
             else
-                sb_adds(&p_text, py_repr(c->arena, &conv->default_value));
+                tx_adds(&p_text, py_repr(c->arena, &conv->default_value));
         }
         if (i != n - 1 || need_a_trailing_slash)
-            sb_addc(&p_text, ',');
-        add_parameter(&sig, p_text.buf);
+            tx_addc(&p_text, ',');
+        sig_push(sp, tx_str(&p_text), p_text.t.len);
     }
-    sb_free(&p_text);
+    sp->close_brackets = right_bracket_count;
+    sp->trailing_slash = need_a_trailing_slash;
+}
 
-    fix_right_bracket_count(&sig.text, &right_bracket_count, 0);
-    if (need_a_trailing_slash)
-        add_parameter(&sig, "/");
-    sb_addc(&sig.text, ')');
+/* One piece after the others: a space before it, or when wrapping and
+   the line would reach column 72, a new line indented under the opening
+   parenthesis. */
+static void add_item(Text *text, size_t *line_length, size_t indent,
+                     bool wrap, bool first, const char *item, size_t len,
+                     size_t width)
+{
+    if (first) {
+        /* nothing before the first */
+    } else if (wrap && *line_length + 1 + width >= 72) {
+        tx_addc(text, '\n');
+        for (size_t i = 0; i < indent; i++)
+            tx_addc(text, ' ');
+        *line_length = indent;
+    } else {
+        tx_addc(text, ' ');
+        (*line_length)++;
+    }
+    *line_length += width;
+    tx_add(text, item, len);
+}
+
+/* The signature for name: "name(a, b=1, /)", without the "--" line,
+   wrapped before column 72 with continuation lines indented under the
+   opening parenthesis (or not wrapped at all).  Never fails. */
+static const char *signature_text(Clinic *c, const Function *f,
+                                  const SigParts *sp, const char *name,
+                                  bool wrap)
+{
+    /* 3.13: @text_signature gives it; getters and setters have none */
+    if (f->forced_text_signature)
+        return arena_printf(c->arena, "%s%s", name, f->forced_text_signature);
+    if (f->kind == FUNC_GETTER || f->kind == FUNC_SETTER)
+        return "";
+
+    Text text = TEXT_INIT(c);
+    tx_adds(&text, name);
+    tx_addc(&text, '(');
+    size_t indent = py_len(tx_str(&text), text.t.len), line_length = indent;
+    bool first = true;
+    for (size_t i = 0; i < sp->n; i++) {
+        add_item(&text, &line_length, indent, wrap, first, sp->items[i].text,
+                 sp->items[i].len, sp->items[i].width);
+        first = false;
+    }
+    for (int i = 0; i < sp->close_brackets; i++)
+        tx_addc(&text, ']');
+    if (sp->trailing_slash)
+        add_item(&text, &line_length, indent, wrap, first, "/", 1, 1);
+    tx_addc(&text, ')');
 
     /* now fix up the places where the brackets look wrong */
-    StrBuf fixed = STRBUF_INIT;
-    for (const char *s = sig.text.buf; *s; s++) {
+    if (!strstr(tx_str(&text), ", ]"))
+        return tx_str(&text);
+    Text fixed = TEXT_INIT(c);
+    for (const char *s = tx_str(&text); *s; s++) {
         if (!strncmp(s, ", ]", 3)) {
-            sb_adds(&fixed, ",] ");
+            tx_adds(&fixed, ",] ");
             s += 2;
         } else {
-            sb_addc(&fixed, *s);
+            tx_addc(&fixed, *s);
         }
     }
-    sb_free(&sig.text);
-    return sb_take(&fixed, c->arena);
+    return tx_str(&fixed);
 }
 
 /* Function.signature and full_signature (model.h). */
@@ -200,84 +298,154 @@ static void record_signatures(Clinic *c, Function *f, Parameter **ps,
 {
     bool new_or_init = f->kind == FUNC_METHOD_NEW ||
                        f->kind == FUNC_METHOD_INIT;
+    SigParts sp = {0};
+    if (!f->forced_text_signature && f->kind != FUNC_GETTER &&
+        f->kind != FUNC_SETTER)
+        signature_parts(c, f, ps, n, &sp);
     /* classes get just the name of the class for __new__ and __init__ */
-    f->signature = signature_text(c, f, ps, n,
+    f->signature = signature_text(c, f, &sp,
                                   new_or_init ? f->cls->name : f->name, true);
     const char *full_name = f->full_name;
     const char *dot = strrchr(full_name, '.');
     if (new_or_init && dot)
         full_name = arena_strndup(c->arena, full_name,
                                   (size_t)(dot - full_name));
-    f->full_signature = signature_text(c, f, ps, n, full_name, false);
+    f->full_signature = signature_text(c, f, &sp, full_name, false);
 }
 
-/* textwrap.indent(s, prefix): prefix every line that is not blank. */
-static void add_indented(StrBuf *out, const char *s, const char *prefix)
+/* The lines of text[0..n) right-stripped, each non-empty one after
+   prefix (of plen bytes), joined with "\n": textwrap.indent() of the
+   text with its lines right-stripped. */
+static void add_indented_rstripped(Text *out, const char *text, size_t n,
+                                   const char *prefix, size_t plen)
 {
-    while (*s) {
-        const char *nl = strchr(s, '\n');
-        size_t len = nl ? (size_t)(nl - s) + 1 : strlen(s);
-        bool blank = true;
-        for (size_t i = 0; i < len; i++)
-            if (!strchr(" \t\n\r\f\v\x1c\x1d\x1e\x1f", s[i]))
-                blank = false;
-        if (!blank)
-            sb_adds(out, prefix);
-        sb_add(out, s, len);
-        s += len;
+    const char *end = text + n;
+    for (const char *s = text;;) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *line_end = nl ? nl : end;
+        size_t len = rstrip_len(s, (size_t)(line_end - s));
+        if (len) {
+            tx_add(out, prefix, plen);
+            tx_add(out, s, len);
+        }
+        if (!nl)
+            break;
+        tx_addc(out, '\n');
+        s = nl + 1;
     }
+}
+
+static bool is_blank(const char *s)
+{
+    for (; *s; s++)
+        if (!is_py_space(*s))
+            return false;
+    return true;
 }
 
 /* The text that replaces {parameters}: each documented parameter's name
    and its docstring, indented. */
 static const char *parameters_section(Clinic *c, Parameter **ps, size_t n)
 {
-    StrBuf out = STRBUF_INIT;
+    Text out = TEXT_INIT(c);
     bool spacer_line = false;
     for (size_t i = 0; i < n; i++) {
-        if (!*text_strip(c->arena, ps[i]->docstring))
+        const char *doc = ps[i]->docstring;
+        if (is_blank(doc))
             continue;
         if (spacer_line)
-            sb_addc(&out, '\n');
+            tx_addc(&out, '\n');
         spacer_line = true;
-        sb_addf(&out, "  %s\n", ps[i]->name);
-        add_indented(&out, text_rstrip_lines(c->arena,
-                                             text_rstrip(c->arena,
-                                                         ps[i]->docstring)),
-                     "    ");
+        tx_add(&out, "  ", 2);
+        tx_adds(&out, ps[i]->name);
+        tx_addc(&out, '\n');
+        add_indented_rstripped(&out, doc, rstrip_len(doc, strlen(doc)),
+                               "    ", 4);
     }
-    if (out.len)
-        sb_addc(&out, '\n');
-    return sb_take(&out, c->arena);
+    if (out.t.len)
+        tx_addc(&out, '\n');
+    return tx_str(&out);
+}
+
+/* The line of text holding *at: its start and its end (its '\n' or the
+   end of the text). */
+static const char *line_start(const char *text, const char *at)
+{
+    while (at > text && at[-1] != '\n')
+        at--;
+    return at;
+}
+
+/* Whether the line whose first '{' is curly (the line ending at
+   line_end) names the {parameters} field, as linear_format reads it:
+   the first '}' after that '{' closes "parameters". */
+static bool is_parameters_field(const char *curly, const char *line_end,
+                                const char **close)
+{
+    *close = memchr(curly, '}', (size_t)(line_end - curly));
+    return *close && *close - curly - 1 == 10 &&
+           !memcmp(curly + 1, "parameters", 10);
 }
 
 /* linear_format's complaints about a {parameters} marker that does not
    stand alone on its line (the first '{' of each line is the one
-   clinic.py looks at). */
-static void check_parameters_marker(Clinic *c, const char *docstring)
+   clinic.py looks at).  Only lines holding a '{' are looked at. */
+static void check_parameters_marker(Clinic *c, const char *text)
 {
-    const char *s = docstring;
-    for (;;) {
-        const char *nl = strchr(s, '\n');
-        size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        const char *curly = memchr(s, '{', len);
-        if (curly) {
-            const char *close = memchr(curly, '}', len - (size_t)(curly - s));
-            if (close && close - curly - 1 == (ptrdiff_t)strlen("parameters") &&
-                !strncmp(curly + 1, "parameters", 10)) {
-                if (close + 1 < s + len)
-                    clinic_failm(c, 0, MSG_TEXT_AFTER_MARKER,
+    for (const char *curly = strchr(text, '{'); curly;) {
+        const char *s = line_start(text, curly);
+        const char *nl = strchr(curly, '\n');
+        const char *end = nl ? nl : curly + strlen(curly);
+        const char *close;
+        if (is_parameters_field(curly, end, &close)) {
+            if (close + 1 < end)
+                clinic_failm(c, 0, MSG_TEXT_AFTER_MARKER,
+                             MSG_ARGS("parameters"));
+            for (const char *p = s; p < curly; p++)
+                if (!is_py_space(*p))
+                    clinic_failm(c, 0, MSG_TEXT_BEFORE_MARKER,
                                  MSG_ARGS("parameters"));
-                for (const char *p = s; p < curly; p++)
-                    if (!strchr(" \t\n\r\f\v\x1c\x1d\x1e\x1f", *p))
-                        clinic_failm(c, 0, MSG_TEXT_BEFORE_MARKER,
-                                     MSG_ARGS("parameters"));
-            }
         }
         if (!nl)
             break;
-        s = nl + 1;
+        curly = strchr(nl + 1, '{');
     }
+}
+
+/* rstrip(linear_format(text, parameters=parameters)): each line whose
+   first '{' opens "{parameters}" becomes the parameters' lines
+   (right-stripped) indented as the marker was, or goes when there are
+   none; every other line stays as it is.  Only lines holding a '{' are
+   looked at; the rest is copied in runs. */
+static const char *format_parameters(Clinic *c, const char *text,
+                                     const char *parameters)
+{
+    Text out = TEXT_INIT(c);
+    const char *copied = text;   /* the text before it is in out */
+    for (const char *curly = strchr(text, '{'); curly;) {
+        const char *s = line_start(text, curly);
+        const char *nl = strchr(curly, '\n');
+        const char *end = nl ? nl : curly + strlen(curly);
+        const char *close;
+        if (is_parameters_field(curly, end, &close)) {
+            tx_add(&out, copied, (size_t)(s - copied));
+            if (*parameters) {
+                add_indented_rstripped(&out, parameters, strlen(parameters),
+                                       s, (size_t)(curly - s));
+                tx_addc(&out, '\n');
+            }
+            copied = nl ? nl + 1 : end;
+        }
+        if (!nl)
+            break;
+        curly = strchr(nl + 1, '{');
+    }
+    tx_adds(&out, copied);
+    /* the text is the scratch arena's: cut in place */
+    if (!out.t.len)
+        return "";
+    out.t.text[rstrip_len(out.t.text, out.t.len)] = '\0';
+    return out.t.text;
 }
 
 const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
@@ -297,37 +465,32 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
        or setter has none */
     if (!f->forced_text_signature && !getset)
         check_positional_only_first(c, ps, n);
-    const char *first_line = f->docstring_only || getset
-        ? f->signature : arena_printf(c->arena, "%s\n--\n", f->signature);
+    const char *first_line = f->signature;
+    bool dashes = !(f->docstring_only || getset);   /* "\n--\n" after it */
     const char *parameters = parameters_section(c, ps, n);
 
-    /* the docstring body, one entry per line */
-    const char *docstring = text_rstrip(c->arena, f->docstring);
-    StrList lines = {0};
-    for (const char *s = docstring;;) {
-        const char *nl = strchr(s, '\n');
-        char *line = nl ? arena_strndup(c->arena, s, (size_t)(nl - s))
-                        : arena_strdup(c->arena, s);
-        strlist_push(c->arena, &lines, text_rstrip(c->arena, line));
-        if (!nl)
-            break;
-        s = nl + 1;
-    }
+    /* the docstring body, right-stripped, and its lines (each
+       right-stripped when added) */
+    const char *docstring = f->docstring;
+    const char *doc_end = docstring + rstrip_len(docstring, strlen(docstring));
+    size_t nlines = 1;
+    for (const char *s = docstring;
+         (s = memchr(s, '\n', (size_t)(doc_end - s))); s++)
+        nlines++;
 
     /* Enforce the summary line: either the docstring is empty, or it
        starts with a one-line summary followed by an empty line. */
     if (d->docstring_line)
         c->line = d->docstring_line;
-    if (lines.len >= 2) {
-        if (*lines.items[1]) {
+    if (nlines >= 2) {
+        const char *line1 = (const char *)memchr(docstring, '\n',
+                                                 (size_t)(doc_end - docstring)) + 1;
+        const char *nl = memchr(line1, '\n', (size_t)(doc_end - line1));
+        if (rstrip_len(line1, (size_t)((nl ? nl : doc_end) - line1))) {
             if (d->docstring_line)
                 c->line = d->docstring_line + 1;
             clinic_failm(c, 0, MSG_NO_SUMMARY, MSG_ARGS(f->full_name));
         }
-    } else {
-        /* just the summary line: add an empty line after it, to keep it
-           apart from the {parameters} about to be added */
-        strlist_push(c->arena, &lines, "");
     }
 
     int markers = 0;
@@ -337,22 +500,37 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
         clinic_fail(c, 0, "You may not specify {parameters} more than once "
                           "in a docstring!");
 
-    /* an empty signature line goes, as linear_format drops it */
-    StrBuf out = STRBUF_INIT;
-    sb_adds(&out, first_line);
-    for (size_t i = 0; i < lines.len; i++) {
+    /* the first line, then the lines with {parameters} after the first
+       two when the docstring has no marker (just the summary line: an
+       empty line after it, to keep it apart from the {parameters});
+       an empty signature line goes, as linear_format drops it */
+    Text out = TEXT_INIT(c);
+    tx_adds(&out, first_line);
+    if (dashes)
+        tx_add(&out, "\n--\n", 4);
+    bool empty_first = !*first_line && !dashes;
+    size_t i = 0;
+    for (const char *s = docstring;; i++) {
+        const char *nl = memchr(s, '\n', (size_t)(doc_end - s));
+        const char *line_end = nl ? nl : doc_end;
         if (i == 2 && !markers)
-            sb_adds(&out, "\n{parameters}");
-        if (i || *first_line)
-            sb_addc(&out, '\n');
-        sb_adds(&out, lines.items[i]);
+            tx_add(&out, "\n{parameters}", 13);
+        if (i || !empty_first)
+            tx_addc(&out, '\n');
+        tx_add(&out, s, rstrip_len(s, (size_t)(line_end - s)));
+        if (!nl)
+            break;
+        s = nl + 1;
     }
-    if (lines.len == 2 && !markers)
-        sb_adds(&out, "\n{parameters}");
-    const char *text = sb_take(&out, c->arena);
+    if (nlines == 1) {
+        tx_addc(&out, '\n');
+        if (!markers)
+            tx_add(&out, "\n{parameters}", 13);
+    } else if (nlines == 2 && !markers) {
+        tx_add(&out, "\n{parameters}", 13);
+    }
+    const char *text = tx_str(&out);
 
     check_parameters_marker(c, text);
-    StrMap map = {0};
-    strmap_set(c->arena, &map, "parameters", parameters);
-    return text_rstrip(c->arena, text_linear_format(c->arena, text, &map));
+    return format_parameters(c, text, parameters);
 }

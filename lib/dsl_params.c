@@ -14,6 +14,17 @@
 #include "pyexpr.h"
 #include "text.h"
 
+/* a + b + d in the arena. */
+static char *concat3(Clinic *c, const char *a, const char *b, const char *d)
+{
+    size_t na = strlen(a), nb = strlen(b), nd = strlen(d);
+    char *s = arena_alloc_uninit(c->arena, na + nb + nd + 1);
+    memcpy(s, a, na);
+    memcpy(s + na, b, nb);
+    memcpy(s + na + nb, d, nd + 1);
+    return s;
+}
+
 Parameter *dsl_add_parameter(Clinic *c, Function *f, const char *key,
                              Parameter *p)
 {
@@ -477,7 +488,7 @@ static void parse_default(Clinic *c, const char *default_text,
     } else if (pyexpr_literal_eval(c->arena, expr, value)) {
         py_default = py_repr(c->arena, value);
         if (value->kind == PY_BOOL || value->kind == PY_NONE)
-            c_default = arena_printf(c->arena, "Py_%s", py_default);
+            c_default = concat3(c, "Py_", py_default, "");
         else if (value->kind == PY_STR)
             c_default = text_c_repr(c->arena,
                                     arena_strndup(c->arena, value->s,
@@ -520,11 +531,11 @@ static const char *take_c_name(Clinic *c, const char *line,
                         : arena_strdup(c->arena, trailing);
     size_t n = strlen(first);
     if (n && first[n - 1] == ':') {
-        name = arena_printf(c->arena, "%s:", name);
+        name = concat3(c, name, ":", "");
         first[n - 1] = '\0';
     }
     *c_name = first;
-    return arena_printf(c->arena, "%s%s", name, space ? space : "");
+    return concat3(c, name, space ? space : "", "");
 }
 
 void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
@@ -570,7 +581,11 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         d->parameter_continuation = t->text;   /* "" is no continuation */
         return;
     }
-    line = text_lstrip(c->arena, arena_strndup(c->arena, line, len));
+    {
+        /* line.strip(): one copy */
+        const char *start = text_skip_space(line);
+        line = arena_strndup(c->arena, start, len - (size_t)(start - line));
+    }
 
     const char *from;
     char marked = dsl_has_syntax(c, SYNTAX_DEPRECATION)
@@ -754,7 +769,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
                     parameter_name);
 
     const char *key = c_name && *c_name
-        ? arena_printf(c->arena, "%s_as_%s", parameter_name, c_name)
+        ? concat3(c, parameter_name, "_as_", c_name)
         : parameter_name;
     dsl_add_parameter(c, f, key, p);
     if (is_vararg && (c->dialect->fixes & FIX_KEYWORD_ONLY_AFTER_VARARG))

@@ -37,14 +37,6 @@ static void enter(Parser *p)
         px_syntax_error(p, "expression too complex (nested too deeply)");
 }
 
-static const char *const keywords[] = {
-    "False", "None", "True", "and", "as", "assert", "async", "await",
-    "break", "class", "continue", "def", "del", "elif", "else", "except",
-    "finally", "for", "from", "global", "if", "import", "in", "is",
-    "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
-    "while", "with", "yield",
-};
-
 _Noreturn void px_syntax_error(Parser *p, const char *msg)
 {
     p->msg = msg;
@@ -65,39 +57,37 @@ static const Token *tok_ahead(const Parser *p, size_t k)
     return &p->lx.toks[i < p->lx.ntoks ? i : p->lx.ntoks - 1];
 }
 
-static bool at(const Parser *p, const char *text)
+/* The lexer gave every operator and keyword token its TokCode, so these
+   token tests are integer compares. */
+static inline bool at(const Parser *p, TokCode code)
 {
-    return tok_is(&p->lx, px_tok(p), text);
+    return px_tok(p)->code == code;
 }
 
-static bool accept(Parser *p, const char *text)
+static inline bool accept(Parser *p, TokCode code)
 {
-    if (!at(p, text))
+    if (!at(p, code))
         return false;
     p->pos++;
     return true;
 }
 
-static void expect(Parser *p, const char *text)
+static void expect(Parser *p, TokCode code)
 {
-    if (!accept(p, text))
+    if (!accept(p, code))
         px_syntax_error(p, "invalid syntax");
 }
 
-static bool is_keyword(const Parser *p, const Token *t)
+static inline bool is_keyword(const Parser *p, const Token *t)
 {
-    if (t->kind != T_NAME)
-        return false;
-    char first = p->lx.src[t->start];   /* a name is never empty */
-    for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
-        if (keywords[i][0] == first && tok_is(&p->lx, t, keywords[i]))
-            return true;
-    return false;
+    (void)p;
+    return t->kind == T_NAME && t->code != TC_NONE;
 }
 
-static bool at_name(const Parser *p)
+static inline bool at_name(const Parser *p)
 {
-    return px_tok(p)->kind == T_NAME && !is_keyword(p, px_tok(p));
+    const Token *t = px_tok(p);
+    return t->kind == T_NAME && t->code == TC_NONE;
 }
 
 static const char *take_name(Parser *p)
@@ -148,7 +138,7 @@ static PyExpr *parse_disjunction(Parser *p);
 static PyExpr *parse_bitwise_or(Parser *p);
 static PyExpr *parse_primary(Parser *p);
 static PyArguments *parse_parameters(Parser *p, bool annotations,
-                                     const char *closer);
+                                     TokCode closer);
 
 /* ---- literals ------------------------------------------------------- */
 
@@ -217,7 +207,7 @@ static PyExpr *parse_for_targets(Parser *p)
     for (;;) {
         PyExpr *t;
         size_t st = p->pos;
-        if (accept(p, "*")) {
+        if (accept(p, OP_STAR)) {
             t = px_node(p, PX_STARRED, st);
             t->left = parse_bitwise_or(p);
             px_finish(p, t, st);
@@ -225,10 +215,10 @@ static PyExpr *parse_for_targets(Parser *p)
             t = parse_bitwise_or(p);
         }
         px_list_push(p, &l, t);
-        if (!accept(p, ","))
+        if (!accept(p, OP_COMMA))
             break;
         comma = true;
-        if (at(p, "in"))
+        if (at(p, KW_IN))
             break;
     }
     PyExpr *target;
@@ -248,9 +238,9 @@ static void parse_generators(Parser *p, PyExpr *e)
 {
     size_t n = 0, cap = 2;
     PyComprehension *gens = arena_array_of(p->a, PyComprehension, cap);
-    while (at(p, "for") || (at(p, "async") && tok_is(&p->lx, tok_ahead(p, 1), "for"))) {
-        bool is_async = accept(p, "async");
-        expect(p, "for");
+    while (at(p, KW_FOR) || (at(p, KW_ASYNC) && tok_ahead(p, 1)->code == KW_FOR)) {
+        bool is_async = accept(p, KW_ASYNC);
+        expect(p, KW_FOR);
         if (n == cap) {
             PyComprehension *ng = arena_array_of(p->a, PyComprehension, cap * 2);
             memcpy(ng, gens, n * sizeof *ng);
@@ -260,10 +250,10 @@ static void parse_generators(Parser *p, PyExpr *e)
         PyComprehension *g = &gens[n++];
         g->is_async = is_async;
         g->target = parse_for_targets(p);
-        expect(p, "in");
+        expect(p, KW_IN);
         g->iter = parse_disjunction(p);
         ExprList ifs = { 0 };
-        while (accept(p, "if"))
+        while (accept(p, KW_IF))
             px_list_push(p, &ifs, parse_disjunction(p));
         g->ifs = ifs.items;
         g->nifs = ifs.n;
@@ -274,31 +264,31 @@ static void parse_generators(Parser *p, PyExpr *e)
 
 static bool at_comprehension(const Parser *p)
 {
-    return at(p, "for") || (at(p, "async") && tok_is(&p->lx, tok_ahead(p, 1), "for"));
+    return at(p, KW_FOR) || (at(p, KW_ASYNC) && tok_ahead(p, 1)->code == KW_FOR);
 }
 
 static PyExpr *paren_atom(Parser *p)
 {
     size_t start_tok = p->pos;
-    expect(p, "(");
-    if (accept(p, ")")) {
+    expect(p, OP_LPAR);
+    if (accept(p, OP_RPAR)) {
         PyExpr *e = px_node(p, PX_TUPLE, start_tok);
         return px_finish(p, e, start_tok);
     }
-    if (at(p, "yield")) {
+    if (at(p, KW_YIELD)) {
         size_t st = p->pos;
         p->pos++;
         PyExpr *y;
-        if (accept(p, "from")) {
+        if (accept(p, KW_FROM)) {
             y = px_node(p, PX_YIELDFROM, st);
             y->left = parse_expression(p);
         } else {
             y = px_node(p, PX_YIELD, st);
-            if (!at(p, ")"))
+            if (!at(p, OP_RPAR))
                 y->left = px_parse_star_expressions(p);
         }
         px_finish(p, y, st);
-        expect(p, ")");
+        expect(p, OP_RPAR);
         return y;
     }
     PyExpr *first = parse_star_named_expression(p);
@@ -308,23 +298,23 @@ static PyExpr *paren_atom(Parser *p)
         PyExpr *g = px_node(p, PX_GENEXP, start_tok);
         g->left = first;
         parse_generators(p, g);
-        expect(p, ")");
+        expect(p, OP_RPAR);
         return px_finish(p, g, start_tok);
     }
-    if (accept(p, ")")) {
+    if (accept(p, OP_RPAR)) {
         if (first->kind == PX_STARRED)
             px_syntax_error(p, "cannot use starred expression here");
         return first;
     }
     ExprList l = { 0 };
     px_list_push(p, &l, first);
-    expect(p, ",");
-    while (!at(p, ")")) {
+    expect(p, OP_COMMA);
+    while (!at(p, OP_RPAR)) {
         px_list_push(p, &l, parse_star_named_expression(p));
-        if (!accept(p, ","))
+        if (!accept(p, OP_COMMA))
             break;
     }
-    expect(p, ")");
+    expect(p, OP_RPAR);
     PyExpr *t = px_node(p, PX_TUPLE, start_tok);
     t->items = l.items;
     t->nitems = l.n;
@@ -334,9 +324,9 @@ static PyExpr *paren_atom(Parser *p)
 static PyExpr *list_atom(Parser *p)
 {
     size_t start_tok = p->pos;
-    expect(p, "[");
+    expect(p, OP_LSQB);
     PyExpr *e = px_node(p, PX_LIST, start_tok);
-    if (accept(p, "]"))
+    if (accept(p, OP_RSQB))
         return px_finish(p, e, start_tok);
     PyExpr *first = parse_star_named_expression(p);
     if (at_comprehension(p)) {
@@ -345,14 +335,14 @@ static PyExpr *list_atom(Parser *p)
         e->kind = PX_LISTCOMP;
         e->left = first;
         parse_generators(p, e);
-        expect(p, "]");
+        expect(p, OP_RSQB);
         return px_finish(p, e, start_tok);
     }
     ExprList l = { 0 };
     px_list_push(p, &l, first);
-    while (accept(p, ",") && !at(p, "]"))
+    while (accept(p, OP_COMMA) && !at(p, OP_RSQB))
         px_list_push(p, &l, parse_star_named_expression(p));
-    expect(p, "]");
+    expect(p, OP_RSQB);
     e->items = l.items;
     e->nitems = l.n;
     return px_finish(p, e, start_tok);
@@ -361,24 +351,24 @@ static PyExpr *list_atom(Parser *p)
 static PyExpr *brace_atom(Parser *p)
 {
     size_t start_tok = p->pos;
-    expect(p, "{");
+    expect(p, OP_LBRACE);
     PyExpr *e = px_node(p, PX_DICT, start_tok);
-    if (accept(p, "}"))
+    if (accept(p, OP_RBRACE))
         return px_finish(p, e, start_tok);
     ExprList keys = { 0 }, values = { 0 };
-    if (!at(p, "**")) {
+    if (!at(p, OP_POW)) {
         /* a bare "y := 1" can only be a set element; "(y := 1)" can be a key */
-        bool parenthesized = at(p, "(");
+        bool parenthesized = at(p, OP_LPAR);
         PyExpr *first = parse_star_named_expression(p);
         if (first->kind != PX_STARRED && (first->kind != PX_NAMEDEXPR || parenthesized) &&
-            accept(p, ":")) {
+            accept(p, OP_COLON)) {
             PyExpr *value = parse_expression(p);
             if (at_comprehension(p)) {
                 e->kind = PX_DICTCOMP;
                 e->left = first;
                 e->right = value;
                 parse_generators(p, e);
-                expect(p, "}");
+                expect(p, OP_RBRACE);
                 return px_finish(p, e, start_tok);
             }
             px_list_push(p, &keys, first);
@@ -391,36 +381,36 @@ static PyExpr *brace_atom(Parser *p)
                 e->kind = PX_SETCOMP;
                 e->left = first;
                 parse_generators(p, e);
-                expect(p, "}");
+                expect(p, OP_RBRACE);
                 return px_finish(p, e, start_tok);
             }
             e->kind = PX_SET;
             px_list_push(p, &keys, first);
-            while (accept(p, ",") && !at(p, "}"))
+            while (accept(p, OP_COMMA) && !at(p, OP_RBRACE))
                 px_list_push(p, &keys, parse_star_named_expression(p));
-            expect(p, "}");
+            expect(p, OP_RBRACE);
             e->items = keys.items;
             e->nitems = keys.n;
             return px_finish(p, e, start_tok);
         }
-        if (!accept(p, ",")) {
-            expect(p, "}");
+        if (!accept(p, OP_COMMA)) {
+            expect(p, OP_RBRACE);
             goto done;
         }
     }
-    while (!at(p, "}")) {
-        if (accept(p, "**")) {
+    while (!at(p, OP_RBRACE)) {
+        if (accept(p, OP_POW)) {
             px_list_push(p, &keys, NULL);
             px_list_push(p, &values, parse_bitwise_or(p));
         } else {
             px_list_push(p, &keys, parse_expression(p));
-            expect(p, ":");
+            expect(p, OP_COLON);
             px_list_push(p, &values, parse_expression(p));
         }
-        if (!accept(p, ","))
+        if (!accept(p, OP_COMMA))
             break;
     }
-    expect(p, "}");
+    expect(p, OP_RBRACE);
 done:
     e->items = keys.items;
     e->values = values.items;
@@ -439,13 +429,13 @@ static PyExpr *parse_atom(Parser *p)
         return px_string_literals(p);
     case T_NAME: {
         PyExpr *e;
-        if (accept(p, "True") || accept(p, "False")) {
+        if (accept(p, KW_TRUE) || accept(p, KW_FALSE)) {
             e = px_node(p, PX_CONST, start_tok);
             e->value.kind = PY_BOOL;
-            e->value.b = tok_is(&p->lx, t, "True");
+            e->value.b = t->code == KW_TRUE;
             return px_finish(p, e, start_tok);
         }
-        if (accept(p, "None")) {
+        if (accept(p, KW_NONE)) {
             e = px_node(p, PX_CONST, start_tok);
             e->value = py_none;
             return px_finish(p, e, start_tok);
@@ -455,13 +445,13 @@ static PyExpr *parse_atom(Parser *p)
         return px_finish(p, e, start_tok);
     }
     case T_OP:
-        if (at(p, "("))
+        if (at(p, OP_LPAR))
             return paren_atom(p);
-        if (at(p, "["))
+        if (at(p, OP_LSQB))
             return list_atom(p);
-        if (at(p, "{"))
+        if (at(p, OP_LBRACE))
             return brace_atom(p);
-        if (accept(p, "...")) {
+        if (accept(p, OP_ELLIPSIS)) {
             PyExpr *e = px_node(p, PX_CONST, start_tok);
             e->value = py_make_opaque("ellipsis", "Ellipsis");
             return px_finish(p, e, start_tok);
@@ -481,21 +471,21 @@ static void parse_call_args(Parser *p, PyExpr *call)
     size_t nkw = 0, capkw = 0;
     PyKeyword *kws = NULL;
     bool seen_kw = false, seen_kwunpack = false;
-    while (!at(p, ")")) {
+    while (!at(p, OP_RPAR)) {
         size_t st = p->pos;
-        if (accept(p, "*")) {
+        if (accept(p, OP_STAR)) {
             PyExpr *s = px_node(p, PX_STARRED, st);
             s->left = parse_expression(p);
             if (seen_kwunpack)
                 px_syntax_error(p, "iterable argument unpacking follows keyword argument unpacking");
             px_list_push(p, &args, px_finish(p, s, st));
-        } else if (at(p, "**") || (at_name(p) && tok_is(&p->lx, tok_ahead(p, 1), "="))) {
+        } else if (at(p, OP_POW) || (at_name(p) && tok_ahead(p, 1)->code == OP_EQUAL)) {
             const char *arg = NULL;
-            if (accept(p, "**"))
+            if (accept(p, OP_POW))
                 seen_kwunpack = true;
             else {
                 arg = take_name(p);
-                expect(p, "=");
+                expect(p, OP_EQUAL);
             }
             if (nkw == capkw) {
                 capkw = capkw ? capkw * 2 : 4;
@@ -517,7 +507,7 @@ static void parse_call_args(Parser *p, PyExpr *call)
                 g->left = e;
                 parse_generators(p, g);
                 px_finish(p, g, st);
-                if (args.n || nkw || !at(p, ")"))
+                if (args.n || nkw || !at(p, OP_RPAR))
                     px_syntax_error(p, "Generator expression must be parenthesized");
                 e = g;
             }
@@ -527,10 +517,10 @@ static void parse_call_args(Parser *p, PyExpr *call)
                 px_syntax_error(p, "positional argument follows keyword argument");
             px_list_push(p, &args, e);
         }
-        if (!accept(p, ","))
+        if (!accept(p, OP_COMMA))
             break;
     }
-    expect(p, ")");
+    expect(p, OP_RPAR);
     call->items = args.items;
     call->nitems = args.n;
     call->keywords = kws;
@@ -541,23 +531,23 @@ static PyExpr *parse_slice(Parser *p)
 {
     size_t st = p->pos;
     PyExpr *lower = NULL;
-    if (!at(p, ":")) {
-        if (at(p, "*")) {
+    if (!at(p, OP_COLON)) {
+        if (at(p, OP_STAR)) {
             PyExpr *s = px_node(p, PX_STARRED, st);
             p->pos++;
             s->left = parse_bitwise_or(p);
             return px_finish(p, s, st);
         }
         lower = parse_named_expression(p);
-        if (!at(p, ":"))
+        if (!at(p, OP_COLON))
             return lower;
     }
-    expect(p, ":");
+    expect(p, OP_COLON);
     PyExpr *sl = px_node(p, PX_SLICE, st);
     sl->left = lower;
-    if (!at(p, ":") && !at(p, "]") && !at(p, ","))
+    if (!at(p, OP_COLON) && !at(p, OP_RSQB) && !at(p, OP_COMMA))
         sl->right = parse_expression(p);
-    if (accept(p, ":") && !at(p, "]") && !at(p, ","))
+    if (accept(p, OP_COLON) && !at(p, OP_RSQB) && !at(p, OP_COMMA))
         sl->test = parse_expression(p);
     return px_finish(p, sl, st);
 }
@@ -569,25 +559,25 @@ static PyExpr *parse_primary(Parser *p)
     for (int chain = 0;; chain++) {
         if (chain > MAX_CHAIN)
             px_syntax_error(p, "expression too complex (chain too long)");
-        if (accept(p, ".")) {
+        if (accept(p, OP_DOT)) {
             PyExpr *at_ = px_node(p, PX_ATTRIBUTE, start_tok);
             at_->left = e;
             at_->id = take_name(p);
             e = px_finish(p, at_, start_tok);
-        } else if (accept(p, "(")) {
+        } else if (accept(p, OP_LPAR)) {
             PyExpr *call = px_node(p, PX_CALL, start_tok);
             call->left = e;
             parse_call_args(p, call);
             e = px_finish(p, call, start_tok);
-        } else if (accept(p, "[")) {
+        } else if (accept(p, OP_LSQB)) {
             PyExpr *sub = px_node(p, PX_SUBSCRIPT, start_tok);
             sub->left = e;
             size_t st = p->pos;
             PyExpr *first = parse_slice(p);
-            if (at(p, ",")) {
+            if (at(p, OP_COMMA)) {
                 ExprList l = { 0 };
                 px_list_push(p, &l, first);
-                while (accept(p, ",") && !at(p, "]"))
+                while (accept(p, OP_COMMA) && !at(p, OP_RSQB))
                     px_list_push(p, &l, parse_slice(p));
                 PyExpr *t = px_node(p, PX_TUPLE, st);
                 t->items = l.items;
@@ -600,7 +590,7 @@ static PyExpr *parse_primary(Parser *p)
                 t->nitems = 1;
                 first = px_finish(p, t, st);
             }
-            expect(p, "]");
+            expect(p, OP_RSQB);
             sub->right = first;
             e = px_finish(p, sub, start_tok);
         } else {
@@ -628,7 +618,7 @@ static PyExpr *parse_power(Parser *p)
 {
     size_t start_tok = p->pos;
     PyExpr *e;
-    if (at(p, "await")) {
+    if (at(p, KW_AWAIT)) {
         p->pos++;
         e = px_node(p, PX_AWAIT, start_tok);
         enter(p);
@@ -638,7 +628,7 @@ static PyExpr *parse_power(Parser *p)
     } else {
         e = parse_primary(p);
     }
-    if (accept(p, "**")) {
+    if (accept(p, OP_POW)) {
         enter(p);
         PyExpr *exponent = parse_factor(p);
         p->depth--;
@@ -650,7 +640,7 @@ static PyExpr *parse_power(Parser *p)
 static PyExpr *parse_factor(Parser *p)
 {
     size_t start_tok = p->pos;
-    const char *op = at(p, "-") ? "USub" : at(p, "+") ? "UAdd" : at(p, "~") ? "Invert" : NULL;
+    const char *op = at(p, OP_MINUS) ? "USub" : at(p, OP_PLUS) ? "UAdd" : at(p, OP_TILDE) ? "Invert" : NULL;
     if (!op)
         return parse_power(p);
     p->pos++;
@@ -662,40 +652,26 @@ static PyExpr *parse_factor(Parser *p)
     return px_finish(p, e, start_tok);
 }
 
-typedef struct BinLevel {
-    const char *tokens[5];
-    const char *ops[5];
-} BinLevel;
-
-static const BinLevel levels[] = {
-    { { "|" }, { "BitOr" } },
-    { { "^" }, { "BitXor" } },
-    { { "&" }, { "BitAnd" } },
-    { { "<<", ">>" }, { "LShift", "RShift" } },
-    { { "+", "-" }, { "Add", "Sub" } },
-    { { "*", "/", "//", "%", "@" }, { "Mult", "Div", "FloorDiv", "Mod", "MatMult" } },
-};
-
-#define NLEVELS (sizeof levels / sizeof levels[0])
-
-/* The binary operator at the current token: its level in levels[] (0
-   binds least) and its name in *op; -1 when there is none. */
+/* The binary operator at the current token: its level (0 binds least:
+   |, ^, &, shifts, + -, then * / // % @) and its name in *op; -1 when
+   there is none. */
 static int binary_operator(const Parser *p, const char **op)
 {
-    const Token *t = px_tok(p);
-    if (t->kind != T_OP)   /* these operators are all T_OP */
-        return -1;
-    const char *s = p->lx.src + t->start;
-    size_t n = t->end - t->start;
-    for (size_t level = 0; level < NLEVELS; level++)
-        for (size_t i = 0; i < 5 && levels[level].tokens[i]; i++) {
-            const char *k = levels[level].tokens[i];
-            if (k[0] == s[0] && strlen(k) == n && memcmp(k, s, n) == 0) {
-                *op = levels[level].ops[i];
-                return (int)level;
-            }
-        }
-    return -1;
+    switch (px_tok(p)->code) {
+    case OP_PIPE: *op = "BitOr"; return 0;
+    case OP_CARET: *op = "BitXor"; return 1;
+    case OP_AMP: *op = "BitAnd"; return 2;
+    case OP_LSHIFT: *op = "LShift"; return 3;
+    case OP_RSHIFT: *op = "RShift"; return 3;
+    case OP_PLUS: *op = "Add"; return 4;
+    case OP_MINUS: *op = "Sub"; return 4;
+    case OP_STAR: *op = "Mult"; return 5;
+    case OP_SLASH: *op = "Div"; return 5;
+    case OP_FLOORDIV: *op = "FloorDiv"; return 5;
+    case OP_PERCENT: *op = "Mod"; return 5;
+    case OP_AT: *op = "MatMult"; return 5;
+    default: return -1;
+    }
 }
 
 /* The binary operators from bitwise or to the multiplicative ones, by
@@ -733,19 +709,27 @@ static PyExpr *parse_bitwise_or(Parser *p)
 
 static const char *compare_op(Parser *p)
 {
-    static const struct { const char *tok, *op; } ops[] = {
-        { "==", "Eq" }, { "!=", "NotEq" }, { "<=", "LtE" }, { ">=", "GtE" },
-        { "<", "Lt" }, { ">", "Gt" }, { "in", "In" },
-    };
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (accept(p, ops[i].tok))
-            return ops[i].op;
-    if (at(p, "not") && tok_is(&p->lx, tok_ahead(p, 1), "in")) {
+    const char *op;
+    switch (px_tok(p)->code) {
+    case OP_EQ: op = "Eq"; break;
+    case OP_NE: op = "NotEq"; break;
+    case OP_LE: op = "LtE"; break;
+    case OP_GE: op = "GtE"; break;
+    case OP_LT: op = "Lt"; break;
+    case OP_GT: op = "Gt"; break;
+    case KW_IN: op = "In"; break;
+    default: op = NULL; break;
+    }
+    if (op) {
+        p->pos++;
+        return op;
+    }
+    if (at(p, KW_NOT) && tok_ahead(p, 1)->code == KW_IN) {
         p->pos += 2;
         return "NotIn";
     }
-    if (accept(p, "is"))
-        return accept(p, "not") ? "IsNot" : "Is";
+    if (accept(p, KW_IS))
+        return accept(p, KW_NOT) ? "IsNot" : "Is";
     return NULL;
 }
 
@@ -781,7 +765,7 @@ static PyExpr *parse_comparison(Parser *p)
 static PyExpr *parse_inversion(Parser *p)
 {
     size_t start_tok = p->pos;
-    if (!accept(p, "not"))
+    if (!accept(p, KW_NOT))
         return parse_comparison(p);
     PyExpr *e = px_node(p, PX_UNARYOP, start_tok);
     e->op = "Not";
@@ -791,7 +775,7 @@ static PyExpr *parse_inversion(Parser *p)
     return px_finish(p, e, start_tok);
 }
 
-static PyExpr *parse_boolop(Parser *p, const char *kw, const char *op,
+static PyExpr *parse_boolop(Parser *p, TokCode kw, const char *op,
                             PyExpr *(*next)(Parser *))
 {
     size_t start_tok = p->pos;
@@ -811,12 +795,12 @@ static PyExpr *parse_boolop(Parser *p, const char *kw, const char *op,
 
 static PyExpr *parse_conjunction(Parser *p)
 {
-    return parse_boolop(p, "and", "And", parse_inversion);
+    return parse_boolop(p, KW_AND, "And", parse_inversion);
 }
 
 static PyExpr *parse_disjunction(Parser *p)
 {
-    return parse_boolop(p, "or", "Or", parse_conjunction);
+    return parse_boolop(p, KW_OR, "Or", parse_conjunction);
 }
 
 static PyExpr *parse_expression_inner(Parser *p);
@@ -830,23 +814,63 @@ static PyExpr *parse_expression(Parser *p)
     return e;
 }
 
+/* The tokens that, after an atom, continue the expression at some level
+   of the descent: a trailer (. ( [), **, a binary or comparison operator,
+   and, or, if. */
+static const bool continues_atom[TC_COUNT] = {
+    [OP_DOT] = true, [OP_LPAR] = true, [OP_LSQB] = true, [OP_POW] = true,
+    [OP_PIPE] = true, [OP_CARET] = true, [OP_AMP] = true,
+    [OP_LSHIFT] = true, [OP_RSHIFT] = true, [OP_PLUS] = true,
+    [OP_MINUS] = true, [OP_STAR] = true, [OP_SLASH] = true,
+    [OP_FLOORDIV] = true, [OP_PERCENT] = true, [OP_AT] = true,
+    [OP_EQ] = true, [OP_NE] = true, [OP_LE] = true, [OP_GE] = true,
+    [OP_LT] = true, [OP_GT] = true, [KW_IN] = true, [KW_NOT] = true,
+    [KW_IS] = true, [KW_AND] = true, [KW_OR] = true, [KW_IF] = true,
+};
+
+/* Whether the expression at t is one atom (a name, number, string, True,
+   False or None) that nothing after it continues: then every level of
+   the descent would return what parse_atom() does, so the parser skips
+   them.  The token after t exists: t is not the last (T_END). */
+static bool lone_atom(const Token *t)
+{
+    switch (t->kind) {
+    case T_NAME:
+        if (t->code != TC_NONE && t->code != KW_TRUE &&
+            t->code != KW_FALSE && t->code != KW_NONE)
+            return false;
+        break;
+    case T_NUMBER:
+        break;
+    case T_STRING:
+        if (t[1].kind == T_STRING)   /* adjacent strings concatenate */
+            return false;
+        break;
+    default:
+        return false;
+    }
+    return !continues_atom[t[1].code];
+}
+
 static PyExpr *parse_expression_inner(Parser *p)
 {
     size_t start_tok = p->pos;
-    if (accept(p, "lambda")) {
+    if (lone_atom(px_tok(p)))
+        return parse_atom(p);
+    if (accept(p, KW_LAMBDA)) {
         PyExpr *l = px_node(p, PX_LAMBDA, start_tok);
-        l->args = parse_parameters(p, false, ":");
-        expect(p, ":");
+        l->args = parse_parameters(p, false, OP_COLON);
+        expect(p, OP_COLON);
         l->left = parse_expression(p);
         return px_finish(p, l, start_tok);
     }
     PyExpr *e = parse_disjunction(p);
-    if (!accept(p, "if"))
+    if (!accept(p, KW_IF))
         return e;
     PyExpr *ife = px_node(p, PX_IFEXP, start_tok);
     ife->left = e;
     ife->test = parse_disjunction(p);
-    if (!accept(p, "else"))
+    if (!accept(p, KW_ELSE))
         px_syntax_error(p, "expected 'else' after 'if' expression");
     ife->right = parse_expression(p);
     return px_finish(p, ife, start_tok);
@@ -855,18 +879,18 @@ static PyExpr *parse_expression_inner(Parser *p)
 static PyExpr *parse_named_expression(Parser *p)
 {
     size_t start_tok = p->pos;
-    if (at_name(p) && tok_is(&p->lx, tok_ahead(p, 1), ":=")) {
+    if (at_name(p) && tok_ahead(p, 1)->code == OP_WALRUS) {
         PyExpr *n = px_node(p, PX_NAMEDEXPR, start_tok);
         PyExpr *target = px_node(p, PX_NAME, start_tok);
         target->id = take_name(p);
         target->store = true;
         n->left = px_finish(p, target, start_tok);
-        expect(p, ":=");
+        expect(p, OP_WALRUS);
         n->right = parse_expression(p);
         return px_finish(p, n, start_tok);
     }
     PyExpr *e = parse_expression(p);
-    if (at(p, ":="))
+    if (at(p, OP_WALRUS))
         px_syntax_error(p, "cannot use assignment expressions with expression");
     return e;
 }
@@ -874,7 +898,7 @@ static PyExpr *parse_named_expression(Parser *p)
 static PyExpr *parse_star_named_expression(Parser *p)
 {
     size_t start_tok = p->pos;
-    if (accept(p, "*")) {
+    if (accept(p, OP_STAR)) {
         PyExpr *s = px_node(p, PX_STARRED, start_tok);
         s->left = parse_bitwise_or(p);
         return px_finish(p, s, start_tok);
@@ -887,7 +911,7 @@ PyExpr *px_parse_star_expressions(Parser *p)
 {
     size_t start_tok = p->pos;
     PyExpr *first;
-    if (at(p, "*")) {
+    if (at(p, OP_STAR)) {
         first = px_node(p, PX_STARRED, start_tok);
         p->pos++;
         first->left = parse_bitwise_or(p);
@@ -895,17 +919,17 @@ PyExpr *px_parse_star_expressions(Parser *p)
     } else {
         first = parse_expression(p);
     }
-    if (!at(p, ","))
+    if (!at(p, OP_COMMA))
         return first;
     ExprList l = { 0 };
     px_list_push(p, &l, first);
-    while (accept(p, ",")) {
+    while (accept(p, OP_COMMA)) {
         const Token *t = px_tok(p);
-        if (t->kind == T_END || t->kind == T_NEWLINE || at(p, "=") || at(p, ";") ||
-            at(p, ")") || at(p, "]") || at(p, "}") || at(p, ":"))
+        if (t->kind == T_END || t->kind == T_NEWLINE || at(p, OP_EQUAL) || at(p, OP_SEMI) ||
+            at(p, OP_RPAR) || at(p, OP_RSQB) || at(p, OP_RBRACE) || at(p, OP_COLON))
             break;
         size_t st = p->pos;
-        if (accept(p, "*")) {
+        if (accept(p, OP_STAR)) {
             PyExpr *s = px_node(p, PX_STARRED, st);
             s->left = parse_bitwise_or(p);
             px_list_push(p, &l, px_finish(p, s, st));
@@ -942,8 +966,8 @@ static void arg_push(Parser *p, ArgList *l, PyArg arg)
 static PyArg parse_param(Parser *p, bool annotations, bool star_annotation)
 {
     PyArg arg = { .arg = take_name(p) };
-    if (annotations && accept(p, ":")) {
-        if (star_annotation && at(p, "*")) {
+    if (annotations && accept(p, OP_COLON)) {
+        if (star_annotation && at(p, OP_STAR)) {
             size_t st = p->pos;
             p->pos++;
             PyExpr *s = px_node(p, PX_STARRED, st);
@@ -959,7 +983,7 @@ static PyArg parse_param(Parser *p, bool annotations, bool star_annotation)
 /* The parameter list of a def (annotations allowed, ends at ")") or of a
    lambda (no annotations, ends at ":"). */
 static PyArguments *parse_parameters(Parser *p, bool annotations,
-                                     const char *closer)
+                                     TokCode closer)
 {
     PyArguments *args = arena_new_of(p->a, PyArguments);
     ArgList plain = { 0 }, kwonly = { 0 };
@@ -969,22 +993,22 @@ static PyArguments *parse_parameters(Parser *p, bool annotations,
     while (!at(p, closer)) {
         if (args->kwarg)
             px_syntax_error(p, "arguments cannot follow var-keyword argument");
-        if (accept(p, "/")) {
+        if (accept(p, OP_SLASH)) {
             if (star || nposonly || plain.n == 0)
                 px_syntax_error(p, star ? "/ must be ahead of *"
                                      : "at least one argument must precede /");
             nposonly = plain.n;
             if (nposonly == 0)
                 nposonly = (size_t)-1;
-        } else if (accept(p, "**")) {
+        } else if (accept(p, OP_POW)) {
             PyArg a = parse_param(p, annotations, false);
             args->kwarg = arena_new_of(p->a, PyArg);
             *args->kwarg = a;
-        } else if (accept(p, "*")) {
+        } else if (accept(p, OP_STAR)) {
             if (star)
                 px_syntax_error(p, "* argument may appear only once");
             star = true;
-            if (at(p, ",") || at(p, closer)) {
+            if (at(p, OP_COMMA) || at(p, closer)) {
                 bare_star = true;
             } else {
                 PyArg a = parse_param(p, annotations, true);
@@ -994,7 +1018,7 @@ static PyArguments *parse_parameters(Parser *p, bool annotations,
         } else {
             PyArg a = parse_param(p, annotations, false);
             PyExpr *def = NULL;
-            if (accept(p, "="))
+            if (accept(p, OP_EQUAL))
                 def = parse_expression(p);
             if (star) {
                 arg_push(p, &kwonly, a);
@@ -1007,7 +1031,7 @@ static PyArguments *parse_parameters(Parser *p, bool annotations,
                     px_list_push(p, &defaults, def);
             }
         }
-        if (!accept(p, ","))
+        if (!accept(p, OP_COMMA))
             break;
     }
     if (bare_star && kwonly.n == 0)
@@ -1028,9 +1052,22 @@ static PyArguments *parse_parameters(Parser *p, bool annotations,
 
 /* ---- for the statement parser (pyvm_parse.c) ------------------------ */
 
-bool px_at(const Parser *p, const char *text) { return at(p, text); }
-bool px_accept(Parser *p, const char *text) { return accept(p, text); }
-void px_expect(Parser *p, const char *text) { expect(p, text); }
+bool px_at(const Parser *p, const char *text)
+{
+    return tok_is(&p->lx, px_tok(p), text);
+}
+bool px_accept(Parser *p, const char *text)
+{
+    if (!px_at(p, text))
+        return false;
+    p->pos++;
+    return true;
+}
+void px_expect(Parser *p, const char *text)
+{
+    if (!px_accept(p, text))
+        px_syntax_error(p, "invalid syntax");
+}
 bool px_at_name(const Parser *p) { return at_name(p); }
 const char *px_take_name(Parser *p) { return take_name(p); }
 bool px_is_keyword(const Parser *p, const Token *t) { return is_keyword(p, t); }
@@ -1040,7 +1077,7 @@ PyExpr *px_parse_for_targets(Parser *p) { return parse_for_targets(p); }
 void px_set_store(Parser *p, PyExpr *e) { set_store(p, e); }
 PyArguments *px_parse_parameters(Parser *p, bool annotations, const char *closer)
 {
-    return parse_parameters(p, annotations, closer);
+    return parse_parameters(p, annotations, tok_code_of(closer));
 }
 
 /* ---- entry points ---------------------------------------------------- */
@@ -1075,19 +1112,19 @@ typedef struct ParseResult {
    by ';' (Python accepts "x = 1; y"), then the end of the line. */
 static void expect_statement_end(Parser *p)
 {
-    while (accept(p, ";")) {
+    while (accept(p, OP_SEMI)) {
         if (px_tok(p)->kind == T_END || px_tok(p)->kind == T_NEWLINE)
             break;
-        if (accept(p, "pass") || accept(p, "break") || accept(p, "continue"))
+        if (accept(p, KW_PASS) || accept(p, KW_BREAK) || accept(p, KW_CONTINUE))
             continue;
         do {
-            if (at(p, "yield")) {
+            if (at(p, KW_YIELD)) {
                 p->pos++;
-                if (!accept(p, "from") && (px_tok(p)->kind == T_END || at(p, ";") || at(p, "=")))
+                if (!accept(p, KW_FROM) && (px_tok(p)->kind == T_END || at(p, OP_SEMI) || at(p, OP_EQUAL)))
                     continue;
             }
             px_parse_star_expressions(p);
-        } while (accept(p, "="));
+        } while (accept(p, OP_EQUAL));
     }
     while (px_tok(p)->kind == T_NEWLINE)
         p->pos++;
@@ -1100,8 +1137,15 @@ static bool parse_framed(Arena *a, const char *src, Framing framing,
 {
     /* in the arena, not on the stack: it changes between setjmp and
        longjmp, and automatic objects would be indeterminate after it */
-    Parser *p = arena_new_of(a, Parser);
+    Parser *p = arena_alloc_uninit(a, sizeof *p);
+    /* all but the jmp_buf and the f-string buffers (set before use) */
     p->a = a;
+    p->pos = 0;
+    p->msg = NULL;
+    p->err_offset = p->err_end = 0;
+    p->err_at_end = false;
+    p->depth = 0;
+    p->nheld = 0;
     memset(res, 0, sizeof *res);
     if (err) {
         err->msg = NULL;
@@ -1136,10 +1180,10 @@ static bool parse_framed(Arena *a, const char *src, Framing framing,
         /* eval's grammar: expressions, no starred or ':=' at the top */
         size_t start_tok = p->pos;
         PyExpr *first = parse_expression(p);
-        if (at(p, ",")) {
+        if (at(p, OP_COMMA)) {
             ExprList l = { 0 };
             px_list_push(p, &l, first);
-            while (accept(p, ",") && px_tok(p)->kind != T_END && px_tok(p)->kind != T_NEWLINE)
+            while (accept(p, OP_COMMA) && px_tok(p)->kind != T_END && px_tok(p)->kind != T_NEWLINE)
                 px_list_push(p, &l, parse_expression(p));
             first = px_node(p, PX_TUPLE, start_tok);
             first->items = l.items;
@@ -1163,26 +1207,26 @@ static bool parse_framed(Arena *a, const char *src, Framing framing,
     case FRAME_DEFAULT: {
         /* "x = a = b": the targets become Store, body[0].value is the last */
         PyExpr *value = px_parse_star_expressions(p);
-        expect(p, "=");
+        expect(p, OP_EQUAL);
         for (;;) {
             set_store(p, value);
-            if (at(p, "yield")) {
+            if (at(p, KW_YIELD)) {
                 size_t st = p->pos;
                 p->pos++;
                 PyExpr *y;
-                if (accept(p, "from")) {
+                if (accept(p, KW_FROM)) {
                     y = px_node(p, PX_YIELDFROM, st);
                     y->left = parse_expression(p);
                 } else {
                     y = px_node(p, PX_YIELD, st);
-                    if (px_tok(p)->kind != T_END && !at(p, ";") && !at(p, "="))
+                    if (px_tok(p)->kind != T_END && !at(p, OP_SEMI) && !at(p, OP_EQUAL))
                         y->left = px_parse_star_expressions(p);
                 }
                 value = px_finish(p, y, st);
             } else {
                 value = px_parse_star_expressions(p);
             }
-            if (!accept(p, "="))
+            if (!accept(p, OP_EQUAL))
                 break;
         }
         res->expr = value;
@@ -1190,24 +1234,24 @@ static bool parse_framed(Arena *a, const char *src, Framing framing,
         break;
     }
     case FRAME_PARAMS:
-        expect(p, "def");
+        expect(p, KW_DEF);
         take_name(p);
-        expect(p, "(");
-        res->args = parse_parameters(p, true, ")");
-        expect(p, ")");
-        expect(p, ":");
-        expect(p, "pass");
+        expect(p, OP_LPAR);
+        res->args = parse_parameters(p, true, OP_RPAR);
+        expect(p, OP_RPAR);
+        expect(p, OP_COLON);
+        expect(p, KW_PASS);
         expect_statement_end(p);
         break;
     case FRAME_RETURNS:
-        expect(p, "def");
+        expect(p, KW_DEF);
         take_name(p);
-        expect(p, "(");
-        expect(p, ")");
-        expect(p, "->");
+        expect(p, OP_LPAR);
+        expect(p, OP_RPAR);
+        expect(p, OP_ARROW);
         res->expr = parse_expression(p);
-        expect(p, ":");
-        expect(p, "pass");
+        expect(p, OP_COLON);
+        expect(p, KW_PASS);
         expect_statement_end(p);
         break;
     }
@@ -1344,10 +1388,25 @@ bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
     return pyexpr_eval_in(a, res.expr, scope, out, error);
 }
 
+/* before + text + after, as clinic.py frames a line for ast.parse(). */
+static const char *framed(Arena *a, const char *before, size_t nbefore,
+                          const char *text, const char *after, size_t nafter)
+{
+    size_t n = strlen(text);
+    char *s = arena_alloc_uninit(a, nbefore + n + nafter + 1);
+    memcpy(s, before, nbefore);
+    memcpy(s + nbefore, text, n);
+    memcpy(s + nbefore + n, after, nafter + 1);   /* with its NUL */
+    return s;
+}
+
+#define FRAMED(a, before, text, after) \
+    framed((a), before, sizeof before - 1, (text), after, sizeof after - 1)
+
 PyExpr *pyexpr_parse_default(Arena *a, const char *text, PySyntaxError *err)
 {
     ParseResult res;
-    const char *src = arena_printf(a, "x = %s", text);
+    const char *src = FRAMED(a, "x = ", text, "");
     if (!parse_framed(a, src, FRAME_DEFAULT, &res, err))
         return NULL;
     return res.expr;
@@ -1356,7 +1415,7 @@ PyExpr *pyexpr_parse_default(Arena *a, const char *text, PySyntaxError *err)
 PyExpr *pyexpr_parse_returns(Arena *a, const char *text, PySyntaxError *err)
 {
     ParseResult res;
-    const char *src = arena_printf(a, "def x() -> %s: pass", text);
+    const char *src = FRAMED(a, "def x() -> ", text, ": pass");
     if (!parse_framed(a, src, FRAME_RETURNS, &res, err))
         return NULL;
     return res.expr;
@@ -1365,7 +1424,7 @@ PyExpr *pyexpr_parse_returns(Arena *a, const char *text, PySyntaxError *err)
 PyArguments *pyexpr_parse_arguments(Arena *a, const char *text, PySyntaxError *err)
 {
     ParseResult res;
-    const char *src = arena_printf(a, "def x(%s): pass", text);
+    const char *src = FRAMED(a, "def x(", text, "): pass");
     if (!parse_framed(a, src, FRAME_PARAMS, &res, err))
         return NULL;
     return res.args;

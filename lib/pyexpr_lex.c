@@ -15,11 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool is_ident_start(int c)
-{
-    return isalpha(c) || c == '_' || c >= 0x80;
-}
-
 static bool is_ident_char(int c)
 {
     return isalnum(c) || c == '_' || c >= 0x80;
@@ -54,22 +49,24 @@ static bool lex_error(Lexer *lx, size_t offset, bool newline_text,
     return false;
 }
 
-static void push(Lexer *lx, TokKind kind, size_t start, size_t end)
+static void grow_tokens(Lexer *lx)
 {
     LexResult *r = lx->out;
-    if (r->ntoks == lx->cap) {
-        size_t ncap = lx->cap ? lx->cap * 2 : 32;
-        Token *nt = arena_array_of(lx->a, Token, ncap);
-        if (r->ntoks)
-            memcpy(nt, r->toks, r->ntoks * sizeof(Token));
-        r->toks = nt;
-        lx->cap = ncap;
-    }
+    size_t ncap = lx->cap * 2;
+    Token *nt = arena_alloc_uninit(lx->a, ncap * sizeof(Token));
+    memcpy(nt, r->toks, r->ntoks * sizeof(Token));
+    r->toks = nt;
+    lx->cap = ncap;
+}
+
+static inline Token *push(Lexer *lx, TokKind kind, size_t start, size_t end)
+{
+    LexResult *r = lx->out;
+    if (r->ntoks == lx->cap)
+        grow_tokens(lx);
     Token *t = &r->toks[r->ntoks++];
-    memset(t, 0, sizeof *t);
-    t->kind = kind;
-    t->start = start;
-    t->end = end;
+    *t = (Token){ .start = start, .end = end, .kind = (unsigned char)kind };
+    return t;
 }
 
 /* "invalid <kind> literal" unless the number is followed by one of the
@@ -310,16 +307,9 @@ static bool lex_string(Lexer *lx, size_t start)
     return true;
 }
 
-static const char *const operators[] = {
-    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>",
-    "<=", ">=", "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
-    "@=", "+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(",
-    ")", "[", "]", "{", "}", ",", ":", ";", ".", "=",
-};
-
 static bool lex_bracket(Lexer *lx, char c)
 {
-    if (strchr("([{", c)) {
+    if (c == '(' || c == '[' || c == '{') {
         if (lx->depth >= (int)sizeof lx->brackets)
             return lex_error(lx, lx->pos, false, "too many nested parentheses");
         lx->bracket_pos[lx->depth] = lx->pos;
@@ -338,44 +328,217 @@ static bool lex_bracket(Lexer *lx, char c)
     return true;
 }
 
+/* Character classes for the dispatch of pylex and the identifier loop;
+   the classes from CC_DIGIT on continue a name. */
+enum {
+    CC_OTHER,     /* an operator, or an error token */
+    CC_SPACE,     /* ' ', '\t', '\f', '\r' */
+    CC_QUOTE,
+    CC_DIGIT,
+    CC_NAME,      /* a letter or '_' */
+    CC_PREFIX,    /* a letter that may start a string prefix: bBrRuUfF */
+    CC_HIGH,      /* a byte >= 0x80 other than 0xC2: part of a name */
+    CC_C2,        /* 0xC2: part of a name, unless it starts U+00A0 */
+};
+
+/* The class of each byte (O: other, S: space, N: name, P: string prefix
+   letter, H: high byte, C: 0xC2, D: digit, Q: quote). */
+#define O CC_OTHER
+#define S CC_SPACE
+#define N CC_NAME
+#define P CC_PREFIX
+#define H CC_HIGH
+#define D CC_DIGIT
+#define Q CC_QUOTE
+#define C CC_C2
+static const unsigned char char_class[256] = {
+    O, O, O, O, O, O, O, O, O, S, O, O, S, S, O, O, /* 0x00 */
+    O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, O, /* 0x10 */
+    S, O, Q, O, O, O, O, Q, O, O, O, O, O, O, O, O, /* 0x20 */
+    D, D, D, D, D, D, D, D, D, D, O, O, O, O, O, O, /* 0x30 */
+    O, N, P, N, N, N, P, N, N, N, N, N, N, N, N, N, /* 0x40 */
+    N, N, P, N, N, P, N, N, N, N, N, O, O, O, O, N, /* 0x50 */
+    O, N, P, N, N, N, P, N, N, N, N, N, N, N, N, N, /* 0x60 */
+    N, N, P, N, N, P, N, N, N, N, N, O, O, O, O, O, /* 0x70 */
+    H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, /* 0x80 */
+    H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, /* 0x90 */
+    H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, /* 0xA0 */
+    H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, /* 0xB0 */
+    H, H, C, H, H, H, H, H, H, H, H, H, H, H, H, H, /* 0xC0 */
+    H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, /* 0xD0 */
+    H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, /* 0xE0 */
+    H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, H, /* 0xF0 */
+};
+#undef O
+#undef S
+#undef N
+#undef P
+#undef H
+#undef D
+#undef Q
+#undef C
+
+/* The keyword a name spells, or TC_NONE. */
+static unsigned char keyword_code(const char *s, size_t n)
+{
+#define KW(text, code) \
+    if (n == sizeof text - 1 && memcmp(s, text, sizeof text - 1) == 0) \
+        return code
+    switch (s[0]) {
+    case 'F': KW("False", KW_FALSE); break;
+    case 'N': KW("None", KW_NONE); break;
+    case 'T': KW("True", KW_TRUE); break;
+    case 'a':
+        KW("and", KW_AND); KW("as", KW_AS); KW("assert", KW_ASSERT);
+        KW("async", KW_ASYNC); KW("await", KW_AWAIT);
+        break;
+    case 'b': KW("break", KW_BREAK); break;
+    case 'c': KW("class", KW_CLASS); KW("continue", KW_CONTINUE); break;
+    case 'd': KW("def", KW_DEF); KW("del", KW_DEL); break;
+    case 'e':
+        KW("elif", KW_ELIF); KW("else", KW_ELSE); KW("except", KW_EXCEPT);
+        break;
+    case 'f':
+        KW("finally", KW_FINALLY); KW("for", KW_FOR); KW("from", KW_FROM);
+        break;
+    case 'g': KW("global", KW_GLOBAL); break;
+    case 'i':
+        KW("if", KW_IF); KW("import", KW_IMPORT); KW("in", KW_IN);
+        KW("is", KW_IS);
+        break;
+    case 'l': KW("lambda", KW_LAMBDA); break;
+    case 'n': KW("nonlocal", KW_NONLOCAL); KW("not", KW_NOT); break;
+    case 'o': KW("or", KW_OR); break;
+    case 'p': KW("pass", KW_PASS); break;
+    case 'r': KW("raise", KW_RAISE); KW("return", KW_RETURN); break;
+    case 't': KW("try", KW_TRY); break;
+    case 'w': KW("while", KW_WHILE); KW("with", KW_WITH); break;
+    case 'y': KW("yield", KW_YIELD); break;
+    default: break;
+    }
+#undef KW
+    return TC_NONE;
+}
+
+/* The operator at s (src[pos..], NUL-terminated): its length and code,
+   the longest match as Python's tokenizer takes it; 0 when none starts
+   here. */
+static size_t operator_at(const char *s, unsigned char *code)
+{
+#define OP1(k) do { *code = (k); return 1; } while (0)
+#define OP2(k) do { *code = (k); return 2; } while (0)
+#define OP3(k) do { *code = (k); return 3; } while (0)
+    switch (s[0]) {
+    case '*':
+        if (s[1] == '*') {
+            if (s[2] == '=') OP3(OP_POWEQ);
+            OP2(OP_POW);
+        }
+        if (s[1] == '=') OP2(OP_STAREQ);
+        OP1(OP_STAR);
+    case '/':
+        if (s[1] == '/') {
+            if (s[2] == '=') OP3(OP_FLOORDIVEQ);
+            OP2(OP_FLOORDIV);
+        }
+        if (s[1] == '=') OP2(OP_SLASHEQ);
+        OP1(OP_SLASH);
+    case '>':
+        if (s[1] == '>') {
+            if (s[2] == '=') OP3(OP_RSHIFTEQ);
+            OP2(OP_RSHIFT);
+        }
+        if (s[1] == '=') OP2(OP_GE);
+        OP1(OP_GT);
+    case '<':
+        if (s[1] == '<') {
+            if (s[2] == '=') OP3(OP_LSHIFTEQ);
+            OP2(OP_LSHIFT);
+        }
+        if (s[1] == '=') OP2(OP_LE);
+        OP1(OP_LT);
+    case '.':
+        if (s[1] == '.' && s[2] == '.') OP3(OP_ELLIPSIS);
+        OP1(OP_DOT);
+    case '-':
+        if (s[1] == '>') OP2(OP_ARROW);
+        if (s[1] == '=') OP2(OP_MINUSEQ);
+        OP1(OP_MINUS);
+    case ':':
+        if (s[1] == '=') OP2(OP_WALRUS);
+        OP1(OP_COLON);
+    case '=':
+        if (s[1] == '=') OP2(OP_EQ);
+        OP1(OP_EQUAL);
+    case '!':
+        if (s[1] == '=') OP2(OP_NE);
+        return 0;
+    case '+':
+        if (s[1] == '=') OP2(OP_PLUSEQ);
+        OP1(OP_PLUS);
+    case '%':
+        if (s[1] == '=') OP2(OP_PERCENTEQ);
+        OP1(OP_PERCENT);
+    case '&':
+        if (s[1] == '=') OP2(OP_AMPEQ);
+        OP1(OP_AMP);
+    case '|':
+        if (s[1] == '=') OP2(OP_PIPEEQ);
+        OP1(OP_PIPE);
+    case '^':
+        if (s[1] == '=') OP2(OP_CARETEQ);
+        OP1(OP_CARET);
+    case '@':
+        if (s[1] == '=') OP2(OP_ATEQ);
+        OP1(OP_AT);
+    case '~': OP1(OP_TILDE);
+    case '(': OP1(OP_LPAR);
+    case ')': OP1(OP_RPAR);
+    case '[': OP1(OP_LSQB);
+    case ']': OP1(OP_RSQB);
+    case '{': OP1(OP_LBRACE);
+    case '}': OP1(OP_RBRACE);
+    case ',': OP1(OP_COMMA);
+    case ';': OP1(OP_SEMI);
+    default:
+        return 0;
+    }
+#undef OP1
+#undef OP2
+#undef OP3
+}
+
 bool pylex(Arena *a, const char *src, LexResult *out)
 {
-    Lexer lx = { .a = a, .src = src, .n = strlen(src), .out = out };
+    /* the bracket stacks are not zeroed: only what was pushed is read */
+    Lexer lx;
+    lx.a = a;
+    lx.src = src;
+    lx.n = strlen(src);
+    lx.pos = 0;
+    lx.out = out;
+    lx.depth = 0;
     memset(out, 0, sizeof *out);
     out->src = src;
+    /* most lines have fewer tokens than a third of their bytes; push()
+       doubles the array past that */
+    lx.cap = lx.n / 3 + 8;
+    out->toks = arena_alloc_uninit(a, lx.cap * sizeof(Token));
     while (lx.pos < lx.n) {
-        int c = peek(&lx, 0);
-        if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
+        int c = (unsigned char)src[lx.pos];
+        switch (char_class[c]) {
+        case CC_SPACE:
             lx.pos++;
             continue;
-        }
-        if (c == '#') {
-            while (lx.pos < lx.n && src[lx.pos] != '\n')
-                lx.pos++;
-            continue;
-        }
-        if (c == '\n') {
-            if (lx.depth == 0)
-                push(&lx, T_NEWLINE, lx.pos, lx.pos + 1);
-            lx.pos++;
-            continue;
-        }
-        if (c == '\\') {
-            if (peek(&lx, 1) == '\n') {
-                lx.pos += 2;
-                continue;
-            }
-            if (peek(&lx, 1) < 0)
-                return lex_error(&lx, lx.pos, true, "unexpected EOF while parsing");
-            return lex_error(&lx, lx.pos, true,
-                             "unexpected character after line continuation character");
-        }
-        if (isdigit(c) || (c == '.' && isdigit(peek(&lx, 1)))) {
+        case CC_DIGIT:
             if (!lex_number(&lx))
                 return false;
             continue;
-        }
-        if (is_ident_start(c)) {
+        case CC_QUOTE:
+            if (!lex_string(&lx, lx.pos))
+                return false;
+            continue;
+        case CC_PREFIX: {
             size_t start = lx.pos;
             /* string prefixes: b, r, u, f and the legal pairs */
             bool saw_b = false, saw_r = false, saw_u = false, saw_f = false;
@@ -401,37 +564,71 @@ bool pylex(Arena *a, const char *src, LexResult *out)
                 continue;
             }
             lx.pos = start;
-            while (lx.pos < lx.n && is_ident_char((unsigned char)src[lx.pos])) {
+        }
+            /* fall through - a name */
+        case CC_NAME:
+        case CC_HIGH:
+        case CC_C2: {
+            /* letters, digits, '_' and bytes >= 0x80; the NUL at the end
+               of src ends the scan */
+            size_t start = lx.pos;
+            for (;;) {
+                unsigned char k = char_class[(unsigned char)src[lx.pos]];
+                if (k >= CC_DIGIT && k <= CC_HIGH) {
+                    lx.pos++;
+                    continue;
+                }
+                if (k != CC_C2)
+                    break;
                 /* U+00A0 and friends are not identifier characters */
-                if ((unsigned char)src[lx.pos] == 0xC2 && lx.pos + 1 < lx.n &&
-                    (unsigned char)src[lx.pos + 1] == 0xA0)
+                if ((unsigned char)src[lx.pos + 1] == 0xA0)
                     return lex_error(&lx, lx.pos, false,
                                      "invalid non-printable character U+00A0");
                 lx.pos++;
             }
-            push(&lx, T_NAME, start, lx.pos);
+            push(&lx, T_NAME, start, lx.pos)->code =
+                keyword_code(src + start, lx.pos - start);
             continue;
         }
-        if (c == '"' || c == '\'') {
-            if (!lex_string(&lx, lx.pos))
+        default:
+            break;
+        }
+        if (c == '#') {
+            while (lx.pos < lx.n && src[lx.pos] != '\n')
+                lx.pos++;
+            continue;
+        }
+        if (c == '\n') {
+            if (lx.depth == 0)
+                push(&lx, T_NEWLINE, lx.pos, lx.pos + 1);
+            lx.pos++;
+            continue;
+        }
+        if (c == '\\') {
+            if (peek(&lx, 1) == '\n') {
+                lx.pos += 2;
+                continue;
+            }
+            if (peek(&lx, 1) < 0)
+                return lex_error(&lx, lx.pos, true, "unexpected EOF while parsing");
+            return lex_error(&lx, lx.pos, true,
+                             "unexpected character after line continuation character");
+        }
+        if (c == '.' && char_class[(unsigned char)src[lx.pos + 1]] == CC_DIGIT) {
+            if (!lex_number(&lx))
                 return false;
             continue;
         }
-        bool matched = false;
-        for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++) {
-            if (operators[i][0] != c)
-                continue;   /* cheap: most operators start otherwise */
-            size_t ol = strlen(operators[i]);
-            if (lx.n - lx.pos >= ol && memcmp(src + lx.pos, operators[i], ol) == 0) {
-                if (ol == 1 && strchr("()[]{}", c) && !lex_bracket(&lx, (char)c))
-                    return false;
-                push(&lx, T_OP, lx.pos, lx.pos + ol);
-                lx.pos += ol;
-                matched = true;
-                break;
-            }
-        }
-        if (!matched) {
+        unsigned char code;
+        size_t ol = operator_at(src + lx.pos, &code);
+        if (ol) {
+            if ((code == OP_LPAR || code == OP_RPAR || code == OP_LSQB ||
+                 code == OP_RSQB || code == OP_LBRACE || code == OP_RBRACE) &&
+                !lex_bracket(&lx, (char)c))
+                return false;
+            push(&lx, T_OP, lx.pos, lx.pos + ol)->code = code;
+            lx.pos += ol;
+        } else {
             /* '$', '?', '!', '`': the parser reports "invalid syntax" */
             push(&lx, T_ERRORTOKEN, lx.pos, lx.pos + 1);
             lx.pos++;
@@ -448,15 +645,24 @@ bool pylex(Arena *a, const char *src, LexResult *out)
 
 bool tok_is(const LexResult *lr, const Token *t, const char *text)
 {
-    /* the parser asks this of every token at every level: the first
-       character settles most questions without a strlen */
     if (t->kind != T_OP && t->kind != T_NAME)
         return false;
-    if (t->end == t->start)
-        return text[0] == '\0';
-    if (lr->src[t->start] != text[0])
-        return false;
+    /* a token holds no NUL: a shorter text differs at its end */
+    const char *s = lr->src + t->start;
+    size_t n = t->end - t->start;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != text[i])
+            return false;
+    return text[n] == '\0';
+}
+
+TokCode tok_code_of(const char *text)
+{
+    unsigned char code = TC_NONE;
     size_t n = strlen(text);
-    return t->end - t->start == n &&
-           memcmp(lr->src + t->start, text, n) == 0;
+    if (n && operator_at(text, &code) == n)
+        return (TokCode)code;
+    if (n && char_class[(unsigned char)text[0]] >= CC_NAME)
+        return (TokCode)keyword_code(text, n);
+    return TC_NONE;
 }

@@ -13,10 +13,35 @@ typedef enum TokKind {
     T_END, T_NEWLINE, T_NAME, T_NUMBER, T_STRING, T_OP, T_ERRORTOKEN,
 } TokKind;
 
+/* What an operator or keyword token spells, set by the lexer so that the
+   parser's "is this token ','" is one integer compare: every T_OP token
+   has an OP_ code, a T_NAME token a KW_ code when it is a keyword (else
+   TC_NONE, as have all other tokens). */
+typedef enum TokCode {
+    TC_NONE,
+    OP_POWEQ, OP_FLOORDIVEQ, OP_RSHIFTEQ, OP_LSHIFTEQ, OP_ELLIPSIS,
+    OP_ARROW, OP_WALRUS, OP_POW, OP_FLOORDIV, OP_LSHIFT, OP_RSHIFT,
+    OP_LE, OP_GE, OP_EQ, OP_NE, OP_PLUSEQ, OP_MINUSEQ, OP_STAREQ,
+    OP_SLASHEQ, OP_PERCENTEQ, OP_AMPEQ, OP_PIPEEQ, OP_CARETEQ, OP_ATEQ,
+    OP_PLUS, OP_MINUS, OP_STAR, OP_SLASH, OP_PERCENT, OP_AT, OP_AMP,
+    OP_PIPE, OP_CARET, OP_TILDE, OP_LT, OP_GT, OP_LPAR, OP_RPAR, OP_LSQB,
+    OP_RSQB, OP_LBRACE, OP_RBRACE, OP_COMMA, OP_COLON, OP_SEMI, OP_DOT,
+    OP_EQUAL,
+    KW_FALSE, KW_NONE, KW_TRUE, KW_AND, KW_AS, KW_ASSERT, KW_ASYNC,
+    KW_AWAIT, KW_BREAK, KW_CLASS, KW_CONTINUE, KW_DEF, KW_DEL, KW_ELIF,
+    KW_ELSE, KW_EXCEPT, KW_FINALLY, KW_FOR, KW_FROM, KW_GLOBAL, KW_IF,
+    KW_IMPORT, KW_IN, KW_IS, KW_LAMBDA, KW_NONLOCAL, KW_NOT, KW_OR,
+    KW_PASS, KW_RAISE, KW_RETURN, KW_TRY, KW_WHILE, KW_WITH, KW_YIELD,
+    TC_COUNT
+} TokCode;
+
+#define TC_FIRST_KEYWORD KW_FALSE
+
 typedef struct Token {
-    TokKind kind;
     size_t start, end;            /* offsets into the source */
     size_t body_start, body_end;  /* T_STRING: between the quotes */
+    unsigned char kind;           /* a TokKind */
+    unsigned char code;           /* a TokCode */
     bool raw, bytes, u, fstring;  /* T_STRING prefix letters */
 } Token;
 
@@ -39,5 +64,8 @@ typedef struct LexResult {
 bool pylex(Arena *a, const char *src, LexResult *out);
 /* Whether an operator or name token spells text. */
 bool tok_is(const LexResult *lr, const Token *t, const char *text);
+/* The TokCode of an operator or keyword's spelling; TC_NONE for any other
+   text. */
+TokCode tok_code_of(const char *text);
 
 #endif

@@ -148,8 +148,9 @@ static const char *const state_parameter_locals[] = {
 
 static bool in_list(const char *const *list, size_t n, const char *name)
 {
+    /* the first characters settle most of them without a call */
     for (size_t i = 0; i < n; i++)
-        if (strcmp(list[i], name) == 0)
+        if (list[i][0] == name[0] && strcmp(list[i], name) == 0)
             return true;
     return false;
 }
@@ -247,7 +248,7 @@ static PyValue make_type(unsigned bit)
 bool pyns_lookup(Arena *a, const char *id, PyEvalScope scope, PyValue *out)
 {
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(names[i].name, id) != 0)
+        if (names[i].name[0] != id[0] || strcmp(names[i].name, id) != 0)
             continue;
         switch (names[i].cls) {
         case N_TYPE:

@@ -431,6 +431,20 @@ static void repr_bytes(StrBuf *sb, const char *s, size_t len)
 
 char *py_repr_str(Arena *a, const char *s, size_t len)
 {
+    /* printable ASCII without quotes or backslashes (names, mostly)
+       is itself between single quotes */
+    size_t i = 0;
+    while (i < len && s[i] >= ' ' && s[i] <= '~' && s[i] != '\'' &&
+           s[i] != '"' && s[i] != '\\')
+        i++;
+    if (i == len) {
+        char *r = arena_alloc_uninit(a, len + 3);
+        r[0] = '\'';
+        memcpy(r + 1, s, len);
+        r[len + 1] = '\'';
+        r[len + 2] = '\0';
+        return r;
+    }
     StrBuf sb = STRBUF_INIT;
     pystr_repr(&sb, s, len);
     return pysb_take(&sb, a);
