@@ -142,29 +142,37 @@ bool arena_owns(const Arena *a, const void *p)
     return false;
 }
 
-/* Uninitialised memory: for strings, which are written in full at once. */
-static void *arena_alloc_raw(Arena *a, size_t size)
+/* A chunk with room for size more bytes (rounded): a new one. */
+static __attribute__((noinline)) Chunk *arena_grow(Arena *a, size_t size)
+{
+    /* Big requests get a chunk of their own, placed behind the current
+       one so the remaining space there is not wasted. */
+    Chunk *c = a->head;
+    size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+    Chunk *n = xmalloc(sizeof(Chunk) + want);
+    n->size = want;
+    n->used = 0;
+    if (c && want != ARENA_CHUNK) {
+        n->next = c->next;
+        c->next = n;
+    } else {
+        n->next = c;
+        a->head = n;
+    }
+    return n;
+}
+
+/* Uninitialised memory: for strings, which are written in full at once.
+   Inline (with the rare new chunk out of line): every string of a run
+   comes through here. */
+static inline void *arena_alloc_raw(Arena *a, size_t size)
 {
     size = (size + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
     if (size == 0)
         size = ARENA_ALIGN;
     Chunk *c = a->head;
-    if (!c || c->size - c->used < size) {
-        /* Big requests get a chunk of their own, placed behind the
-           current one so the remaining space there is not wasted. */
-        size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-        Chunk *n = xmalloc(sizeof(Chunk) + want);
-        n->size = want;
-        n->used = 0;
-        if (c && want != ARENA_CHUNK) {
-            n->next = c->next;
-            c->next = n;
-        } else {
-            n->next = c;
-            a->head = n;
-        }
-        c = n;
-    }
+    if (!c || c->size - c->used < size)
+        c = arena_grow(a, size);
     void *p = (char *)c->data + c->used;
     UNPOISON(p, size);
     c->used += size;
