@@ -38,10 +38,23 @@ typedef struct Chunk {
     max_align_t data[];
 } Chunk;
 
+typedef struct Adopted {
+    struct Adopted *next;
+    void *block;
+} Adopted;
+
 struct Arena {
     Chunk *head;
     size_t bytes;
+    Adopted *adopted;   /* malloc'd blocks freed with the arena */
 };
+
+static void free_adopted(Arena *a)
+{
+    for (Adopted *d = a->adopted; d; d = d->next)
+        free(d->block);
+    a->adopted = NULL;   /* the list itself lives in the chunks */
+}
 
 static _Thread_local OutOfMemoryHandler out_of_memory_handler;
 
@@ -101,6 +114,7 @@ void arena_free(Arena *a)
 {
     if (!a)
         return;
+    free_adopted(a);
     Chunk *c = a->head;
     while (c) {
         Chunk *next = c->next;
@@ -113,6 +127,7 @@ void arena_free(Arena *a)
 
 void arena_reset(Arena *a)
 {
+    free_adopted(a);
     Chunk *keep = NULL, *c = a->head;
     while (c) {
         Chunk *next = c->next;
@@ -178,6 +193,14 @@ static inline void *arena_alloc_raw(Arena *a, size_t size)
     c->used += size;
     a->bytes += size;
     return p;
+}
+
+void arena_adopt(Arena *a, void *block)
+{
+    Adopted *d = arena_alloc_raw(a, sizeof *d);
+    d->block = block;
+    d->next = a->adopted;
+    a->adopted = d;
 }
 
 void *arena_alloc_uninit(Arena *a, size_t size)

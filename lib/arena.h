@@ -23,6 +23,11 @@ void arena_free(Arena *a);
    next: for scratch arenas that hold one step's intermediate text. */
 void arena_reset(Arena *a);
 
+/* Hands a malloc'd block to the arena, which frees it with everything
+   else (arena_free, arena_reset): a buffer read from a file is kept as it
+   is instead of being copied in. */
+void arena_adopt(Arena *a, void *block);
+
 /* Whether p points into memory a handed out. */
 bool arena_owns(const Arena *a, const void *p);
 

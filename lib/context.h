@@ -31,7 +31,8 @@
 #define CLINIC_PRINTF(f, a)
 #endif
 
-/* Reads a whole file.  Returns 0 and a malloc'd buffer (caller frees), or
+/* Reads a whole file.  Returns 0 and a malloc'd buffer (caller frees; a
+   NUL follows its *len bytes, as io_read_file gives it), or
    -1 with errno set (ENOENT when the file does not exist, EINVAL when it
    is not a regular file: a FIFO or a device is never read).  The bytes may
    have any line endings: the library reads them as universal newlines. */

@@ -108,10 +108,14 @@ static const char *read_existing(Clinic *c, const char *path, size_t *len)
                     route_repr(c, path),
                     errno == EINVAL ? "not a regular file" : strerror(errno));
     }
-    char *copy = arena_strndup(c->arena, data ? data : "", n);
-    free(data);
+    /* kept as read (NUL-terminated, see ClinicReadFn), not copied */
+    if (!data) {
+        *len = 0;
+        return "";
+    }
+    arena_adopt(c->arena, data);
     *len = n;
-    return copy;
+    return data;
 }
 
 static void add_output_file(Clinic *c, const char *path, const char *text,
