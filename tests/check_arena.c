@@ -84,6 +84,29 @@ START_TEST(printf_fills_chunks_and_spills_over)
 }
 END_TEST
 
+/* A reset keeps one chunk and forgets everything else, adopted blocks
+   freed (under ASan and valgrind a block not freed fails the run);
+   arena_owns tells what came from the arena. */
+START_TEST(reset_and_adopt)
+{
+    Arena *a = arena_new();
+    char *s = arena_strdup(a, "kept?");
+    ck_assert(arena_owns(a, s));
+    char *mine = strdup("read from a file");
+    arena_adopt(a, mine);
+    ck_assert(!arena_owns(a, mine));   /* adopted, not handed out */
+    for (int i = 0; i < 2000; i++)     /* several chunks */
+        arena_printf(a, "%d %s", i, "................................");
+    arena_reset(a);
+    ck_assert(!arena_owns(a, s));
+    char *t = arena_strdup(a, "after");
+    ck_assert(arena_owns(a, t));
+    ck_assert_str_eq(t, "after");
+    arena_adopt(a, strdup("freed with the arena"));
+    arena_free(a);
+}
+END_TEST
+
 START_TEST(out_of_memory_goes_to_the_handler)
 {
     int token = 42;
@@ -111,6 +134,7 @@ int main(void)
     tcase_add_test(tc, text_grows_linearly);
     tcase_add_test(tc, text_starts_empty_and_terminated);
     tcase_add_test(tc, printf_fills_chunks_and_spills_over);
+    tcase_add_test(tc, reset_and_adopt);
     tcase_add_test(tc, out_of_memory_goes_to_the_handler);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
