@@ -188,14 +188,36 @@ typedef struct ParseArgs {
     const char *cpp_if, *cpp_endif, *methoddef_ifndef;
     /* the fields of the last parser_body(): __new__ and __init__
        re-render the same parsing code under another prototype (clinic.py's
-       "awful hack") */
+       "awful hack"); the parser's text is written from them once, by
+       finalize(), when everything it depends on is known */
     StrList body_fields;
+    bool has_body;
 } ParseArgs;
 
 static const char *snippet(Clinic *c, const char *s, int indent)
 {
     return text_normalize_snippet(c->arena, s, indent);
 }
+
+/* The NULL-terminated pieces, end to end, in one allocation: templates
+   are put together from a few pieces each, and printing them with "%s%s"
+   would parse a format and copy the text once per nesting level. */
+#define CONCAT_MAX 12
+static char *concat_pieces(Arena *a, const char *const *pieces)
+{
+    size_t lens[CONCAT_MAX], n = 0, total = 0;
+    for (; pieces[n]; n++)
+        total += lens[n < CONCAT_MAX ? n : 0] = strlen(pieces[n]);
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = i < CONCAT_MAX ? lens[i] : strlen(pieces[i]);
+        memcpy(o, pieces[i], len);
+        o += len;
+    }
+    *o = '\0';
+    return out;
+}
+#define CONCAT(a, ...) concat_pieces((a), (const char *const[]){__VA_ARGS__, NULL})
 
 static void parse_args_init(ParseArgs *pa, Clinic *c, Function *f)
 {
@@ -309,16 +331,24 @@ static void init_limited_capi(ParseArgs *pa)
 }
 
 /* The parser function: prototype, declarations, the parsing code (fields),
-   the impl call and the cleanup. */
+   the impl call and the cleanup.  Only the fields are kept here: the text
+   is written by finalize(). */
 static void parser_body(ParseArgs *pa, const StrList *fields)
 {
+    pa->body_fields = *fields;
+    pa->has_body = true;
+}
+
+/* parser_body's text as clinic.py writes it, step by step: the template
+   put together, {parser_declarations} filled in by linear_format, then
+   {return_value_declaration} replaced everywhere.  (For the rare fields
+   that name either; see parser_definition_text.) */
+static const char *parser_definition_by_steps(ParseArgs *pa)
+{
     Arena *a = pa->c->arena;
+    const StrList *fields = &pa->body_fields;
     StrBuf sb = STRBUF_INIT;
     StrMap map = {0};
-
-    pa->body_fields = (StrList){0};
-    for (size_t i = 0; i < fields->len; i++)
-        strlist_push(a, &pa->body_fields, fields->items[i]);
 
     sb_adds(&sb, pa->parser_prototype);
     sb_addc(&sb, '\n');
@@ -332,7 +362,107 @@ static void parser_body(ParseArgs *pa, const StrList *fields)
 
     strmap_set(a, &map, "parser_declarations",
                pa->declarations ? pa->declarations : "");
-    pa->parser_definition = text_linear_format(a, sb_take(&sb, a), &map);
+    const char *s = text_linear_format(a, sb_take(&sb, a), &map);
+    return text_replace(a, s, "{return_value_declaration}",
+                        pa->return_value_declaration);
+}
+
+/* The bytes text.c's linear_format takes for trailing white space. */
+static bool is_py_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
+           ch == '\f' || ch == '\v' || ch == '\x1c' || ch == '\x1d' ||
+           ch == '\x1e' || ch == '\x1f';
+}
+
+/* What linear_format puts for "    {parser_declarations}": each line of
+   the value stripped of trailing white space and, unless that leaves it
+   empty, indented by four spaces; a newline after each.  Nothing for an
+   empty value (the line goes).  Returns the end of what it wrote at o,
+   which has room for strlen(value) + 5 bytes a line. */
+static char *put_declarations(char *o, const char *value)
+{
+    if (!*value)
+        return o;
+    for (const char *line = value;;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        while (len > 0 && is_py_space(line[len - 1]))
+            len--;
+        if (len) {
+            memcpy(o, "    ", 4);
+            memcpy(o + 4, line, len);
+            o += 4 + len;
+        }
+        *o++ = '\n';
+        if (!nl)
+            return o;
+        line = nl + 1;
+    }
+}
+
+/* The parser's definition, wrapped in newlines as output_templates
+   leaves it, with the compiler warning (if any) before it.  Written in
+   one piece: the template's two fields are known to be on their own
+   lines in parser_body_head, and each is replaced there alone unless
+   some other piece names one of them; then the text is made by the
+   steps clinic.py takes. */
+static const char *parser_definition_text(ParseArgs *pa, const char *warning)
+{
+    Arena *a = pa->c->arena;
+    const StrList *fields = &pa->body_fields;
+    const char *decl = pa->declarations ? pa->declarations : "";
+    const char *rvd = pa->return_value_declaration;
+    /* both fields' names end so */
+    bool by_steps = strstr(pa->parser_prototype, "_declaration") ||
+                    strstr(decl, "_declaration");
+    size_t total = 0;
+    for (size_t i = 0; i < fields->len && !by_steps; i++) {
+        by_steps = strstr(fields->items[i], "_declaration") != NULL;
+        total += strlen(fields->items[i]) + 1;
+    }
+    if (by_steps) {
+        const char *s = parser_definition_by_steps(pa);
+        return warning ? CONCAT(a, "\n", warning, "\n\n", s, "\n")
+                       : CONCAT(a, "\n", s, "\n");
+    }
+
+    static const char head_open[] = "{{\n    ";
+    static const char head_rest[] = "    {declarations}\n"
+                                    "    {initializers}\n";
+    size_t nlines = 1;
+    for (const char *p = decl; (p = strchr(p, '\n')); p++)
+        nlines++;
+    size_t wlen = warning ? strlen(warning) + 2 : 0;
+    size_t plen = strlen(pa->parser_prototype), rlen = strlen(rvd);
+    total += 1 + wlen + plen + 1 + (sizeof head_open - 1) + rlen + 1 +
+             strlen(decl) + 5 * nlines + (sizeof head_rest - 1) + 1 +
+             (sizeof parser_body_tail - 1) + 1;
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+#define PUT(s, n) (memcpy(o, (s), (n)), o += (n))
+    *o++ = '\n';
+    if (warning) {
+        PUT(warning, wlen - 2);
+        PUT("\n\n", 2);
+    }
+    PUT(pa->parser_prototype, plen);
+    *o++ = '\n';
+    PUT(head_open, sizeof head_open - 1);
+    PUT(rvd, rlen);
+    *o++ = '\n';
+    o = put_declarations(o, decl);
+    PUT(head_rest, sizeof head_rest - 1);
+    for (size_t i = 0; i < fields->len; i++) {
+        *o++ = '\n';
+        size_t n = strlen(fields->items[i]);
+        PUT(fields->items[i], n);
+    }
+    *o++ = '\n';
+    PUT(parser_body_tail, sizeof parser_body_tail - 1);
+    *o++ = '\n';
+#undef PUT
+    *o = '\0';
+    return out;
 }
 
 /* The argument of parameter i, as the parsing code names it. */
@@ -981,13 +1111,23 @@ static void process_methoddef(ParseArgs *pa)
     r->docstring = *pa->docstring_definition ? gen_docstring_text(c, pa->f)
                                              : NULL;
 
-    pa->methoddef_define = text_replace(a, pa->methoddef_define,
-                                       "{methoddef_flags}", flags);
-    pa->methoddef_define = text_replace(a, pa->methoddef_define,
-                                       "{methoddef_cast}", methoddef_cast);
-    pa->methoddef_define = text_replace(a, pa->methoddef_define,
-                                       "{methoddef_cast_end}",
-                                       methoddef_cast_end);
+    if (pa->methoddef_define == methoddef_define_template &&
+        !strchr(flags, '{')) {
+        /* the template's three fields filled in as it is put together
+           (it names each once; flags and casts name none) */
+        pa->methoddef_define = CONCAT(a,
+            "#define {methoddef_name}    \\\n"
+            "    {{\"{name}\", ", methoddef_cast, "{c_basename}",
+            methoddef_cast_end, ", ", flags, ", {c_basename}__doc__}},");
+    } else if (strstr(pa->methoddef_define, "{methoddef_")) {
+        pa->methoddef_define = text_replace(a, pa->methoddef_define,
+                                           "{methoddef_flags}", flags);
+        pa->methoddef_define = text_replace(a, pa->methoddef_define,
+                                           "{methoddef_cast}", methoddef_cast);
+        pa->methoddef_define = text_replace(a, pa->methoddef_define,
+                                           "{methoddef_cast_end}",
+                                           methoddef_cast_end);
+    }
 
     /* The reference reads the preprocessor state when it renders, after
        the block's stop line; the DSL records it in f->cpp_condition just
@@ -1006,33 +1146,47 @@ static void process_methoddef(ParseArgs *pa)
     }
 }
 
-static void finalize(ParseArgs *pa)
+/* s wrapped in newlines, as output_templates hands its templates on
+   ("" stays ""). */
+static const char *wrap_in_newlines(Clinic *c, const char *s)
+{
+    return *s ? CONCAT(c->arena, "\n", s, "\n") : "";
+}
+
+/* A prototype: the declaration with a ';', wrapped in newlines. */
+static const char *wrap_prototype(Clinic *c, const char *s)
+{
+    return *s ? CONCAT(c->arena, "\n", s, ";\n") : "";
+}
+
+/* The templates of the parser's and the impl's prototypes and of the
+   parser's definition, finished and wrapped in newlines. */
+static void finalize(ParseArgs *pa, const char **parser_prototype,
+                     const char **impl_prototype,
+                     const char **parser_definition)
 {
     Clinic *c = pa->c;
     Arena *a = c->arena;
 
-    if (*pa->parser_prototype)
-        pa->parser_prototype = arena_printf(a, "%s;", pa->parser_prototype);
+    *parser_prototype = wrap_prototype(c, pa->parser_prototype);
     if (!pa->impl_prototype)
         pa->impl_prototype = pa->impl_definition;
-    if (*pa->impl_prototype)
-        pa->impl_prototype = arena_printf(a, "%s;", pa->impl_prototype);
-    pa->parser_definition = text_replace(a, pa->parser_definition,
-                                        "{return_value_declaration}",
-                                        pa->return_value_declaration);
+    *impl_prototype = wrap_prototype(c, pa->impl_prototype);
     const char *warning = gen_compiler_deprecated_warning(c, pa->f, pa->params,
                                                           pa->n);
-    if (warning)
-        pa->parser_definition = arena_printf(a, "%s\n\n%s", warning,
-                                             pa->parser_definition);
+    if (pa->has_body) {
+        *parser_definition = parser_definition_text(pa, warning);
+        return;
+    }
+    const char *def = pa->parser_definition;
+    if (strstr(def, "{return_value_declaration}"))
+        def = text_replace(a, def, "{return_value_declaration}",
+                           pa->return_value_declaration);
+    *parser_definition = warning ? CONCAT(a, "\n", warning, "\n\n", def, "\n")
+                                 : wrap_in_newlines(c, def);
 }
 
 /* ---- output_templates ----------------------------------------------------- */
-
-static const char *wrap_in_newlines(Clinic *c, const char *s)
-{
-    return *s ? arena_printf(c->arena, "\n%s\n", s) : "";
-}
 
 void gen_output_templates(Clinic *c, Function *f,
                           const char *templates[ROUTER_NFIELDS])
@@ -1066,19 +1220,16 @@ void gen_output_templates(Clinic *c, Function *f,
     if (pa.new_or_init)
         handle_new_or_init(&pa);
     process_methoddef(&pa);
-    finalize(&pa);
+    finalize(&pa, &templates[FIELD_PARSER_PROTOTYPE],
+             &templates[FIELD_IMPL_PROTOTYPE],
+             &templates[FIELD_PARSER_DEFINITION]);
 
     templates[FIELD_DOCSTRING_PROTOTYPE] =
         wrap_in_newlines(c, pa.docstring_prototype);
     templates[FIELD_DOCSTRING_DEFINITION] =
         wrap_in_newlines(c, pa.docstring_definition);
-    templates[FIELD_IMPL_PROTOTYPE] = wrap_in_newlines(c, pa.impl_prototype);
     templates[FIELD_METHODDEF_DEFINE] =
         wrap_in_newlines(c, pa.methoddef_define);
-    templates[FIELD_PARSER_PROTOTYPE] =
-        wrap_in_newlines(c, pa.parser_prototype);
-    templates[FIELD_PARSER_DEFINITION] =
-        wrap_in_newlines(c, pa.parser_definition);
     templates[FIELD_IMPL_DEFINITION] = wrap_in_newlines(c, pa.impl_definition);
     templates[FIELD_CPP_IF] = wrap_in_newlines(c, pa.cpp_if);
     templates[FIELD_CPP_ENDIF] = wrap_in_newlines(c, pa.cpp_endif);
