@@ -808,6 +808,22 @@ const char *converter_parse_arg(Clinic *c, Converter *conv,
                       true, "parse_arg");
 }
 
+const char *converter_parse_arg_code(Clinic *c, Converter *conv,
+                                     const char *argname,
+                                     const char *displayname,
+                                     bool limited_capi, int indent)
+{
+    ConverterPython *py;
+    PyValue fn;
+    const ConverterRow *row;
+    if (!find_override(c, conv->cls, "parse_arg", &py, &fn, &row))
+        return builtin_parse_arg_code(c, row->kind, conv, argname,
+                                      displayname, limited_capi, indent);
+    const char *s = converter_parse_arg(c, conv, argname, displayname,
+                                        limited_capi);
+    return s ? text_normalize_snippet(c->arena, s, indent) : NULL;
+}
+
 /* Only 3.13's classes have use_converter; 3.11's parse_arg calls none. */
 void converter_use_converter(Clinic *c, Converter *conv)
 {

@@ -166,6 +166,11 @@ void builtin_pre_render(Clinic *c, ConverterKind kind, Converter *conv);
 const char *builtin_parse_arg(Clinic *c, ConverterKind kind, Converter *conv,
                               const char *argname, const char *displayname,
                               bool limited_capi, bool raw);
+/* builtin_parse_arg's code normalised at indent (normalize_snippet). */
+const char *builtin_parse_arg_code(Clinic *c, ConverterKind kind,
+                                   Converter *conv, const char *argname,
+                                   const char *displayname, bool limited_capi,
+                                   int indent);
 /* 3.13's CConverter.bad_argument(displayname, expected, *, limited_capi,
    expected_literal) (expected_expr: not expected_literal), and
    use_converter() of the class of the given kind. */

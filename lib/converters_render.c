@@ -273,13 +273,21 @@ const char *builtin_bad_argument(Clinic *c, Converter *conv,
 
 /* One parse_arg() call: its arguments, and whether the caller wants the
    reference's own text (what a Python parse_arg sees from super()) or
-   only the code the generator normalises anyway. */
+   only the code the generator normalises anyway, or that code already
+   normalised at an indentation (indent >= 0). */
 typedef struct ArgCall {
     const char *argname;
     const char *displayname;
     bool limited;
     bool raw;
+    int indent;
 } ArgCall;
+
+/* The fields a class's parse_arg adds to the snippet's own (NULL: not
+   given). */
+typedef struct SnippetExtras {
+    const char *cast, *typecheck, *typename_;
+} SnippetExtras;
 
 /* The snippet as the reference's triple-quoted string has it. */
 static const char *snippet_raw_text(Clinic *c, const DialectSnippet *sn)
@@ -306,11 +314,173 @@ static void set_field(Clinic *c, StrMap *fields, const char *text,
     }
 }
 
+/* What format_code() fills a snippet's fields from: the map
+   format_snippet builds, without building it. */
+typedef struct SnippetFields {
+    Clinic *c;
+    const Converter *conv;
+    const char *text;
+    const char *argname, *paramname;
+    const SnippetExtras *extras;
+} SnippetFields;
+
+static bool name_is(const char *name, size_t n, const char *key)
+{
+    return strlen(key) == n && memcmp(name, key, n) == 0;
+}
+
+/* The value of field name (n bytes), or NULL when format_snippet's map
+   would not have it: that map has the fields of the last four kinds only
+   when the text names them plainly ("{type}"), which a field written
+   plainly does (plain). */
+static const char *snippet_field(const SnippetFields *f, const char *name,
+                                 size_t n, bool plain)
+{
+    const Converter *conv = f->conv;
+    const char *value = NULL;
+    if (name_is(name, n, "argname"))
+        return f->argname;
+    if (name_is(name, n, "paramname"))
+        return f->paramname;
+    if (name_is(name, n, "cast"))
+        return f->extras->cast;
+    if (name_is(name, n, "typecheck"))
+        return f->extras->typecheck;
+    if (name_is(name, n, "typename"))
+        return f->extras->typename_;
+    if (name_is(name, n, "length_name"))
+        value = arena_printf(f->c->arena, "%s_length", f->paramname);
+    else if (name_is(name, n, "type"))
+        value = conv->type ? conv->type : "None";
+    else if (name_is(name, n, "converter"))
+        value = conv->converter ? conv->converter : "None";
+    else if (name_is(name, n, "subclass_of"))
+        value = conv->subclass_of ? conv->subclass_of : "None";
+    if (value && !plain) {
+        char braced[16];
+        braced[0] = '{';
+        memcpy(braced + 1, name, n);
+        memcpy(braced + 1 + n, "}", 2);
+        if (!strstr(f->text, braced))
+            value = NULL;
+    }
+    return value;
+}
+
+/* The bytes text.c's normalize_snippet takes for white space. */
+static bool is_py_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
+           ch == '\f' || ch == '\v' || ch == '\x1c' || ch == '\x1d' ||
+           ch == '\x1e' || ch == '\x1f';
+}
+
+static bool is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!is_py_space(s[i]))
+            return false;
+    return true;
+}
+
+/* Ends the line that starts at line_start in sb (after its indent):
+   normalize_snippet leaves a line of blanks and tabs empty, and does not
+   indent one of other white space.  False when the line is the first
+   and normalize_snippet would take it otherwise than as is (a leading
+   blank line, a margin to remove). */
+static bool end_code_line(StrBuf *sb, size_t line_start, size_t indent,
+                          bool first)
+{
+    const char *text = sb->buf + line_start + indent;
+    size_t n = sb->len - line_start - indent, i = 0;
+    while (i < n && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    if (first && (i > 0 || is_blank(text, n)))
+        return false;
+    if (i == n) {
+        sb_setlen(sb, line_start);
+    } else if (indent && is_blank(text, n)) {
+        memmove(sb->buf + line_start, text, n);
+        sb_setlen(sb, line_start + n);
+    }
+    return true;
+}
+
+/* format_snippet's text, formatted and then normalised at indent as
+   text_normalize_snippet() does, in one pass: each line is written
+   indented as it is formatted.  That holds while the text's first line
+   has no margin (then none of them has one) and no value brings a line
+   of its own; NULL otherwise, or when the text does not format (the
+   caller then takes the long way, which says why). */
+static char *format_code(const SnippetFields *f, int indent)
+{
+    Arena *a = f->c->arena;
+    StrBuf sb = STRBUF_INIT;
+    size_t ind = indent > 63 ? 63 : (size_t)indent;
+    static const char spaces[64] = "                                "
+                                   "                               ";
+    size_t line_start = 0;
+    bool first = true;
+
+    sb_grow(&sb, 2 * strlen(f->text) + 64);
+    sb_add(&sb, spaces, ind);
+    for (const char *p = f->text; *p;) {
+        if (p[0] == '{' && p[1] == '{') {
+            sb_addc(&sb, '{');
+            p += 2;
+        } else if (p[0] == '}' && p[1] == '}') {
+            sb_addc(&sb, '}');
+            p += 2;
+        } else if (p[0] == '{') {
+            /* as text_format_map reads a field */
+            const char *q = p + 1;
+            while (*q && *q != '}' && *q != '!' && *q != ':')
+                q++;
+            const char *end = *q == '}' ? q : strchr(q, '}');
+            if (!end)
+                goto fail;
+            const char *value = snippet_field(f, p + 1, (size_t)(q - (p + 1)),
+                                              end == q);
+            if (!value || strchr(value, '\n'))
+                goto fail;
+            sb_adds(&sb, value);
+            p = end + 1;
+        } else if (p[0] == '}') {
+            goto fail;
+        } else {
+            size_t n = strcspn(p, "{}\n");
+            sb_add(&sb, p, n);
+            p += n;
+            if (*p == '\n') {
+                if (!end_code_line(&sb, line_start, ind, first))
+                    goto fail;
+                first = false;
+                sb_addc(&sb, '\n');
+                line_start = sb.len;
+                sb_add(&sb, spaces, ind);
+                p++;
+            }
+        }
+    }
+    if (!end_code_line(&sb, line_start, ind, first))
+        goto fail;
+    /* the trailing white space goes, and the blank lines with it */
+    size_t len = sb.len;
+    while (len > 0 && is_py_space(sb.buf[len - 1]))
+        len--;
+    sb_setlen(&sb, len);
+    return sb_take(&sb, a);
+fail:
+    sb_free(&sb);
+    return NULL;
+}
+
 /* CConverter.format_code(): the snippet with its {bad_argument}s and then
-   its fields filled in. */
+   its fields filled in (and normalised, when call->indent asks). */
 static const char *format_snippet(Clinic *c, Converter *conv,
                                   const DialectSnippet *sn,
-                                  const ArgCall *call, StrMap *fields)
+                                  const ArgCall *call,
+                                  const SnippetExtras *extras)
 {
     Arena *a = c->arena;
     const char *text = call->raw ? snippet_raw_text(c, sn) : sn->text;
@@ -332,22 +502,36 @@ static const char *format_snippet(Clinic *c, Converter *conv,
         converter_add_include(c, conv, sn->include, sn->include_reason);
 
     const char *paramname = converter_parser_name(c, conv);
-    strmap_set(a, fields, "argname", call->argname);
-    strmap_set(a, fields, "paramname", paramname);
+    if (call->indent >= 0) {
+        SnippetFields f = {c, conv, text, call->argname, paramname, extras};
+        char *s = format_code(&f, call->indent);
+        if (s)
+            return s;
+    }
+
+    StrMap fields = {0};
+    if (extras->cast)
+        strmap_set(a, &fields, "cast", extras->cast);
+    if (extras->typecheck)
+        strmap_set(a, &fields, "typecheck", extras->typecheck);
+    if (extras->typename_)
+        strmap_set(a, &fields, "typename", extras->typename_);
+    strmap_set(a, &fields, "argname", call->argname);
+    strmap_set(a, &fields, "paramname", paramname);
     if (strstr(text, "{length_name}"))
-        strmap_set(a, fields, "length_name",
+        strmap_set(a, &fields, "length_name",
                    arena_printf(a, "%s_length", paramname));
-    set_field(c, fields, text, "{type}", conv->type ? conv->type : "None");
-    set_field(c, fields, text, "{converter}",
+    set_field(c, &fields, text, "{type}", conv->type ? conv->type : "None");
+    set_field(c, &fields, text, "{converter}",
               conv->converter ? conv->converter : "None");
-    set_field(c, fields, text, "{subclass_of}",
+    set_field(c, &fields, text, "{subclass_of}",
               conv->subclass_of ? conv->subclass_of : "None");
     const char *missing = NULL;
-    char *s = text_format_map(a, text, fields, &missing);
+    char *s = text_format_map(a, text, &fields, &missing);
     if (!s)
         clinic_fail(c, 0, "Exception raised during parsing:\nKeyError: '%s'",
                     missing ? missing : "?");
-    return s;
+    return call->indent >= 0 ? text_normalize_snippet(a, s, call->indent) : s;
 }
 
 /* The snippet of `converter` for `variant` in the file's dialect, or NULL
@@ -355,13 +539,13 @@ static const char *format_snippet(Clinic *c, Converter *conv,
 static const char *dialect_parse_arg(Clinic *c, Converter *conv,
                                      const char *converter,
                                      const char *variant, const ArgCall *call,
-                                     StrMap *fields)
+                                     const SnippetExtras *extras)
 {
     const DialectSnippet *sn = dialect_snippet(c->dialect, converter, variant,
                                                call->limited);
     if (!sn)
         return NULL;
-    return format_snippet(c, conv, sn, call, fields);
+    return format_snippet(c, conv, sn, call, extras);
 }
 
 /* CConverter.parse_arg: the 'O&', 'O!' and 'O' format units. */
@@ -369,21 +553,20 @@ static const char *base_parse_arg(Clinic *c, Converter *conv,
                                   const ArgCall *call)
 {
     Arena *a = c->arena;
-    StrMap m = {0};
+    SnippetExtras m = {0};
     if (unit_is(conv, "O&")) {
         converter_use_converter(c, conv);
         return dialect_parse_arg(c, conv, "CConverter", "O&", call, &m);
     }
-    const char *cast = "";
+    m.cast = "";
     if (conv->type && strcmp(conv->type, "PyObject *") != 0)
-        cast = arena_printf(a, "(%s)", conv->type);
-    strmap_set(a, &m, "cast", cast);
+        m.cast = arena_printf(a, "(%s)", conv->type);
     if (unit_is(conv, "O!")) {
         const char *sub = conv->subclass_of ? conv->subclass_of : "None";
         for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++)
             if (strcmp(sub, t->subclass_of) == 0) {
-                strmap_set(a, &m, "typecheck", t->typecheck);
-                strmap_set(a, &m, "typename", t->typename_);
+                m.typecheck = t->typecheck;
+                m.typename_ = t->typename_;
                 return dialect_parse_arg(c, conv, "CConverter", "O!", call,
                                          &m);
             }
@@ -469,22 +652,37 @@ static const char *parse_arg_variant(ConverterKind kind, const Converter *conv,
     }
 }
 
+static const char *parse_arg_of(Clinic *c, ConverterKind kind,
+                                Converter *conv, const ArgCall *call)
+{
+    const char *converter;
+    const char *variant = parse_arg_variant(kind, conv, call->limited,
+                                            &converter);
+    if (variant) {
+        SnippetExtras none = {0};
+        const char *s = dialect_parse_arg(c, conv, converter, variant, call,
+                                          &none);
+        if (s)
+            return s;
+    }
+    return base_parse_arg(c, conv, call);
+}
+
 const char *builtin_parse_arg(Clinic *c, ConverterKind kind, Converter *conv,
                               const char *argname, const char *displayname,
                               bool limited_capi, bool raw)
 {
-    ArgCall call = {argname, displayname, limited_capi, raw};
-    const char *converter;
-    const char *variant = parse_arg_variant(kind, conv, limited_capi,
-                                            &converter);
-    if (variant) {
-        StrMap m = {0};
-        const char *s = dialect_parse_arg(c, conv, converter, variant, &call,
-                                          &m);
-        if (s)
-            return s;
-    }
-    return base_parse_arg(c, conv, &call);
+    ArgCall call = {argname, displayname, limited_capi, raw, -1};
+    return parse_arg_of(c, kind, conv, &call);
+}
+
+const char *builtin_parse_arg_code(Clinic *c, ConverterKind kind,
+                                   Converter *conv, const char *argname,
+                                   const char *displayname, bool limited_capi,
+                                   int indent)
+{
+    ArgCall call = {argname, displayname, limited_capi, false, indent};
+    return parse_arg_of(c, kind, conv, &call);
 }
 
 /* What a converter function used through 'O&' needs included (3.13's

@@ -585,18 +585,17 @@ static void parse_one_arg(ParseArgs *pa)
     pa->parser_prototype = arena_printf(a,
         "static PyObject *\n"
         "{c_basename}({self_type}{self_name}, PyObject *%s)", argname);
-    const char *parsearg = converter_parse_arg(c, conv, argname,
-                                               gen_param_displayname(c, p, 0),
-                                               pa->limited_capi);
+    const char *parsearg = converter_parse_arg_code(
+        c, conv, argname, gen_param_displayname(c, p, 0), pa->limited_capi, 4);
     pa->parser = parsearg ? "inline" : "PyArg_Parse";
     if (!parsearg) {
         converter_use_converter(c, conv);
-        parsearg = arena_printf(a,
+        parsearg = snippet(c, arena_printf(a,
             "if (!PyArg_Parse(%s, \"{format_units}:{name}\", {parse_arguments})) {{\n"
             "    goto exit;\n"
-            "}}", argname);
+            "}}", argname), 4);
     }
-    strlist_push(a, &code, snippet(c, parsearg, 4));
+    strlist_push(a, &code, parsearg);
     parser_body(pa, &code);
 }
 
@@ -718,9 +717,9 @@ static void parse_pos_only(ParseArgs *pa)
             continue;
         }
 
-        const char *parsearg = converter_parse_arg(
+        const char *parsearg = converter_parse_arg_code(
             c, p->converter, argname_of(c, argname_fmt, (int)i),
-            gen_param_displayname(c, p, (int)i + 1), pa->limited_capi);
+            gen_param_displayname(c, p, (int)i + 1), pa->limited_capi, 4);
         if (!parsearg) {
             use_parser_code = false;
             break;
@@ -732,7 +731,7 @@ static void parse_pos_only(ParseArgs *pa)
                 "        goto skip_optional;\n"
                 "    }}", nargs, (int)i + 1));
         }
-        strlist_push(a, &code, snippet(c, parsearg, 4));
+        strlist_push(a, &code, parsearg);
     }
 
     if (use_parser_code) {
@@ -795,7 +794,17 @@ static void collect_deprecated(ParseArgs *pa, Deprecated *positional,
     }
 }
 
-/* The code of one parameter that may be missing: what skips it. */
+/* The indentation of parameter i's parsing code: inside an "if" for an
+   optional one that some other follows (see add_optional_parse). */
+static int parse_indent(const ParseArgs *pa, const Parameter *p, size_t i)
+{
+    if (!param_is_optional(p) || (int)i < pa->pos_only || i + 1 == pa->n)
+        return 4;
+    return 8;
+}
+
+/* The code of one parameter that may be missing: what skips it.
+   parsearg is its parsing code, indented by parse_indent(). */
 static void add_optional_parse(ParseArgs *pa, StrList *code, size_t i,
                                const char *argname, const char *parsearg,
                                bool has_optional_kw, const char **add_label)
@@ -812,7 +821,7 @@ static void add_optional_parse(ParseArgs *pa, StrList *code, size_t i,
             "    }}", (int)i + 1, *add_label));
         if (has_optional_kw)
             strlist_push(a, code, "    noptargs--;");
-        strlist_push(a, code, snippet(c, parsearg, 4));
+        strlist_push(a, code, parsearg);
         return;
     }
 
@@ -835,11 +844,11 @@ static void add_optional_parse(ParseArgs *pa, StrList *code, size_t i,
             "    }}", *add_label));
     }
     if (i + 1 == pa->n) {
-        strlist_push(a, code, snippet(c, parsearg, 4));
+        strlist_push(a, code, parsearg);
     } else {
         *add_label = label;
         strlist_push(a, code, arena_printf(a, "    if (%s) {{", argname));
-        strlist_push(a, code, snippet(c, parsearg, 8));
+        strlist_push(a, code, parsearg);
         strlist_push(a, code, arena_printf(a,
             "        if (!--noptargs) {{\n"
             "            goto %s;\n"
@@ -947,9 +956,10 @@ static void parse_general(ParseArgs *pa)
                 clinic_fail(c, 0, "defining_class should be the first "
                                   "parameter (after self)");
             const char *argname = argname_of(c, argname_fmt, (int)i);
-            const char *parsearg = converter_parse_arg(
+            const char *parsearg = converter_parse_arg_code(
                 c, p->converter, argname,
-                gen_param_displayname(c, p, (int)i + 1), pa->limited_capi);
+                gen_param_displayname(c, p, (int)i + 1), pa->limited_capi,
+                parse_indent(pa, p, i));
             if (!parsearg) {
                 code = (StrList){0};
                 use_parser_code = false;
@@ -960,7 +970,7 @@ static void parse_general(ParseArgs *pa)
                 add_label = NULL;
             }
             if (!param_is_optional(p))
-                strlist_push(a, &code, snippet(c, parsearg, 4));
+                strlist_push(a, &code, parsearg);
             else
                 add_optional_parse(pa, &code, i, argname, parsearg,
                                    has_optional_kw, &add_label);
