@@ -536,16 +536,31 @@ static bool lookup_override(Clinic *c, PyObj *pyclass, const char *name,
     return true;
 }
 
+/* converter_row_of(cls), asked at every dispatch: a class of the table
+   is its own row, found by address arithmetic here (the call and the walk
+   up the bases are for the classes python blocks made). */
+static inline const ConverterRow *row_of(const ConverterClass *cls)
+{
+    uintptr_t at = (uintptr_t)cls,
+              first = (uintptr_t)&converter_rows[0].cls;
+    if (at >= first && at - first < converter_nrows * sizeof *converter_rows &&
+        (at - first) % sizeof *converter_rows == 0)
+        return &converter_rows[(at - first) / sizeof *converter_rows];
+    return converter_row_of(cls);
+}
+
 /* How an instance of cls answers method name: a Python override (true;
    *fn is what the class has), or the built-in of the class *row that
    defines it (false).  A class no python block made has no override:
    that costs one test. */
-static bool find_override(Clinic *c, const ConverterClass *cls,
-                          const char *name, ConverterPython **pyp,
-                          PyValue *fn, const ConverterRow **row)
+static inline bool find_override(Clinic *c, const ConverterClass *cls,
+                                 const char *name, ConverterPython **pyp,
+                                 PyValue *fn, const ConverterRow **row)
 {
     const Binding *b;
-    *row = converter_row_of(cls);
+    *row = row_of(cls);
+    if (!cls->pyclass)
+        return false;
     if (lookup_override(c, cls->pyclass, name, pyp, fn, &b))
         return true;
     if (b)
@@ -553,12 +568,15 @@ static bool find_override(Clinic *c, const ConverterClass *cls,
     return false;
 }
 
-static bool find_return_override(Clinic *c, const ReturnConverterClass *cls,
-                                 const char *name, ConverterPython **pyp,
-                                 PyValue *fn, const ReturnRow **row)
+static inline bool find_return_override(Clinic *c,
+                                        const ReturnConverterClass *cls,
+                                        const char *name, ConverterPython **pyp,
+                                        PyValue *fn, const ReturnRow **row)
 {
     const Binding *b;
     *row = return_row_of(cls);
+    if (!cls->pyclass)
+        return false;
     if (lookup_override(c, cls->pyclass, name, pyp, fn, &b))
         return true;
     if (b)
