@@ -16,6 +16,25 @@
 
 #include "converters_impl.h"
 
+/* The NULL-terminated pieces, end to end, in one allocation (what
+   arena_printf("%s%s...") would make, without reading a format). */
+#define CONCAT_MAX 8
+static char *concat_pieces(Arena *a, const char *const *pieces)
+{
+    size_t lens[CONCAT_MAX], n = 0, total = 0;
+    for (; pieces[n]; n++)
+        total += lens[n < CONCAT_MAX ? n : 0] = strlen(pieces[n]);
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = i < CONCAT_MAX ? lens[i] : strlen(pieces[i]);
+        memcpy(o, pieces[i], len);
+        o += len;
+    }
+    *o = '\0';
+    return out;
+}
+#define CONCAT(a, ...) concat_pieces((a), (const char *const[]){__VA_ARGS__, NULL})
+
 /* ---- names and declarations ------------------------------------------- */
 
 /* bpo-39741: a parameter named like one of the parser's own variables
@@ -24,7 +43,7 @@ const char *builtin_parser_name(Clinic *c, const Converter *conv)
 {
     for (const char *const *p = c->dialect->prefixed_names; *p; p++)
         if (strcmp(conv->name, *p) == 0)
-            return arena_printf(c->arena, "__clinic_%s", conv->name);
+            return CONCAT(c->arena, "__clinic_", conv->name);
     return conv->name;
 }
 
@@ -39,41 +58,37 @@ const char *builtin_length_name(Clinic *c, const Converter *conv)
 {
     if (!conv->length)
         return NULL;
-    return arena_printf(c->arena, "%s_length", converter_parser_name(c, conv));
+    return CONCAT(c->arena, converter_parser_name(c, conv), "_length");
 }
 
 const char *builtin_simple_declaration(Clinic *c, const Converter *conv,
                                        bool by_reference, bool in_parser)
 {
     const char *type = conv->type ? conv->type : "";
-    bool space = by_reference || !text_endswith(type, "*");
+    size_t tlen = strlen(type);
+    bool space = by_reference || !tlen || type[tlen - 1] != '*';
     const char *name = conv->name;
     if (in_parser)
         name = converter_parser_name(c, conv);
     else if (conv->unused)
-        name = arena_printf(c->arena, "Py_UNUSED(%s)", name);
-    return arena_printf(c->arena, "%s%s%s%s", type, space ? " " : "",
-                        by_reference ? "*" : "", name);
+        return CONCAT(c->arena, type, space ? " " : "",
+                      by_reference ? "*" : "", "Py_UNUSED(", name, ")");
+    return CONCAT(c->arena, type, space ? " " : "", by_reference ? "*" : "",
+                  name);
 }
 
 const char *builtin_declaration(Clinic *c, const Converter *conv)
 {
-    StrBuf sb = STRBUF_INIT;
-    sb_adds(&sb, converter_simple_declaration(c, conv, false, true));
+    const char *decl = converter_simple_declaration(c, conv, false, true);
     const char *def = conv->c_default;
     if ((!def || !def[0]) && conv->parameter && conv->parameter->group)
         def = conv->c_ignored_default;
-    if (def && def[0]) {
-        sb_adds(&sb, " = ");
-        sb_adds(&sb, def);
-    }
-    sb_addc(&sb, ';');
-    if (conv->length) {
-        sb_adds(&sb, "\nPy_ssize_t ");
-        sb_adds(&sb, converter_length_name(c, conv));
-        sb_addc(&sb, ';');
-    }
-    return sb_take(&sb, c->arena);
+    bool has_def = def && def[0];
+    if (!conv->length)
+        return has_def ? CONCAT(c->arena, decl, " = ", def, ";")
+                       : CONCAT(c->arena, decl, ";");
+    return CONCAT(c->arena, decl, has_def ? " = " : "", has_def ? def : "",
+                  ";\nPy_ssize_t ", converter_length_name(c, conv), ";");
 }
 
 static bool unit_is(const Converter *conv, const char *unit)
@@ -115,8 +130,7 @@ void builtin_render_self(Clinic *c, Converter *conv, Parameter *p,
     const char *name = converter_parser_name(c, conv);
 
     strlist_push(c->arena, &data->impl_arguments,
-                 conv->impl_by_reference
-                     ? arena_printf(c->arena, "&%s", name) : name);
+                 conv->impl_by_reference ? CONCAT(c->arena, "&", name) : name);
     if (conv->length)
         strlist_push(c->arena, &data->impl_arguments,
                      converter_length_name(c, conv));
@@ -126,8 +140,8 @@ void builtin_render_self(Clinic *c, Converter *conv, Parameter *p,
                                               conv->impl_by_reference, false));
     if (conv->length)
         strlist_push(c->arena, &data->impl_parameters,
-                     arena_printf(c->arena, "Py_ssize_t %s",
-                                  converter_length_name(c, conv)));
+                     CONCAT(c->arena, "Py_ssize_t ",
+                            converter_length_name(c, conv)));
 }
 
 void builtin_render_non_self(Clinic *c, Converter *conv, Parameter *p,
@@ -224,11 +238,10 @@ void builtin_parse_argument(Clinic *c, Converter *conv, StrList *list)
         strlist_push(a, list, conv->subclass_of);
 
     const char *name = parsing_name(c, conv);
-    strlist_push(a, list, conv->parse_by_reference
-                              ? arena_printf(a, "&%s", name) : name);
+    strlist_push(a, list, conv->parse_by_reference ? CONCAT(a, "&", name)
+                                                   : name);
     if (conv->length)
-        strlist_push(a, list,
-                     arena_printf(a, "&%s", converter_length_name(c, conv)));
+        strlist_push(a, list, CONCAT(a, "&", converter_length_name(c, conv)));
 }
 
 /* ---- parse_arg -------------------------------------------------------- */
