@@ -26,104 +26,186 @@
 
 /* ---- the fixed templates --------------------------------------------- */
 
-static const char methoddef_define_template[] =
-    "#define {methoddef_name}    \\\n"
-    "    {{\"{name}\", {methoddef_cast}{c_basename}{methoddef_cast_end}, "
-    "{methoddef_flags}, {c_basename}__doc__}},";
+#define METHODDEF_DEFINE_TEMPLATE \
+    "#define {methoddef_name}    \\\n" \
+    "    {{\"{name}\", {methoddef_cast}{c_basename}{methoddef_cast_end}, " \
+    "{methoddef_flags}, {c_basename}__doc__}},"
+static const char methoddef_define_template[] = METHODDEF_DEFINE_TEMPLATE;
 
-static const char getterdef_define_template[] =
-    "#if !defined({getset_basename}_DOCSTR)\n"
-    "#  define {getset_basename}_DOCSTR NULL\n"
-    "#endif\n"
-    "#if defined({getset_name}_GETSETDEF)\n"
-    "#  undef {getset_name}_GETSETDEF\n"
-    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, "
-    "(setter){getset_basename}_set, {getset_basename}_DOCSTR}},\n"
-    "#else\n"
-    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, "
-    "NULL, {getset_basename}_DOCSTR}},\n"
-    "#endif";
+#define GETTERDEF_DEFINE_TEMPLATE \
+    "#if !defined({getset_basename}_DOCSTR)\n" \
+    "#  define {getset_basename}_DOCSTR NULL\n" \
+    "#endif\n" \
+    "#if defined({getset_name}_GETSETDEF)\n" \
+    "#  undef {getset_name}_GETSETDEF\n" \
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, " \
+    "(setter){getset_basename}_set, {getset_basename}_DOCSTR}},\n" \
+    "#else\n" \
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, " \
+    "NULL, {getset_basename}_DOCSTR}},\n" \
+    "#endif"
+static const char getterdef_define_template[] = GETTERDEF_DEFINE_TEMPLATE;
 
-static const char setterdef_define_template[] =
-    "#if !defined({getset_basename}_DOCSTR)\n"
-    "#  define {getset_basename}_DOCSTR NULL\n"
-    "#endif\n"
-    "#if defined({getset_name}_GETSETDEF)\n"
-    "#  undef {getset_name}_GETSETDEF\n"
-    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, "
-    "(setter){getset_basename}_set, {getset_basename}_DOCSTR}},\n"
-    "#else\n"
-    "#  define {getset_name}_GETSETDEF {{\"{name}\", NULL, "
-    "(setter){getset_basename}_set, NULL}},\n"
-    "#endif";
+#define SETTERDEF_DEFINE_TEMPLATE \
+    "#if !defined({getset_basename}_DOCSTR)\n" \
+    "#  define {getset_basename}_DOCSTR NULL\n" \
+    "#endif\n" \
+    "#if defined({getset_name}_GETSETDEF)\n" \
+    "#  undef {getset_name}_GETSETDEF\n" \
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, " \
+    "(setter){getset_basename}_set, {getset_basename}_DOCSTR}},\n" \
+    "#else\n" \
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", NULL, " \
+    "(setter){getset_basename}_set, NULL}},\n" \
+    "#endif"
+static const char setterdef_define_template[] = SETTERDEF_DEFINE_TEMPLATE;
 
-static const char methoddef_ifndef_template[] =
-    "#ifndef {methoddef_name}\n"
-    "    #define {methoddef_name}\n"
-    "#endif /* !defined({methoddef_name}) */";
+#define METHODDEF_IFNDEF_TEMPLATE \
+    "#ifndef {methoddef_name}\n" \
+    "    #define {methoddef_name}\n" \
+    "#endif /* !defined({methoddef_name}) */"
+static const char methoddef_ifndef_template[] = METHODDEF_IFNDEF_TEMPLATE;
 
-static const char docstring_prototype_template[] =
-    "PyDoc_VAR({c_basename}__doc__);";
+#define DOCSTRING_PROTOTYPE_TEMPLATE \
+    "PyDoc_VAR({c_basename}__doc__);"
+static const char docstring_prototype_template[] = DOCSTRING_PROTOTYPE_TEMPLATE;
 
-static const char docstring_definition_template[] =
-    "PyDoc_STRVAR({c_basename}__doc__,\n"
-    "{docstring});";
+#define DOCSTRING_DEFINITION_TEMPLATE \
+    "PyDoc_STRVAR({c_basename}__doc__,\n" \
+    "{docstring});"
+static const char docstring_definition_template[] = DOCSTRING_DEFINITION_TEMPLATE;
 
-static const char getset_docstring_definition_template[] =
-    "PyDoc_STRVAR({getset_basename}__doc__,\n"
-    "{docstring});\n"
-    "#if defined({getset_basename}_DOCSTR)\n"
-    "#   undef {getset_basename}_DOCSTR\n"
-    "#endif\n"
-    "#define {getset_basename}_DOCSTR {getset_basename}__doc__";
+#define GETSET_DOCSTRING_DEFINITION_TEMPLATE \
+    "PyDoc_STRVAR({getset_basename}__doc__,\n" \
+    "{docstring});\n" \
+    "#if defined({getset_basename}_DOCSTR)\n" \
+    "#   undef {getset_basename}_DOCSTR\n" \
+    "#endif\n" \
+    "#define {getset_basename}_DOCSTR {getset_basename}__doc__"
+static const char getset_docstring_definition_template[] = GETSET_DOCSTRING_DEFINITION_TEMPLATE;
 
-static const char impl_definition_template[] =
-    "static {impl_return_type}\n"
-    "{c_basename}_impl({impl_parameters})";
+#define IMPL_DEFINITION_TEMPLATE \
+    "static {impl_return_type}\n" \
+    "{c_basename}_impl({impl_parameters})"
+static const char impl_definition_template[] = IMPL_DEFINITION_TEMPLATE;
 
-static const char parser_prototype_keyword[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyObject *args, PyObject *kwargs)";
+#define PARSER_PROTOTYPE_KEYWORD \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *args, PyObject *kwargs)"
+static const char parser_prototype_keyword[] = PARSER_PROTOTYPE_KEYWORD;
 
-static const char parser_prototype_init[] =
-    "static int\n"
-    "{c_basename}({self_type}{self_name}, PyObject *args, PyObject *kwargs)";
+#define PARSER_PROTOTYPE_INIT \
+    "static int\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *args, PyObject *kwargs)"
+static const char parser_prototype_init[] = PARSER_PROTOTYPE_INIT;
 
-static const char parser_prototype_varargs[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyObject *args)";
+#define PARSER_PROTOTYPE_VARARGS \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *args)"
+static const char parser_prototype_varargs[] = PARSER_PROTOTYPE_VARARGS;
 
-static const char parser_prototype_fastcall[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyObject *const *args, "
-    "Py_ssize_t nargs)";
+#define PARSER_PROTOTYPE_FASTCALL \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *const *args, " \
+    "Py_ssize_t nargs)"
+static const char parser_prototype_fastcall[] = PARSER_PROTOTYPE_FASTCALL;
 
-static const char parser_prototype_fastcall_keywords[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyObject *const *args, "
-    "Py_ssize_t nargs, PyObject *kwnames)";
+#define PARSER_PROTOTYPE_FASTCALL_KEYWORDS \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *const *args, " \
+    "Py_ssize_t nargs, PyObject *kwnames)"
+static const char parser_prototype_fastcall_keywords[] = PARSER_PROTOTYPE_FASTCALL_KEYWORDS;
 
-static const char parser_prototype_def_class[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyTypeObject *{defining_class_name}, "
-    "PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)";
+#define PARSER_PROTOTYPE_DEF_CLASS \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyTypeObject *{defining_class_name}, " \
+    "PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)"
+static const char parser_prototype_def_class[] = PARSER_PROTOTYPE_DEF_CLASS;
 
-static const char parser_prototype_noargs[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyObject *Py_UNUSED(ignored))";
+#define PARSER_PROTOTYPE_NOARGS \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *Py_UNUSED(ignored))"
+static const char parser_prototype_noargs[] = PARSER_PROTOTYPE_NOARGS;
 
-static const char parser_prototype_getter[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, void *Py_UNUSED(context))";
+#define PARSER_PROTOTYPE_GETTER \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, void *Py_UNUSED(context))"
+static const char parser_prototype_getter[] = PARSER_PROTOTYPE_GETTER;
 
-static const char parser_prototype_setter[] =
-    "static int\n"
-    "{c_basename}({self_type}{self_name}, PyObject *value, "
-    "void *Py_UNUSED(context))";
+#define PARSER_PROTOTYPE_SETTER \
+    "static int\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *value, " \
+    "void *Py_UNUSED(context))"
+static const char parser_prototype_setter[] = PARSER_PROTOTYPE_SETTER;
 
-static const char meth_o_prototype[] =
-    "static PyObject *\n"
-    "{c_basename}({impl_parameters})";
+/* METH_O's, by the name of its argument ("arg_" when the parameter
+   is called "arg") */
+#define PARSER_PROTOTYPE_O_ARG \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *arg)"
+static const char parser_prototype_o_arg[] = PARSER_PROTOTYPE_O_ARG;
+
+#define PARSER_PROTOTYPE_O_ARG_ \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *arg_)"
+static const char parser_prototype_o_arg_[] = PARSER_PROTOTYPE_O_ARG_;
+
+#define METH_O_PROTOTYPE \
+    "static PyObject *\n" \
+    "{c_basename}({impl_parameters})"
+static const char meth_o_prototype[] = METH_O_PROTOTYPE;
+
+/* The fixed templates as output_templates hands them on: wrapped in
+   newlines, and a prototype with its ';' (put together by the compiler,
+   not for each function). */
+#define WRAPPED(t) "\n" t "\n"
+#define WRAPPED_PROTOTYPE(t) "\n" t ";\n"
+static const struct {
+    const char *plain, *wrapped, *wrapped_prototype;
+} fixed_templates[] = {
+    { methoddef_define_template, WRAPPED(METHODDEF_DEFINE_TEMPLATE),
+      NULL },
+    { getterdef_define_template, WRAPPED(GETTERDEF_DEFINE_TEMPLATE),
+      NULL },
+    { setterdef_define_template, WRAPPED(SETTERDEF_DEFINE_TEMPLATE),
+      NULL },
+    { methoddef_ifndef_template, WRAPPED(METHODDEF_IFNDEF_TEMPLATE),
+      NULL },
+    { docstring_prototype_template, WRAPPED(DOCSTRING_PROTOTYPE_TEMPLATE),
+      NULL },
+    { docstring_definition_template, WRAPPED(DOCSTRING_DEFINITION_TEMPLATE),
+      NULL },
+    { getset_docstring_definition_template, WRAPPED(GETSET_DOCSTRING_DEFINITION_TEMPLATE),
+      NULL },
+    { impl_definition_template, WRAPPED(IMPL_DEFINITION_TEMPLATE),
+      WRAPPED_PROTOTYPE(IMPL_DEFINITION_TEMPLATE) },
+    { parser_prototype_keyword, WRAPPED(PARSER_PROTOTYPE_KEYWORD),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_KEYWORD) },
+    { parser_prototype_init, WRAPPED(PARSER_PROTOTYPE_INIT),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_INIT) },
+    { parser_prototype_varargs, WRAPPED(PARSER_PROTOTYPE_VARARGS),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_VARARGS) },
+    { parser_prototype_fastcall, WRAPPED(PARSER_PROTOTYPE_FASTCALL),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_FASTCALL) },
+    { parser_prototype_fastcall_keywords, WRAPPED(PARSER_PROTOTYPE_FASTCALL_KEYWORDS),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_FASTCALL_KEYWORDS) },
+    { parser_prototype_def_class, WRAPPED(PARSER_PROTOTYPE_DEF_CLASS),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_DEF_CLASS) },
+    { parser_prototype_noargs, WRAPPED(PARSER_PROTOTYPE_NOARGS),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_NOARGS) },
+    { parser_prototype_getter, WRAPPED(PARSER_PROTOTYPE_GETTER),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_GETTER) },
+    { parser_prototype_setter, WRAPPED(PARSER_PROTOTYPE_SETTER),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_SETTER) },
+    { parser_prototype_o_arg, WRAPPED(PARSER_PROTOTYPE_O_ARG),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_O_ARG) },
+    { parser_prototype_o_arg_, WRAPPED(PARSER_PROTOTYPE_O_ARG_),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_O_ARG_) },
+    { meth_o_prototype, WRAPPED(METH_O_PROTOTYPE),
+      WRAPPED_PROTOTYPE(METH_O_PROTOTYPE) },
+};
+#undef WRAPPED
+#undef WRAPPED_PROTOTYPE
 
 /* What parser_body puts before and after the parsing code.  {lock} and
    {unlock} are 3.13's critical sections; empty, their lines go. */
@@ -185,7 +267,9 @@ typedef struct ParseArgs {
     const char *parser_prototype, *parser_definition;
     const char *impl_prototype;   /* NULL: impl_definition's */
     const char *impl_definition;
-    const char *cpp_if, *cpp_endif, *methoddef_ifndef;
+    const char *cpp_if, *cpp_endif;   /* wrapped in newlines already */
+    const char *methoddef_ifndef;
+    bool methoddef_wrapped;   /* methoddef_define is, already */
     /* the fields of the last parser_body(): __new__ and __init__
        re-render the same parsing code under another prototype (clinic.py's
        "awful hack"); the parser's text is written from them once, by
@@ -581,10 +665,10 @@ static void parse_one_arg(ParseArgs *pa)
         return;
     }
 
-    const char *argname = strcmp(p->name, "arg") == 0 ? "arg_" : "arg";
-    pa->parser_prototype = arena_printf(a,
-        "static PyObject *\n"
-        "{c_basename}({self_type}{self_name}, PyObject *%s)", argname);
+    bool arg_taken = strcmp(p->name, "arg") == 0;
+    const char *argname = arg_taken ? "arg_" : "arg";
+    pa->parser_prototype = arg_taken ? parser_prototype_o_arg_
+                                     : parser_prototype_o_arg;
     const char *parsearg = converter_parse_arg_code(
         c, conv, argname, gen_param_displayname(c, p, 0), pa->limited_capi, 4);
     pa->parser = parsearg ? "inline" : "PyArg_Parse";
@@ -1126,9 +1210,10 @@ static void process_methoddef(ParseArgs *pa)
         /* the template's three fields filled in as it is put together
            (it names each once; flags and casts name none) */
         pa->methoddef_define = CONCAT(a,
-            "#define {methoddef_name}    \\\n"
+            "\n#define {methoddef_name}    \\\n"
             "    {{\"{name}\", ", methoddef_cast, "{c_basename}",
-            methoddef_cast_end, ", ", flags, ", {c_basename}__doc__}},");
+            methoddef_cast_end, ", ", flags, ", {c_basename}__doc__}},\n");
+        pa->methoddef_wrapped = true;
     } else if (strstr(pa->methoddef_define, "{methoddef_")) {
         pa->methoddef_define = text_replace(a, pa->methoddef_define,
                                            "{methoddef_flags}", flags);
@@ -1146,8 +1231,8 @@ static void process_methoddef(ParseArgs *pa)
                             : c->cpp ? cpp_condition(c, c->cpp) : "";
     pa->cpp_if = pa->cpp_endif = pa->methoddef_ifndef = "";
     if (*conditional) {
-        pa->cpp_if = arena_printf(a, "#if %s", conditional);
-        pa->cpp_endif = arena_printf(a, "#endif /* %s */", conditional);
+        pa->cpp_if = CONCAT(a, "\n#if ", conditional, "\n");
+        pa->cpp_endif = CONCAT(a, "\n#endif /* ", conditional, " */\n");
         if (*pa->methoddef_define &&
             !gen_ifndef_symbol_seen(c, pa->f->full_name)) {
             gen_ifndef_symbol_add(c, pa->f->full_name);
@@ -1160,13 +1245,26 @@ static void process_methoddef(ParseArgs *pa)
    ("" stays ""). */
 static const char *wrap_in_newlines(Clinic *c, const char *s)
 {
-    return *s ? CONCAT(c->arena, "\n", s, "\n") : "";
+    if (!*s)
+        return "";
+    for (size_t i = 0; i < sizeof fixed_templates / sizeof *fixed_templates;
+         i++)
+        if (s == fixed_templates[i].plain)
+            return fixed_templates[i].wrapped;
+    return CONCAT(c->arena, "\n", s, "\n");
 }
 
 /* A prototype: the declaration with a ';', wrapped in newlines. */
 static const char *wrap_prototype(Clinic *c, const char *s)
 {
-    return *s ? CONCAT(c->arena, "\n", s, ";\n") : "";
+    if (!*s)
+        return "";
+    for (size_t i = 0; i < sizeof fixed_templates / sizeof *fixed_templates;
+         i++)
+        if (s == fixed_templates[i].plain &&
+            fixed_templates[i].wrapped_prototype)
+            return fixed_templates[i].wrapped_prototype;
+    return CONCAT(c->arena, "\n", s, ";\n");
 }
 
 /* The templates of the parser's and the impl's prototypes and of the
@@ -1239,10 +1337,11 @@ void gen_output_templates(Clinic *c, Function *f,
     templates[FIELD_DOCSTRING_DEFINITION] =
         wrap_in_newlines(c, pa.docstring_definition);
     templates[FIELD_METHODDEF_DEFINE] =
-        wrap_in_newlines(c, pa.methoddef_define);
+        pa.methoddef_wrapped ? pa.methoddef_define
+                             : wrap_in_newlines(c, pa.methoddef_define);
     templates[FIELD_IMPL_DEFINITION] = wrap_in_newlines(c, pa.impl_definition);
-    templates[FIELD_CPP_IF] = wrap_in_newlines(c, pa.cpp_if);
-    templates[FIELD_CPP_ENDIF] = wrap_in_newlines(c, pa.cpp_endif);
+    templates[FIELD_CPP_IF] = pa.cpp_if;
+    templates[FIELD_CPP_ENDIF] = pa.cpp_endif;
     templates[FIELD_METHODDEF_IFNDEF] =
         wrap_in_newlines(c, pa.methoddef_ifndef);
 }
