@@ -380,12 +380,12 @@ static const char *snippet_field(const SnippetFields *f, const char *name,
     return value;
 }
 
-/* The bytes text.c's normalize_snippet takes for white space. */
-static bool is_py_space(char ch)
+/* The bytes text.c's normalize_snippet takes for white space:
+   "\t\n\v\f\r", ' ' and "\x1c".."\x1f". */
+static inline bool is_py_space(char ch)
 {
-    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
-           ch == '\f' || ch == '\v' || ch == '\x1c' || ch == '\x1d' ||
-           ch == '\x1e' || ch == '\x1f';
+    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
+           (ch >= '\x1c' && ch <= '\x1f');
 }
 
 static bool is_blank(const char *s, size_t n)
@@ -396,25 +396,27 @@ static bool is_blank(const char *s, size_t n)
     return true;
 }
 
-/* Ends the line that starts at line_start in sb (after its indent):
-   normalize_snippet leaves a line of blanks and tabs empty, and does not
-   indent one of other white space.  False when the line is the first
-   and normalize_snippet would take it otherwise than as is (a leading
-   blank line, a margin to remove). */
-static bool end_code_line(StrBuf *sb, size_t line_start, size_t indent,
-                          bool first)
+/* Ends the line at text (n bytes, after its indent at line_start of out,
+   whose length *len is): normalize_snippet leaves a line of blanks and
+   tabs empty, and does not indent one of other white space.  False when
+   the line is the first and normalize_snippet would take it otherwise
+   than as is (a leading blank line, a margin to remove). */
+static bool end_code_line(char *out, size_t *len, size_t line_start,
+                          size_t indent, bool first)
 {
-    const char *text = sb->buf + line_start + indent;
-    size_t n = sb->len - line_start - indent, i = 0;
+    char *text = out + line_start + indent;
+    size_t n = *len - line_start - indent, i = 0;
     while (i < n && (text[i] == ' ' || text[i] == '\t'))
         i++;
+    if (i < n && !is_py_space(text[i]))
+        return !(first && i > 0);    /* the usual line: code */
     if (first && (i > 0 || is_blank(text, n)))
         return false;
     if (i == n) {
-        sb_setlen(sb, line_start);
+        *len = line_start;
     } else if (indent && is_blank(text, n)) {
-        memmove(sb->buf + line_start, text, n);
-        sb_setlen(sb, line_start + n);
+        memmove(out + line_start, text, n);
+        *len = line_start + n;
     }
     return true;
 }
@@ -424,25 +426,32 @@ static bool end_code_line(StrBuf *sb, size_t line_start, size_t indent,
    indented as it is formatted.  That holds while the text's first line
    has no margin (then none of them has one) and no value brings a line
    of its own; NULL otherwise, or when the text does not format (the
-   caller then takes the long way, which says why). */
+   caller then takes the long way, which says why), or does not fit in
+   the buffer (snippets are some hundred bytes). */
 static char *format_code(const SnippetFields *f, int indent)
 {
-    Arena *a = f->c->arena;
-    StrBuf sb = STRBUF_INIT;
-    size_t ind = indent > 63 ? 63 : (size_t)indent;
     static const char spaces[64] = "                                "
                                    "                               ";
-    size_t line_start = 0;
+    char out[4096];
+    size_t len = 0, line_start = 0;
+    size_t ind = indent > 63 ? 63 : (size_t)indent;
     bool first = true;
+#define PUT(s, n)                                 \
+    do {                                          \
+        size_t n_ = (n);                          \
+        if (n_ >= sizeof out - len)               \
+            return NULL;                          \
+        memcpy(out + len, (s), n_);               \
+        len += n_;                                \
+    } while (0)
 
-    sb_grow(&sb, 2 * strlen(f->text) + 64);
-    sb_add(&sb, spaces, ind);
+    PUT(spaces, ind);
     for (const char *p = f->text; *p;) {
         if (p[0] == '{' && p[1] == '{') {
-            sb_addc(&sb, '{');
+            PUT("{", 1);
             p += 2;
         } else if (p[0] == '}' && p[1] == '}') {
-            sb_addc(&sb, '}');
+            PUT("}", 1);
             p += 2;
         } else if (p[0] == '{') {
             /* as text_format_map reads a field */
@@ -451,41 +460,40 @@ static char *format_code(const SnippetFields *f, int indent)
                 q++;
             const char *end = *q == '}' ? q : strchr(q, '}');
             if (!end)
-                goto fail;
+                return NULL;
             const char *value = snippet_field(f, p + 1, (size_t)(q - (p + 1)),
                                               end == q);
-            if (!value || strchr(value, '\n'))
-                goto fail;
-            sb_adds(&sb, value);
+            if (!value)
+                return NULL;
+            size_t n = strcspn(value, "\n");
+            if (value[n])
+                return NULL;
+            PUT(value, n);
             p = end + 1;
         } else if (p[0] == '}') {
-            goto fail;
+            return NULL;
         } else {
             size_t n = strcspn(p, "{}\n");
-            sb_add(&sb, p, n);
+            PUT(p, n);
             p += n;
             if (*p == '\n') {
-                if (!end_code_line(&sb, line_start, ind, first))
-                    goto fail;
+                if (!end_code_line(out, &len, line_start, ind, first))
+                    return NULL;
                 first = false;
-                sb_addc(&sb, '\n');
-                line_start = sb.len;
-                sb_add(&sb, spaces, ind);
+                PUT("\n", 1);
+                line_start = len;
+                PUT(spaces, ind);
                 p++;
             }
         }
     }
-    if (!end_code_line(&sb, line_start, ind, first))
-        goto fail;
+#undef PUT
+    if (!end_code_line(out, &len, line_start, ind, first))
+        return NULL;
     /* the trailing white space goes, and the blank lines with it */
-    size_t len = sb.len;
-    while (len > 0 && is_py_space(sb.buf[len - 1]))
+    while (len > 0 && is_py_space(out[len - 1]))
         len--;
-    sb_setlen(&sb, len);
-    return sb_take(&sb, a);
-fail:
-    sb_free(&sb);
-    return NULL;
+    return arena_strndup(f->c->arena, out, len);
 }
 
 /* CConverter.format_code(): the snippet with its {bad_argument}s and then
