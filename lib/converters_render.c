@@ -42,7 +42,7 @@ static char *concat_pieces(Arena *a, const char *const *pieces)
 const char *builtin_parser_name(Clinic *c, const Converter *conv)
 {
     for (const char *const *p = c->dialect->prefixed_names; *p; p++)
-        if (strcmp(conv->name, *p) == 0)
+        if (conv->name[0] == (*p)[0] && strcmp(conv->name, *p) == 0)
             return CONCAT(c->arena, "__clinic_", conv->name);
     return conv->name;
 }
@@ -455,9 +455,7 @@ static char *format_code(const SnippetFields *f, int indent)
             p += 2;
         } else if (p[0] == '{') {
             /* as text_format_map reads a field */
-            const char *q = p + 1;
-            while (*q && *q != '}' && *q != '!' && *q != ':')
-                q++;
+            const char *q = p + 1 + strcspn(p + 1, "}!:");
             const char *end = *q == '}' ? q : strchr(q, '}');
             if (!end)
                 return NULL;

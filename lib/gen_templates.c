@@ -549,10 +549,26 @@ static const char *parser_definition_text(ParseArgs *pa, const char *warning)
     return out;
 }
 
-/* The argument of parameter i, as the parsing code names it. */
+/* The argument of parameter i, as the parsing code names it: the
+   format's "%d" replaced by i (every format here has that one
+   conversion and no other). */
 static const char *argname_of(Clinic *c, const char *argname_fmt, int i)
 {
-    return arena_printf(c->arena, argname_fmt, i);
+    const char *d = strstr(argname_fmt, "%d");
+    if (!d || i < 0 || strchr(argname_fmt, '%') != d || strchr(d + 2, '%'))
+        return arena_printf(c->arena, argname_fmt, i);
+    char digits[16], *p = digits + sizeof digits;
+    *--p = '\0';
+    do
+        *--p = (char)('0' + i % 10);
+    while ((i /= 10) > 0);
+    size_t head = (size_t)(d - argname_fmt), n = strlen(p);
+    size_t tail = strlen(d + 2);
+    char *out = arena_alloc_uninit(c->arena, head + n + tail + 1);
+    memcpy(out, argname_fmt, head);
+    memcpy(out + head, p, n);
+    memcpy(out + head + n, d + 2, tail + 1);
+    return out;
 }
 
 /* ---- the keyword parser's declarations ----------------------------------- */
