@@ -748,6 +748,14 @@ void converter_parse_argument(Clinic *c, Converter *conv, StrList *list)
     cpy_read_list(py, l, list);
 }
 
+bool converter_overrides(Clinic *c, const Converter *conv, const char *name)
+{
+    ConverterPython *py;
+    PyValue fn;
+    const ConverterRow *row;
+    return find_override(c, conv->cls, name, &py, &fn, &row);
+}
+
 const char *converter_simple_declaration(Clinic *c, const Converter *conv,
                                          bool by_reference, bool in_parser)
 {

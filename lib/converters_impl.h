@@ -98,6 +98,11 @@ extern const size_t return_nrows;
 extern const LegacyEntry legacy_entries[];
 extern const size_t legacy_nentries;
 
+/* Whether a python block's class of conv overrides CConverter's method
+   name (converters_dispatch.c): a built-in may then take a shortcut
+   through the built-in behaviour it would call. */
+bool converter_overrides(Clinic *c, const Converter *conv, const char *name);
+
 /* The built-in row a class is, or derives from (never NULL for a class
    built from the table). */
 const ConverterRow *converter_row_of(const ConverterClass *cls);

@@ -79,6 +79,25 @@ const char *builtin_simple_declaration(Clinic *c, const Converter *conv,
 
 const char *builtin_declaration(Clinic *c, const Converter *conv)
 {
+    if (!converter_overrides(c, conv, "simple_declaration")) {
+        /* the built-in simple_declaration(in_parser=True), put together
+           with the rest in one piece */
+        const char *type = conv->type ? conv->type : "";
+        size_t tlen = strlen(type);
+        const char *space = !tlen || type[tlen - 1] != '*' ? " " : "";
+        const char *name = converter_parser_name(c, conv);
+        const char *def = conv->c_default;
+        if ((!def || !def[0]) && conv->parameter && conv->parameter->group)
+            def = conv->c_ignored_default;
+        bool has_def = def && def[0];
+        if (!conv->length)
+            return has_def ? CONCAT(c->arena, type, space, name, " = ", def,
+                                    ";")
+                           : CONCAT(c->arena, type, space, name, ";");
+        return CONCAT(c->arena, type, space, name, has_def ? " = " : "",
+                      has_def ? def : "", ";\nPy_ssize_t ",
+                      converter_length_name(c, conv), ";");
+    }
     const char *decl = converter_simple_declaration(c, conv, false, true);
     const char *def = conv->c_default;
     if ((!def || !def[0]) && conv->parameter && conv->parameter->group)
