@@ -18,7 +18,7 @@
 
 /* The NULL-terminated pieces, end to end, in one allocation (what
    arena_printf("%s%s...") would make, without reading a format). */
-#define CONCAT_MAX 8
+#define CONCAT_MAX 10
 static char *concat_pieces(Arena *a, const char *const *pieces)
 {
     size_t lens[CONCAT_MAX], n = 0, total = 0;
@@ -297,10 +297,9 @@ const char *builtin_bad_argument(Clinic *c, Converter *conv,
     converter_add_include(c, conv, "pycore_modsupport.h",
                           "_PyArg_BadArgument()");
     const char *quote = c->dialect->quoted_displayname ? "" : "\"";
-    return arena_printf(a, "_PyArg_BadArgument(\"{{name}}\", %s%s%s, %s%s%s, "
-                        "{argname});", quote, displayname, quote,
-                        expected_expr ? "" : "\"", expected,
-                        expected_expr ? "" : "\"");
+    const char *equote = expected_expr ? "" : "\"";
+    return CONCAT(a, "_PyArg_BadArgument(\"{{name}}\", ", quote, displayname,
+                  quote, ", ", equote, expected, equote, ", {argname});");
 }
 
 /* One parse_arg() call: its arguments, and whether the caller wants the
