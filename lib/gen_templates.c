@@ -1225,10 +1225,25 @@ static void process_methoddef(ParseArgs *pa)
         !strchr(flags, '{')) {
         /* the template's three fields filled in as it is put together
            (it names each once; flags and casts name none) */
-        pa->methoddef_define = CONCAT(a,
-            "\n#define {methoddef_name}    \\\n"
-            "    {{\"{name}\", ", methoddef_cast, "{c_basename}",
-            methoddef_cast_end, ", ", flags, ", {c_basename}__doc__}},\n");
+        static const char head[] = "\n#define {methoddef_name}    \\\n"
+                                   "    {{\"{name}\", ";
+        static const char basename[] = "{c_basename}";
+        static const char doc[] = ", {c_basename}__doc__}},\n";
+        size_t cast = strlen(methoddef_cast), end = strlen(methoddef_cast_end);
+        size_t nflags = strlen(flags);
+        char *out = arena_alloc_uninit(a, sizeof head + cast + sizeof basename +
+                                              end + 2 + nflags + sizeof doc);
+        char *o = out;
+#define PUT(s, n) (memcpy(o, (s), (n)), o += (n))
+        PUT(head, sizeof head - 1);
+        PUT(methoddef_cast, cast);
+        PUT(basename, sizeof basename - 1);
+        PUT(methoddef_cast_end, end);
+        PUT(", ", 2);
+        PUT(flags, nflags);
+        PUT(doc, sizeof doc);     /* with its NUL */
+#undef PUT
+        pa->methoddef_define = out;
         pa->methoddef_wrapped = true;
     } else if (strstr(pa->methoddef_define, "{methoddef_")) {
         pa->methoddef_define = text_replace(a, pa->methoddef_define,
