@@ -497,7 +497,7 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
     for (size_t i = 0; i < nargs; i++) {
         const char *n = args[i].name;
         for (size_t j = 0; j < 4; j++)
-            if (strcmp(n, init_params[j]) == 0)
+            if (n[0] == init_params[j][0] && strcmp(n, init_params[j]) == 0)
                 fail_type_error(c, arena_printf(c->arena,
                     "%s.__init__() got multiple values for argument '%s'",
                     "CConverter", n));

@@ -102,6 +102,13 @@ void converter_parse_argument(Clinic *c, Converter *conv, StrList *list);
 const char *converter_parse_arg(Clinic *c, Converter *conv,
                                 const char *argname, const char *displayname,
                                 bool limited_capi);
+/* parse_arg's snippet as the generator uses it: normalised at indent
+   (text_normalize_snippet), or NULL when there is none.  Built-in
+   converters write it so directly. */
+const char *converter_parse_arg_code(Clinic *c, Converter *conv,
+                                     const char *argname,
+                                     const char *displayname,
+                                     bool limited_capi, int indent);
 /* use_converter(): the converter function is used (through 'O&'). */
 void converter_use_converter(Clinic *c, Converter *conv);
 const char *converter_simple_declaration(Clinic *c, const Converter *conv,

@@ -536,16 +536,31 @@ static bool lookup_override(Clinic *c, PyObj *pyclass, const char *name,
     return true;
 }
 
+/* converter_row_of(cls), asked at every dispatch: a class of the table
+   is its own row, found by address arithmetic here (the call and the walk
+   up the bases are for the classes python blocks made). */
+static inline const ConverterRow *row_of(const ConverterClass *cls)
+{
+    uintptr_t at = (uintptr_t)cls,
+              first = (uintptr_t)&converter_rows[0].cls;
+    if (at >= first && at - first < converter_nrows * sizeof *converter_rows &&
+        (at - first) % sizeof *converter_rows == 0)
+        return &converter_rows[(at - first) / sizeof *converter_rows];
+    return converter_row_of(cls);
+}
+
 /* How an instance of cls answers method name: a Python override (true;
    *fn is what the class has), or the built-in of the class *row that
    defines it (false).  A class no python block made has no override:
    that costs one test. */
-static bool find_override(Clinic *c, const ConverterClass *cls,
-                          const char *name, ConverterPython **pyp,
-                          PyValue *fn, const ConverterRow **row)
+static inline bool find_override(Clinic *c, const ConverterClass *cls,
+                                 const char *name, ConverterPython **pyp,
+                                 PyValue *fn, const ConverterRow **row)
 {
     const Binding *b;
-    *row = converter_row_of(cls);
+    *row = row_of(cls);
+    if (!cls->pyclass)
+        return false;
     if (lookup_override(c, cls->pyclass, name, pyp, fn, &b))
         return true;
     if (b)
@@ -553,12 +568,15 @@ static bool find_override(Clinic *c, const ConverterClass *cls,
     return false;
 }
 
-static bool find_return_override(Clinic *c, const ReturnConverterClass *cls,
-                                 const char *name, ConverterPython **pyp,
-                                 PyValue *fn, const ReturnRow **row)
+static inline bool find_return_override(Clinic *c,
+                                        const ReturnConverterClass *cls,
+                                        const char *name, ConverterPython **pyp,
+                                        PyValue *fn, const ReturnRow **row)
 {
     const Binding *b;
     *row = return_row_of(cls);
+    if (!cls->pyclass)
+        return false;
     if (lookup_override(c, cls->pyclass, name, pyp, fn, &b))
         return true;
     if (b)
@@ -730,6 +748,14 @@ void converter_parse_argument(Clinic *c, Converter *conv, StrList *list)
     cpy_read_list(py, l, list);
 }
 
+bool converter_overrides(Clinic *c, const Converter *conv, const char *name)
+{
+    ConverterPython *py;
+    PyValue fn;
+    const ConverterRow *row;
+    return find_override(c, conv->cls, name, &py, &fn, &row);
+}
+
 const char *converter_simple_declaration(Clinic *c, const Converter *conv,
                                          bool by_reference, bool in_parser)
 {
@@ -806,6 +832,22 @@ const char *converter_parse_arg(Clinic *c, Converter *conv,
     return cpy_result_str(py, call_override(py, fn, cpy_converter_object(py, conv),
                                         args, 2, &kwname, &kw, nkw, false),
                       true, "parse_arg");
+}
+
+const char *converter_parse_arg_code(Clinic *c, Converter *conv,
+                                     const char *argname,
+                                     const char *displayname,
+                                     bool limited_capi, int indent)
+{
+    ConverterPython *py;
+    PyValue fn;
+    const ConverterRow *row;
+    if (!find_override(c, conv->cls, "parse_arg", &py, &fn, &row))
+        return builtin_parse_arg_code(c, row->kind, conv, argname,
+                                      displayname, limited_capi, indent);
+    const char *s = converter_parse_arg(c, conv, argname, displayname,
+                                        limited_capi);
+    return s ? text_normalize_snippet(c->arena, s, indent) : NULL;
 }
 
 /* Only 3.13's classes have use_converter; 3.11's parse_arg calls none. */

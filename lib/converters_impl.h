@@ -98,6 +98,11 @@ extern const size_t return_nrows;
 extern const LegacyEntry legacy_entries[];
 extern const size_t legacy_nentries;
 
+/* Whether a python block's class of conv overrides CConverter's method
+   name (converters_dispatch.c): a built-in may then take a shortcut
+   through the built-in behaviour it would call. */
+bool converter_overrides(Clinic *c, const Converter *conv, const char *name);
+
 /* The built-in row a class is, or derives from (never NULL for a class
    built from the table). */
 const ConverterRow *converter_row_of(const ConverterClass *cls);
@@ -166,6 +171,11 @@ void builtin_pre_render(Clinic *c, ConverterKind kind, Converter *conv);
 const char *builtin_parse_arg(Clinic *c, ConverterKind kind, Converter *conv,
                               const char *argname, const char *displayname,
                               bool limited_capi, bool raw);
+/* builtin_parse_arg's code normalised at indent (normalize_snippet). */
+const char *builtin_parse_arg_code(Clinic *c, ConverterKind kind,
+                                   Converter *conv, const char *argname,
+                                   const char *displayname, bool limited_capi,
+                                   int indent);
 /* 3.13's CConverter.bad_argument(displayname, expected, *, limited_capi,
    expected_literal) (expected_expr: not expected_literal), and
    use_converter() of the class of the given kind. */

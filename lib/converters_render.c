@@ -16,6 +16,25 @@
 
 #include "converters_impl.h"
 
+/* The NULL-terminated pieces, end to end, in one allocation (what
+   arena_printf("%s%s...") would make, without reading a format). */
+#define CONCAT_MAX 10
+static char *concat_pieces(Arena *a, const char *const *pieces)
+{
+    size_t lens[CONCAT_MAX], n = 0, total = 0;
+    for (; pieces[n]; n++)
+        total += lens[n < CONCAT_MAX ? n : 0] = strlen(pieces[n]);
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = i < CONCAT_MAX ? lens[i] : strlen(pieces[i]);
+        memcpy(o, pieces[i], len);
+        o += len;
+    }
+    *o = '\0';
+    return out;
+}
+#define CONCAT(a, ...) concat_pieces((a), (const char *const[]){__VA_ARGS__, NULL})
+
 /* ---- names and declarations ------------------------------------------- */
 
 /* bpo-39741: a parameter named like one of the parser's own variables
@@ -23,8 +42,8 @@
 const char *builtin_parser_name(Clinic *c, const Converter *conv)
 {
     for (const char *const *p = c->dialect->prefixed_names; *p; p++)
-        if (strcmp(conv->name, *p) == 0)
-            return arena_printf(c->arena, "__clinic_%s", conv->name);
+        if (conv->name[0] == (*p)[0] && strcmp(conv->name, *p) == 0)
+            return CONCAT(c->arena, "__clinic_", conv->name);
     return conv->name;
 }
 
@@ -39,41 +58,56 @@ const char *builtin_length_name(Clinic *c, const Converter *conv)
 {
     if (!conv->length)
         return NULL;
-    return arena_printf(c->arena, "%s_length", converter_parser_name(c, conv));
+    return CONCAT(c->arena, converter_parser_name(c, conv), "_length");
 }
 
 const char *builtin_simple_declaration(Clinic *c, const Converter *conv,
                                        bool by_reference, bool in_parser)
 {
     const char *type = conv->type ? conv->type : "";
-    bool space = by_reference || !text_endswith(type, "*");
+    size_t tlen = strlen(type);
+    bool space = by_reference || !tlen || type[tlen - 1] != '*';
     const char *name = conv->name;
     if (in_parser)
         name = converter_parser_name(c, conv);
     else if (conv->unused)
-        name = arena_printf(c->arena, "Py_UNUSED(%s)", name);
-    return arena_printf(c->arena, "%s%s%s%s", type, space ? " " : "",
-                        by_reference ? "*" : "", name);
+        return CONCAT(c->arena, type, space ? " " : "",
+                      by_reference ? "*" : "", "Py_UNUSED(", name, ")");
+    return CONCAT(c->arena, type, space ? " " : "", by_reference ? "*" : "",
+                  name);
 }
 
 const char *builtin_declaration(Clinic *c, const Converter *conv)
 {
-    StrBuf sb = STRBUF_INIT;
-    sb_adds(&sb, converter_simple_declaration(c, conv, false, true));
+    if (!converter_overrides(c, conv, "simple_declaration")) {
+        /* the built-in simple_declaration(in_parser=True), put together
+           with the rest in one piece */
+        const char *type = conv->type ? conv->type : "";
+        size_t tlen = strlen(type);
+        const char *space = !tlen || type[tlen - 1] != '*' ? " " : "";
+        const char *name = converter_parser_name(c, conv);
+        const char *def = conv->c_default;
+        if ((!def || !def[0]) && conv->parameter && conv->parameter->group)
+            def = conv->c_ignored_default;
+        bool has_def = def && def[0];
+        if (!conv->length)
+            return has_def ? CONCAT(c->arena, type, space, name, " = ", def,
+                                    ";")
+                           : CONCAT(c->arena, type, space, name, ";");
+        return CONCAT(c->arena, type, space, name, has_def ? " = " : "",
+                      has_def ? def : "", ";\nPy_ssize_t ",
+                      converter_length_name(c, conv), ";");
+    }
+    const char *decl = converter_simple_declaration(c, conv, false, true);
     const char *def = conv->c_default;
     if ((!def || !def[0]) && conv->parameter && conv->parameter->group)
         def = conv->c_ignored_default;
-    if (def && def[0]) {
-        sb_adds(&sb, " = ");
-        sb_adds(&sb, def);
-    }
-    sb_addc(&sb, ';');
-    if (conv->length) {
-        sb_adds(&sb, "\nPy_ssize_t ");
-        sb_adds(&sb, converter_length_name(c, conv));
-        sb_addc(&sb, ';');
-    }
-    return sb_take(&sb, c->arena);
+    bool has_def = def && def[0];
+    if (!conv->length)
+        return has_def ? CONCAT(c->arena, decl, " = ", def, ";")
+                       : CONCAT(c->arena, decl, ";");
+    return CONCAT(c->arena, decl, has_def ? " = " : "", has_def ? def : "",
+                  ";\nPy_ssize_t ", converter_length_name(c, conv), ";");
 }
 
 static bool unit_is(const Converter *conv, const char *unit)
@@ -115,8 +149,7 @@ void builtin_render_self(Clinic *c, Converter *conv, Parameter *p,
     const char *name = converter_parser_name(c, conv);
 
     strlist_push(c->arena, &data->impl_arguments,
-                 conv->impl_by_reference
-                     ? arena_printf(c->arena, "&%s", name) : name);
+                 conv->impl_by_reference ? CONCAT(c->arena, "&", name) : name);
     if (conv->length)
         strlist_push(c->arena, &data->impl_arguments,
                      converter_length_name(c, conv));
@@ -126,8 +159,8 @@ void builtin_render_self(Clinic *c, Converter *conv, Parameter *p,
                                               conv->impl_by_reference, false));
     if (conv->length)
         strlist_push(c->arena, &data->impl_parameters,
-                     arena_printf(c->arena, "Py_ssize_t %s",
-                                  converter_length_name(c, conv)));
+                     CONCAT(c->arena, "Py_ssize_t ",
+                            converter_length_name(c, conv)));
 }
 
 void builtin_render_non_self(Clinic *c, Converter *conv, Parameter *p,
@@ -224,11 +257,10 @@ void builtin_parse_argument(Clinic *c, Converter *conv, StrList *list)
         strlist_push(a, list, conv->subclass_of);
 
     const char *name = parsing_name(c, conv);
-    strlist_push(a, list, conv->parse_by_reference
-                              ? arena_printf(a, "&%s", name) : name);
+    strlist_push(a, list, conv->parse_by_reference ? CONCAT(a, "&", name)
+                                                   : name);
     if (conv->length)
-        strlist_push(a, list,
-                     arena_printf(a, "&%s", converter_length_name(c, conv)));
+        strlist_push(a, list, CONCAT(a, "&", converter_length_name(c, conv)));
 }
 
 /* ---- parse_arg -------------------------------------------------------- */
@@ -265,21 +297,28 @@ const char *builtin_bad_argument(Clinic *c, Converter *conv,
     converter_add_include(c, conv, "pycore_modsupport.h",
                           "_PyArg_BadArgument()");
     const char *quote = c->dialect->quoted_displayname ? "" : "\"";
-    return arena_printf(a, "_PyArg_BadArgument(\"{{name}}\", %s%s%s, %s%s%s, "
-                        "{argname});", quote, displayname, quote,
-                        expected_expr ? "" : "\"", expected,
-                        expected_expr ? "" : "\"");
+    const char *equote = expected_expr ? "" : "\"";
+    return CONCAT(a, "_PyArg_BadArgument(\"{{name}}\", ", quote, displayname,
+                  quote, ", ", equote, expected, equote, ", {argname});");
 }
 
 /* One parse_arg() call: its arguments, and whether the caller wants the
    reference's own text (what a Python parse_arg sees from super()) or
-   only the code the generator normalises anyway. */
+   only the code the generator normalises anyway, or that code already
+   normalised at an indentation (indent >= 0). */
 typedef struct ArgCall {
     const char *argname;
     const char *displayname;
     bool limited;
     bool raw;
+    int indent;
 } ArgCall;
+
+/* The fields a class's parse_arg adds to the snippet's own (NULL: not
+   given). */
+typedef struct SnippetExtras {
+    const char *cast, *typecheck, *typename_;
+} SnippetExtras;
 
 /* The snippet as the reference's triple-quoted string has it. */
 static const char *snippet_raw_text(Clinic *c, const DialectSnippet *sn)
@@ -306,11 +345,179 @@ static void set_field(Clinic *c, StrMap *fields, const char *text,
     }
 }
 
+/* What format_code() fills a snippet's fields from: the map
+   format_snippet builds, without building it. */
+typedef struct SnippetFields {
+    Clinic *c;
+    const Converter *conv;
+    const char *text;
+    const char *argname, *paramname;
+    const SnippetExtras *extras;
+} SnippetFields;
+
+static bool name_is(const char *name, size_t n, const char *key)
+{
+    return strlen(key) == n && memcmp(name, key, n) == 0;
+}
+
+/* The value of field name (n bytes), or NULL when format_snippet's map
+   would not have it: that map has the fields of the last four kinds only
+   when the text names them plainly ("{type}"), which a field written
+   plainly does (plain). */
+static const char *snippet_field(const SnippetFields *f, const char *name,
+                                 size_t n, bool plain)
+{
+    const Converter *conv = f->conv;
+    const char *value = NULL;
+    if (name_is(name, n, "argname"))
+        return f->argname;
+    if (name_is(name, n, "paramname"))
+        return f->paramname;
+    if (name_is(name, n, "cast"))
+        return f->extras->cast;
+    if (name_is(name, n, "typecheck"))
+        return f->extras->typecheck;
+    if (name_is(name, n, "typename"))
+        return f->extras->typename_;
+    if (name_is(name, n, "length_name"))
+        value = arena_printf(f->c->arena, "%s_length", f->paramname);
+    else if (name_is(name, n, "type"))
+        value = conv->type ? conv->type : "None";
+    else if (name_is(name, n, "converter"))
+        value = conv->converter ? conv->converter : "None";
+    else if (name_is(name, n, "subclass_of"))
+        value = conv->subclass_of ? conv->subclass_of : "None";
+    if (value && !plain) {
+        char braced[16];
+        braced[0] = '{';
+        memcpy(braced + 1, name, n);
+        memcpy(braced + 1 + n, "}", 2);
+        if (!strstr(f->text, braced))
+            value = NULL;
+    }
+    return value;
+}
+
+/* The bytes text.c's normalize_snippet takes for white space:
+   "\t\n\v\f\r", ' ' and "\x1c".."\x1f". */
+static inline bool is_py_space(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
+           (ch >= '\x1c' && ch <= '\x1f');
+}
+
+static bool is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!is_py_space(s[i]))
+            return false;
+    return true;
+}
+
+/* Ends the line at text (n bytes, after its indent at line_start of out,
+   whose length *len is): normalize_snippet leaves a line of blanks and
+   tabs empty, and does not indent one of other white space.  False when
+   the line is the first and normalize_snippet would take it otherwise
+   than as is (a leading blank line, a margin to remove). */
+static bool end_code_line(char *out, size_t *len, size_t line_start,
+                          size_t indent, bool first)
+{
+    char *text = out + line_start + indent;
+    size_t n = *len - line_start - indent, i = 0;
+    while (i < n && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    if (i < n && !is_py_space(text[i]))
+        return !(first && i > 0);    /* the usual line: code */
+    if (first && (i > 0 || is_blank(text, n)))
+        return false;
+    if (i == n) {
+        *len = line_start;
+    } else if (indent && is_blank(text, n)) {
+        memmove(out + line_start, text, n);
+        *len = line_start + n;
+    }
+    return true;
+}
+
+/* format_snippet's text, formatted and then normalised at indent as
+   text_normalize_snippet() does, in one pass: each line is written
+   indented as it is formatted.  That holds while the text's first line
+   has no margin (then none of them has one) and no value brings a line
+   of its own; NULL otherwise, or when the text does not format (the
+   caller then takes the long way, which says why), or does not fit in
+   the buffer (snippets are some hundred bytes). */
+static char *format_code(const SnippetFields *f, int indent)
+{
+    static const char spaces[64] = "                                "
+                                   "                               ";
+    char out[4096];
+    size_t len = 0, line_start = 0;
+    size_t ind = indent > 63 ? 63 : (size_t)indent;
+    bool first = true;
+#define PUT(s, n)                                 \
+    do {                                          \
+        size_t n_ = (n);                          \
+        if (n_ >= sizeof out - len)               \
+            return NULL;                          \
+        memcpy(out + len, (s), n_);               \
+        len += n_;                                \
+    } while (0)
+
+    PUT(spaces, ind);
+    for (const char *p = f->text; *p;) {
+        if (p[0] == '{' && p[1] == '{') {
+            PUT("{", 1);
+            p += 2;
+        } else if (p[0] == '}' && p[1] == '}') {
+            PUT("}", 1);
+            p += 2;
+        } else if (p[0] == '{') {
+            /* as text_format_map reads a field */
+            const char *q = p + 1 + strcspn(p + 1, "}!:");
+            const char *end = *q == '}' ? q : strchr(q, '}');
+            if (!end)
+                return NULL;
+            const char *value = snippet_field(f, p + 1, (size_t)(q - (p + 1)),
+                                              end == q);
+            if (!value)
+                return NULL;
+            size_t n = strcspn(value, "\n");
+            if (value[n])
+                return NULL;
+            PUT(value, n);
+            p = end + 1;
+        } else if (p[0] == '}') {
+            return NULL;
+        } else {
+            size_t n = strcspn(p, "{}\n");
+            PUT(p, n);
+            p += n;
+            if (*p == '\n') {
+                if (!end_code_line(out, &len, line_start, ind, first))
+                    return NULL;
+                first = false;
+                PUT("\n", 1);
+                line_start = len;
+                PUT(spaces, ind);
+                p++;
+            }
+        }
+    }
+#undef PUT
+    if (!end_code_line(out, &len, line_start, ind, first))
+        return NULL;
+    /* the trailing white space goes, and the blank lines with it */
+    while (len > 0 && is_py_space(out[len - 1]))
+        len--;
+    return arena_strndup(f->c->arena, out, len);
+}
+
 /* CConverter.format_code(): the snippet with its {bad_argument}s and then
-   its fields filled in. */
+   its fields filled in (and normalised, when call->indent asks). */
 static const char *format_snippet(Clinic *c, Converter *conv,
                                   const DialectSnippet *sn,
-                                  const ArgCall *call, StrMap *fields)
+                                  const ArgCall *call,
+                                  const SnippetExtras *extras)
 {
     Arena *a = c->arena;
     const char *text = call->raw ? snippet_raw_text(c, sn) : sn->text;
@@ -332,22 +539,36 @@ static const char *format_snippet(Clinic *c, Converter *conv,
         converter_add_include(c, conv, sn->include, sn->include_reason);
 
     const char *paramname = converter_parser_name(c, conv);
-    strmap_set(a, fields, "argname", call->argname);
-    strmap_set(a, fields, "paramname", paramname);
+    if (call->indent >= 0) {
+        SnippetFields f = {c, conv, text, call->argname, paramname, extras};
+        char *s = format_code(&f, call->indent);
+        if (s)
+            return s;
+    }
+
+    StrMap fields = {0};
+    if (extras->cast)
+        strmap_set(a, &fields, "cast", extras->cast);
+    if (extras->typecheck)
+        strmap_set(a, &fields, "typecheck", extras->typecheck);
+    if (extras->typename_)
+        strmap_set(a, &fields, "typename", extras->typename_);
+    strmap_set(a, &fields, "argname", call->argname);
+    strmap_set(a, &fields, "paramname", paramname);
     if (strstr(text, "{length_name}"))
-        strmap_set(a, fields, "length_name",
+        strmap_set(a, &fields, "length_name",
                    arena_printf(a, "%s_length", paramname));
-    set_field(c, fields, text, "{type}", conv->type ? conv->type : "None");
-    set_field(c, fields, text, "{converter}",
+    set_field(c, &fields, text, "{type}", conv->type ? conv->type : "None");
+    set_field(c, &fields, text, "{converter}",
               conv->converter ? conv->converter : "None");
-    set_field(c, fields, text, "{subclass_of}",
+    set_field(c, &fields, text, "{subclass_of}",
               conv->subclass_of ? conv->subclass_of : "None");
     const char *missing = NULL;
-    char *s = text_format_map(a, text, fields, &missing);
+    char *s = text_format_map(a, text, &fields, &missing);
     if (!s)
         clinic_fail(c, 0, "Exception raised during parsing:\nKeyError: '%s'",
                     missing ? missing : "?");
-    return s;
+    return call->indent >= 0 ? text_normalize_snippet(a, s, call->indent) : s;
 }
 
 /* The snippet of `converter` for `variant` in the file's dialect, or NULL
@@ -355,13 +576,13 @@ static const char *format_snippet(Clinic *c, Converter *conv,
 static const char *dialect_parse_arg(Clinic *c, Converter *conv,
                                      const char *converter,
                                      const char *variant, const ArgCall *call,
-                                     StrMap *fields)
+                                     const SnippetExtras *extras)
 {
     const DialectSnippet *sn = dialect_snippet(c->dialect, converter, variant,
                                                call->limited);
     if (!sn)
         return NULL;
-    return format_snippet(c, conv, sn, call, fields);
+    return format_snippet(c, conv, sn, call, extras);
 }
 
 /* CConverter.parse_arg: the 'O&', 'O!' and 'O' format units. */
@@ -369,21 +590,20 @@ static const char *base_parse_arg(Clinic *c, Converter *conv,
                                   const ArgCall *call)
 {
     Arena *a = c->arena;
-    StrMap m = {0};
+    SnippetExtras m = {0};
     if (unit_is(conv, "O&")) {
         converter_use_converter(c, conv);
         return dialect_parse_arg(c, conv, "CConverter", "O&", call, &m);
     }
-    const char *cast = "";
+    m.cast = "";
     if (conv->type && strcmp(conv->type, "PyObject *") != 0)
-        cast = arena_printf(a, "(%s)", conv->type);
-    strmap_set(a, &m, "cast", cast);
+        m.cast = arena_printf(a, "(%s)", conv->type);
     if (unit_is(conv, "O!")) {
         const char *sub = conv->subclass_of ? conv->subclass_of : "None";
         for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++)
             if (strcmp(sub, t->subclass_of) == 0) {
-                strmap_set(a, &m, "typecheck", t->typecheck);
-                strmap_set(a, &m, "typename", t->typename_);
+                m.typecheck = t->typecheck;
+                m.typename_ = t->typename_;
                 return dialect_parse_arg(c, conv, "CConverter", "O!", call,
                                          &m);
             }
@@ -469,22 +689,37 @@ static const char *parse_arg_variant(ConverterKind kind, const Converter *conv,
     }
 }
 
+static const char *parse_arg_of(Clinic *c, ConverterKind kind,
+                                Converter *conv, const ArgCall *call)
+{
+    const char *converter;
+    const char *variant = parse_arg_variant(kind, conv, call->limited,
+                                            &converter);
+    if (variant) {
+        SnippetExtras none = {0};
+        const char *s = dialect_parse_arg(c, conv, converter, variant, call,
+                                          &none);
+        if (s)
+            return s;
+    }
+    return base_parse_arg(c, conv, call);
+}
+
 const char *builtin_parse_arg(Clinic *c, ConverterKind kind, Converter *conv,
                               const char *argname, const char *displayname,
                               bool limited_capi, bool raw)
 {
-    ArgCall call = {argname, displayname, limited_capi, raw};
-    const char *converter;
-    const char *variant = parse_arg_variant(kind, conv, limited_capi,
-                                            &converter);
-    if (variant) {
-        StrMap m = {0};
-        const char *s = dialect_parse_arg(c, conv, converter, variant, &call,
-                                          &m);
-        if (s)
-            return s;
-    }
-    return base_parse_arg(c, conv, &call);
+    ArgCall call = {argname, displayname, limited_capi, raw, -1};
+    return parse_arg_of(c, kind, conv, &call);
+}
+
+const char *builtin_parse_arg_code(Clinic *c, ConverterKind kind,
+                                   Converter *conv, const char *argname,
+                                   const char *displayname, bool limited_capi,
+                                   int indent)
+{
+    ArgCall call = {argname, displayname, limited_capi, false, indent};
+    return parse_arg_of(c, kind, conv, &call);
 }
 
 /* What a converter function used through 'O&' needs included (3.13's

@@ -456,9 +456,17 @@ typedef struct NamedEntry {
     const void *cls;
 } NamedEntry;
 
+/* A dict of names, in insertion order, with an index by hash: every
+   parameter's converter is looked up by name, among some hundred.  The
+   index (open addressing; slot = entry + 1, 0 empty) is built when a
+   lookup finds none: the built-in registry's is built once, before it is
+   shared, and a file's copy uses it until the file adds a name. */
 typedef struct NamedTable {
     NamedEntry *items;
     size_t len, cap;
+    unsigned *index;
+    size_t mask;          /* index has mask + 1 slots */
+    bool index_own;       /* index is this table's (else the prototype's) */
 } NamedTable;
 
 struct ConverterRegistry {
@@ -477,23 +485,68 @@ struct ConverterRegistry {
     size_t nreturn_declared, capreturn_declared;
 };
 
-static const void *named_get(const NamedTable *t, const char *name)
+static unsigned name_hash(const char *name)
 {
+    unsigned h = 2166136261u;            /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+static void named_index_add(NamedTable *t, size_t i)
+{
+    size_t k = name_hash(t->items[i].name) & t->mask;
+    while (t->index[k])
+        k = (k + 1) & t->mask;
+    t->index[k] = (unsigned)i + 1;
+}
+
+static void named_index_build(Arena *a, NamedTable *t)
+{
+    size_t slots = 64;
+    while (slots < 2 * t->cap)
+        slots *= 2;
+    t->index = arena_array_of(a, unsigned, slots);
+    t->mask = slots - 1;
+    t->index_own = true;
     for (size_t i = 0; i < t->len; i++)
-        if (strcmp(t->items[i].name, name) == 0)
-            return t->items[i].cls;
+        named_index_add(t, i);
+}
+
+/* The entry of name, or NULL. */
+static NamedEntry *named_find(const NamedTable *t, const char *name)
+{
+    if (!t->index) {
+        for (size_t i = 0; i < t->len; i++)
+            if (strcmp(t->items[i].name, name) == 0)
+                return &t->items[i];
+        return NULL;
+    }
+    for (size_t k = name_hash(name) & t->mask; t->index[k];
+         k = (k + 1) & t->mask) {
+        NamedEntry *e = &t->items[t->index[k] - 1];
+        if (strcmp(e->name, name) == 0)
+            return e;
+    }
     return NULL;
+}
+
+static const void *named_get(Arena *a, NamedTable *t, const char *name)
+{
+    if (!t->index)
+        named_index_build(a, t);
+    NamedEntry *e = named_find(t, name);
+    return e ? e->cls : NULL;
 }
 
 /* dict[name] = cls: replaces an existing key in place, as a dict does. */
 static void named_set(Arena *a, NamedTable *t, const char *name,
                       const void *cls)
 {
-    for (size_t i = 0; i < t->len; i++) {
-        if (strcmp(t->items[i].name, name) == 0) {
-            t->items[i].cls = cls;
-            return;
-        }
+    NamedEntry *e = named_find(t, name);
+    if (e) {
+        e->cls = cls;
+        return;
     }
     if (t->len == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 32;
@@ -506,6 +559,12 @@ static void named_set(Arena *a, NamedTable *t, const char *name,
     t->items[t->len].name = name;
     t->items[t->len].cls = cls;
     t->len++;
+    /* an index of its own with room takes the name; any other is
+       rebuilt at the next lookup */
+    if (t->index && t->index_own && 2 * t->len <= t->mask + 1)
+        named_index_add(t, t->len - 1);
+    else
+        t->index = NULL;
 }
 
 static const LegacyEntry *registry_legacy(const ConverterRegistry *r,
@@ -557,9 +616,13 @@ static ConverterRegistry *registry_build(Arena *a, const Dialect *d)
     for (const DialectAlias *al = d->return_converter_aliases;
          al && al->name; al++)
         named_set(a, &r->return_converters, al->name,
-                  named_get(&r->return_classes, al->class_name));
+                  named_get(a, &r->return_classes, al->class_name));
     for (size_t i = 0; i < legacy_nentries; i++)
         registry_add_legacy(r, &legacy_entries[i]);
+    named_index_build(a, &r->converters);
+    named_index_build(a, &r->return_converters);
+    named_index_build(a, &r->classes);
+    named_index_build(a, &r->return_classes);
     return r;
 }
 
@@ -570,6 +633,7 @@ static void named_clone(Arena *a, NamedTable *t)
     NamedEntry *items = arena_array_of(a, NamedEntry, t->cap);
     memcpy(items, t->items, t->len * sizeof *items);
     t->items = items;
+    t->index_own = false;   /* the prototype's, shared */
 }
 
 /* A dialect's built-in registry is the same for every file: built once
@@ -623,7 +687,7 @@ ConverterRegistry *converters_new(Arena *a, const Dialect *d)
 
 const ConverterClass *converter_class_find(const Clinic *c, const char *name)
 {
-    return named_get(&c->converters->converters, name);
+    return named_get(c->arena, &c->converters->converters, name);
 }
 
 size_t converter_class_names(const Clinic *c, bool returns,
@@ -661,19 +725,19 @@ const LegacyEntry *legacy_entry_find(const Clinic *c, const char *unit)
 const ReturnConverterClass *return_converter_class_find(const Clinic *c,
                                                         const char *name)
 {
-    return named_get(&c->converters->return_converters, name);
+    return named_get(c->arena, &c->converters->return_converters, name);
 }
 
 const ConverterClass *converter_class_by_class_name(const Clinic *c,
                                                     const char *class_name)
 {
-    return named_get(&c->converters->classes, class_name);
+    return named_get(c->arena, &c->converters->classes, class_name);
 }
 
 const ReturnConverterClass *
 return_converter_class_by_class_name(const Clinic *c, const char *class_name)
 {
-    return named_get(&c->converters->return_classes, class_name);
+    return named_get(c->arena, &c->converters->return_classes, class_name);
 }
 
 /* The part of a class name before suffix, or NULL if it does not end so

@@ -85,10 +85,17 @@ const DialectSnippet *dialect_snippet(const Dialect *d, const char *converter,
                                       const char *variant, bool limited)
 {
     unsigned char skip = limited ? SNIPPET_FULL_API : SNIPPET_LIMITED_API;
+    /* asked for each parameter: the first bytes (and the variant's
+       second, which tells most format units apart) rule out nearly every
+       entry before a comparison */
+    char c0 = converter[0], v0 = variant[0], v1 = v0 ? variant[1] : 0;
     for (; d; d = d->base)
         for (size_t i = 0; i < d->nsnippets; i++) {
             const DialectSnippet *s = &d->snippets[i];
-            if (s->api != skip && strcmp(s->converter, converter) == 0 &&
+            if (s->variant[0] != v0 || (v0 && s->variant[1] != v1) ||
+                s->converter[0] != c0 || s->api == skip)
+                continue;
+            if (strcmp(s->converter, converter) == 0 &&
                 strcmp(s->variant, variant) == 0)
                 return s;
         }

@@ -26,104 +26,186 @@
 
 /* ---- the fixed templates --------------------------------------------- */
 
-static const char methoddef_define_template[] =
-    "#define {methoddef_name}    \\\n"
-    "    {{\"{name}\", {methoddef_cast}{c_basename}{methoddef_cast_end}, "
-    "{methoddef_flags}, {c_basename}__doc__}},";
+#define METHODDEF_DEFINE_TEMPLATE \
+    "#define {methoddef_name}    \\\n" \
+    "    {{\"{name}\", {methoddef_cast}{c_basename}{methoddef_cast_end}, " \
+    "{methoddef_flags}, {c_basename}__doc__}},"
+static const char methoddef_define_template[] = METHODDEF_DEFINE_TEMPLATE;
 
-static const char getterdef_define_template[] =
-    "#if !defined({getset_basename}_DOCSTR)\n"
-    "#  define {getset_basename}_DOCSTR NULL\n"
-    "#endif\n"
-    "#if defined({getset_name}_GETSETDEF)\n"
-    "#  undef {getset_name}_GETSETDEF\n"
-    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, "
-    "(setter){getset_basename}_set, {getset_basename}_DOCSTR}},\n"
-    "#else\n"
-    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, "
-    "NULL, {getset_basename}_DOCSTR}},\n"
-    "#endif";
+#define GETTERDEF_DEFINE_TEMPLATE \
+    "#if !defined({getset_basename}_DOCSTR)\n" \
+    "#  define {getset_basename}_DOCSTR NULL\n" \
+    "#endif\n" \
+    "#if defined({getset_name}_GETSETDEF)\n" \
+    "#  undef {getset_name}_GETSETDEF\n" \
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, " \
+    "(setter){getset_basename}_set, {getset_basename}_DOCSTR}},\n" \
+    "#else\n" \
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, " \
+    "NULL, {getset_basename}_DOCSTR}},\n" \
+    "#endif"
+static const char getterdef_define_template[] = GETTERDEF_DEFINE_TEMPLATE;
 
-static const char setterdef_define_template[] =
-    "#if !defined({getset_basename}_DOCSTR)\n"
-    "#  define {getset_basename}_DOCSTR NULL\n"
-    "#endif\n"
-    "#if defined({getset_name}_GETSETDEF)\n"
-    "#  undef {getset_name}_GETSETDEF\n"
-    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, "
-    "(setter){getset_basename}_set, {getset_basename}_DOCSTR}},\n"
-    "#else\n"
-    "#  define {getset_name}_GETSETDEF {{\"{name}\", NULL, "
-    "(setter){getset_basename}_set, NULL}},\n"
-    "#endif";
+#define SETTERDEF_DEFINE_TEMPLATE \
+    "#if !defined({getset_basename}_DOCSTR)\n" \
+    "#  define {getset_basename}_DOCSTR NULL\n" \
+    "#endif\n" \
+    "#if defined({getset_name}_GETSETDEF)\n" \
+    "#  undef {getset_name}_GETSETDEF\n" \
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", (getter){getset_basename}_get, " \
+    "(setter){getset_basename}_set, {getset_basename}_DOCSTR}},\n" \
+    "#else\n" \
+    "#  define {getset_name}_GETSETDEF {{\"{name}\", NULL, " \
+    "(setter){getset_basename}_set, NULL}},\n" \
+    "#endif"
+static const char setterdef_define_template[] = SETTERDEF_DEFINE_TEMPLATE;
 
-static const char methoddef_ifndef_template[] =
-    "#ifndef {methoddef_name}\n"
-    "    #define {methoddef_name}\n"
-    "#endif /* !defined({methoddef_name}) */";
+#define METHODDEF_IFNDEF_TEMPLATE \
+    "#ifndef {methoddef_name}\n" \
+    "    #define {methoddef_name}\n" \
+    "#endif /* !defined({methoddef_name}) */"
+static const char methoddef_ifndef_template[] = METHODDEF_IFNDEF_TEMPLATE;
 
-static const char docstring_prototype_template[] =
-    "PyDoc_VAR({c_basename}__doc__);";
+#define DOCSTRING_PROTOTYPE_TEMPLATE \
+    "PyDoc_VAR({c_basename}__doc__);"
+static const char docstring_prototype_template[] = DOCSTRING_PROTOTYPE_TEMPLATE;
 
-static const char docstring_definition_template[] =
-    "PyDoc_STRVAR({c_basename}__doc__,\n"
-    "{docstring});";
+#define DOCSTRING_DEFINITION_TEMPLATE \
+    "PyDoc_STRVAR({c_basename}__doc__,\n" \
+    "{docstring});"
+static const char docstring_definition_template[] = DOCSTRING_DEFINITION_TEMPLATE;
 
-static const char getset_docstring_definition_template[] =
-    "PyDoc_STRVAR({getset_basename}__doc__,\n"
-    "{docstring});\n"
-    "#if defined({getset_basename}_DOCSTR)\n"
-    "#   undef {getset_basename}_DOCSTR\n"
-    "#endif\n"
-    "#define {getset_basename}_DOCSTR {getset_basename}__doc__";
+#define GETSET_DOCSTRING_DEFINITION_TEMPLATE \
+    "PyDoc_STRVAR({getset_basename}__doc__,\n" \
+    "{docstring});\n" \
+    "#if defined({getset_basename}_DOCSTR)\n" \
+    "#   undef {getset_basename}_DOCSTR\n" \
+    "#endif\n" \
+    "#define {getset_basename}_DOCSTR {getset_basename}__doc__"
+static const char getset_docstring_definition_template[] = GETSET_DOCSTRING_DEFINITION_TEMPLATE;
 
-static const char impl_definition_template[] =
-    "static {impl_return_type}\n"
-    "{c_basename}_impl({impl_parameters})";
+#define IMPL_DEFINITION_TEMPLATE \
+    "static {impl_return_type}\n" \
+    "{c_basename}_impl({impl_parameters})"
+static const char impl_definition_template[] = IMPL_DEFINITION_TEMPLATE;
 
-static const char parser_prototype_keyword[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyObject *args, PyObject *kwargs)";
+#define PARSER_PROTOTYPE_KEYWORD \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *args, PyObject *kwargs)"
+static const char parser_prototype_keyword[] = PARSER_PROTOTYPE_KEYWORD;
 
-static const char parser_prototype_init[] =
-    "static int\n"
-    "{c_basename}({self_type}{self_name}, PyObject *args, PyObject *kwargs)";
+#define PARSER_PROTOTYPE_INIT \
+    "static int\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *args, PyObject *kwargs)"
+static const char parser_prototype_init[] = PARSER_PROTOTYPE_INIT;
 
-static const char parser_prototype_varargs[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyObject *args)";
+#define PARSER_PROTOTYPE_VARARGS \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *args)"
+static const char parser_prototype_varargs[] = PARSER_PROTOTYPE_VARARGS;
 
-static const char parser_prototype_fastcall[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyObject *const *args, "
-    "Py_ssize_t nargs)";
+#define PARSER_PROTOTYPE_FASTCALL \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *const *args, " \
+    "Py_ssize_t nargs)"
+static const char parser_prototype_fastcall[] = PARSER_PROTOTYPE_FASTCALL;
 
-static const char parser_prototype_fastcall_keywords[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyObject *const *args, "
-    "Py_ssize_t nargs, PyObject *kwnames)";
+#define PARSER_PROTOTYPE_FASTCALL_KEYWORDS \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *const *args, " \
+    "Py_ssize_t nargs, PyObject *kwnames)"
+static const char parser_prototype_fastcall_keywords[] = PARSER_PROTOTYPE_FASTCALL_KEYWORDS;
 
-static const char parser_prototype_def_class[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyTypeObject *{defining_class_name}, "
-    "PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)";
+#define PARSER_PROTOTYPE_DEF_CLASS \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyTypeObject *{defining_class_name}, " \
+    "PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)"
+static const char parser_prototype_def_class[] = PARSER_PROTOTYPE_DEF_CLASS;
 
-static const char parser_prototype_noargs[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, PyObject *Py_UNUSED(ignored))";
+#define PARSER_PROTOTYPE_NOARGS \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *Py_UNUSED(ignored))"
+static const char parser_prototype_noargs[] = PARSER_PROTOTYPE_NOARGS;
 
-static const char parser_prototype_getter[] =
-    "static PyObject *\n"
-    "{c_basename}({self_type}{self_name}, void *Py_UNUSED(context))";
+#define PARSER_PROTOTYPE_GETTER \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, void *Py_UNUSED(context))"
+static const char parser_prototype_getter[] = PARSER_PROTOTYPE_GETTER;
 
-static const char parser_prototype_setter[] =
-    "static int\n"
-    "{c_basename}({self_type}{self_name}, PyObject *value, "
-    "void *Py_UNUSED(context))";
+#define PARSER_PROTOTYPE_SETTER \
+    "static int\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *value, " \
+    "void *Py_UNUSED(context))"
+static const char parser_prototype_setter[] = PARSER_PROTOTYPE_SETTER;
 
-static const char meth_o_prototype[] =
-    "static PyObject *\n"
-    "{c_basename}({impl_parameters})";
+/* METH_O's, by the name of its argument ("arg_" when the parameter
+   is called "arg") */
+#define PARSER_PROTOTYPE_O_ARG \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *arg)"
+static const char parser_prototype_o_arg[] = PARSER_PROTOTYPE_O_ARG;
+
+#define PARSER_PROTOTYPE_O_ARG_ \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, PyObject *arg_)"
+static const char parser_prototype_o_arg_[] = PARSER_PROTOTYPE_O_ARG_;
+
+#define METH_O_PROTOTYPE \
+    "static PyObject *\n" \
+    "{c_basename}({impl_parameters})"
+static const char meth_o_prototype[] = METH_O_PROTOTYPE;
+
+/* The fixed templates as output_templates hands them on: wrapped in
+   newlines, and a prototype with its ';' (put together by the compiler,
+   not for each function). */
+#define WRAPPED(t) "\n" t "\n"
+#define WRAPPED_PROTOTYPE(t) "\n" t ";\n"
+static const struct {
+    const char *plain, *wrapped, *wrapped_prototype;
+} fixed_templates[] = {
+    { methoddef_define_template, WRAPPED(METHODDEF_DEFINE_TEMPLATE),
+      NULL },
+    { getterdef_define_template, WRAPPED(GETTERDEF_DEFINE_TEMPLATE),
+      NULL },
+    { setterdef_define_template, WRAPPED(SETTERDEF_DEFINE_TEMPLATE),
+      NULL },
+    { methoddef_ifndef_template, WRAPPED(METHODDEF_IFNDEF_TEMPLATE),
+      NULL },
+    { docstring_prototype_template, WRAPPED(DOCSTRING_PROTOTYPE_TEMPLATE),
+      NULL },
+    { docstring_definition_template, WRAPPED(DOCSTRING_DEFINITION_TEMPLATE),
+      NULL },
+    { getset_docstring_definition_template, WRAPPED(GETSET_DOCSTRING_DEFINITION_TEMPLATE),
+      NULL },
+    { impl_definition_template, WRAPPED(IMPL_DEFINITION_TEMPLATE),
+      WRAPPED_PROTOTYPE(IMPL_DEFINITION_TEMPLATE) },
+    { parser_prototype_keyword, WRAPPED(PARSER_PROTOTYPE_KEYWORD),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_KEYWORD) },
+    { parser_prototype_init, WRAPPED(PARSER_PROTOTYPE_INIT),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_INIT) },
+    { parser_prototype_varargs, WRAPPED(PARSER_PROTOTYPE_VARARGS),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_VARARGS) },
+    { parser_prototype_fastcall, WRAPPED(PARSER_PROTOTYPE_FASTCALL),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_FASTCALL) },
+    { parser_prototype_fastcall_keywords, WRAPPED(PARSER_PROTOTYPE_FASTCALL_KEYWORDS),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_FASTCALL_KEYWORDS) },
+    { parser_prototype_def_class, WRAPPED(PARSER_PROTOTYPE_DEF_CLASS),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_DEF_CLASS) },
+    { parser_prototype_noargs, WRAPPED(PARSER_PROTOTYPE_NOARGS),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_NOARGS) },
+    { parser_prototype_getter, WRAPPED(PARSER_PROTOTYPE_GETTER),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_GETTER) },
+    { parser_prototype_setter, WRAPPED(PARSER_PROTOTYPE_SETTER),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_SETTER) },
+    { parser_prototype_o_arg, WRAPPED(PARSER_PROTOTYPE_O_ARG),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_O_ARG) },
+    { parser_prototype_o_arg_, WRAPPED(PARSER_PROTOTYPE_O_ARG_),
+      WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_O_ARG_) },
+    { meth_o_prototype, WRAPPED(METH_O_PROTOTYPE),
+      WRAPPED_PROTOTYPE(METH_O_PROTOTYPE) },
+};
+#undef WRAPPED
+#undef WRAPPED_PROTOTYPE
 
 /* What parser_body puts before and after the parsing code.  {lock} and
    {unlock} are 3.13's critical sections; empty, their lines go. */
@@ -185,17 +267,41 @@ typedef struct ParseArgs {
     const char *parser_prototype, *parser_definition;
     const char *impl_prototype;   /* NULL: impl_definition's */
     const char *impl_definition;
-    const char *cpp_if, *cpp_endif, *methoddef_ifndef;
+    const char *cpp_if, *cpp_endif;   /* wrapped in newlines already */
+    const char *methoddef_ifndef;
+    bool methoddef_wrapped;   /* methoddef_define is, already */
     /* the fields of the last parser_body(): __new__ and __init__
        re-render the same parsing code under another prototype (clinic.py's
-       "awful hack") */
+       "awful hack"); the parser's text is written from them once, by
+       finalize(), when everything it depends on is known */
     StrList body_fields;
+    bool has_body;
 } ParseArgs;
 
 static const char *snippet(Clinic *c, const char *s, int indent)
 {
     return text_normalize_snippet(c->arena, s, indent);
 }
+
+/* The NULL-terminated pieces, end to end, in one allocation: templates
+   are put together from a few pieces each, and printing them with "%s%s"
+   would parse a format and copy the text once per nesting level. */
+#define CONCAT_MAX 12
+static char *concat_pieces(Arena *a, const char *const *pieces)
+{
+    size_t lens[CONCAT_MAX], n = 0, total = 0;
+    for (; pieces[n]; n++)
+        total += lens[n < CONCAT_MAX ? n : 0] = strlen(pieces[n]);
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = i < CONCAT_MAX ? lens[i] : strlen(pieces[i]);
+        memcpy(o, pieces[i], len);
+        o += len;
+    }
+    *o = '\0';
+    return out;
+}
+#define CONCAT(a, ...) concat_pieces((a), (const char *const[]){__VA_ARGS__, NULL})
 
 static void parse_args_init(ParseArgs *pa, Clinic *c, Function *f)
 {
@@ -309,16 +415,24 @@ static void init_limited_capi(ParseArgs *pa)
 }
 
 /* The parser function: prototype, declarations, the parsing code (fields),
-   the impl call and the cleanup. */
+   the impl call and the cleanup.  Only the fields are kept here: the text
+   is written by finalize(). */
 static void parser_body(ParseArgs *pa, const StrList *fields)
 {
+    pa->body_fields = *fields;
+    pa->has_body = true;
+}
+
+/* parser_body's text as clinic.py writes it, step by step: the template
+   put together, {parser_declarations} filled in by linear_format, then
+   {return_value_declaration} replaced everywhere.  (For the rare fields
+   that name either; see parser_definition_text.) */
+static const char *parser_definition_by_steps(ParseArgs *pa)
+{
     Arena *a = pa->c->arena;
+    const StrList *fields = &pa->body_fields;
     StrBuf sb = STRBUF_INIT;
     StrMap map = {0};
-
-    pa->body_fields = (StrList){0};
-    for (size_t i = 0; i < fields->len; i++)
-        strlist_push(a, &pa->body_fields, fields->items[i]);
 
     sb_adds(&sb, pa->parser_prototype);
     sb_addc(&sb, '\n');
@@ -332,13 +446,129 @@ static void parser_body(ParseArgs *pa, const StrList *fields)
 
     strmap_set(a, &map, "parser_declarations",
                pa->declarations ? pa->declarations : "");
-    pa->parser_definition = text_linear_format(a, sb_take(&sb, a), &map);
+    const char *s = text_linear_format(a, sb_take(&sb, a), &map);
+    return text_replace(a, s, "{return_value_declaration}",
+                        pa->return_value_declaration);
 }
 
-/* The argument of parameter i, as the parsing code names it. */
+/* The bytes text.c's linear_format takes for trailing white space. */
+static bool is_py_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
+           ch == '\f' || ch == '\v' || ch == '\x1c' || ch == '\x1d' ||
+           ch == '\x1e' || ch == '\x1f';
+}
+
+/* What linear_format puts for "    {parser_declarations}": each line of
+   the value stripped of trailing white space and, unless that leaves it
+   empty, indented by four spaces; a newline after each.  Nothing for an
+   empty value (the line goes).  Returns the end of what it wrote at o,
+   which has room for strlen(value) + 5 bytes a line. */
+static char *put_declarations(char *o, const char *value)
+{
+    if (!*value)
+        return o;
+    for (const char *line = value;;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        while (len > 0 && is_py_space(line[len - 1]))
+            len--;
+        if (len) {
+            memcpy(o, "    ", 4);
+            memcpy(o + 4, line, len);
+            o += 4 + len;
+        }
+        *o++ = '\n';
+        if (!nl)
+            return o;
+        line = nl + 1;
+    }
+}
+
+/* The parser's definition, wrapped in newlines as output_templates
+   leaves it, with the compiler warning (if any) before it.  Written in
+   one piece: the template's two fields are known to be on their own
+   lines in parser_body_head, and each is replaced there alone unless
+   some other piece names one of them; then the text is made by the
+   steps clinic.py takes. */
+static const char *parser_definition_text(ParseArgs *pa, const char *warning)
+{
+    Arena *a = pa->c->arena;
+    const StrList *fields = &pa->body_fields;
+    const char *decl = pa->declarations ? pa->declarations : "";
+    const char *rvd = pa->return_value_declaration;
+    /* both fields' names end so */
+    bool by_steps = strstr(pa->parser_prototype, "_declaration") ||
+                    strstr(decl, "_declaration");
+    size_t total = 0;
+    for (size_t i = 0; i < fields->len && !by_steps; i++) {
+        by_steps = strstr(fields->items[i], "_declaration") != NULL;
+        total += strlen(fields->items[i]) + 1;
+    }
+    if (by_steps) {
+        const char *s = parser_definition_by_steps(pa);
+        return warning ? CONCAT(a, "\n", warning, "\n\n", s, "\n")
+                       : CONCAT(a, "\n", s, "\n");
+    }
+
+    static const char head_open[] = "{{\n    ";
+    static const char head_rest[] = "    {declarations}\n"
+                                    "    {initializers}\n";
+    size_t nlines = 1;
+    for (const char *p = decl; (p = strchr(p, '\n')); p++)
+        nlines++;
+    size_t wlen = warning ? strlen(warning) + 2 : 0;
+    size_t plen = strlen(pa->parser_prototype), rlen = strlen(rvd);
+    total += 1 + wlen + plen + 1 + (sizeof head_open - 1) + rlen + 1 +
+             strlen(decl) + 5 * nlines + (sizeof head_rest - 1) + 1 +
+             (sizeof parser_body_tail - 1) + 1;
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+#define PUT(s, n) (memcpy(o, (s), (n)), o += (n))
+    *o++ = '\n';
+    if (warning) {
+        PUT(warning, wlen - 2);
+        PUT("\n\n", 2);
+    }
+    PUT(pa->parser_prototype, plen);
+    *o++ = '\n';
+    PUT(head_open, sizeof head_open - 1);
+    PUT(rvd, rlen);
+    *o++ = '\n';
+    o = put_declarations(o, decl);
+    PUT(head_rest, sizeof head_rest - 1);
+    for (size_t i = 0; i < fields->len; i++) {
+        *o++ = '\n';
+        size_t n = strlen(fields->items[i]);
+        PUT(fields->items[i], n);
+    }
+    *o++ = '\n';
+    PUT(parser_body_tail, sizeof parser_body_tail - 1);
+    *o++ = '\n';
+#undef PUT
+    *o = '\0';
+    return out;
+}
+
+/* The argument of parameter i, as the parsing code names it: the
+   format's "%d" replaced by i (every format here has that one
+   conversion and no other). */
 static const char *argname_of(Clinic *c, const char *argname_fmt, int i)
 {
-    return arena_printf(c->arena, argname_fmt, i);
+    const char *d = strstr(argname_fmt, "%d");
+    if (!d || i < 0 || strchr(argname_fmt, '%') != d || strchr(d + 2, '%'))
+        return arena_printf(c->arena, argname_fmt, i);
+    char digits[16], *p = digits + sizeof digits;
+    *--p = '\0';
+    do
+        *--p = (char)('0' + i % 10);
+    while ((i /= 10) > 0);
+    size_t head = (size_t)(d - argname_fmt), n = strlen(p);
+    size_t tail = strlen(d + 2);
+    char *out = arena_alloc_uninit(c->arena, head + n + tail + 1);
+    memcpy(out, argname_fmt, head);
+    memcpy(out + head, p, n);
+    memcpy(out + head + n, d + 2, tail + 1);
+    return out;
 }
 
 /* ---- the keyword parser's declarations ----------------------------------- */
@@ -451,22 +681,21 @@ static void parse_one_arg(ParseArgs *pa)
         return;
     }
 
-    const char *argname = strcmp(p->name, "arg") == 0 ? "arg_" : "arg";
-    pa->parser_prototype = arena_printf(a,
-        "static PyObject *\n"
-        "{c_basename}({self_type}{self_name}, PyObject *%s)", argname);
-    const char *parsearg = converter_parse_arg(c, conv, argname,
-                                               gen_param_displayname(c, p, 0),
-                                               pa->limited_capi);
+    bool arg_taken = strcmp(p->name, "arg") == 0;
+    const char *argname = arg_taken ? "arg_" : "arg";
+    pa->parser_prototype = arg_taken ? parser_prototype_o_arg_
+                                     : parser_prototype_o_arg;
+    const char *parsearg = converter_parse_arg_code(
+        c, conv, argname, gen_param_displayname(c, p, 0), pa->limited_capi, 4);
     pa->parser = parsearg ? "inline" : "PyArg_Parse";
     if (!parsearg) {
         converter_use_converter(c, conv);
-        parsearg = arena_printf(a,
+        parsearg = snippet(c, arena_printf(a,
             "if (!PyArg_Parse(%s, \"{format_units}:{name}\", {parse_arguments})) {{\n"
             "    goto exit;\n"
-            "}}", argname);
+            "}}", argname), 4);
     }
-    strlist_push(a, &code, snippet(c, parsearg, 4));
+    strlist_push(a, &code, parsearg);
     parser_body(pa, &code);
 }
 
@@ -588,9 +817,9 @@ static void parse_pos_only(ParseArgs *pa)
             continue;
         }
 
-        const char *parsearg = converter_parse_arg(
+        const char *parsearg = converter_parse_arg_code(
             c, p->converter, argname_of(c, argname_fmt, (int)i),
-            gen_param_displayname(c, p, (int)i + 1), pa->limited_capi);
+            gen_param_displayname(c, p, (int)i + 1), pa->limited_capi, 4);
         if (!parsearg) {
             use_parser_code = false;
             break;
@@ -602,7 +831,7 @@ static void parse_pos_only(ParseArgs *pa)
                 "        goto skip_optional;\n"
                 "    }}", nargs, (int)i + 1));
         }
-        strlist_push(a, &code, snippet(c, parsearg, 4));
+        strlist_push(a, &code, parsearg);
     }
 
     if (use_parser_code) {
@@ -665,7 +894,17 @@ static void collect_deprecated(ParseArgs *pa, Deprecated *positional,
     }
 }
 
-/* The code of one parameter that may be missing: what skips it. */
+/* The indentation of parameter i's parsing code: inside an "if" for an
+   optional one that some other follows (see add_optional_parse). */
+static int parse_indent(const ParseArgs *pa, const Parameter *p, size_t i)
+{
+    if (!param_is_optional(p) || (int)i < pa->pos_only || i + 1 == pa->n)
+        return 4;
+    return 8;
+}
+
+/* The code of one parameter that may be missing: what skips it.
+   parsearg is its parsing code, indented by parse_indent(). */
 static void add_optional_parse(ParseArgs *pa, StrList *code, size_t i,
                                const char *argname, const char *parsearg,
                                bool has_optional_kw, const char **add_label)
@@ -682,7 +921,7 @@ static void add_optional_parse(ParseArgs *pa, StrList *code, size_t i,
             "    }}", (int)i + 1, *add_label));
         if (has_optional_kw)
             strlist_push(a, code, "    noptargs--;");
-        strlist_push(a, code, snippet(c, parsearg, 4));
+        strlist_push(a, code, parsearg);
         return;
     }
 
@@ -705,11 +944,11 @@ static void add_optional_parse(ParseArgs *pa, StrList *code, size_t i,
             "    }}", *add_label));
     }
     if (i + 1 == pa->n) {
-        strlist_push(a, code, snippet(c, parsearg, 4));
+        strlist_push(a, code, parsearg);
     } else {
         *add_label = label;
         strlist_push(a, code, arena_printf(a, "    if (%s) {{", argname));
-        strlist_push(a, code, snippet(c, parsearg, 8));
+        strlist_push(a, code, parsearg);
         strlist_push(a, code, arena_printf(a,
             "        if (!--noptargs) {{\n"
             "            goto %s;\n"
@@ -817,9 +1056,10 @@ static void parse_general(ParseArgs *pa)
                 clinic_fail(c, 0, "defining_class should be the first "
                                   "parameter (after self)");
             const char *argname = argname_of(c, argname_fmt, (int)i);
-            const char *parsearg = converter_parse_arg(
+            const char *parsearg = converter_parse_arg_code(
                 c, p->converter, argname,
-                gen_param_displayname(c, p, (int)i + 1), pa->limited_capi);
+                gen_param_displayname(c, p, (int)i + 1), pa->limited_capi,
+                parse_indent(pa, p, i));
             if (!parsearg) {
                 code = (StrList){0};
                 use_parser_code = false;
@@ -830,7 +1070,7 @@ static void parse_general(ParseArgs *pa)
                 add_label = NULL;
             }
             if (!param_is_optional(p))
-                strlist_push(a, &code, snippet(c, parsearg, 4));
+                strlist_push(a, &code, parsearg);
             else
                 add_optional_parse(pa, &code, i, argname, parsearg,
                                    has_optional_kw, &add_label);
@@ -981,13 +1221,39 @@ static void process_methoddef(ParseArgs *pa)
     r->docstring = *pa->docstring_definition ? gen_docstring_text(c, pa->f)
                                              : NULL;
 
-    pa->methoddef_define = text_replace(a, pa->methoddef_define,
-                                       "{methoddef_flags}", flags);
-    pa->methoddef_define = text_replace(a, pa->methoddef_define,
-                                       "{methoddef_cast}", methoddef_cast);
-    pa->methoddef_define = text_replace(a, pa->methoddef_define,
-                                       "{methoddef_cast_end}",
-                                       methoddef_cast_end);
+    if (pa->methoddef_define == methoddef_define_template &&
+        !strchr(flags, '{')) {
+        /* the template's three fields filled in as it is put together
+           (it names each once; flags and casts name none) */
+        static const char head[] = "\n#define {methoddef_name}    \\\n"
+                                   "    {{\"{name}\", ";
+        static const char basename[] = "{c_basename}";
+        static const char doc[] = ", {c_basename}__doc__}},\n";
+        size_t cast = strlen(methoddef_cast), end = strlen(methoddef_cast_end);
+        size_t nflags = strlen(flags);
+        char *out = arena_alloc_uninit(a, sizeof head + cast + sizeof basename +
+                                              end + 2 + nflags + sizeof doc);
+        char *o = out;
+#define PUT(s, n) (memcpy(o, (s), (n)), o += (n))
+        PUT(head, sizeof head - 1);
+        PUT(methoddef_cast, cast);
+        PUT(basename, sizeof basename - 1);
+        PUT(methoddef_cast_end, end);
+        PUT(", ", 2);
+        PUT(flags, nflags);
+        PUT(doc, sizeof doc);     /* with its NUL */
+#undef PUT
+        pa->methoddef_define = out;
+        pa->methoddef_wrapped = true;
+    } else if (strstr(pa->methoddef_define, "{methoddef_")) {
+        pa->methoddef_define = text_replace(a, pa->methoddef_define,
+                                           "{methoddef_flags}", flags);
+        pa->methoddef_define = text_replace(a, pa->methoddef_define,
+                                           "{methoddef_cast}", methoddef_cast);
+        pa->methoddef_define = text_replace(a, pa->methoddef_define,
+                                           "{methoddef_cast_end}",
+                                           methoddef_cast_end);
+    }
 
     /* The reference reads the preprocessor state when it renders, after
        the block's stop line; the DSL records it in f->cpp_condition just
@@ -996,8 +1262,8 @@ static void process_methoddef(ParseArgs *pa)
                             : c->cpp ? cpp_condition(c, c->cpp) : "";
     pa->cpp_if = pa->cpp_endif = pa->methoddef_ifndef = "";
     if (*conditional) {
-        pa->cpp_if = arena_printf(a, "#if %s", conditional);
-        pa->cpp_endif = arena_printf(a, "#endif /* %s */", conditional);
+        pa->cpp_if = CONCAT(a, "\n#if ", conditional, "\n");
+        pa->cpp_endif = CONCAT(a, "\n#endif /* ", conditional, " */\n");
         if (*pa->methoddef_define &&
             !gen_ifndef_symbol_seen(c, pa->f->full_name)) {
             gen_ifndef_symbol_add(c, pa->f->full_name);
@@ -1006,33 +1272,60 @@ static void process_methoddef(ParseArgs *pa)
     }
 }
 
-static void finalize(ParseArgs *pa)
+/* s wrapped in newlines, as output_templates hands its templates on
+   ("" stays ""). */
+static const char *wrap_in_newlines(Clinic *c, const char *s)
+{
+    if (!*s)
+        return "";
+    for (size_t i = 0; i < sizeof fixed_templates / sizeof *fixed_templates;
+         i++)
+        if (s == fixed_templates[i].plain)
+            return fixed_templates[i].wrapped;
+    return CONCAT(c->arena, "\n", s, "\n");
+}
+
+/* A prototype: the declaration with a ';', wrapped in newlines. */
+static const char *wrap_prototype(Clinic *c, const char *s)
+{
+    if (!*s)
+        return "";
+    for (size_t i = 0; i < sizeof fixed_templates / sizeof *fixed_templates;
+         i++)
+        if (s == fixed_templates[i].plain &&
+            fixed_templates[i].wrapped_prototype)
+            return fixed_templates[i].wrapped_prototype;
+    return CONCAT(c->arena, "\n", s, ";\n");
+}
+
+/* The templates of the parser's and the impl's prototypes and of the
+   parser's definition, finished and wrapped in newlines. */
+static void finalize(ParseArgs *pa, const char **parser_prototype,
+                     const char **impl_prototype,
+                     const char **parser_definition)
 {
     Clinic *c = pa->c;
     Arena *a = c->arena;
 
-    if (*pa->parser_prototype)
-        pa->parser_prototype = arena_printf(a, "%s;", pa->parser_prototype);
+    *parser_prototype = wrap_prototype(c, pa->parser_prototype);
     if (!pa->impl_prototype)
         pa->impl_prototype = pa->impl_definition;
-    if (*pa->impl_prototype)
-        pa->impl_prototype = arena_printf(a, "%s;", pa->impl_prototype);
-    pa->parser_definition = text_replace(a, pa->parser_definition,
-                                        "{return_value_declaration}",
-                                        pa->return_value_declaration);
+    *impl_prototype = wrap_prototype(c, pa->impl_prototype);
     const char *warning = gen_compiler_deprecated_warning(c, pa->f, pa->params,
                                                           pa->n);
-    if (warning)
-        pa->parser_definition = arena_printf(a, "%s\n\n%s", warning,
-                                             pa->parser_definition);
+    if (pa->has_body) {
+        *parser_definition = parser_definition_text(pa, warning);
+        return;
+    }
+    const char *def = pa->parser_definition;
+    if (strstr(def, "{return_value_declaration}"))
+        def = text_replace(a, def, "{return_value_declaration}",
+                           pa->return_value_declaration);
+    *parser_definition = warning ? CONCAT(a, "\n", warning, "\n\n", def, "\n")
+                                 : wrap_in_newlines(c, def);
 }
 
 /* ---- output_templates ----------------------------------------------------- */
-
-static const char *wrap_in_newlines(Clinic *c, const char *s)
-{
-    return *s ? arena_printf(c->arena, "\n%s\n", s) : "";
-}
 
 void gen_output_templates(Clinic *c, Function *f,
                           const char *templates[ROUTER_NFIELDS])
@@ -1066,22 +1359,20 @@ void gen_output_templates(Clinic *c, Function *f,
     if (pa.new_or_init)
         handle_new_or_init(&pa);
     process_methoddef(&pa);
-    finalize(&pa);
+    finalize(&pa, &templates[FIELD_PARSER_PROTOTYPE],
+             &templates[FIELD_IMPL_PROTOTYPE],
+             &templates[FIELD_PARSER_DEFINITION]);
 
     templates[FIELD_DOCSTRING_PROTOTYPE] =
         wrap_in_newlines(c, pa.docstring_prototype);
     templates[FIELD_DOCSTRING_DEFINITION] =
         wrap_in_newlines(c, pa.docstring_definition);
-    templates[FIELD_IMPL_PROTOTYPE] = wrap_in_newlines(c, pa.impl_prototype);
     templates[FIELD_METHODDEF_DEFINE] =
-        wrap_in_newlines(c, pa.methoddef_define);
-    templates[FIELD_PARSER_PROTOTYPE] =
-        wrap_in_newlines(c, pa.parser_prototype);
-    templates[FIELD_PARSER_DEFINITION] =
-        wrap_in_newlines(c, pa.parser_definition);
+        pa.methoddef_wrapped ? pa.methoddef_define
+                             : wrap_in_newlines(c, pa.methoddef_define);
     templates[FIELD_IMPL_DEFINITION] = wrap_in_newlines(c, pa.impl_definition);
-    templates[FIELD_CPP_IF] = wrap_in_newlines(c, pa.cpp_if);
-    templates[FIELD_CPP_ENDIF] = wrap_in_newlines(c, pa.cpp_endif);
+    templates[FIELD_CPP_IF] = pa.cpp_if;
+    templates[FIELD_CPP_ENDIF] = pa.cpp_endif;
     templates[FIELD_METHODDEF_IFNDEF] =
         wrap_in_newlines(c, pa.methoddef_ifndef);
 }

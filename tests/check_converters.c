@@ -187,6 +187,21 @@ START_TEST(test_converter_cases)
                       "case %d (%s) parse_arg:\n%s\nexpected:\n%s", _i,
                       t->name, parse_arg ? parse_arg : "(null)",
                       t->parse_arg);
+
+    /* the generator's code, normalised as it is written, is the
+       snippet normalised after it */
+    for (int indent = 0; indent <= 8; indent += 4) {
+        const char *text = converter_parse_arg(c, conv, "args[0]",
+                                               "\"argument 'a'\"", false);
+        const char *code = converter_parse_arg_code(
+            c, conv, "args[0]", "\"argument 'a'\"", false, indent);
+        if (!text)
+            ck_assert_msg(code == NULL, "case %d (%s): code %s", _i, t->name,
+                          code);
+        else
+            ck_assert_str_eq(code, text_normalize_snippet(c->arena, text,
+                                                          indent));
+    }
     free_clinic(c);
 }
 END_TEST
