@@ -223,6 +223,22 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
     return p;
 }
 
+char *arena_concat(Arena *a, const char *const *pieces)
+{
+    enum { MEASURED = 12 };   /* lengths kept from the first look */
+    size_t lens[MEASURED], n = 0, total = 0;
+    for (; pieces[n]; n++)
+        total += lens[n < MEASURED ? n : 0] = strlen(pieces[n]);
+    char *out = arena_alloc_raw(a, total + 1), *o = out;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = i < MEASURED ? lens[i] : strlen(pieces[i]);
+        memcpy(o, pieces[i], len);
+        o += len;
+    }
+    *o = '\0';
+    return out;
+}
+
 char *arena_strdup(Arena *a, const char *s)
 {
     return arena_strndup(a, s, strlen(s));

@@ -42,6 +42,13 @@ char *arena_printf(Arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
 
+/* The NULL-terminated pieces, end to end, in one allocation: what
+   arena_printf("%s%s...") makes, without reading a format, for text put
+   together from a few pieces (templates, declarations). */
+char *arena_concat(Arena *a, const char *const *pieces);
+#define arena_concat_of(a, ...) \
+    arena_concat((a), (const char *const[]){__VA_ARGS__, NULL})
+
 /* Appended for speed: like arena_alloc, but the memory is not zeroed
    (for buffers that are written before they are read). */
 void *arena_alloc_uninit(Arena *a, size_t size);

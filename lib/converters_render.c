@@ -16,24 +16,6 @@
 
 #include "converters_impl.h"
 
-/* The NULL-terminated pieces, end to end, in one allocation (what
-   arena_printf("%s%s...") would make, without reading a format). */
-#define CONCAT_MAX 10
-static char *concat_pieces(Arena *a, const char *const *pieces)
-{
-    size_t lens[CONCAT_MAX], n = 0, total = 0;
-    for (; pieces[n]; n++)
-        total += lens[n < CONCAT_MAX ? n : 0] = strlen(pieces[n]);
-    char *out = arena_alloc_uninit(a, total + 1), *o = out;
-    for (size_t i = 0; i < n; i++) {
-        size_t len = i < CONCAT_MAX ? lens[i] : strlen(pieces[i]);
-        memcpy(o, pieces[i], len);
-        o += len;
-    }
-    *o = '\0';
-    return out;
-}
-#define CONCAT(a, ...) concat_pieces((a), (const char *const[]){__VA_ARGS__, NULL})
 
 /* ---- names and declarations ------------------------------------------- */
 
@@ -43,7 +25,7 @@ const char *builtin_parser_name(Clinic *c, const Converter *conv)
 {
     for (const char *const *p = c->dialect->prefixed_names; *p; p++)
         if (conv->name[0] == (*p)[0] && strcmp(conv->name, *p) == 0)
-            return CONCAT(c->arena, "__clinic_", conv->name);
+            return arena_concat_of(c->arena, "__clinic_", conv->name);
     return conv->name;
 }
 
@@ -58,7 +40,7 @@ const char *builtin_length_name(Clinic *c, const Converter *conv)
 {
     if (!conv->length)
         return NULL;
-    return CONCAT(c->arena, converter_parser_name(c, conv), "_length");
+    return arena_concat_of(c->arena, converter_parser_name(c, conv), "_length");
 }
 
 const char *builtin_simple_declaration(Clinic *c, const Converter *conv,
@@ -71,9 +53,9 @@ const char *builtin_simple_declaration(Clinic *c, const Converter *conv,
     if (in_parser)
         name = converter_parser_name(c, conv);
     else if (conv->unused)
-        return CONCAT(c->arena, type, space ? " " : "",
+        return arena_concat_of(c->arena, type, space ? " " : "",
                       by_reference ? "*" : "", "Py_UNUSED(", name, ")");
-    return CONCAT(c->arena, type, space ? " " : "", by_reference ? "*" : "",
+    return arena_concat_of(c->arena, type, space ? " " : "", by_reference ? "*" : "",
                   name);
 }
 
@@ -91,10 +73,10 @@ const char *builtin_declaration(Clinic *c, const Converter *conv)
             def = conv->c_ignored_default;
         bool has_def = def && def[0];
         if (!conv->length)
-            return has_def ? CONCAT(c->arena, type, space, name, " = ", def,
+            return has_def ? arena_concat_of(c->arena, type, space, name, " = ", def,
                                     ";")
-                           : CONCAT(c->arena, type, space, name, ";");
-        return CONCAT(c->arena, type, space, name, has_def ? " = " : "",
+                           : arena_concat_of(c->arena, type, space, name, ";");
+        return arena_concat_of(c->arena, type, space, name, has_def ? " = " : "",
                       has_def ? def : "", ";\nPy_ssize_t ",
                       converter_length_name(c, conv), ";");
     }
@@ -104,9 +86,9 @@ const char *builtin_declaration(Clinic *c, const Converter *conv)
         def = conv->c_ignored_default;
     bool has_def = def && def[0];
     if (!conv->length)
-        return has_def ? CONCAT(c->arena, decl, " = ", def, ";")
-                       : CONCAT(c->arena, decl, ";");
-    return CONCAT(c->arena, decl, has_def ? " = " : "", has_def ? def : "",
+        return has_def ? arena_concat_of(c->arena, decl, " = ", def, ";")
+                       : arena_concat_of(c->arena, decl, ";");
+    return arena_concat_of(c->arena, decl, has_def ? " = " : "", has_def ? def : "",
                   ";\nPy_ssize_t ", converter_length_name(c, conv), ";");
 }
 
@@ -149,7 +131,7 @@ void builtin_render_self(Clinic *c, Converter *conv, Parameter *p,
     const char *name = converter_parser_name(c, conv);
 
     strlist_push(c->arena, &data->impl_arguments,
-                 conv->impl_by_reference ? CONCAT(c->arena, "&", name) : name);
+                 conv->impl_by_reference ? arena_concat_of(c->arena, "&", name) : name);
     if (conv->length)
         strlist_push(c->arena, &data->impl_arguments,
                      converter_length_name(c, conv));
@@ -159,7 +141,7 @@ void builtin_render_self(Clinic *c, Converter *conv, Parameter *p,
                                               conv->impl_by_reference, false));
     if (conv->length)
         strlist_push(c->arena, &data->impl_parameters,
-                     CONCAT(c->arena, "Py_ssize_t ",
+                     arena_concat_of(c->arena, "Py_ssize_t ",
                             converter_length_name(c, conv)));
 }
 
@@ -257,10 +239,10 @@ void builtin_parse_argument(Clinic *c, Converter *conv, StrList *list)
         strlist_push(a, list, conv->subclass_of);
 
     const char *name = parsing_name(c, conv);
-    strlist_push(a, list, conv->parse_by_reference ? CONCAT(a, "&", name)
+    strlist_push(a, list, conv->parse_by_reference ? arena_concat_of(a, "&", name)
                                                    : name);
     if (conv->length)
-        strlist_push(a, list, CONCAT(a, "&", converter_length_name(c, conv)));
+        strlist_push(a, list, arena_concat_of(a, "&", converter_length_name(c, conv)));
 }
 
 /* ---- parse_arg -------------------------------------------------------- */
@@ -298,7 +280,7 @@ const char *builtin_bad_argument(Clinic *c, Converter *conv,
                           "_PyArg_BadArgument()");
     const char *quote = c->dialect->quoted_displayname ? "" : "\"";
     const char *equote = expected_expr ? "" : "\"";
-    return CONCAT(a, "_PyArg_BadArgument(\"{{name}}\", ", quote, displayname,
+    return arena_concat_of(a, "_PyArg_BadArgument(\"{{name}}\", ", quote, displayname,
                   quote, ", ", equote, expected, equote, ", {argname});");
 }
 

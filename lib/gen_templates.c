@@ -283,25 +283,6 @@ static const char *snippet(Clinic *c, const char *s, int indent)
     return text_normalize_snippet(c->arena, s, indent);
 }
 
-/* The NULL-terminated pieces, end to end, in one allocation: templates
-   are put together from a few pieces each, and printing them with "%s%s"
-   would parse a format and copy the text once per nesting level. */
-#define CONCAT_MAX 12
-static char *concat_pieces(Arena *a, const char *const *pieces)
-{
-    size_t lens[CONCAT_MAX], n = 0, total = 0;
-    for (; pieces[n]; n++)
-        total += lens[n < CONCAT_MAX ? n : 0] = strlen(pieces[n]);
-    char *out = arena_alloc_uninit(a, total + 1), *o = out;
-    for (size_t i = 0; i < n; i++) {
-        size_t len = i < CONCAT_MAX ? lens[i] : strlen(pieces[i]);
-        memcpy(o, pieces[i], len);
-        o += len;
-    }
-    *o = '\0';
-    return out;
-}
-#define CONCAT(a, ...) concat_pieces((a), (const char *const[]){__VA_ARGS__, NULL})
 
 static void parse_args_init(ParseArgs *pa, Clinic *c, Function *f)
 {
@@ -507,8 +488,8 @@ static const char *parser_definition_text(ParseArgs *pa, const char *warning)
     }
     if (by_steps) {
         const char *s = parser_definition_by_steps(pa);
-        return warning ? CONCAT(a, "\n", warning, "\n\n", s, "\n")
-                       : CONCAT(a, "\n", s, "\n");
+        return warning ? arena_concat_of(a, "\n", warning, "\n\n", s, "\n")
+                       : arena_concat_of(a, "\n", s, "\n");
     }
 
     static const char head_open[] = "{{\n    ";
@@ -1262,8 +1243,8 @@ static void process_methoddef(ParseArgs *pa)
                             : c->cpp ? cpp_condition(c, c->cpp) : "";
     pa->cpp_if = pa->cpp_endif = pa->methoddef_ifndef = "";
     if (*conditional) {
-        pa->cpp_if = CONCAT(a, "\n#if ", conditional, "\n");
-        pa->cpp_endif = CONCAT(a, "\n#endif /* ", conditional, " */\n");
+        pa->cpp_if = arena_concat_of(a, "\n#if ", conditional, "\n");
+        pa->cpp_endif = arena_concat_of(a, "\n#endif /* ", conditional, " */\n");
         if (*pa->methoddef_define &&
             !gen_ifndef_symbol_seen(c, pa->f->full_name)) {
             gen_ifndef_symbol_add(c, pa->f->full_name);
@@ -1282,7 +1263,7 @@ static const char *wrap_in_newlines(Clinic *c, const char *s)
          i++)
         if (s == fixed_templates[i].plain)
             return fixed_templates[i].wrapped;
-    return CONCAT(c->arena, "\n", s, "\n");
+    return arena_concat_of(c->arena, "\n", s, "\n");
 }
 
 /* A prototype: the declaration with a ';', wrapped in newlines. */
@@ -1295,7 +1276,7 @@ static const char *wrap_prototype(Clinic *c, const char *s)
         if (s == fixed_templates[i].plain &&
             fixed_templates[i].wrapped_prototype)
             return fixed_templates[i].wrapped_prototype;
-    return CONCAT(c->arena, "\n", s, ";\n");
+    return arena_concat_of(c->arena, "\n", s, ";\n");
 }
 
 /* The templates of the parser's and the impl's prototypes and of the
@@ -1321,7 +1302,7 @@ static void finalize(ParseArgs *pa, const char **parser_prototype,
     if (strstr(def, "{return_value_declaration}"))
         def = text_replace(a, def, "{return_value_declaration}",
                            pa->return_value_declaration);
-    *parser_definition = warning ? CONCAT(a, "\n", warning, "\n\n", def, "\n")
+    *parser_definition = warning ? arena_concat_of(a, "\n", warning, "\n\n", def, "\n")
                                  : wrap_in_newlines(c, def);
 }
 
