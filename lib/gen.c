@@ -5,6 +5,9 @@
  * the ten output fields to the router, in the router's order.
  */
 #include <string.h>
+#ifdef CHECK_RENDER_TEMPLATE
+#include <stdlib.h>
+#endif
 
 #include "converters.h"
 #include "gen.h"
@@ -321,20 +324,16 @@ static void block_fields_of(Clinic *c, const StrMap *d, bool option_groups,
         strmap_set(c->arena, &bf->blocks, names[i], strmap_get(d, names[i]));
 }
 
-/* The passes render_function makes over one field's template, up to the
-   line prefix and suffix. */
-static const char *render_field_text(Clinic *c, RouterField field,
-                                     const char *template, const StrMap *d,
-                                     const BlockFields *bf)
+/* render_function's passes over a template with braces after the option
+   groups', one by one. */
+static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
+                                             const StrMap *d,
+                                             const BlockFields *bf)
 {
     Arena *a = c->arena;
     const char *missing = NULL;
     const char *s;
 
-    /* Most templates are empty or hold no field at all: a pass that
-       would change nothing is skipped, and so is its copy. */
-    if (bf->option_groups.len)
-        template = text_linear_format_if_any(a, template, &bf->option_groups);
     template = text_linear_format_if_any(a, template, &bf->blocks);
 
     /* Only generate the "exit:" label if something jumps to it. */
@@ -345,13 +344,38 @@ static const char *render_field_text(Clinic *c, RouterField field,
         template = text_linear_format(a, template, &exit_map);
     }
 
-    if (strpbrk(template, "{}")) {
-        s = text_format_map(a, template, d, &missing);
-        if (!s)
-            clinic_fail(c, 0, "KeyError: '%s'", missing);
-    } else {
+    if (!strpbrk(template, "{}"))
+        return template;
+    s = text_format_map(a, template, d, &missing);
+    if (!s)
+        clinic_fail(c, 0, "KeyError: '%s'", missing);
+    return s;
+}
+
+/* The passes render_function makes over one field's template, up to the
+   line prefix and suffix. */
+static const char *render_field_text(Clinic *c, RouterField field,
+                                     const char *template, const StrMap *d,
+                                     const BlockFields *bf)
+{
+    Arena *a = c->arena;
+    const char *s;
+
+    if (bf->option_groups.len)
+        template = text_linear_format_if_any(a, template, &bf->option_groups);
+    /* Most templates are empty or hold no field at all; the others have
+       their passes made in one where that can be done. */
+    if (!strpbrk(template, "{}"))
         s = template;
-    }
+    else if (!(s = text_render_template(a, template, &bf->blocks, d)))
+        s = render_one_pass_at_a_time(c, template, d, bf);
+#ifdef CHECK_RENDER_TEMPLATE
+    /* a cross-check build (CFLAGS=-DCHECK_RENDER_TEMPLATE): the passes
+       in one must give what they give one by one */
+    if (strpbrk(template, "{}") &&
+        strcmp(s, render_one_pass_at_a_time(c, template, d, bf)) != 0)
+        abort();
+#endif
 
     /* Reflow long impl declarations. */
     if (field == FIELD_IMPL_PROTOTYPE || field == FIELD_IMPL_DEFINITION)

@@ -11,6 +11,10 @@
 #include <strings.h>
 #include <stdlib.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "strbuf.h"
 
 /* ---- lists and maps -------------------------------------------------- */
@@ -355,6 +359,249 @@ const char *text_linear_format_if_any(Arena *a, const char *t,
 {
     const char *s = linear_format(a, t, map, false);
     return s ? s : t;
+}
+
+/* ---- render_function's passes in one ------------------------------------ */
+
+/* Copies s[p..end) to *out up to the first brace and returns where that
+   is (end when there is none).  Up to 15 bytes past what it copies may
+   be written at *out: the caller leaves room for them.  The templates
+   are long runs of C between braces, so the bytes are looked at 16 at a
+   time with SSE2 where the compiler has it (all of x86-64). */
+static const char *copy_to_brace(char **out, const char *p, const char *end)
+{
+    char *o = *out;
+#ifdef __SSE2__
+    const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+    while (end - p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        _mm_storeu_si128((__m128i *)(void *)o, x);
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(x, open), _mm_cmpeq_epi8(x, close)));
+        if (mask) {
+            unsigned k = (unsigned)__builtin_ctz(mask);
+            *out = o + k;
+            return p + k;
+        }
+        p += 16;
+        o += 16;
+    }
+#endif
+    while (p < end && *p != '{' && *p != '}')
+        *o++ = *p++;
+    *out = o;
+    return p;
+}
+
+/* Room in sb for n more bytes and copy_to_brace's overshoot. */
+static char *room_for(StrBuf *sb, size_t n)
+{
+    sb_grow(sb, n + 16);
+    return sb->buf + sb->len;
+}
+
+/* The end of the field whose name starts at p (its '}'), or NULL when
+   the field is not a plain "{name}" closed before end.  Looked for 16
+   bytes at a time too: a name is a dozen bytes or more. */
+static const char *field_end(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    const __m128i close = _mm_set1_epi8('}'), bang = _mm_set1_epi8('!'),
+                  colon = _mm_set1_epi8(':');
+    while (end - p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_cmpeq_epi8(x, close),
+            _mm_or_si128(_mm_cmpeq_epi8(x, bang), _mm_cmpeq_epi8(x, colon))));
+        if (mask) {
+            p += __builtin_ctz(mask);
+            return *p == '}' ? p : NULL;
+        }
+        p += 16;
+    }
+#endif
+    while (p < end && *p != '}' && *p != '!' && *p != ':')
+        p++;
+    return p < end && *p == '}' ? p : NULL;
+}
+
+/* Appends value and makes room for n more bytes and copy_to_brace's
+   overshoot after it; where the next byte goes. */
+static char *add_value(StrBuf *sb, const char *value, size_t n)
+{
+    size_t vlen = strlen(value);
+    sb_grow(sb, vlen + n + 16);
+    memcpy(sb->buf + sb->len, value, vlen);
+    sb->len += vlen;
+    return sb->buf + sb->len;
+}
+
+/* format_map of s[0..n) appended to sb, as a piece of a longer text:
+   false when a field is not a plain one closed within the piece, names
+   no key of map, or a '}' stands alone (the whole text, formatted at
+   once, fails or reads across the piece's end then). */
+static bool format_piece(StrBuf *sb, const char *s, size_t n,
+                         const StrMap *map)
+{
+    const char *p = s, *end = s + n;
+    char *o = room_for(sb, n);
+    for (;;) {
+        p = copy_to_brace(&o, p, end);
+        sb->len = (size_t)(o - sb->buf);
+        if (p == end)
+            return true;
+        if (p + 1 < end && p[1] == *p) {        /* "{{" or "}}" */
+            *o++ = *p;
+            p += 2;
+            continue;
+        }
+        const char *close = *p == '{' ? field_end(p + 1, end) : NULL;
+        const char *value = close ? strmap_getn(map, p + 1,
+                                                (size_t)(close - p - 1))
+                                  : NULL;
+        if (!value)
+            return false;
+        p = close + 1;
+        o = add_value(sb, value, (size_t)(end - p));
+    }
+}
+
+/* The lines of a block field's value as linear_format puts them in for
+   a marker indented by indent[0..ilen): trailing blanks stripped, each
+   line but a blank one indented, each ending with "\n"; formatted. */
+static bool add_block_value(StrBuf *sb, const char *value, const char *indent,
+                            size_t ilen, const StrMap *map)
+{
+    for (const char *line = value;;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        len = rstrip_len(line, len);
+        if (len) {
+            sb_add(sb, indent, ilen);
+            if (!format_piece(sb, line, len, map))
+                return false;
+        }
+        sb_addc(sb, '\n');
+        if (!nl)
+            return true;
+        line = nl + 1;
+    }
+}
+
+#define EXIT_LINES_MAX 4
+
+/* Most fields of a template are not block fields: their first bytes
+   and lengths (mod 64) tell nearly all of them at once. */
+typedef struct KeyFilter {
+    unsigned long long firsts, lengths;
+} KeyFilter;
+
+static KeyFilter key_filter_of(const StrMap *m)
+{
+    KeyFilter f = {0, 0};
+    for (size_t i = 0; i < m->len; i++) {
+        f.firsts |= 1ULL << (m->keys[i][0] & 63);
+        f.lengths |= 1ULL << (strlen(m->keys[i]) & 63);
+    }
+    return f;
+}
+
+static bool may_be_block(const KeyFilter *f, const char *key, size_t n)
+{
+    return n && (f->firsts >> (key[0] & 63) & 1) && (f->lengths >> (n & 63) & 1);
+}
+
+const char *text_render_template(Arena *a, const char *t,
+                                 const StrMap *blocks, const StrMap *map)
+{
+    size_t n = strlen(t);
+    const char *p = t, *end = t + n;
+    StrBuf sb = STRBUF_INIT;
+    /* where the "exit:" lines went out, to be taken back when nothing
+       jumps to them (known only at the end) */
+    size_t exit_at[EXIT_LINES_MAX], nexits = 0;
+    bool value_jumps = false;   /* an inserted value has "goto exit;" */
+    bool drop_last = false;     /* the last line was a marker's */
+    KeyFilter filter = key_filter_of(blocks);
+    char *o = room_for(&sb, n + n / 2);
+    for (;;) {
+        p = copy_to_brace(&o, p, end);
+        sb.len = (size_t)(o - sb.buf);
+        if (p == end)
+            break;
+        if (p + 1 < end && p[1] == *p) {        /* "{{" or "}}" */
+            *o++ = *p;
+            p += 2;
+            continue;
+        }
+        const char *close = *p == '{' ? field_end(p + 1, end) : NULL;
+        if (!close)
+            goto one_by_one;
+        const char *key = p + 1;
+        size_t klen = (size_t)(close - key);
+        const char *block = may_be_block(&filter, key, klen)
+                                ? strmap_getn(blocks, key, klen) : NULL;
+        bool exit_label = !block && klen == 10 &&
+                          memcmp(key, "exit_label", 10) == 0;
+        if (!block && !exit_label) {
+            const char *value = strmap_getn(map, key, klen);
+            if (!value)
+                goto one_by_one;
+            p = close + 1;
+            o = add_value(&sb, value, (size_t)(end - p));
+            continue;
+        }
+        /* A marker linear_format replaces: it must stand alone on its
+           line, after blanks only, which went out as they are. */
+        const char *indent = p;
+        while (indent > t && (indent[-1] == ' ' || indent[-1] == '\t'))
+            indent--;
+        if ((indent > t && indent[-1] != '\n') ||
+            (close + 1 < end && close[1] != '\n'))
+            goto one_by_one;
+        size_t ilen = (size_t)(p - indent);
+        sb.len -= ilen;
+        if (block && *block) {
+            /* the exit label pass would read the value's lines too */
+            if (strstr(block, "{exit_label}"))
+                goto one_by_one;
+            value_jumps = value_jumps || strstr(block, "goto exit;");
+            if (!add_block_value(&sb, block, indent, ilen, map))
+                goto one_by_one;
+        } else if (exit_label) {
+            if (nexits == EXIT_LINES_MAX)
+                goto one_by_one;
+            exit_at[nexits++] = sb.len;
+            sb_add(&sb, indent, ilen);
+            sb_add(&sb, "exit:\n", 6);
+        }
+        if (close + 1 == end) {
+            drop_last = true;
+            break;
+        }
+        p = close + 2;
+        o = room_for(&sb, (size_t)(end - p));
+    }
+    /* Only generate the "exit:" label if something jumps to it. */
+    if (nexits && !value_jumps && !strstr(t, "goto exit;")) {
+        size_t to = exit_at[0];
+        for (size_t i = 0; i < nexits; i++) {
+            size_t from = exit_at[i], line_end = from;
+            while (sb.buf[line_end] != '\n')
+                line_end++;
+            size_t upto = i + 1 < nexits ? exit_at[i + 1] : sb.len;
+            memmove(sb.buf + to, sb.buf + line_end + 1, upto - line_end - 1);
+            to += upto - line_end - 1;
+        }
+        sb.len = to;
+    }
+    if (drop_last && sb.len)
+        sb.len--;
+    sb.buf[sb.len] = '\0';
+    return sb_take(&sb, a);
+one_by_one:
+    sb_free(&sb);
+    return NULL;
 }
 
 char *text_dedent(Arena *a, const char *s)

@@ -54,6 +54,16 @@ char *text_linear_format(Arena *a, const char *template, const StrMap *map);
 const char *text_linear_format_if_any(Arena *a, const char *template,
                                       const StrMap *map);
 
+/* render_function's passes over one of its templates, in one where it
+   can: linear_format(t, blocks); then, when that has "{exit_label}",
+   linear_format with exit_label = "exit:" if it has "goto exit;", else
+   ""; then format_map(map).  NULL when the template needs the passes
+   one by one (a marker not alone on its line, a field format_map cannot
+   fill or that a value's line leaves open, ...): the caller makes them
+   then, which also reports any error as they do. */
+const char *text_render_template(Arena *a, const char *t,
+                                 const StrMap *blocks, const StrMap *map);
+
 /* textwrap.dedent(), and clinic.py's normalize_snippet(s, indent=n):
    dedent, strip surrounding blank lines, indent every line by n spaces. */
 char *text_dedent(Arena *a, const char *s);

@@ -4,6 +4,7 @@
  */
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "text.h"
 
@@ -103,6 +104,74 @@ START_TEST(format_map_fields_and_escapes)
 }
 END_TEST
 
+/* render_function's passes one by one, as gen.c makes them when
+   text_render_template declines: NULL where format_map fails. */
+static const char *passes_one_by_one(const char *t, const StrMap *blocks,
+                                     const StrMap *map)
+{
+    t = text_linear_format_if_any(arena, t, blocks);
+    if (strstr(t, "{exit_label}")) {
+        StrMap exit_map = {0};
+        strmap_set(arena, &exit_map, "exit_label",
+                   strstr(t, "goto exit;") ? "exit:" : "");
+        t = text_linear_format(arena, t, &exit_map);
+    }
+    return text_format_map(arena, t, map, NULL);
+}
+
+/* The passes in one give what they give one by one, or decline (NULL):
+   values put in by the block pass are formatted after it (escaped ones
+   lose a brace, others have their fields filled), the exit label
+   depends on the text after the block pass, a marker alone on the last
+   line takes the last "\n" with it, an empty value drops its line. */
+START_TEST(render_template_as_the_passes_one_by_one)
+{
+    StrMap blocks = {0}, map = {0};
+    strmap_set(arena, &blocks, "decls", "int x = {{0}};\nchar *s;  ");
+    strmap_set(arena, &blocks, "cleanup", "");
+    strmap_set(arena, &blocks, "lock", "LOCK({self_name});\n\n  \nnext;");
+    strmap_set(arena, &blocks, "jumps", "if (x) {{\n    goto exit;\n}}");
+    strmap_set(arena, &map, "decls", "D");
+    strmap_set(arena, &map, "cleanup", "C");
+    strmap_set(arena, &map, "lock", "L");
+    strmap_set(arena, &map, "jumps", "J");
+    strmap_set(arena, &map, "self_name", "module");
+    strmap_set(arena, &map, "name", "f");
+    static const char *const fine[] = {
+        "", "plain\n", "{name}", "{{{name}}}\n",
+        "f({name})\n{{\n    {decls}\n    {lock}\n    {cleanup}\n}}\n",
+        "a\n{decls}", "a\n{cleanup}", "{cleanup}", "{cleanup}\n", "a\n\t{decls}\n",
+        "{{ {name}\n",
+        "    goto exit;\n{exit_label}\n  {exit_label}\nend",
+        "nothing jumps\n  {exit_label}\nend\n",
+        "nothing jumps\n{exit_label}",
+        "{jumps}\n{exit_label}",
+        "  {jumps}\n  {exit_label}\n  return {name};\n",
+    };
+    for (size_t i = 0; i < sizeof fine / sizeof *fine; i++) {
+        const char *one = text_render_template(arena, fine[i], &blocks, &map);
+        const char *expected = passes_one_by_one(fine[i], &blocks, &map);
+        ck_assert_msg(one && expected && strcmp(one, expected) == 0,
+                      "template %zu: \"%s\" for \"%s\"", i,
+                      one ? one : "(declined)", expected);
+    }
+    /* declined: what needs the passes one by one (a block field not
+       alone on its line, first there or not, among them) */
+    static const char *const declined[] = {
+        "{nope}", "a } b", "{name!r}", "{name", "x{decls}\n", "x {{ {decls}\n",
+        "{exit_label} is not alone",
+        "    {decls} trailing\n", "{x {name}\n",
+    };
+    for (size_t i = 0; i < sizeof declined / sizeof *declined; i++)
+        ck_assert_msg(!text_render_template(arena, declined[i], &blocks, &map),
+                      "template %zu not declined", i);
+    /* a value that leaves a field open across its line */
+    StrMap open_value = {0};
+    strmap_set(arena, &open_value, "decls", "{name\n}");
+    ck_assert_ptr_null(text_render_template(arena, "{decls}", &open_value, &map));
+}
+END_TEST
+
 START_TEST(identifiers_and_quoting)
 {
     ck_assert_str_eq(text_legal_c_identifier(arena, "int"), "int_value");
@@ -127,6 +196,7 @@ int main(void)
     tcase_add_test(tc, linear_format_if_any_when_it_changes);
     tcase_add_test(tc, prefix_and_suffix_lines);
     tcase_add_test(tc, format_map_fields_and_escapes);
+    tcase_add_test(tc, render_template_as_the_passes_one_by_one);
     tcase_add_test(tc, identifiers_and_quoting);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
