@@ -58,7 +58,8 @@ bool strlist_contains(const StrList *l, const char *s)
 
 /* A cheap hash of an n-byte key: its length and three of its bytes,
    enough to tell nearly all of clinic's template keys apart (a collision
-   only costs a string comparison). */
+   only costs a string comparison).  Its low byte is the length's and the
+   next the first byte's: text_render_template's filter reads them. */
 static unsigned key_hash(const char *key, size_t n)
 {
     if (n == 0)
@@ -68,17 +69,45 @@ static unsigned key_hash(const char *key, size_t n)
            ((unsigned)k[n - 1] << 24);
 }
 
+/* The position of the first key at or after from whose hash is h, or
+   m->len.  With SSE2, four hashes at a time: the arrays' capacity is a
+   multiple of four, so a group past len is still the map's (its hashes
+   past len are masked off). */
+static inline size_t next_with_hash(const StrMap *m, unsigned h, size_t from)
+{
+    size_t i = from;
+#ifdef __SSE2__
+    const __m128i want = _mm_set1_epi32((int)h);
+    for (; i < m->len; i += 4) {
+        __m128i got = _mm_loadu_si128((const __m128i *)(const void *)
+                                      (m->hashes + i));
+        unsigned mask = (unsigned)_mm_movemask_ps(
+            _mm_castsi128_ps(_mm_cmpeq_epi32(got, want)));
+        if (m->len - i < 4)
+            mask &= (1u << (m->len - i)) - 1;
+        if (mask)
+            return i + (unsigned)__builtin_ctz(mask);
+    }
+    return m->len;
+#else
+    while (i < m->len && m->hashes[i] != h)
+        i++;
+    return i;
+#endif
+}
+
 void strmap_set(Arena *a, StrMap *m, const char *key, const char *value)
 {
     unsigned h = key_hash(key, strlen(key));
-    for (size_t i = 0; i < m->len; i++) {
-        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) {
+    for (size_t i = next_with_hash(m, h, 0); i < m->len;
+         i = next_with_hash(m, h, i + 1)) {
+        if (strcmp(m->keys[i], key) == 0) {
             m->values[i] = value;
             return;
         }
     }
     if (m->len == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 16;
+        size_t cap = m->cap ? m->cap * 2 : 16;   /* a multiple of 4 */
         /* grown arrays: written before they are read */
         const char **keys = arena_array_uninit(a, const char *, cap);
         const char **values = arena_array_uninit(a, const char *, cap);
@@ -102,8 +131,9 @@ void strmap_set(Arena *a, StrMap *m, const char *key, const char *value)
 const char *strmap_get(const StrMap *m, const char *key)
 {
     unsigned h = key_hash(key, strlen(key));
-    for (size_t i = 0; i < m->len; i++)
-        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0)
+    for (size_t i = next_with_hash(m, h, 0); i < m->len;
+         i = next_with_hash(m, h, i + 1))
+        if (strcmp(m->keys[i], key) == 0)
             return m->values[i];
     return NULL;
 }
@@ -112,9 +142,9 @@ const char *strmap_get(const StrMap *m, const char *key)
 static const char *strmap_getn(const StrMap *m, const char *key, size_t n)
 {
     unsigned h = key_hash(key, n);
-    for (size_t i = 0; i < m->len; i++)
-        if (m->hashes[i] == h && strncmp(m->keys[i], key, n) == 0 &&
-            m->keys[i][n] == '\0')
+    for (size_t i = next_with_hash(m, h, 0); i < m->len;
+         i = next_with_hash(m, h, i + 1))
+        if (strncmp(m->keys[i], key, n) == 0 && m->keys[i][n] == '\0')
             return m->values[i];
     return NULL;
 }
@@ -491,7 +521,8 @@ static bool add_block_value(StrBuf *sb, const char *value, const char *indent,
 #define EXIT_LINES_MAX 4
 
 /* Most fields of a template are not block fields: their first bytes
-   and lengths (mod 64) tell nearly all of them at once. */
+   and lengths (mod 64) tell nearly all of them at once.  key_hash has
+   them in its first two bytes. */
 typedef struct KeyFilter {
     unsigned long long firsts, lengths;
 } KeyFilter;
@@ -500,15 +531,16 @@ static KeyFilter key_filter_of(const StrMap *m)
 {
     KeyFilter f = {0, 0};
     for (size_t i = 0; i < m->len; i++) {
-        f.firsts |= 1ULL << (m->keys[i][0] & 63);
-        f.lengths |= 1ULL << (strlen(m->keys[i]) & 63);
+        f.firsts |= 1ULL << (m->hashes[i] >> 8 & 63);
+        f.lengths |= 1ULL << (m->hashes[i] & 63);
     }
     return f;
 }
 
 static bool may_be_block(const KeyFilter *f, const char *key, size_t n)
 {
-    return n && (f->firsts >> (key[0] & 63) & 1) && (f->lengths >> (n & 63) & 1);
+    return n && (f->firsts >> (key[0] & 63) & 1) &&
+           (f->lengths >> (n & 63) & 1);
 }
 
 const char *text_render_template(Arena *a, const char *t,
