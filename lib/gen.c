@@ -87,30 +87,28 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
 {
     Arena *a = c->arena;
     const char *doc = f->docstring ? f->docstring : "";
-    const char *p, *line_start = doc;
+    const char *line_start = doc;
     StrBuf sb = STRBUF_INIT;
     size_t last_piece = 0, last_start = 0, last_len = 0;
+    size_t doclen = strlen(doc);
 
-    for (p = doc; *p; p++)
-        if ((unsigned char)*p > 0x7F) {
-            if (!c->dialect->docstring_ascii_check)
-                clinic_warnm(c, 0, MSG_NON_ASCII_DOCSTRING, NULL);
-            break;
-        }
+    if (!c->dialect->docstring_ascii_check && !text_is_ascii(doc, doclen))
+        clinic_warnm(c, 0, MSG_NON_ASCII_DOCSTRING, NULL);
 
     /* One '"line\n"' piece per line; the last one loses its "\n" unless
        the docstring ends with the signature marker, which wants the blank
        line __text_signature__ expects. */
-    sb_grow(&sb, strlen(doc) + strlen(doc) / 8 + 16);
+    sb_grow(&sb, doclen + doclen / 8 + 16);
     for (;;) {
-        const char *nl = strchr(line_start, '\n');
-        size_t len = nl ? (size_t)(nl - line_start) : strlen(line_start);
+        size_t rest = doclen - (size_t)(line_start - doc);
+        const char *nl = memchr(line_start, '\n', rest);
+        size_t len = nl ? (size_t)(nl - line_start) : rest;
         last_piece = sb.len;
         sb_addc(&sb, '"');
         last_start = sb.len;
         text_add_quoted_for_c_string(&sb, line_start, len);
         last_len = sb.len - last_start;
-        sb_adds(&sb, "\\n\"\n");
+        sb_add(&sb, "\\n\"\n", 4);
         if (!nl)
             break;
         line_start = nl + 1;

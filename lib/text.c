@@ -876,13 +876,35 @@ char *text_wrap_declarations(Arena *a, const char *text, int length)
 
 /* ---- quoting and identifiers ------------------------------------------ */
 
+/* The first backslash or quote in s[0..end), or end: docstrings are
+   long and have few, so they are looked for 16 bytes at a time with
+   SSE2. */
+static const char *find_quotable(const char *s, const char *end)
+{
+#ifdef __SSE2__
+    const __m128i backslash = _mm_set1_epi8('\\'), dquote = _mm_set1_epi8('"'),
+                  squote = _mm_set1_epi8('\'');
+    while (end - s >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_cmpeq_epi8(x, backslash),
+            _mm_or_si128(_mm_cmpeq_epi8(x, dquote),
+                         _mm_cmpeq_epi8(x, squote))));
+        if (mask)
+            return s + __builtin_ctz(mask);
+        s += 16;
+    }
+#endif
+    while (s < end && *s != '\\' && *s != '"' && *s != '\'')
+        s++;
+    return s;
+}
+
 void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n)
 {
     const char *end = s + n;
     while (s < end) {
-        const char *q = s;   /* copied as they are, up to a quote */
-        while (q < end && *q != '\\' && *q != '"' && *q != '\'')
-            q++;
+        const char *q = find_quotable(s, end);  /* copied as they are */
         sb_add(sb, s, (size_t)(q - s));
         if (q == end)
             break;
@@ -890,6 +912,21 @@ void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n)
         sb_addc(sb, *q);
         s = q + 1;
     }
+}
+
+bool text_is_ascii(const char *s, size_t n)
+{
+    size_t i = 0;
+#ifdef __SSE2__
+    for (; i + 16 <= n; i += 16)
+        if (_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)
+                                              (s + i))))
+            return false;
+#endif
+    for (; i < n; i++)
+        if ((unsigned char)s[i] > 0x7F)
+            return false;
+    return true;
 }
 
 char *text_quoted_for_c_string(Arena *a, const char *s)

@@ -85,6 +85,8 @@ char *text_quoted_for_c_string(Arena *a, const char *s);
 /* The same for n bytes of s, appended to sb. */
 void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n);
 char *text_c_repr(Arena *a, const char *s);
+/* Whether s[0..n) is all ASCII (no byte above 0x7F). */
+bool text_is_ascii(const char *s, size_t n);
 
 /* clinic.py's ensure_legal_c_identifier: C keywords get "_value"; NULL
    when s is not a legal C identifier (the caller fails with

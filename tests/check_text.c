@@ -182,6 +182,15 @@ START_TEST(identifiers_and_quoting)
     ck_assert_str_eq(text_quoted_for_c_string(arena, "a\\b\"c'd"),
                      "a\\\\b\\\"c\\'d");
     ck_assert_str_eq(text_dedent(arena, "  a\n \n    b"), "a\n\n  b");
+    /* long enough to be looked at 16 bytes at a time */
+    ck_assert_str_eq(text_quoted_for_c_string(arena,
+        "0123456789abcdef0123456789abcdef\"0123456789abcdef0123'x\\"),
+        "0123456789abcdef0123456789abcdef\\\"0123456789abcdef0123\\'x\\\\");
+    ck_assert(text_is_ascii("0123456789abcdef0123456789abcdef", 32));
+    ck_assert(!text_is_ascii("0123456789abcdef01234\xc3\xa9", 23));
+    ck_assert(!text_is_ascii("0123456789abcde\xc3\xa9", 17));
+    ck_assert(!text_is_ascii("\xc3\xa9", 2));
+    ck_assert(text_is_ascii("", 0));
 }
 END_TEST
 
