@@ -39,13 +39,31 @@ const char *strlist_pop(StrList *l)
 
 const char *strlist_join(Arena *a, const StrList *l, const char *sep)
 {
-    StrBuf sb = STRBUF_INIT;
+    /* written once, at its size: the first items' lengths are kept from
+       the count to the copy */
+    enum { LENGTHS_KEPT = 16 };
+    size_t lengths[LENGTHS_KEPT];
+    if (l->len == 0)
+        return "";
+    size_t seplen = strlen(sep), total = seplen * (l->len - 1);
     for (size_t i = 0; i < l->len; i++) {
-        if (i)
-            sb_adds(&sb, sep);
-        sb_adds(&sb, l->items[i]);
+        size_t n = strlen(l->items[i]);
+        if (i < LENGTHS_KEPT)
+            lengths[i] = n;
+        total += n;
     }
-    return sb_take(&sb, a);
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+    for (size_t i = 0; i < l->len; i++) {
+        if (i) {
+            memcpy(o, sep, seplen);
+            o += seplen;
+        }
+        size_t n = i < LENGTHS_KEPT ? lengths[i] : strlen(l->items[i]);
+        memcpy(o, l->items[i], n);
+        o += n;
+    }
+    *o = '\0';
+    return out;
 }
 
 bool strlist_contains(const StrList *l, const char *s)
@@ -781,13 +799,21 @@ char *text_suffix_all_lines(Arena *a, const char *s, const char *suffix)
 
 char *text_format_escape(Arena *a, const char *s)
 {
-    StrBuf sb = STRBUF_INIT;
-    for (; *s; s++) {
-        sb_addc(&sb, *s);
-        if (*s == '{' || *s == '}')
-            sb_addc(&sb, *s);
+    /* the braces counted first, so the text is written once, at its
+       size, the runs between them copied whole */
+    size_t n = strlen(s), braces = 0;
+    for (const char *p = s, *end = s + n; p < end; p++)
+        braces += *p == '{' || *p == '}';
+    char *out = arena_alloc_uninit(a, n + braces + 16 + 1), *o = out;
+    for (const char *p = s, *end = s + n;;) {
+        p = copy_to_brace(&o, p, end);
+        if (p == end)
+            break;
+        *o++ = *p;
+        *o++ = *p++;
     }
-    return sb_take(&sb, a);
+    *o = '\0';
+    return out;
 }
 
 /* Python's str.strip() of one piece, as a new arena string. */

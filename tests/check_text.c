@@ -194,6 +194,22 @@ START_TEST(identifiers_and_quoting)
 }
 END_TEST
 
+START_TEST(join_and_escape)
+{
+    StrList l = {0};
+    ck_assert_str_eq(strlist_join(arena, &l, ", "), "");
+    for (int i = 0; i < 20; i++)
+        strlist_push(arena, &l, i % 2 ? "ab" : "");
+    ck_assert_str_eq(strlist_join(arena, &l, "-"),
+                     "-ab--ab--ab--ab--ab--ab--ab--ab--ab--ab");
+    ck_assert_str_eq(text_format_escape(arena, ""), "");
+    ck_assert_str_eq(text_format_escape(arena, "{}"), "{{}}");
+    ck_assert_str_eq(text_format_escape(arena,
+        "if (x) {\n    goto exit;\n} /* a long enough line */ {x}"),
+        "if (x) {{\n    goto exit;\n}} /* a long enough line */ {{x}}");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("text");
@@ -207,6 +223,7 @@ int main(void)
     tcase_add_test(tc, format_map_fields_and_escapes);
     tcase_add_test(tc, render_template_as_the_passes_one_by_one);
     tcase_add_test(tc, identifiers_and_quoting);
+    tcase_add_test(tc, join_and_escape);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
