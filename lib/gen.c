@@ -305,6 +305,7 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
 typedef struct BlockFields {
     StrMap option_groups;      /* empty without option groups */
     StrMap blocks;
+    TextBlockFields block_fields;   /* blocks, for text_render_template */
 } BlockFields;
 
 static void block_fields_of(Clinic *c, const StrMap *d, bool option_groups,
@@ -320,6 +321,7 @@ static void block_fields_of(Clinic *c, const StrMap *d, bool option_groups,
                    strmap_get(d, "option_group_parsing"));
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         strmap_set(c->arena, &bf->blocks, names[i], strmap_get(d, names[i]));
+    bf->block_fields = text_block_fields(&bf->blocks);
 }
 
 /* render_function's passes over a template with braces after the option
@@ -365,7 +367,7 @@ static const char *render_field_text(Clinic *c, RouterField field,
        their passes made in one where that can be done. */
     if (!strpbrk(template, "{}"))
         s = template;
-    else if (!(s = text_render_template(a, template, &bf->blocks, d)))
+    else if (!(s = text_render_template(a, template, &bf->block_fields, d)))
         s = render_one_pass_at_a_time(c, template, d, bf);
 #ifdef CHECK_RENDER_TEMPLATE
     /* a cross-check build (CFLAGS=-DCHECK_RENDER_TEMPLATE): the passes

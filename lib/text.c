@@ -77,7 +77,7 @@ bool strlist_contains(const StrList *l, const char *s)
 /* A cheap hash of an n-byte key: its length and three of its bytes,
    enough to tell nearly all of clinic's template keys apart (a collision
    only costs a string comparison).  Its low byte is the length's and the
-   next the first byte's: text_render_template's filter reads them. */
+   next the first byte's: text_block_fields reads them. */
 static unsigned key_hash(const char *key, size_t n)
 {
     if (n == 0)
@@ -416,7 +416,8 @@ const char *text_linear_format_if_any(Arena *a, const char *t,
    be written at *out: the caller leaves room for them.  The templates
    are long runs of C between braces, so the bytes are looked at 16 at a
    time with SSE2 where the compiler has it (all of x86-64). */
-static const char *copy_to_brace(char **out, const char *p, const char *end)
+static inline const char *copy_to_brace(char **out, const char *p,
+                                        const char *end)
 {
     char *o = *out;
 #ifdef __SSE2__
@@ -442,9 +443,10 @@ static const char *copy_to_brace(char **out, const char *p, const char *end)
 }
 
 /* Room in sb for n more bytes and copy_to_brace's overshoot. */
-static char *room_for(StrBuf *sb, size_t n)
+static inline char *room_for(StrBuf *sb, size_t n)
 {
-    sb_grow(sb, n + 16);
+    if (sb->cap - sb->len <= n + 16)
+        sb_grow(sb, n + 16);
     return sb->buf + sb->len;
 }
 
@@ -538,31 +540,27 @@ static bool add_block_value(StrBuf *sb, const char *value, const char *indent,
 
 #define EXIT_LINES_MAX 4
 
-/* Most fields of a template are not block fields: their first bytes
-   and lengths (mod 64) tell nearly all of them at once.  key_hash has
-   them in its first two bytes. */
-typedef struct KeyFilter {
-    unsigned long long firsts, lengths;
-} KeyFilter;
-
-static KeyFilter key_filter_of(const StrMap *m)
+TextBlockFields text_block_fields(const StrMap *map)
 {
-    KeyFilter f = {0, 0};
-    for (size_t i = 0; i < m->len; i++) {
-        f.firsts |= 1ULL << (m->hashes[i] >> 8 & 63);
-        f.lengths |= 1ULL << (m->hashes[i] & 63);
+    /* key_hash has a key's length and first byte in its first two
+       bytes */
+    TextBlockFields f = {map, 0, 0};
+    for (size_t i = 0; i < map->len; i++) {
+        f.firsts |= 1ULL << (map->hashes[i] >> 8 & 63);
+        f.lengths |= 1ULL << (map->hashes[i] & 63);
     }
     return f;
 }
 
-static bool may_be_block(const KeyFilter *f, const char *key, size_t n)
+static bool may_be_block(const TextBlockFields *f, const char *key, size_t n)
 {
     return n && (f->firsts >> (key[0] & 63) & 1) &&
            (f->lengths >> (n & 63) & 1);
 }
 
 const char *text_render_template(Arena *a, const char *t,
-                                 const StrMap *blocks, const StrMap *map)
+                                 const TextBlockFields *blocks,
+                                 const StrMap *map)
 {
     size_t n = strlen(t);
     const char *p = t, *end = t + n;
@@ -572,7 +570,6 @@ const char *text_render_template(Arena *a, const char *t,
     size_t exit_at[EXIT_LINES_MAX], nexits = 0;
     bool value_jumps = false;   /* an inserted value has "goto exit;" */
     bool drop_last = false;     /* the last line was a marker's */
-    KeyFilter filter = key_filter_of(blocks);
     char *o = room_for(&sb, n + n / 2);
     for (;;) {
         p = copy_to_brace(&o, p, end);
@@ -589,8 +586,8 @@ const char *text_render_template(Arena *a, const char *t,
             goto one_by_one;
         const char *key = p + 1;
         size_t klen = (size_t)(close - key);
-        const char *block = may_be_block(&filter, key, klen)
-                                ? strmap_getn(blocks, key, klen) : NULL;
+        const char *block = may_be_block(blocks, key, klen)
+                                ? strmap_getn(blocks->map, key, klen) : NULL;
         bool exit_label = !block && klen == 10 &&
                           memcmp(key, "exit_label", 10) == 0;
         if (!block && !exit_label) {

@@ -61,8 +61,19 @@ const char *text_linear_format_if_any(Arena *a, const char *template,
    one by one (a marker not alone on its line, a field format_map cannot
    fill or that a value's line leaves open, ...): the caller makes them
    then, which also reports any error as they do. */
+typedef struct TextBlockFields {
+    const StrMap *map;
+    /* the first bytes and lengths (mod 64) of its keys, which tell most
+       fields of a template from them without a look-up */
+    unsigned long long firsts, lengths;
+} TextBlockFields;
+
+/* The block fields of text_render_template, made once for the
+   templates of a function. */
+TextBlockFields text_block_fields(const StrMap *map);
 const char *text_render_template(Arena *a, const char *t,
-                                 const StrMap *blocks, const StrMap *map);
+                                 const TextBlockFields *blocks,
+                                 const StrMap *map);
 
 /* textwrap.dedent(), and clinic.py's normalize_snippet(s, indent=n):
    dedent, strip surrounding blank lines, indent every line by n spaces. */

@@ -148,8 +148,9 @@ START_TEST(render_template_as_the_passes_one_by_one)
         "{jumps}\n{exit_label}",
         "  {jumps}\n  {exit_label}\n  return {name};\n",
     };
+    TextBlockFields fields = text_block_fields(&blocks);
     for (size_t i = 0; i < sizeof fine / sizeof *fine; i++) {
-        const char *one = text_render_template(arena, fine[i], &blocks, &map);
+        const char *one = text_render_template(arena, fine[i], &fields, &map);
         const char *expected = passes_one_by_one(fine[i], &blocks, &map);
         ck_assert_msg(one && expected && strcmp(one, expected) == 0,
                       "template %zu: \"%s\" for \"%s\"", i,
@@ -163,12 +164,14 @@ START_TEST(render_template_as_the_passes_one_by_one)
         "    {decls} trailing\n", "{x {name}\n",
     };
     for (size_t i = 0; i < sizeof declined / sizeof *declined; i++)
-        ck_assert_msg(!text_render_template(arena, declined[i], &blocks, &map),
+        ck_assert_msg(!text_render_template(arena, declined[i], &fields, &map),
                       "template %zu not declined", i);
     /* a value that leaves a field open across its line */
     StrMap open_value = {0};
     strmap_set(arena, &open_value, "decls", "{name\n}");
-    ck_assert_ptr_null(text_render_template(arena, "{decls}", &open_value, &map));
+    TextBlockFields open_fields = text_block_fields(&open_value);
+    ck_assert_ptr_null(text_render_template(arena, "{decls}", &open_fields,
+                                            &map));
 }
 END_TEST
 
