@@ -823,8 +823,47 @@ static char *strip_piece(Arena *a, const char *s, size_t n)
     return arena_strndup(a, s, rstrip_len(s, n));
 }
 
+/* Whether wrap_declarations gives a line back as it is: one without
+   parameters ("(", ")" and a ',' between) does, and so does one whose
+   parameters are written as it writes them (stripped, ", " between),
+   that fits on one line once they are rejoined and ends with no blank:
+   most impl declarations are short. */
+static bool wrap_keeps_line(const char *line, size_t len, int length)
+{
+    const char *lp = memchr(line, '(', len);
+    const char *after_l = lp ? lp + 1 : NULL;
+    size_t after_l_len = lp ? len - (size_t)(after_l - line) : 0;
+    const char *rp = after_l_len ? memchr(after_l, ')', after_l_len) : NULL;
+    const char *comma = rp ? memchr(after_l, ',', (size_t)(rp - after_l)) : NULL;
+    if (!after_l_len || !rp || !comma)
+        return true;
+    /* rejoined: the prefix, each parameter and ", ", so the line up to
+       its ')' and 2 */
+    if ((rp - line) + 2 > length || rstrip_len(line, len) != len)
+        return false;
+    if (is_py_space(after_l[0]) || is_py_space(rp[-1]))
+        return false;
+    for (const char *c = comma; c;
+         c = memchr(c + 1, ',', (size_t)(rp - c - 1))) {
+        if (c == after_l || is_py_space(c[-1]) || rp - c < 3 ||
+            c[1] != ' ' || is_py_space(c[2]))
+            return false;
+    }
+    return true;
+}
+
 char *text_wrap_declarations(Arena *a, const char *text, int length)
 {
+    bool keeps = true;
+    FOR_EACH_LINE(text, line, len, {
+        if (!wrap_keeps_line(line, len, length)) {
+            keeps = false;
+            break;
+        }
+    });
+    if (keeps)
+        return arena_strdup(a, text);
+
     StrBuf out = STRBUF_INIT;
     bool first_line = true;
     FOR_EACH_LINE(text, line, len, {

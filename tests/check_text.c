@@ -3,6 +3,7 @@
  * helpers (expected strings were produced by running them).
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,32 @@ START_TEST(wrap_declarations_matches_reference)
     ck_assert_str_eq(text_wrap_declarations(arena,
         "static PyObject *\nverylongname_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_impl(PyObject *module, int a, int b)", 78),
         "static PyObject *\nverylongname_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_impl(PyObject *module,\n    int a, int b)");
+}
+END_TEST
+
+/* Lines written as wrap_declarations writes them come back as they are;
+   the others are rewritten (expected strings from clinic.py's). */
+START_TEST(wrap_declarations_keeps_what_it_would_write)
+{
+    static const char *const cases[][2] = {
+        {"f(a, b)", "f(a, b)"}, {"f(a,b)", "f(a, b)"}, {"f(a , b)", "f(a, b)"},
+        {"f( a, b)", "f(a, b)"}, {"f(a, b )", "f(a, b)"}, {"f(a, b) ", "f(a, b)"},
+        {"f(a,  b)", "f(a, b)"}, {"f(a, )", "f(a)"}, {"f(, b)", "f(, b)"},
+        {"f(a,\tb)", "f(a, b)"}, {"f(a, b, c)\ng(x, y)\n", "f(a, b, c)\ng(x, y)\n"},
+        {"f(a, b) /* c */", "f(a, b) /* c */"}, {"int f(void)", "int f(void)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        ck_assert_str_eq(text_wrap_declarations(arena, cases[i][0], 78),
+                         cases[i][1]);
+    /* "x" * n + "(a, bbb)" fits in 78 up to n = 69 */
+    for (int n = 66; n <= 72; n++) {
+        char line[100], wrapped[200];
+        snprintf(line, sizeof line, "%.*s(a, bbb)", n,
+                 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+        snprintf(wrapped, sizeof wrapped, "%.*s(a,\n%*sbbb)", n, line, n + 1, "");
+        ck_assert_str_eq(text_wrap_declarations(arena, line, 78),
+                         n <= 69 ? line : wrapped);
+    }
 }
 END_TEST
 
@@ -219,6 +246,7 @@ int main(void)
     TCase *tc = tcase_create("helpers");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, wrap_declarations_matches_reference);
+    tcase_add_test(tc, wrap_declarations_keeps_what_it_would_write);
     tcase_add_test(tc, normalize_snippet_dedents_and_indents);
     tcase_add_test(tc, linear_format_indents_and_drops_empty);
     tcase_add_test(tc, linear_format_if_any_when_it_changes);
