@@ -213,9 +213,27 @@ static const char *join_each(Arena *a, const StrList *l, const char *before,
     return sb_take(&sb, a);
 }
 
+/* The fields render_function puts in with linear_format, which are the
+   same for every template of the function: the option groups' switch,
+   then the blocks of code. */
+typedef struct BlockFields {
+    StrMap option_groups;      /* empty without option groups */
+    StrMap blocks;
+    TextBlockFields block_fields;   /* blocks, for text_render_template */
+} BlockFields;
+
+/* A block field goes into template_dict and into the map of the block
+   fields (its last value there is the one template_dict ends with). */
+static void set_block_field(Arena *a, StrMap *d, BlockFields *bf,
+                            const char *name, const char *value)
+{
+    strmap_set(a, d, name, value);
+    strmap_set(a, &bf->blocks, name, value);
+}
+
 /* Fills template_dict as the reference does, from the rendered data. */
 static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
-                               RenderData *data, StrMap *d)
+                               RenderData *data, StrMap *d, BlockFields *bf)
 {
     Arena *a = c->arena;
     const char *c_basename;
@@ -263,10 +281,11 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
                f->return_converter && f->return_converter->type
                    ? f->return_converter->type : "PyObject *");
 
-    strmap_set(a, d, "declarations",
+    set_block_field(a, d, bf, "declarations",
                text_format_escape(a, strlist_join(a, &data->declarations, "\n")));
-    strmap_set(a, d, "initializers", strlist_join(a, &data->initializers, "\n\n"));
-    strmap_set(a, d, "modifications",
+    set_block_field(a, d, bf, "initializers",
+                    strlist_join(a, &data->initializers, "\n\n"));
+    set_block_field(a, d, bf, "modifications",
                strlist_join(a, &data->modifications, "\n\n"));
     strmap_set(a, d, "keywords_c",
                join_each(a, &data->keywords, "\"", "\",", " "));
@@ -285,42 +304,28 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
                strlist_join(a, &data->impl_parameters, ", "));
     strmap_set(a, d, "impl_arguments",
                strlist_join(a, &data->impl_arguments, ", "));
-    strmap_set(a, d, "return_conversion",
+    set_block_field(a, d, bf, "return_conversion",
                text_format_escape(a, text_rstrip(a,
                    strlist_join(a, &data->return_conversion, ""))));
-    strmap_set(a, d, "post_parsing",
+    set_block_field(a, d, bf, "post_parsing",
                text_format_escape(a, text_rstrip(a,
                    strlist_join(a, &data->post_parsing, ""))));
-    strmap_set(a, d, "cleanup",
+    set_block_field(a, d, bf, "cleanup",
                text_format_escape(a, strlist_join(a, &data->cleanup, "")));
     strmap_set(a, d, "return_value", data->return_value);
-    strmap_set(a, d, "lock", strlist_join(a, &data->lock, "\n"));
-    strmap_set(a, d, "unlock", strlist_join(a, &data->unlock, "\n"));
+    set_block_field(a, d, bf, "lock", strlist_join(a, &data->lock, "\n"));
+    set_block_field(a, d, bf, "unlock", strlist_join(a, &data->unlock, "\n"));
 }
 
-/* The passes render_function makes over one field's template. */
-/* The fields render_function puts in with linear_format, which are the
-   same for every template of the function: the option groups' switch,
-   then the blocks of code. */
-typedef struct BlockFields {
-    StrMap option_groups;      /* empty without option groups */
-    StrMap blocks;
-    TextBlockFields block_fields;   /* blocks, for text_render_template */
-} BlockFields;
 
-static void block_fields_of(Clinic *c, const StrMap *d, bool option_groups,
-                            BlockFields *bf)
+/* The option groups' field, and the index of the block fields, once
+   template_dict is complete. */
+static void block_fields_finish(Clinic *c, const StrMap *d,
+                                bool option_groups, BlockFields *bf)
 {
-    static const char *const names[] = {
-        "declarations", "return_conversion", "initializers", "modifications",
-        "post_parsing", "cleanup", "lock", "unlock",
-    };
-    memset(bf, 0, sizeof *bf);
     if (option_groups)
         strmap_set(c->arena, &bf->option_groups, "option_group_parsing",
                    strmap_get(d, "option_group_parsing"));
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        strmap_set(c->arena, &bf->blocks, names[i], strmap_get(d, names[i]));
     bf->block_fields = text_block_fields(&bf->blocks);
 }
 
@@ -510,7 +515,9 @@ const char *gen_render_function(Clinic *c, Function *f)
         data.declarations.len--;
     }
 
-    fill_template_dict(c, f, params, &data, &d);
+    BlockFields bf;
+    memset(&bf, 0, sizeof bf);
+    fill_template_dict(c, f, params, &data, &d, &bf);
     f->rendering.done = true;
     f->rendering.parameters = params;
     f->rendering.c_basename = strmap_get(&d, "c_basename");
@@ -521,8 +528,7 @@ const char *gen_render_function(Clinic *c, Function *f)
         strmap_set(a, &d, "option_group_parsing",
                    gen_option_group_parsing(c, f));
 
-    BlockFields bf;
-    block_fields_of(c, &d, has_option_groups, &bf);
+    block_fields_finish(c, &d, has_option_groups, &bf);
     const char *def_template = templates[FIELD_IMPL_DEFINITION];
     const char *def_text = NULL;
     for (field = 0; field < ROUTER_NFIELDS; field++) {
