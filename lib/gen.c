@@ -201,16 +201,25 @@ static const char *c_basename_of(Clinic *c, const Function *f)
 static const char *join_each(Arena *a, const StrList *l, const char *before,
                              const char *after, const char *sep)
 {
-    StrBuf sb = STRBUF_INIT;
-    size_t i;
-    for (i = 0; i < l->len; i++) {
-        if (i)
-            sb_adds(&sb, sep);
-        sb_adds(&sb, before);
-        sb_adds(&sb, l->items[i]);
-        sb_adds(&sb, after);
+    /* written once, at its size */
+    size_t nb = strlen(before), na = strlen(after), ns = strlen(sep);
+    size_t total = l->len ? (l->len - 1) * ns : 0;
+    for (size_t i = 0; i < l->len; i++)
+        total += nb + strlen(l->items[i]) + na;
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+    for (size_t i = 0; i < l->len; i++) {
+        if (i) {
+            memcpy(o, sep, ns);
+            o += ns;
+        }
+        size_t n = strlen(l->items[i]);
+        memcpy(o, before, nb);
+        memcpy(o + nb, l->items[i], n);
+        memcpy(o + nb + n, after, na);
+        o += nb + n + na;
     }
-    return sb_take(&sb, a);
+    *o = '\0';
+    return out;
 }
 
 /* The fields render_function puts in with linear_format, which are the
@@ -517,6 +526,7 @@ const char *gen_render_function(Clinic *c, Function *f)
 
     BlockFields bf;
     memset(&bf, 0, sizeof bf);
+    strmap_reserve(a, &d, 64);   /* it has some 40 fields */
     fill_template_dict(c, f, params, &data, &d, &bf);
     f->rendering.done = true;
     f->rendering.parameters = params;

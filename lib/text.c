@@ -114,6 +114,26 @@ static inline size_t next_with_hash(const StrMap *m, unsigned h, size_t from)
 #endif
 }
 
+void strmap_reserve(Arena *a, StrMap *m, size_t cap)
+{
+    if (cap <= m->cap)
+        return;
+    cap = (cap + 3) & ~(size_t)3;   /* a multiple of 4, for next_with_hash */
+    /* grown arrays: written before they are read */
+    const char **keys = arena_array_uninit(a, const char *, cap);
+    const char **values = arena_array_uninit(a, const char *, cap);
+    unsigned *hashes = arena_array_uninit(a, unsigned, cap);
+    if (m->len) {
+        memcpy(keys, m->keys, m->len * sizeof *keys);
+        memcpy(values, m->values, m->len * sizeof *values);
+        memcpy(hashes, m->hashes, m->len * sizeof *hashes);
+    }
+    m->keys = keys;
+    m->values = values;
+    m->hashes = hashes;
+    m->cap = cap;
+}
+
 void strmap_set(Arena *a, StrMap *m, const char *key, const char *value)
 {
     unsigned h = key_hash(key, strlen(key));
@@ -124,22 +144,8 @@ void strmap_set(Arena *a, StrMap *m, const char *key, const char *value)
             return;
         }
     }
-    if (m->len == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 16;   /* a multiple of 4 */
-        /* grown arrays: written before they are read */
-        const char **keys = arena_array_uninit(a, const char *, cap);
-        const char **values = arena_array_uninit(a, const char *, cap);
-        unsigned *hashes = arena_array_uninit(a, unsigned, cap);
-        if (m->len) {
-            memcpy(keys, m->keys, m->len * sizeof *keys);
-            memcpy(values, m->values, m->len * sizeof *values);
-            memcpy(hashes, m->hashes, m->len * sizeof *hashes);
-        }
-        m->keys = keys;
-        m->values = values;
-        m->hashes = hashes;
-        m->cap = cap;
-    }
+    if (m->len == m->cap)
+        strmap_reserve(a, m, m->cap ? m->cap * 2 : 16);
     m->keys[m->len] = key;
     m->values[m->len] = value;
     m->hashes[m->len] = h;

@@ -37,6 +37,9 @@ typedef struct StrMap {
 
 void strmap_set(Arena *a, StrMap *m, const char *key, const char *value);
 const char *strmap_get(const StrMap *m, const char *key); /* NULL if absent */
+/* Appended for speed: room for cap keys at once, for a map known to
+   grow that big (template_dict). */
+void strmap_reserve(Arena *a, StrMap *m, size_t cap);
 
 /* Python's template.format_map(map) for "{name}" fields and "{{"/"}}"
    escapes.  A field missing from map is returned in *missing (and the
