@@ -173,57 +173,6 @@ static const char *strmap_getn(const StrMap *m, const char *key, size_t n)
     return NULL;
 }
 
-/* ---- str.format_map ---------------------------------------------------- */
-
-char *text_format_map(Arena *a, const char *t, const StrMap *map,
-                      const char **missing)
-{
-    StrBuf sb = STRBUF_INIT;
-    if (missing)
-        *missing = NULL;
-    sb_grow(&sb, 2 * strlen(t));   /* the fields' values grow it little */
-    for (const char *p = t; *p;) {
-        if (p[0] == '{' && p[1] == '{') {
-            sb_addc(&sb, '{');
-            p += 2;
-        } else if (p[0] == '}' && p[1] == '}') {
-            sb_addc(&sb, '}');
-            p += 2;
-        } else if (p[0] == '{') {
-            /* A conversion or format spec ("!r", ":>4") is not used by
-               clinic's templates; the name ends before it. */
-            const char *q = p + 1;
-            while (*q && *q != '}' && *q != '!' && *q != ':')
-                q++;
-            const char *end = *q == '}' ? q : strchr(q, '}');
-            if (!end)
-                goto fail;
-            size_t n = (size_t)(q - (p + 1));
-            const char *value = strmap_getn(map, p + 1, n);
-            if (!value) {
-                if (missing)
-                    *missing = arena_strndup(a, p + 1, n);
-                goto fail;
-            }
-            sb_adds(&sb, value);
-            p = end + 1;
-        } else {
-            const char *q = p + strcspn(p, "{}");
-            if (q == p) { /* a single '}' */
-                goto fail;
-            }
-            sb_add(&sb, p, (size_t)(q - p));
-            p = q;
-        }
-    }
-    return sb_take(&sb, a);
-fail:
-    if (missing && !*missing)
-        *missing = "";
-    sb_free(&sb);
-    return NULL;
-}
-
 /* ---- line-oriented helpers -------------------------------------------- */
 
 /* Runs body for each '\n'-separated piece of s, as Python's s.split('\n')
@@ -415,7 +364,7 @@ const char *text_linear_format_if_any(Arena *a, const char *t,
     return s ? s : t;
 }
 
-/* ---- render_function's passes in one ------------------------------------ */
+/* ---- str.format_map ---------------------------------------------------- */
 
 /* Copies s[p..end) to *out up to the first brace and returns where that
    is (end when there is none).  Up to 15 bytes past what it copies may
@@ -456,10 +405,10 @@ static inline char *room_for(StrBuf *sb, size_t n)
     return sb->buf + sb->len;
 }
 
-/* The end of the field whose name starts at p (its '}'), or NULL when
-   the field is not a plain "{name}" closed before end.  Looked for 16
+/* Where the name of the field that starts at p ends: its '}', or the
+   '!' or ':' of a conversion or format spec, or end.  Looked for 16
    bytes at a time too: a name is a dozen bytes or more. */
-static const char *field_end(const char *p, const char *end)
+static const char *field_name_end(const char *p, const char *end)
 {
 #ifdef __SSE2__
     const __m128i close = _mm_set1_epi8('}'), bang = _mm_set1_epi8('!'),
@@ -469,15 +418,21 @@ static const char *field_end(const char *p, const char *end)
         unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(
             _mm_cmpeq_epi8(x, close),
             _mm_or_si128(_mm_cmpeq_epi8(x, bang), _mm_cmpeq_epi8(x, colon))));
-        if (mask) {
-            p += __builtin_ctz(mask);
-            return *p == '}' ? p : NULL;
-        }
+        if (mask)
+            return p + __builtin_ctz(mask);
         p += 16;
     }
 #endif
     while (p < end && *p != '}' && *p != '!' && *p != ':')
         p++;
+    return p;
+}
+
+/* The end of the field whose name starts at p (its '}'), or NULL when
+   the field is not a plain "{name}" closed before end. */
+static const char *field_end(const char *p, const char *end)
+{
+    p = field_name_end(p, end);
     return p < end && *p == '}' ? p : NULL;
 }
 
@@ -491,6 +446,57 @@ static char *add_value(StrBuf *sb, const char *value, size_t n)
     sb->len += vlen;
     return sb->buf + sb->len;
 }
+
+char *text_format_map(Arena *a, const char *t, const StrMap *map,
+                      const char **missing)
+{
+    size_t n = strlen(t);
+    const char *p = t, *end = t + n;
+    StrBuf sb = STRBUF_INIT;
+    if (missing)
+        *missing = NULL;
+    char *o = room_for(&sb, n + n / 2);   /* the values grow it little */
+    for (;;) {
+        p = copy_to_brace(&o, p, end);
+        sb.len = (size_t)(o - sb.buf);
+        if (p == end)
+            break;
+        if (p + 1 < end && p[1] == *p) {        /* "{{" or "}}" */
+            *o++ = *p;
+            p += 2;
+            continue;
+        }
+        if (*p == '}')                          /* a single '}' */
+            goto fail;
+        /* A conversion or format spec ("!r", ":>4") is not used by
+           clinic's templates; the name ends before it. */
+        const char *name_end = field_name_end(p + 1, end);
+        const char *close = name_end < end && *name_end == '}' ? name_end
+                            : name_end < end
+                                ? memchr(name_end, '}', (size_t)(end - name_end))
+                                : NULL;
+        if (!close)
+            goto fail;
+        size_t klen = (size_t)(name_end - (p + 1));
+        const char *value = strmap_getn(map, p + 1, klen);
+        if (!value) {
+            if (missing)
+                *missing = arena_strndup(a, p + 1, klen);
+            goto fail;
+        }
+        p = close + 1;
+        o = add_value(&sb, value, (size_t)(end - p));
+    }
+    sb.buf[sb.len] = '\0';
+    return sb_take(&sb, a);
+fail:
+    if (missing && !*missing)
+        *missing = "";
+    sb_free(&sb);
+    return NULL;
+}
+
+/* ---- render_function's passes in one ------------------------------------ */
 
 /* format_map of s[0..n) appended to sb, as a piece of a longer text:
    false when a field is not a plain one closed within the piece, names
@@ -656,6 +662,8 @@ one_by_one:
     sb_free(&sb);
     return NULL;
 }
+
+/* ---- dedenting, indenting, wrapping ----------------------------------- */
 
 char *text_dedent(Arena *a, const char *s)
 {

@@ -128,6 +128,24 @@ START_TEST(format_map_fields_and_escapes)
     ck_assert_ptr_null(text_format_map(arena, "{nope}", &m, &missing));
     ck_assert_str_eq(missing, "nope");
     ck_assert_ptr_null(text_format_map(arena, "a } b", &m, &missing));
+    ck_assert_str_eq(missing, "");
+    /* a conversion or spec ends the name and is not used */
+    ck_assert_str_eq(text_format_map(arena, "{name!r} {{}} {name:>20}", &m,
+                                     &missing),
+                     "zlib.compress {} zlib.compress");
+    ck_assert_ptr_null(text_format_map(arena, "{name!r", &m, &missing));
+    ck_assert_ptr_null(text_format_map(arena, "{", &m, &missing));
+    ck_assert_ptr_null(text_format_map(arena, "x}", &m, &missing));
+    ck_assert_str_eq(text_format_map(arena, "{{", &m, &missing), "{");
+    /* long runs, looked at 16 bytes at a time */
+    ck_assert_str_eq(text_format_map(arena,
+        "0123456789abcdef0123456789abcdef{name}0123456789abcdef0123456789{{x", &m,
+        &missing),
+        "0123456789abcdef0123456789abcdefzlib.compress0123456789abcdef0123456789{x");
+    ck_assert_ptr_null(text_format_map(arena,
+        "0123456789abcdef0123456789abcdef{no_such_field_at_all_here}", &m,
+        &missing));
+    ck_assert_str_eq(missing, "no_such_field_at_all_here");
 }
 END_TEST
 
