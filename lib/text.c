@@ -166,9 +166,14 @@ const char *strmap_get(const StrMap *m, const char *key)
 static const char *strmap_getn(const StrMap *m, const char *key, size_t n)
 {
     unsigned h = key_hash(key, n);
+    /* a key whose hash is h has a length of n mod 256 (key_hash's low
+       byte): below 256, n bytes or more, which memcmp may read */
+    bool short_key = n < 256;
     for (size_t i = next_with_hash(m, h, 0); i < m->len;
          i = next_with_hash(m, h, i + 1))
-        if (strncmp(m->keys[i], key, n) == 0 && m->keys[i][n] == '\0')
+        if ((short_key ? memcmp(m->keys[i], key, n)
+                       : strncmp(m->keys[i], key, n)) == 0 &&
+            m->keys[i][n] == '\0')
             return m->values[i];
     return NULL;
 }
