@@ -377,9 +377,10 @@ static const char *render_field_text(Clinic *c, RouterField field,
 
     if (bf->option_groups.len)
         template = text_linear_format_if_any(a, template, &bf->option_groups);
-    /* Most templates are empty or hold no field at all; the others have
+    /* Most templates are empty or hold no field at all (which
+       text_render_template gives back as they are); the others have
        their passes made in one where that can be done. */
-    if (!strpbrk(template, "{}"))
+    if (!*template)
         s = template;
     else if (!(s = text_render_template(a, template, &bf->block_fields, d)))
         s = render_one_pass_at_a_time(c, template, d, bf);

@@ -402,6 +402,26 @@ static inline const char *copy_to_brace(char **out, const char *p,
     return p;
 }
 
+/* The first brace in s[p..end), or end: copy_to_brace without the
+   copy. */
+static const char *find_brace(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+    while (end - p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(x, open), _mm_cmpeq_epi8(x, close)));
+        if (mask)
+            return p + __builtin_ctz(mask);
+        p += 16;
+    }
+#endif
+    while (p < end && *p != '{' && *p != '}')
+        p++;
+    return p;
+}
+
 /* Room in sb for n more bytes and copy_to_brace's overshoot. */
 static inline char *room_for(StrBuf *sb, size_t n)
 {
@@ -581,6 +601,9 @@ const char *text_render_template(Arena *a, const char *t,
 {
     size_t n = strlen(t);
     const char *p = t, *end = t + n;
+    /* Many templates have no field at all: they are their text. */
+    if (find_brace(p, end) == end)
+        return t;
     StrBuf sb = STRBUF_INIT;
     /* where the "exit:" lines went out, to be taken back when nothing
        jumps to them (known only at the end) */

@@ -57,13 +57,8 @@ char *text_linear_format(Arena *a, const char *template, const StrMap *map);
 const char *text_linear_format_if_any(Arena *a, const char *template,
                                       const StrMap *map);
 
-/* render_function's passes over one of its templates, in one where it
-   can: linear_format(t, blocks); then, when that has "{exit_label}",
-   linear_format with exit_label = "exit:" if it has "goto exit;", else
-   ""; then format_map(map).  NULL when the template needs the passes
-   one by one (a marker not alone on its line, a field format_map cannot
-   fill or that a value's line leaves open, ...): the caller makes them
-   then, which also reports any error as they do. */
+/* The block fields of text_render_template, made once for the
+   templates of a function. */
 typedef struct TextBlockFields {
     const StrMap *map;
     /* the first bytes and lengths (mod 64) of its keys, which tell most
@@ -71,9 +66,16 @@ typedef struct TextBlockFields {
     unsigned long long firsts, lengths;
 } TextBlockFields;
 
-/* The block fields of text_render_template, made once for the
-   templates of a function. */
 TextBlockFields text_block_fields(const StrMap *map);
+
+/* render_function's passes over one of its templates, in one where it
+   can: linear_format(t, blocks); then, when that has "{exit_label}",
+   linear_format with exit_label = "exit:" if it has "goto exit;", else
+   ""; then format_map(map).  t itself when it has no brace.  NULL when
+   the template needs the passes one by one (a marker not alone on its
+   line, a field format_map cannot fill or that a value's line leaves
+   open, ...): the caller makes them then, which also reports any error
+   as they do. */
 const char *text_render_template(Arena *a, const char *t,
                                  const TextBlockFields *blocks,
                                  const StrMap *map);

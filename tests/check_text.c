@@ -201,6 +201,9 @@ START_TEST(render_template_as_the_passes_one_by_one)
                       "template %zu: \"%s\" for \"%s\"", i,
                       one ? one : "(declined)", expected);
     }
+    /* no brace: the template itself */
+    static const char plain[] = "static PyObject *\nno_fields_here(void)\n";
+    ck_assert_ptr_eq(text_render_template(arena, plain, &fields, &map), plain);
     /* declined: what needs the passes one by one (a block field not
        alone on its line, first there or not, among them) */
     static const char *const declined[] = {
