@@ -240,6 +240,12 @@ static void set_block_field(Arena *a, StrMap *d, BlockFields *bf,
     strmap_set(a, &bf->blocks, name, value);
 }
 
+/* text_format_escape(text_rstrip(s)), without the stripped copy. */
+static const char *escaped_rstripped(Arena *a, const char *s)
+{
+    return text_format_escape_n(a, s, text_rstrip_len(s));
+}
+
 /* Fills template_dict as the reference does, from the rendered data. */
 static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
                                RenderData *data, StrMap *d, BlockFields *bf)
@@ -314,11 +320,10 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
     strmap_set(a, d, "impl_arguments",
                strlist_join(a, &data->impl_arguments, ", "));
     set_block_field(a, d, bf, "return_conversion",
-               text_format_escape(a, text_rstrip(a,
-                   strlist_join(a, &data->return_conversion, ""))));
+               escaped_rstripped(a, strlist_join(a, &data->return_conversion,
+                                                 "")));
     set_block_field(a, d, bf, "post_parsing",
-               text_format_escape(a, text_rstrip(a,
-                   strlist_join(a, &data->post_parsing, ""))));
+               escaped_rstripped(a, strlist_join(a, &data->post_parsing, "")));
     set_block_field(a, d, bf, "cleanup",
                text_format_escape(a, strlist_join(a, &data->cleanup, "")));
     strmap_set(a, d, "return_value", data->return_value);

@@ -838,9 +838,14 @@ char *text_suffix_all_lines(Arena *a, const char *s, const char *suffix)
 
 char *text_format_escape(Arena *a, const char *s)
 {
+    return text_format_escape_n(a, s, strlen(s));
+}
+
+char *text_format_escape_n(Arena *a, const char *s, size_t n)
+{
     /* the braces counted first, so the text is written once, at its
        size, the runs between them copied whole */
-    size_t n = strlen(s), braces = 0;
+    size_t braces = 0;
     for (const char *p = s, *end = s + n; p < end; p++)
         braces += *p == '{' || *p == '}';
     char *out = arena_alloc_uninit(a, n + braces + 16 + 1), *o = out;

@@ -89,6 +89,7 @@ char *text_rstrip_lines(Arena *a, const char *s);
 char *text_indent_all_lines(Arena *a, const char *s, const char *prefix);
 char *text_suffix_all_lines(Arena *a, const char *s, const char *suffix);
 char *text_format_escape(Arena *a, const char *s);  /* { -> {{, } -> }} */
+char *text_format_escape_n(Arena *a, const char *s, size_t n); /* s[0..n) */
 /* Python's str.replace(old, new): every occurrence. */
 char *text_replace(Arena *a, const char *s, const char *old, const char *new_);
 

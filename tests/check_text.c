@@ -255,6 +255,7 @@ START_TEST(join_and_escape)
                      "-ab--ab--ab--ab--ab--ab--ab--ab--ab--ab");
     ck_assert_str_eq(text_format_escape(arena, ""), "");
     ck_assert_str_eq(text_format_escape(arena, "{}"), "{{}}");
+    ck_assert_str_eq(text_format_escape_n(arena, "{a}  \n", 3), "{{a}}");
     ck_assert_str_eq(text_format_escape(arena,
         "if (x) {\n    goto exit;\n} /* a long enough line */ {x}"),
         "if (x) {{\n    goto exit;\n}} /* a long enough line */ {{x}}");
