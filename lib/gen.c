@@ -103,12 +103,18 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
         size_t rest = doclen - (size_t)(line_start - doc);
         const char *nl = memchr(line_start, '\n', rest);
         size_t len = nl ? (size_t)(nl - line_start) : rest;
+        /* '"', the line quoted (at most twice as long), '\n"' and a
+           newline, written in place */
+        sb_grow(&sb, 2 * len + 5);
+        char *o = sb.buf + sb.len;
         last_piece = sb.len;
-        sb_addc(&sb, '"');
-        last_start = sb.len;
-        text_add_quoted_for_c_string(&sb, line_start, len);
-        last_len = sb.len - last_start;
-        sb_add(&sb, "\\n\"\n", 4);
+        *o++ = '"';
+        last_start = sb.len + 1;
+        o = text_put_quoted_for_c_string(o, line_start, len);
+        last_len = (size_t)(o - sb.buf) - last_start;
+        memcpy(o, "\\n\"\n", 4);
+        sb.len = (size_t)(o + 4 - sb.buf);
+        sb.buf[sb.len] = '\0';
         if (!nl)
             break;
         line_start = nl + 1;

@@ -1009,18 +1009,28 @@ static const char *find_quotable(const char *s, const char *end)
     return s;
 }
 
-void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n)
+char *text_put_quoted_for_c_string(char *out, const char *s, size_t n)
 {
     const char *end = s + n;
     while (s < end) {
         const char *q = find_quotable(s, end);  /* copied as they are */
-        sb_add(sb, s, (size_t)(q - s));
+        memcpy(out, s, (size_t)(q - s));
+        out += q - s;
         if (q == end)
             break;
-        sb_addc(sb, '\\');
-        sb_addc(sb, *q);
+        *out++ = '\\';
+        *out++ = *q;
         s = q + 1;
     }
+    return out;
+}
+
+void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n)
+{
+    sb_grow(sb, 2 * n);
+    sb->len = (size_t)(text_put_quoted_for_c_string(sb->buf + sb->len, s, n) -
+                       sb->buf);
+    sb->buf[sb->len] = '\0';
 }
 
 bool text_is_ascii(const char *s, size_t n)

@@ -101,6 +101,9 @@ char *text_wrap_declarations(Arena *a, const char *s, int length);
 char *text_quoted_for_c_string(Arena *a, const char *s);
 /* The same for n bytes of s, appended to sb. */
 void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n);
+/* The same written at out, which has room for 2 * n bytes; where it
+   ends. */
+char *text_put_quoted_for_c_string(char *out, const char *s, size_t n);
 char *text_c_repr(Arena *a, const char *s);
 /* Whether s[0..n) is all ASCII (no byte above 0x7F). */
 bool text_is_ascii(const char *s, size_t n);
