@@ -5,6 +5,9 @@
  * the ten output fields to the router, in the router's order.
  */
 #include <string.h>
+#ifdef CHECK_RENDER_TEMPLATE
+#include <stdlib.h>
+#endif
 
 #include "converters.h"
 #include "gen.h"
@@ -84,30 +87,34 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
 {
     Arena *a = c->arena;
     const char *doc = f->docstring ? f->docstring : "";
-    const char *p, *line_start = doc;
+    const char *line_start = doc;
     StrBuf sb = STRBUF_INIT;
     size_t last_piece = 0, last_start = 0, last_len = 0;
+    size_t doclen = strlen(doc);
 
-    for (p = doc; *p; p++)
-        if ((unsigned char)*p > 0x7F) {
-            if (!c->dialect->docstring_ascii_check)
-                clinic_warnm(c, 0, MSG_NON_ASCII_DOCSTRING, NULL);
-            break;
-        }
+    if (!c->dialect->docstring_ascii_check && !text_is_ascii(doc, doclen))
+        clinic_warnm(c, 0, MSG_NON_ASCII_DOCSTRING, NULL);
 
     /* One '"line\n"' piece per line; the last one loses its "\n" unless
        the docstring ends with the signature marker, which wants the blank
        line __text_signature__ expects. */
-    sb_grow(&sb, strlen(doc) + strlen(doc) / 8 + 16);
+    sb_grow(&sb, doclen + doclen / 8 + 16);
     for (;;) {
-        const char *nl = strchr(line_start, '\n');
-        size_t len = nl ? (size_t)(nl - line_start) : strlen(line_start);
+        size_t rest = doclen - (size_t)(line_start - doc);
+        const char *nl = memchr(line_start, '\n', rest);
+        size_t len = nl ? (size_t)(nl - line_start) : rest;
+        /* '"', the line quoted (at most twice as long), '\n"' and a
+           newline, written in place */
+        sb_grow(&sb, 2 * len + 5);
+        char *o = sb.buf + sb.len;
         last_piece = sb.len;
-        sb_addc(&sb, '"');
-        last_start = sb.len;
-        text_add_quoted_for_c_string(&sb, line_start, len);
-        last_len = sb.len - last_start;
-        sb_adds(&sb, "\\n\"\n");
+        *o++ = '"';
+        last_start = sb.len + 1;
+        o = text_put_quoted_for_c_string(o, line_start, len);
+        last_len = (size_t)(o - sb.buf) - last_start;
+        memcpy(o, "\\n\"\n", 4);
+        sb.len = (size_t)(o + 4 - sb.buf);
+        sb.buf[sb.len] = '\0';
         if (!nl)
             break;
         line_start = nl + 1;
@@ -200,21 +207,54 @@ static const char *c_basename_of(Clinic *c, const Function *f)
 static const char *join_each(Arena *a, const StrList *l, const char *before,
                              const char *after, const char *sep)
 {
-    StrBuf sb = STRBUF_INIT;
-    size_t i;
-    for (i = 0; i < l->len; i++) {
-        if (i)
-            sb_adds(&sb, sep);
-        sb_adds(&sb, before);
-        sb_adds(&sb, l->items[i]);
-        sb_adds(&sb, after);
+    /* written once, at its size */
+    size_t nb = strlen(before), na = strlen(after), ns = strlen(sep);
+    size_t total = l->len ? (l->len - 1) * ns : 0;
+    for (size_t i = 0; i < l->len; i++)
+        total += nb + strlen(l->items[i]) + na;
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+    for (size_t i = 0; i < l->len; i++) {
+        if (i) {
+            memcpy(o, sep, ns);
+            o += ns;
+        }
+        size_t n = strlen(l->items[i]);
+        memcpy(o, before, nb);
+        memcpy(o + nb, l->items[i], n);
+        memcpy(o + nb + n, after, na);
+        o += nb + n + na;
     }
-    return sb_take(&sb, a);
+    *o = '\0';
+    return out;
+}
+
+/* The fields render_function puts in with linear_format, which are the
+   same for every template of the function: the option groups' switch,
+   then the blocks of code. */
+typedef struct BlockFields {
+    StrMap option_groups;      /* empty without option groups */
+    StrMap blocks;
+    TextBlockFields block_fields;   /* blocks, for text_render_template */
+} BlockFields;
+
+/* A block field goes into template_dict and into the map of the block
+   fields (its last value there is the one template_dict ends with). */
+static void set_block_field(Arena *a, StrMap *d, BlockFields *bf,
+                            const char *name, const char *value)
+{
+    strmap_set(a, d, name, value);
+    strmap_set(a, &bf->blocks, name, value);
+}
+
+/* text_format_escape(text_rstrip(s)), without the stripped copy. */
+static const char *escaped_rstripped(Arena *a, const char *s)
+{
+    return text_format_escape_n(a, s, text_rstrip_len(s));
 }
 
 /* Fills template_dict as the reference does, from the rendered data. */
 static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
-                               RenderData *data, StrMap *d)
+                               RenderData *data, StrMap *d, BlockFields *bf)
 {
     Arena *a = c->arena;
     const char *c_basename;
@@ -262,10 +302,11 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
                f->return_converter && f->return_converter->type
                    ? f->return_converter->type : "PyObject *");
 
-    strmap_set(a, d, "declarations",
+    set_block_field(a, d, bf, "declarations",
                text_format_escape(a, strlist_join(a, &data->declarations, "\n")));
-    strmap_set(a, d, "initializers", strlist_join(a, &data->initializers, "\n\n"));
-    strmap_set(a, d, "modifications",
+    set_block_field(a, d, bf, "initializers",
+                    strlist_join(a, &data->initializers, "\n\n"));
+    set_block_field(a, d, bf, "modifications",
                strlist_join(a, &data->modifications, "\n\n"));
     strmap_set(a, d, "keywords_c",
                join_each(a, &data->keywords, "\"", "\",", " "));
@@ -284,57 +325,40 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
                strlist_join(a, &data->impl_parameters, ", "));
     strmap_set(a, d, "impl_arguments",
                strlist_join(a, &data->impl_arguments, ", "));
-    strmap_set(a, d, "return_conversion",
-               text_format_escape(a, text_rstrip(a,
-                   strlist_join(a, &data->return_conversion, ""))));
-    strmap_set(a, d, "post_parsing",
-               text_format_escape(a, text_rstrip(a,
-                   strlist_join(a, &data->post_parsing, ""))));
-    strmap_set(a, d, "cleanup",
+    set_block_field(a, d, bf, "return_conversion",
+               escaped_rstripped(a, strlist_join(a, &data->return_conversion,
+                                                 "")));
+    set_block_field(a, d, bf, "post_parsing",
+               escaped_rstripped(a, strlist_join(a, &data->post_parsing, "")));
+    set_block_field(a, d, bf, "cleanup",
                text_format_escape(a, strlist_join(a, &data->cleanup, "")));
     strmap_set(a, d, "return_value", data->return_value);
-    strmap_set(a, d, "lock", strlist_join(a, &data->lock, "\n"));
-    strmap_set(a, d, "unlock", strlist_join(a, &data->unlock, "\n"));
+    set_block_field(a, d, bf, "lock", strlist_join(a, &data->lock, "\n"));
+    set_block_field(a, d, bf, "unlock", strlist_join(a, &data->unlock, "\n"));
 }
 
-/* The passes render_function makes over one field's template. */
-/* The fields render_function puts in with linear_format, which are the
-   same for every template of the function: the option groups' switch,
-   then the blocks of code. */
-typedef struct BlockFields {
-    StrMap option_groups;      /* empty without option groups */
-    StrMap blocks;
-} BlockFields;
 
-static void block_fields_of(Clinic *c, const StrMap *d, bool option_groups,
-                            BlockFields *bf)
+/* The option groups' field, and the index of the block fields, once
+   template_dict is complete. */
+static void block_fields_finish(Clinic *c, const StrMap *d,
+                                bool option_groups, BlockFields *bf)
 {
-    static const char *const names[] = {
-        "declarations", "return_conversion", "initializers", "modifications",
-        "post_parsing", "cleanup", "lock", "unlock",
-    };
-    memset(bf, 0, sizeof *bf);
     if (option_groups)
         strmap_set(c->arena, &bf->option_groups, "option_group_parsing",
                    strmap_get(d, "option_group_parsing"));
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        strmap_set(c->arena, &bf->blocks, names[i], strmap_get(d, names[i]));
+    bf->block_fields = text_block_fields(&bf->blocks);
 }
 
-/* The passes render_function makes over one field's template, up to the
-   line prefix and suffix. */
-static const char *render_field_text(Clinic *c, RouterField field,
-                                     const char *template, const StrMap *d,
-                                     const BlockFields *bf)
+/* render_function's passes over a template with braces after the option
+   groups', one by one. */
+static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
+                                             const StrMap *d,
+                                             const BlockFields *bf)
 {
     Arena *a = c->arena;
     const char *missing = NULL;
     const char *s;
 
-    /* Most templates are empty or hold no field at all: a pass that
-       would change nothing is skipped, and so is its copy. */
-    if (bf->option_groups.len)
-        template = text_linear_format_if_any(a, template, &bf->option_groups);
     template = text_linear_format_if_any(a, template, &bf->blocks);
 
     /* Only generate the "exit:" label if something jumps to it. */
@@ -345,13 +369,39 @@ static const char *render_field_text(Clinic *c, RouterField field,
         template = text_linear_format(a, template, &exit_map);
     }
 
-    if (strpbrk(template, "{}")) {
-        s = text_format_map(a, template, d, &missing);
-        if (!s)
-            clinic_fail(c, 0, "KeyError: '%s'", missing);
-    } else {
+    if (!strpbrk(template, "{}"))
+        return template;
+    s = text_format_map(a, template, d, &missing);
+    if (!s)
+        clinic_fail(c, 0, "KeyError: '%s'", missing);
+    return s;
+}
+
+/* The passes render_function makes over one field's template, up to the
+   line prefix and suffix. */
+static const char *render_field_text(Clinic *c, RouterField field,
+                                     const char *template, const StrMap *d,
+                                     const BlockFields *bf)
+{
+    Arena *a = c->arena;
+    const char *s;
+
+    if (bf->option_groups.len)
+        template = text_linear_format_if_any(a, template, &bf->option_groups);
+    /* Most templates are empty or hold no field at all (which
+       text_render_template gives back as they are); the others have
+       their passes made in one where that can be done. */
+    if (!*template)
         s = template;
-    }
+    else if (!(s = text_render_template(a, template, &bf->block_fields, d)))
+        s = render_one_pass_at_a_time(c, template, d, bf);
+#ifdef CHECK_RENDER_TEMPLATE
+    /* a cross-check build (CFLAGS=-DCHECK_RENDER_TEMPLATE): the passes
+       in one must give what they give one by one */
+    if (strpbrk(template, "{}") &&
+        strcmp(s, render_one_pass_at_a_time(c, template, d, bf)) != 0)
+        abort();
+#endif
 
     /* Reflow long impl declarations. */
     if (field == FIELD_IMPL_PROTOTYPE || field == FIELD_IMPL_DEFINITION)
@@ -486,7 +536,10 @@ const char *gen_render_function(Clinic *c, Function *f)
         data.declarations.len--;
     }
 
-    fill_template_dict(c, f, params, &data, &d);
+    BlockFields bf;
+    memset(&bf, 0, sizeof bf);
+    strmap_reserve(a, &d, 64);   /* it has some 40 fields */
+    fill_template_dict(c, f, params, &data, &d, &bf);
     f->rendering.done = true;
     f->rendering.parameters = params;
     f->rendering.c_basename = strmap_get(&d, "c_basename");
@@ -497,8 +550,7 @@ const char *gen_render_function(Clinic *c, Function *f)
         strmap_set(a, &d, "option_group_parsing",
                    gen_option_group_parsing(c, f));
 
-    BlockFields bf;
-    block_fields_of(c, &d, has_option_groups, &bf);
+    block_fields_finish(c, &d, has_option_groups, &bf);
     const char *def_template = templates[FIELD_IMPL_DEFINITION];
     const char *def_text = NULL;
     for (field = 0; field < ROUTER_NFIELDS; field++) {

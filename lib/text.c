@@ -11,6 +11,10 @@
 #include <strings.h>
 #include <stdlib.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "strbuf.h"
 
 /* ---- lists and maps -------------------------------------------------- */
@@ -35,13 +39,31 @@ const char *strlist_pop(StrList *l)
 
 const char *strlist_join(Arena *a, const StrList *l, const char *sep)
 {
-    StrBuf sb = STRBUF_INIT;
+    /* written once, at its size: the first items' lengths are kept from
+       the count to the copy */
+    enum { LENGTHS_KEPT = 16 };
+    size_t lengths[LENGTHS_KEPT];
+    if (l->len == 0)
+        return "";
+    size_t seplen = strlen(sep), total = seplen * (l->len - 1);
     for (size_t i = 0; i < l->len; i++) {
-        if (i)
-            sb_adds(&sb, sep);
-        sb_adds(&sb, l->items[i]);
+        size_t n = strlen(l->items[i]);
+        if (i < LENGTHS_KEPT)
+            lengths[i] = n;
+        total += n;
     }
-    return sb_take(&sb, a);
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+    for (size_t i = 0; i < l->len; i++) {
+        if (i) {
+            memcpy(o, sep, seplen);
+            o += seplen;
+        }
+        size_t n = i < LENGTHS_KEPT ? lengths[i] : strlen(l->items[i]);
+        memcpy(o, l->items[i], n);
+        o += n;
+    }
+    *o = '\0';
+    return out;
 }
 
 bool strlist_contains(const StrList *l, const char *s)
@@ -54,7 +76,8 @@ bool strlist_contains(const StrList *l, const char *s)
 
 /* A cheap hash of an n-byte key: its length and three of its bytes,
    enough to tell nearly all of clinic's template keys apart (a collision
-   only costs a string comparison). */
+   only costs a string comparison).  Its low byte is the length's and the
+   next the first byte's: text_block_fields reads them. */
 static unsigned key_hash(const char *key, size_t n)
 {
     if (n == 0)
@@ -64,31 +87,65 @@ static unsigned key_hash(const char *key, size_t n)
            ((unsigned)k[n - 1] << 24);
 }
 
+/* The position of the first key at or after from whose hash is h, or
+   m->len.  With SSE2, four hashes at a time: the arrays' capacity is a
+   multiple of four, so a group past len is still the map's (its hashes
+   past len are masked off). */
+static inline size_t next_with_hash(const StrMap *m, unsigned h, size_t from)
+{
+    size_t i = from;
+#ifdef __SSE2__
+    const __m128i want = _mm_set1_epi32((int)h);
+    for (; i < m->len; i += 4) {
+        __m128i got = _mm_loadu_si128((const __m128i *)(const void *)
+                                      (m->hashes + i));
+        unsigned mask = (unsigned)_mm_movemask_ps(
+            _mm_castsi128_ps(_mm_cmpeq_epi32(got, want)));
+        if (m->len - i < 4)
+            mask &= (1u << (m->len - i)) - 1;
+        if (mask)
+            return i + (unsigned)__builtin_ctz(mask);
+    }
+    return m->len;
+#else
+    while (i < m->len && m->hashes[i] != h)
+        i++;
+    return i;
+#endif
+}
+
+void strmap_reserve(Arena *a, StrMap *m, size_t cap)
+{
+    if (cap <= m->cap)
+        return;
+    cap = (cap + 3) & ~(size_t)3;   /* a multiple of 4, for next_with_hash */
+    /* grown arrays: written before they are read */
+    const char **keys = arena_array_uninit(a, const char *, cap);
+    const char **values = arena_array_uninit(a, const char *, cap);
+    unsigned *hashes = arena_array_uninit(a, unsigned, cap);
+    if (m->len) {
+        memcpy(keys, m->keys, m->len * sizeof *keys);
+        memcpy(values, m->values, m->len * sizeof *values);
+        memcpy(hashes, m->hashes, m->len * sizeof *hashes);
+    }
+    m->keys = keys;
+    m->values = values;
+    m->hashes = hashes;
+    m->cap = cap;
+}
+
 void strmap_set(Arena *a, StrMap *m, const char *key, const char *value)
 {
     unsigned h = key_hash(key, strlen(key));
-    for (size_t i = 0; i < m->len; i++) {
-        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0) {
+    for (size_t i = next_with_hash(m, h, 0); i < m->len;
+         i = next_with_hash(m, h, i + 1)) {
+        if (strcmp(m->keys[i], key) == 0) {
             m->values[i] = value;
             return;
         }
     }
-    if (m->len == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 16;
-        /* grown arrays: written before they are read */
-        const char **keys = arena_array_uninit(a, const char *, cap);
-        const char **values = arena_array_uninit(a, const char *, cap);
-        unsigned *hashes = arena_array_uninit(a, unsigned, cap);
-        if (m->len) {
-            memcpy(keys, m->keys, m->len * sizeof *keys);
-            memcpy(values, m->values, m->len * sizeof *values);
-            memcpy(hashes, m->hashes, m->len * sizeof *hashes);
-        }
-        m->keys = keys;
-        m->values = values;
-        m->hashes = hashes;
-        m->cap = cap;
-    }
+    if (m->len == m->cap)
+        strmap_reserve(a, m, m->cap ? m->cap * 2 : 16);
     m->keys[m->len] = key;
     m->values[m->len] = value;
     m->hashes[m->len] = h;
@@ -98,8 +155,9 @@ void strmap_set(Arena *a, StrMap *m, const char *key, const char *value)
 const char *strmap_get(const StrMap *m, const char *key)
 {
     unsigned h = key_hash(key, strlen(key));
-    for (size_t i = 0; i < m->len; i++)
-        if (m->hashes[i] == h && strcmp(m->keys[i], key) == 0)
+    for (size_t i = next_with_hash(m, h, 0); i < m->len;
+         i = next_with_hash(m, h, i + 1))
+        if (strcmp(m->keys[i], key) == 0)
             return m->values[i];
     return NULL;
 }
@@ -108,61 +166,15 @@ const char *strmap_get(const StrMap *m, const char *key)
 static const char *strmap_getn(const StrMap *m, const char *key, size_t n)
 {
     unsigned h = key_hash(key, n);
-    for (size_t i = 0; i < m->len; i++)
-        if (m->hashes[i] == h && strncmp(m->keys[i], key, n) == 0 &&
+    /* a key whose hash is h has a length of n mod 256 (key_hash's low
+       byte): below 256, n bytes or more, which memcmp may read */
+    bool short_key = n < 256;
+    for (size_t i = next_with_hash(m, h, 0); i < m->len;
+         i = next_with_hash(m, h, i + 1))
+        if ((short_key ? memcmp(m->keys[i], key, n)
+                       : strncmp(m->keys[i], key, n)) == 0 &&
             m->keys[i][n] == '\0')
             return m->values[i];
-    return NULL;
-}
-
-/* ---- str.format_map ---------------------------------------------------- */
-
-char *text_format_map(Arena *a, const char *t, const StrMap *map,
-                      const char **missing)
-{
-    StrBuf sb = STRBUF_INIT;
-    if (missing)
-        *missing = NULL;
-    sb_grow(&sb, 2 * strlen(t));   /* the fields' values grow it little */
-    for (const char *p = t; *p;) {
-        if (p[0] == '{' && p[1] == '{') {
-            sb_addc(&sb, '{');
-            p += 2;
-        } else if (p[0] == '}' && p[1] == '}') {
-            sb_addc(&sb, '}');
-            p += 2;
-        } else if (p[0] == '{') {
-            /* A conversion or format spec ("!r", ":>4") is not used by
-               clinic's templates; the name ends before it. */
-            const char *q = p + 1;
-            while (*q && *q != '}' && *q != '!' && *q != ':')
-                q++;
-            const char *end = *q == '}' ? q : strchr(q, '}');
-            if (!end)
-                goto fail;
-            size_t n = (size_t)(q - (p + 1));
-            const char *value = strmap_getn(map, p + 1, n);
-            if (!value) {
-                if (missing)
-                    *missing = arena_strndup(a, p + 1, n);
-                goto fail;
-            }
-            sb_adds(&sb, value);
-            p = end + 1;
-        } else {
-            const char *q = p + strcspn(p, "{}");
-            if (q == p) { /* a single '}' */
-                goto fail;
-            }
-            sb_add(&sb, p, (size_t)(q - p));
-            p = q;
-        }
-    }
-    return sb_take(&sb, a);
-fail:
-    if (missing && !*missing)
-        *missing = "";
-    sb_free(&sb);
     return NULL;
 }
 
@@ -357,6 +369,330 @@ const char *text_linear_format_if_any(Arena *a, const char *t,
     return s ? s : t;
 }
 
+/* ---- str.format_map ---------------------------------------------------- */
+
+/* Copies s[p..end) to *out up to the first brace and returns where that
+   is (end when there is none).  Up to 15 bytes past what it copies may
+   be written at *out: the caller leaves room for them.  The templates
+   are long runs of C between braces, so the bytes are looked at 16 at a
+   time with SSE2 where the compiler has it (all of x86-64). */
+static inline const char *copy_to_brace(char **out, const char *p,
+                                        const char *end)
+{
+    char *o = *out;
+#ifdef __SSE2__
+    const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+    while (end - p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        _mm_storeu_si128((__m128i *)(void *)o, x);
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(x, open), _mm_cmpeq_epi8(x, close)));
+        if (mask) {
+            unsigned k = (unsigned)__builtin_ctz(mask);
+            *out = o + k;
+            return p + k;
+        }
+        p += 16;
+        o += 16;
+    }
+#endif
+    while (p < end && *p != '{' && *p != '}')
+        *o++ = *p++;
+    *out = o;
+    return p;
+}
+
+/* The first brace in s[p..end), or end: copy_to_brace without the
+   copy. */
+static const char *find_brace(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+    while (end - p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(x, open), _mm_cmpeq_epi8(x, close)));
+        if (mask)
+            return p + __builtin_ctz(mask);
+        p += 16;
+    }
+#endif
+    while (p < end && *p != '{' && *p != '}')
+        p++;
+    return p;
+}
+
+/* Room in sb for n more bytes and copy_to_brace's overshoot. */
+static inline char *room_for(StrBuf *sb, size_t n)
+{
+    if (sb->cap - sb->len <= n + 16)
+        sb_grow(sb, n + 16);
+    return sb->buf + sb->len;
+}
+
+/* Where the name of the field that starts at p ends: its '}', or the
+   '!' or ':' of a conversion or format spec, or end.  Looked for 16
+   bytes at a time too: a name is a dozen bytes or more. */
+static const char *field_name_end(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    const __m128i close = _mm_set1_epi8('}'), bang = _mm_set1_epi8('!'),
+                  colon = _mm_set1_epi8(':');
+    while (end - p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_cmpeq_epi8(x, close),
+            _mm_or_si128(_mm_cmpeq_epi8(x, bang), _mm_cmpeq_epi8(x, colon))));
+        if (mask)
+            return p + __builtin_ctz(mask);
+        p += 16;
+    }
+#endif
+    while (p < end && *p != '}' && *p != '!' && *p != ':')
+        p++;
+    return p;
+}
+
+/* The end of the field whose name starts at p (its '}'), or NULL when
+   the field is not a plain "{name}" closed before end. */
+static const char *field_end(const char *p, const char *end)
+{
+    p = field_name_end(p, end);
+    return p < end && *p == '}' ? p : NULL;
+}
+
+/* Appends value and makes room for n more bytes and copy_to_brace's
+   overshoot after it; where the next byte goes. */
+static char *add_value(StrBuf *sb, const char *value, size_t n)
+{
+    size_t vlen = strlen(value);
+    sb_grow(sb, vlen + n + 16);
+    memcpy(sb->buf + sb->len, value, vlen);
+    sb->len += vlen;
+    return sb->buf + sb->len;
+}
+
+char *text_format_map(Arena *a, const char *t, const StrMap *map,
+                      const char **missing)
+{
+    size_t n = strlen(t);
+    const char *p = t, *end = t + n;
+    StrBuf sb = STRBUF_INIT;
+    if (missing)
+        *missing = NULL;
+    char *o = room_for(&sb, n + n / 2);   /* the values grow it little */
+    for (;;) {
+        p = copy_to_brace(&o, p, end);
+        sb.len = (size_t)(o - sb.buf);
+        if (p == end)
+            break;
+        if (p + 1 < end && p[1] == *p) {        /* "{{" or "}}" */
+            *o++ = *p;
+            p += 2;
+            continue;
+        }
+        if (*p == '}')                          /* a single '}' */
+            goto fail;
+        /* A conversion or format spec ("!r", ":>4") is not used by
+           clinic's templates; the name ends before it. */
+        const char *name_end = field_name_end(p + 1, end);
+        const char *close = name_end < end && *name_end == '}' ? name_end
+                            : name_end < end
+                                ? memchr(name_end, '}', (size_t)(end - name_end))
+                                : NULL;
+        if (!close)
+            goto fail;
+        size_t klen = (size_t)(name_end - (p + 1));
+        const char *value = strmap_getn(map, p + 1, klen);
+        if (!value) {
+            if (missing)
+                *missing = arena_strndup(a, p + 1, klen);
+            goto fail;
+        }
+        p = close + 1;
+        o = add_value(&sb, value, (size_t)(end - p));
+    }
+    sb.buf[sb.len] = '\0';
+    return sb_take(&sb, a);
+fail:
+    if (missing && !*missing)
+        *missing = "";
+    sb_free(&sb);
+    return NULL;
+}
+
+/* ---- render_function's passes in one ------------------------------------ */
+
+/* format_map of s[0..n) appended to sb, as a piece of a longer text:
+   false when a field is not a plain one closed within the piece, names
+   no key of map, or a '}' stands alone (the whole text, formatted at
+   once, fails or reads across the piece's end then). */
+static bool format_piece(StrBuf *sb, const char *s, size_t n,
+                         const StrMap *map)
+{
+    const char *p = s, *end = s + n;
+    char *o = room_for(sb, n);
+    for (;;) {
+        p = copy_to_brace(&o, p, end);
+        sb->len = (size_t)(o - sb->buf);
+        if (p == end)
+            return true;
+        if (p + 1 < end && p[1] == *p) {        /* "{{" or "}}" */
+            *o++ = *p;
+            p += 2;
+            continue;
+        }
+        const char *close = *p == '{' ? field_end(p + 1, end) : NULL;
+        const char *value = close ? strmap_getn(map, p + 1,
+                                                (size_t)(close - p - 1))
+                                  : NULL;
+        if (!value)
+            return false;
+        p = close + 1;
+        o = add_value(sb, value, (size_t)(end - p));
+    }
+}
+
+/* The lines of a block field's value as linear_format puts them in for
+   a marker indented by indent[0..ilen): trailing blanks stripped, each
+   line but a blank one indented, each ending with "\n"; formatted. */
+static bool add_block_value(StrBuf *sb, const char *value, const char *indent,
+                            size_t ilen, const StrMap *map)
+{
+    for (const char *line = value;;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        len = rstrip_len(line, len);
+        if (len) {
+            sb_add(sb, indent, ilen);
+            if (!format_piece(sb, line, len, map))
+                return false;
+        }
+        sb_addc(sb, '\n');
+        if (!nl)
+            return true;
+        line = nl + 1;
+    }
+}
+
+#define EXIT_LINES_MAX 4
+
+TextBlockFields text_block_fields(const StrMap *map)
+{
+    /* key_hash has a key's length and first byte in its first two
+       bytes */
+    TextBlockFields f = {map, 0, 0};
+    for (size_t i = 0; i < map->len; i++) {
+        f.firsts |= 1ULL << (map->hashes[i] >> 8 & 63);
+        f.lengths |= 1ULL << (map->hashes[i] & 63);
+    }
+    return f;
+}
+
+static bool may_be_block(const TextBlockFields *f, const char *key, size_t n)
+{
+    return n && (f->firsts >> (key[0] & 63) & 1) &&
+           (f->lengths >> (n & 63) & 1);
+}
+
+const char *text_render_template(Arena *a, const char *t,
+                                 const TextBlockFields *blocks,
+                                 const StrMap *map)
+{
+    size_t n = strlen(t);
+    const char *p = t, *end = t + n;
+    /* Many templates have no field at all: they are their text. */
+    if (find_brace(p, end) == end)
+        return t;
+    StrBuf sb = STRBUF_INIT;
+    /* where the "exit:" lines went out, to be taken back when nothing
+       jumps to them (known only at the end) */
+    size_t exit_at[EXIT_LINES_MAX], nexits = 0;
+    bool value_jumps = false;   /* an inserted value has "goto exit;" */
+    bool drop_last = false;     /* the last line was a marker's */
+    char *o = room_for(&sb, n + n / 2);
+    for (;;) {
+        p = copy_to_brace(&o, p, end);
+        sb.len = (size_t)(o - sb.buf);
+        if (p == end)
+            break;
+        if (p + 1 < end && p[1] == *p) {        /* "{{" or "}}" */
+            *o++ = *p;
+            p += 2;
+            continue;
+        }
+        const char *close = *p == '{' ? field_end(p + 1, end) : NULL;
+        if (!close)
+            goto one_by_one;
+        const char *key = p + 1;
+        size_t klen = (size_t)(close - key);
+        const char *block = may_be_block(blocks, key, klen)
+                                ? strmap_getn(blocks->map, key, klen) : NULL;
+        bool exit_label = !block && klen == 10 &&
+                          memcmp(key, "exit_label", 10) == 0;
+        if (!block && !exit_label) {
+            const char *value = strmap_getn(map, key, klen);
+            if (!value)
+                goto one_by_one;
+            p = close + 1;
+            o = add_value(&sb, value, (size_t)(end - p));
+            continue;
+        }
+        /* A marker linear_format replaces: it must stand alone on its
+           line, after blanks only, which went out as they are. */
+        const char *indent = p;
+        while (indent > t && (indent[-1] == ' ' || indent[-1] == '\t'))
+            indent--;
+        if ((indent > t && indent[-1] != '\n') ||
+            (close + 1 < end && close[1] != '\n'))
+            goto one_by_one;
+        size_t ilen = (size_t)(p - indent);
+        sb.len -= ilen;
+        if (block && *block) {
+            /* the exit label pass would read the value's lines too */
+            if (strstr(block, "{exit_label}"))
+                goto one_by_one;
+            value_jumps = value_jumps || strstr(block, "goto exit;");
+            if (!add_block_value(&sb, block, indent, ilen, map))
+                goto one_by_one;
+        } else if (exit_label) {
+            if (nexits == EXIT_LINES_MAX)
+                goto one_by_one;
+            exit_at[nexits++] = sb.len;
+            sb_add(&sb, indent, ilen);
+            sb_add(&sb, "exit:\n", 6);
+        }
+        if (close + 1 == end) {
+            drop_last = true;
+            break;
+        }
+        p = close + 2;
+        o = room_for(&sb, (size_t)(end - p));
+    }
+    /* Only generate the "exit:" label if something jumps to it. */
+    if (nexits && !value_jumps && !strstr(t, "goto exit;")) {
+        size_t to = exit_at[0];
+        for (size_t i = 0; i < nexits; i++) {
+            size_t from = exit_at[i], line_end = from;
+            while (sb.buf[line_end] != '\n')
+                line_end++;
+            size_t upto = i + 1 < nexits ? exit_at[i + 1] : sb.len;
+            memmove(sb.buf + to, sb.buf + line_end + 1, upto - line_end - 1);
+            to += upto - line_end - 1;
+        }
+        sb.len = to;
+    }
+    if (drop_last && sb.len)
+        sb.len--;
+    sb.buf[sb.len] = '\0';
+    return sb_take(&sb, a);
+one_by_one:
+    sb_free(&sb);
+    return NULL;
+}
+
+/* ---- dedenting, indenting, wrapping ----------------------------------- */
+
 char *text_dedent(Arena *a, const char *s)
 {
     /* Pass 1: the margin, the longest common leading whitespace of the
@@ -502,13 +838,26 @@ char *text_suffix_all_lines(Arena *a, const char *s, const char *suffix)
 
 char *text_format_escape(Arena *a, const char *s)
 {
-    StrBuf sb = STRBUF_INIT;
-    for (; *s; s++) {
-        sb_addc(&sb, *s);
-        if (*s == '{' || *s == '}')
-            sb_addc(&sb, *s);
+    return text_format_escape_n(a, s, strlen(s));
+}
+
+char *text_format_escape_n(Arena *a, const char *s, size_t n)
+{
+    /* the braces counted first, so the text is written once, at its
+       size, the runs between them copied whole */
+    size_t braces = 0;
+    for (const char *p = s, *end = s + n; p < end; p++)
+        braces += *p == '{' || *p == '}';
+    char *out = arena_alloc_uninit(a, n + braces + 16 + 1), *o = out;
+    for (const char *p = s, *end = s + n;;) {
+        p = copy_to_brace(&o, p, end);
+        if (p == end)
+            break;
+        *o++ = *p;
+        *o++ = *p++;
     }
-    return sb_take(&sb, a);
+    *o = '\0';
+    return out;
 }
 
 /* Python's str.strip() of one piece, as a new arena string. */
@@ -521,8 +870,47 @@ static char *strip_piece(Arena *a, const char *s, size_t n)
     return arena_strndup(a, s, rstrip_len(s, n));
 }
 
+/* Whether wrap_declarations gives a line back as it is: one without
+   parameters ("(", ")" and a ',' between) does, and so does one whose
+   parameters are written as it writes them (stripped, ", " between),
+   that fits on one line once they are rejoined and ends with no blank:
+   most impl declarations are short. */
+static bool wrap_keeps_line(const char *line, size_t len, int length)
+{
+    const char *lp = memchr(line, '(', len);
+    const char *after_l = lp ? lp + 1 : NULL;
+    size_t after_l_len = lp ? len - (size_t)(after_l - line) : 0;
+    const char *rp = after_l_len ? memchr(after_l, ')', after_l_len) : NULL;
+    const char *comma = rp ? memchr(after_l, ',', (size_t)(rp - after_l)) : NULL;
+    if (!after_l_len || !rp || !comma)
+        return true;
+    /* rejoined: the prefix, each parameter and ", ", so the line up to
+       its ')' and 2 */
+    if ((rp - line) + 2 > length || rstrip_len(line, len) != len)
+        return false;
+    if (is_py_space(after_l[0]) || is_py_space(rp[-1]))
+        return false;
+    for (const char *c = comma; c;
+         c = memchr(c + 1, ',', (size_t)(rp - c - 1))) {
+        if (c == after_l || is_py_space(c[-1]) || rp - c < 3 ||
+            c[1] != ' ' || is_py_space(c[2]))
+            return false;
+    }
+    return true;
+}
+
 char *text_wrap_declarations(Arena *a, const char *text, int length)
 {
+    bool keeps = true;
+    FOR_EACH_LINE(text, line, len, {
+        if (!wrap_keeps_line(line, len, length)) {
+            keeps = false;
+            break;
+        }
+    });
+    if (keeps)
+        return arena_strdup(a, text);
+
     StrBuf out = STRBUF_INIT;
     bool first_line = true;
     FOR_EACH_LINE(text, line, len, {
@@ -597,20 +985,67 @@ char *text_wrap_declarations(Arena *a, const char *text, int length)
 
 /* ---- quoting and identifiers ------------------------------------------ */
 
-void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n)
+/* The first backslash or quote in s[0..end), or end: docstrings are
+   long and have few, so they are looked for 16 bytes at a time with
+   SSE2. */
+static const char *find_quotable(const char *s, const char *end)
+{
+#ifdef __SSE2__
+    const __m128i backslash = _mm_set1_epi8('\\'), dquote = _mm_set1_epi8('"'),
+                  squote = _mm_set1_epi8('\'');
+    while (end - s >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+            _mm_cmpeq_epi8(x, backslash),
+            _mm_or_si128(_mm_cmpeq_epi8(x, dquote),
+                         _mm_cmpeq_epi8(x, squote))));
+        if (mask)
+            return s + __builtin_ctz(mask);
+        s += 16;
+    }
+#endif
+    while (s < end && *s != '\\' && *s != '"' && *s != '\'')
+        s++;
+    return s;
+}
+
+char *text_put_quoted_for_c_string(char *out, const char *s, size_t n)
 {
     const char *end = s + n;
     while (s < end) {
-        const char *q = s;   /* copied as they are, up to a quote */
-        while (q < end && *q != '\\' && *q != '"' && *q != '\'')
-            q++;
-        sb_add(sb, s, (size_t)(q - s));
+        const char *q = find_quotable(s, end);  /* copied as they are */
+        memcpy(out, s, (size_t)(q - s));
+        out += q - s;
         if (q == end)
             break;
-        sb_addc(sb, '\\');
-        sb_addc(sb, *q);
+        *out++ = '\\';
+        *out++ = *q;
         s = q + 1;
     }
+    return out;
+}
+
+void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n)
+{
+    sb_grow(sb, 2 * n);
+    sb->len = (size_t)(text_put_quoted_for_c_string(sb->buf + sb->len, s, n) -
+                       sb->buf);
+    sb->buf[sb->len] = '\0';
+}
+
+bool text_is_ascii(const char *s, size_t n)
+{
+    size_t i = 0;
+#ifdef __SSE2__
+    for (; i + 16 <= n; i += 16)
+        if (_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)
+                                              (s + i))))
+            return false;
+#endif
+    for (; i < n; i++)
+        if ((unsigned char)s[i] > 0x7F)
+            return false;
+    return true;
 }
 
 char *text_quoted_for_c_string(Arena *a, const char *s)

@@ -37,6 +37,9 @@ typedef struct StrMap {
 
 void strmap_set(Arena *a, StrMap *m, const char *key, const char *value);
 const char *strmap_get(const StrMap *m, const char *key); /* NULL if absent */
+/* Appended for speed: room for cap keys at once, for a map known to
+   grow that big (template_dict). */
+void strmap_reserve(Arena *a, StrMap *m, size_t cap);
 
 /* Python's template.format_map(map) for "{name}" fields and "{{"/"}}"
    escapes.  A field missing from map is returned in *missing (and the
@@ -54,6 +57,29 @@ char *text_linear_format(Arena *a, const char *template, const StrMap *map);
 const char *text_linear_format_if_any(Arena *a, const char *template,
                                       const StrMap *map);
 
+/* The block fields of text_render_template, made once for the
+   templates of a function. */
+typedef struct TextBlockFields {
+    const StrMap *map;
+    /* the first bytes and lengths (mod 64) of its keys, which tell most
+       fields of a template from them without a look-up */
+    unsigned long long firsts, lengths;
+} TextBlockFields;
+
+TextBlockFields text_block_fields(const StrMap *map);
+
+/* render_function's passes over one of its templates, in one where it
+   can: linear_format(t, blocks); then, when that has "{exit_label}",
+   linear_format with exit_label = "exit:" if it has "goto exit;", else
+   ""; then format_map(map).  t itself when it has no brace.  NULL when
+   the template needs the passes one by one (a marker not alone on its
+   line, a field format_map cannot fill or that a value's line leaves
+   open, ...): the caller makes them then, which also reports any error
+   as they do. */
+const char *text_render_template(Arena *a, const char *t,
+                                 const TextBlockFields *blocks,
+                                 const StrMap *map);
+
 /* textwrap.dedent(), and clinic.py's normalize_snippet(s, indent=n):
    dedent, strip surrounding blank lines, indent every line by n spaces. */
 char *text_dedent(Arena *a, const char *s);
@@ -63,6 +89,7 @@ char *text_rstrip_lines(Arena *a, const char *s);
 char *text_indent_all_lines(Arena *a, const char *s, const char *prefix);
 char *text_suffix_all_lines(Arena *a, const char *s, const char *suffix);
 char *text_format_escape(Arena *a, const char *s);  /* { -> {{, } -> }} */
+char *text_format_escape_n(Arena *a, const char *s, size_t n); /* s[0..n) */
 /* Python's str.replace(old, new): every occurrence. */
 char *text_replace(Arena *a, const char *s, const char *old, const char *new_);
 
@@ -74,7 +101,12 @@ char *text_wrap_declarations(Arena *a, const char *s, int length);
 char *text_quoted_for_c_string(Arena *a, const char *s);
 /* The same for n bytes of s, appended to sb. */
 void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n);
+/* The same written at out, which has room for 2 * n bytes; where it
+   ends. */
+char *text_put_quoted_for_c_string(char *out, const char *s, size_t n);
 char *text_c_repr(Arena *a, const char *s);
+/* Whether s[0..n) is all ASCII (no byte above 0x7F). */
+bool text_is_ascii(const char *s, size_t n);
 
 /* clinic.py's ensure_legal_c_identifier: C keywords get "_value"; NULL
    when s is not a legal C identifier (the caller fails with
