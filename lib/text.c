@@ -693,13 +693,15 @@ one_by_one:
 
 /* ---- dedenting, indenting, wrapping ----------------------------------- */
 
-char *text_dedent(Arena *a, const char *s)
+/* textwrap.dedent's margin: the longest common leading run of blanks and
+   tabs of the lines of [s, end) that hold something else. */
+static size_t dedent_margin(const char *s, const char *end)
 {
-    /* Pass 1: the margin, the longest common leading whitespace of the
-       lines that are not whitespace-only. */
     const char *margin = NULL;
     size_t mlen = 0;
-    FOR_EACH_LINE(s, line, len, {
+    for (const char *line = s; line <= end;) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
         size_t i = 0;
         while (i < len && (line[i] == ' ' || line[i] == '\t'))
             i++;
@@ -714,8 +716,17 @@ char *text_dedent(Arena *a, const char *s)
                 mlen = k;
             }
         }
-    });
-    /* Pass 2: whitespace-only lines become empty; others lose the margin. */
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    return mlen;
+}
+
+char *text_dedent(Arena *a, const char *s)
+{
+    size_t mlen = dedent_margin(s, s + strlen(s));
+    /* whitespace-only lines become empty; others lose the margin */
     StrBuf sb = STRBUF_INIT;
     bool first = true;
     FOR_EACH_LINE(s, line, len, {
@@ -757,29 +768,7 @@ char *text_normalize_snippet(Arena *a, const char *s, int indent)
        once the margin is known: a line of blanks and tabs only becomes
        empty, the others lose the margin; then each line that is not
        blank (in Python's wider sense) gets the indentation. */
-    const char *margin = NULL;
-    size_t mlen = 0;
-    for (const char *line = start; line <= end;) {
-        const char *nl = memchr(line, '\n', (size_t)(end - line));
-        size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
-        size_t i = 0;
-        while (i < len && (line[i] == ' ' || line[i] == '\t'))
-            i++;
-        if (i < len) {
-            if (!margin) {
-                margin = line;
-                mlen = i;
-            } else {
-                size_t k = 0;
-                while (k < mlen && k < i && margin[k] == line[k])
-                    k++;
-                mlen = k;
-            }
-        }
-        if (!nl)
-            break;
-        line = nl + 1;
-    }
+    size_t mlen = dedent_margin(start, end);
     StrBuf sb = STRBUF_INIT;
     sb_grow(&sb, (size_t)(end - start) + (size_t)(end - start) / 4 + 16);
     for (const char *line = start; line <= end;) {
