@@ -387,11 +387,18 @@ static bool is_parameters_field(const char *curly, const char *line_end,
            !memcmp(curly + 1, "parameters", 10);
 }
 
-/* linear_format's complaints about a {parameters} marker that does not
-   stand alone on its line (the first '{' of each line is the one
-   clinic.py looks at).  Only lines holding a '{' are looked at. */
-static void check_parameters_marker(Clinic *c, const char *text)
+/* rstrip(linear_format(text, parameters=parameters)): each line whose
+   first '{' opens "{parameters}" becomes the parameters' lines
+   (right-stripped) indented as the marker was, or goes when there are
+   none; every other line stays as it is.  A marker that does not stand
+   alone on its line gets linear_format's complaint (the first '{' of
+   each line is the one clinic.py looks at).  Only lines holding a '{'
+   are looked at; the rest is copied in runs. */
+static const char *format_parameters(Clinic *c, const char *text,
+                                     const char *parameters)
 {
+    Text out = TEXT_INIT(c);
+    const char *copied = text;   /* the text before it is in out */
     for (const char *curly = strchr(text, '{'); curly;) {
         const char *s = line_start(text, curly);
         const char *nl = strchr(curly, '\n');
@@ -405,29 +412,6 @@ static void check_parameters_marker(Clinic *c, const char *text)
                 if (!is_py_space(*p))
                     clinic_failm(c, 0, MSG_TEXT_BEFORE_MARKER,
                                  MSG_ARGS("parameters"));
-        }
-        if (!nl)
-            break;
-        curly = strchr(nl + 1, '{');
-    }
-}
-
-/* rstrip(linear_format(text, parameters=parameters)): each line whose
-   first '{' opens "{parameters}" becomes the parameters' lines
-   (right-stripped) indented as the marker was, or goes when there are
-   none; every other line stays as it is.  Only lines holding a '{' are
-   looked at; the rest is copied in runs. */
-static const char *format_parameters(Clinic *c, const char *text,
-                                     const char *parameters)
-{
-    Text out = TEXT_INIT(c);
-    const char *copied = text;   /* the text before it is in out */
-    for (const char *curly = strchr(text, '{'); curly;) {
-        const char *s = line_start(text, curly);
-        const char *nl = strchr(curly, '\n');
-        const char *end = nl ? nl : curly + strlen(curly);
-        const char *close;
-        if (is_parameters_field(curly, end, &close)) {
             tx_add(&out, copied, (size_t)(s - copied));
             if (*parameters) {
                 add_indented_rstripped(&out, parameters, strlen(parameters),
@@ -531,6 +515,5 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
     }
     const char *text = tx_str(&out);
 
-    check_parameters_marker(c, text);
     return format_parameters(c, text, parameters);
 }
