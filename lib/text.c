@@ -430,27 +430,35 @@ static inline char *room_for(StrBuf *sb, size_t n)
     return sb->buf + sb->len;
 }
 
-/* Where the name of the field that starts at p ends: its '}', or the
-   '!' or ':' of a conversion or format spec, or end.  Looked for 16
-   bytes at a time too: a name is a dozen bytes or more. */
-static const char *field_name_end(const char *p, const char *end)
+/* The first of the bytes x, y, z in [p, end), or end: looked for 16
+   bytes at a time with SSE2 where the compiler has it (field names and
+   docstrings are long, the bytes looked for few). */
+static inline const char *find_any_of3(const char *p, const char *end, char x,
+                                       char y, char z)
 {
 #ifdef __SSE2__
-    const __m128i close = _mm_set1_epi8('}'), bang = _mm_set1_epi8('!'),
-                  colon = _mm_set1_epi8(':');
+    const __m128i vx = _mm_set1_epi8(x), vy = _mm_set1_epi8(y),
+                  vz = _mm_set1_epi8(z);
     while (end - p >= 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
         unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-            _mm_cmpeq_epi8(x, close),
-            _mm_or_si128(_mm_cmpeq_epi8(x, bang), _mm_cmpeq_epi8(x, colon))));
+            _mm_cmpeq_epi8(v, vx),
+            _mm_or_si128(_mm_cmpeq_epi8(v, vy), _mm_cmpeq_epi8(v, vz))));
         if (mask)
             return p + __builtin_ctz(mask);
         p += 16;
     }
 #endif
-    while (p < end && *p != '}' && *p != '!' && *p != ':')
+    while (p < end && *p != x && *p != y && *p != z)
         p++;
     return p;
+}
+
+/* Where the name of the field that starts at p ends: its '}', or the
+   '!' or ':' of a conversion or format spec, or end. */
+static const char *field_name_end(const char *p, const char *end)
+{
+    return find_any_of3(p, end, '}', '!', ':');
 }
 
 /* The end of the field whose name starts at p (its '}'), or NULL when
@@ -974,28 +982,10 @@ char *text_wrap_declarations(Arena *a, const char *text, int length)
 
 /* ---- quoting and identifiers ------------------------------------------ */
 
-/* The first backslash or quote in s[0..end), or end: docstrings are
-   long and have few, so they are looked for 16 bytes at a time with
-   SSE2. */
+/* The first backslash or quote in s[0..end), or end. */
 static const char *find_quotable(const char *s, const char *end)
 {
-#ifdef __SSE2__
-    const __m128i backslash = _mm_set1_epi8('\\'), dquote = _mm_set1_epi8('"'),
-                  squote = _mm_set1_epi8('\'');
-    while (end - s >= 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-            _mm_cmpeq_epi8(x, backslash),
-            _mm_or_si128(_mm_cmpeq_epi8(x, dquote),
-                         _mm_cmpeq_epi8(x, squote))));
-        if (mask)
-            return s + __builtin_ctz(mask);
-        s += 16;
-    }
-#endif
-    while (s < end && *s != '\\' && *s != '"' && *s != '\'')
-        s++;
-    return s;
+    return find_any_of3(s, end, '\\', '"', '\'');
 }
 
 char *text_put_quoted_for_c_string(char *out, const char *s, size_t n)
