@@ -1004,7 +1004,7 @@ char *text_put_quoted_for_c_string(char *out, const char *s, size_t n)
     return out;
 }
 
-void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n)
+static void add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n)
 {
     sb_grow(sb, 2 * n);
     sb->len = (size_t)(text_put_quoted_for_c_string(sb->buf + sb->len, s, n) -
@@ -1030,7 +1030,7 @@ bool text_is_ascii(const char *s, size_t n)
 char *text_quoted_for_c_string(Arena *a, const char *s)
 {
     StrBuf sb = STRBUF_INIT;
-    text_add_quoted_for_c_string(&sb, s, strlen(s));
+    add_quoted_for_c_string(&sb, s, strlen(s));
     return sb_take(&sb, a);
 }
 

@@ -13,7 +13,6 @@
 #include <stddef.h>
 
 #include "arena.h"
-#include "strbuf.h"
 
 /* A growable list of strings in an arena. */
 typedef struct StrList {
@@ -99,8 +98,6 @@ char *text_wrap_declarations(Arena *a, const char *s, int length);
 /* Quoting a Python str into C: quoted_for_c_string (backslash, quotes)
    and c_repr ('"' + s + '"'). */
 char *text_quoted_for_c_string(Arena *a, const char *s);
-/* The same for n bytes of s, appended to sb. */
-void text_add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n);
 /* The same written at out, which has room for 2 * n bytes; where it
    ends. */
 char *text_put_quoted_for_c_string(char *out, const char *s, size_t n);
