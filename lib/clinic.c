@@ -129,12 +129,11 @@ static const char *render_function(Clinic *c, Function *f)
         return gen_render_function(c, f);
     clinic_scratch_begin(c);
     const char *rendered = gen_render_function(c, f);
-    char *kept = xstrdup(rendered ? rendered : "");
+    /* kept in the file's arena, straight from the scratch's */
+    const char *kept = arena_strdup(c->file_arena, rendered ? rendered : "");
     clinic_scratch_end(c);
-    rendered = arena_strdup(c->arena, kept);
-    free(kept);
     memset(&f->rendering, 0, sizeof f->rendering);
-    return rendered;
+    return kept;
 }
 
 /* A clinic block: parsed, its function rendered, 'preserve' applied.
