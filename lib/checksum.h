@@ -1,6 +1,6 @@
 /*
  * checksum.h — clinic.py's compute_checksum: the first N hex digits of
- * the SHA-1 of the UTF-8 text.  The SHA-1 comes from nettle.
+ * the SHA-1 of the UTF-8 text.  The SHA-1 comes from OpenSSL's libcrypto.
  */
 #ifndef CLINIC_CHECKSUM_H
 #define CLINIC_CHECKSUM_H

@@ -8,8 +8,9 @@
 #                              libFuzzer runtimes (make sanitize, make fuzz)
 #   pkg-config                 finds the libraries' flags
 #   libpcre2-dev               regular expressions (pcre2-8)
-#   nettle-dev                 SHA-1 for the output checksums (with the
-#                              CPU's SHA instructions where present)
+#   libssl-dev                 SHA-1 for the output checksums: OpenSSL's
+#                              libcrypto.a (the CPU's SHA instructions,
+#                              else AVX2, where present), linked statically
 #   check                      unit tests (Check framework)
 #   valgrind                   memory checks
 #   groff                      checks the man page
@@ -28,7 +29,7 @@
 #                              against schema/ and read by jq
 set -eu
 
-PKGS="build-essential gcc make pkg-config libpcre2-dev nettle-dev check clang
+PKGS="build-essential gcc make pkg-config libpcre2-dev libssl-dev check clang
 libclang-rt-14-dev valgrind groff python3 python3.11-dev dpkg-dev xz-utils time
 pre-commit git patch e2fsprogs util-linux python3-jsonschema jq"
 
