@@ -267,7 +267,7 @@ static void arg_push(PyVM *vm, ArgBuf *b, PyValue v)
 {
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 8;
-        PyValue *n = arena_array_of(vm->a, PyValue, cap);
+        PyValue *n = vm_temp_array(vm, PyValue, cap);
         if (b->n)
             memcpy(n, b->args, b->n * sizeof *n);
         b->args = n;
@@ -288,8 +288,8 @@ static void kw_push(PyVM *vm, ArgBuf *b, const char *name, PyValue v,
                            ? call->left->id : "function", name));
     if (b->nkw == b->capkw) {
         size_t cap = b->capkw ? b->capkw * 2 : 4;
-        const char **nn = arena_array_of(vm->a, const char *, cap);
-        PyValue *nv = arena_array_of(vm->a, PyValue, cap);
+        const char **nn = vm_temp_array(vm, const char *, cap);
+        PyValue *nv = vm_temp_array(vm, PyValue, cap);
         if (b->nkw) {
             memcpy(nn, b->kwnames, b->nkw * sizeof *nn);
             memcpy(nv, b->kwvalues, b->nkw * sizeof *nv);
@@ -302,9 +302,11 @@ static void kw_push(PyVM *vm, ArgBuf *b, const char *name, PyValue v,
     b->kwvalues[b->nkw++] = v;
 }
 
+/* The arrays of arguments are temporaries (the callee borrows them). */
 static PyValue eval_call(PyVM *vm, Env *env, const PyExpr *e)
 {
     ArgBuf b = { 0 };
+    TempMark mark = vm_temp_mark(vm);
     PyValue fn;
     const PyExpr *f = e->left;
     if (f->kind == PX_ATTRIBUTE) {
@@ -361,7 +363,9 @@ static PyValue eval_call(PyVM *vm, Env *env, const PyExpr *e)
             kw_push(vm, &b, d->keys[k].s, d->values[k], e);
         }
     }
-    return vm_call(vm, fn, b.args, b.n, b.kwnames, b.kwvalues, b.nkw);
+    PyValue r = vm_call(vm, fn, b.args, b.n, b.kwnames, b.kwvalues, b.nkw);
+    vm_temp_release(vm, mark);
+    return r;
 }
 
 /* ---- functions and classes --------------------------------------------- */

@@ -22,6 +22,7 @@
 #define CLINIC_PYVM_INT_H
 
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pyexpr_int.h"
@@ -298,12 +299,31 @@ typedef struct Frame {
     size_t nargs;
 } Frame;
 
+/* Memory a call needs only while it runs: its argument arrays and the
+   working arrays of binding them.  Taken and given back in LIFO order
+   (vm_temp_mark before, vm_temp_release after; an exception gives back
+   what the calls it unwinds took), so the calls of a converter method
+   made for every parameter do not pile them up in the file's arena.
+   Only what is provably dead when the taker returns goes here: an
+   argument array is borrowed by the callee, never kept (a tuple or a
+   dict made from it copies the values). */
+typedef struct TempChunk {
+    size_t used, size;
+    struct TempChunk *next;    /* kept for reuse once given back */
+    max_align_t data[];
+} TempChunk;
+typedef struct TempMark {
+    TempChunk *chunk;          /* NULL: before the first one */
+    size_t used;
+} TempMark;
+
 /* Where pyvm_raise() lands: the innermost protected call. */
 typedef struct Handler {
     jmp_buf jb;
     struct Handler *prev;
     Frame *frame;
     int depth;
+    TempMark temp;
 } Handler;
 
 struct PyVM {
@@ -328,6 +348,8 @@ struct PyVM {
     const PyObj *in_repr[64];  /* containers being repr()'d: "[...]" */
     int nin_repr;
     void *host;                /* pyvm_set_host() */
+    TempChunk *temp;           /* the chunk temporaries come from now */
+    TempChunk *temp_first;
 };
 
 /* ---- shared across the pyvm files -------------------------------------- */
@@ -342,6 +364,14 @@ void vm_step(PyVM *vm);
    a run grows, checked as steps go and before every big allocation. */
 void vm_reserve(PyVM *vm, size_t bytes);
 size_t vm_stack_budget(void);
+/* Temporaries (see TempMark): uninitialised memory. */
+void *vm_temp_alloc(PyVM *vm, size_t size);
+static inline TempMark vm_temp_mark(const PyVM *vm)
+{
+    return (TempMark){ vm->temp, vm->temp ? vm->temp->used : 0 };
+}
+void vm_temp_release(PyVM *vm, TempMark m);
+#define vm_temp_array(vm, T, n) ((T *)vm_temp_alloc((vm), sizeof(T) * (n)))
 /* calls */
 PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 const char *const *kwnames, const PyValue *kwvalues,
