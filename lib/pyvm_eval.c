@@ -400,7 +400,18 @@ PyValue vm_run_function(PyVM *vm, PyFunction *f, const PyValue *args,
                         const PyValue *kwvalues, size_t nkw)
 {
     const PyFuncDef *def = f->def;
-    Env *env = new_env(vm, ENV_FUNCTION, &def->scope, f->closure, f->globals);
+    /* A scope nothing in the body can close over dies with the call: it
+       and its locals are temporaries then. */
+    TempMark mark = vm_temp_mark(vm);
+    Env *env;
+    if (def->encloses) {
+        env = new_env(vm, ENV_FUNCTION, &def->scope, f->closure, f->globals);
+    } else {
+        env = vm_temp_alloc(vm, sizeof *env);
+        *env = (Env){ .kind = ENV_FUNCTION, .scope = &def->scope,
+                      .outer = f->closure, .globals = f->globals,
+                      .vars = vm_dict_new_temp(vm, def->scope.nlocals) };
+    }
     vm_bind_function_args(vm, f, args, nargs, kwnames, kwvalues, nkw,
                           env->vars);
     Frame frame = { vm->frame, f, env, args, nargs };
@@ -414,6 +425,8 @@ PyValue vm_run_function(PyVM *vm, PyFunction *f, const PyValue *args,
     }
     vm->frame = frame.back;
     vm->line = line;     /* errors after the call are the caller's */
+    if (!def->encloses)
+        vm_temp_release(vm, mark);
     return result;
 }
 

@@ -56,6 +56,10 @@ typedef struct PyFuncDef {
     const PyExpr *expr;        /* a lambda's */
     PyScope scope;
     int line;
+    bool encloses;             /* a def, lambda, class or comprehension is
+                                  in its body: what it makes may close over
+                                  the call's scope (otherwise nothing can
+                                  keep the scope past the call) */
 } PyFuncDef;
 
 typedef enum PyStmtKind {
@@ -431,6 +435,10 @@ PyClass *vm_as_class(PyValue v);
 
 /* pyvm_table.c: dicts and sets */
 PyDict *vm_dict_new(PyVM *vm);
+/* A dict whose storage for n entries, the dict itself included, is a
+   temporary (vm_temp_alloc): for a call's locals, given back when the
+   call ends.  Growing past n takes arena memory, as any dict does. */
+PyDict *vm_dict_new_temp(PyVM *vm, size_t n);
 PyValue *vm_dict_find(PyVM *vm, PyDict *d, PyValue key);
 PyValue *vm_dict_find_str(PyDict *d, const char *key);
 void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value);

@@ -31,17 +31,46 @@ PyDict *vm_dict_new(PyVM *vm)
     return vm_alloc_obj(vm, sizeof(PyDict), OBJ_DICT, vm->types[T_DICT]);
 }
 
-static void rebuild_index(PyVM *vm, PyDict *d, size_t size)
+static void place_entries(PyDict *d)
 {
-    d->index = arena_array_of(vm->a, int32_t, size);
-    d->index_size = size;
-    memset(d->index, 0xff, size * sizeof *d->index);
+    size_t size = d->index_size;
     for (size_t e = 0; e < d->len; e++) {
         size_t i = (size_t)d->hashes[e] & (size - 1);
         while (d->index[i] >= 0)
             i = (i + 1) & (size - 1);
         d->index[i] = (int32_t)e;
     }
+}
+
+static void rebuild_index(PyVM *vm, PyDict *d, size_t size)
+{
+    d->index = arena_array_of(vm->a, int32_t, size);
+    d->index_size = size;
+    memset(d->index, 0xff, size * sizeof *d->index);
+    place_entries(d);
+}
+
+PyDict *vm_dict_new_temp(PyVM *vm, size_t n)
+{
+    PyDict *d = vm_temp_alloc(vm, sizeof *d);
+    memset(d, 0, sizeof *d);
+    d->ob.kind = OBJ_DICT;
+    d->ob.type = vm->types[T_DICT];
+    if (n == 0)
+        return d;   /* the first entry makes the index, as for any dict */
+    /* room for n entries without growing: vm_dict_set grows the index
+       once it is two thirds full */
+    size_t size = 8;
+    while (n * 3 >= size * 2)
+        size *= 2;
+    d->index = vm_temp_array(vm, int32_t, size);
+    d->index_size = size;
+    memset(d->index, 0xff, size * sizeof *d->index);
+    d->keys = vm_temp_array(vm, PyValue, n);
+    d->values = vm_temp_array(vm, PyValue, n);
+    d->hashes = vm_temp_array(vm, int64_t, n);
+    d->cap = n;
+    return d;
 }
 
 static bool key_equal(PyVM *vm, PyValue x, PyValue y)
@@ -98,9 +127,10 @@ PyValue *vm_dict_find_str(PyDict *d, const char *key)
     }
 }
 
-void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value)
+/* vm_dict_set with the key's hash made. */
+static void dict_set_hashed(PyVM *vm, PyDict *d, PyValue key, int64_t hash,
+                            PyValue value)
 {
-    int64_t hash = vm_hash(vm, key);
     if (d->index_size == 0)
         rebuild_index(vm, d, 8);
     bool found;
@@ -134,9 +164,39 @@ void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value)
         rebuild_index(vm, d, d->index_size * 2);
 }
 
+void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value)
+{
+    dict_set_hashed(vm, d, key, vm_hash(vm, key), value);
+}
+
+/* The key is copied only when it is new: probed as vm_dict_set would
+   probe it, an entry whose key is a str is compared here, and at any
+   other key with the same hash (whose __eq__ may run) vm_dict_set
+   decides. */
 void vm_dict_set_str(PyVM *vm, PyDict *d, const char *key, PyValue value)
 {
-    vm_dict_set(vm, d, vm_make_str(vm, key, strlen(key)), value);
+    size_t n = strlen(key);
+    int64_t hash = (int64_t)vm_str_hash(key, n);
+    if (hash == -1)
+        hash = -2;   /* as vm_hash() has it */
+    if (d->len) {
+        size_t mask = d->index_size - 1, i = (size_t)hash & mask;
+        for (;;) {
+            int32_t e = d->index[i];
+            if (e < 0)
+                break;
+            if (d->hashes[e] == hash) {
+                if (d->keys[e].kind != PY_STR)
+                    break;
+                if (d->keys[e].len == n && memcmp(d->keys[e].s, key, n) == 0) {
+                    d->values[e] = value;
+                    return;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+    dict_set_hashed(vm, d, vm_make_str(vm, key, n), hash, value);
 }
 
 bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
