@@ -195,6 +195,46 @@ static inline void *arena_alloc_raw(Arena *a, size_t size)
     return p;
 }
 
+static size_t rounded(size_t size)
+{
+    size = (size + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+    return size ? size : ARENA_ALIGN;
+}
+
+void *arena_realloc(Arena *a, void *p, size_t old_size, size_t new_size)
+{
+    if (!p)
+        return arena_alloc_raw(a, new_size);
+    size_t have = rounded(old_size), want = rounded(new_size);
+    if (want <= have)
+        return p;
+    Chunk *c = a->head;
+    if (c && (char *)p + have == (char *)c->data + c->used &&
+        c->size - c->used >= want - have) {
+        UNPOISON((char *)c->data + c->used, want - have);
+        c->used += want - have;
+        a->bytes += want - have;
+        return p;
+    }
+    /* a chunk of its own: handed out whole, to p (arena_grow) */
+    Chunk **link = &a->head;
+    for (c = have > ARENA_CHUNK / 4 ? a->head : NULL; c;
+         link = &c->next, c = c->next) {
+        if ((void *)c->data != p)
+            continue;
+        if (c->used != have || c->size != have)
+            break;
+        c = xrealloc(c, sizeof(Chunk) + want);
+        *link = c;
+        c->size = c->used = want;
+        a->bytes += want - have;
+        return c->data;
+    }
+    void *q = arena_alloc_raw(a, new_size);
+    memcpy(q, p, old_size);
+    return q;
+}
+
 void arena_adopt(Arena *a, void *block)
 {
     Adopted *d = arena_alloc_raw(a, sizeof *d);
