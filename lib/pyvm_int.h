@@ -439,6 +439,10 @@ PyDict *vm_dict_new(PyVM *vm);
    temporary (vm_temp_alloc): for a call's locals, given back when the
    call ends.  Growing past n takes arena memory, as any dict does. */
 PyDict *vm_dict_new_temp(PyVM *vm, size_t n);
+/* Room for n entries in all, so that filling a dict whose size is known
+   leaves no outgrown arrays behind (an index as big as inserting them
+   one by one would have made). */
+void vm_dict_reserve(PyVM *vm, PyDict *d, size_t n);
 PyValue *vm_dict_find(PyVM *vm, PyDict *d, PyValue key);
 PyValue *vm_dict_find_str(PyDict *d, const char *key);
 void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value);

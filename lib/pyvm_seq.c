@@ -192,6 +192,11 @@ PyObj *pyvm_dict_copy(PyVM *vm, PyObj *dict)
     return &vm_dict_copy(vm, (PyDict *)dict)->ob;
 }
 
+void pyvm_dict_reserve(PyVM *vm, PyObj *dict, size_t n)
+{
+    vm_dict_reserve(vm, (PyDict *)dict, n);
+}
+
 bool pyvm_dict_entry(PyObj *dict, size_t i, PyValue *key, PyValue *value)
 {
     PyDict *d = (PyDict *)dict;

@@ -50,6 +50,37 @@ static void rebuild_index(PyVM *vm, PyDict *d, size_t size)
     place_entries(d);
 }
 
+/* The index size vm_dict_set leaves a dict of n entries with, grown
+   from 8 by doubling whenever it is two thirds full. */
+static size_t index_size_for(size_t n)
+{
+    size_t size = 8;
+    while (n * 3 >= size * 2)
+        size *= 2;
+    return size;
+}
+
+void vm_dict_reserve(PyVM *vm, PyDict *d, size_t n)
+{
+    if (n <= d->cap)
+        return;
+    PyValue *keys = arena_array_uninit(vm->a, PyValue, n);
+    PyValue *values = arena_array_uninit(vm->a, PyValue, n);
+    int64_t *hashes = arena_array_uninit(vm->a, int64_t, n);
+    if (d->len) {
+        memcpy(keys, d->keys, d->len * sizeof *keys);
+        memcpy(values, d->values, d->len * sizeof *values);
+        memcpy(hashes, d->hashes, d->len * sizeof *hashes);
+    }
+    d->keys = keys;
+    d->values = values;
+    d->hashes = hashes;
+    d->cap = n;
+    size_t size = index_size_for(n);
+    if (size > d->index_size)
+        rebuild_index(vm, d, size);
+}
+
 PyDict *vm_dict_new_temp(PyVM *vm, size_t n)
 {
     PyDict *d = vm_temp_alloc(vm, sizeof *d);
@@ -58,11 +89,8 @@ PyDict *vm_dict_new_temp(PyVM *vm, size_t n)
     d->ob.type = vm->types[T_DICT];
     if (n == 0)
         return d;   /* the first entry makes the index, as for any dict */
-    /* room for n entries without growing: vm_dict_set grows the index
-       once it is two thirds full */
-    size_t size = 8;
-    while (n * 3 >= size * 2)
-        size *= 2;
+    /* room for n entries without growing */
+    size_t size = index_size_for(n);
     d->index = vm_temp_array(vm, int32_t, size);
     d->index_size = size;
     memset(d->index, 0xff, size * sizeof *d->index);
@@ -220,6 +248,7 @@ bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
 PyDict *vm_dict_copy(PyVM *vm, const PyDict *d)
 {
     PyDict *c = vm_dict_new(vm);
+    vm_dict_reserve(vm, c, d->len);
     for (size_t i = 0; i < d->len; i++)
         vm_dict_set(vm, c, d->keys[i], d->values[i]);
     return c;
