@@ -163,6 +163,8 @@ static Env *new_env(PyVM *vm, EnvKind kind, const PyScope *scope, Env *outer,
     Env *e = arena_new_of(vm->a, Env);
     e->kind = kind;
     e->vars = vm_dict_new(vm);
+    if (kind == ENV_FUNCTION)   /* its names are known: no growing */
+        vm_dict_reserve(vm, e->vars, scope->nlocals);
     e->scope = scope;
     e->outer = outer;
     e->globals = globals;

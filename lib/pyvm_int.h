@@ -188,6 +188,10 @@ struct PyDict {
     size_t len, cap;           /* entries (none deleted: deleting compacts) */
     int32_t *index;            /* open addressing into the entries, -1 free */
     size_t index_size;         /* a power of two */
+    bool names_kept;           /* a call's temporary locals: vm_dict_set_str
+                                  keeps the key it is given (a name of the
+                                  function's code, which outlives the call)
+                                  instead of a copy */
 };
 
 /* A set, laid out as CPython's setobject (open addressing, linear probes

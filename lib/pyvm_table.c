@@ -87,6 +87,7 @@ PyDict *vm_dict_new_temp(PyVM *vm, size_t n)
     memset(d, 0, sizeof *d);
     d->ob.kind = OBJ_DICT;
     d->ob.type = vm->types[T_DICT];
+    d->names_kept = true;
     if (n == 0)
         return d;   /* the first entry makes the index, as for any dict */
     /* room for n entries without growing */
@@ -224,7 +225,9 @@ void vm_dict_set_str(PyVM *vm, PyDict *d, const char *key, PyValue value)
             i = (i + 1) & mask;
         }
     }
-    dict_set_hashed(vm, d, vm_make_str(vm, key, n), hash, value);
+    dict_set_hashed(vm, d, d->names_kept ? py_make_str(key, n)
+                                         : vm_make_str(vm, key, n),
+                    hash, value);
 }
 
 bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
