@@ -791,6 +791,19 @@ static PyValue eval(PyVM *vm, Env *env, const PyExpr *e)
     }
     case PX_COMPARE: {
         PyValue l = eval(vm, env, e->left);
+        /* "x in (a, b)": the tuple is only looked through, never seen by
+           Python code (only its items are compared), so its items are
+           temporaries */
+        if (e->nitems == 1 && e->items[0]->kind == PX_TUPLE &&
+            (!strcmp(e->ops[0], "In") || !strcmp(e->ops[0], "NotIn"))) {
+            TempMark mark = vm_temp_mark(vm);
+            PyValue t = { .kind = PY_TUPLE };
+            t.items = display_items(vm, env, e->items[0]->items,
+                                    e->items[0]->nitems, &t.nitems);
+            bool r = vm_compare(vm, e->ops[0], l, t);
+            vm_temp_release(vm, mark);
+            return pyvm_bool(r);
+        }
         for (size_t i = 0; i < e->nitems; i++) {
             PyValue r = eval(vm, env, e->items[i]);
             if (!vm_compare(vm, e->ops[i], l, r))
