@@ -34,7 +34,7 @@
 typedef struct Chunk {
     struct Chunk *next;
     size_t size;
-    size_t used;
+    size_t used;           /* but for the head chunk: see Arena.free */
     max_align_t data[];
 } Chunk;
 
@@ -44,10 +44,25 @@ typedef struct Adopted {
 } Adopted;
 
 struct Arena {
-    Chunk *head;
-    size_t bytes;
+    Chunk *head;        /* where small allocations come from */
+    /* head's free space, [free, limit): an allocation is a comparison
+       and an addition (NULL, NULL before the first chunk) */
+    char *free, *limit;
+    size_t bytes;       /* handed out by the chunks but head */
     Adopted *adopted;   /* malloc'd blocks freed with the arena */
 };
+
+/* The head chunk's free bytes (0 before the first chunk: both NULL). */
+static inline size_t room(const Arena *a)
+{
+    return (size_t)((uintptr_t)a->limit - (uintptr_t)a->free);
+}
+
+/* What c handed out. */
+static size_t chunk_used(const Arena *a, const Chunk *c)
+{
+    return c == a->head ? (size_t)(a->free - (const char *)c->data) : c->used;
+}
 
 static void free_adopted(Arena *a)
 {
@@ -139,12 +154,15 @@ void arena_reset(Arena *a)
         }
         c = next;
     }
+    a->head = keep;
+    a->free = a->limit = NULL;
     if (keep) {
         keep->next = NULL;
         keep->used = 0;
+        a->free = (char *)keep->data;
+        a->limit = a->free + keep->size;
         POISON(keep->data, keep->size);
     }
-    a->head = keep;
     a->bytes = 0;
 }
 
@@ -152,29 +170,40 @@ bool arena_owns(const Arena *a, const void *p)
 {
     const char *q = p;
     for (const Chunk *c = a->head; c; c = c->next)
-        if (q >= (const char *)c->data && q < (const char *)c->data + c->used)
+        if (q >= (const char *)c->data &&
+            q < (const char *)c->data + chunk_used(a, c))
             return true;
     return false;
 }
 
-/* A chunk with room for size more bytes (rounded): a new one. */
-static __attribute__((noinline)) Chunk *arena_grow(Arena *a, size_t size)
+/* size bytes (rounded) from a new chunk. */
+static __attribute__((noinline)) void *arena_grow(Arena *a, size_t size)
 {
-    /* Big requests get a chunk of their own, placed behind the current
-       one so the remaining space there is not wasted. */
     Chunk *c = a->head;
-    size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+    bool big = size > ARENA_CHUNK / 4;
+    size_t want = big ? size : ARENA_CHUNK;
     Chunk *n = xmalloc(sizeof(Chunk) + want);
     n->size = want;
-    n->used = 0;
-    if (c && want != ARENA_CHUNK) {
+    if (c && big) {
+        /* a chunk of its own, placed behind the current one so the
+           space left there is not wasted */
+        n->used = size;
         n->next = c->next;
         c->next = n;
+        a->bytes += size;
     } else {
+        if (c) {
+            c->used = chunk_used(a, c);
+            a->bytes += c->used;
+        }
+        n->used = 0;
         n->next = c;
         a->head = n;
+        a->free = (char *)n->data + size;
+        a->limit = (char *)n->data + want;
     }
-    return n;
+    UNPOISON(n->data, size);
+    return n->data;
 }
 
 /* Uninitialised memory: for strings, which are written in full at once.
@@ -185,13 +214,11 @@ static inline void *arena_alloc_raw(Arena *a, size_t size)
     size = (size + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
     if (size == 0)
         size = ARENA_ALIGN;
-    Chunk *c = a->head;
-    if (!c || c->size - c->used < size)
-        c = arena_grow(a, size);
-    void *p = (char *)c->data + c->used;
+    if (room(a) < size)
+        return arena_grow(a, size);
+    void *p = a->free;
+    a->free += size;
     UNPOISON(p, size);
-    c->used += size;
-    a->bytes += size;
     return p;
 }
 
@@ -208,26 +235,28 @@ void *arena_realloc(Arena *a, void *p, size_t old_size, size_t new_size)
     size_t have = rounded(old_size), want = rounded(new_size);
     if (want <= have)
         return p;
-    Chunk *c = a->head;
-    if (c && (char *)p + have == (char *)c->data + c->used &&
-        c->size - c->used >= want - have) {
-        UNPOISON((char *)c->data + c->used, want - have);
-        c->used += want - have;
-        a->bytes += want - have;
+    if ((char *)p + have == a->free &&
+        room(a) >= want - have) {
+        UNPOISON(a->free, want - have);
+        a->free += want - have;
         return p;
     }
     /* a chunk of its own: handed out whole, to p (arena_grow) */
     Chunk **link = &a->head;
-    for (c = have > ARENA_CHUNK / 4 ? a->head : NULL; c;
+    for (Chunk *c = have > ARENA_CHUNK / 4 ? a->head : NULL; c;
          link = &c->next, c = c->next) {
         if ((void *)c->data != p)
             continue;
-        if (c->used != have || c->size != have)
+        if (chunk_used(a, c) != have || c->size != have)
             break;
+        bool head = c == a->head;
         c = xrealloc(c, sizeof(Chunk) + want);
         *link = c;
         c->size = c->used = want;
-        a->bytes += want - have;
+        if (head)
+            a->free = a->limit = (char *)c->data + want;
+        else
+            a->bytes += want - have;
         return c->data;
     }
     void *q = arena_alloc_raw(a, new_size);
@@ -423,23 +452,21 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
         /* Written straight into the free end of the current chunk; only
            a text longer than what is left there is formatted twice. */
         static char nowhere[1];
-        Chunk *c = a->head;
-        size_t room = c ? c->size - c->used : 0;
-        char *p = c ? (char *)c->data + c->used : nowhere;
+        size_t left = room(a);
+        char *p = a->free ? a->free : nowhere;
         va_list ap2;
         va_copy(ap2, ap);
-        UNPOISON(p, room);
-        size_t n = simple_vformat(p, room, fmt, ap2);
+        UNPOISON(p, left);
+        size_t n = simple_vformat(p, left, fmt, ap2);
         va_end(ap2);
-        if (n < room) {
-            /* room is a multiple of ARENA_ALIGN, so the rounded size
+        if (n < left) {
+            /* left is a multiple of ARENA_ALIGN, so the rounded size
                still fits */
             size_t size = (n + 1 + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
-            c->used += size;
-            a->bytes += size;
-            POISON(p + size, room - size);
+            a->free += size;
+            POISON(p + size, left - size);
         } else {
-            POISON(p, room);
+            POISON(p, left);
             p = arena_alloc_raw(a, n + 1);
             simple_vformat(p, n + 1, fmt, ap);
         }
@@ -468,5 +495,5 @@ char *arena_printf(Arena *a, const char *fmt, ...)
 
 size_t arena_bytes(const Arena *a)
 {
-    return a->bytes;
+    return a->bytes + (a->head ? chunk_used(a, a->head) : 0);
 }
