@@ -342,22 +342,6 @@ void arena_text_adds(Arena *a, ArenaText *t, const char *s)
    made only of literal text, %s, %.*s, %d, %ld, %zu, %c and %% are done
    here; any other conversion goes to vsnprintf, unchanged. */
 
-static bool simple_format(const char *fmt)
-{
-    for (const char *p = fmt; (p = strchr(p, '%')) != NULL; p++) {
-        p++;
-        if (*p == 's' || *p == 'd' || *p == 'c' || *p == '%')
-            continue;
-        if ((p[0] == 'l' && p[1] == 'd') || (p[0] == 'z' && p[1] == 'u') ||
-            (p[0] == '.' && p[1] == '*' && p[2] == 's')) {
-            p += p[0] == '.' ? 2 : 1;
-            continue;
-        }
-        return false;
-    }
-    return true;
-}
-
 /* Decimal digits of v into buf (at least 21 bytes), backwards; returns
    the start. */
 static char *format_unsigned(char *end, unsigned long long v)
@@ -380,9 +364,12 @@ static char *format_signed(char *end, long long v)
 }
 
 /* One pass of a simple format: writes what fits in out's cap bytes
-   (none when cap is 0) and returns the whole length, without the NUL,
-   which the caller adds. */
-static size_t simple_vformat(char *out, size_t cap, const char *fmt, va_list ap)
+   (none when cap is 0) and sets *len to the whole length, without the
+   NUL, which the caller adds.  False, at once, for a format that is not
+   simple (what it wrote is to be ignored): the check and the formatting
+   are one pass. */
+static bool simple_vformat(char *out, size_t cap, const char *fmt, va_list ap,
+                           size_t *len_out)
 {
     size_t n = 0;
     char num[24];
@@ -407,6 +394,8 @@ static size_t simple_vformat(char *out, size_t cap, const char *fmt, va_list ap)
             len = strlen(piece);
             break;
         case '.': {                         /* %.*s */
+            if (p[1] != '*' || p[2] != 's')
+                return false;
             int max = va_arg(ap, int);
             piece = va_arg(ap, const char *);
             if (!piece)
@@ -420,11 +409,15 @@ static size_t simple_vformat(char *out, size_t cap, const char *fmt, va_list ap)
             len = (size_t)(num + sizeof num - piece);
             break;
         case 'l':                           /* %ld */
+            if (p[1] != 'd')
+                return false;
             piece = format_signed(num + sizeof num, va_arg(ap, long));
             len = (size_t)(num + sizeof num - piece);
             p++;
             break;
         case 'z':                           /* %zu */
+            if (p[1] != 'u')
+                return false;
             piece = format_unsigned(num + sizeof num, va_arg(ap, size_t));
             len = (size_t)(num + sizeof num - piece);
             p++;
@@ -434,53 +427,57 @@ static size_t simple_vformat(char *out, size_t cap, const char *fmt, va_list ap)
             piece = num;
             len = 1;
             break;
-        default:                            /* %% */
+        case '%':
             piece = "%";
             len = 1;
             break;
+        default:
+            return false;
         }
         if (n + len <= cap)
             memcpy(out + n, piece, len);
         n += len;
     }
-    return n;
+    *len_out = n;
+    return true;
 }
 
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
 {
-    if (simple_format(fmt)) {
-        /* Written straight into the free end of the current chunk; only
-           a text longer than what is left there is formatted twice. */
-        static char nowhere[1];
-        size_t left = room(a);
-        char *p = a->free ? a->free : nowhere;
-        va_list ap2;
-        va_copy(ap2, ap);
-        UNPOISON(p, left);
-        size_t n = simple_vformat(p, left, fmt, ap2);
-        va_end(ap2);
-        if (n < left) {
-            /* left is a multiple of ARENA_ALIGN, so the rounded size
-               still fits */
-            size_t size = (n + 1 + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
-            a->free += size;
-            POISON(p + size, left - size);
-        } else {
-            POISON(p, left);
-            p = arena_alloc_raw(a, n + 1);
-            simple_vformat(p, n + 1, fmt, ap);
-        }
+    /* Written straight into the free end of the current chunk; only a
+       text longer than what is left there is formatted twice. */
+    static char nowhere[1];
+    size_t left = room(a), n;
+    char *p = a->free ? a->free : nowhere;
+    va_list ap2;
+    va_copy(ap2, ap);
+    UNPOISON(p, left);
+    bool simple = simple_vformat(p, left, fmt, ap2, &n);
+    va_end(ap2);
+    if (simple && n < left) {
+        /* left is a multiple of ARENA_ALIGN, so the rounded size still
+           fits */
+        size_t size = (n + 1 + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+        a->free += size;
+        POISON(p + size, left - size);
         p[n] = '\0';
         return p;
     }
-    va_list ap2;
+    POISON(p, left);
+    if (simple) {
+        p = arena_alloc_raw(a, n + 1);
+        simple_vformat(p, n + 1, fmt, ap, &n);
+        p[n] = '\0';
+        return p;
+    }
+    /* any other conversion: vsnprintf's */
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int len = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
-    if (n < 0)
-        n = 0;
-    char *p = arena_alloc(a, (size_t)n + 1);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    if (len < 0)
+        len = 0;
+    p = arena_alloc(a, (size_t)len + 1);
+    vsnprintf(p, (size_t)len + 1, fmt, ap);
     return p;
 }
 
