@@ -73,8 +73,8 @@ static void enter_call(PyVM *vm)
 
 void *vm_temp_alloc(PyVM *vm, size_t size)
 {
-    size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
-           sizeof(max_align_t);
+    size = (size + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) *
+           _Alignof(max_align_t);
     TempChunk *c = vm->temp;
     if (!c || c->size - c->used < size) {
         /* the next chunk, when one was given back and is big enough */
