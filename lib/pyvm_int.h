@@ -449,6 +449,10 @@ PyDict *vm_dict_new_temp(PyVM *vm, size_t n);
 void vm_dict_reserve(PyVM *vm, PyDict *d, size_t n);
 PyValue *vm_dict_find(PyVM *vm, PyDict *d, PyValue key);
 PyValue *vm_dict_find_str(PyDict *d, const char *key);
+/* vm_dict_find_str with the key's length and (int64_t)vm_str_hash()
+   made: for a name looked up in several dicts. */
+PyValue *vm_dict_find_hashed(PyDict *d, const char *key, size_t n,
+                             int64_t hash);
 void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value);
 void vm_dict_set_str(PyVM *vm, PyDict *d, const char *key, PyValue value);
 bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key);

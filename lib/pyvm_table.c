@@ -143,7 +143,14 @@ PyValue *vm_dict_find_str(PyDict *d, const char *key)
     if (d->len == 0)
         return NULL;
     size_t n = strlen(key);
-    int64_t hash = (int64_t)vm_str_hash(key, n);
+    return vm_dict_find_hashed(d, key, n, (int64_t)vm_str_hash(key, n));
+}
+
+PyValue *vm_dict_find_hashed(PyDict *d, const char *key, size_t n,
+                             int64_t hash)
+{
+    if (d->len == 0)
+        return NULL;
     size_t mask = d->index_size - 1, i = (size_t)hash & mask;
     for (;;) {
         int32_t e = d->index[i];
