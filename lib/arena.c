@@ -29,12 +29,15 @@
 #endif
 
 #define ARENA_CHUNK (64 * 1024)
-#define ARENA_ALIGN (sizeof(max_align_t))
+/* The strictest alignment of any type (on x86-64 16, where
+   sizeof(max_align_t) is 32: rounding to that wasted 16 bytes in two
+   allocations) */
+#define ARENA_ALIGN (_Alignof(max_align_t))
 
 typedef struct Chunk {
     struct Chunk *next;
     size_t size;
-    size_t used;
+    size_t used;           /* but for the head chunk: see Arena.free */
     max_align_t data[];
 } Chunk;
 
@@ -44,10 +47,25 @@ typedef struct Adopted {
 } Adopted;
 
 struct Arena {
-    Chunk *head;
-    size_t bytes;
+    Chunk *head;        /* where small allocations come from */
+    /* head's free space, [free, limit): an allocation is a comparison
+       and an addition (NULL, NULL before the first chunk) */
+    char *free, *limit;
+    size_t bytes;       /* handed out by the chunks but head */
     Adopted *adopted;   /* malloc'd blocks freed with the arena */
 };
+
+/* The head chunk's free bytes (0 before the first chunk: both NULL). */
+static inline size_t room(const Arena *a)
+{
+    return (size_t)((uintptr_t)a->limit - (uintptr_t)a->free);
+}
+
+/* What c handed out. */
+static size_t chunk_used(const Arena *a, const Chunk *c)
+{
+    return c == a->head ? (size_t)(a->free - (const char *)c->data) : c->used;
+}
 
 static void free_adopted(Arena *a)
 {
@@ -139,12 +157,15 @@ void arena_reset(Arena *a)
         }
         c = next;
     }
+    a->head = keep;
+    a->free = a->limit = NULL;
     if (keep) {
         keep->next = NULL;
         keep->used = 0;
+        a->free = (char *)keep->data;
+        a->limit = a->free + keep->size;
         POISON(keep->data, keep->size);
     }
-    a->head = keep;
     a->bytes = 0;
 }
 
@@ -152,29 +173,40 @@ bool arena_owns(const Arena *a, const void *p)
 {
     const char *q = p;
     for (const Chunk *c = a->head; c; c = c->next)
-        if (q >= (const char *)c->data && q < (const char *)c->data + c->used)
+        if (q >= (const char *)c->data &&
+            q < (const char *)c->data + chunk_used(a, c))
             return true;
     return false;
 }
 
-/* A chunk with room for size more bytes (rounded): a new one. */
-static __attribute__((noinline)) Chunk *arena_grow(Arena *a, size_t size)
+/* size bytes (rounded) from a new chunk. */
+static __attribute__((noinline)) void *arena_grow(Arena *a, size_t size)
 {
-    /* Big requests get a chunk of their own, placed behind the current
-       one so the remaining space there is not wasted. */
     Chunk *c = a->head;
-    size_t want = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+    bool big = size > ARENA_CHUNK / 4;
+    size_t want = big ? size : ARENA_CHUNK;
     Chunk *n = xmalloc(sizeof(Chunk) + want);
     n->size = want;
-    n->used = 0;
-    if (c && want != ARENA_CHUNK) {
+    if (c && big) {
+        /* a chunk of its own, placed behind the current one so the
+           space left there is not wasted */
+        n->used = size;
         n->next = c->next;
         c->next = n;
+        a->bytes += size;
     } else {
+        if (c) {
+            c->used = chunk_used(a, c);
+            a->bytes += c->used;
+        }
+        n->used = 0;
         n->next = c;
         a->head = n;
+        a->free = (char *)n->data + size;
+        a->limit = (char *)n->data + want;
     }
-    return n;
+    UNPOISON(n->data, size);
+    return n->data;
 }
 
 /* Uninitialised memory: for strings, which are written in full at once.
@@ -185,14 +217,54 @@ static inline void *arena_alloc_raw(Arena *a, size_t size)
     size = (size + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
     if (size == 0)
         size = ARENA_ALIGN;
-    Chunk *c = a->head;
-    if (!c || c->size - c->used < size)
-        c = arena_grow(a, size);
-    void *p = (char *)c->data + c->used;
+    if (room(a) < size)
+        return arena_grow(a, size);
+    void *p = a->free;
+    a->free += size;
     UNPOISON(p, size);
-    c->used += size;
-    a->bytes += size;
     return p;
+}
+
+static size_t rounded(size_t size)
+{
+    size = (size + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+    return size ? size : ARENA_ALIGN;
+}
+
+void *arena_realloc(Arena *a, void *p, size_t old_size, size_t new_size)
+{
+    if (!p)
+        return arena_alloc_raw(a, new_size);
+    size_t have = rounded(old_size), want = rounded(new_size);
+    if (want <= have)
+        return p;
+    if ((char *)p + have == a->free &&
+        room(a) >= want - have) {
+        UNPOISON(a->free, want - have);
+        a->free += want - have;
+        return p;
+    }
+    /* a chunk of its own: handed out whole, to p (arena_grow) */
+    Chunk **link = &a->head;
+    for (Chunk *c = have > ARENA_CHUNK / 4 ? a->head : NULL; c;
+         link = &c->next, c = c->next) {
+        if ((void *)c->data != p)
+            continue;
+        if (chunk_used(a, c) != have || c->size != have)
+            break;
+        bool head = c == a->head;
+        c = xrealloc(c, sizeof(Chunk) + want);
+        *link = c;
+        c->size = c->used = want;
+        if (head)
+            a->free = a->limit = (char *)c->data + want;
+        else
+            a->bytes += want - have;
+        return c->data;
+    }
+    void *q = arena_alloc_raw(a, new_size);
+    memcpy(q, p, old_size);
+    return q;
 }
 
 void arena_adopt(Arena *a, void *block)
@@ -273,22 +345,6 @@ void arena_text_adds(Arena *a, ArenaText *t, const char *s)
    made only of literal text, %s, %.*s, %d, %ld, %zu, %c and %% are done
    here; any other conversion goes to vsnprintf, unchanged. */
 
-static bool simple_format(const char *fmt)
-{
-    for (const char *p = fmt; (p = strchr(p, '%')) != NULL; p++) {
-        p++;
-        if (*p == 's' || *p == 'd' || *p == 'c' || *p == '%')
-            continue;
-        if ((p[0] == 'l' && p[1] == 'd') || (p[0] == 'z' && p[1] == 'u') ||
-            (p[0] == '.' && p[1] == '*' && p[2] == 's')) {
-            p += p[0] == '.' ? 2 : 1;
-            continue;
-        }
-        return false;
-    }
-    return true;
-}
-
 /* Decimal digits of v into buf (at least 21 bytes), backwards; returns
    the start. */
 static char *format_unsigned(char *end, unsigned long long v)
@@ -311,9 +367,12 @@ static char *format_signed(char *end, long long v)
 }
 
 /* One pass of a simple format: writes what fits in out's cap bytes
-   (none when cap is 0) and returns the whole length, without the NUL,
-   which the caller adds. */
-static size_t simple_vformat(char *out, size_t cap, const char *fmt, va_list ap)
+   (none when cap is 0) and sets *len to the whole length, without the
+   NUL, which the caller adds.  False, at once, for a format that is not
+   simple (what it wrote is to be ignored): the check and the formatting
+   are one pass. */
+static bool simple_vformat(char *out, size_t cap, const char *fmt, va_list ap,
+                           size_t *len_out)
 {
     size_t n = 0;
     char num[24];
@@ -338,6 +397,8 @@ static size_t simple_vformat(char *out, size_t cap, const char *fmt, va_list ap)
             len = strlen(piece);
             break;
         case '.': {                         /* %.*s */
+            if (p[1] != '*' || p[2] != 's')
+                return false;
             int max = va_arg(ap, int);
             piece = va_arg(ap, const char *);
             if (!piece)
@@ -351,11 +412,15 @@ static size_t simple_vformat(char *out, size_t cap, const char *fmt, va_list ap)
             len = (size_t)(num + sizeof num - piece);
             break;
         case 'l':                           /* %ld */
+            if (p[1] != 'd')
+                return false;
             piece = format_signed(num + sizeof num, va_arg(ap, long));
             len = (size_t)(num + sizeof num - piece);
             p++;
             break;
         case 'z':                           /* %zu */
+            if (p[1] != 'u')
+                return false;
             piece = format_unsigned(num + sizeof num, va_arg(ap, size_t));
             len = (size_t)(num + sizeof num - piece);
             p++;
@@ -365,55 +430,57 @@ static size_t simple_vformat(char *out, size_t cap, const char *fmt, va_list ap)
             piece = num;
             len = 1;
             break;
-        default:                            /* %% */
+        case '%':
             piece = "%";
             len = 1;
             break;
+        default:
+            return false;
         }
         if (n + len <= cap)
             memcpy(out + n, piece, len);
         n += len;
     }
-    return n;
+    *len_out = n;
+    return true;
 }
 
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
 {
-    if (simple_format(fmt)) {
-        /* Written straight into the free end of the current chunk; only
-           a text longer than what is left there is formatted twice. */
-        static char nowhere[1];
-        Chunk *c = a->head;
-        size_t room = c ? c->size - c->used : 0;
-        char *p = c ? (char *)c->data + c->used : nowhere;
-        va_list ap2;
-        va_copy(ap2, ap);
-        UNPOISON(p, room);
-        size_t n = simple_vformat(p, room, fmt, ap2);
-        va_end(ap2);
-        if (n < room) {
-            /* room is a multiple of ARENA_ALIGN, so the rounded size
-               still fits */
-            size_t size = (n + 1 + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
-            c->used += size;
-            a->bytes += size;
-            POISON(p + size, room - size);
-        } else {
-            POISON(p, room);
-            p = arena_alloc_raw(a, n + 1);
-            simple_vformat(p, n + 1, fmt, ap);
-        }
+    /* Written straight into the free end of the current chunk; only a
+       text longer than what is left there is formatted twice. */
+    static char nowhere[1];
+    size_t left = room(a), n;
+    char *p = a->free ? a->free : nowhere;
+    va_list ap2;
+    va_copy(ap2, ap);
+    UNPOISON(p, left);
+    bool simple = simple_vformat(p, left, fmt, ap2, &n);
+    va_end(ap2);
+    if (simple && n < left) {
+        /* left is a multiple of ARENA_ALIGN, so the rounded size still
+           fits */
+        size_t size = (n + 1 + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+        a->free += size;
+        POISON(p + size, left - size);
         p[n] = '\0';
         return p;
     }
-    va_list ap2;
+    POISON(p, left);
+    if (simple) {
+        p = arena_alloc_raw(a, n + 1);
+        simple_vformat(p, n + 1, fmt, ap, &n);
+        p[n] = '\0';
+        return p;
+    }
+    /* any other conversion: vsnprintf's */
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int len = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
-    if (n < 0)
-        n = 0;
-    char *p = arena_alloc(a, (size_t)n + 1);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    if (len < 0)
+        len = 0;
+    p = arena_alloc(a, (size_t)len + 1);
+    vsnprintf(p, (size_t)len + 1, fmt, ap);
     return p;
 }
 
@@ -428,5 +495,5 @@ char *arena_printf(Arena *a, const char *fmt, ...)
 
 size_t arena_bytes(const Arena *a)
 {
-    return a->bytes;
+    return a->bytes + (a->head ? chunk_used(a, a->head) : 0);
 }

@@ -365,13 +365,24 @@ void cpy_install_namespace(ConverterPython *py)
 {
     PyVM *vm = py->vm;
     PyObj *g = pyvm_globals(vm);
+    const PyFlavour *fl = py->flavour;
+    /* what is set below: the classes, the buffers, unspecified and
+       NoneType; then the module's functions, strings, NULL, unknown, the
+       three classes, the two sets, type_checks and the host classes */
+    size_t names = converter_nrows + return_nrows + 3 + 2;
+    if (fl->module_globals)
+        names += fl->nfunctions + fl->nstrings + 2 + 3 + 2 + 1 + 6;
+    size_t have;
+    PyValue k, v;
+    for (have = 0; pyvm_dict_entry(g, have, &k, &v); have++)
+        ;
+    pyvm_dict_reserve(vm, g, have + names);
     for (size_t i = 0; i < converter_nrows; i++)
         pyvm_dict_set(vm, g, converter_rows[i].cls.class_name,
                       pyvm_obj(cpy_row_class(py, &converter_rows[i])));
     for (size_t i = 0; i < return_nrows; i++)
         pyvm_dict_set(vm, g, return_rows[i].cls.class_name,
                       pyvm_obj(cpy_return_row_class(py, &return_rows[i])));
-    const PyFlavour *fl = py->flavour;
     static const char *const buffers[] = { "buffer", "rwbuffer", "robuffer" };
     for (size_t i = 0; i < 3; i++)
         pyvm_dict_set(vm, g, buffers[i],

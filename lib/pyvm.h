@@ -103,6 +103,9 @@ PyObj *pyvm_dict_new(PyVM *vm);
 void pyvm_dict_set(PyVM *vm, PyObj *dict, const char *key, PyValue v);
 bool pyvm_dict_get(PyVM *vm, PyObj *dict, const char *key, PyValue *out);
 PyObj *pyvm_dict_copy(PyVM *vm, PyObj *dict);
+/* Room for n entries in all: a dict filled with a known number of them
+   leaves no outgrown arrays in the arena. */
+void pyvm_dict_reserve(PyVM *vm, PyObj *dict, size_t n);
 /* The i-th live entry of a dict (false past the end). */
 bool pyvm_dict_entry(PyObj *dict, size_t i, PyValue *key, PyValue *value);
 

@@ -1210,18 +1210,23 @@ static const struct {
 
 void vm_install_builtins(PyVM *vm)
 {
-    for (size_t i = 0; i < sizeof builtin_functions / sizeof builtin_functions[0]; i++)
-        vm_dict_set_str(vm, vm->builtins, builtin_functions[i].name,
-                        vm_native(vm, builtin_functions[i].name,
-                                  builtin_functions[i].fn, NULL, false));
-    for (size_t i = 0; i < sizeof constructors / sizeof constructors[0]; i++)
-        vm->types[constructors[i].type]->construct = constructors[i].construct;
     /* the classes by name: everything but the internal ones */
     static const int named[] = {
         T_OBJECT, T_TYPE, T_INT, T_BOOL, T_FLOAT, T_COMPLEX, T_STR, T_BYTES,
         T_BYTEARRAY, T_TUPLE, T_LIST, T_DICT, T_SET, T_FROZENSET, T_RANGE,
         T_PROPERTY, T_STATICMETHOD, T_CLASSMETHOD, T_SUPER, T_SLICE,
     };
+    /* the functions, the classes, Ellipsis and __name__ */
+    vm_dict_reserve(vm, vm->builtins,
+                    sizeof builtin_functions / sizeof builtin_functions[0] +
+                    sizeof named / sizeof named[0] +
+                    (T_COUNT - T_BASE_EXCEPTION) + 2);
+    for (size_t i = 0; i < sizeof builtin_functions / sizeof builtin_functions[0]; i++)
+        vm_dict_set_str(vm, vm->builtins, builtin_functions[i].name,
+                        vm_native(vm, builtin_functions[i].name,
+                                  builtin_functions[i].fn, NULL, false));
+    for (size_t i = 0; i < sizeof constructors / sizeof constructors[0]; i++)
+        vm->types[constructors[i].type]->construct = constructors[i].construct;
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
         vm_dict_set_str(vm, vm->builtins, vm->types[named[i]]->name,
                         vm_obj(vm->types[named[i]]));

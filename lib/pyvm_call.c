@@ -49,6 +49,69 @@ static void enter_call(PyVM *vm)
     vm->depth++;
 }
 
+/* ---- temporaries -------------------------------------------------------- */
+
+/* Under AddressSanitizer what is given back is poisoned, so that a
+   temporary kept past its call fails the tests (as arena.c's resets do). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEMP_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEMP_ASAN 1
+#endif
+#endif
+#ifdef TEMP_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+#define TEMP_CHUNK (16 * 1024)
+
+void *vm_temp_alloc(PyVM *vm, size_t size)
+{
+    size = (size + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) *
+           _Alignof(max_align_t);
+    TempChunk *c = vm->temp;
+    if (!c || c->size - c->used < size) {
+        /* the next chunk, when one was given back and is big enough */
+        TempChunk *n = c ? c->next : vm->temp_first;
+        if (!n || n->size < size) {
+            size_t want = size > TEMP_CHUNK ? size : TEMP_CHUNK;
+            TempChunk *fresh = arena_alloc_uninit(vm->a, sizeof *fresh + want);
+            fresh->size = want;
+            fresh->next = n;
+            if (c)
+                c->next = fresh;
+            else
+                vm->temp_first = fresh;
+            n = fresh;
+        }
+        n->used = 0;
+        c = vm->temp = n;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += size;
+    UNPOISON(p, size);
+    return p;
+}
+
+void vm_temp_release(PyVM *vm, TempMark m)
+{
+#ifdef TEMP_ASAN
+    for (TempChunk *c = m.chunk ? m.chunk : vm->temp_first; c; c = c->next) {
+        size_t from = c == m.chunk ? m.used : 0;
+        POISON((char *)c->data + from, c->size - from);
+    }
+#endif
+    vm->temp = m.chunk;
+    if (m.chunk)
+        m.chunk->used = m.used;
+}
+
 /* ---- raising ----------------------------------------------------------- */
 
 void vm_throw(PyVM *vm, PyValue exc)
@@ -176,6 +239,7 @@ bool vm_protect(PyVM *vm, void (*f)(PyVM *, void *), void *ctx)
     h.prev = vm->handler;
     h.frame = vm->frame;
     h.depth = vm->depth;
+    h.temp = vm_temp_mark(vm);
     int line = vm->line;
     if (!h.prev)   /* the outermost run: calls measure the stack from here */
         vm->stack_base = (uintptr_t)__builtin_frame_address(0);
@@ -188,6 +252,7 @@ bool vm_protect(PyVM *vm, void (*f)(PyVM *, void *), void *ctx)
     vm->handler = h.prev;
     vm->frame = h.frame;
     vm->depth = h.depth;
+    vm_temp_release(vm, h.temp);
     PyError saved = vm->error;
     describe_error(vm);
     saved.type = vm->error.type;
@@ -315,7 +380,7 @@ static void bind(PyVM *vm, const Sig *s, const PyValue *args, size_t nargs,
                 posonly = true;
         if (posonly) {
             if (!posonly_as_kw)
-                posonly_as_kw = arena_array_of(vm->a, const char *, nkw);
+                posonly_as_kw = vm_temp_array(vm, const char *, nkw);
             posonly_as_kw[nposonly_as_kw++] = kwnames[k];
             continue;
         }
@@ -331,7 +396,7 @@ static void bind(PyVM *vm, const Sig *s, const PyValue *args, size_t nargs,
                    b.s));
     }
     /* defaults, then what is still missing */
-    const char **missing = arena_array_of(vm->a, const char *, n + 1);
+    const char **missing = vm_temp_array(vm, const char *, n + 1);
     size_t nmissing = 0;
     size_t first_default = s->npos - s->ndefaults;
     for (size_t i = 0; i < s->npos; i++) {
@@ -372,8 +437,9 @@ void vm_bind_function_args(PyVM *vm, PyFunction *f, const PyValue *args,
 {
     const PyArguments *pa = f->def->args;
     size_t npos = pa->nposonlyargs + pa->nargs, n = npos + pa->nkwonlyargs;
-    const char **names = arena_array_of(vm->a, const char *, n + 1);
-    bool *kwhas = arena_array_of(vm->a, bool, pa->nkwonlyargs + 1);
+    TempMark mark = vm_temp_mark(vm);
+    const char **names = vm_temp_array(vm, const char *, n + 1);
+    bool *kwhas = vm_temp_array(vm, bool, pa->nkwonlyargs + 1);
     for (size_t i = 0; i < pa->nposonlyargs; i++)
         names[i] = pa->posonlyargs[i].arg;
     for (size_t i = 0; i < pa->nargs; i++)
@@ -390,8 +456,8 @@ void vm_bind_function_args(PyVM *vm, PyFunction *f, const PyValue *args,
         .vararg = pa->vararg ? pa->vararg->arg : NULL,
         .kwarg = pa->kwarg ? pa->kwarg->arg : NULL,
     };
-    PyValue *slots = arena_array_of(vm->a, PyValue, n + 1);
-    bool *filled = arena_array_of(vm->a, bool, n + 1);
+    PyValue *slots = vm_temp_array(vm, PyValue, n + 1);
+    bool *filled = vm_temp_array(vm, bool, n + 1);
     PyValue varargs;
     PyDict *kwargs = NULL;
     bind(vm, &s, args, nargs, kwnames, kwvalues, nkw, slots, filled, &varargs,
@@ -402,6 +468,7 @@ void vm_bind_function_args(PyVM *vm, PyFunction *f, const PyValue *args,
         vm_dict_set_str(vm, vars, s.vararg, varargs);
     if (s.kwarg)
         vm_dict_set_str(vm, vars, s.kwarg, vm_obj(kwargs));
+    vm_temp_release(vm, mark);
 }
 
 void pyvm_bind(PyVM *vm, const PyArgs *a, const char *fname, const char *spec,
@@ -410,6 +477,7 @@ void pyvm_bind(PyVM *vm, const PyArgs *a, const char *fname, const char *spec,
     const char *names[16];
     bool optional[16];
     size_t n = 0, npos = 0, nrequired_pos = 0;
+    TempMark mark = vm_temp_mark(vm);
     bool kwonly = false, has_kwarg = false;
     for (const char *p = spec; *p;) {
         while (*p == ' ')
@@ -429,7 +497,11 @@ void pyvm_bind(PyVM *vm, const PyArgs *a, const char *fname, const char *spec,
             continue;
         }
         bool opt = start[len - 1] == '=';
-        names[n] = arena_strndup(vm->a, start, opt ? len - 1 : len);
+        size_t namelen = opt ? len - 1 : len;
+        char *name = vm_temp_alloc(vm, namelen + 1);
+        memcpy(name, start, namelen);
+        name[namelen] = '\0';
+        names[n] = name;
         optional[n] = opt;
         if (!kwonly) {
             npos++;
@@ -457,6 +529,7 @@ void pyvm_bind(PyVM *vm, const PyArgs *a, const char *fname, const char *spec,
          filled, &varargs, &kw);
     if (kwargs)
         *kwargs = kw ? &kw->ob : NULL;
+    vm_temp_release(vm, mark);
 }
 
 /* ---- calling ----------------------------------------------------------- */
@@ -485,12 +558,15 @@ PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
         }
         case OBJ_METHOD: {
             PyMethod *m = (PyMethod *)fn.obj;
-            PyValue *full = arena_array_of(vm->a, PyValue, nargs + 1);
+            TempMark mark = vm_temp_mark(vm);
+            PyValue *full = vm_temp_array(vm, PyValue, nargs + 1);
             full[0] = m->self;
             if (nargs)
                 memcpy(full + 1, args, nargs * sizeof *args);
-            return vm_call(vm, m->func, full, nargs + 1, kwnames, kwvalues,
-                           nkw);
+            PyValue r = vm_call(vm, m->func, full, nargs + 1, kwnames,
+                                kwvalues, nkw);
+            vm_temp_release(vm, mark);
+            return r;
         }
         case OBJ_CLASS:
             return vm_instantiate(vm, (PyClass *)fn.obj, args, nargs,
@@ -538,11 +614,13 @@ bool vm_call_special(PyVM *vm, PyValue self, const char *name,
     PyValue fn;
     if (!vm_lookup(type, name, &fn, NULL))
         return false;
-    PyValue *full = arena_array_of(vm->a, PyValue, nargs + 1);
+    TempMark mark = vm_temp_mark(vm);
+    PyValue *full = vm_temp_array(vm, PyValue, nargs + 1);
     full[0] = self;
     if (nargs)
         memcpy(full + 1, args, nargs * sizeof *args);
     *out = vm_call(vm, fn, full, nargs + 1, NULL, NULL, 0);
+    vm_temp_release(vm, mark);
     return true;
 }
 
@@ -580,10 +658,13 @@ bool pyvm_pcall(PyVM *vm, PyValue fn, const PyArgs *a, PyValue *result)
 bool pyvm_pcall_method(PyVM *vm, PyValue fn, PyValue self, const PyArgs *a,
                        PyValue *result)
 {
-    PyValue *full = arena_array_of(vm->a, PyValue, a->nargs + 1);
+    TempMark mark = vm_temp_mark(vm);
+    PyValue *full = vm_temp_array(vm, PyValue, a->nargs + 1);
     full[0] = self;
     if (a->nargs)
         memcpy(full + 1, a->args, a->nargs * sizeof *full);
     PyArgs b = { full, a->nargs + 1, a->kwnames, a->kwvalues, a->nkw };
-    return pyvm_pcall(vm, fn, &b, result);
+    bool ok = pyvm_pcall(vm, fn, &b, result);
+    vm_temp_release(vm, mark);
+    return ok;
 }

@@ -163,6 +163,8 @@ static Env *new_env(PyVM *vm, EnvKind kind, const PyScope *scope, Env *outer,
     Env *e = arena_new_of(vm->a, Env);
     e->kind = kind;
     e->vars = vm_dict_new(vm);
+    if (kind == ENV_FUNCTION)   /* its names are known: no growing */
+        vm_dict_reserve(vm, e->vars, scope->nlocals);
     e->scope = scope;
     e->outer = outer;
     e->globals = globals;
@@ -267,7 +269,7 @@ static void arg_push(PyVM *vm, ArgBuf *b, PyValue v)
 {
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 8;
-        PyValue *n = arena_array_of(vm->a, PyValue, cap);
+        PyValue *n = vm_temp_array(vm, PyValue, cap);
         if (b->n)
             memcpy(n, b->args, b->n * sizeof *n);
         b->args = n;
@@ -288,8 +290,8 @@ static void kw_push(PyVM *vm, ArgBuf *b, const char *name, PyValue v,
                            ? call->left->id : "function", name));
     if (b->nkw == b->capkw) {
         size_t cap = b->capkw ? b->capkw * 2 : 4;
-        const char **nn = arena_array_of(vm->a, const char *, cap);
-        PyValue *nv = arena_array_of(vm->a, PyValue, cap);
+        const char **nn = vm_temp_array(vm, const char *, cap);
+        PyValue *nv = vm_temp_array(vm, PyValue, cap);
         if (b->nkw) {
             memcpy(nn, b->kwnames, b->nkw * sizeof *nn);
             memcpy(nv, b->kwvalues, b->nkw * sizeof *nv);
@@ -302,9 +304,11 @@ static void kw_push(PyVM *vm, ArgBuf *b, const char *name, PyValue v,
     b->kwvalues[b->nkw++] = v;
 }
 
+/* The arrays of arguments are temporaries (the callee borrows them). */
 static PyValue eval_call(PyVM *vm, Env *env, const PyExpr *e)
 {
     ArgBuf b = { 0 };
+    TempMark mark = vm_temp_mark(vm);
     PyValue fn;
     const PyExpr *f = e->left;
     if (f->kind == PX_ATTRIBUTE) {
@@ -361,7 +365,9 @@ static PyValue eval_call(PyVM *vm, Env *env, const PyExpr *e)
             kw_push(vm, &b, d->keys[k].s, d->values[k], e);
         }
     }
-    return vm_call(vm, fn, b.args, b.n, b.kwnames, b.kwvalues, b.nkw);
+    PyValue r = vm_call(vm, fn, b.args, b.n, b.kwnames, b.kwvalues, b.nkw);
+    vm_temp_release(vm, mark);
+    return r;
 }
 
 /* ---- functions and classes --------------------------------------------- */
@@ -396,7 +402,18 @@ PyValue vm_run_function(PyVM *vm, PyFunction *f, const PyValue *args,
                         const PyValue *kwvalues, size_t nkw)
 {
     const PyFuncDef *def = f->def;
-    Env *env = new_env(vm, ENV_FUNCTION, &def->scope, f->closure, f->globals);
+    /* A scope nothing in the body can close over dies with the call: it
+       and its locals are temporaries then. */
+    TempMark mark = vm_temp_mark(vm);
+    Env *env;
+    if (def->encloses) {
+        env = new_env(vm, ENV_FUNCTION, &def->scope, f->closure, f->globals);
+    } else {
+        env = vm_temp_alloc(vm, sizeof *env);
+        *env = (Env){ .kind = ENV_FUNCTION, .scope = &def->scope,
+                      .outer = f->closure, .globals = f->globals,
+                      .vars = vm_dict_new_temp(vm, def->scope.nlocals) };
+    }
     vm_bind_function_args(vm, f, args, nargs, kwnames, kwvalues, nkw,
                           env->vars);
     Frame frame = { vm->frame, f, env, args, nargs };
@@ -410,6 +427,8 @@ PyValue vm_run_function(PyVM *vm, PyFunction *f, const PyValue *args,
     }
     vm->frame = frame.back;
     vm->line = line;     /* errors after the call are the caller's */
+    if (!def->encloses)
+        vm_temp_release(vm, mark);
     return result;
 }
 
@@ -772,6 +791,19 @@ static PyValue eval(PyVM *vm, Env *env, const PyExpr *e)
     }
     case PX_COMPARE: {
         PyValue l = eval(vm, env, e->left);
+        /* "x in (a, b)": the tuple is only looked through, never seen by
+           Python code (only its items are compared), so its items are
+           temporaries */
+        if (e->nitems == 1 && e->items[0]->kind == PX_TUPLE &&
+            (!strcmp(e->ops[0], "In") || !strcmp(e->ops[0], "NotIn"))) {
+            TempMark mark = vm_temp_mark(vm);
+            PyValue t = { .kind = PY_TUPLE };
+            t.items = display_items(vm, env, e->items[0]->items,
+                                    e->items[0]->nitems, &t.nitems);
+            bool r = vm_compare(vm, e->ops[0], l, t);
+            vm_temp_release(vm, mark);
+            return pyvm_bool(r);
+        }
         for (size_t i = 0; i < e->nitems; i++) {
             PyValue r = eval(vm, env, e->items[i]);
             if (!vm_compare(vm, e->ops[i], l, r))

@@ -22,6 +22,7 @@
 #define CLINIC_PYVM_INT_H
 
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pyexpr_int.h"
@@ -55,6 +56,10 @@ typedef struct PyFuncDef {
     const PyExpr *expr;        /* a lambda's */
     PyScope scope;
     int line;
+    bool encloses;             /* a def, lambda, class or comprehension is
+                                  in its body: what it makes may close over
+                                  the call's scope (otherwise nothing can
+                                  keep the scope past the call) */
 } PyFuncDef;
 
 typedef enum PyStmtKind {
@@ -183,6 +188,10 @@ struct PyDict {
     size_t len, cap;           /* entries (none deleted: deleting compacts) */
     int32_t *index;            /* open addressing into the entries, -1 free */
     size_t index_size;         /* a power of two */
+    bool names_kept;           /* a call's temporary locals: vm_dict_set_str
+                                  keeps the key it is given (a name of the
+                                  function's code, which outlives the call)
+                                  instead of a copy */
 };
 
 /* A set, laid out as CPython's setobject (open addressing, linear probes
@@ -298,12 +307,31 @@ typedef struct Frame {
     size_t nargs;
 } Frame;
 
+/* Memory a call needs only while it runs: its argument arrays and the
+   working arrays of binding them.  Taken and given back in LIFO order
+   (vm_temp_mark before, vm_temp_release after; an exception gives back
+   what the calls it unwinds took), so the calls of a converter method
+   made for every parameter do not pile them up in the file's arena.
+   Only what is provably dead when the taker returns goes here: an
+   argument array is borrowed by the callee, never kept (a tuple or a
+   dict made from it copies the values). */
+typedef struct TempChunk {
+    size_t used, size;
+    struct TempChunk *next;    /* kept for reuse once given back */
+    max_align_t data[];
+} TempChunk;
+typedef struct TempMark {
+    TempChunk *chunk;          /* NULL: before the first one */
+    size_t used;
+} TempMark;
+
 /* Where pyvm_raise() lands: the innermost protected call. */
 typedef struct Handler {
     jmp_buf jb;
     struct Handler *prev;
     Frame *frame;
     int depth;
+    TempMark temp;
 } Handler;
 
 struct PyVM {
@@ -328,6 +356,8 @@ struct PyVM {
     const PyObj *in_repr[64];  /* containers being repr()'d: "[...]" */
     int nin_repr;
     void *host;                /* pyvm_set_host() */
+    TempChunk *temp;           /* the chunk temporaries come from now */
+    TempChunk *temp_first;
 };
 
 /* ---- shared across the pyvm files -------------------------------------- */
@@ -342,6 +372,14 @@ void vm_step(PyVM *vm);
    a run grows, checked as steps go and before every big allocation. */
 void vm_reserve(PyVM *vm, size_t bytes);
 size_t vm_stack_budget(void);
+/* Temporaries (see TempMark): uninitialised memory. */
+void *vm_temp_alloc(PyVM *vm, size_t size);
+static inline TempMark vm_temp_mark(const PyVM *vm)
+{
+    return (TempMark){ vm->temp, vm->temp ? vm->temp->used : 0 };
+}
+void vm_temp_release(PyVM *vm, TempMark m);
+#define vm_temp_array(vm, T, n) ((T *)vm_temp_alloc((vm), sizeof(T) * (n)))
 /* calls */
 PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 const char *const *kwnames, const PyValue *kwvalues,
@@ -401,8 +439,20 @@ PyClass *vm_as_class(PyValue v);
 
 /* pyvm_table.c: dicts and sets */
 PyDict *vm_dict_new(PyVM *vm);
+/* A dict whose storage for n entries, the dict itself included, is a
+   temporary (vm_temp_alloc): for a call's locals, given back when the
+   call ends.  Growing past n takes arena memory, as any dict does. */
+PyDict *vm_dict_new_temp(PyVM *vm, size_t n);
+/* Room for n entries in all, so that filling a dict whose size is known
+   leaves no outgrown arrays behind (an index as big as inserting them
+   one by one would have made). */
+void vm_dict_reserve(PyVM *vm, PyDict *d, size_t n);
 PyValue *vm_dict_find(PyVM *vm, PyDict *d, PyValue key);
 PyValue *vm_dict_find_str(PyDict *d, const char *key);
+/* vm_dict_find_str with the key's length and (int64_t)vm_str_hash()
+   made: for a name looked up in several dicts. */
+PyValue *vm_dict_find_hashed(PyDict *d, const char *key, size_t n,
+                             int64_t hash);
 void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value);
 void vm_dict_set_str(PyVM *vm, PyDict *d, const char *key, PyValue value);
 bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key);

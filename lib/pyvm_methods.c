@@ -784,6 +784,11 @@ static const NativeDef type_methods[] = {
 
 static void install(PyVM *vm, int type, const NativeDef *defs)
 {
+    size_t n = 0;
+    while (defs[n].name)
+        n++;
+    PyDict *d = vm->types[type]->dict;
+    vm_dict_reserve(vm, d, d->len + n + (type == T_DICT));   /* fromkeys */
     for (; defs->name; defs++)
         vm_dict_set_str(vm, vm->types[type]->dict, defs->name,
                         vm_native(vm, defs->name, defs->fn, NULL, true));

@@ -151,8 +151,11 @@ PyClass *vm_new_class(PyVM *vm, const char *name, const char *module,
 bool vm_lookup(const PyClass *cls, const char *name, PyValue *out,
                PyClass **owner)
 {
+    /* the name's hash is made once for the whole MRO */
+    size_t n = strlen(name);
+    int64_t hash = (int64_t)vm_str_hash(name, n);
     for (size_t i = 0; i < cls->nmro; i++) {
-        PyValue *v = vm_dict_find_str(cls->mro[i]->dict, name);
+        PyValue *v = vm_dict_find_hashed(cls->mro[i]->dict, name, n, hash);
         if (v) {
             *out = *v;
             if (owner)

@@ -25,6 +25,7 @@ typedef struct ScopeBuilder {
     PyScope *scope;
     size_t caplocals, capglobals, capnonlocals;
     int nonlocal_line;
+    bool encloses;             /* see PyFuncDef */
 } ScopeBuilder;
 
 /* A nonlocal declaration, checked once the whole module is parsed. */
@@ -235,6 +236,8 @@ static void check_expr(StmtParser *sp, const PyExpr *e, int line)
 static ScopeBuilder *push_scope(StmtParser *sp, bool is_function)
 {
     ScopeBuilder *b = arena_new_of(sp->p->a, ScopeBuilder);
+    if (sp->sb)
+        sp->sb->encloses = true;
     b->up = sp->sb;
     b->is_function = is_function;
     b->scope = arena_new_of(sp->p->a, PyScope);
@@ -266,6 +269,16 @@ static void bind_arguments(StmtParser *sp, const PyArguments *args)
         bind_name(sp, args->kwarg->arg);
 }
 
+/* Code that makes a scope of its own, which may close over the one it
+   is in. */
+static bool visit_encloser(const PyExpr *e, void *ctx)
+{
+    (void)ctx;
+    return e->kind == PX_LAMBDA || e->kind == PX_LISTCOMP ||
+           e->kind == PX_SETCOMP || e->kind == PX_DICTCOMP ||
+           e->kind == PX_GENEXP;
+}
+
 /* A lambda's scope, computed when its expression is parsed: pyexpr
    keeps it in the node's vm_data for evaluation. */
 static bool visit_lambda(const PyExpr *e, void *ctx)
@@ -282,6 +295,7 @@ static bool visit_lambda(const PyExpr *e, void *ctx)
     def->args = e->args;
     def->expr = e->left;
     def->scope = *sp->sb->scope;
+    def->encloses = pyexpr_any(e->left, visit_encloser, NULL);
     pop_scope(sp);
     ((PyExpr *)e)->vm_data = def;
     /* lambdas nested in this one get their own scopes too */
@@ -292,6 +306,8 @@ static bool visit_lambda(const PyExpr *e, void *ctx)
 static PyExpr *parsed(StmtParser *sp, PyExpr *e, int line)
 {
     check_expr(sp, e, line);
+    if (e && sp->sb && pyexpr_any(e, visit_encloser, NULL))
+        sp->sb->encloses = true;
     pyexpr_any(e, visit_lambda, sp);
     return e;
 }
@@ -722,6 +738,7 @@ static PyStmt *def_statement(StmtParser *sp, int indent, int line)
     StmtList body = block(sp, indent, arena_printf(a, "function definition"),
                           line);
     def->scope = *sp->sb->scope;
+    def->encloses = sp->sb->encloses;
     pop_scope(sp);
     sp->class_prefix = saved_prefix;
     sp->loop_depth = saved_loops;

@@ -192,6 +192,11 @@ PyObj *pyvm_dict_copy(PyVM *vm, PyObj *dict)
     return &vm_dict_copy(vm, (PyDict *)dict)->ob;
 }
 
+void pyvm_dict_reserve(PyVM *vm, PyObj *dict, size_t n)
+{
+    vm_dict_reserve(vm, (PyDict *)dict, n);
+}
+
 bool pyvm_dict_entry(PyObj *dict, size_t i, PyValue *key, PyValue *value)
 {
     PyDict *d = (PyDict *)dict;
@@ -584,6 +589,24 @@ bool vm_contains(PyVM *vm, PyValue container, PyValue item)
         PyValue r;
         if (vm_call_special(vm, container, "__contains__", &item, 1, &r))
             return vm_truthy(vm, r);
+    }
+    /* a tuple and a list read item by item as their iterators read them
+       (the list live: __eq__ may change it), without making one */
+    if (container.kind == PY_TUPLE) {
+        for (size_t i = 0; i < container.nitems; i++)
+            if (vm_is(container.items[i], item) ||
+                vm_eq(vm, container.items[i], item))
+                return true;
+        return false;
+    }
+    if (vm_is_kind(container, OBJ_LIST)) {
+        const PyList *l = (const PyList *)container.obj;
+        for (size_t i = 0; i < l->len; i++) {
+            PyValue v = l->items[i];
+            if (vm_is(v, item) || vm_eq(vm, v, item))
+                return true;
+        }
+        return false;
     }
     PyValue it = vm_iter(vm, container), v;
     while (vm_next(vm, it, &v))

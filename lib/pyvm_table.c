@@ -31,17 +31,75 @@ PyDict *vm_dict_new(PyVM *vm)
     return vm_alloc_obj(vm, sizeof(PyDict), OBJ_DICT, vm->types[T_DICT]);
 }
 
-static void rebuild_index(PyVM *vm, PyDict *d, size_t size)
+static void place_entries(PyDict *d)
 {
-    d->index = arena_array_of(vm->a, int32_t, size);
-    d->index_size = size;
-    memset(d->index, 0xff, size * sizeof *d->index);
+    size_t size = d->index_size;
     for (size_t e = 0; e < d->len; e++) {
         size_t i = (size_t)d->hashes[e] & (size - 1);
         while (d->index[i] >= 0)
             i = (i + 1) & (size - 1);
         d->index[i] = (int32_t)e;
     }
+}
+
+static void rebuild_index(PyVM *vm, PyDict *d, size_t size)
+{
+    d->index = arena_array_of(vm->a, int32_t, size);
+    d->index_size = size;
+    memset(d->index, 0xff, size * sizeof *d->index);
+    place_entries(d);
+}
+
+/* The index size vm_dict_set leaves a dict of n entries with, grown
+   from 8 by doubling whenever it is two thirds full. */
+static size_t index_size_for(size_t n)
+{
+    size_t size = 8;
+    while (n * 3 >= size * 2)
+        size *= 2;
+    return size;
+}
+
+void vm_dict_reserve(PyVM *vm, PyDict *d, size_t n)
+{
+    if (n <= d->cap)
+        return;
+    PyValue *keys = arena_array_uninit(vm->a, PyValue, n);
+    PyValue *values = arena_array_uninit(vm->a, PyValue, n);
+    int64_t *hashes = arena_array_uninit(vm->a, int64_t, n);
+    if (d->len) {
+        memcpy(keys, d->keys, d->len * sizeof *keys);
+        memcpy(values, d->values, d->len * sizeof *values);
+        memcpy(hashes, d->hashes, d->len * sizeof *hashes);
+    }
+    d->keys = keys;
+    d->values = values;
+    d->hashes = hashes;
+    d->cap = n;
+    size_t size = index_size_for(n);
+    if (size > d->index_size)
+        rebuild_index(vm, d, size);
+}
+
+PyDict *vm_dict_new_temp(PyVM *vm, size_t n)
+{
+    PyDict *d = vm_temp_alloc(vm, sizeof *d);
+    memset(d, 0, sizeof *d);
+    d->ob.kind = OBJ_DICT;
+    d->ob.type = vm->types[T_DICT];
+    d->names_kept = true;
+    if (n == 0)
+        return d;   /* the first entry makes the index, as for any dict */
+    /* room for n entries without growing */
+    size_t size = index_size_for(n);
+    d->index = vm_temp_array(vm, int32_t, size);
+    d->index_size = size;
+    memset(d->index, 0xff, size * sizeof *d->index);
+    d->keys = vm_temp_array(vm, PyValue, n);
+    d->values = vm_temp_array(vm, PyValue, n);
+    d->hashes = vm_temp_array(vm, int64_t, n);
+    d->cap = n;
+    return d;
 }
 
 static bool key_equal(PyVM *vm, PyValue x, PyValue y)
@@ -85,7 +143,14 @@ PyValue *vm_dict_find_str(PyDict *d, const char *key)
     if (d->len == 0)
         return NULL;
     size_t n = strlen(key);
-    int64_t hash = (int64_t)vm_str_hash(key, n);
+    return vm_dict_find_hashed(d, key, n, (int64_t)vm_str_hash(key, n));
+}
+
+PyValue *vm_dict_find_hashed(PyDict *d, const char *key, size_t n,
+                             int64_t hash)
+{
+    if (d->len == 0)
+        return NULL;
     size_t mask = d->index_size - 1, i = (size_t)hash & mask;
     for (;;) {
         int32_t e = d->index[i];
@@ -98,9 +163,10 @@ PyValue *vm_dict_find_str(PyDict *d, const char *key)
     }
 }
 
-void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value)
+/* vm_dict_set with the key's hash made. */
+static void dict_set_hashed(PyVM *vm, PyDict *d, PyValue key, int64_t hash,
+                            PyValue value)
 {
-    int64_t hash = vm_hash(vm, key);
     if (d->index_size == 0)
         rebuild_index(vm, d, 8);
     bool found;
@@ -134,9 +200,41 @@ void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value)
         rebuild_index(vm, d, d->index_size * 2);
 }
 
+void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value)
+{
+    dict_set_hashed(vm, d, key, vm_hash(vm, key), value);
+}
+
+/* The key is copied only when it is new: probed as vm_dict_set would
+   probe it, an entry whose key is a str is compared here, and at any
+   other key with the same hash (whose __eq__ may run) vm_dict_set
+   decides. */
 void vm_dict_set_str(PyVM *vm, PyDict *d, const char *key, PyValue value)
 {
-    vm_dict_set(vm, d, vm_make_str(vm, key, strlen(key)), value);
+    size_t n = strlen(key);
+    int64_t hash = (int64_t)vm_str_hash(key, n);
+    if (hash == -1)
+        hash = -2;   /* as vm_hash() has it */
+    if (d->len) {
+        size_t mask = d->index_size - 1, i = (size_t)hash & mask;
+        for (;;) {
+            int32_t e = d->index[i];
+            if (e < 0)
+                break;
+            if (d->hashes[e] == hash) {
+                if (d->keys[e].kind != PY_STR)
+                    break;
+                if (d->keys[e].len == n && memcmp(d->keys[e].s, key, n) == 0) {
+                    d->values[e] = value;
+                    return;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+    dict_set_hashed(vm, d, d->names_kept ? py_make_str(key, n)
+                                         : vm_make_str(vm, key, n),
+                    hash, value);
 }
 
 bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
@@ -160,6 +258,7 @@ bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
 PyDict *vm_dict_copy(PyVM *vm, const PyDict *d)
 {
     PyDict *c = vm_dict_new(vm);
+    vm_dict_reserve(vm, c, d->len);
     for (size_t i = 0; i < d->len; i++)
         vm_dict_set(vm, c, d->keys[i], d->values[i]);
     return c;
