@@ -46,6 +46,7 @@ struct BlockParser {
     int line_number;       /* clinic.py's line_number: the last line read */
     bool verify;
     bool defer_checksums;
+    bool borrow_verbatim;
     bool first_block;
     const char *dsl_name;  /* a start line was read; its block is next */
     int start_line;        /* ... on this line */
@@ -749,9 +750,13 @@ static void parse_verbatim_block(BlockParser *bp, Block *out)
         end = bp->pos;
     }
     /* text that runs to the end of the file is already a string there */
-    out->input = end == bp->len ? bp->text + start
-                                : arena_strndup(bp->c->arena, bp->text + start,
-                                                end - start);
+    if (end == bp->len || end == start)
+        out->input = end == start ? "" : bp->text + start;
+    else if (bp->borrow_verbatim)
+        out->input = bp->text + start, out->input_len = end - start;
+    else
+        out->input = arena_strndup(bp->c->arena, bp->text + start,
+                                   end - start);
 }
 
 /* is_stop_line(): the line starts with the stop line (stop_len bytes),
@@ -1027,6 +1032,11 @@ void block_parser_defer_checksums(BlockParser *bp)
     bp->defer_checksums = true;
 }
 
+void block_parser_borrow_verbatim(BlockParser *bp)
+{
+    bp->borrow_verbatim = true;
+}
+
 const char *block_mismatch_note(Clinic *c, const char *what, const char *old,
                                 const char *fresh, int marker_line)
 {
@@ -1092,7 +1102,7 @@ void block_check_output(Clinic *c, const Block *b)
 
 void block_print(Clinic *c, PrintOut *out, const Block *b)
 {
-    size_t input_len = strlen(b->input);
+    size_t input_len = b->input_len ? b->input_len : strlen(b->input);
     if (!b->dsl_name) {
         printout_add(out, b->input, input_len);
         return;
