@@ -965,7 +965,16 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
     size_t start = bp->pos, end = bp->pos;
     Line l;
     bool closed = false;
-    while (read_line(bp, &l, false)) {
+    for (;;) {
+        /* the lines no one looks at, at once: with the cpp monitor fed, a
+           stop line (and one with whitespace before it) is never among
+           them, as it holds a comment closer, nor is a start line */
+        if (bp->c->cpp) {
+            skip_plain_lines(bp, false);
+            end = bp->pos;
+        }
+        if (!read_line(bp, &l, false))
+            break;
         if (is_start_line(bp, &l))
             /* clinic.py ends the block here and drops this line */
             clinic_fail(c, l.lineno, "start line inside the block that "
