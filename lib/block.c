@@ -177,6 +177,21 @@ static unsigned lowest_bit(unsigned mask)
 #endif
 }
 
+/* Index of the lowest set bit of a non-zero 64-bit mask. */
+static unsigned lowest_bit64(uint64_t mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(mask);
+#else
+    unsigned k = 0;
+    while (!(mask & 1u)) {
+        mask >>= 1;
+        k++;
+    }
+    return k;
+#endif
+}
+
 /* Index of the highest set bit of a non-zero mask. */
 static unsigned highest_bit(unsigned mask)
 {
@@ -538,18 +553,55 @@ static size_t marker_offset(const char *s, size_t n)
 
 /* ---- reading lines ------------------------------------------------- */
 
+/* Is b one of CPP_SPECIAL_BYTES? */
+static bool is_cpp_special(unsigned char b)
+{
+    return b == '#' || b == '/' || b == '\\';
+}
+
 /* The offset of the first byte at or after from that makes its line
    matter to the cpp monitor (cpp_byte_matters), or len.  The text is
-   NUL-terminated, without NULs. */
+   NUL-terminated, without NULs.  With SSE2 the three bytes of
+   CPP_SPECIAL_BYTES are looked for 64 bytes at a time (strcspn's set
+   search costs more, and most stretches between them are short). */
 static size_t find_cpp_byte(const char *text, size_t from, size_t len)
 {
+    const unsigned char *s = (const unsigned char *)text;
     size_t i = from;
-    for (;;) {
-        i += strcspn(text + i, CPP_SPECIAL_BYTES);
-        if (i >= len || cpp_byte_matters(text, i))
-            return i;
-        i++;
+#ifdef __SSE2__
+    /* '#' (0x23) and '/' (0x2f) are the bytes that become '/' with the
+       bits 0x0c set, with '\'' and '+' (checked one by one: not many) */
+    const __m128i bits = _mm_set1_epi8(0x0c), slash = _mm_set1_epi8('/'),
+                  backslash = _mm_set1_epi8('\\');
+#define CPP_SPECIAL(v)                                                        \
+    _mm_or_si128(_mm_cmpeq_epi8(_mm_or_si128((v), bits), slash),             \
+                 _mm_cmpeq_epi8((v), backslash))
+    while (i + 64 <= len) {
+        __m128i a = CPP_SPECIAL(load16(s + i)),
+                b = CPP_SPECIAL(load16(s + i + 16)),
+                c = CPP_SPECIAL(load16(s + i + 32)),
+                d = CPP_SPECIAL(load16(s + i + 48));
+        if (_mm_movemask_epi8(
+                _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)))) {
+            /* the candidates of the 64 bytes, in order */
+            uint64_t mask = (uint64_t)(unsigned)_mm_movemask_epi8(a) |
+                            (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
+                            (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 |
+                            (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
+            for (; mask; mask &= mask - 1) {
+                size_t at = i + lowest_bit64(mask);
+                if (is_cpp_special(s[at]) && cpp_byte_matters(text, at))
+                    return at;
+            }
+        }
+        i += 64;
     }
+#undef CPP_SPECIAL
+#endif
+    for (; i < len; i++)
+        if (is_cpp_special(s[i]) && cpp_byte_matters(text, i))
+            return i;
+    return len;
 }
 
 /* The offset of the next byte that makes its line matter to the cpp
