@@ -185,24 +185,27 @@ bool io_check_utf8(const char *data, size_t len, char *msg, size_t msgsize)
     const unsigned char *s = (const unsigned char *)data;
     size_t i = 0;
     while (i < len) {
-        /* ASCII, most of any C file, 128 (with SSE2), 32, then eight bytes
-           at a time: every file of a tree passes here */
+        /* ASCII, most of any C file, 256 (with SSE2), 32, then eight bytes
+           at a time: every file of a tree passes here.  The 256 bytes are
+           read from a 16-byte boundary, so that each load goes straight
+           into an OR (the first 16 bytes before it, once, unaligned). */
 #ifdef __SSE2__
-        while (i + 128 <= len) {
-            const __m128i *v = (const __m128i *)(const void *)(s + i);
-            __m128i any = _mm_or_si128(
-                _mm_or_si128(
-                    _mm_or_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1)),
-                    _mm_or_si128(_mm_loadu_si128(v + 2),
-                                 _mm_loadu_si128(v + 3))),
-                _mm_or_si128(
-                    _mm_or_si128(_mm_loadu_si128(v + 4),
-                                 _mm_loadu_si128(v + 5)),
-                    _mm_or_si128(_mm_loadu_si128(v + 6),
-                                 _mm_loadu_si128(v + 7))));
-            if (_mm_movemask_epi8(any))
-                break;
-            i += 128;
+        if (i + 16 + 256 <= len &&
+            !_mm_movemask_epi8(
+                _mm_loadu_si128((const __m128i *)(const void *)(s + i)))) {
+            i += 16 - ((uintptr_t)(s + i) & 15);
+            while (i + 256 <= len) {
+                const __m128i *v = (const __m128i *)(const void *)(s + i);
+                __m128i x = v[0], y = v[1];
+#define OR_PAIR(k)                                                            \
+    (x = _mm_or_si128(x, v[k]), y = _mm_or_si128(y, v[(k) + 1]))
+                OR_PAIR(2), OR_PAIR(4), OR_PAIR(6), OR_PAIR(8);
+                OR_PAIR(10), OR_PAIR(12), OR_PAIR(14);
+#undef OR_PAIR
+                if (_mm_movemask_epi8(_mm_or_si128(x, y)))
+                    break;
+                i += 256;
+            }
         }
 #endif
         while (i + 32 <= len) {
