@@ -24,6 +24,19 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+/* Where the compiler can build a function for AVX2 alone and ask the
+   processor whether it has it (gcc and clang on x86-64), the searches
+   through whole texts take 32 bytes at a time on processors that do. */
+#if defined(__x86_64__) && defined(__SSE2__) &&                             \
+    (defined(__GNUC__) || defined(__clang__))
+#define SCAN_AVX2 1
+#include <immintrin.h>
+#define AVX2_FUNCTION __attribute__((target("avx2")))
+static bool have_avx2(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+#endif
 
 #include "checksum.h"
 #include "cpp.h"
@@ -206,12 +219,55 @@ static unsigned highest_bit(unsigned mask)
 }
 #endif
 
+#ifdef SCAN_AVX2
+/* find_other_break's search with AVX2, 64 bytes at a time while 64 are
+   left: true and *at the candidate found, or false and *at where the
+   rest begins. */
+AVX2_FUNCTION
+static bool other_break_avx2(const unsigned char *s, size_t *at, size_t len)
+{
+    /* the candidates: bytes >= 0x80 (their high bit), and 0x0b-0x1f,
+       the only bytes below 0x15 once 0x0b is taken off (wrapping) */
+    const __m256i minus_0b = _mm256_set1_epi8(-0x0b),
+                  below = _mm256_set1_epi8(0x14);
+    size_t i = *at;
+    for (; i + 64 <= len; i += 64) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        __m256i b =
+            _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
+        __m256i la = _mm256_add_epi8(a, minus_0b),
+                lb = _mm256_add_epi8(b, minus_0b);
+        __m256i ca = _mm256_or_si256(
+                    a, _mm256_cmpeq_epi8(_mm256_min_epu8(la, below), la)),
+                cb = _mm256_or_si256(
+                    b, _mm256_cmpeq_epi8(_mm256_min_epu8(lb, below), lb));
+        if (!_mm256_movemask_epi8(_mm256_or_si256(ca, cb)))
+            continue;
+        uint64_t mask = (uint64_t)(uint32_t)_mm256_movemask_epi8(ca) |
+                        (uint64_t)(uint32_t)_mm256_movemask_epi8(cb) << 32;
+        for (; mask; mask &= mask - 1) {
+            size_t k = i + (size_t)__builtin_ctzll(mask);
+            if (s[k] != '\n' && may_break[s[k]]) {
+                *at = k;
+                return true;
+            }
+        }
+    }
+    *at = i;
+    return false;
+}
+#endif
+
 /* The offset of the first byte at or after from that may begin a line
    break other than "\n" (may_break, less "\n"), or len. */
 static size_t find_other_break(const char *text, size_t from, size_t len)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = from;
+#ifdef SCAN_AVX2
+    if (have_avx2() && other_break_avx2(s, &i, len))
+        return i;
+#endif
 #ifdef __SSE2__
     /* the candidates, bytes 0x0b-0x1f and 0x80-0xff (one signed and one
        unsigned comparison), 16 bytes at a time; the few there are in C
@@ -553,6 +609,46 @@ static size_t marker_offset(const char *s, size_t n)
 
 /* ---- reading lines ------------------------------------------------- */
 
+#ifdef SCAN_AVX2
+/* find_cpp_byte's search with AVX2, 64 bytes at a time while 64 are
+   left: true and *at the byte found, or false and *at where the rest
+   begins. */
+AVX2_FUNCTION
+static bool cpp_byte_avx2(const char *text, size_t *at, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    /* '#' and '/' (with '\'' and '+') by one comparison, as below */
+    const __m256i bits = _mm256_set1_epi8(0x0c), slash = _mm256_set1_epi8('/'),
+                  backslash = _mm256_set1_epi8('\\');
+    size_t i = *at;
+    for (; i + 64 <= len; i += 64) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        __m256i b =
+            _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
+        __m256i ma = _mm256_or_si256(
+                    _mm256_cmpeq_epi8(_mm256_or_si256(a, bits), slash),
+                    _mm256_cmpeq_epi8(a, backslash)),
+                mb = _mm256_or_si256(
+                    _mm256_cmpeq_epi8(_mm256_or_si256(b, bits), slash),
+                    _mm256_cmpeq_epi8(b, backslash));
+        if (!_mm256_movemask_epi8(_mm256_or_si256(ma, mb)))
+            continue;
+        uint64_t mask = (uint64_t)(uint32_t)_mm256_movemask_epi8(ma) |
+                        (uint64_t)(uint32_t)_mm256_movemask_epi8(mb) << 32;
+        for (; mask; mask &= mask - 1) {
+            size_t k = i + (size_t)__builtin_ctzll(mask);
+            if ((s[k] == '#' || s[k] == '/' || s[k] == '\\') &&
+                cpp_byte_matters(text, k)) {
+                *at = k;
+                return true;
+            }
+        }
+    }
+    *at = i;
+    return false;
+}
+#endif
+
 /* Is b one of CPP_SPECIAL_BYTES? */
 static bool is_cpp_special(unsigned char b)
 {
@@ -568,6 +664,10 @@ static size_t find_cpp_byte(const char *text, size_t from, size_t len)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = from;
+#ifdef SCAN_AVX2
+    if (have_avx2() && cpp_byte_avx2(text, &i, len))
+        return i;
+#endif
 #ifdef __SSE2__
     /* '#' (0x23) and '/' (0x2f) are the bytes that become '/' with the
        bits 0x0c set, with '\'' and '+' (checked one by one: not many) */
