@@ -1119,7 +1119,9 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
     if (length > 0 && length < 40)
         computed[length] = '\0';
     if (strcmp(checksum, computed) == 0) {
-        block->verified_output = output;
+        /* where it is in the text: the printer, comparing with the text,
+           then finds it in its place */
+        block->verified_output = bp->text + output_offset;
         block->verified_len = output_len;
         memcpy(block->verified_sum, full, sizeof full);
     }
@@ -1296,8 +1298,31 @@ void block_check_output(Clinic *c, const Block *b)
                     at);
 }
 
-#define PRINT_LITERAL(out, literal) \
-    printout_add((out), (literal), sizeof(literal) - 1)
+/* Appends the n strings parts[] (lens[] bytes each) to out: pasted into
+   one line first when they fit, so that the line is compared with the old
+   text once, not piece by piece. */
+static void print_line(PrintOut *out, const char *const *parts,
+                       const size_t *lens, size_t n)
+{
+    char line[256];
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += lens[i];
+    if (len > sizeof line) {
+        for (size_t i = 0; i < n; i++)
+            printout_add(out, parts[i], lens[i]);
+        return;
+    }
+    char *p = line;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(p, parts[i], lens[i]);
+        p += lens[i];
+    }
+    printout_add(out, line, len);
+}
+
+/* The lengths of the string literals in a list of parts. */
+#define LIT(literal) (sizeof(literal) - 1)
 
 void block_print(Clinic *c, PrintOut *out, const Block *b)
 {
@@ -1309,40 +1334,48 @@ void block_print(Clinic *c, PrintOut *out, const Block *b)
     /* the markers are pasted, not formatted: this runs for every block,
        each string measured once */
     const char *output = b->output ? b->output : "";
-    size_t name_len = strlen(b->dsl_name), output_len = strlen(output);
-    PRINT_LITERAL(out, "/*[");
-    printout_add(out, b->dsl_name, name_len);
-    PRINT_LITERAL(out, " input]\n");
+    const char *name = b->dsl_name;
+    size_t name_len = strlen(name), output_len = strlen(output);
+    print_line(out, (const char *const[]){"/*[", name, " input]\n"},
+               (const size_t[]){LIT("/*["), name_len, LIT(" input]\n")}, 3);
     printout_add(out, b->input, input_len);
-    PRINT_LITERAL(out, "[");
-    printout_add(out, b->dsl_name, name_len);
-    PRINT_LITERAL(out, " start generated code]*/\n");
+    print_line(out,
+               (const char *const[]){"[", name, " start generated code]*/\n"},
+               (const size_t[]){LIT("["), name_len,
+                                LIT(" start generated code]*/\n")},
+               3);
 
     /* the checksum covers the output as written: with its final "\n" */
     size_t start = out->len;
     printout_add(out, output, output_len);
     if (output_len && output[output_len - 1] != '\n')
-        PRINT_LITERAL(out, "\n");
+        printout_add(out, "\n", 1);
 
     char output_sum[17], input_sum[17];
     output_len = out->len - start;
     block_check_output(c, b);
+    const char *written = printout_at(out, start);
     if (b->verified_output && b->verified_len == output_len &&
-        memcmp(b->verified_output, printout_at(out, start), output_len) == 0) {
+        (b->verified_output == written ||
+         memcmp(b->verified_output, written, output_len) == 0)) {
         memcpy(output_sum, b->verified_sum, 16);   /* the same text */
         output_sum[16] = '\0';
     } else {
-        checksum_compute(printout_at(out, start), output_len, 16, output_sum);
+        checksum_compute(written, output_len, 16, output_sum);
     }
     checksum_compute(b->input, input_len, 16, input_sum);
-    PRINT_LITERAL(out, "/*[");
-    printout_add(out, b->dsl_name, name_len);
-    PRINT_LITERAL(out, " end generated code: output=");
-    printout_add(out, output_sum, 16);
-    PRINT_LITERAL(out, " input=");
-    printout_add(out, input_sum, 16);
-    PRINT_LITERAL(out, "]*/\n");
+    print_line(out,
+               (const char *const[]){"/*[", name,
+                                     " end generated code: output=",
+                                     output_sum, " input=", input_sum,
+                                     "]*/\n"},
+               (const size_t[]){LIT("/*["), name_len,
+                                LIT(" end generated code: output="), 16,
+                                LIT(" input="), 16, LIT("]*/\n")},
+               7);
 }
+
+#undef LIT
 
 /* ---- the file-level checks of parse_file ----------------------------- */
 

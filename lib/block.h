@@ -37,8 +37,9 @@ struct Block {
        then non-empty, so 'preserve' refuses the block. */
     bool output_appended;
     /* Appended for speed: the existing output as read, when its checksum
-       was verified, and its full SHA-1 digest; the printer reuses the
-       digest when the new output is the same text. */
+       was verified (where it is in the file's text: verified_len bytes,
+       not NUL-terminated), and its full SHA-1 digest; the printer reuses
+       the digest when the new output is the same text. */
     const char *verified_output;
     size_t verified_len;
     char verified_sum[41];
