@@ -105,7 +105,10 @@ void sums_note(void *userdata, const char *path, size_t offset, size_t len,
         return;
     pthread_mutex_lock(&memo.lock);
     if (2 * (memo.n + 1) > memo.cap) {
-        size_t cap = memo.cap ? 2 * memo.cap : 256;
+        /* room at once for the outputs of a tree's files (CPython's: some
+           2000), never rehashed on the way: the zeroed table's pages are
+           only touched as they are used */
+        size_t cap = memo.cap ? 2 * memo.cap : 4096;
         SumEntry *slots = xcalloc(cap, sizeof *slots);
         for (size_t i = 0; i < memo.cap; i++)
             if (memo.slots[i].used)
