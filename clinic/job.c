@@ -129,8 +129,11 @@ static int job_read_file(void *userdata, const char *path, char **data,
         errno = e;
         return -1;
     }
-    job_note_text(job, path, &st, buf, *len);
-    *len = io_universal_newlines(buf, *len);
+    /* one look for a "\r", for both */
+    bool has_cr = memchr(buf, '\r', *len) != NULL;
+    job_note_text_cr(job, path, &st, buf, *len, has_cr);
+    if (has_cr)
+        *len = io_universal_newlines(buf, *len);
     *data = buf;
     return 0;
 }

@@ -218,6 +218,12 @@ void sums_free(void)
 void job_note_text(Job *job, const char *path, const struct stat *st,
                    const char *raw, size_t len)
 {
+    job_note_text_cr(job, path, st, raw, len, memchr(raw, '\r', len) != NULL);
+}
+
+void job_note_text_cr(Job *job, const char *path, const struct stat *st,
+                      const char *raw, size_t len, bool has_cr)
+{
     if (job->ntexts == job->captexts) {
         job->captexts = job->captexts ? 2 * job->captexts : 4;
         job->texts = xrealloc(job->texts, job->captexts * sizeof *job->texts);
@@ -228,7 +234,7 @@ void job_note_text(Job *job, const char *path, const struct stat *st,
     t->usable = st->st_ino != 0 && S_ISREG(st->st_mode) &&
                 (size_t)st->st_size == len &&
                 !(len >= 3 && memcmp(raw, "\xef\xbb\xbf", 3) == 0) &&
-                !memchr(raw, '\r', len);
+                !has_cr;
     t->dev = st->st_dev;
     t->ino = st->st_ino;
     t->size = st->st_size;

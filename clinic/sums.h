@@ -26,4 +26,9 @@ void sums_note_verified(const Job *job, const char *path, const char *text,
 bool sums_take_verified(const struct stat *st, const char *text, size_t len,
                         const Dialect *dialect);
 
+/* job_note_text, told whether raw holds a "\r" (known to a caller that
+   looked for one). */
+void job_note_text_cr(Job *job, const char *path, const struct stat *st,
+                      const char *raw, size_t len, bool has_cr);
+
 #endif
