@@ -826,7 +826,7 @@ static size_t find_marker(const char *text, size_t from, size_t len)
     return len;
 }
 
-static size_t next_marker_at(BlockParser *bp, size_t from)
+static inline size_t next_marker_at(BlockParser *bp, size_t from)
 {
     if (from < bp->marker_from || from > bp->next_marker) {
         bp->marker_from = from;
@@ -835,7 +835,7 @@ static size_t next_marker_at(BlockParser *bp, size_t from)
     return bp->next_marker;
 }
 
-static bool may_hold_marker(BlockParser *bp, const Line *l)
+static inline bool may_hold_marker(BlockParser *bp, const Line *l)
 {
     size_t from = (size_t)(l->s - bp->text);
     return next_marker_at(bp, from) < from + l->len;
@@ -883,7 +883,7 @@ static const char *match_start_line(BlockParser *bp, const Line *l)
     return match_start_marker(bp, l->s + skip, l->len - skip);
 }
 
-static const char *is_start_line(BlockParser *bp, const Line *l)
+static inline const char *is_start_line(BlockParser *bp, const Line *l)
 {
     return may_hold_marker(bp, l) ? match_start_line(bp, l) : NULL;
 }
