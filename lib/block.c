@@ -1285,17 +1285,24 @@ bool block_parser_next(BlockParser *bp, Block *out)
 
 /* ---- the printer ----------------------------------------------------- */
 
-void block_check_output(Clinic *c, const Block *b)
+/* block_check_output() of the output (len bytes) of block b. */
+static void check_output(Clinic *c, const Block *b, const char *output,
+                         size_t len)
 {
     /* a lone surrogate from a string escape ("\\ud800") cannot be
        written as UTF-8: clinic.py fails on it when it hashes the output */
-    const char *output = b->output ? b->output : "";
     size_t at;
     unsigned cp;
-    if (b->dsl_name && text_find_surrogate(output, strlen(output), &at, &cp))
+    if (b->dsl_name && text_find_surrogate(output, len, &at, &cp))
         clinic_fail(c, b->line, "'utf-8' codec can't encode character "
                     "'\\u%04x' in position %zu: surrogates not allowed", cp,
                     at);
+}
+
+void block_check_output(Clinic *c, const Block *b)
+{
+    const char *output = b->output ? b->output : "";
+    check_output(c, b, output, b->dsl_name ? strlen(output) : 0);
 }
 
 /* Appends the n strings parts[] (lens[] bytes each) to out: pasted into
@@ -1345,6 +1352,7 @@ void block_print(Clinic *c, PrintOut *out, const Block *b)
                                 LIT(" start generated code]*/\n")},
                3);
 
+    check_output(c, b, output, output_len);
     /* the checksum covers the output as written: with its final "\n" */
     size_t start = out->len;
     printout_add(out, output, output_len);
@@ -1353,7 +1361,6 @@ void block_print(Clinic *c, PrintOut *out, const Block *b)
 
     char output_sum[17], input_sum[17];
     output_len = out->len - start;
-    block_check_output(c, b);
     const char *written = printout_at(out, start);
     if (b->verified_output && b->verified_len == output_len &&
         (b->verified_output == written ||
