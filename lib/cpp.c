@@ -429,6 +429,18 @@ void cpp_writeline(Clinic *c, CppMonitor *m, const char *text, int lineno)
     bool own_copy = false;     /* s points into m->line, which we may edit */
     end = rstrip_end(s, end);
 
+    if (m->has_continuation && s < end && end[-1] == '\\') {
+        /* continued again: the continuation becomes
+           (self.continuation + line)[:-1].rstrip() + " ", which is the
+           continuation (a stripped line and a space) with this line's
+           part added, if it has one, and a space */
+        const char *cut = rstrip_end(s, end - 1);
+        if (cut > s) {
+            scratch_add(c, &m->continuation, s, (size_t)(cut - s));
+            scratch_add(c, &m->continuation, " ", 1);
+        }
+        return;
+    }
     if (m->has_continuation) {
         /* line = self.continuation + line */
         Scratch *cont = &m->continuation;
