@@ -1076,7 +1076,8 @@ static const char *strip_field(Arena *a, const char *s, size_t n)
 
 static void check_end_marker(BlockParser *bp, const Line *marker,
                              const char *arguments, const char *output,
-                             size_t output_offset, Block *block)
+                             size_t output_offset, size_t output_len,
+                             Block *block)
 {
     Clinic *c = bp->c;
     const char **fields;
@@ -1113,7 +1114,6 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
 
     int length = py_len(checksum);
     char full[41], computed[41];
-    size_t output_len = strlen(output);
     output_sum(bp, output_offset, output, output_len, full);
     memcpy(computed, full, sizeof full);
     if (length > 0 && length < 40)
@@ -1210,7 +1210,8 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
     if (arguments) {
         out->output = arena_strndup(c->arena, bp->text + out_start,
                                     out_end - out_start);
-        check_end_marker(bp, &l, arguments, out->output, out_start, out);
+        check_end_marker(bp, &l, arguments, out->output, out_start,
+                         out_end - out_start, out);
     } else {
         bp->pos = saved_pos;
         bp->next_special = saved_special;
