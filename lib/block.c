@@ -24,6 +24,19 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+/* Where the compiler can build a function for AVX2 alone and ask the
+   processor whether it has it (gcc and clang on x86-64), the searches
+   through whole texts take 32 bytes at a time on processors that do. */
+#if defined(__x86_64__) && defined(__SSE2__) &&                             \
+    (defined(__GNUC__) || defined(__clang__))
+#define SCAN_AVX2 1
+#include <immintrin.h>
+#define AVX2_FUNCTION __attribute__((target("avx2")))
+static bool have_avx2(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+#endif
 
 #include "checksum.h"
 #include "cpp.h"
@@ -46,6 +59,7 @@ struct BlockParser {
     int line_number;       /* clinic.py's line_number: the last line read */
     bool verify;
     bool defer_checksums;
+    bool borrow_verbatim;
     bool first_block;
     const char *dsl_name;  /* a start line was read; its block is next */
     int start_line;        /* ... on this line */
@@ -176,6 +190,21 @@ static unsigned lowest_bit(unsigned mask)
 #endif
 }
 
+/* Index of the lowest set bit of a non-zero 64-bit mask. */
+static unsigned lowest_bit64(uint64_t mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(mask);
+#else
+    unsigned k = 0;
+    while (!(mask & 1u)) {
+        mask >>= 1;
+        k++;
+    }
+    return k;
+#endif
+}
+
 /* Index of the highest set bit of a non-zero mask. */
 static unsigned highest_bit(unsigned mask)
 {
@@ -190,12 +219,55 @@ static unsigned highest_bit(unsigned mask)
 }
 #endif
 
+#ifdef SCAN_AVX2
+/* find_other_break's search with AVX2, 64 bytes at a time while 64 are
+   left: true and *at the candidate found, or false and *at where the
+   rest begins. */
+AVX2_FUNCTION
+static bool other_break_avx2(const unsigned char *s, size_t *at, size_t len)
+{
+    /* the candidates: bytes >= 0x80 (their high bit), and 0x0b-0x1f,
+       the only bytes below 0x15 once 0x0b is taken off (wrapping) */
+    const __m256i minus_0b = _mm256_set1_epi8(-0x0b),
+                  below = _mm256_set1_epi8(0x14);
+    size_t i = *at;
+    for (; i + 64 <= len; i += 64) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        __m256i b =
+            _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
+        __m256i la = _mm256_add_epi8(a, minus_0b),
+                lb = _mm256_add_epi8(b, minus_0b);
+        __m256i ca = _mm256_or_si256(
+                    a, _mm256_cmpeq_epi8(_mm256_min_epu8(la, below), la)),
+                cb = _mm256_or_si256(
+                    b, _mm256_cmpeq_epi8(_mm256_min_epu8(lb, below), lb));
+        if (!_mm256_movemask_epi8(_mm256_or_si256(ca, cb)))
+            continue;
+        uint64_t mask = (uint64_t)(uint32_t)_mm256_movemask_epi8(ca) |
+                        (uint64_t)(uint32_t)_mm256_movemask_epi8(cb) << 32;
+        for (; mask; mask &= mask - 1) {
+            size_t k = i + (size_t)__builtin_ctzll(mask);
+            if (s[k] != '\n' && may_break[s[k]]) {
+                *at = k;
+                return true;
+            }
+        }
+    }
+    *at = i;
+    return false;
+}
+#endif
+
 /* The offset of the first byte at or after from that may begin a line
    break other than "\n" (may_break, less "\n"), or len. */
 static size_t find_other_break(const char *text, size_t from, size_t len)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = from;
+#ifdef SCAN_AVX2
+    if (have_avx2() && other_break_avx2(s, &i, len))
+        return i;
+#endif
 #ifdef __SSE2__
     /* the candidates, bytes 0x0b-0x1f and 0x80-0xff (one signed and one
        unsigned comparison), 16 bytes at a time; the few there are in C
@@ -273,12 +345,50 @@ static size_t line_start_before(const char *text, size_t from, size_t to)
     return j;
 }
 
+#ifdef SCAN_AVX2
+/* count_newlines with AVX2, 64 bytes at a time while 64 are left; *from
+   becomes where the rest begins. */
+AVX2_FUNCTION
+static int newlines_avx2(const unsigned char *s, size_t *from, size_t to)
+{
+    /* as below: the sums of a byte take at most 127 rounds of two */
+    const __m256i nl = _mm256_set1_epi8('\n'), zero = _mm256_setzero_si256();
+    size_t i = *from;
+    long long n = 0;
+    while (to - i >= 64) {
+        size_t rounds = (to - i) / 64;
+        if (rounds > 127)
+            rounds = 127;
+        __m256i sums = zero;
+        for (size_t k = 0; k < rounds; k++, i += 64) {
+            __m256i a = _mm256_cmpeq_epi8(
+                _mm256_loadu_si256((const __m256i *)(const void *)(s + i)), nl);
+            __m256i b = _mm256_cmpeq_epi8(
+                _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32)),
+                nl);
+            sums = _mm256_sub_epi8(sums, _mm256_add_epi8(a, b));
+        }
+        __m256i total = _mm256_sad_epu8(sums, zero);
+        __m128i half = _mm_add_epi64(_mm256_castsi256_si128(total),
+                                     _mm256_extracti128_si256(total, 1));
+        n += _mm_cvtsi128_si64(half) +
+             _mm_cvtsi128_si64(_mm_unpackhi_epi64(half, half));
+    }
+    *from = i;
+    return (int)n;
+}
+#endif
+
 /* The number of "\n" in text[from, to). */
 static int count_newlines(const char *text, size_t from, size_t to)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = from;
     int n = 0;
+#ifdef SCAN_AVX2
+    if (to - i >= 64 && have_avx2())
+        n = newlines_avx2(s, &i, to);
+#endif
 #ifdef __SSE2__
     /* each "\n" found subtracts -1 from its byte of the sums, which are
        added up before any can pass 255 (a-d are 0 to -4 a byte) */
@@ -537,18 +647,99 @@ static size_t marker_offset(const char *s, size_t n)
 
 /* ---- reading lines ------------------------------------------------- */
 
+#ifdef SCAN_AVX2
+/* find_cpp_byte's search with AVX2, 64 bytes at a time while 64 are
+   left: true and *at the byte found, or false and *at where the rest
+   begins. */
+AVX2_FUNCTION
+static bool cpp_byte_avx2(const char *text, size_t *at, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    /* '#' and '/' (with '\'' and '+') by one comparison, as below */
+    const __m256i bits = _mm256_set1_epi8(0x0c), slash = _mm256_set1_epi8('/'),
+                  backslash = _mm256_set1_epi8('\\');
+    size_t i = *at;
+    for (; i + 64 <= len; i += 64) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        __m256i b =
+            _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
+        __m256i ma = _mm256_or_si256(
+                    _mm256_cmpeq_epi8(_mm256_or_si256(a, bits), slash),
+                    _mm256_cmpeq_epi8(a, backslash)),
+                mb = _mm256_or_si256(
+                    _mm256_cmpeq_epi8(_mm256_or_si256(b, bits), slash),
+                    _mm256_cmpeq_epi8(b, backslash));
+        if (!_mm256_movemask_epi8(_mm256_or_si256(ma, mb)))
+            continue;
+        uint64_t mask = (uint64_t)(uint32_t)_mm256_movemask_epi8(ma) |
+                        (uint64_t)(uint32_t)_mm256_movemask_epi8(mb) << 32;
+        for (; mask; mask &= mask - 1) {
+            size_t k = i + (size_t)__builtin_ctzll(mask);
+            if ((s[k] == '#' || s[k] == '/' || s[k] == '\\') &&
+                cpp_byte_matters(text, k)) {
+                *at = k;
+                return true;
+            }
+        }
+    }
+    *at = i;
+    return false;
+}
+#endif
+
+/* Is b one of CPP_SPECIAL_BYTES? */
+static bool is_cpp_special(unsigned char b)
+{
+    return b == '#' || b == '/' || b == '\\';
+}
+
 /* The offset of the first byte at or after from that makes its line
    matter to the cpp monitor (cpp_byte_matters), or len.  The text is
-   NUL-terminated, without NULs. */
+   NUL-terminated, without NULs.  With SSE2 the three bytes of
+   CPP_SPECIAL_BYTES are looked for 64 bytes at a time (strcspn's set
+   search costs more, and most stretches between them are short). */
 static size_t find_cpp_byte(const char *text, size_t from, size_t len)
 {
+    const unsigned char *s = (const unsigned char *)text;
     size_t i = from;
-    for (;;) {
-        i += strcspn(text + i, CPP_SPECIAL_BYTES);
-        if (i >= len || cpp_byte_matters(text, i))
-            return i;
-        i++;
+#ifdef SCAN_AVX2
+    if (have_avx2() && cpp_byte_avx2(text, &i, len))
+        return i;
+#endif
+#ifdef __SSE2__
+    /* '#' (0x23) and '/' (0x2f) are the bytes that become '/' with the
+       bits 0x0c set, with '\'' and '+' (checked one by one: not many) */
+    const __m128i bits = _mm_set1_epi8(0x0c), slash = _mm_set1_epi8('/'),
+                  backslash = _mm_set1_epi8('\\');
+#define CPP_SPECIAL(v)                                                        \
+    _mm_or_si128(_mm_cmpeq_epi8(_mm_or_si128((v), bits), slash),             \
+                 _mm_cmpeq_epi8((v), backslash))
+    while (i + 64 <= len) {
+        __m128i a = CPP_SPECIAL(load16(s + i)),
+                b = CPP_SPECIAL(load16(s + i + 16)),
+                c = CPP_SPECIAL(load16(s + i + 32)),
+                d = CPP_SPECIAL(load16(s + i + 48));
+        if (_mm_movemask_epi8(
+                _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)))) {
+            /* the candidates of the 64 bytes, in order */
+            uint64_t mask = (uint64_t)(unsigned)_mm_movemask_epi8(a) |
+                            (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
+                            (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 |
+                            (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
+            for (; mask; mask &= mask - 1) {
+                size_t at = i + lowest_bit64(mask);
+                if (is_cpp_special(s[at]) && cpp_byte_matters(text, at))
+                    return at;
+            }
+        }
+        i += 64;
     }
+#undef CPP_SPECIAL
+#endif
+    for (; i < len; i++)
+        if (is_cpp_special(s[i]) && cpp_byte_matters(text, i))
+            return i;
+    return len;
 }
 
 /* The offset of the next byte that makes its line matter to the cpp
@@ -635,7 +826,7 @@ static size_t find_marker(const char *text, size_t from, size_t len)
     return len;
 }
 
-static size_t next_marker_at(BlockParser *bp, size_t from)
+static inline size_t next_marker_at(BlockParser *bp, size_t from)
 {
     if (from < bp->marker_from || from > bp->next_marker) {
         bp->marker_from = from;
@@ -644,7 +835,7 @@ static size_t next_marker_at(BlockParser *bp, size_t from)
     return bp->next_marker;
 }
 
-static bool may_hold_marker(BlockParser *bp, const Line *l)
+static inline bool may_hold_marker(BlockParser *bp, const Line *l)
 {
     size_t from = (size_t)(l->s - bp->text);
     return next_marker_at(bp, from) < from + l->len;
@@ -692,7 +883,7 @@ static const char *match_start_line(BlockParser *bp, const Line *l)
     return match_start_marker(bp, l->s + skip, l->len - skip);
 }
 
-static const char *is_start_line(BlockParser *bp, const Line *l)
+static inline const char *is_start_line(BlockParser *bp, const Line *l)
 {
     return may_hold_marker(bp, l) ? match_start_line(bp, l) : NULL;
 }
@@ -749,9 +940,13 @@ static void parse_verbatim_block(BlockParser *bp, Block *out)
         end = bp->pos;
     }
     /* text that runs to the end of the file is already a string there */
-    out->input = end == bp->len ? bp->text + start
-                                : arena_strndup(bp->c->arena, bp->text + start,
-                                                end - start);
+    if (end == bp->len || end == start)
+        out->input = end == start ? "" : bp->text + start;
+    else if (bp->borrow_verbatim)
+        out->input = bp->text + start, out->input_len = end - start;
+    else
+        out->input = arena_strndup(bp->c->arena, bp->text + start,
+                                   end - start);
 }
 
 /* is_stop_line(): the line starts with the stop line (stop_len bytes),
@@ -881,7 +1076,8 @@ static const char *strip_field(Arena *a, const char *s, size_t n)
 
 static void check_end_marker(BlockParser *bp, const Line *marker,
                              const char *arguments, const char *output,
-                             size_t output_offset, Block *block)
+                             size_t output_offset, size_t output_len,
+                             Block *block)
 {
     Clinic *c = bp->c;
     const char **fields;
@@ -918,13 +1114,14 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
 
     int length = py_len(checksum);
     char full[41], computed[41];
-    size_t output_len = strlen(output);
     output_sum(bp, output_offset, output, output_len, full);
     memcpy(computed, full, sizeof full);
     if (length > 0 && length < 40)
         computed[length] = '\0';
     if (strcmp(checksum, computed) == 0) {
-        block->verified_output = output;
+        /* where it is in the text: the printer, comparing with the text,
+           then finds it in its place */
+        block->verified_output = bp->text + output_offset;
         block->verified_len = output_len;
         memcpy(block->verified_sum, full, sizeof full);
     }
@@ -960,7 +1157,16 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
     size_t start = bp->pos, end = bp->pos;
     Line l;
     bool closed = false;
-    while (read_line(bp, &l, false)) {
+    for (;;) {
+        /* the lines no one looks at, at once: with the cpp monitor fed, a
+           stop line (and one with whitespace before it) is never among
+           them, as it holds a comment closer, nor is a start line */
+        if (bp->c->cpp) {
+            skip_plain_lines(bp, false);
+            end = bp->pos;
+        }
+        if (!read_line(bp, &l, false))
+            break;
         if (is_start_line(bp, &l))
             /* clinic.py ends the block here and drops this line */
             clinic_fail(c, l.lineno, "start line inside the block that "
@@ -1004,7 +1210,8 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
     if (arguments) {
         out->output = arena_strndup(c->arena, bp->text + out_start,
                                     out_end - out_start);
-        check_end_marker(bp, &l, arguments, out->output, out_start, out);
+        check_end_marker(bp, &l, arguments, out->output, out_start,
+                         out_end - out_start, out);
     } else {
         bp->pos = saved_pos;
         bp->next_special = saved_special;
@@ -1025,6 +1232,11 @@ int block_parser_lines_read(const BlockParser *bp)
 void block_parser_defer_checksums(BlockParser *bp)
 {
     bp->defer_checksums = true;
+}
+
+void block_parser_borrow_verbatim(BlockParser *bp)
+{
+    bp->borrow_verbatim = true;
 }
 
 const char *block_mismatch_note(Clinic *c, const char *what, const char *old,
@@ -1074,25 +1286,55 @@ bool block_parser_next(BlockParser *bp, Block *out)
 
 /* ---- the printer ----------------------------------------------------- */
 
-void block_check_output(Clinic *c, const Block *b)
+/* block_check_output() of the output (len bytes) of block b. */
+static void check_output(Clinic *c, const Block *b, const char *output,
+                         size_t len)
 {
     /* a lone surrogate from a string escape ("\\ud800") cannot be
        written as UTF-8: clinic.py fails on it when it hashes the output */
-    const char *output = b->output ? b->output : "";
     size_t at;
     unsigned cp;
-    if (b->dsl_name && text_find_surrogate(output, strlen(output), &at, &cp))
+    if (b->dsl_name && text_find_surrogate(output, len, &at, &cp))
         clinic_fail(c, b->line, "'utf-8' codec can't encode character "
                     "'\\u%04x' in position %zu: surrogates not allowed", cp,
                     at);
 }
 
-#define PRINT_LITERAL(out, literal) \
-    printout_add((out), (literal), sizeof(literal) - 1)
+void block_check_output(Clinic *c, const Block *b)
+{
+    const char *output = b->output ? b->output : "";
+    check_output(c, b, output, b->dsl_name ? strlen(output) : 0);
+}
+
+/* Appends the n strings parts[] (lens[] bytes each) to out: pasted into
+   one line first when they fit, so that the line is compared with the old
+   text once, not piece by piece. */
+static void print_line(PrintOut *out, const char *const *parts,
+                       const size_t *lens, size_t n)
+{
+    char line[256];
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += lens[i];
+    if (len > sizeof line) {
+        for (size_t i = 0; i < n; i++)
+            printout_add(out, parts[i], lens[i]);
+        return;
+    }
+    char *p = line;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(p, parts[i], lens[i]);
+        p += lens[i];
+    }
+    printout_add(out, line, len);
+}
+
+/* The lengths of the string literals in a list of parts. */
+#define LIT(literal) (sizeof(literal) - 1)
 
 void block_print(Clinic *c, PrintOut *out, const Block *b)
 {
-    size_t input_len = strlen(b->input);
+    size_t input_len = b->input_len ? b->input_len : strlen(b->input);
     if (!b->dsl_name) {
         printout_add(out, b->input, input_len);
         return;
@@ -1100,40 +1342,48 @@ void block_print(Clinic *c, PrintOut *out, const Block *b)
     /* the markers are pasted, not formatted: this runs for every block,
        each string measured once */
     const char *output = b->output ? b->output : "";
-    size_t name_len = strlen(b->dsl_name), output_len = strlen(output);
-    PRINT_LITERAL(out, "/*[");
-    printout_add(out, b->dsl_name, name_len);
-    PRINT_LITERAL(out, " input]\n");
+    const char *name = b->dsl_name;
+    size_t name_len = strlen(name), output_len = strlen(output);
+    print_line(out, (const char *const[]){"/*[", name, " input]\n"},
+               (const size_t[]){LIT("/*["), name_len, LIT(" input]\n")}, 3);
     printout_add(out, b->input, input_len);
-    PRINT_LITERAL(out, "[");
-    printout_add(out, b->dsl_name, name_len);
-    PRINT_LITERAL(out, " start generated code]*/\n");
+    print_line(out,
+               (const char *const[]){"[", name, " start generated code]*/\n"},
+               (const size_t[]){LIT("["), name_len,
+                                LIT(" start generated code]*/\n")},
+               3);
 
+    check_output(c, b, output, output_len);
     /* the checksum covers the output as written: with its final "\n" */
     size_t start = out->len;
     printout_add(out, output, output_len);
     if (output_len && output[output_len - 1] != '\n')
-        PRINT_LITERAL(out, "\n");
+        printout_add(out, "\n", 1);
 
     char output_sum[17], input_sum[17];
     output_len = out->len - start;
-    block_check_output(c, b);
+    const char *written = printout_at(out, start);
     if (b->verified_output && b->verified_len == output_len &&
-        memcmp(b->verified_output, printout_at(out, start), output_len) == 0) {
+        (b->verified_output == written ||
+         memcmp(b->verified_output, written, output_len) == 0)) {
         memcpy(output_sum, b->verified_sum, 16);   /* the same text */
         output_sum[16] = '\0';
     } else {
-        checksum_compute(printout_at(out, start), output_len, 16, output_sum);
+        checksum_compute(written, output_len, 16, output_sum);
     }
     checksum_compute(b->input, input_len, 16, input_sum);
-    PRINT_LITERAL(out, "/*[");
-    printout_add(out, b->dsl_name, name_len);
-    PRINT_LITERAL(out, " end generated code: output=");
-    printout_add(out, output_sum, 16);
-    PRINT_LITERAL(out, " input=");
-    printout_add(out, input_sum, 16);
-    PRINT_LITERAL(out, "]*/\n");
+    print_line(out,
+               (const char *const[]){"/*[", name,
+                                     " end generated code: output=",
+                                     output_sum, " input=", input_sum,
+                                     "]*/\n"},
+               (const size_t[]){LIT("/*["), name_len,
+                                LIT(" end generated code: output="), 16,
+                                LIT(" input="), 16, LIT("]*/\n")},
+               7);
 }
+
+#undef LIT
 
 /* ---- the file-level checks of parse_file ----------------------------- */
 

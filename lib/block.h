@@ -37,8 +37,9 @@ struct Block {
        then non-empty, so 'preserve' refuses the block. */
     bool output_appended;
     /* Appended for speed: the existing output as read, when its checksum
-       was verified, and its full SHA-1 digest; the printer reuses the
-       digest when the new output is the same text. */
+       was verified (where it is in the file's text: verified_len bytes,
+       not NUL-terminated), and its full SHA-1 digest; the printer reuses
+       the digest when the new output is the same text. */
     const char *verified_output;
     size_t verified_len;
     char verified_sum[41];
@@ -47,6 +48,10 @@ struct Block {
        marker's line) for the driver to report with where it starts. */
     const char *checksum_error;
     int checksum_error_line;
+    /* Appended for speed: with block_parser_borrow_verbatim(), the length
+       of verbatim text, whose input then points into the file's text and
+       is not NUL-terminated; 0: input is a C string (and "" when empty). */
+    size_t input_len;
 };
 
 typedef struct BlockParser BlockParser;
@@ -60,6 +65,10 @@ BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
 /* A checksum mismatch does not fail at once: it is left in the block
    (checksum_error) for the caller to report. */
 void block_parser_defer_checksums(BlockParser *bp);
+/* Verbatim text is not copied out of the file's text: a verbatim block's
+   input points into it and is no C string (see Block.input_len), for a
+   caller that only prints verbatim blocks with block_print(). */
+void block_parser_borrow_verbatim(BlockParser *bp);
 /* The number of lines the parser has read: once it has returned false,
    the number of lines in the file, counted as it went. */
 int block_parser_lines_read(const BlockParser *bp);

@@ -329,6 +329,8 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     printout_init(out, text, len);
     BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
     block_parser_defer_checksums(bp);
+    /* verbatim blocks only go to block_print() here: not copied */
+    block_parser_borrow_verbatim(bp);
     Block block;
     while (block_parser_next(bp, &block)) {
         if (block.checksum_error)

@@ -84,12 +84,32 @@ static inline size_t py_space_at(const char *s, const char *end)
     return py_space_at_utf8(s, end);
 }
 
+/* Past the whitespace at s: ASCII in a tight loop, a wider space out of
+   line. */
 static inline const char *skip_space(const char *s, const char *end)
 {
-    size_t n;
-    while (s < end && (n = py_space_at(s, end)) != 0)
+    for (;;) {
+        while (s < end && is_ascii_space((unsigned char)*s))
+            s++;
+        size_t n;
+        if (s == end || (unsigned char)*s < 0x80 ||
+            (n = py_space_at_utf8(s, end)) == 0)
+            return s;
         s += n;
-    return s;
+    }
+}
+
+/* Past the characters at s up to the next whitespace (a field of
+   str.split()). */
+static inline const char *skip_field(const char *s, const char *end)
+{
+    for (;;) {
+        while (s < end && (unsigned char)*s > ' ' && (unsigned char)*s < 0x80)
+            s++;
+        if (s == end || py_space_at(s, end) != 0)
+            return s;
+        s++;
+    }
 }
 
 /* End of s with trailing whitespace removed (str.rstrip()), walking
@@ -112,7 +132,7 @@ static const char *rstrip_end_utf8(const char *s, const char *end)
 }
 
 /* str.rstrip(): ASCII from the end, the UTF-8 walk only when needed. */
-static const char *rstrip_end(const char *s, const char *end)
+static inline const char *rstrip_end(const char *s, const char *end)
 {
     while (end > s) {
         unsigned char b = (unsigned char)end[-1];
@@ -242,22 +262,36 @@ static const struct {
     [COND_ELSE] = {"else", 4}, [COND_ENDIF] = {"endif", 5},
 };
 
+/* Does s[0, n) lower to the lowercase word w (n bytes)?  Setting the bit
+   0x20 lowers A-Z, and no other byte becomes a lowercase letter. */
+static bool lowers_to(const char *s, const char *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((s[i] | 0x20) != w[i])
+            return false;
+    return true;
+}
+
 /* Which directive the token s[0, n) is, lowered as cpp.py lowers
    fields[0] (only ASCII letters lower to these). */
 static Conditional conditional_of(const char *s, size_t n)
 {
-    if (n < 2 || n > 6)
+    switch (n) {
+    case 2:
+        return lowers_to(s, "if", 2) ? COND_IF : NOT_CONDITIONAL;
+    case 4:
+        return lowers_to(s, "elif", 4)   ? COND_ELIF
+               : lowers_to(s, "else", 4) ? COND_ELSE
+                                         : NOT_CONDITIONAL;
+    case 5:
+        return lowers_to(s, "ifdef", 5)   ? COND_IFDEF
+               : lowers_to(s, "endif", 5) ? COND_ENDIF
+                                          : NOT_CONDITIONAL;
+    case 6:
+        return lowers_to(s, "ifndef", 6) ? COND_IFNDEF : NOT_CONDITIONAL;
+    default:
         return NOT_CONDITIONAL;
-    char lower[6];
-    for (size_t i = 0; i < n; i++) {
-        char ch = s[i];
-        lower[i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
     }
-    for (int k = COND_IF; k <= COND_ENDIF; k++)
-        if (conditionals[k].len == n &&
-            memcmp(lower, conditionals[k].name, n) == 0)
-            return (Conditional)k;
-    return NOT_CONDITIONAL;
 }
 
 /* The directive's arguments as cpp.py has them, ' '.join(fields[1:]), in
@@ -277,8 +311,7 @@ static char *join_arguments(Clinic *c, const char *s, const char *end,
         if (s >= end)
             break;
         const char *field = s;
-        while (s < end && py_space_at(s, end) == 0)
-            s++;
+        s = skip_field(s, end);
         if (p > joined)
             *p++ = ' ';
         memcpy(p, field, (size_t)(s - field));
@@ -298,9 +331,7 @@ static void directive(Clinic *c, CppMonitor *m, const char *s,
         clinic_fail(c, lineno, "Empty preprocessor directive!");
     /* #include, #define and the like change nothing: most directives
        are left here, before anything is copied */
-    const char *token_end = s;
-    while (token_end < end && py_space_at(token_end, end) == 0)
-        token_end++;
+    const char *token_end = skip_field(s, end);
     Conditional kind = conditional_of(s, (size_t)(token_end - s));
     const char *token = conditionals[kind].name;
     size_t len;
@@ -398,6 +429,18 @@ void cpp_writeline(Clinic *c, CppMonitor *m, const char *text, int lineno)
     bool own_copy = false;     /* s points into m->line, which we may edit */
     end = rstrip_end(s, end);
 
+    if (m->has_continuation && s < end && end[-1] == '\\') {
+        /* continued again: the continuation becomes
+           (self.continuation + line)[:-1].rstrip() + " ", which is the
+           continuation (a stripped line and a space) with this line's
+           part added, if it has one, and a space */
+        const char *cut = rstrip_end(s, end - 1);
+        if (cut > s) {
+            scratch_add(c, &m->continuation, s, (size_t)(cut - s));
+            scratch_add(c, &m->continuation, " ", 1);
+        }
+        return;
+    }
     if (m->has_continuation) {
         /* line = self.continuation + line */
         Scratch *cont = &m->continuation;
