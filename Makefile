@@ -100,7 +100,7 @@ $(LIBCLINIC): $(LIB_OBJ)
 
 CLI_SRC  := $(sort $(wildcard clinic/*.c))
 
-$(CLINIC_BIN): $(CLI_SRC) clinic/cli.h $(LIBCLINIC) $(wildcard lib/*.h)
+$(CLINIC_BIN): $(CLI_SRC) $(wildcard clinic/*.h) $(LIBCLINIC) $(wildcard lib/*.h)
 	@mkdir -p $(dir $@)
 	$(say) LINK $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_SRC) $(LIBCLINIC) $(DEPS_LIBS) -lm
