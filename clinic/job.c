@@ -138,9 +138,61 @@ static int job_read_file(void *userdata, const char *path, char **data,
     return 0;
 }
 
+/* A large file is first read a piece at a time, each piece cut after its
+   last line break.  The large files of a tree are mostly generated tables
+   and parsers without a clinic marker: read whole, one of them would hold
+   megabytes at the moment another thread holds its largest clinic file,
+   and that sum would be the run's peak memory.  The marker lies within a
+   line and a line break is never inside a UTF-8 character, so the pieces'
+   checks answer for the file.  1: valid UTF-8 and no start marker, done;
+   0: the file must be read whole (a marker, bytes that are not UTF-8, or a
+   line longer than a piece: the whole file's checks give the answer and
+   its message); -1: a read error (errno). */
+#define PIECE (256 * 1024)
+
+static int pass_large_file(int fd, ReadBuf *rb)
+{
+    if (rb->cap < PIECE + 1) {
+        free(rb->buf);
+        rb->buf = xmalloc(PIECE + 1);
+        rb->cap = PIECE + 1;
+    }
+    size_t kept = 0;   /* the start of a line, carried to the next piece */
+    for (;;) {
+        ssize_t got = read(fd, rb->buf + kept, PIECE - kept);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        size_t n = kept + (size_t)got;
+        if (got == 0) {   /* the end: the last line, unless it is empty */
+            char why[1];
+            return io_check_utf8(rb->buf, n, why, sizeof why) &&
+                   !block_has_start_marker(rb->buf, n);
+        }
+        size_t whole = n;   /* up to the last line break */
+        while (whole > 0 && rb->buf[whole - 1] != '\n')
+            whole--;
+        if (whole == 0) {
+            if (n == PIECE)
+                return 0;   /* a line longer than a piece */
+            kept = n;
+            continue;
+        }
+        char why[1];
+        if (!io_check_utf8(rb->buf, whole, why, sizeof why) ||
+            block_has_start_marker(rb->buf, whole))
+            return 0;
+        kept = n - whole;
+        memmove(rb->buf, rb->buf + whole, kept);
+    }
+}
+
 /* The input's bytes into rb (NUL-terminated): from the file, or from
    standard input; st: the file's fstat before the reading.  The file is
-   noted among the job's reads, by the identity of the file opened. */
+   noted among the job's reads, by the identity of the file opened.  1: a
+   large file that pass_large_file() found without a marker, not read. */
 static int read_input(ReadBuf *rb, Job *job, size_t *len, struct stat *st)
 {
     memset(st, 0, sizeof *st);
@@ -153,7 +205,14 @@ static int read_input(ReadBuf *rb, Job *job, size_t *len, struct stat *st)
         return -1;
     }
     refs_add_st(&job->reads, job->path, st);
-    int rc = io_read_known(fd, st, &rb->buf, &rb->cap, len);
+    int rc = 0;
+    if (S_ISREG(st->st_mode) && st->st_size > 2 * PIECE) {
+        rc = pass_large_file(fd, rb);
+        if (rc == 0 && lseek(fd, 0, SEEK_SET) < 0)
+            rc = -1;
+    }
+    if (rc == 0)
+        rc = io_read_known(fd, st, &rb->buf, &rb->cap, len);
     int e = errno;
     close(fd);
     errno = e;
@@ -326,7 +385,8 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
 
     size_t len;
     struct stat st;
-    if (read_input(rb, job, &len, &st) < 0) {
+    int got = read_input(rb, job, &len, &st);
+    if (got < 0) {
         int e = errno;
         if (job->from_stdin)
             report_error(r, "-", strerror(e));
@@ -335,6 +395,8 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
         fail_file(o, job, strerror(e));
         return;
     }
+    if (got > 0)
+        return;   /* a large file, checked a piece at a time: no marker */
     const char *text = rb->buf;
     char why[256];
     if (!io_check_utf8(text, len, why, sizeof why)) {

@@ -247,6 +247,35 @@ for j in 1 2; do
     [ "$(grep -c 'routed.c.h:[0-9]*: error: Checksum mismatch' err.txt)" = 2 ] && pass ||
         fail "-j $j: edited routed output not caught twice: $(cat err.txt)"
 done
+# --- large files (over 512 KiB), checked a piece at a time (job.c) -------
+# Each case: a megabyte and more of plain lines, then what decides; the
+# answer must be the one the whole file gives.
+awk 'BEGIN { for (i = 0; i < 40000; i++) printf "int x%d = %d; /* [filler] */\n", i, i }' >filler.txt
+rm -rf large; mkdir large
+cat filler.txt in.c >large/marker_late.c
+cat filler.txt expected.c >large/expected_late.c
+cat in.c filler.txt >large/marker_early.c
+cat expected.c filler.txt >large/expected_early.c
+for c in late early; do
+    for j in 1 2; do
+        cp large/marker_$c.c large/x.c
+        expect_status 0 "$CLINIC" -j $j large/x.c
+        cmp -s large/x.c large/expected_$c.c && pass || fail "-j $j: large file, marker $c: not regenerated"
+    done
+done
+{ cat filler.txt; printf 'char *s = "\377";\n'; } >large/bad.c
+expect_status 2 "$CLINIC" large/bad.c
+grep -q "large/bad.c: error: 'utf-8' codec can't decode byte 0xff in position $(($(wc -c <filler.txt) + 11)): invalid start byte" err.txt && pass ||
+    fail "large file, bad UTF-8 after a megabyte: $(cat err.txt)"
+{ printf 'int y;'; awk 'BEGIN { for (i = 0; i < 70000; i++) printf "          " }'; printf '\n'; cat in.c; } >large/long.c
+expect_status 0 "$CLINIC" large/long.c
+grep -q 'end generated code' large/long.c && pass || fail "large file, a line longer than a piece: marker missed"
+tr '\n' '\r' <filler.txt >large/plain_cr.c
+cp large/plain_cr.c large/plain_cr.orig
+rm large/bad.c
+expect_status 0 "$CLINIC" --make --srcdir large
+cmp -s large/plain_cr.c large/plain_cr.orig && pass || fail "large file without a marker changed"
+
 "$CLINIC" -v - <in.c >stdout.txt 2>err.txt
 cmp -s stdout.txt expected.c && pass || fail "clinic -v -: -v wrote to stdout"
 expect_status 1 "$CLINIC" --check - <in.c
