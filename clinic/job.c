@@ -21,7 +21,6 @@
 #include "clinic.h"
 #include "diff.h"
 #include "sums.h"
-#include "target.h"
 
 /* ---- what a job read and wrote ----------------------------------------- */
 
@@ -416,16 +415,6 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
         return;
     }
 
-    const Dialect *dialect = o->dialect ? o->dialect
-                                        : dialect_of_tree(path, false);
-    /* a routed file an earlier job of the run verified and left as it
-       is, still that very text: its run would change nothing and say
-       nothing (see sums.c) */
-    bool plain_run = !o->force && !o->query && !job->from_stdin &&
-                     !output_path;
-    if (plain_run && sums_take_verified(&st, text, len, dialect))
-        return;
-
     if (!job->from_stdin)
         job_note_text(job, path, &st, text, len);
     ClinicOptions copts = {0};
@@ -440,7 +429,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.read_userdata = job;
     copts.same_file = io_clinic_same_file;
     copts.target = o->target;
-    copts.dialect = dialect;
+    copts.dialect = o->dialect ? o->dialect : dialect_of_tree(path, false);
     copts.limited_capi = o->limited;
     Clinic *c = clinic_new(path, &copts);
     int rc = clinic_process(c, text, len);
@@ -473,16 +462,6 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
         clinic_free(c);
         return;
     }
-    /* the routed files found verified and unchanged, for the walk: not
-       the target's header (written whenever it differs, never checked),
-       and only as they were read (the input's line endings are LF, so
-       the library did not convert them) */
-    if (plain_run && c->form.newline == TEXT_NEWLINE_LF)
-        for (size_t i = 0; i < c->nfiles; i++)
-            if (!c->files[i].changed && c->files[i].text &&
-                c->files[i].text != c->target->header_text)
-                sums_note_verified(job, c->files[i].path, c->files[i].text,
-                                   c->files[i].len, dialect);
 
     /* What changes: the target (byte for byte: for the input itself that
        is a text-mode comparison, see above) and the routed files the

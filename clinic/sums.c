@@ -132,85 +132,11 @@ void sums_note(void *userdata, const char *path, size_t offset, size_t len,
     pthread_mutex_unlock(&memo.lock);
 }
 
-/* ---- routed files verified unchanged ------------------------------------- */
-
-/* In --make, a routed clinic/NAME.c.h is first checked when NAME.c is
-   processed: it must be one 'preserve' block whose checksums hold, and
-   the text clinic prints for it is compared with it.  When that text is
-   the file's own, byte for byte, processing the file on its own later is
-   known to change nothing: it parses into the same block (the same
-   parser, on the same text), 'preserve' keeps its output, and the
-   printer writes back the same text, with no message on the way.  The
-   file's text is kept here, by identity, until the walk reaches it; the
-   walk skips it only when what it reads is that very text. */
-typedef struct VerifiedText {
-    dev_t dev;
-    ino_t ino;
-    const Dialect *dialect;
-    char *text;
-    size_t len;
-} VerifiedText;
-
-static struct {
-    pthread_mutex_t lock;
-    VerifiedText *items;
-    size_t n, cap;
-} verified = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
-
-void sums_note_verified(const Job *job, const char *path, const char *text,
-                        size_t len, const Dialect *dialect)
-{
-    /* the library saw the file as it is on disk: the text it printed
-       back is the file's bytes */
-    const TextId *id = text_of(job, path);
-    if (!id || (size_t)id->size != len || len < sizeof SUMS_PRESERVE_START ||
-        memcmp(text, SUMS_PRESERVE_START, sizeof SUMS_PRESERVE_START - 1))
-        return;
-    char *copy = xmalloc(len);
-    memcpy(copy, text, len);
-    pthread_mutex_lock(&verified.lock);
-    if (verified.n == verified.cap) {
-        verified.cap = verified.cap ? 2 * verified.cap : 64;
-        verified.items = xrealloc(verified.items,
-                                  verified.cap * sizeof *verified.items);
-    }
-    verified.items[verified.n++] = (VerifiedText){id->dev, id->ino, dialect,
-                                                  copy, len};
-    pthread_mutex_unlock(&verified.lock);
-}
-
-bool sums_take_verified(const struct stat *st, const char *text, size_t len,
-                        const Dialect *dialect)
-{
-    if (len < sizeof SUMS_PRESERVE_START ||
-        memcmp(text, SUMS_PRESERVE_START, sizeof SUMS_PRESERVE_START - 1))
-        return false;
-    bool found = false;
-    pthread_mutex_lock(&verified.lock);
-    for (size_t i = verified.n; i-- > 0;) {
-        VerifiedText *v = &verified.items[i];
-        if (v->dev != st->st_dev || v->ino != st->st_ino)
-            continue;
-        found = v->dialect == dialect && v->len == len &&
-                memcmp(v->text, text, len) == 0;
-        free(v->text);
-        *v = verified.items[--verified.n];
-        break;
-    }
-    pthread_mutex_unlock(&verified.lock);
-    return found;
-}
-
 void sums_free(void)
 {
     free(memo.slots);
     memo.slots = NULL;
     memo.n = memo.cap = 0;
-    for (size_t i = 0; i < verified.n; i++)
-        free(verified.items[i].text);
-    free(verified.items);
-    verified.items = NULL;
-    verified.n = verified.cap = 0;
 }
 
 /* ---- what a job read ------------------------------------------------------ */
