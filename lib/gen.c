@@ -4,6 +4,7 @@
  * templates of its calling convention (gen_templates.c) and hand each of
  * the ten output fields to the router, in the router's order.
  */
+#include <stdint.h>
 #include <string.h>
 #ifdef CHECK_RENDER_TEMPLATE
 #include <stdlib.h>
@@ -228,22 +229,259 @@ static const char *join_each(Arena *a, const StrList *l, const char *before,
     return out;
 }
 
-/* The fields render_function puts in with linear_format, which are the
-   same for every template of the function: the option groups' switch,
-   then the blocks of code. */
+/* ---- template_dict ------------------------------------------------------ */
+
+/* The fields render_function puts in template_dict: the templates name
+   only these (and a Python converter's set_template_dict() may add
+   others), so they are kept by index, not in a map, and the templates'
+   "{name}"s are matched against this one list. */
+#define TEMPLATE_FIELDS(X)                                                 \
+    X(FULL_NAME, "full_name") X(NAME, "name")                              \
+    X(GETSET_NAME, "getset_name") X(GETSET_BASENAME, "getset_basename")    \
+    X(METHODDEF_NAME, "methoddef_name") X(C_BASENAME, "c_basename")        \
+    X(DOCSTRING, "docstring") X(SELF_NAME, "self_name")                    \
+    X(SELF_TYPE, "self_type") X(SELF_TYPE_CHECK, "self_type_check")        \
+    X(TARGET_CRITICAL_SECTION, "target_critical_section")                  \
+    X(DEFINING_CLASS_NAME, "defining_class_name")                          \
+    X(BASE_TYPE_PTR, "base_type_ptr")                                      \
+    X(IMPL_RETURN_TYPE, "impl_return_type")                                \
+    X(DECLARATIONS, "declarations") X(INITIALIZERS, "initializers")        \
+    X(MODIFICATIONS, "modifications") X(KEYWORDS_C, "keywords_c")          \
+    X(KEYWORDS_PY, "keywords_py") X(FORMAT_UNITS, "format_units")          \
+    X(PARSE_ARGUMENTS, "parse_arguments")                                  \
+    X(PARSE_ARGUMENTS_COMMA, "parse_arguments_comma")                      \
+    X(IMPL_PARAMETERS, "impl_parameters")                                  \
+    X(IMPL_ARGUMENTS, "impl_arguments")                                    \
+    X(RETURN_CONVERSION, "return_conversion")                              \
+    X(POST_PARSING, "post_parsing") X(CLEANUP, "cleanup")                  \
+    X(RETURN_VALUE, "return_value") X(LOCK, "lock") X(UNLOCK, "unlock")    \
+    X(UNPACK_MIN, "unpack_min") X(UNPACK_MAX, "unpack_max")                \
+    X(OPTION_GROUP_PARSING, "option_group_parsing")
+
+typedef enum TemplateField {
+#define X(id, name) TF_##id,
+    TEMPLATE_FIELDS(X)
+#undef X
+    TF_COUNT
+} TemplateField;
+
+static const char *const field_names[TF_COUNT] = {
+#define X(id, name) name,
+    TEMPLATE_FIELDS(X)
+#undef X
+};
+
+/* The fields linear_format fills in (a marker alone on its line). */
+#define BLOCK_FIELDS                                                       \
+    (1ULL << TF_DECLARATIONS | 1ULL << TF_INITIALIZERS |                   \
+     1ULL << TF_MODIFICATIONS | 1ULL << TF_RETURN_CONVERSION |             \
+     1ULL << TF_POST_PARSING | 1ULL << TF_CLEANUP | 1ULL << TF_LOCK |       \
+     1ULL << TF_UNLOCK)
+
+/* The field named k[0..n), or -1 for a name not in the list: its length
+   and a letter or two pick the one name it can be, which is compared. */
+static int field_index(const char *k, size_t n)
+{
+    int i;
+    switch (n) {
+    case 4:  i = k[0] == 'n' ? TF_NAME : TF_LOCK; break;
+    case 6:  i = TF_UNLOCK; break;
+    case 7:  i = TF_CLEANUP; break;
+    case 9:  i = k[0] == 'f' ? TF_FULL_NAME : k[0] == 'd' ? TF_DOCSTRING
+                 : k[5] == 'n' ? TF_SELF_NAME : TF_SELF_TYPE;
+             break;
+    case 10: i = k[0] == 'c' ? TF_C_BASENAME : k[0] == 'k' ? TF_KEYWORDS_C
+                 : k[8] == 'i' ? TF_UNPACK_MIN : TF_UNPACK_MAX;
+             break;
+    case 11: i = k[0] == 'k' ? TF_KEYWORDS_PY : TF_GETSET_NAME; break;
+    case 12:
+        switch (k[0]) {
+        case 'i': i = TF_INITIALIZERS; break;
+        case 'd': i = TF_DECLARATIONS; break;
+        case 'f': i = TF_FORMAT_UNITS; break;
+        case 'p': i = TF_POST_PARSING; break;
+        default:  i = TF_RETURN_VALUE; break;
+        }
+        break;
+    case 13: i = k[0] == 'm' ? TF_MODIFICATIONS : TF_BASE_TYPE_PTR; break;
+    case 14: i = k[0] == 'm' ? TF_METHODDEF_NAME : TF_IMPL_ARGUMENTS; break;
+    case 15:
+        switch (k[0]) {
+        case 's': i = TF_SELF_TYPE_CHECK; break;
+        case 'g': i = TF_GETSET_BASENAME; break;
+        case 'p': i = TF_PARSE_ARGUMENTS; break;
+        default:  i = TF_IMPL_PARAMETERS; break;
+        }
+        break;
+    case 16: i = TF_IMPL_RETURN_TYPE; break;
+    case 17: i = TF_RETURN_CONVERSION; break;
+    case 19: i = TF_DEFINING_CLASS_NAME; break;
+    case 20: i = TF_OPTION_GROUP_PARSING; break;
+    case 21: i = TF_PARSE_ARGUMENTS_COMMA; break;
+    case 23: i = TF_TARGET_CRITICAL_SECTION; break;
+    default: return -1;
+    }
+    return memcmp(k, field_names[i], n) == 0 ? i : -1;
+}
+
+/* clinic.py's template_dict.  Its order (a Python dict's, which a Python
+   set_template_dict() sees) is kept in order[]: a field's index, or
+   TF_COUNT + its index in extra for another name. */
+typedef struct TemplateDict {
+    Arena *arena;
+    unsigned long long set;         /* bit i: field i is in the dict */
+    const char *value[TF_COUNT];
+    size_t len[TF_COUNT];           /* SIZE_MAX until measured */
+    StrMap extra;
+    int *order;
+    size_t norder, caporder;
+} TemplateDict;
+
+static void td_ordered(TemplateDict *td, int slot)
+{
+    if (td->norder == td->caporder) {
+        size_t cap = td->caporder ? td->caporder * 2 : 64;
+        int *order = arena_array_uninit(td->arena, int, cap);
+        if (td->norder)
+            memcpy(order, td->order, td->norder * sizeof *order);
+        td->order = order;
+        td->caporder = cap;
+    }
+    td->order[td->norder++] = slot;
+}
+
+/* template_dict[field] = value (of length len, or SIZE_MAX: not known) */
+static void td_set_n(TemplateDict *td, TemplateField field, const char *value,
+                     size_t len)
+{
+    if (!(td->set >> field & 1)) {
+        td->set |= 1ULL << field;
+        td_ordered(td, (int)field);
+    }
+    td->value[field] = value;
+    td->len[field] = len;
+}
+
+static void td_set(TemplateDict *td, TemplateField field, const char *value)
+{
+    td_set_n(td, field, value, SIZE_MAX);
+}
+
+/* template_dict[key] = value for any key */
+static void td_set_key(TemplateDict *td, const char *key, const char *value)
+{
+    int i = field_index(key, strlen(key));
+    if (i >= 0) {
+        td_set(td, (TemplateField)i, value);
+        return;
+    }
+    size_t before = td->extra.len;
+    strmap_set(td->arena, &td->extra, key, value);
+    if (td->extra.len != before)
+        td_ordered(td, TF_COUNT + (int)before);
+}
+
+static const char *td_get(const TemplateDict *td, TemplateField field)
+{
+    return td->set >> field & 1 ? td->value[field] : NULL;
+}
+
+/* template_dict as a map, in its order. */
+static StrMap td_to_map(const TemplateDict *td)
+{
+    StrMap m = {0};
+    strmap_reserve(td->arena, &m, td->norder);
+    for (size_t i = 0; i < td->norder; i++) {
+        int slot = td->order[i];
+        if (slot < TF_COUNT)
+            strmap_set(td->arena, &m, field_names[slot], td->value[slot]);
+        else
+            strmap_set(td->arena, &m, td->extra.keys[slot - TF_COUNT],
+                       td->extra.values[slot - TF_COUNT]);
+    }
+    return m;
+}
+
+/* template_dict made anew from a map, in its order. */
+static void td_from_map(TemplateDict *td, const StrMap *m)
+{
+    td->set = 0;
+    td->norder = 0;
+    td->extra = (StrMap){0};
+    for (size_t i = 0; i < m->len; i++)
+        td_set_key(td, m->keys[i], m->values[i]);
+}
+
+/* The converters' set_template_dict(): a built-in one sets a field or
+   two, put in as it sets them; a Python one reads and writes the whole
+   dict, made into a map for it. */
+static void td_set_by_converter(Clinic *c, TemplateDict *td, Converter *conv)
+{
+    StrMap set = {0};
+    if (converter_set_template_dict_builtin(c, conv, &set)) {
+        for (size_t i = 0; i < set.len; i++)
+            td_set_key(td, set.keys[i], set.values[i]);
+        return;
+    }
+    StrMap all = td_to_map(td);
+    converter_set_template_dict(c, conv, &all);
+    td_from_map(td, &all);
+}
+
+/* text_render_fields' look-up in template_dict. */
+static const char *td_lookup(const void *fields, const char *key, size_t n,
+                             size_t *len, bool *block)
+{
+    /* the lengths are measured once, when first asked for */
+    TemplateDict *td = (TemplateDict *)(uintptr_t)fields;
+    int i = field_index(key, n);
+    if (i < 0) {
+        if (block)
+            *block = false;
+        for (size_t j = 0; j < td->extra.len; j++) {
+            const char *k = td->extra.keys[j];
+            if (strncmp(k, key, n) == 0 && k[n] == '\0') {
+                const char *v = td->extra.values[j];
+                if (v)
+                    *len = strlen(v);
+                return v;
+            }
+        }
+        return NULL;
+    }
+    if (!(td->set >> i & 1) || !td->value[i]) {
+        if (block)
+            *block = false;
+        return NULL;
+    }
+    if (block)
+        *block = BLOCK_FIELDS >> i & 1;
+    if (td->len[i] == SIZE_MAX)
+        td->len[i] = strlen(td->value[i]);
+    *len = td->len[i];
+    return td->value[i];
+}
+
+/* The fields render_function fills in with linear_format, as maps, for
+   the rare template rendered one pass at a time: the option groups'
+   switch (filled in before all other fields), then the blocks of
+   code. */
 typedef struct BlockFields {
     StrMap option_groups;      /* empty without option groups */
-    StrMap blocks;
-    TextBlockFields block_fields;   /* blocks, for text_render_template */
+    bool made;                 /* d and blocks made (when first needed) */
+    StrMap d, blocks;
 } BlockFields;
 
-/* A block field goes into template_dict and into the map of the block
-   fields (its last value there is the one template_dict ends with). */
-static void set_block_field(Arena *a, StrMap *d, BlockFields *bf,
-                            const char *name, const char *value)
+static void block_fields_make(const TemplateDict *td, BlockFields *bf)
 {
-    strmap_set(a, d, name, value);
-    strmap_set(a, &bf->blocks, name, value);
+    if (bf->made)
+        return;
+    bf->made = true;
+    bf->d = td_to_map(td);
+    for (int i = 0; i < TF_COUNT; i++)
+        if ((BLOCK_FIELDS >> i & 1) && (td->set >> i & 1))
+            strmap_set(td->arena, &bf->blocks, field_names[i],
+                       td->value[i]);
 }
 
 /* text_format_escape(text_rstrip(s)), without the stripped copy. */
@@ -254,111 +492,96 @@ static const char *escaped_rstripped(Arena *a, const char *s)
 
 /* Fills template_dict as the reference does, from the rendered data. */
 static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
-                               RenderData *data, StrMap *d, BlockFields *bf)
+                               RenderData *data, TemplateDict *d)
 {
     Arena *a = c->arena;
     const char *c_basename;
     size_t i;
 
-    strmap_set(a, d, "full_name", f->full_name);
-    strmap_set(a, d, "name", gen_displayname(f));
+    td_set(d, TF_FULL_NAME, f->full_name);
+    td_set(d, TF_NAME, gen_displayname(f));
     c_basename = c_basename_of(c, f);
     char *upper = arena_strdup(a, c_basename);
     for (char *p = upper; *p; p++)
         if (*p >= 'a' && *p <= 'z')
             *p = (char)(*p - 'a' + 'A');
     if (f->kind == FUNC_GETTER || f->kind == FUNC_SETTER) {
-        strmap_set(a, d, "getset_name", upper);
-        strmap_set(a, d, "getset_basename", c_basename);
-        strmap_set(a, d, "c_basename",
-                   arena_printf(a, "%s%s", c_basename,
-                                f->kind == FUNC_GETTER ? "_get" : "_set"));
+        td_set(d, TF_GETSET_NAME, upper);
+        td_set(d, TF_GETSET_BASENAME, c_basename);
+        td_set(d, TF_C_BASENAME,
+               arena_printf(a, "%s%s", c_basename,
+                            f->kind == FUNC_GETTER ? "_get" : "_set"));
         if (f->kind == FUNC_SETTER) {
             /* the setter's value, implicitly */
             strlist_push(a, &data->impl_parameters, "PyObject *value");
             strlist_push(a, &data->impl_arguments, "value");
         }
     } else {
-        strmap_set(a, d, "methoddef_name",
-                   arena_printf(a, "%s_METHODDEF", upper));
-        strmap_set(a, d, "c_basename", c_basename);
+        td_set(d, TF_METHODDEF_NAME, arena_printf(a, "%s_METHODDEF", upper));
+        td_set(d, TF_C_BASENAME, c_basename);
     }
-    strmap_set(a, d, "docstring", gen_docstring_for_c_string(c, f));
+    td_set(d, TF_DOCSTRING, gen_docstring_for_c_string(c, f));
 
-    strmap_set(a, d, "self_name", "");
-    strmap_set(a, d, "self_type", "");
-    strmap_set(a, d, "self_type_check", "");
+    td_set_n(d, TF_SELF_NAME, "", 0);
+    td_set_n(d, TF_SELF_TYPE, "", 0);
+    td_set_n(d, TF_SELF_TYPE_CHECK, "", 0);
     StrList targets = {0};
     for (i = 0; i < f->ntarget_critical_section; i++)
         strlist_push(a, &targets, f->target_critical_section[i]);
-    strmap_set(a, d, "target_critical_section",
-               strlist_join(a, &targets, ", "));
+    td_set(d, TF_TARGET_CRITICAL_SECTION, strlist_join(a, &targets, ", "));
     for (i = 0; i < f->nparameters; i++)
-        converter_set_template_dict(c, params[i]->converter, d);
+        td_set_by_converter(c, d, params[i]->converter);
 
     if (f->return_converter)
         return_converter_render(c, f->return_converter, f, data);
-    strmap_set(a, d, "impl_return_type",
-               f->return_converter && f->return_converter->type
-                   ? f->return_converter->type : "PyObject *");
+    td_set(d, TF_IMPL_RETURN_TYPE,
+           f->return_converter && f->return_converter->type
+               ? f->return_converter->type : "PyObject *");
 
-    set_block_field(a, d, bf, "declarations",
-               text_format_escape(a, strlist_join(a, &data->declarations, "\n")));
-    set_block_field(a, d, bf, "initializers",
-                    strlist_join(a, &data->initializers, "\n\n"));
-    set_block_field(a, d, bf, "modifications",
-               strlist_join(a, &data->modifications, "\n\n"));
-    strmap_set(a, d, "keywords_c",
-               join_each(a, &data->keywords, "\"", "\",", " "));
+    td_set(d, TF_DECLARATIONS,
+           text_format_escape(a, strlist_join(a, &data->declarations, "\n")));
+    td_set(d, TF_INITIALIZERS, strlist_join(a, &data->initializers, "\n\n"));
+    td_set(d, TF_MODIFICATIONS,
+           strlist_join(a, &data->modifications, "\n\n"));
+    td_set(d, TF_KEYWORDS_C, join_each(a, &data->keywords, "\"", "\",", " "));
     StrList keywords_py = {0};
     for (i = 0; i < data->keywords.len; i++)
         if (*data->keywords.items[i])
             strlist_push(a, &keywords_py,
                          gen_c_id(c, data->keywords.items[i]));
-    strmap_set(a, d, "keywords_py", join_each(a, &keywords_py, "", ",", " "));
-    strmap_set(a, d, "format_units", strlist_join(a, &data->format_units, ""));
-    strmap_set(a, d, "parse_arguments",
-               strlist_join(a, &data->parse_arguments, ", "));
-    strmap_set(a, d, "parse_arguments_comma",
-               data->parse_arguments.len ? "," : "");
-    strmap_set(a, d, "impl_parameters",
-               strlist_join(a, &data->impl_parameters, ", "));
-    strmap_set(a, d, "impl_arguments",
-               strlist_join(a, &data->impl_arguments, ", "));
-    set_block_field(a, d, bf, "return_conversion",
-               escaped_rstripped(a, strlist_join(a, &data->return_conversion,
-                                                 "")));
-    set_block_field(a, d, bf, "post_parsing",
-               escaped_rstripped(a, strlist_join(a, &data->post_parsing, "")));
-    set_block_field(a, d, bf, "cleanup",
-               text_format_escape(a, strlist_join(a, &data->cleanup, "")));
-    strmap_set(a, d, "return_value", data->return_value);
-    set_block_field(a, d, bf, "lock", strlist_join(a, &data->lock, "\n"));
-    set_block_field(a, d, bf, "unlock", strlist_join(a, &data->unlock, "\n"));
-}
-
-
-/* The option groups' field, and the index of the block fields, once
-   template_dict is complete. */
-static void block_fields_finish(Clinic *c, const StrMap *d,
-                                bool option_groups, BlockFields *bf)
-{
-    if (option_groups)
-        strmap_set(c->arena, &bf->option_groups, "option_group_parsing",
-                   strmap_get(d, "option_group_parsing"));
-    bf->block_fields = text_block_fields(&bf->blocks);
+    td_set(d, TF_KEYWORDS_PY, join_each(a, &keywords_py, "", ",", " "));
+    td_set(d, TF_FORMAT_UNITS, strlist_join(a, &data->format_units, ""));
+    td_set(d, TF_PARSE_ARGUMENTS,
+           strlist_join(a, &data->parse_arguments, ", "));
+    td_set_n(d, TF_PARSE_ARGUMENTS_COMMA,
+             data->parse_arguments.len ? "," : "",
+             data->parse_arguments.len ? 1 : 0);
+    td_set(d, TF_IMPL_PARAMETERS,
+           strlist_join(a, &data->impl_parameters, ", "));
+    td_set(d, TF_IMPL_ARGUMENTS, strlist_join(a, &data->impl_arguments, ", "));
+    td_set(d, TF_RETURN_CONVERSION,
+           escaped_rstripped(a, strlist_join(a, &data->return_conversion,
+                                             "")));
+    td_set(d, TF_POST_PARSING,
+           escaped_rstripped(a, strlist_join(a, &data->post_parsing, "")));
+    td_set(d, TF_CLEANUP,
+           text_format_escape(a, strlist_join(a, &data->cleanup, "")));
+    td_set(d, TF_RETURN_VALUE, data->return_value);
+    td_set(d, TF_LOCK, strlist_join(a, &data->lock, "\n"));
+    td_set(d, TF_UNLOCK, strlist_join(a, &data->unlock, "\n"));
 }
 
 /* render_function's passes over a template with braces after the option
    groups', one by one. */
 static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
-                                             const StrMap *d,
-                                             const BlockFields *bf)
+                                             const TemplateDict *td,
+                                             BlockFields *bf)
 {
     Arena *a = c->arena;
     const char *missing = NULL;
     const char *s;
 
+    block_fields_make(td, bf);
     template = text_linear_format_if_any(a, template, &bf->blocks);
 
     /* Only generate the "exit:" label if something jumps to it. */
@@ -371,7 +594,7 @@ static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
 
     if (!strpbrk(template, "{}"))
         return template;
-    s = text_format_map(a, template, d, &missing);
+    s = text_format_map(a, template, &bf->d, &missing);
     if (!s)
         clinic_fail(c, 0, "KeyError: '%s'", missing);
     return s;
@@ -380,8 +603,8 @@ static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
 /* The passes render_function makes over one field's template, up to the
    line prefix and suffix. */
 static const char *render_field_text(Clinic *c, RouterField field,
-                                     const char *template, const StrMap *d,
-                                     const BlockFields *bf)
+                                     const char *template,
+                                     const TemplateDict *td, BlockFields *bf)
 {
     Arena *a = c->arena;
     const char *s;
@@ -389,17 +612,18 @@ static const char *render_field_text(Clinic *c, RouterField field,
     if (bf->option_groups.len)
         template = text_linear_format_if_any(a, template, &bf->option_groups);
     /* Most templates are empty or hold no field at all (which
-       text_render_template gives back as they are); the others have
+       text_render_fields gives back as they are); the others have
        their passes made in one where that can be done. */
     if (!*template)
         s = template;
-    else if (!(s = text_render_template(a, template, &bf->block_fields, d)))
-        s = render_one_pass_at_a_time(c, template, d, bf);
+    else if (!(s = text_render_fields(a, template, strlen(template),
+                                      td_lookup, td)))
+        s = render_one_pass_at_a_time(c, template, td, bf);
 #ifdef CHECK_RENDER_TEMPLATE
     /* a cross-check build (CFLAGS=-DCHECK_RENDER_TEMPLATE): the passes
        in one must give what they give one by one */
     if (strpbrk(template, "{}") &&
-        strcmp(s, render_one_pass_at_a_time(c, template, d, bf)) != 0)
+        strcmp(s, render_one_pass_at_a_time(c, template, td, bf)) != 0)
         abort();
 #endif
 
@@ -450,7 +674,6 @@ const char *gen_render_function(Clinic *c, Function *f)
     Arena *a = c->arena;
     RenderData data;
     const char *templates[ROUTER_NFIELDS];
-    StrMap d = {0};
     Parameter **params;
     size_t nselfless, i;
     int last_group = 0;
@@ -538,19 +761,25 @@ const char *gen_render_function(Clinic *c, Function *f)
 
     BlockFields bf;
     memset(&bf, 0, sizeof bf);
-    strmap_reserve(a, &d, 64);   /* it has some 40 fields */
-    fill_template_dict(c, f, params, &data, &d, &bf);
+    TemplateDict d;
+    d.arena = a;
+    d.set = 0;
+    d.extra = (StrMap){0};
+    d.order = NULL;
+    d.norder = d.caporder = 0;
+    fill_template_dict(c, f, params, &data, &d);
     f->rendering.done = true;
     f->rendering.parameters = params;
-    f->rendering.c_basename = strmap_get(&d, "c_basename");
-    f->rendering.impl_return_type = strmap_get(&d, "impl_return_type");
-    strmap_set(a, &d, "unpack_min", arena_printf(a, "%zu", first_optional));
-    strmap_set(a, &d, "unpack_max", arena_printf(a, "%zu", nselfless));
-    if (has_option_groups)
-        strmap_set(a, &d, "option_group_parsing",
-                   gen_option_group_parsing(c, f));
+    f->rendering.c_basename = td_get(&d, TF_C_BASENAME);
+    f->rendering.impl_return_type = td_get(&d, TF_IMPL_RETURN_TYPE);
+    td_set(&d, TF_UNPACK_MIN, arena_printf(a, "%zu", first_optional));
+    td_set(&d, TF_UNPACK_MAX, arena_printf(a, "%zu", nselfless));
+    if (has_option_groups) {
+        const char *parsing = gen_option_group_parsing(c, f);
+        td_set(&d, TF_OPTION_GROUP_PARSING, parsing);
+        strmap_set(a, &bf.option_groups, "option_group_parsing", parsing);
+    }
 
-    block_fields_finish(c, &d, has_option_groups, &bf);
     const char *def_template = templates[FIELD_IMPL_DEFINITION];
     const char *def_text = NULL;
     for (field = 0; field < ROUTER_NFIELDS; field++) {

@@ -531,12 +531,32 @@ fail:
 
 /* ---- render_function's passes in one ------------------------------------ */
 
+/* The value of a field and its length as a TextFieldLookup gives
+   them; NULL when there is none. */
+static inline const char *look_up(TextFieldLookup *lookup, const void *fields,
+                                  const char *key, size_t n, size_t *len,
+                                  bool *block)
+{
+    return lookup(fields, key, n, len, block);
+}
+
+/* Appends value[0..vlen) and makes room for n more bytes and
+   copy_to_brace's overshoot after it; where the next byte goes. */
+static char *add_value_n(StrBuf *sb, const char *value, size_t vlen, size_t n)
+{
+    if (sb->cap - sb->len <= vlen + n + 16)
+        sb_grow(sb, vlen + n + 16);
+    memcpy(sb->buf + sb->len, value, vlen);
+    sb->len += vlen;
+    return sb->buf + sb->len;
+}
+
 /* format_map of s[0..n) appended to sb, as a piece of a longer text:
    false when a field is not a plain one closed within the piece, names
-   no key of map, or a '}' stands alone (the whole text, formatted at
-   once, fails or reads across the piece's end then). */
+   no field, or a '}' stands alone (the whole text, formatted at once,
+   fails or reads across the piece's end then). */
 static bool format_piece(StrBuf *sb, const char *s, size_t n,
-                         const StrMap *map)
+                         TextFieldLookup *lookup, const void *fields)
 {
     const char *p = s, *end = s + n;
     char *o = room_for(sb, n);
@@ -551,29 +571,33 @@ static bool format_piece(StrBuf *sb, const char *s, size_t n,
             continue;
         }
         const char *close = *p == '{' ? field_end(p + 1, end) : NULL;
-        const char *value = close ? strmap_getn(map, p + 1,
-                                                (size_t)(close - p - 1))
+        size_t vlen = 0;
+        const char *value = close ? look_up(lookup, fields, p + 1,
+                                            (size_t)(close - p - 1), &vlen,
+                                            NULL)
                                   : NULL;
         if (!value)
             return false;
         p = close + 1;
-        o = add_value(sb, value, (size_t)(end - p));
+        o = add_value_n(sb, value, vlen, (size_t)(end - p));
     }
 }
 
 /* The lines of a block field's value as linear_format puts them in for
    a marker indented by indent[0..ilen): trailing blanks stripped, each
    line but a blank one indented, each ending with "\n"; formatted. */
-static bool add_block_value(StrBuf *sb, const char *value, const char *indent,
-                            size_t ilen, const StrMap *map)
+static bool add_block_value(StrBuf *sb, const char *value, size_t vlen,
+                            const char *indent, size_t ilen,
+                            TextFieldLookup *lookup, const void *fields)
 {
+    const char *vend = value + vlen;
     for (const char *line = value;;) {
-        const char *nl = strchr(line, '\n');
-        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        const char *nl = memchr(line, '\n', (size_t)(vend - line));
+        size_t len = nl ? (size_t)(nl - line) : (size_t)(vend - line);
         len = rstrip_len(line, len);
         if (len) {
             sb_add(sb, indent, ilen);
-            if (!format_piece(sb, line, len, map))
+            if (!format_piece(sb, line, len, lookup, fields))
                 return false;
         }
         sb_addc(sb, '\n');
@@ -603,11 +627,9 @@ static bool may_be_block(const TextBlockFields *f, const char *key, size_t n)
            (f->lengths >> (n & 63) & 1);
 }
 
-const char *text_render_template(Arena *a, const char *t,
-                                 const TextBlockFields *blocks,
-                                 const StrMap *map)
+const char *text_render_fields(Arena *a, const char *t, size_t n,
+                               TextFieldLookup *lookup, const void *fields)
 {
-    size_t n = strlen(t);
     const char *p = t, *end = t + n;
     /* Many templates have no field at all: they are their text. */
     if (find_brace(p, end) == end)
@@ -633,17 +655,18 @@ const char *text_render_template(Arena *a, const char *t,
         if (!close)
             goto one_by_one;
         const char *key = p + 1;
-        size_t klen = (size_t)(close - key);
-        const char *block = may_be_block(blocks, key, klen)
-                                ? strmap_getn(blocks->map, key, klen) : NULL;
+        size_t klen = (size_t)(close - key), vlen = 0;
+        bool is_block = false;
+        const char *value = look_up(lookup, fields, key, klen, &vlen,
+                                    &is_block);
+        const char *block = is_block ? value : NULL;
         bool exit_label = !block && klen == 10 &&
                           memcmp(key, "exit_label", 10) == 0;
         if (!block && !exit_label) {
-            const char *value = strmap_getn(map, key, klen);
             if (!value)
                 goto one_by_one;
             p = close + 1;
-            o = add_value(&sb, value, (size_t)(end - p));
+            o = add_value_n(&sb, value, vlen, (size_t)(end - p));
             continue;
         }
         /* A marker linear_format replaces: it must stand alone on its
@@ -661,7 +684,8 @@ const char *text_render_template(Arena *a, const char *t,
             if (strstr(block, "{exit_label}"))
                 goto one_by_one;
             value_jumps = value_jumps || strstr(block, "goto exit;");
-            if (!add_block_value(&sb, block, indent, ilen, map))
+            if (!add_block_value(&sb, block, vlen, indent, ilen, lookup,
+                                 fields))
                 goto one_by_one;
         } else if (exit_label) {
             if (nexits == EXIT_LINES_MAX)
@@ -697,6 +721,36 @@ const char *text_render_template(Arena *a, const char *t,
 one_by_one:
     sb_free(&sb);
     return NULL;
+}
+
+/* text_render_template's fields: the block fields', then the map's. */
+typedef struct MapFields {
+    const TextBlockFields *blocks;
+    const StrMap *map;
+} MapFields;
+
+static const char *map_field(const void *fields, const char *key, size_t n,
+                             size_t *len, bool *block)
+{
+    const MapFields *mf = fields;
+    const char *value = NULL;
+    if (block) {
+        *block = may_be_block(mf->blocks, key, n) &&
+                 (value = strmap_getn(mf->blocks->map, key, n));
+    }
+    if (!value)
+        value = strmap_getn(mf->map, key, n);
+    if (value)
+        *len = strlen(value);
+    return value;
+}
+
+const char *text_render_template(Arena *a, const char *t,
+                                 const TextBlockFields *blocks,
+                                 const StrMap *map)
+{
+    MapFields mf = {blocks, map};
+    return text_render_fields(a, t, strlen(t), map_field, &mf);
 }
 
 /* ---- dedenting, indenting, wrapping ----------------------------------- */

@@ -79,6 +79,21 @@ const char *text_render_template(Arena *a, const char *t,
                                  const TextBlockFields *blocks,
                                  const StrMap *map);
 
+/* The fields of text_render_fields, looked up by the caller's function:
+   the value of the field named key[0..n) (NUL-terminated, its length in
+   *len), or NULL when there is none.  With block non-NULL, *block tells
+   whether the field is one of the block fields linear_format fills in
+   (a marker alone on its line); with block NULL, the plain value is
+   asked for. */
+typedef const char *TextFieldLookup(const void *fields, const char *key,
+                                    size_t n, size_t *len, bool *block);
+
+/* text_render_template for t[0..n) (NUL-terminated) whose fields, block
+   and plain, are looked up by lookup(fields, ...): for the generator,
+   which keeps them by index, not in maps. */
+const char *text_render_fields(Arena *a, const char *t, size_t n,
+                               TextFieldLookup *lookup, const void *fields);
+
 /* textwrap.dedent(), and clinic.py's normalize_snippet(s, indent=n):
    dedent, strip surrounding blank lines, indent every line by n spaces. */
 char *text_dedent(Arena *a, const char *s);
