@@ -571,6 +571,113 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
     td_set(d, TF_UNLOCK, strlist_join(a, &data->unlock, "\n"));
 }
 
+/* ---- the fixed templates, compiled ------------------------------------ */
+
+/* A fixed template (gen_output_templates_fixed) is the same text for
+   every function: it is read once per thread into its pieces, each a
+   run of literal text (a doubled brace is one brace of it) and the
+   field after it, so that rendering it only copies the pieces and the
+   fields' values, whose lengths are known, at once into their place. */
+#define COMPILED_PIECES_MAX 24
+
+typedef struct CompiledPiece {
+    unsigned short at, len;     /* the literal text: t[at..at+len) */
+    signed char field;          /* the field after it, or -1 */
+} CompiledPiece;
+
+typedef struct CompiledTemplate {
+    signed char state;          /* 0: not read yet, 1: compiled, -1: a
+                                   template text_render_fields renders */
+    unsigned char npieces;
+    unsigned short literal_len;
+    CompiledPiece piece[COMPILED_PIECES_MAX];
+} CompiledTemplate;
+
+static _Thread_local CompiledTemplate compiled_templates[GEN_FIXED_TEMPLATES_MAX];
+
+/* Reads t into ct: false (ct not usable) for a template that names a
+   block field, the exit label or a name not in the list, has a lone
+   brace, or has too many pieces; text_render_fields renders those. */
+static bool compile_template(const char *t, CompiledTemplate *ct)
+{
+    size_t n = strlen(t), lit = 0, at = 0;
+    unsigned np = 0;
+    if (n > 0xffff)
+        return false;
+    for (size_t i = 0;; ) {
+        size_t b = i + strcspn(t + i, "{}");
+        if (np == COMPILED_PIECES_MAX)
+            return false;
+        CompiledPiece *pc = &ct->piece[np++];
+        pc->at = (unsigned short)at;
+        pc->field = -1;
+        if (b == n) {
+            pc->len = (unsigned short)(n - at);
+            lit += n - at;
+            break;
+        }
+        if (t[b + 1] == t[b]) {                 /* "{{" or "}}": one */
+            pc->len = (unsigned short)(b + 1 - at);
+            lit += b + 1 - at;
+            i = at = b + 2;
+            continue;
+        }
+        if (t[b] == '}')
+            return false;
+        /* a plain "{name}" */
+        size_t klen = strcspn(t + b + 1, "{}!:");
+        const char *close = t + b + 1 + klen;
+        if (*close != '}')
+            return false;
+        int field = field_index(t + b + 1, klen);
+        if (field < 0 || (BLOCK_FIELDS >> field & 1))
+            return false;
+        pc->len = (unsigned short)(b - at);
+        pc->field = (signed char)field;
+        lit += b - at;
+        i = at = (size_t)(close + 1 - t);
+    }
+    ct->npieces = (unsigned char)np;
+    ct->literal_len = (unsigned short)lit;
+    return true;
+}
+
+/* The fixed template t (number fixed) rendered, or NULL when it is not
+   compiled or names a field template_dict lacks (text_render_fields,
+   then the passes one by one, render it then, and report that). */
+static const char *render_fixed(Arena *a, const char *t, int fixed,
+                                TemplateDict *td)
+{
+    CompiledTemplate *ct = &compiled_templates[fixed];
+    if (ct->state == 0)
+        ct->state = compile_template(t, ct) ? 1 : -1;
+    if (ct->state < 0)
+        return NULL;
+    size_t total = ct->literal_len;
+    for (unsigned i = 0; i < ct->npieces; i++) {
+        int field = ct->piece[i].field;
+        if (field < 0)
+            continue;
+        if (!(td->set >> field & 1) || !td->value[field])
+            return NULL;
+        if (td->len[field] == SIZE_MAX)
+            td->len[field] = strlen(td->value[field]);
+        total += td->len[field];
+    }
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+    for (unsigned i = 0; i < ct->npieces; i++) {
+        const CompiledPiece *pc = &ct->piece[i];
+        memcpy(o, t + pc->at, pc->len);
+        o += pc->len;
+        if (pc->field >= 0) {
+            memcpy(o, td->value[pc->field], td->len[pc->field]);
+            o += td->len[pc->field];
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
 /* render_function's passes over a template with braces after the option
    groups', one by one. */
 static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
@@ -603,21 +710,26 @@ static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
 /* The passes render_function makes over one field's template, up to the
    line prefix and suffix. */
 static const char *render_field_text(Clinic *c, RouterField field,
-                                     const char *template,
-                                     const TemplateDict *td, BlockFields *bf)
+                                     const char *template, int fixed,
+                                     TemplateDict *td, BlockFields *bf)
 {
     Arena *a = c->arena;
     const char *s;
 
-    if (bf->option_groups.len)
+    if (bf->option_groups.len) {
+        const char *t = template;
         template = text_linear_format_if_any(a, template, &bf->option_groups);
+        if (template != t)
+            fixed = -1;
+    }
     /* Most templates are empty or hold no field at all (which
        text_render_fields gives back as they are); the others have
        their passes made in one where that can be done. */
     if (!*template)
         s = template;
-    else if (!(s = text_render_fields(a, template, strlen(template),
-                                      td_lookup, td)))
+    else if (!((fixed >= 0 && (s = render_fixed(a, template, fixed, td))) ||
+               (s = text_render_fields(a, template, strlen(template),
+                                       td_lookup, td))))
         s = render_one_pass_at_a_time(c, template, td, bf);
 #ifdef CHECK_RENDER_TEMPLATE
     /* a cross-check build (CFLAGS=-DCHECK_RENDER_TEMPLATE): the passes
@@ -674,6 +786,7 @@ const char *gen_render_function(Clinic *c, Function *f)
     Arena *a = c->arena;
     RenderData data;
     const char *templates[ROUTER_NFIELDS];
+    int fixed[ROUTER_NFIELDS];
     Parameter **params;
     size_t nselfless, i;
     int last_group = 0;
@@ -690,7 +803,7 @@ const char *gen_render_function(Clinic *c, Function *f)
     data.return_value = "return_value";
 
     params = render_parameters(c, f);
-    gen_output_templates(c, f, templates);
+    gen_output_templates_fixed(c, f, templates, fixed);
 
     if (f->critical_section) {
         const char *lock, *unlock;
@@ -789,15 +902,17 @@ const char *gen_render_function(Clinic *c, Function *f)
             prototype_is_definition(template, def_template)) {
             /* the same template but for the ';': the same errors, if any */
             def_text = render_field_text(c, FIELD_IMPL_DEFINITION,
-                                         def_template, &d, &bf);
+                                         def_template,
+                                         fixed[FIELD_IMPL_DEFINITION], &d,
+                                         &bf);
             text = prototype_from_definition(c, def_text);
         } else if (field == FIELD_IMPL_DEFINITION && def_text &&
                    template == def_template) {
             text = def_text;
         }
         if (!text)
-            text = render_field_text(c, (RouterField)field, template, &d,
-                                     &bf);
+            text = render_field_text(c, (RouterField)field, template,
+                                     fixed[field], &d, &bf);
         router_append_field(c, field, with_line_prefix_and_suffix(c, text));
     }
     return router_dump_block(c);

@@ -63,6 +63,17 @@ bool gen_is_object_converter(const Converter *conv);
 void gen_output_templates(Clinic *c, Function *f,
                           const char *templates[ROUTER_NFIELDS]);
 
+/* How many of the templates gen_output_templates_fixed numbers. */
+#define GEN_FIXED_TEMPLATES_MAX 64
+
+/* The same, and which of the fixed templates (the same text for every
+   function, in static storage) each one is: a number below
+   GEN_FIXED_TEMPLATES_MAX, or -1 for a template made for the function.
+   The generator compiles the fixed ones once. */
+void gen_output_templates_fixed(Clinic *c, Function *f,
+                                const char *templates[ROUTER_NFIELDS],
+                                int fixed[ROUTER_NFIELDS]);
+
 /* ---- gen_deprecate.c --------------------------------------------------- */
 
 /* The compiler warning (then error) of a function with '[from X.Y]'

@@ -1254,44 +1254,59 @@ static void process_methoddef(ParseArgs *pa)
 }
 
 /* s wrapped in newlines, as output_templates hands its templates on
-   ("" stays ""). */
-static const char *wrap_in_newlines(Clinic *c, const char *s)
+   ("" stays "").  *fixed: which of the fixed templates that is
+   (gen_output_templates_fixed), or -1. */
+static const char *wrap_in_newlines(Clinic *c, const char *s, int *fixed)
 {
+    *fixed = -1;
     if (!*s)
         return "";
     for (size_t i = 0; i < sizeof fixed_templates / sizeof *fixed_templates;
          i++)
-        if (s == fixed_templates[i].plain)
+        if (s == fixed_templates[i].plain) {
+            *fixed = 2 * (int)i;
             return fixed_templates[i].wrapped;
+        }
     return arena_concat_of(c->arena, "\n", s, "\n");
 }
 
 /* A prototype: the declaration with a ';', wrapped in newlines. */
-static const char *wrap_prototype(Clinic *c, const char *s)
+static const char *wrap_prototype(Clinic *c, const char *s, int *fixed)
 {
+    *fixed = -1;
     if (!*s)
         return "";
     for (size_t i = 0; i < sizeof fixed_templates / sizeof *fixed_templates;
          i++)
         if (s == fixed_templates[i].plain &&
-            fixed_templates[i].wrapped_prototype)
+            fixed_templates[i].wrapped_prototype) {
+            *fixed = 2 * (int)i + 1;
             return fixed_templates[i].wrapped_prototype;
+        }
     return arena_concat_of(c->arena, "\n", s, ";\n");
 }
+
+_Static_assert(2 * sizeof fixed_templates / sizeof *fixed_templates <=
+                   GEN_FIXED_TEMPLATES_MAX,
+               "GEN_FIXED_TEMPLATES_MAX counts the fixed templates");
 
 /* The templates of the parser's and the impl's prototypes and of the
    parser's definition, finished and wrapped in newlines. */
 static void finalize(ParseArgs *pa, const char **parser_prototype,
                      const char **impl_prototype,
-                     const char **parser_definition)
+                     const char **parser_definition,
+                     int fixed[ROUTER_NFIELDS])
 {
     Clinic *c = pa->c;
     Arena *a = c->arena;
 
-    *parser_prototype = wrap_prototype(c, pa->parser_prototype);
+    *parser_prototype = wrap_prototype(c, pa->parser_prototype,
+                                       &fixed[FIELD_PARSER_PROTOTYPE]);
     if (!pa->impl_prototype)
         pa->impl_prototype = pa->impl_definition;
-    *impl_prototype = wrap_prototype(c, pa->impl_prototype);
+    *impl_prototype = wrap_prototype(c, pa->impl_prototype,
+                                     &fixed[FIELD_IMPL_PROTOTYPE]);
+    fixed[FIELD_PARSER_DEFINITION] = -1;
     const char *warning = gen_compiler_deprecated_warning(c, pa->f, pa->params,
                                                           pa->n);
     if (pa->has_body) {
@@ -1303,13 +1318,22 @@ static void finalize(ParseArgs *pa, const char **parser_prototype,
         def = text_replace(a, def, "{return_value_declaration}",
                            pa->return_value_declaration);
     *parser_definition = warning ? arena_concat_of(a, "\n", warning, "\n\n", def, "\n")
-                                 : wrap_in_newlines(c, def);
+                                 : wrap_in_newlines(c, def,
+                                                    &fixed[FIELD_PARSER_DEFINITION]);
 }
 
 /* ---- output_templates ----------------------------------------------------- */
 
 void gen_output_templates(Clinic *c, Function *f,
                           const char *templates[ROUTER_NFIELDS])
+{
+    int fixed[ROUTER_NFIELDS];
+    gen_output_templates_fixed(c, f, templates, fixed);
+}
+
+void gen_output_templates_fixed(Clinic *c, Function *f,
+                                const char *templates[ROUTER_NFIELDS],
+                                int fixed[ROUTER_NFIELDS])
 {
     ParseArgs pa;
 
@@ -1342,18 +1366,29 @@ void gen_output_templates(Clinic *c, Function *f,
     process_methoddef(&pa);
     finalize(&pa, &templates[FIELD_PARSER_PROTOTYPE],
              &templates[FIELD_IMPL_PROTOTYPE],
-             &templates[FIELD_PARSER_DEFINITION]);
+             &templates[FIELD_PARSER_DEFINITION], fixed);
 
     templates[FIELD_DOCSTRING_PROTOTYPE] =
-        wrap_in_newlines(c, pa.docstring_prototype);
+        wrap_in_newlines(c, pa.docstring_prototype,
+                         &fixed[FIELD_DOCSTRING_PROTOTYPE]);
     templates[FIELD_DOCSTRING_DEFINITION] =
-        wrap_in_newlines(c, pa.docstring_definition);
-    templates[FIELD_METHODDEF_DEFINE] =
-        pa.methoddef_wrapped ? pa.methoddef_define
-                             : wrap_in_newlines(c, pa.methoddef_define);
-    templates[FIELD_IMPL_DEFINITION] = wrap_in_newlines(c, pa.impl_definition);
+        wrap_in_newlines(c, pa.docstring_definition,
+                         &fixed[FIELD_DOCSTRING_DEFINITION]);
+    if (pa.methoddef_wrapped) {
+        templates[FIELD_METHODDEF_DEFINE] = pa.methoddef_define;
+        fixed[FIELD_METHODDEF_DEFINE] = -1;
+    } else {
+        templates[FIELD_METHODDEF_DEFINE] =
+            wrap_in_newlines(c, pa.methoddef_define,
+                             &fixed[FIELD_METHODDEF_DEFINE]);
+    }
+    templates[FIELD_IMPL_DEFINITION] =
+        wrap_in_newlines(c, pa.impl_definition, &fixed[FIELD_IMPL_DEFINITION]);
     templates[FIELD_CPP_IF] = pa.cpp_if;
+    fixed[FIELD_CPP_IF] = -1;
     templates[FIELD_CPP_ENDIF] = pa.cpp_endif;
+    fixed[FIELD_CPP_ENDIF] = -1;
     templates[FIELD_METHODDEF_IFNDEF] =
-        wrap_in_newlines(c, pa.methoddef_ifndef);
+        wrap_in_newlines(c, pa.methoddef_ifndef,
+                         &fixed[FIELD_METHODDEF_IFNDEF]);
 }
