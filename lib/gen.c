@@ -52,18 +52,46 @@ bool gen_is_object_converter(const Converter *conv)
     return false;
 }
 
+/* The decimal digits of n, written so that they end at end; where they
+   start. */
+static char *put_decimal(char *end, size_t n)
+{
+    do
+        *--end = (char)('0' + n % 10);
+    while ((n /= 10) > 0);
+    return end;
+}
+
 const char *gen_param_displayname(Clinic *c, const Parameter *p, int i)
 {
-    const char *name;
+    bool quoted = c->dialect->quoted_displayname;
     if (i == 0)
-        name = "argument";
-    else if (p->kind != PARAM_POSITIONAL_ONLY)
-        name = arena_printf(c->arena, "argument %s",
-                            py_repr_str(c->arena, p->name, strlen(p->name)));
-    else
-        name = arena_printf(c->arena, "argument %d", i);
-    return c->dialect->quoted_displayname
-               ? arena_printf(c->arena, "\"%s\"", name) : name;
+        return quoted ? "\"argument\"" : "argument";
+    /* "argument " and the name's repr or the number, in quotes or not:
+       put together at its size, not printf'd */
+    char digits[24];
+    const char *what;
+    size_t n;
+    if (p->kind != PARAM_POSITIONAL_ONLY) {
+        what = py_repr_str(c->arena, p->name, strlen(p->name));
+        n = strlen(what);
+    } else if (i > 0) {
+        what = put_decimal(digits + sizeof digits, (size_t)i);
+        n = (size_t)(digits + sizeof digits - what);
+    } else {
+        return quoted ? arena_printf(c->arena, "\"argument %d\"", i)
+                      : arena_printf(c->arena, "argument %d", i);
+    }
+    char *out = arena_alloc_uninit(c->arena, n + 12), *o = out;
+    if (quoted)
+        *o++ = '"';
+    memcpy(o, "argument ", 9);
+    memcpy(o + 9, what, n);
+    o += 9 + n;
+    if (quoted)
+        *o++ = '"';
+    *o = '\0';
+    return out;
 }
 
 const char *gen_displayname(const Function *f)
@@ -337,9 +365,9 @@ typedef struct TemplateDict {
     size_t norder, caporder;
 } TemplateDict;
 
-static void td_ordered(TemplateDict *td, int slot)
+static void td_order_grow(TemplateDict *td)
 {
-    if (td->norder == td->caporder) {
+    {
         size_t cap = td->caporder ? td->caporder * 2 : 64;
         int *order = arena_array_uninit(td->arena, int, cap);
         if (td->norder)
@@ -347,6 +375,12 @@ static void td_ordered(TemplateDict *td, int slot)
         td->order = order;
         td->caporder = cap;
     }
+}
+
+static inline void td_ordered(TemplateDict *td, int slot)
+{
+    if (td->norder == td->caporder)
+        td_order_grow(td);
     td->order[td->norder++] = slot;
 }
 
@@ -379,6 +413,18 @@ static void td_set_key(TemplateDict *td, const char *key, const char *value)
     strmap_set(td->arena, &td->extra, key, value);
     if (td->extra.len != before)
         td_ordered(td, TF_COUNT + (int)before);
+}
+
+/* template_dict[field] = str(n) */
+static void td_set_decimal(TemplateDict *td, TemplateField field, size_t n)
+{
+    char digits[24];
+    char *start = put_decimal(digits + sizeof digits, n);
+    size_t len = (size_t)(digits + sizeof digits - start);
+    char *s = arena_alloc_uninit(td->arena, len + 1);
+    memcpy(s, start, len);
+    s[len] = '\0';
+    td_set_n(td, field, s, len);
 }
 
 static const char *td_get(const TemplateDict *td, TemplateField field)
@@ -501,10 +547,13 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
     td_set(d, TF_FULL_NAME, f->full_name);
     td_set(d, TF_NAME, gen_displayname(f));
     c_basename = c_basename_of(c, f);
-    char *upper = arena_strdup(a, c_basename);
-    for (char *p = upper; *p; p++)
-        if (*p >= 'a' && *p <= 'z')
-            *p = (char)(*p - 'a' + 'A');
+    /* c_basename.upper(), and room for "_METHODDEF" after it */
+    size_t nbase = strlen(c_basename);
+    char *upper = arena_alloc_uninit(a, nbase + sizeof "_METHODDEF");
+    for (size_t k = 0; k <= nbase; k++) {
+        char ch = c_basename[k];
+        upper[k] = ch >= 'a' && ch <= 'z' ? (char)(ch - 'a' + 'A') : ch;
+    }
     if (f->kind == FUNC_GETTER || f->kind == FUNC_SETTER) {
         td_set(d, TF_GETSET_NAME, upper);
         td_set(d, TF_GETSET_BASENAME, c_basename);
@@ -517,8 +566,9 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
             strlist_push(a, &data->impl_arguments, "value");
         }
     } else {
-        td_set(d, TF_METHODDEF_NAME, arena_printf(a, "%s_METHODDEF", upper));
-        td_set(d, TF_C_BASENAME, c_basename);
+        memcpy(upper + nbase, "_METHODDEF", sizeof "_METHODDEF");
+        td_set_n(d, TF_METHODDEF_NAME, upper, nbase + sizeof "_METHODDEF" - 1);
+        td_set_n(d, TF_C_BASENAME, c_basename, nbase);
     }
     td_set(d, TF_DOCSTRING, gen_docstring_for_c_string(c, f));
 
@@ -885,8 +935,8 @@ const char *gen_render_function(Clinic *c, Function *f)
     f->rendering.parameters = params;
     f->rendering.c_basename = td_get(&d, TF_C_BASENAME);
     f->rendering.impl_return_type = td_get(&d, TF_IMPL_RETURN_TYPE);
-    td_set(&d, TF_UNPACK_MIN, arena_printf(a, "%zu", first_optional));
-    td_set(&d, TF_UNPACK_MAX, arena_printf(a, "%zu", nselfless));
+    td_set_decimal(&d, TF_UNPACK_MIN, first_optional);
+    td_set_decimal(&d, TF_UNPACK_MAX, nselfless);
     if (has_option_groups) {
         const char *parsing = gen_option_group_parsing(c, f);
         td_set(&d, TF_OPTION_GROUP_PARSING, parsing);
