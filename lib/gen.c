@@ -358,6 +358,11 @@ static int field_index(const char *k, size_t n)
 typedef struct TemplateDict {
     Arena *arena;
     unsigned long long set;         /* bit i: field i is in the dict */
+    /* bit i: value[i][0..len[i]) is the text before text_format_escape,
+       which linear_format's pass and format_map's would undo (a block
+       field's lines go in as they are); escaped only if it is asked for
+       as a plain value */
+    unsigned long long unescaped;
     const char *value[TF_COUNT];
     size_t len[TF_COUNT];           /* SIZE_MAX until measured */
     StrMap extra;
@@ -367,14 +372,12 @@ typedef struct TemplateDict {
 
 static void td_order_grow(TemplateDict *td)
 {
-    {
-        size_t cap = td->caporder ? td->caporder * 2 : 64;
-        int *order = arena_array_uninit(td->arena, int, cap);
-        if (td->norder)
-            memcpy(order, td->order, td->norder * sizeof *order);
-        td->order = order;
-        td->caporder = cap;
-    }
+    size_t cap = td->caporder ? td->caporder * 2 : 64;
+    int *order = arena_array_uninit(td->arena, int, cap);
+    if (td->norder)
+        memcpy(order, td->order, td->norder * sizeof *order);
+    td->order = order;
+    td->caporder = cap;
 }
 
 static inline void td_ordered(TemplateDict *td, int slot)
@@ -385,18 +388,40 @@ static inline void td_ordered(TemplateDict *td, int slot)
 }
 
 /* template_dict[field] = value (of length len, or SIZE_MAX: not known) */
-static void td_set_n(TemplateDict *td, TemplateField field, const char *value,
+static inline void td_set_n(TemplateDict *td, TemplateField field, const char *value,
                      size_t len)
 {
     if (!(td->set >> field & 1)) {
         td->set |= 1ULL << field;
         td_ordered(td, (int)field);
     }
+    td->unescaped &= ~(1ULL << field);
     td->value[field] = value;
     td->len[field] = len;
 }
 
-static void td_set(TemplateDict *td, TemplateField field, const char *value)
+/* template_dict[field] = text_format_escape(value[0..len)), escaped when
+   first read as a plain value (a block field is read unescaped) */
+static void td_set_unescaped(TemplateDict *td, TemplateField field,
+                             const char *value, size_t len)
+{
+    td_set_n(td, field, value, len);
+    td->unescaped |= 1ULL << field;
+}
+
+/* template_dict[field] (which is set), escaped if it is not yet */
+static const char *td_value(TemplateDict *td, int field)
+{
+    if (td->unescaped >> field & 1) {
+        td->unescaped &= ~(1ULL << field);
+        td->value[field] = text_format_escape_n(td->arena, td->value[field],
+                                                td->len[field]);
+        td->len[field] = SIZE_MAX;
+    }
+    return td->value[field];
+}
+
+static inline void td_set(TemplateDict *td, TemplateField field, const char *value)
 {
     td_set_n(td, field, value, SIZE_MAX);
 }
@@ -427,20 +452,20 @@ static void td_set_decimal(TemplateDict *td, TemplateField field, size_t n)
     td_set_n(td, field, s, len);
 }
 
-static const char *td_get(const TemplateDict *td, TemplateField field)
+static const char *td_get(TemplateDict *td, TemplateField field)
 {
-    return td->set >> field & 1 ? td->value[field] : NULL;
+    return td->set >> field & 1 ? td_value(td, field) : NULL;
 }
 
 /* template_dict as a map, in its order. */
-static StrMap td_to_map(const TemplateDict *td)
+static StrMap td_to_map(TemplateDict *td)
 {
     StrMap m = {0};
     strmap_reserve(td->arena, &m, td->norder);
     for (size_t i = 0; i < td->norder; i++) {
         int slot = td->order[i];
         if (slot < TF_COUNT)
-            strmap_set(td->arena, &m, field_names[slot], td->value[slot]);
+            strmap_set(td->arena, &m, field_names[slot], td_value(td, slot));
         else
             strmap_set(td->arena, &m, td->extra.keys[slot - TF_COUNT],
                        td->extra.values[slot - TF_COUNT]);
@@ -451,7 +476,7 @@ static StrMap td_to_map(const TemplateDict *td)
 /* template_dict made anew from a map, in its order. */
 static void td_from_map(TemplateDict *td, const StrMap *m)
 {
-    td->set = 0;
+    td->set = td->unescaped = 0;
     td->norder = 0;
     td->extra = (StrMap){0};
     for (size_t i = 0; i < m->len; i++)
@@ -476,14 +501,14 @@ static void td_set_by_converter(Clinic *c, TemplateDict *td, Converter *conv)
 
 /* text_render_fields' look-up in template_dict. */
 static const char *td_lookup(const void *fields, const char *key, size_t n,
-                             size_t *len, bool *block)
+                             size_t *len, TextFieldKind *block)
 {
     /* the lengths are measured once, when first asked for */
     TemplateDict *td = (TemplateDict *)(uintptr_t)fields;
     int i = field_index(key, n);
     if (i < 0) {
         if (block)
-            *block = false;
+            *block = TEXT_FIELD_PLAIN;
         for (size_t j = 0; j < td->extra.len; j++) {
             const char *k = td->extra.keys[j];
             if (strncmp(k, key, n) == 0 && k[n] == '\0') {
@@ -497,11 +522,16 @@ static const char *td_lookup(const void *fields, const char *key, size_t n,
     }
     if (!(td->set >> i & 1) || !td->value[i]) {
         if (block)
-            *block = false;
+            *block = TEXT_FIELD_PLAIN;
         return NULL;
     }
-    if (block)
-        *block = BLOCK_FIELDS >> i & 1;
+    if (block && (BLOCK_FIELDS >> i & 1))
+        *block = td->unescaped >> i & 1 ? TEXT_FIELD_BLOCK_FORMATTED
+                                        : TEXT_FIELD_BLOCK;
+    else if (block)
+        *block = TEXT_FIELD_PLAIN;
+    if (!block || *block != TEXT_FIELD_BLOCK_FORMATTED)
+        td_value(td, i);
     if (td->len[i] == SIZE_MAX)
         td->len[i] = strlen(td->value[i]);
     *len = td->len[i];
@@ -518,7 +548,7 @@ typedef struct BlockFields {
     StrMap d, blocks;
 } BlockFields;
 
-static void block_fields_make(const TemplateDict *td, BlockFields *bf)
+static void block_fields_make(TemplateDict *td, BlockFields *bf)
 {
     if (bf->made)
         return;
@@ -527,14 +557,9 @@ static void block_fields_make(const TemplateDict *td, BlockFields *bf)
     for (int i = 0; i < TF_COUNT; i++)
         if ((BLOCK_FIELDS >> i & 1) && (td->set >> i & 1))
             strmap_set(td->arena, &bf->blocks, field_names[i],
-                       td->value[i]);
+                       td_value(td, i));
 }
 
-/* text_format_escape(text_rstrip(s)), without the stripped copy. */
-static const char *escaped_rstripped(Arena *a, const char *s)
-{
-    return text_format_escape_n(a, s, text_rstrip_len(s));
-}
 
 /* Fills template_dict as the reference does, from the rendered data. */
 static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
@@ -588,8 +613,8 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
            f->return_converter && f->return_converter->type
                ? f->return_converter->type : "PyObject *");
 
-    td_set(d, TF_DECLARATIONS,
-           text_format_escape(a, strlist_join(a, &data->declarations, "\n")));
+    const char *s = strlist_join(a, &data->declarations, "\n");
+    td_set_unescaped(d, TF_DECLARATIONS, s, strlen(s));
     td_set(d, TF_INITIALIZERS, strlist_join(a, &data->initializers, "\n\n"));
     td_set(d, TF_MODIFICATIONS,
            strlist_join(a, &data->modifications, "\n\n"));
@@ -609,13 +634,13 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
     td_set(d, TF_IMPL_PARAMETERS,
            strlist_join(a, &data->impl_parameters, ", "));
     td_set(d, TF_IMPL_ARGUMENTS, strlist_join(a, &data->impl_arguments, ", "));
-    td_set(d, TF_RETURN_CONVERSION,
-           escaped_rstripped(a, strlist_join(a, &data->return_conversion,
-                                             "")));
-    td_set(d, TF_POST_PARSING,
-           escaped_rstripped(a, strlist_join(a, &data->post_parsing, "")));
-    td_set(d, TF_CLEANUP,
-           text_format_escape(a, strlist_join(a, &data->cleanup, "")));
+    /* the text rstripped: its first text_rstrip_len() bytes */
+    s = strlist_join(a, &data->return_conversion, "");
+    td_set_unescaped(d, TF_RETURN_CONVERSION, s, text_rstrip_len(s));
+    s = strlist_join(a, &data->post_parsing, "");
+    td_set_unescaped(d, TF_POST_PARSING, s, text_rstrip_len(s));
+    s = strlist_join(a, &data->cleanup, "");
+    td_set_unescaped(d, TF_CLEANUP, s, strlen(s));
     td_set(d, TF_RETURN_VALUE, data->return_value);
     td_set(d, TF_LOCK, strlist_join(a, &data->lock, "\n"));
     td_set(d, TF_UNLOCK, strlist_join(a, &data->unlock, "\n"));
@@ -710,6 +735,7 @@ static const char *render_fixed(Arena *a, const char *t, int fixed,
             continue;
         if (!(td->set >> field & 1) || !td->value[field])
             return NULL;
+        td_value(td, field);
         if (td->len[field] == SIZE_MAX)
             td->len[field] = strlen(td->value[field]);
         total += td->len[field];
@@ -731,7 +757,7 @@ static const char *render_fixed(Arena *a, const char *t, int fixed,
 /* render_function's passes over a template with braces after the option
    groups', one by one. */
 static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
-                                             const TemplateDict *td,
+                                             TemplateDict *td,
                                              BlockFields *bf)
 {
     Arena *a = c->arena;
@@ -926,7 +952,7 @@ const char *gen_render_function(Clinic *c, Function *f)
     memset(&bf, 0, sizeof bf);
     TemplateDict d;
     d.arena = a;
-    d.set = 0;
+    d.set = d.unescaped = 0;
     d.extra = (StrMap){0};
     d.order = NULL;
     d.norder = d.caporder = 0;

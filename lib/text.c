@@ -535,7 +535,7 @@ fail:
    them; NULL when there is none. */
 static inline const char *look_up(TextFieldLookup *lookup, const void *fields,
                                   const char *key, size_t n, size_t *len,
-                                  bool *block)
+                                  TextFieldKind *block)
 {
     return lookup(fields, key, n, len, block);
 }
@@ -585,9 +585,10 @@ static bool format_piece(StrBuf *sb, const char *s, size_t n,
 
 /* The lines of a block field's value as linear_format puts them in for
    a marker indented by indent[0..ilen): trailing blanks stripped, each
-   line but a blank one indented, each ending with "\n"; formatted. */
+   line but a blank one indented, each ending with "\n"; formatted
+   unless they are already. */
 static bool add_block_value(StrBuf *sb, const char *value, size_t vlen,
-                            const char *indent, size_t ilen,
+                            bool formatted, const char *indent, size_t ilen,
                             TextFieldLookup *lookup, const void *fields)
 {
     const char *vend = value + vlen;
@@ -597,7 +598,9 @@ static bool add_block_value(StrBuf *sb, const char *value, size_t vlen,
         len = rstrip_len(line, len);
         if (len) {
             sb_add(sb, indent, ilen);
-            if (!format_piece(sb, line, len, lookup, fields))
+            if (formatted)
+                sb_add(sb, line, len);
+            else if (!format_piece(sb, line, len, lookup, fields))
                 return false;
         }
         sb_addc(sb, '\n');
@@ -656,10 +659,9 @@ const char *text_render_fields(Arena *a, const char *t, size_t n,
             goto one_by_one;
         const char *key = p + 1;
         size_t klen = (size_t)(close - key), vlen = 0;
-        bool is_block = false;
-        const char *value = look_up(lookup, fields, key, klen, &vlen,
-                                    &is_block);
-        const char *block = is_block ? value : NULL;
+        TextFieldKind kind = TEXT_FIELD_PLAIN;
+        const char *value = look_up(lookup, fields, key, klen, &vlen, &kind);
+        const char *block = kind != TEXT_FIELD_PLAIN ? value : NULL;
         bool exit_label = !block && klen == 10 &&
                           memcmp(key, "exit_label", 10) == 0;
         if (!block && !exit_label) {
@@ -684,8 +686,9 @@ const char *text_render_fields(Arena *a, const char *t, size_t n,
             if (strstr(block, "{exit_label}"))
                 goto one_by_one;
             value_jumps = value_jumps || strstr(block, "goto exit;");
-            if (!add_block_value(&sb, block, vlen, indent, ilen, lookup,
-                                 fields))
+            if (!add_block_value(&sb, block, vlen,
+                                 kind == TEXT_FIELD_BLOCK_FORMATTED, indent,
+                                 ilen, lookup, fields))
                 goto one_by_one;
         } else if (exit_label) {
             if (nexits == EXIT_LINES_MAX)
@@ -730,13 +733,14 @@ typedef struct MapFields {
 } MapFields;
 
 static const char *map_field(const void *fields, const char *key, size_t n,
-                             size_t *len, bool *block)
+                             size_t *len, TextFieldKind *kind)
 {
     const MapFields *mf = fields;
     const char *value = NULL;
-    if (block) {
-        *block = may_be_block(mf->blocks, key, n) &&
-                 (value = strmap_getn(mf->blocks->map, key, n));
+    if (kind) {
+        *kind = may_be_block(mf->blocks, key, n) &&
+                        (value = strmap_getn(mf->blocks->map, key, n))
+                    ? TEXT_FIELD_BLOCK : TEXT_FIELD_PLAIN;
     }
     if (!value)
         value = strmap_getn(mf->map, key, n);

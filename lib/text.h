@@ -79,14 +79,24 @@ const char *text_render_template(Arena *a, const char *t,
                                  const TextBlockFields *blocks,
                                  const StrMap *map);
 
+/* What kind of field a look-up found: a plain one, which format_map
+   fills in, or a block field, which linear_format does (a marker alone
+   on its line) before format_map reads its lines, or one whose lines are
+   already what format_map makes of them (the text before
+   text_format_escape, its length given: the bytes after that length are
+   blanks only), which go in as they are. */
+typedef enum TextFieldKind {
+    TEXT_FIELD_PLAIN, TEXT_FIELD_BLOCK, TEXT_FIELD_BLOCK_FORMATTED
+} TextFieldKind;
+
 /* The fields of text_render_fields, looked up by the caller's function:
    the value of the field named key[0..n) (NUL-terminated, its length in
-   *len), or NULL when there is none.  With block non-NULL, *block tells
-   whether the field is one of the block fields linear_format fills in
-   (a marker alone on its line); with block NULL, the plain value is
-   asked for. */
+   *len), or NULL when there is none.  With kind non-NULL, *kind tells
+   what kind of field it is; with kind NULL, the plain value (as
+   format_map reads it) is asked for. */
 typedef const char *TextFieldLookup(const void *fields, const char *key,
-                                    size_t n, size_t *len, bool *block);
+                                    size_t n, size_t *len,
+                                    TextFieldKind *kind);
 
 /* text_render_template for t[0..n) (NUL-terminated) whose fields, block
    and plain, are looked up by lookup(fields, ...): for the generator,
