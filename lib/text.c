@@ -45,6 +45,8 @@ const char *strlist_join(Arena *a, const StrList *l, const char *sep)
     size_t lengths[LENGTHS_KEPT];
     if (l->len == 0)
         return "";
+    if (l->len == 1)            /* the one item, which no one changes */
+        return l->items[0];
     size_t seplen = strlen(sep), total = seplen * (l->len - 1);
     for (size_t i = 0; i < l->len; i++) {
         size_t n = strlen(l->items[i]);
@@ -954,7 +956,7 @@ static bool wrap_keeps_line(const char *line, size_t len, int length)
     return true;
 }
 
-char *text_wrap_declarations(Arena *a, const char *text, int length)
+const char *text_wrap_declarations(Arena *a, const char *text, int length)
 {
     bool keeps = true;
     FOR_EACH_LINE(text, line, len, {
@@ -963,8 +965,8 @@ char *text_wrap_declarations(Arena *a, const char *text, int length)
             break;
         }
     });
-    if (keeps)
-        return arena_strdup(a, text);
+    if (keeps)                  /* text itself, which no one changes */
+        return text;
 
     StrBuf out = STRBUF_INIT;
     bool first_line = true;

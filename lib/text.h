@@ -22,6 +22,7 @@ typedef struct StrList {
 
 void strlist_push(Arena *a, StrList *l, const char *s);
 const char *strlist_pop(StrList *l);            /* NULL when empty */
+/* The items joined by sep (the one item itself when there is one). */
 const char *strlist_join(Arena *a, const StrList *l, const char *sep);
 bool strlist_contains(const StrList *l, const char *s);
 
@@ -117,8 +118,9 @@ char *text_format_escape_n(Arena *a, const char *s, size_t n); /* s[0..n) */
 /* Python's str.replace(old, new): every occurrence. */
 char *text_replace(Arena *a, const char *s, const char *old, const char *new_);
 
-/* clinic.py's wrap_declarations(text, length=78). */
-char *text_wrap_declarations(Arena *a, const char *s, int length);
+/* clinic.py's wrap_declarations(text, length=78); s itself when it
+   changes nothing. */
+const char *text_wrap_declarations(Arena *a, const char *s, int length);
 
 /* Quoting a Python str into C: quoted_for_c_string (backslash, quotes)
    and c_repr ('"' + s + '"'). */
