@@ -781,6 +781,55 @@ static const char *render_fixed(Arena *a, const char *t, int fixed,
     return out;
 }
 
+/* The usual methoddef #define, from its parts and fields, or NULL when
+   template_dict lacks one of them (its template is rendered then):
+
+       #define {methoddef_name}    \
+           {"{name}", <cast>{c_basename}<cast end>, <flags>, {c_basename}__doc__},
+*/
+static const char *render_methoddef(Arena *a, const GenMethoddefParts *md,
+                                    TemplateDict *td)
+{
+    static const TemplateField fields[] = {
+        TF_METHODDEF_NAME, TF_NAME, TF_C_BASENAME
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        TemplateField field = fields[i];
+        if (!(td->set >> field & 1) || !td->value[field])
+            return NULL;
+        td_value(td, field);
+        if (td->len[field] == SIZE_MAX)
+            td->len[field] = strlen(td->value[field]);
+    }
+    static const char head[] = "\n#define ", line[] = "    \\\n    {\"",
+                      quote[] = "\", ", doc[] = "__doc__},\n";
+    size_t ncast = strlen(md->cast), nend = strlen(md->cast_end);
+    size_t nflags = strlen(md->flags);
+    size_t nbase = td->len[TF_C_BASENAME];
+    size_t total = (sizeof head - 1) + td->len[TF_METHODDEF_NAME] +
+                   (sizeof line - 1) + td->len[TF_NAME] + (sizeof quote - 1) +
+                   ncast + nbase + nend + 2 + nflags + 2 + nbase +
+                   (sizeof doc - 1);
+    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+#define PUT(s, n) (memcpy(o, (s), (n)), o += (n))
+    PUT(head, sizeof head - 1);
+    PUT(td->value[TF_METHODDEF_NAME], td->len[TF_METHODDEF_NAME]);
+    PUT(line, sizeof line - 1);
+    PUT(td->value[TF_NAME], td->len[TF_NAME]);
+    PUT(quote, sizeof quote - 1);
+    PUT(md->cast, ncast);
+    PUT(td->value[TF_C_BASENAME], nbase);
+    PUT(md->cast_end, nend);
+    PUT(", ", 2);
+    PUT(md->flags, nflags);
+    PUT(", ", 2);
+    PUT(td->value[TF_C_BASENAME], nbase);
+    PUT(doc, sizeof doc - 1);
+#undef PUT
+    *o = '\0';
+    return out;
+}
+
 /* render_function's passes over a template with braces after the option
    groups', one by one. */
 static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
@@ -814,6 +863,7 @@ static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
    line prefix and suffix. */
 static const char *render_field_text(Clinic *c, RouterField field,
                                      const char *template, int fixed,
+                                     const GenMethoddefParts *methoddef,
                                      TemplateDict *td, BlockFields *bf)
 {
     Arena *a = c->arena;
@@ -831,6 +881,8 @@ static const char *render_field_text(Clinic *c, RouterField field,
     if (!*template)
         s = template;
     else if (!((fixed >= 0 && (s = render_fixed(a, template, fixed, td))) ||
+               (fixed == GEN_FIXED_METHODDEF &&
+                (s = render_methoddef(a, methoddef, td))) ||
                (s = text_render_fields(a, template, strlen(template),
                                        td_lookup, td))))
         s = render_one_pass_at_a_time(c, template, td, bf);
@@ -890,6 +942,7 @@ const char *gen_render_function(Clinic *c, Function *f)
     RenderData data;
     const char *templates[ROUTER_NFIELDS];
     int fixed[ROUTER_NFIELDS];
+    GenMethoddefParts methoddef;
     Parameter **params;
     size_t nselfless, i;
     int last_group = 0;
@@ -906,7 +959,7 @@ const char *gen_render_function(Clinic *c, Function *f)
     data.return_value = "return_value";
 
     params = render_parameters(c, f);
-    gen_output_templates_fixed(c, f, templates, fixed);
+    gen_output_templates_fixed(c, f, templates, fixed, &methoddef);
 
     if (f->critical_section) {
         const char *lock, *unlock;
@@ -1006,8 +1059,8 @@ const char *gen_render_function(Clinic *c, Function *f)
             /* the same template but for the ';': the same errors, if any */
             def_text = render_field_text(c, FIELD_IMPL_DEFINITION,
                                          def_template,
-                                         fixed[FIELD_IMPL_DEFINITION], &d,
-                                         &bf);
+                                         fixed[FIELD_IMPL_DEFINITION],
+                                         &methoddef, &d, &bf);
             text = prototype_from_definition(c, def_text);
         } else if (field == FIELD_IMPL_DEFINITION && def_text &&
                    template == def_template) {
@@ -1015,7 +1068,7 @@ const char *gen_render_function(Clinic *c, Function *f)
         }
         if (!text)
             text = render_field_text(c, (RouterField)field, template,
-                                     fixed[field], &d, &bf);
+                                     fixed[field], &methoddef, &d, &bf);
         router_append_field(c, field, with_line_prefix_and_suffix(c, text));
     }
     return router_dump_block(c);

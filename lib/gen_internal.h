@@ -66,13 +66,25 @@ void gen_output_templates(Clinic *c, Function *f,
 /* How many of the templates gen_output_templates_fixed numbers. */
 #define GEN_FIXED_TEMPLATES_MAX 64
 
+/* The methoddef #define's parts between its fields ({methoddef_name},
+   {name}, {c_basename} twice): its cast, the cast's end and the flags,
+   none holding a brace. */
+typedef struct GenMethoddefParts {
+    const char *cast, *cast_end, *flags;
+} GenMethoddefParts;
+
+/* fixed[FIELD_METHODDEF_DEFINE] for the usual methoddef #define, whose
+   parts are in *methoddef. */
+#define GEN_FIXED_METHODDEF (-2)
+
 /* The same, and which of the fixed templates (the same text for every
    function, in static storage) each one is: a number below
-   GEN_FIXED_TEMPLATES_MAX, or -1 for a template made for the function.
-   The generator compiles the fixed ones once. */
+   GEN_FIXED_TEMPLATES_MAX, or -1 for a template made for the function,
+   or GEN_FIXED_METHODDEF.  The generator compiles the fixed ones once. */
 void gen_output_templates_fixed(Clinic *c, Function *f,
                                 const char *templates[ROUTER_NFIELDS],
-                                int fixed[ROUTER_NFIELDS]);
+                                int fixed[ROUTER_NFIELDS],
+                                GenMethoddefParts *methoddef);
 
 /* ---- gen_deprecate.c --------------------------------------------------- */
 

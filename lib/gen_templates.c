@@ -270,6 +270,8 @@ typedef struct ParseArgs {
     const char *cpp_if, *cpp_endif;   /* wrapped in newlines already */
     const char *methoddef_ifndef;
     bool methoddef_wrapped;   /* methoddef_define is, already */
+    /* and then its parts between the fields, when they hold no brace */
+    GenMethoddefParts methoddef_parts;
     /* the fields of the last parser_body(): __new__ and __init__
        re-render the same parsing code under another prototype (clinic.py's
        "awful hack"); the parser's text is written from them once, by
@@ -1226,6 +1228,12 @@ static void process_methoddef(ParseArgs *pa)
 #undef PUT
         pa->methoddef_define = out;
         pa->methoddef_wrapped = true;
+        if (!strpbrk(flags, "{}") && !strpbrk(methoddef_cast, "{}") &&
+            !strpbrk(methoddef_cast_end, "{}")) {
+            pa->methoddef_parts.cast = methoddef_cast;
+            pa->methoddef_parts.cast_end = methoddef_cast_end;
+            pa->methoddef_parts.flags = flags;
+        }
     } else if (strstr(pa->methoddef_define, "{methoddef_")) {
         pa->methoddef_define = text_replace(a, pa->methoddef_define,
                                            "{methoddef_flags}", flags);
@@ -1328,12 +1336,14 @@ void gen_output_templates(Clinic *c, Function *f,
                           const char *templates[ROUTER_NFIELDS])
 {
     int fixed[ROUTER_NFIELDS];
-    gen_output_templates_fixed(c, f, templates, fixed);
+    GenMethoddefParts methoddef;
+    gen_output_templates_fixed(c, f, templates, fixed, &methoddef);
 }
 
 void gen_output_templates_fixed(Clinic *c, Function *f,
                                 const char *templates[ROUTER_NFIELDS],
-                                int fixed[ROUTER_NFIELDS])
+                                int fixed[ROUTER_NFIELDS],
+                                GenMethoddefParts *methoddef)
 {
     ParseArgs pa;
 
@@ -1377,6 +1387,9 @@ void gen_output_templates_fixed(Clinic *c, Function *f,
     if (pa.methoddef_wrapped) {
         templates[FIELD_METHODDEF_DEFINE] = pa.methoddef_define;
         fixed[FIELD_METHODDEF_DEFINE] = -1;
+        *methoddef = pa.methoddef_parts;
+        if (methoddef->flags)
+            fixed[FIELD_METHODDEF_DEFINE] = GEN_FIXED_METHODDEF;
     } else {
         templates[FIELD_METHODDEF_DEFINE] =
             wrap_in_newlines(c, pa.methoddef_define,
