@@ -1107,13 +1107,64 @@ const char *const text_c_keywords[] = {
     "unsigned", "void", "volatile", "while", NULL,
 };
 
+/* text_c_keywords' word of n bytes s is, if any: asked of every name
+   rendered, so the length picks the few it can be, each compared as
+   the word it is (no call). */
+static bool is_c_keyword_n(const char *s, size_t n)
+{
+#define IS(k) (memcmp(s, k, sizeof k - 1) == 0)
+    switch (n) {
+    case 2:
+        return IS("do") ||
+               IS("if");
+    case 3:
+        return IS("asm") ||
+               IS("for") ||
+               IS("int");
+    case 4:
+        return IS("auto") ||
+               IS("case") ||
+               IS("char") ||
+               IS("else") ||
+               IS("enum") ||
+               IS("goto") ||
+               IS("long") ||
+               IS("void");
+    case 5:
+        return IS("break") ||
+               IS("const") ||
+               IS("float") ||
+               IS("short") ||
+               IS("union") ||
+               IS("while");
+    case 6:
+        return IS("double") ||
+               IS("extern") ||
+               IS("inline") ||
+               IS("return") ||
+               IS("signed") ||
+               IS("sizeof") ||
+               IS("static") ||
+               IS("struct") ||
+               IS("switch") ||
+               IS("typeof");
+    case 7:
+        return IS("default") ||
+               IS("typedef");
+    case 8:
+        return IS("continue") ||
+               IS("register") ||
+               IS("unsigned") ||
+               IS("volatile");
+    default:
+        return false;
+    }
+#undef IS
+}
+
 bool text_is_c_keyword(const char *s)
 {
-    /* asked of every name rendered: the first letter rules out most */
-    for (const char *const *k = text_c_keywords; *k; k++)
-        if ((*k)[0] == s[0] && strcmp(s, *k) == 0)
-            return true;
-    return false;
+    return is_c_keyword_n(s, strlen(s));
 }
 
 static bool is_ident_start(char ch)
@@ -1140,9 +1191,10 @@ static bool is_legal_c_identifier_n(const char *s, size_t n)
    "Illegal C identifier: {}" through clinic_fail. */
 const char *text_legal_c_identifier(Arena *a, const char *s)
 {
-    if (!is_legal_c_identifier_n(s, strlen(s)))
+    size_t n = strlen(s);
+    if (!is_legal_c_identifier_n(s, n))
         return NULL;
-    if (text_is_c_keyword(s))
+    if (is_c_keyword_n(s, n))
         return arena_printf(a, "%s_value", s);
     return s;
 }
