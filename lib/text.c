@@ -927,6 +927,20 @@ static char *strip_piece(Arena *a, const char *s, size_t n)
     return arena_strndup(a, s, rstrip_len(s, n));
 }
 
+/* s[0..n).strip() + ", ", written at its size */
+static char *strip_piece_comma(Arena *a, const char *s, size_t n)
+{
+    while (n > 0 && is_py_space(*s)) {
+        s++;
+        n--;
+    }
+    n = rstrip_len(s, n);
+    char *out = arena_alloc_uninit(a, n + 3);
+    memcpy(out, s, n);
+    memcpy(out + n, ", ", 3);
+    return out;
+}
+
 /* Whether wrap_declarations gives a line back as it is: one without
    parameters ("(", ")" and a ',' between) does, and so does one whose
    parameters are written as it writes them (stripped, ", " between),
@@ -989,8 +1003,8 @@ const char *text_wrap_declarations(Arena *a, const char *text, int length)
         for (;;) {
             const char *c = memchr(p, ',', (size_t)(rp - p));
             const char *end = c ? c : rp;
-            strlist_push(a, &params, arena_printf(a, "%s, ",
-                         strip_piece(a, p, (size_t)(end - p))));
+            strlist_push(a, &params,
+                         strip_piece_comma(a, p, (size_t)(end - p)));
             if (!c)
                 break;
             p = c + 1;
