@@ -62,6 +62,20 @@ static char *put_decimal(char *end, size_t n)
     return end;
 }
 
+const char *gen_decimal(Arena *a, long n)
+{
+    char digits[24];
+    unsigned long u = n < 0 ? 0UL - (unsigned long)n : (unsigned long)n;
+    char *start = put_decimal(digits + sizeof digits, u);
+    if (n < 0)
+        *--start = '-';
+    size_t len = (size_t)(digits + sizeof digits - start);
+    char *s = arena_alloc_uninit(a, len + 1);
+    memcpy(s, start, len);
+    s[len] = '\0';
+    return s;
+}
+
 const char *gen_param_displayname(Clinic *c, const Parameter *p, int i)
 {
     bool quoted = c->dialect->quoted_displayname;

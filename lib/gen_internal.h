@@ -39,6 +39,9 @@ const char *gen_displayname(const Function *f);
    ("_Py_LATIN1_CHR('x')", "&_Py_ID(name)"). */
 const char *gen_c_id(Clinic *c, const char *name);
 
+/* str(n), put together without printf. */
+const char *gen_decimal(Arena *a, long n);
+
 /* No return converter, or one whose C type is "PyObject *". */
 bool gen_default_return_converter(const Function *f);
 

@@ -586,9 +586,9 @@ static const char *declare_parser(ParseArgs *pa, bool hasformat)
         gen_add_include(c, "pycore_runtime.h", "_Py_ID()",
                         build_core_condition);
     }
-    return arena_printf(c->arena, "%s%s", kwtuple,
-                        arena_printf(c->arena, kp->declaration,
-                                     hasformat ? kp->format : kp->fname));
+    return arena_concat_of(c->arena, kwtuple,
+                           arena_printf(c->arena, kp->declaration,
+                                        hasformat ? kp->format : kp->fname));
 }
 
 /* ---- the calling conventions -------------------------------------------- */
@@ -766,17 +766,20 @@ static void parse_pos_only(ParseArgs *pa)
         }
     }
 
-    const char *left_args = arena_printf(a, "%s - %d", nargs, pa->max_pos);
+    const char *left_args = arena_concat_of(a, nargs, " - ",
+                                            gen_decimal(a, pa->max_pos));
     long max_args = pa->vararg != -1 ? -1 : pa->max_pos;
     if (pa->limited_capi) {
         limited_check_positional(pa, &code, &nargs, max_args);
     } else {
         gen_add_include(c, modsupport_h, "_PyArg_CheckPositional()", NULL);
-        strlist_push(a, &code, arena_printf(a,
-            "    if (!_PyArg_CheckPositional(\"{name}\", %s, %d, %s)) {{\n"
+        strlist_push(a, &code, arena_concat_of(a,
+            "    if (!_PyArg_CheckPositional(\"{name}\", ", nargs, ", ",
+            gen_decimal(a, pa->min_pos), ", ",
+            max_args < 0 ? GEN_NO_VARARG : gen_decimal(a, max_args),
+            ")) {{\n"
             "        goto exit;\n"
-            "    }}", nargs, pa->min_pos,
-            max_args < 0 ? GEN_NO_VARARG : arena_printf(a, "%ld", max_args)));
+            "    }}"));
     }
 
     for (size_t i = 0; i < pa->n; i++) {
@@ -898,10 +901,10 @@ static void add_optional_parse(ParseArgs *pa, StrList *code, size_t i,
 
     if ((int)i < pa->pos_only) {
         *add_label = "skip_optional_posonly";
-        strlist_push(a, code, arena_printf(a,
-            "    if (nargs < %d) {{\n"
-            "        goto %s;\n"
-            "    }}", (int)i + 1, *add_label));
+        strlist_push(a, code, arena_concat_of(a,
+            "    if (nargs < ", gen_decimal(a, (long)i + 1), ") {{\n"
+            "        goto ", *add_label, ";\n"
+            "    }}"));
         if (has_optional_kw)
             strlist_push(a, code, "    noptargs--;");
         strlist_push(a, code, parsearg);
@@ -921,22 +924,22 @@ static void add_optional_parse(ParseArgs *pa, StrList *code, size_t i,
     }
     if ((int)i == first_opt) {
         *add_label = label;
-        strlist_push(a, code, arena_printf(a,
+        strlist_push(a, code, arena_concat_of(a,
             "    if (!noptargs) {{\n"
-            "        goto %s;\n"
-            "    }}", *add_label));
+            "        goto ", *add_label, ";\n"
+            "    }}"));
     }
     if (i + 1 == pa->n) {
         strlist_push(a, code, parsearg);
     } else {
         *add_label = label;
-        strlist_push(a, code, arena_printf(a, "    if (%s) {{", argname));
+        strlist_push(a, code, arena_concat_of(a, "    if (", argname, ") {{"));
         strlist_push(a, code, parsearg);
-        strlist_push(a, code, arena_printf(a,
+        strlist_push(a, code, arena_concat_of(a,
             "        if (!--noptargs) {{\n"
-            "            goto %s;\n"
+            "            goto ", *add_label, ";\n"
             "        }}\n"
-            "    }}", *add_label));
+            "    }}"));
     }
 }
 
@@ -967,8 +970,9 @@ static void parse_general(ParseArgs *pa)
         if (pa->vararg == -1) {
             gen_add_include(c, modsupport_h, "_PyArg_UnpackKeywords()", NULL);
             unpack = "_PyArg_UnpackKeywords";
-            unpack_args = arena_printf(a, "%d, %d, %d", pa->min_pos,
-                                       pa->max_pos, pa->min_kw_only);
+            unpack_args = arena_concat_of(a, gen_decimal(a, pa->min_pos), ", ",
+                                          gen_decimal(a, pa->max_pos), ", ",
+                                          gen_decimal(a, pa->min_kw_only));
             nargs = "nargs";
         } else {
             gen_add_include(c, modsupport_h,
