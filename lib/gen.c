@@ -450,15 +450,20 @@ static void td_set_unescaped(TemplateDict *td, TemplateField field,
     td->unescaped |= 1ULL << field;
 }
 
-/* template_dict[field] (which is set), escaped if it is not yet */
-static const char *td_value(TemplateDict *td, int field)
+static const char *td_escape(TemplateDict *td, int field)
 {
-    if (td->unescaped >> field & 1) {
-        td->unescaped &= ~(1ULL << field);
-        td->value[field] = text_format_escape_n(td->arena, td->value[field],
-                                                td->len[field]);
-        td->len[field] = SIZE_MAX;
-    }
+    td->unescaped &= ~(1ULL << field);
+    td->value[field] = text_format_escape_n(td->arena, td->value[field],
+                                            td->len[field]);
+    td->len[field] = SIZE_MAX;
+    return td->value[field];
+}
+
+/* template_dict[field] (which is set), escaped if it is not yet */
+static inline const char *td_value(TemplateDict *td, int field)
+{
+    if (td->unescaped >> field & 1)
+        return td_escape(td, field);
     return td->value[field];
 }
 
@@ -561,17 +566,18 @@ static const char *td_lookup(const void *fields, const char *key, size_t n,
         }
         return NULL;
     }
+    TextFieldKind kind = TEXT_FIELD_PLAIN;
     if (!(td->set >> i & 1) || !td->value[i]) {
         if (block)
-            *block = TEXT_FIELD_PLAIN;
+            *block = kind;
         return NULL;
     }
     if (block && (BLOCK_FIELDS >> i & 1))
-        *block = td->unescaped >> i & 1 ? TEXT_FIELD_BLOCK_FORMATTED
-                                        : TEXT_FIELD_BLOCK;
-    else if (block)
-        *block = TEXT_FIELD_PLAIN;
-    if (!block || *block != TEXT_FIELD_BLOCK_FORMATTED)
+        kind = td->unescaped >> i & 1 ? TEXT_FIELD_BLOCK_FORMATTED
+                                      : TEXT_FIELD_BLOCK;
+    if (block)
+        *block = kind;
+    if (kind != TEXT_FIELD_BLOCK_FORMATTED)
         td_value(td, i);
     if (td->len[i] == SIZE_MAX)
         td->len[i] = strlen(td->value[i]);
