@@ -768,7 +768,7 @@ static bool compile_template(const char *t, CompiledTemplate *ct)
    compiled or names a field template_dict lacks (text_render_fields,
    then the passes one by one, render it then, and report that). */
 static const char *render_fixed(Arena *a, const char *t, int fixed,
-                                TemplateDict *td)
+                                TemplateDict *td, size_t *len)
 {
     CompiledTemplate *ct = &compiled_templates[fixed];
     if (ct->state == 0)
@@ -798,6 +798,7 @@ static const char *render_fixed(Arena *a, const char *t, int fixed,
         }
     }
     *o = '\0';
+    *len = total;
     return out;
 }
 
@@ -808,7 +809,7 @@ static const char *render_fixed(Arena *a, const char *t, int fixed,
            {"{name}", <cast>{c_basename}<cast end>, <flags>, {c_basename}__doc__},
 */
 static const char *render_methoddef(Arena *a, const GenMethoddefParts *md,
-                                    TemplateDict *td)
+                                    TemplateDict *td, size_t *len)
 {
     static const TemplateField fields[] = {
         TF_METHODDEF_NAME, TF_NAME, TF_C_BASENAME
@@ -847,6 +848,7 @@ static const char *render_methoddef(Arena *a, const GenMethoddefParts *md,
     PUT(doc, sizeof doc - 1);
 #undef PUT
     *o = '\0';
+    *len = total;
     return out;
 }
 
@@ -880,11 +882,12 @@ static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
 }
 
 /* The passes render_function makes over one field's template, up to the
-   line prefix and suffix. */
+   line prefix and suffix; the text's length in *len. */
 static const char *render_field_text(Clinic *c, RouterField field,
                                      const char *template, int fixed,
                                      const GenMethoddefParts *methoddef,
-                                     TemplateDict *td, BlockFields *bf)
+                                     TemplateDict *td, BlockFields *bf,
+                                     size_t *len)
 {
     Arena *a = c->arena;
     const char *s;
@@ -898,14 +901,18 @@ static const char *render_field_text(Clinic *c, RouterField field,
     /* Most templates are empty or hold no field at all (which
        text_render_fields gives back as they are); the others have
        their passes made in one where that can be done. */
-    if (!*template)
+    if (!*template) {
         s = template;
-    else if (!((fixed >= 0 && (s = render_fixed(a, template, fixed, td))) ||
-               (fixed == GEN_FIXED_METHODDEF &&
-                (s = render_methoddef(a, methoddef, td))) ||
-               (s = text_render_fields(a, template, strlen(template),
-                                       td_lookup, td))))
+        *len = 0;
+    } else if (!((fixed >= 0 &&
+                  (s = render_fixed(a, template, fixed, td, len))) ||
+                 (fixed == GEN_FIXED_METHODDEF &&
+                  (s = render_methoddef(a, methoddef, td, len))) ||
+                 (s = text_render_fields(a, template, strlen(template),
+                                         td_lookup, td, len)))) {
         s = render_one_pass_at_a_time(c, template, td, bf);
+        *len = strlen(s);
+    }
 #ifdef CHECK_RENDER_TEMPLATE
     /* a cross-check build (CFLAGS=-DCHECK_RENDER_TEMPLATE): the passes
        in one must give what they give one by one */
@@ -915,12 +922,19 @@ static const char *render_field_text(Clinic *c, RouterField field,
 #endif
 
     /* Reflow long impl declarations. */
-    if (field == FIELD_IMPL_PROTOTYPE || field == FIELD_IMPL_DEFINITION)
-        s = text_wrap_declarations(a, s, 78);
+    if (field == FIELD_IMPL_PROTOTYPE || field == FIELD_IMPL_DEFINITION) {
+        const char *wrapped = text_wrap_declarations(a, s, 78);
+        if (wrapped != s) {
+            s = wrapped;
+            *len = strlen(s);
+        }
+    }
     return s;
 }
 
-static const char *with_line_prefix_and_suffix(Clinic *c, const char *s)
+/* s (of length *len) with the line prefix and suffix; *len follows. */
+static const char *with_line_prefix_and_suffix(Clinic *c, const char *s,
+                                               size_t *len)
 {
     const char *prefix = router_line_prefix(c);
     const char *suffix = router_line_suffix(c);
@@ -928,6 +942,8 @@ static const char *with_line_prefix_and_suffix(Clinic *c, const char *s)
         s = text_indent_all_lines(c->arena, s, prefix);
     if (suffix && *suffix)
         s = text_suffix_all_lines(c->arena, s, suffix);
+    if ((prefix && *prefix) || (suffix && *suffix))
+        *len = strlen(s);
     return s;
 }
 
@@ -944,11 +960,12 @@ static bool prototype_is_definition(const char *proto, const char *def)
            memcmp(proto, def, n - 1) == 0 && strcmp(proto + n - 1, ";\n") == 0;
 }
 
+/* rendered_def is r bytes long; the prototype is one more. */
 static const char *prototype_from_definition(Clinic *c,
-                                             const char *rendered_def)
+                                             const char *rendered_def,
+                                             size_t r)
 {
-    size_t r = strlen(rendered_def);
-    if (r < 2 || strcmp(rendered_def + r - 2, ")\n") != 0)
+    if (r < 2 || memcmp(rendered_def + r - 2, ")\n", 2) != 0)
         return NULL;
     char *s = arena_alloc_uninit(c->arena, r + 2);
     memcpy(s, rendered_def, r - 1);
@@ -1071,25 +1088,30 @@ const char *gen_render_function(Clinic *c, Function *f)
 
     const char *def_template = templates[FIELD_IMPL_DEFINITION];
     const char *def_text = NULL;
+    size_t def_len = 0;
     for (field = 0; field < ROUTER_NFIELDS; field++) {
         const char *template = templates[field];
         const char *text = NULL;
+        size_t len = 0;
         if (field == FIELD_IMPL_PROTOTYPE &&
             prototype_is_definition(template, def_template)) {
             /* the same template but for the ';': the same errors, if any */
             def_text = render_field_text(c, FIELD_IMPL_DEFINITION,
                                          def_template,
                                          fixed[FIELD_IMPL_DEFINITION],
-                                         &methoddef, &d, &bf);
-            text = prototype_from_definition(c, def_text);
+                                         &methoddef, &d, &bf, &def_len);
+            text = prototype_from_definition(c, def_text, def_len);
+            len = def_len + 1;
         } else if (field == FIELD_IMPL_DEFINITION && def_text &&
                    template == def_template) {
             text = def_text;
+            len = def_len;
         }
         if (!text)
             text = render_field_text(c, (RouterField)field, template,
-                                     fixed[field], &methoddef, &d, &bf);
-        router_append_field(c, field, with_line_prefix_and_suffix(c, text));
+                                     fixed[field], &methoddef, &d, &bf, &len);
+        text = with_line_prefix_and_suffix(c, text, &len);
+        router_append_field_n(c, field, text, len);
     }
     return router_dump_block(c);
 }

@@ -633,12 +633,15 @@ static bool may_be_block(const TextBlockFields *f, const char *key, size_t n)
 }
 
 const char *text_render_fields(Arena *a, const char *t, size_t n,
-                               TextFieldLookup *lookup, const void *fields)
+                               TextFieldLookup *lookup, const void *fields,
+                               size_t *len)
 {
     const char *p = t, *end = t + n;
     /* Many templates have no field at all: they are their text. */
-    if (find_brace(p, end) == end)
+    if (find_brace(p, end) == end) {
+        *len = n;
         return t;
+    }
     StrBuf sb = STRBUF_INIT;
     /* where the "exit:" lines went out, to be taken back when nothing
        jumps to them (known only at the end) */
@@ -722,6 +725,7 @@ const char *text_render_fields(Arena *a, const char *t, size_t n,
     if (drop_last && sb.len)
         sb.len--;
     sb.buf[sb.len] = '\0';
+    *len = sb.len;
     return sb_take(&sb, a);
 one_by_one:
     sb_free(&sb);
@@ -756,7 +760,8 @@ const char *text_render_template(Arena *a, const char *t,
                                  const StrMap *map)
 {
     MapFields mf = {blocks, map};
-    return text_render_fields(a, t, strlen(t), map_field, &mf);
+    size_t len;
+    return text_render_fields(a, t, strlen(t), map_field, &mf, &len);
 }
 
 /* ---- dedenting, indenting, wrapping ----------------------------------- */

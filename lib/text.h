@@ -103,7 +103,8 @@ typedef const char *TextFieldLookup(const void *fields, const char *key,
    and plain, are looked up by lookup(fields, ...): for the generator,
    which keeps them by index, not in maps. */
 const char *text_render_fields(Arena *a, const char *t, size_t n,
-                               TextFieldLookup *lookup, const void *fields);
+                               TextFieldLookup *lookup, const void *fields,
+                               size_t *len);
 
 /* textwrap.dedent(), and clinic.py's normalize_snippet(s, indent=n):
    dedent, strip surrounding blank lines, indent every line by n spaces. */
