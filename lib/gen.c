@@ -131,8 +131,6 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
     Arena *a = c->arena;
     const char *doc = f->docstring ? f->docstring : "";
     const char *line_start = doc;
-    StrBuf sb = STRBUF_INIT;
-    size_t last_piece = 0, last_start = 0, last_len = 0;
     size_t doclen = strlen(doc);
 
     if (!c->dialect->docstring_ascii_check && !text_is_ascii(doc, doclen))
@@ -140,35 +138,34 @@ const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
 
     /* One '"line\n"' piece per line; the last one loses its "\n" unless
        the docstring ends with the signature marker, which wants the blank
-       line __text_signature__ expects. */
-    sb_grow(&sb, doclen + doclen / 8 + 16);
+       line __text_signature__ expects.  Written in place in the arena, at
+       the most it can take: each line quoted (at most twice as long) and
+       5 bytes around it, for at most doclen + 1 lines, and the end's 4. */
+    char *out = arena_alloc_uninit(a, 2 * doclen + 5 * (doclen + 1) + 5);
+    char *o = out, *last_start;
+    size_t last_len;
     for (;;) {
         size_t rest = doclen - (size_t)(line_start - doc);
         const char *nl = memchr(line_start, '\n', rest);
         size_t len = nl ? (size_t)(nl - line_start) : rest;
-        /* '"', the line quoted (at most twice as long), '\n"' and a
-           newline, written in place */
-        sb_grow(&sb, 2 * len + 5);
-        char *o = sb.buf + sb.len;
-        last_piece = sb.len;
         *o++ = '"';
-        last_start = sb.len + 1;
+        last_start = o;
         o = text_put_quoted_for_c_string(o, line_start, len);
-        last_len = (size_t)(o - sb.buf) - last_start;
-        memcpy(o, "\\n\"\n", 4);
-        sb.len = (size_t)(o + 4 - sb.buf);
-        sb.buf[sb.len] = '\0';
+        last_len = (size_t)(o - last_start);
         if (!nl)
             break;
+        memcpy(o, "\\n\"\n", 4);
+        o += 4;
         line_start = nl + 1;
     }
-    if (last_len == 2 && memcmp(sb.buf + last_start, "--", 2) == 0) {
-        sb_adds(&sb, "\"\\n\"");
+    if (last_len == 2 && memcmp(last_start, "--", 2) == 0) {
+        memcpy(o, "\\n\"\n\"\\n\"", 8);
+        o += 8;
     } else {
-        sb_setlen(&sb, last_piece + 1 + last_len);
-        sb_addc(&sb, '"');
+        *o++ = '"';
     }
-    return sb_take(&sb, a);
+    *o = '\0';
+    return out;
 }
 
 const char *gen_docstring_text(Clinic *c, const Function *f)
