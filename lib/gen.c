@@ -761,30 +761,33 @@ static bool compile_template(const char *t, CompiledTemplate *ct)
     return true;
 }
 
-/* The fixed template t (number fixed) rendered, or NULL when it is not
-   compiled or names a field template_dict lacks (text_render_fields,
-   then the passes one by one, render it then, and report that). */
-static const char *render_fixed(Arena *a, const char *t, int fixed,
-                                TemplateDict *td, size_t *len)
+/* The length of the compiled template rendered: false when
+   template_dict lacks one of its fields. */
+static inline bool compiled_length(const CompiledTemplate *ct,
+                                   TemplateDict *td, size_t *total)
 {
-    CompiledTemplate *ct = &compiled_templates[fixed];
-    if (ct->state == 0)
-        ct->state = compile_template(t, ct) ? 1 : -1;
-    if (ct->state < 0)
-        return NULL;
-    size_t total = ct->literal_len;
+    size_t n = ct->literal_len;
     for (unsigned i = 0; i < ct->npieces; i++) {
         int field = ct->piece[i].field;
         if (field < 0)
             continue;
         if (!(td->set >> field & 1) || !td->value[field])
-            return NULL;
+            return false;
         td_value(td, field);
         if (td->len[field] == SIZE_MAX)
             td->len[field] = strlen(td->value[field]);
-        total += td->len[field];
+        n += td->len[field];
     }
-    char *out = arena_alloc_uninit(a, total + 1), *o = out;
+    *total = n;
+    return true;
+}
+
+/* The compiled template t rendered at o (compiled_length's bytes, which
+   measured its fields); where it ends. */
+static inline char *compiled_put(char *o, const char *t,
+                                 const CompiledTemplate *ct,
+                                 const TemplateDict *td)
+{
     for (unsigned i = 0; i < ct->npieces; i++) {
         const CompiledPiece *pc = &ct->piece[i];
         memcpy(o, t + pc->at, pc->len);
@@ -794,7 +797,23 @@ static const char *render_fixed(Arena *a, const char *t, int fixed,
             o += td->len[pc->field];
         }
     }
-    *o = '\0';
+    return o;
+}
+
+/* The fixed template t (number fixed) rendered, or NULL when it is not
+   compiled or names a field template_dict lacks (text_render_fields,
+   then the passes one by one, render it then, and report that). */
+static const char *render_fixed(Arena *a, const char *t, int fixed,
+                                TemplateDict *td, size_t *len)
+{
+    CompiledTemplate *ct = &compiled_templates[fixed];
+    if (ct->state == 0)
+        ct->state = compile_template(t, ct) ? 1 : -1;
+    size_t total;
+    if (ct->state < 0 || !compiled_length(ct, td, &total))
+        return NULL;
+    char *out = arena_alloc_uninit(a, total + 1);
+    *compiled_put(out, t, ct, td) = '\0';
     *len = total;
     return out;
 }
@@ -805,7 +824,7 @@ static const char *render_fixed(Arena *a, const char *t, int fixed,
        #define {methoddef_name}    \
            {"{name}", <cast>{c_basename}<cast end>, <flags>, {c_basename}__doc__},
 */
-static const char *render_methoddef(Arena *a, const GenMethoddefParts *md,
+static const char *render_methoddef(Arena *a, const GenTemplateParts *md,
                                     TemplateDict *td, size_t *len)
 {
     static const TemplateField fields[] = {
@@ -849,6 +868,155 @@ static const char *render_methoddef(Arena *a, const GenMethoddefParts *md,
     return out;
 }
 
+/* ---- the parser's definition, its fixed end compiled ------------------- */
+
+/* The parser's definition ends with gen_parser_body_tail: its lines are
+   read once per thread into what each is (a block field's marker, the
+   exit label's, or a line of text to format), so that only the part
+   before it is scanned for its fields. */
+#define TAIL_LINES_MAX 16
+
+typedef struct TailLine {
+    enum { TAIL_TEXT, TAIL_BLOCK, TAIL_EXIT } kind;
+    unsigned short at, len;     /* the line, without its '\n' */
+    unsigned short indent;      /* a marker's blanks */
+    signed char field;          /* a block marker's field */
+    CompiledTemplate text;      /* a line of text, compiled */
+} TailLine;
+
+static _Thread_local struct {
+    signed char state;          /* 0: not read, 1: read, -1: not usable */
+    unsigned char nlines;
+    TailLine line[TAIL_LINES_MAX];
+} compiled_tail;
+
+static bool compile_tail(const char *t)
+{
+    unsigned nl = 0;
+    for (const char *line = t; *line;) {
+        const char *end = strchr(line, '\n');
+        if (!end)
+            return false;           /* the tail's lines end with '\n' */
+        if (nl == TAIL_LINES_MAX)
+            return false;
+        TailLine *tl = &compiled_tail.line[nl++];
+        tl->at = (unsigned short)(line - t);
+        tl->len = (unsigned short)(end - line);
+        tl->kind = TAIL_TEXT;
+        const char *p = line;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        tl->indent = (unsigned short)(p - line);
+        char one[256];              /* the line alone, to compile */
+        if ((size_t)(end - line) >= sizeof one)
+            return false;
+        memcpy(one, line, (size_t)(end - line));
+        one[end - line] = '\0';
+        if (p < end && *p == '{' && end[-1] == '}' && end - p > 2 &&
+            !memchr(p + 1, '{', (size_t)(end - p - 2)) &&
+            !memchr(p + 1, '}', (size_t)(end - p - 2))) {
+            size_t klen = (size_t)(end - p - 2);
+            int field = field_index(p + 1, klen);
+            if (field >= 0 && (BLOCK_FIELDS >> field & 1)) {
+                tl->kind = TAIL_BLOCK;
+                tl->field = (signed char)field;
+            } else if (klen == 10 && memcmp(p + 1, "exit_label", 10) == 0) {
+                tl->kind = TAIL_EXIT;
+            }
+        }
+        if (tl->kind == TAIL_TEXT && !compile_template(one, &tl->text))
+            return false;
+        line = end + 1;
+    }
+    compiled_tail.nlines = (unsigned char)nl;
+    return true;
+}
+
+/* The parser's definition t, whose tail (gen_parser_body_tail and a
+   newline) starts at tail_at, rendered as text_render_fields does: the
+   part before the tail by it, without the exit label (which that part
+   has not), then the tail's lines.  The "exit:" line stays when the
+   template or a block field's value has "goto exit;".  NULL when
+   text_render_fields must render the whole (a block's value has
+   "{exit_label}", a field cannot be filled, ...). */
+static const char *render_parser_definition(Arena *a, const char *t,
+                                            size_t tail_at, TemplateDict *td,
+                                            size_t *len)
+{
+    static const char tail_nl[] = "\n";
+    if (compiled_tail.state == 0) {
+        char tail[1024];
+        size_t n = strlen(gen_parser_body_tail);
+        compiled_tail.state = -1;
+        if (n + 2 <= sizeof tail) {
+            memcpy(tail, gen_parser_body_tail, n);
+            memcpy(tail + n, tail_nl, 2);
+            if (compile_tail(tail))
+                compiled_tail.state = 1;
+        }
+    }
+    if (compiled_tail.state < 0)
+        return NULL;
+    /* the blocks' values, and whether the label stays */
+    bool keep_exit = false;
+    for (unsigned long long m = BLOCK_FIELDS & td->set; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        const char *v = td->value[i];
+        if (!v)
+            continue;
+        if (!*v)
+            continue;
+        if (strstr(v, "{exit_label}"))
+            return NULL;
+        keep_exit = keep_exit || strstr(v, "goto exit;");
+    }
+    keep_exit = keep_exit || strstr(t, "goto exit;");
+
+    StrBuf sb = STRBUF_INIT;
+    sb_grow(&sb, tail_at + tail_at / 2 + 256);
+    if (!text_render_fields_into(&sb, t, tail_at, td_lookup, td, false))
+        goto whole;
+    const char *tail = t + tail_at;
+    for (unsigned i = 0; i < compiled_tail.nlines; i++) {
+        const TailLine *tl = &compiled_tail.line[i];
+        const char *line = tail + tl->at;
+        if (tl->kind == TAIL_TEXT) {
+            size_t n;
+            if (!compiled_length(&tl->text, td, &n))
+                goto whole;
+            if (sb.cap - sb.len <= n + 1)
+                sb_grow(&sb, n + 1);
+            char *o = compiled_put(sb.buf + sb.len, line, &tl->text, td);
+            *o++ = '\n';
+            *o = '\0';
+            sb.len = (size_t)(o - sb.buf);
+        } else if (tl->kind == TAIL_EXIT) {
+            if (keep_exit) {
+                sb_add(&sb, line, tl->indent);
+                sb_add(&sb, "exit:\n", 6);
+            }
+        } else {
+            int field = tl->field;
+            if (!(td->set >> field & 1) || !td->value[field])
+                goto whole;
+            const char *v = td->value[field];
+            if (!*v)
+                continue;
+            bool formatted = td->unescaped >> field & 1;
+            if (td->len[field] == SIZE_MAX)
+                td->len[field] = strlen(v);
+            if (!text_add_block_value(&sb, v, td->len[field], formatted, line,
+                                      tl->indent, td_lookup, td))
+                goto whole;
+        }
+    }
+    *len = sb.len;
+    return sb_take(&sb, a);
+whole:
+    sb_free(&sb);
+    return NULL;
+}
+
 /* render_function's passes over a template with braces after the option
    groups', one by one. */
 static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
@@ -882,18 +1050,22 @@ static const char *render_one_pass_at_a_time(Clinic *c, const char *template,
    line prefix and suffix; the text's length in *len. */
 static const char *render_field_text(Clinic *c, RouterField field,
                                      const char *template, int fixed,
-                                     const GenMethoddefParts *methoddef,
+                                     const GenTemplateParts *methoddef,
                                      TemplateDict *td, BlockFields *bf,
                                      size_t *len)
 {
     Arena *a = c->arena;
     const char *s;
+    size_t tail_at = field == FIELD_PARSER_DEFINITION
+                         ? methoddef->parser_tail_at : 0;
 
     if (bf->option_groups.len) {
         const char *t = template;
         template = text_linear_format_if_any(a, template, &bf->option_groups);
-        if (template != t)
+        if (template != t) {
             fixed = -1;
+            tail_at = 0;
+        }
     }
     /* Most templates are empty or hold no field at all (which
        text_render_fields gives back as they are); the others have
@@ -905,6 +1077,9 @@ static const char *render_field_text(Clinic *c, RouterField field,
                   (s = render_fixed(a, template, fixed, td, len))) ||
                  (fixed == GEN_FIXED_METHODDEF &&
                   (s = render_methoddef(a, methoddef, td, len))) ||
+                 (tail_at &&
+                  (s = render_parser_definition(a, template, tail_at, td,
+                                                len))) ||
                  (s = text_render_fields(a, template, strlen(template),
                                          td_lookup, td, len)))) {
         s = render_one_pass_at_a_time(c, template, td, bf);
@@ -976,7 +1151,7 @@ const char *gen_render_function(Clinic *c, Function *f)
     RenderData data;
     const char *templates[ROUTER_NFIELDS];
     int fixed[ROUTER_NFIELDS];
-    GenMethoddefParts methoddef;
+    GenTemplateParts methoddef;
     Parameter **params;
     size_t nselfless, i;
     int last_group = 0;

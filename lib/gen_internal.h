@@ -69,12 +69,20 @@ void gen_output_templates(Clinic *c, Function *f,
 /* How many of the templates gen_output_templates_fixed numbers. */
 #define GEN_FIXED_TEMPLATES_MAX 64
 
-/* The methoddef #define's parts between its fields ({methoddef_name},
-   {name}, {c_basename} twice): its cast, the cast's end and the flags,
-   none holding a brace. */
-typedef struct GenMethoddefParts {
+/* What the generator renders some templates from.  The methoddef
+   #define's parts between its fields ({methoddef_name}, {name},
+   {c_basename} twice): its cast, the cast's end and the flags, none
+   holding a brace.  Where the parser's definition has
+   gen_parser_body_tail and a newline, which end it (0: it is not known
+   to). */
+typedef struct GenTemplateParts {
     const char *cast, *cast_end, *flags;
-} GenMethoddefParts;
+    size_t parser_tail_at;
+} GenTemplateParts;
+
+/* The end of the parser's body: the impl's call, the conversion of its
+   return value, the "exit:" label and the cleanup. */
+extern const char gen_parser_body_tail[];
 
 /* fixed[FIELD_METHODDEF_DEFINE] for the usual methoddef #define, whose
    parts are in *methoddef. */
@@ -83,11 +91,12 @@ typedef struct GenMethoddefParts {
 /* The same, and which of the fixed templates (the same text for every
    function, in static storage) each one is: a number below
    GEN_FIXED_TEMPLATES_MAX, or -1 for a template made for the function,
-   or GEN_FIXED_METHODDEF.  The generator compiles the fixed ones once. */
+   or GEN_FIXED_METHODDEF.  The generator compiles the fixed ones once.
+   *parts: see GenTemplateParts. */
 void gen_output_templates_fixed(Clinic *c, Function *f,
                                 const char *templates[ROUTER_NFIELDS],
                                 int fixed[ROUTER_NFIELDS],
-                                GenMethoddefParts *methoddef);
+                                GenTemplateParts *parts);
 
 /* ---- gen_deprecate.c --------------------------------------------------- */
 

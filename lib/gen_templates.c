@@ -216,7 +216,7 @@ static const char parser_body_head[] =
     "    {declarations}\n"
     "    {initializers}\n";
 
-static const char parser_body_tail[] =
+const char gen_parser_body_tail[] =
     "    {modifications}\n"
     "    {lock}\n"
     "    {return_value} = {c_basename}_impl({impl_arguments});\n"
@@ -271,7 +271,8 @@ typedef struct ParseArgs {
     const char *methoddef_ifndef;
     bool methoddef_wrapped;   /* methoddef_define is, already */
     /* and then its parts between the fields, when they hold no brace */
-    GenMethoddefParts methoddef_parts;
+    GenTemplateParts methoddef_parts;
+    size_t parser_tail_at;    /* see GenTemplateParts */
     /* the fields of the last parser_body(): __new__ and __init__
        re-render the same parsing code under another prototype (clinic.py's
        "awful hack"); the parser's text is written from them once, by
@@ -425,7 +426,7 @@ static const char *parser_definition_by_steps(ParseArgs *pa)
         sb_adds(&sb, fields->items[i]);
     }
     sb_addc(&sb, '\n');
-    sb_adds(&sb, parser_body_tail);
+    sb_adds(&sb, gen_parser_body_tail);
 
     strmap_set(a, &map, "parser_declarations",
                pa->declarations ? pa->declarations : "");
@@ -504,7 +505,7 @@ static const char *parser_definition_text(ParseArgs *pa, const char *warning)
     size_t plen = strlen(pa->parser_prototype), rlen = strlen(rvd);
     total += 1 + wlen + plen + 1 + (sizeof head_open - 1) + rlen + 1 +
              strlen(decl) + 5 * nlines + (sizeof head_rest - 1) + 1 +
-             (sizeof parser_body_tail - 1) + 1;
+             (sizeof gen_parser_body_tail - 1) + 1;
     char *out = arena_alloc_uninit(a, total + 1), *o = out;
 #define PUT(s, n) (memcpy(o, (s), (n)), o += (n))
     *o++ = '\n';
@@ -525,7 +526,8 @@ static const char *parser_definition_text(ParseArgs *pa, const char *warning)
         PUT(fields->items[i], n);
     }
     *o++ = '\n';
-    PUT(parser_body_tail, sizeof parser_body_tail - 1);
+    pa->parser_tail_at = (size_t)(o - out);
+    PUT(gen_parser_body_tail, sizeof gen_parser_body_tail - 1);
     *o++ = '\n';
 #undef PUT
     *o = '\0';
@@ -1340,14 +1342,14 @@ void gen_output_templates(Clinic *c, Function *f,
                           const char *templates[ROUTER_NFIELDS])
 {
     int fixed[ROUTER_NFIELDS];
-    GenMethoddefParts methoddef;
+    GenTemplateParts methoddef;
     gen_output_templates_fixed(c, f, templates, fixed, &methoddef);
 }
 
 void gen_output_templates_fixed(Clinic *c, Function *f,
                                 const char *templates[ROUTER_NFIELDS],
                                 int fixed[ROUTER_NFIELDS],
-                                GenMethoddefParts *methoddef)
+                                GenTemplateParts *parts)
 {
     ParseArgs pa;
 
@@ -1391,14 +1393,16 @@ void gen_output_templates_fixed(Clinic *c, Function *f,
     if (pa.methoddef_wrapped) {
         templates[FIELD_METHODDEF_DEFINE] = pa.methoddef_define;
         fixed[FIELD_METHODDEF_DEFINE] = -1;
-        *methoddef = pa.methoddef_parts;
-        if (methoddef->flags)
+        *parts = pa.methoddef_parts;
+        if (parts->flags)
             fixed[FIELD_METHODDEF_DEFINE] = GEN_FIXED_METHODDEF;
     } else {
         templates[FIELD_METHODDEF_DEFINE] =
             wrap_in_newlines(c, pa.methoddef_define,
                              &fixed[FIELD_METHODDEF_DEFINE]);
+        *parts = (GenTemplateParts){0};
     }
+    parts->parser_tail_at = pa.parser_tail_at;
     templates[FIELD_IMPL_DEFINITION] =
         wrap_in_newlines(c, pa.impl_definition, &fixed[FIELD_IMPL_DEFINITION]);
     templates[FIELD_CPP_IF] = pa.cpp_if;

@@ -632,26 +632,20 @@ static bool may_be_block(const TextBlockFields *f, const char *key, size_t n)
            (f->lengths >> (n & 63) & 1);
 }
 
-const char *text_render_fields(Arena *a, const char *t, size_t n,
-                               TextFieldLookup *lookup, const void *fields,
-                               size_t *len)
+bool text_render_fields_into(StrBuf *sb, const char *t, size_t n,
+                             TextFieldLookup *lookup, const void *fields,
+                             bool exit_labels)
 {
     const char *p = t, *end = t + n;
-    /* Many templates have no field at all: they are their text. */
-    if (find_brace(p, end) == end) {
-        *len = n;
-        return t;
-    }
-    StrBuf sb = STRBUF_INIT;
     /* where the "exit:" lines went out, to be taken back when nothing
        jumps to them (known only at the end) */
     size_t exit_at[EXIT_LINES_MAX], nexits = 0;
     bool value_jumps = false;   /* an inserted value has "goto exit;" */
     bool drop_last = false;     /* the last line was a marker's */
-    char *o = room_for(&sb, n + n / 2);
+    char *o = room_for(sb, n + n / 2);
     for (;;) {
         p = copy_to_brace(&o, p, end);
-        sb.len = (size_t)(o - sb.buf);
+        sb->len = (size_t)(o - sb->buf);
         if (p == end)
             break;
         if (p + 1 < end && p[1] == *p) {        /* "{{" or "}}" */
@@ -673,7 +667,7 @@ const char *text_render_fields(Arena *a, const char *t, size_t n,
             if (!value)
                 goto one_by_one;
             p = close + 1;
-            o = add_value_n(&sb, value, vlen, (size_t)(end - p));
+            o = add_value_n(sb, value, vlen, (size_t)(end - p));
             continue;
         }
         /* A marker linear_format replaces: it must stand alone on its
@@ -685,51 +679,82 @@ const char *text_render_fields(Arena *a, const char *t, size_t n,
             (close + 1 < end && close[1] != '\n'))
             goto one_by_one;
         size_t ilen = (size_t)(p - indent);
-        sb.len -= ilen;
+        sb->len -= ilen;
         if (block && *block) {
             /* the exit label pass would read the value's lines too */
             if (strstr(block, "{exit_label}"))
                 goto one_by_one;
             value_jumps = value_jumps || strstr(block, "goto exit;");
-            if (!add_block_value(&sb, block, vlen,
+            if (!add_block_value(sb, block, vlen,
                                  kind == TEXT_FIELD_BLOCK_FORMATTED, indent,
                                  ilen, lookup, fields))
                 goto one_by_one;
         } else if (exit_label) {
-            if (nexits == EXIT_LINES_MAX)
+            if (!exit_labels || nexits == EXIT_LINES_MAX)
                 goto one_by_one;
-            exit_at[nexits++] = sb.len;
-            sb_add(&sb, indent, ilen);
-            sb_add(&sb, "exit:\n", 6);
+            exit_at[nexits++] = sb->len;
+            sb_add(sb, indent, ilen);
+            sb_add(sb, "exit:\n", 6);
         }
         if (close + 1 == end) {
             drop_last = true;
             break;
         }
         p = close + 2;
-        o = room_for(&sb, (size_t)(end - p));
+        o = room_for(sb, (size_t)(end - p));
     }
     /* Only generate the "exit:" label if something jumps to it. */
     if (nexits && !value_jumps && !strstr(t, "goto exit;")) {
         size_t to = exit_at[0];
         for (size_t i = 0; i < nexits; i++) {
             size_t from = exit_at[i], line_end = from;
-            while (sb.buf[line_end] != '\n')
+            while (sb->buf[line_end] != '\n')
                 line_end++;
-            size_t upto = i + 1 < nexits ? exit_at[i + 1] : sb.len;
-            memmove(sb.buf + to, sb.buf + line_end + 1, upto - line_end - 1);
+            size_t upto = i + 1 < nexits ? exit_at[i + 1] : sb->len;
+            memmove(sb->buf + to, sb->buf + line_end + 1, upto - line_end - 1);
             to += upto - line_end - 1;
         }
-        sb.len = to;
+        sb->len = to;
     }
-    if (drop_last && sb.len)
-        sb.len--;
-    sb.buf[sb.len] = '\0';
+    if (drop_last && sb->len)
+        sb->len--;
+    sb->buf[sb->len] = '\0';
+    return true;
+one_by_one:
+    return false;
+}
+
+
+const char *text_render_fields(Arena *a, const char *t, size_t n,
+                               TextFieldLookup *lookup, const void *fields,
+                               size_t *len)
+{
+    /* Many templates have no field at all: they are their text. */
+    if (find_brace(t, t + n) == t + n) {
+        *len = n;
+        return t;
+    }
+    StrBuf sb = STRBUF_INIT;
+    if (!text_render_fields_into(&sb, t, n, lookup, fields, true)) {
+        sb_free(&sb);
+        return NULL;
+    }
     *len = sb.len;
     return sb_take(&sb, a);
-one_by_one:
-    sb_free(&sb);
-    return NULL;
+}
+
+bool text_add_block_value(StrBuf *sb, const char *value, size_t vlen,
+                          bool formatted, const char *indent, size_t ilen,
+                          TextFieldLookup *lookup, const void *fields)
+{
+    return add_block_value(sb, value, vlen, formatted, indent, ilen, lookup,
+                           fields);
+}
+
+bool text_format_piece(StrBuf *sb, const char *s, size_t n,
+                       TextFieldLookup *lookup, const void *fields)
+{
+    return format_piece(sb, s, n, lookup, fields);
 }
 
 /* text_render_template's fields: the block fields', then the map's. */

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "strbuf.h"
 
 /* A growable list of strings in an arena. */
 typedef struct StrList {
@@ -105,6 +106,24 @@ typedef const char *TextFieldLookup(const void *fields, const char *key,
 const char *text_render_fields(Arena *a, const char *t, size_t n,
                                TextFieldLookup *lookup, const void *fields,
                                size_t *len);
+/* The same appended to sb, which has room for it (no copy of a template
+   without fields); false when the passes must be made one by one (sb
+   then holds a part of the text).  Without exit_labels, an
+   "{exit_label}" marker is declined too: the caller, rendering t as the
+   first part of a text, decides about the label. */
+bool text_render_fields_into(StrBuf *sb, const char *t, size_t n,
+                             TextFieldLookup *lookup, const void *fields,
+                             bool exit_labels);
+/* Parts of it, for a caller rendering a template of its own: a block
+   field's value[0..vlen) as linear_format puts it in for a marker
+   indented by indent[0..ilen) (formatted by format_map unless it is
+   already), and s[0..n) formatted by format_map; false when format_map
+   would fail. */
+bool text_add_block_value(StrBuf *sb, const char *value, size_t vlen,
+                          bool formatted, const char *indent, size_t ilen,
+                          TextFieldLookup *lookup, const void *fields);
+bool text_format_piece(StrBuf *sb, const char *s, size_t n,
+                       TextFieldLookup *lookup, const void *fields);
 
 /* textwrap.dedent(), and clinic.py's normalize_snippet(s, indent=n):
    dedent, strip surrounding blank lines, indent every line by n spaces. */
