@@ -426,8 +426,8 @@ static inline void td_ordered(TemplateDict *td, int slot)
 }
 
 /* template_dict[field] = value (of length len, or SIZE_MAX: not known) */
-static inline void td_set_n(TemplateDict *td, TemplateField field, const char *value,
-                     size_t len)
+static inline void td_set_n(TemplateDict *td, TemplateField field,
+                            const char *value, size_t len)
 {
     if (!(td->set >> field & 1)) {
         td->set |= 1ULL << field;
@@ -464,7 +464,8 @@ static inline const char *td_value(TemplateDict *td, int field)
     return td->value[field];
 }
 
-static inline void td_set(TemplateDict *td, TemplateField field, const char *value)
+static inline void td_set(TemplateDict *td, TemplateField field,
+                          const char *value)
 {
     td_set_n(td, field, value, SIZE_MAX);
 }
@@ -712,7 +713,8 @@ typedef struct CompiledTemplate {
     CompiledPiece piece[COMPILED_PIECES_MAX];
 } CompiledTemplate;
 
-static _Thread_local CompiledTemplate compiled_templates[GEN_FIXED_TEMPLATES_MAX];
+static _Thread_local CompiledTemplate
+    compiled_templates[GEN_FIXED_TEMPLATES_MAX];
 
 /* Reads t into ct: false (ct not usable) for a template that names a
    block field, the exit label or a name not in the list, has a lone
@@ -822,7 +824,8 @@ static const char *render_fixed(Arena *a, const char *t, int fixed,
    template_dict lacks one of them (its template is rendered then):
 
        #define {methoddef_name}    \
-           {"{name}", <cast>{c_basename}<cast end>, <flags>, {c_basename}__doc__},
+           {"{name}", <cast>{c_basename}<cast end>, <flags>,
+            {c_basename}__doc__},
 */
 static const char *render_methoddef(Arena *a, const GenTemplateParts *md,
                                     TemplateDict *td, size_t *len)

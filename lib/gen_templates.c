@@ -534,11 +534,33 @@ static const char *parser_definition_text(ParseArgs *pa, const char *warning)
     return out;
 }
 
+/* The formats of the arguments the parsing code unpacks, and their
+   first names written out. */
+static const char args_fmt[] = "args[%d]", fastargs_fmt[] = "fastargs[%d]";
+#define ARGNAMES_WRITTEN 16
+static const char *const args_names[ARGNAMES_WRITTEN] = {
+    "args[0]", "args[1]", "args[2]", "args[3]", "args[4]", "args[5]",
+    "args[6]", "args[7]", "args[8]", "args[9]", "args[10]", "args[11]",
+    "args[12]", "args[13]", "args[14]", "args[15]",
+};
+static const char *const fastargs_names[ARGNAMES_WRITTEN] = {
+    "fastargs[0]", "fastargs[1]", "fastargs[2]", "fastargs[3]",
+    "fastargs[4]", "fastargs[5]", "fastargs[6]", "fastargs[7]",
+    "fastargs[8]", "fastargs[9]", "fastargs[10]", "fastargs[11]",
+    "fastargs[12]", "fastargs[13]", "fastargs[14]", "fastargs[15]"
+};
+
 /* The argument of parameter i, as the parsing code names it: the
    format's "%d" replaced by i (every format here has that one
    conversion and no other). */
 static const char *argname_of(Clinic *c, const char *argname_fmt, int i)
 {
+    if (i >= 0 && i < ARGNAMES_WRITTEN) {
+        if (argname_fmt == args_fmt)
+            return args_names[i];
+        if (argname_fmt == fastargs_fmt)
+            return fastargs_names[i];
+    }
     const char *d = strstr(argname_fmt, "%d");
     if (!d || i < 0 || strchr(argname_fmt, '%') != d || strchr(d + 2, '%'))
         return arena_printf(c->arena, argname_fmt, i);
@@ -755,7 +777,7 @@ static void parse_pos_only(ParseArgs *pa)
         pa->flags = "METH_FASTCALL";
         pa->parser_prototype = parser_prototype_fastcall;
         nargs = "nargs";
-        argname_fmt = "args[%d]";
+        argname_fmt = args_fmt;
     } else {
         pa->flags = "METH_VARARGS";
         pa->parser_prototype = parser_prototype_varargs;
@@ -992,7 +1014,7 @@ static void parse_general(ParseArgs *pa)
         if (pa->fastcall) {
             pa->flags = "METH_FASTCALL|METH_KEYWORDS";
             pa->parser_prototype = parser_prototype_fastcall_keywords;
-            argname_fmt = "args[%d]";
+            argname_fmt = args_fmt;
             pa->declarations = arena_printf(a, "%s\nPyObject *argsbuf[%zu];",
                                             declare_parser(pa, false), pa->n);
             if (has_optional_kw)
@@ -1008,7 +1030,7 @@ static void parse_general(ParseArgs *pa)
         } else {
             pa->flags = "METH_VARARGS|METH_KEYWORDS";
             pa->parser_prototype = parser_prototype_keyword;
-            argname_fmt = "fastargs[%d]";
+            argname_fmt = fastargs_fmt;
             pa->declarations = arena_printf(a,
                 "%s\nPyObject *argsbuf[%zu];\n"
                 "PyObject * const *fastargs;\n"
@@ -1331,9 +1353,13 @@ static void finalize(ParseArgs *pa, const char **parser_prototype,
     if (strstr(def, "{return_value_declaration}"))
         def = text_replace(a, def, "{return_value_declaration}",
                            pa->return_value_declaration);
-    *parser_definition = warning ? arena_concat_of(a, "\n", warning, "\n\n", def, "\n")
-                                 : wrap_in_newlines(c, def,
-                                                    &fixed[FIELD_PARSER_DEFINITION]);
+    if (warning) {
+        *parser_definition = arena_concat_of(a, "\n", warning, "\n\n", def,
+                                             "\n");
+        return;
+    }
+    *parser_definition = wrap_in_newlines(c, def,
+                                          &fixed[FIELD_PARSER_DEFINITION]);
 }
 
 /* ---- output_templates ----------------------------------------------------- */
