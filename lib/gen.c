@@ -123,7 +123,7 @@ const char *gen_c_id(Clinic *c, const char *name)
         return alnum ? arena_printf(c->arena, "_Py_LATIN1_CHR('%c')", ch)
                      : arena_printf(c->arena, "_Py_LATIN1_CHR(%d)", ch);
     }
-    return arena_printf(c->arena, "&_Py_ID(%s)", name);
+    return arena_concat_of(c->arena, "&_Py_ID(", name, ")");
 }
 
 const char *gen_docstring_for_c_string(Clinic *c, const Function *f)
@@ -174,7 +174,7 @@ const char *gen_docstring_text(Clinic *c, const Function *f)
     const char *last_line = strrchr(doc, '\n');
     last_line = last_line ? last_line + 1 : doc;
     if (strcmp(last_line, "--") == 0)
-        return arena_printf(c->arena, "%s\n\n", doc);
+        return arena_concat_of(c->arena, doc, "\n\n");
     return doc;
 }
 
