@@ -247,18 +247,27 @@ static const char *c_basename_of(Clinic *c, const Function *f)
 static const char *join_each(Arena *a, const StrList *l, const char *before,
                              const char *after, const char *sep)
 {
-    /* written once, at its size */
+    /* written once, at its size: the first items' lengths are kept from
+       the count to the copy */
+    enum { LENGTHS_KEPT = 32 };
+    size_t lengths[LENGTHS_KEPT];
+    if (l->len == 0)
+        return "";
     size_t nb = strlen(before), na = strlen(after), ns = strlen(sep);
-    size_t total = l->len ? (l->len - 1) * ns : 0;
-    for (size_t i = 0; i < l->len; i++)
-        total += nb + strlen(l->items[i]) + na;
+    size_t total = (l->len - 1) * ns;
+    for (size_t i = 0; i < l->len; i++) {
+        size_t n = strlen(l->items[i]);
+        if (i < LENGTHS_KEPT)
+            lengths[i] = n;
+        total += nb + n + na;
+    }
     char *out = arena_alloc_uninit(a, total + 1), *o = out;
     for (size_t i = 0; i < l->len; i++) {
         if (i) {
             memcpy(o, sep, ns);
             o += ns;
         }
-        size_t n = strlen(l->items[i]);
+        size_t n = i < LENGTHS_KEPT ? lengths[i] : strlen(l->items[i]);
         memcpy(o, before, nb);
         memcpy(o + nb, l->items[i], n);
         memcpy(o + nb + n, after, na);
