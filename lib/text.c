@@ -1013,6 +1013,7 @@ const char *text_wrap_declarations(Arena *a, const char *text, int length)
         return text;
 
     StrBuf out = STRBUF_INIT;
+    StrBuf l = STRBUF_INIT;     /* one line of the output, reused */
     bool first_line = true;
     FOR_EACH_LINE(text, line, len, {
         if (!first_line)
@@ -1027,42 +1028,55 @@ const char *text_wrap_declarations(Arena *a, const char *text, int length)
             sb_add(&out, line, len);
             continue;
         }
-        /* parameters = [x.strip() + ", " for x in parameters.split(',')] */
-        StrList params = {0};
+        /* parameters = [x.strip() + ", " for x in parameters.split(',')],
+           each with its length */
+        size_t nparams = 1;
+        for (const char *c = comma; c;
+             c = memchr(c + 1, ',', (size_t)(rp - c - 1)))
+            nparams++;
+        const char **params = arena_array_uninit(a, const char *, nparams);
+        size_t *plens = arena_array_uninit(a, size_t, nparams);
         const char *p = after_l;
-        for (;;) {
+        for (size_t k = 0;; k++) {
             const char *c = memchr(p, ',', (size_t)(rp - p));
             const char *end = c ? c : rp;
-            strlist_push(a, &params,
-                         strip_piece_comma(a, p, (size_t)(end - p)));
+            params[k] = strip_piece_comma(a, p, (size_t)(end - p));
+            plens[k] = strlen(params[k]);
             if (!c)
                 break;
             p = c + 1;
         }
         const char *after_r = rp + 1;
         size_t after_r_len = len - (size_t)(after_r - line);
-        StrBuf prefix = STRBUF_INIT;
-        sb_add(&prefix, line, (size_t)(lp - line) + 1);
-        char *spaces;
-        if ((int)prefix.len < length) {
-            spaces = arena_alloc(a, prefix.len + 1);
-            memset(spaces, ' ', prefix.len);
+        /* the first line's prefix is the line up to its '(', the next
+           ones' as many spaces (or four, for a long prefix) */
+        const char *prefix = line;
+        size_t prefix_len = (size_t)(lp - line) + 1;
+        const char *spaces;
+        size_t spaces_len;
+        if ((int)prefix_len < length) {
+            char *s = arena_alloc(a, prefix_len + 1);
+            memset(s, ' ', prefix_len);
+            spaces = s;
+            spaces_len = prefix_len;
         } else {
-            spaces = arena_strdup(a, "    ");
+            spaces = "    ";
+            spaces_len = 4;
         }
         size_t next = 0;
         bool first_out = true;
-        while (next < params.len) {
-            StrBuf l = STRBUF_INIT;
-            sb_addsb(&l, &prefix);
+        while (next < nparams) {
+            sb_reset(&l);
+            sb_add(&l, prefix, prefix_len);
             bool first = true;
-            while (next < params.len) {
-                if (!first && (int)(l.len + strlen(params.items[next])) > length)
+            while (next < nparams) {
+                if (!first && (int)(l.len + plens[next]) > length)
                     break;
-                sb_adds(&l, params.items[next++]);
+                sb_add(&l, params[next], plens[next]);
+                next++;
                 first = false;
             }
-            if (next == params.len) {
+            if (next == nparams) {
                 /* line.rstrip(", ") + ")" + after_r_paren */
                 size_t n = l.len;
                 while (n > 0 && (l.buf[n - 1] == ',' || l.buf[n - 1] == ' '))
@@ -1075,12 +1089,11 @@ const char *text_wrap_declarations(Arena *a, const char *text, int length)
                 sb_addc(&out, '\n');
             first_out = false;
             sb_add(&out, l.buf, rstrip_len(l.buf, l.len));
-            sb_free(&l);
-            sb_reset(&prefix);
-            sb_adds(&prefix, spaces);
+            prefix = spaces;
+            prefix_len = spaces_len;
         }
-        sb_free(&prefix);
     });
+    sb_free(&l);
     return sb_take(&out, a);
 }
 
