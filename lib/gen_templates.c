@@ -16,6 +16,7 @@
  * normalize_snippet() leaves them, so they read as the C they produce;
  * "{{" and "}}" are str.format escapes, "{name}" fields are filled later.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "converters.h"
@@ -1292,17 +1293,42 @@ static void process_methoddef(ParseArgs *pa)
 /* s wrapped in newlines, as output_templates hands its templates on
    ("" stays "").  *fixed: which of the fixed templates that is
    (gen_output_templates_fixed), or -1. */
+/* Which of fixed_templates s is, or -1.  Asked for each template of
+   each function: the answer for each fixed one is kept, in a table
+   by its address, so that the list is walked once per thread and
+   template (an address there is a fixed template's, never another
+   text's). */
+#define FIXED_SEEN_SIZE 64
+static _Thread_local struct {
+    const char *plain;
+    int index;
+} fixed_seen[FIXED_SEEN_SIZE];
+
+static int fixed_template_of(const char *s)
+{
+    size_t h = ((uintptr_t)s >> 3) % FIXED_SEEN_SIZE;
+    if (fixed_seen[h].plain == s)
+        return fixed_seen[h].index;
+    for (size_t i = 0; i < sizeof fixed_templates / sizeof *fixed_templates;
+         i++)
+        if (s == fixed_templates[i].plain) {
+            fixed_seen[h].plain = s;
+            fixed_seen[h].index = (int)i;
+            return (int)i;
+        }
+    return -1;
+}
+
 static const char *wrap_in_newlines(Clinic *c, const char *s, int *fixed)
 {
     *fixed = -1;
     if (!*s)
         return "";
-    for (size_t i = 0; i < sizeof fixed_templates / sizeof *fixed_templates;
-         i++)
-        if (s == fixed_templates[i].plain) {
-            *fixed = 2 * (int)i;
-            return fixed_templates[i].wrapped;
-        }
+    int i = fixed_template_of(s);
+    if (i >= 0) {
+        *fixed = 2 * i;
+        return fixed_templates[i].wrapped;
+    }
     return arena_concat_of(c->arena, "\n", s, "\n");
 }
 
@@ -1312,13 +1338,11 @@ static const char *wrap_prototype(Clinic *c, const char *s, int *fixed)
     *fixed = -1;
     if (!*s)
         return "";
-    for (size_t i = 0; i < sizeof fixed_templates / sizeof *fixed_templates;
-         i++)
-        if (s == fixed_templates[i].plain &&
-            fixed_templates[i].wrapped_prototype) {
-            *fixed = 2 * (int)i + 1;
-            return fixed_templates[i].wrapped_prototype;
-        }
+    int i = fixed_template_of(s);
+    if (i >= 0 && fixed_templates[i].wrapped_prototype) {
+        *fixed = 2 * i + 1;
+        return fixed_templates[i].wrapped_prototype;
+    }
     return arena_concat_of(c->arena, "\n", s, ";\n");
 }
 
