@@ -116,6 +116,12 @@ const char *converter_simple_declaration(Clinic *c, const Converter *conv,
 const char *converter_declaration(Clinic *c, const Converter *conv);
 void converter_set_template_dict(Clinic *c, Converter *conv,
                                  StrMap *template_dict);
+/* set_template_dict() of a converter whose class does not override it in
+   Python: what it sets goes into *set (which may start empty), and true.
+   False, with nothing done, when a Python method overrides it: that one
+   needs the whole template_dict (converter_set_template_dict). */
+bool converter_set_template_dict_builtin(Clinic *c, Converter *conv,
+                                         StrMap *set);
 /* clinic.py's correct_name_for_self(f): the default C type and
    signature name of f's self parameter ("PyObject *"/"module", ...). */
 void correct_name_for_self(const Function *f, const char **type,

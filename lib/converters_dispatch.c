@@ -863,6 +863,18 @@ void converter_use_converter(Clinic *c, Converter *conv)
         call0(py, fn, conv);
 }
 
+bool converter_set_template_dict_builtin(Clinic *c, Converter *conv,
+                                         StrMap *set)
+{
+    ConverterPython *py;
+    PyValue fn;
+    const ConverterRow *row;
+    if (find_override(c, conv->cls, "set_template_dict", &py, &fn, &row))
+        return false;
+    builtin_set_template_dict(c, row->kind, conv, set);
+    return true;
+}
+
 void converter_set_template_dict(Clinic *c, Converter *conv,
                                  StrMap *template_dict)
 {

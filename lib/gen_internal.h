@@ -39,6 +39,9 @@ const char *gen_displayname(const Function *f);
    ("_Py_LATIN1_CHR('x')", "&_Py_ID(name)"). */
 const char *gen_c_id(Clinic *c, const char *name);
 
+/* str(n), put together without printf. */
+const char *gen_decimal(Arena *a, long n);
+
 /* No return converter, or one whose C type is "PyObject *". */
 bool gen_default_return_converter(const Function *f);
 
@@ -62,6 +65,38 @@ bool gen_is_object_converter(const Converter *conv);
    render_function's passes. */
 void gen_output_templates(Clinic *c, Function *f,
                           const char *templates[ROUTER_NFIELDS]);
+
+/* How many of the templates gen_output_templates_fixed numbers. */
+#define GEN_FIXED_TEMPLATES_MAX 64
+
+/* What the generator renders some templates from.  The methoddef
+   #define's parts between its fields ({methoddef_name}, {name},
+   {c_basename} twice): its cast, the cast's end and the flags, none
+   holding a brace.  Where the parser's definition has
+   gen_parser_body_tail and a newline, which end it (0: it is not known
+   to). */
+typedef struct GenTemplateParts {
+    const char *cast, *cast_end, *flags;
+    size_t parser_tail_at;
+} GenTemplateParts;
+
+/* The end of the parser's body: the impl's call, the conversion of its
+   return value, the "exit:" label and the cleanup. */
+extern const char gen_parser_body_tail[];
+
+/* fixed[FIELD_METHODDEF_DEFINE] for the usual methoddef #define, whose
+   parts are in *methoddef. */
+#define GEN_FIXED_METHODDEF (-2)
+
+/* The same, and which of the fixed templates (the same text for every
+   function, in static storage) each one is: a number below
+   GEN_FIXED_TEMPLATES_MAX, or -1 for a template made for the function,
+   or GEN_FIXED_METHODDEF.  The generator compiles the fixed ones once.
+   *parts: see GenTemplateParts. */
+void gen_output_templates_fixed(Clinic *c, Function *f,
+                                const char *templates[ROUTER_NFIELDS],
+                                int fixed[ROUTER_NFIELDS],
+                                GenTemplateParts *parts);
 
 /* ---- gen_deprecate.c --------------------------------------------------- */
 

@@ -16,6 +16,7 @@
  * normalize_snippet() leaves them, so they read as the C they produce;
  * "{{" and "}}" are str.format escapes, "{name}" fields are filled later.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "converters.h"
@@ -216,7 +217,7 @@ static const char parser_body_head[] =
     "    {declarations}\n"
     "    {initializers}\n";
 
-static const char parser_body_tail[] =
+const char gen_parser_body_tail[] =
     "    {modifications}\n"
     "    {lock}\n"
     "    {return_value} = {c_basename}_impl({impl_arguments});\n"
@@ -270,6 +271,9 @@ typedef struct ParseArgs {
     const char *cpp_if, *cpp_endif;   /* wrapped in newlines already */
     const char *methoddef_ifndef;
     bool methoddef_wrapped;   /* methoddef_define is, already */
+    /* and then its parts between the fields, when they hold no brace */
+    GenTemplateParts methoddef_parts;
+    size_t parser_tail_at;    /* see GenTemplateParts */
     /* the fields of the last parser_body(): __new__ and __init__
        re-render the same parsing code under another prototype (clinic.py's
        "awful hack"); the parser's text is written from them once, by
@@ -423,7 +427,7 @@ static const char *parser_definition_by_steps(ParseArgs *pa)
         sb_adds(&sb, fields->items[i]);
     }
     sb_addc(&sb, '\n');
-    sb_adds(&sb, parser_body_tail);
+    sb_adds(&sb, gen_parser_body_tail);
 
     strmap_set(a, &map, "parser_declarations",
                pa->declarations ? pa->declarations : "");
@@ -502,7 +506,7 @@ static const char *parser_definition_text(ParseArgs *pa, const char *warning)
     size_t plen = strlen(pa->parser_prototype), rlen = strlen(rvd);
     total += 1 + wlen + plen + 1 + (sizeof head_open - 1) + rlen + 1 +
              strlen(decl) + 5 * nlines + (sizeof head_rest - 1) + 1 +
-             (sizeof parser_body_tail - 1) + 1;
+             (sizeof gen_parser_body_tail - 1) + 1;
     char *out = arena_alloc_uninit(a, total + 1), *o = out;
 #define PUT(s, n) (memcpy(o, (s), (n)), o += (n))
     *o++ = '\n';
@@ -523,18 +527,41 @@ static const char *parser_definition_text(ParseArgs *pa, const char *warning)
         PUT(fields->items[i], n);
     }
     *o++ = '\n';
-    PUT(parser_body_tail, sizeof parser_body_tail - 1);
+    pa->parser_tail_at = (size_t)(o - out);
+    PUT(gen_parser_body_tail, sizeof gen_parser_body_tail - 1);
     *o++ = '\n';
 #undef PUT
     *o = '\0';
     return out;
 }
 
+/* The formats of the arguments the parsing code unpacks, and their
+   first names written out. */
+static const char args_fmt[] = "args[%d]", fastargs_fmt[] = "fastargs[%d]";
+#define ARGNAMES_WRITTEN 16
+static const char *const args_names[ARGNAMES_WRITTEN] = {
+    "args[0]", "args[1]", "args[2]", "args[3]", "args[4]", "args[5]",
+    "args[6]", "args[7]", "args[8]", "args[9]", "args[10]", "args[11]",
+    "args[12]", "args[13]", "args[14]", "args[15]",
+};
+static const char *const fastargs_names[ARGNAMES_WRITTEN] = {
+    "fastargs[0]", "fastargs[1]", "fastargs[2]", "fastargs[3]",
+    "fastargs[4]", "fastargs[5]", "fastargs[6]", "fastargs[7]",
+    "fastargs[8]", "fastargs[9]", "fastargs[10]", "fastargs[11]",
+    "fastargs[12]", "fastargs[13]", "fastargs[14]", "fastargs[15]"
+};
+
 /* The argument of parameter i, as the parsing code names it: the
    format's "%d" replaced by i (every format here has that one
    conversion and no other). */
 static const char *argname_of(Clinic *c, const char *argname_fmt, int i)
 {
+    if (i >= 0 && i < ARGNAMES_WRITTEN) {
+        if (argname_fmt == args_fmt)
+            return args_names[i];
+        if (argname_fmt == fastargs_fmt)
+            return fastargs_names[i];
+    }
     const char *d = strstr(argname_fmt, "%d");
     if (!d || i < 0 || strchr(argname_fmt, '%') != d || strchr(d + 2, '%'))
         return arena_printf(c->arena, argname_fmt, i);
@@ -584,9 +611,9 @@ static const char *declare_parser(ParseArgs *pa, bool hasformat)
         gen_add_include(c, "pycore_runtime.h", "_Py_ID()",
                         build_core_condition);
     }
-    return arena_printf(c->arena, "%s%s", kwtuple,
-                        arena_printf(c->arena, kp->declaration,
-                                     hasformat ? kp->format : kp->fname));
+    return arena_concat_of(c->arena, kwtuple,
+                           arena_printf(c->arena, kp->declaration,
+                                        hasformat ? kp->format : kp->fname));
 }
 
 /* ---- the calling conventions -------------------------------------------- */
@@ -751,7 +778,7 @@ static void parse_pos_only(ParseArgs *pa)
         pa->flags = "METH_FASTCALL";
         pa->parser_prototype = parser_prototype_fastcall;
         nargs = "nargs";
-        argname_fmt = "args[%d]";
+        argname_fmt = args_fmt;
     } else {
         pa->flags = "METH_VARARGS";
         pa->parser_prototype = parser_prototype_varargs;
@@ -764,17 +791,20 @@ static void parse_pos_only(ParseArgs *pa)
         }
     }
 
-    const char *left_args = arena_printf(a, "%s - %d", nargs, pa->max_pos);
+    const char *left_args = arena_concat_of(a, nargs, " - ",
+                                            gen_decimal(a, pa->max_pos));
     long max_args = pa->vararg != -1 ? -1 : pa->max_pos;
     if (pa->limited_capi) {
         limited_check_positional(pa, &code, &nargs, max_args);
     } else {
         gen_add_include(c, modsupport_h, "_PyArg_CheckPositional()", NULL);
-        strlist_push(a, &code, arena_printf(a,
-            "    if (!_PyArg_CheckPositional(\"{name}\", %s, %d, %s)) {{\n"
+        strlist_push(a, &code, arena_concat_of(a,
+            "    if (!_PyArg_CheckPositional(\"{name}\", ", nargs, ", ",
+            gen_decimal(a, pa->min_pos), ", ",
+            max_args < 0 ? GEN_NO_VARARG : gen_decimal(a, max_args),
+            ")) {{\n"
             "        goto exit;\n"
-            "    }}", nargs, pa->min_pos,
-            max_args < 0 ? GEN_NO_VARARG : arena_printf(a, "%ld", max_args)));
+            "    }}"));
     }
 
     for (size_t i = 0; i < pa->n; i++) {
@@ -896,10 +926,10 @@ static void add_optional_parse(ParseArgs *pa, StrList *code, size_t i,
 
     if ((int)i < pa->pos_only) {
         *add_label = "skip_optional_posonly";
-        strlist_push(a, code, arena_printf(a,
-            "    if (nargs < %d) {{\n"
-            "        goto %s;\n"
-            "    }}", (int)i + 1, *add_label));
+        strlist_push(a, code, arena_concat_of(a,
+            "    if (nargs < ", gen_decimal(a, (long)i + 1), ") {{\n"
+            "        goto ", *add_label, ";\n"
+            "    }}"));
         if (has_optional_kw)
             strlist_push(a, code, "    noptargs--;");
         strlist_push(a, code, parsearg);
@@ -919,22 +949,22 @@ static void add_optional_parse(ParseArgs *pa, StrList *code, size_t i,
     }
     if ((int)i == first_opt) {
         *add_label = label;
-        strlist_push(a, code, arena_printf(a,
+        strlist_push(a, code, arena_concat_of(a,
             "    if (!noptargs) {{\n"
-            "        goto %s;\n"
-            "    }}", *add_label));
+            "        goto ", *add_label, ";\n"
+            "    }}"));
     }
     if (i + 1 == pa->n) {
         strlist_push(a, code, parsearg);
     } else {
         *add_label = label;
-        strlist_push(a, code, arena_printf(a, "    if (%s) {{", argname));
+        strlist_push(a, code, arena_concat_of(a, "    if (", argname, ") {{"));
         strlist_push(a, code, parsearg);
-        strlist_push(a, code, arena_printf(a,
+        strlist_push(a, code, arena_concat_of(a,
             "        if (!--noptargs) {{\n"
-            "            goto %s;\n"
+            "            goto ", *add_label, ";\n"
             "        }}\n"
-            "    }}", *add_label));
+            "    }}"));
     }
 }
 
@@ -965,8 +995,9 @@ static void parse_general(ParseArgs *pa)
         if (pa->vararg == -1) {
             gen_add_include(c, modsupport_h, "_PyArg_UnpackKeywords()", NULL);
             unpack = "_PyArg_UnpackKeywords";
-            unpack_args = arena_printf(a, "%d, %d, %d", pa->min_pos,
-                                       pa->max_pos, pa->min_kw_only);
+            unpack_args = arena_concat_of(a, gen_decimal(a, pa->min_pos), ", ",
+                                          gen_decimal(a, pa->max_pos), ", ",
+                                          gen_decimal(a, pa->min_kw_only));
             nargs = "nargs";
         } else {
             gen_add_include(c, modsupport_h,
@@ -984,7 +1015,7 @@ static void parse_general(ParseArgs *pa)
         if (pa->fastcall) {
             pa->flags = "METH_FASTCALL|METH_KEYWORDS";
             pa->parser_prototype = parser_prototype_fastcall_keywords;
-            argname_fmt = "args[%d]";
+            argname_fmt = args_fmt;
             pa->declarations = arena_printf(a, "%s\nPyObject *argsbuf[%zu];",
                                             declare_parser(pa, false), pa->n);
             if (has_optional_kw)
@@ -1000,7 +1031,7 @@ static void parse_general(ParseArgs *pa)
         } else {
             pa->flags = "METH_VARARGS|METH_KEYWORDS";
             pa->parser_prototype = parser_prototype_keyword;
-            argname_fmt = "fastargs[%d]";
+            argname_fmt = fastargs_fmt;
             pa->declarations = arena_printf(a,
                 "%s\nPyObject *argsbuf[%zu];\n"
                 "PyObject * const *fastargs;\n"
@@ -1226,6 +1257,12 @@ static void process_methoddef(ParseArgs *pa)
 #undef PUT
         pa->methoddef_define = out;
         pa->methoddef_wrapped = true;
+        if (!strpbrk(flags, "{}") && !strpbrk(methoddef_cast, "{}") &&
+            !strpbrk(methoddef_cast_end, "{}")) {
+            pa->methoddef_parts.cast = methoddef_cast;
+            pa->methoddef_parts.cast_end = methoddef_cast_end;
+            pa->methoddef_parts.flags = flags;
+        }
     } else if (strstr(pa->methoddef_define, "{methoddef_")) {
         pa->methoddef_define = text_replace(a, pa->methoddef_define,
                                            "{methoddef_flags}", flags);
@@ -1254,44 +1291,82 @@ static void process_methoddef(ParseArgs *pa)
 }
 
 /* s wrapped in newlines, as output_templates hands its templates on
-   ("" stays ""). */
-static const char *wrap_in_newlines(Clinic *c, const char *s)
+   ("" stays "").  *fixed: which of the fixed templates that is
+   (gen_output_templates_fixed), or -1. */
+/* Which of fixed_templates s is, or -1.  Asked for each template of
+   each function: the answer for each fixed one is kept, in a table
+   by its address, so that the list is walked once per thread and
+   template (an address there is a fixed template's, never another
+   text's). */
+#define FIXED_SEEN_SIZE 64
+static _Thread_local struct {
+    const char *plain;
+    int index;
+} fixed_seen[FIXED_SEEN_SIZE];
+
+static int fixed_template_of(const char *s)
 {
-    if (!*s)
-        return "";
+    size_t h = ((uintptr_t)s >> 3) % FIXED_SEEN_SIZE;
+    if (fixed_seen[h].plain == s)
+        return fixed_seen[h].index;
     for (size_t i = 0; i < sizeof fixed_templates / sizeof *fixed_templates;
          i++)
-        if (s == fixed_templates[i].plain)
-            return fixed_templates[i].wrapped;
+        if (s == fixed_templates[i].plain) {
+            fixed_seen[h].plain = s;
+            fixed_seen[h].index = (int)i;
+            return (int)i;
+        }
+    return -1;
+}
+
+static const char *wrap_in_newlines(Clinic *c, const char *s, int *fixed)
+{
+    *fixed = -1;
+    if (!*s)
+        return "";
+    int i = fixed_template_of(s);
+    if (i >= 0) {
+        *fixed = 2 * i;
+        return fixed_templates[i].wrapped;
+    }
     return arena_concat_of(c->arena, "\n", s, "\n");
 }
 
 /* A prototype: the declaration with a ';', wrapped in newlines. */
-static const char *wrap_prototype(Clinic *c, const char *s)
+static const char *wrap_prototype(Clinic *c, const char *s, int *fixed)
 {
+    *fixed = -1;
     if (!*s)
         return "";
-    for (size_t i = 0; i < sizeof fixed_templates / sizeof *fixed_templates;
-         i++)
-        if (s == fixed_templates[i].plain &&
-            fixed_templates[i].wrapped_prototype)
-            return fixed_templates[i].wrapped_prototype;
+    int i = fixed_template_of(s);
+    if (i >= 0 && fixed_templates[i].wrapped_prototype) {
+        *fixed = 2 * i + 1;
+        return fixed_templates[i].wrapped_prototype;
+    }
     return arena_concat_of(c->arena, "\n", s, ";\n");
 }
+
+_Static_assert(2 * sizeof fixed_templates / sizeof *fixed_templates <=
+                   GEN_FIXED_TEMPLATES_MAX,
+               "GEN_FIXED_TEMPLATES_MAX counts the fixed templates");
 
 /* The templates of the parser's and the impl's prototypes and of the
    parser's definition, finished and wrapped in newlines. */
 static void finalize(ParseArgs *pa, const char **parser_prototype,
                      const char **impl_prototype,
-                     const char **parser_definition)
+                     const char **parser_definition,
+                     int fixed[ROUTER_NFIELDS])
 {
     Clinic *c = pa->c;
     Arena *a = c->arena;
 
-    *parser_prototype = wrap_prototype(c, pa->parser_prototype);
+    *parser_prototype = wrap_prototype(c, pa->parser_prototype,
+                                       &fixed[FIELD_PARSER_PROTOTYPE]);
     if (!pa->impl_prototype)
         pa->impl_prototype = pa->impl_definition;
-    *impl_prototype = wrap_prototype(c, pa->impl_prototype);
+    *impl_prototype = wrap_prototype(c, pa->impl_prototype,
+                                     &fixed[FIELD_IMPL_PROTOTYPE]);
+    fixed[FIELD_PARSER_DEFINITION] = -1;
     const char *warning = gen_compiler_deprecated_warning(c, pa->f, pa->params,
                                                           pa->n);
     if (pa->has_body) {
@@ -1302,14 +1377,29 @@ static void finalize(ParseArgs *pa, const char **parser_prototype,
     if (strstr(def, "{return_value_declaration}"))
         def = text_replace(a, def, "{return_value_declaration}",
                            pa->return_value_declaration);
-    *parser_definition = warning ? arena_concat_of(a, "\n", warning, "\n\n", def, "\n")
-                                 : wrap_in_newlines(c, def);
+    if (warning) {
+        *parser_definition = arena_concat_of(a, "\n", warning, "\n\n", def,
+                                             "\n");
+        return;
+    }
+    *parser_definition = wrap_in_newlines(c, def,
+                                          &fixed[FIELD_PARSER_DEFINITION]);
 }
 
 /* ---- output_templates ----------------------------------------------------- */
 
 void gen_output_templates(Clinic *c, Function *f,
                           const char *templates[ROUTER_NFIELDS])
+{
+    int fixed[ROUTER_NFIELDS];
+    GenTemplateParts methoddef;
+    gen_output_templates_fixed(c, f, templates, fixed, &methoddef);
+}
+
+void gen_output_templates_fixed(Clinic *c, Function *f,
+                                const char *templates[ROUTER_NFIELDS],
+                                int fixed[ROUTER_NFIELDS],
+                                GenTemplateParts *parts)
 {
     ParseArgs pa;
 
@@ -1342,18 +1432,34 @@ void gen_output_templates(Clinic *c, Function *f,
     process_methoddef(&pa);
     finalize(&pa, &templates[FIELD_PARSER_PROTOTYPE],
              &templates[FIELD_IMPL_PROTOTYPE],
-             &templates[FIELD_PARSER_DEFINITION]);
+             &templates[FIELD_PARSER_DEFINITION], fixed);
 
     templates[FIELD_DOCSTRING_PROTOTYPE] =
-        wrap_in_newlines(c, pa.docstring_prototype);
+        wrap_in_newlines(c, pa.docstring_prototype,
+                         &fixed[FIELD_DOCSTRING_PROTOTYPE]);
     templates[FIELD_DOCSTRING_DEFINITION] =
-        wrap_in_newlines(c, pa.docstring_definition);
-    templates[FIELD_METHODDEF_DEFINE] =
-        pa.methoddef_wrapped ? pa.methoddef_define
-                             : wrap_in_newlines(c, pa.methoddef_define);
-    templates[FIELD_IMPL_DEFINITION] = wrap_in_newlines(c, pa.impl_definition);
+        wrap_in_newlines(c, pa.docstring_definition,
+                         &fixed[FIELD_DOCSTRING_DEFINITION]);
+    if (pa.methoddef_wrapped) {
+        templates[FIELD_METHODDEF_DEFINE] = pa.methoddef_define;
+        fixed[FIELD_METHODDEF_DEFINE] = -1;
+        *parts = pa.methoddef_parts;
+        if (parts->flags)
+            fixed[FIELD_METHODDEF_DEFINE] = GEN_FIXED_METHODDEF;
+    } else {
+        templates[FIELD_METHODDEF_DEFINE] =
+            wrap_in_newlines(c, pa.methoddef_define,
+                             &fixed[FIELD_METHODDEF_DEFINE]);
+        *parts = (GenTemplateParts){0};
+    }
+    parts->parser_tail_at = pa.parser_tail_at;
+    templates[FIELD_IMPL_DEFINITION] =
+        wrap_in_newlines(c, pa.impl_definition, &fixed[FIELD_IMPL_DEFINITION]);
     templates[FIELD_CPP_IF] = pa.cpp_if;
+    fixed[FIELD_CPP_IF] = -1;
     templates[FIELD_CPP_ENDIF] = pa.cpp_endif;
+    fixed[FIELD_CPP_ENDIF] = -1;
     templates[FIELD_METHODDEF_IFNDEF] =
-        wrap_in_newlines(c, pa.methoddef_ifndef);
+        wrap_in_newlines(c, pa.methoddef_ifndef,
+                         &fixed[FIELD_METHODDEF_IFNDEF]);
 }

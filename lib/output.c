@@ -25,20 +25,28 @@
    the end (router_finish). */
 void router_append_field(Clinic *c, int field, const char *text)
 {
+    router_append_field_n(c, field, text, strlen(text));
+}
+
+void router_append_field_n(Clinic *c, int field, const char *text, size_t n)
+{
     TextBuffer *tb = c->router->fields.fields[field];
     const Target *t = c->target;
     bool uses_helpers;
+    const char *given = text;
     text = target_rewrite(c->arena, t, text, &uses_helpers);
     if (t->preamble && uses_helpers && tb->dest->type != DEST_SUPPRESS &&
         !tb->dest->has_preamble) {
         tb->dest->has_preamble = true;
         text = arena_printf(c->arena, "%s%s", t->preamble, text);
     }
+    if (text != given)
+        n = strlen(text);
     /* the buffers outlive the function being rendered (clinic.c's
        render_function): they grow in the file's arena */
     Arena *current = c->arena;
     c->arena = c->file_arena;
-    textbuffer_append(c, tb, text);
+    textbuffer_append_n(c, tb, text, n);
     c->arena = current;
 }
 

@@ -12,6 +12,8 @@
 /* Append generated text for field i (router_field_names) to wherever it
    is routed now. */
 void router_append_field(Clinic *c, int field, const char *text);
+/* The same for text of length n. */
+void router_append_field_n(Clinic *c, int field, const char *text, size_t n);
 /* Destination 'block': take (and clear) what has been written to it for
    the current block — the block's new output. */
 const char *router_dump_block(Clinic *c);

@@ -149,7 +149,12 @@ static void path_splitext(Arena *a, const char *p, const char **root,
 
 void textbuffer_append(Clinic *c, TextBuffer *tb, const char *text)
 {
-    size_t n = strlen(text);
+    textbuffer_append_n(c, tb, text, strlen(text));
+}
+
+void textbuffer_append_n(Clinic *c, TextBuffer *tb, const char *text,
+                         size_t n)
+{
     if (n == 0)
         return;
     if (tb->len + n + 1 > tb->cap) {

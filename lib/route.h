@@ -91,6 +91,9 @@ TextBuffer *router_get_buffer(Clinic *c, const char *name, int index);
 bool router_find_preset(Clinic *c, const char *name, FieldMap *map);
 
 void textbuffer_append(Clinic *c, TextBuffer *tb, const char *text);
+/* The same for text[0..n), its length known. */
+void textbuffer_append_n(Clinic *c, TextBuffer *tb, const char *text,
+                         size_t n);
 /* Destination.dump(): every buffer's text in index order; clears them. */
 const char *destination_dump(Clinic *c, Destination *d);
 /* What Destination.clear() was meant to do: empty every buffer. */

@@ -45,6 +45,8 @@ const char *strlist_join(Arena *a, const StrList *l, const char *sep)
     size_t lengths[LENGTHS_KEPT];
     if (l->len == 0)
         return "";
+    if (l->len == 1)            /* the one item, which no one changes */
+        return l->items[0];
     size_t seplen = strlen(sep), total = seplen * (l->len - 1);
     for (size_t i = 0; i < l->len; i++) {
         size_t n = strlen(l->items[i]);
@@ -531,12 +533,32 @@ fail:
 
 /* ---- render_function's passes in one ------------------------------------ */
 
+/* The value of a field and its length as a TextFieldLookup gives
+   them; NULL when there is none. */
+static inline const char *look_up(TextFieldLookup *lookup, const void *fields,
+                                  const char *key, size_t n, size_t *len,
+                                  TextFieldKind *block)
+{
+    return lookup(fields, key, n, len, block);
+}
+
+/* Appends value[0..vlen) and makes room for n more bytes and
+   copy_to_brace's overshoot after it; where the next byte goes. */
+static char *add_value_n(StrBuf *sb, const char *value, size_t vlen, size_t n)
+{
+    if (sb->cap - sb->len <= vlen + n + 16)
+        sb_grow(sb, vlen + n + 16);
+    memcpy(sb->buf + sb->len, value, vlen);
+    sb->len += vlen;
+    return sb->buf + sb->len;
+}
+
 /* format_map of s[0..n) appended to sb, as a piece of a longer text:
    false when a field is not a plain one closed within the piece, names
-   no key of map, or a '}' stands alone (the whole text, formatted at
-   once, fails or reads across the piece's end then). */
+   no field, or a '}' stands alone (the whole text, formatted at once,
+   fails or reads across the piece's end then). */
 static bool format_piece(StrBuf *sb, const char *s, size_t n,
-                         const StrMap *map)
+                         TextFieldLookup *lookup, const void *fields)
 {
     const char *p = s, *end = s + n;
     char *o = room_for(sb, n);
@@ -551,29 +573,36 @@ static bool format_piece(StrBuf *sb, const char *s, size_t n,
             continue;
         }
         const char *close = *p == '{' ? field_end(p + 1, end) : NULL;
-        const char *value = close ? strmap_getn(map, p + 1,
-                                                (size_t)(close - p - 1))
+        size_t vlen = 0;
+        const char *value = close ? look_up(lookup, fields, p + 1,
+                                            (size_t)(close - p - 1), &vlen,
+                                            NULL)
                                   : NULL;
         if (!value)
             return false;
         p = close + 1;
-        o = add_value(sb, value, (size_t)(end - p));
+        o = add_value_n(sb, value, vlen, (size_t)(end - p));
     }
 }
 
 /* The lines of a block field's value as linear_format puts them in for
    a marker indented by indent[0..ilen): trailing blanks stripped, each
-   line but a blank one indented, each ending with "\n"; formatted. */
-static bool add_block_value(StrBuf *sb, const char *value, const char *indent,
-                            size_t ilen, const StrMap *map)
+   line but a blank one indented, each ending with "\n"; formatted
+   unless they are already. */
+static bool add_block_value(StrBuf *sb, const char *value, size_t vlen,
+                            bool formatted, const char *indent, size_t ilen,
+                            TextFieldLookup *lookup, const void *fields)
 {
+    const char *vend = value + vlen;
     for (const char *line = value;;) {
-        const char *nl = strchr(line, '\n');
-        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        const char *nl = memchr(line, '\n', (size_t)(vend - line));
+        size_t len = nl ? (size_t)(nl - line) : (size_t)(vend - line);
         len = rstrip_len(line, len);
         if (len) {
             sb_add(sb, indent, ilen);
-            if (!format_piece(sb, line, len, map))
+            if (formatted)
+                sb_add(sb, line, len);
+            else if (!format_piece(sb, line, len, lookup, fields))
                 return false;
         }
         sb_addc(sb, '\n');
@@ -603,25 +632,20 @@ static bool may_be_block(const TextBlockFields *f, const char *key, size_t n)
            (f->lengths >> (n & 63) & 1);
 }
 
-const char *text_render_template(Arena *a, const char *t,
-                                 const TextBlockFields *blocks,
-                                 const StrMap *map)
+bool text_render_fields_into(StrBuf *sb, const char *t, size_t n,
+                             TextFieldLookup *lookup, const void *fields,
+                             bool exit_labels)
 {
-    size_t n = strlen(t);
     const char *p = t, *end = t + n;
-    /* Many templates have no field at all: they are their text. */
-    if (find_brace(p, end) == end)
-        return t;
-    StrBuf sb = STRBUF_INIT;
     /* where the "exit:" lines went out, to be taken back when nothing
        jumps to them (known only at the end) */
     size_t exit_at[EXIT_LINES_MAX], nexits = 0;
     bool value_jumps = false;   /* an inserted value has "goto exit;" */
     bool drop_last = false;     /* the last line was a marker's */
-    char *o = room_for(&sb, n + n / 2);
+    char *o = room_for(sb, n + n / 2);
     for (;;) {
         p = copy_to_brace(&o, p, end);
-        sb.len = (size_t)(o - sb.buf);
+        sb->len = (size_t)(o - sb->buf);
         if (p == end)
             break;
         if (p + 1 < end && p[1] == *p) {        /* "{{" or "}}" */
@@ -633,17 +657,17 @@ const char *text_render_template(Arena *a, const char *t,
         if (!close)
             goto one_by_one;
         const char *key = p + 1;
-        size_t klen = (size_t)(close - key);
-        const char *block = may_be_block(blocks, key, klen)
-                                ? strmap_getn(blocks->map, key, klen) : NULL;
+        size_t klen = (size_t)(close - key), vlen = 0;
+        TextFieldKind kind = TEXT_FIELD_PLAIN;
+        const char *value = look_up(lookup, fields, key, klen, &vlen, &kind);
+        const char *block = kind != TEXT_FIELD_PLAIN ? value : NULL;
         bool exit_label = !block && klen == 10 &&
                           memcmp(key, "exit_label", 10) == 0;
         if (!block && !exit_label) {
-            const char *value = strmap_getn(map, key, klen);
             if (!value)
                 goto one_by_one;
             p = close + 1;
-            o = add_value(&sb, value, (size_t)(end - p));
+            o = add_value_n(sb, value, vlen, (size_t)(end - p));
             continue;
         }
         /* A marker linear_format replaces: it must stand alone on its
@@ -655,48 +679,114 @@ const char *text_render_template(Arena *a, const char *t,
             (close + 1 < end && close[1] != '\n'))
             goto one_by_one;
         size_t ilen = (size_t)(p - indent);
-        sb.len -= ilen;
+        sb->len -= ilen;
         if (block && *block) {
             /* the exit label pass would read the value's lines too */
             if (strstr(block, "{exit_label}"))
                 goto one_by_one;
             value_jumps = value_jumps || strstr(block, "goto exit;");
-            if (!add_block_value(&sb, block, indent, ilen, map))
+            if (!add_block_value(sb, block, vlen,
+                                 kind == TEXT_FIELD_BLOCK_FORMATTED, indent,
+                                 ilen, lookup, fields))
                 goto one_by_one;
         } else if (exit_label) {
-            if (nexits == EXIT_LINES_MAX)
+            if (!exit_labels || nexits == EXIT_LINES_MAX)
                 goto one_by_one;
-            exit_at[nexits++] = sb.len;
-            sb_add(&sb, indent, ilen);
-            sb_add(&sb, "exit:\n", 6);
+            exit_at[nexits++] = sb->len;
+            sb_add(sb, indent, ilen);
+            sb_add(sb, "exit:\n", 6);
         }
         if (close + 1 == end) {
             drop_last = true;
             break;
         }
         p = close + 2;
-        o = room_for(&sb, (size_t)(end - p));
+        o = room_for(sb, (size_t)(end - p));
     }
     /* Only generate the "exit:" label if something jumps to it. */
     if (nexits && !value_jumps && !strstr(t, "goto exit;")) {
         size_t to = exit_at[0];
         for (size_t i = 0; i < nexits; i++) {
             size_t from = exit_at[i], line_end = from;
-            while (sb.buf[line_end] != '\n')
+            while (sb->buf[line_end] != '\n')
                 line_end++;
-            size_t upto = i + 1 < nexits ? exit_at[i + 1] : sb.len;
-            memmove(sb.buf + to, sb.buf + line_end + 1, upto - line_end - 1);
+            size_t upto = i + 1 < nexits ? exit_at[i + 1] : sb->len;
+            memmove(sb->buf + to, sb->buf + line_end + 1, upto - line_end - 1);
             to += upto - line_end - 1;
         }
-        sb.len = to;
+        sb->len = to;
     }
-    if (drop_last && sb.len)
-        sb.len--;
-    sb.buf[sb.len] = '\0';
-    return sb_take(&sb, a);
+    if (drop_last && sb->len)
+        sb->len--;
+    sb->buf[sb->len] = '\0';
+    return true;
 one_by_one:
-    sb_free(&sb);
-    return NULL;
+    return false;
+}
+
+
+const char *text_render_fields(Arena *a, const char *t, size_t n,
+                               TextFieldLookup *lookup, const void *fields,
+                               size_t *len)
+{
+    /* Many templates have no field at all: they are their text. */
+    if (find_brace(t, t + n) == t + n) {
+        *len = n;
+        return t;
+    }
+    StrBuf sb = STRBUF_INIT;
+    if (!text_render_fields_into(&sb, t, n, lookup, fields, true)) {
+        sb_free(&sb);
+        return NULL;
+    }
+    *len = sb.len;
+    return sb_take(&sb, a);
+}
+
+bool text_add_block_value(StrBuf *sb, const char *value, size_t vlen,
+                          bool formatted, const char *indent, size_t ilen,
+                          TextFieldLookup *lookup, const void *fields)
+{
+    return add_block_value(sb, value, vlen, formatted, indent, ilen, lookup,
+                           fields);
+}
+
+bool text_format_piece(StrBuf *sb, const char *s, size_t n,
+                       TextFieldLookup *lookup, const void *fields)
+{
+    return format_piece(sb, s, n, lookup, fields);
+}
+
+/* text_render_template's fields: the block fields', then the map's. */
+typedef struct MapFields {
+    const TextBlockFields *blocks;
+    const StrMap *map;
+} MapFields;
+
+static const char *map_field(const void *fields, const char *key, size_t n,
+                             size_t *len, TextFieldKind *kind)
+{
+    const MapFields *mf = fields;
+    const char *value = NULL;
+    if (kind) {
+        *kind = may_be_block(mf->blocks, key, n) &&
+                        (value = strmap_getn(mf->blocks->map, key, n))
+                    ? TEXT_FIELD_BLOCK : TEXT_FIELD_PLAIN;
+    }
+    if (!value)
+        value = strmap_getn(mf->map, key, n);
+    if (value)
+        *len = strlen(value);
+    return value;
+}
+
+const char *text_render_template(Arena *a, const char *t,
+                                 const TextBlockFields *blocks,
+                                 const StrMap *map)
+{
+    MapFields mf = {blocks, map};
+    size_t len;
+    return text_render_fields(a, t, strlen(t), map_field, &mf, &len);
 }
 
 /* ---- dedenting, indenting, wrapping ----------------------------------- */
@@ -867,6 +957,20 @@ static char *strip_piece(Arena *a, const char *s, size_t n)
     return arena_strndup(a, s, rstrip_len(s, n));
 }
 
+/* s[0..n).strip() + ", ", written at its size */
+static char *strip_piece_comma(Arena *a, const char *s, size_t n)
+{
+    while (n > 0 && is_py_space(*s)) {
+        s++;
+        n--;
+    }
+    n = rstrip_len(s, n);
+    char *out = arena_alloc_uninit(a, n + 3);
+    memcpy(out, s, n);
+    memcpy(out + n, ", ", 3);
+    return out;
+}
+
 /* Whether wrap_declarations gives a line back as it is: one without
    parameters ("(", ")" and a ',' between) does, and so does one whose
    parameters are written as it writes them (stripped, ", " between),
@@ -896,7 +1000,7 @@ static bool wrap_keeps_line(const char *line, size_t len, int length)
     return true;
 }
 
-char *text_wrap_declarations(Arena *a, const char *text, int length)
+const char *text_wrap_declarations(Arena *a, const char *text, int length)
 {
     bool keeps = true;
     FOR_EACH_LINE(text, line, len, {
@@ -905,10 +1009,11 @@ char *text_wrap_declarations(Arena *a, const char *text, int length)
             break;
         }
     });
-    if (keeps)
-        return arena_strdup(a, text);
+    if (keeps)                  /* text itself, which no one changes */
+        return text;
 
     StrBuf out = STRBUF_INIT;
+    StrBuf l = STRBUF_INIT;     /* one line of the output, reused */
     bool first_line = true;
     FOR_EACH_LINE(text, line, len, {
         if (!first_line)
@@ -923,42 +1028,55 @@ char *text_wrap_declarations(Arena *a, const char *text, int length)
             sb_add(&out, line, len);
             continue;
         }
-        /* parameters = [x.strip() + ", " for x in parameters.split(',')] */
-        StrList params = {0};
+        /* parameters = [x.strip() + ", " for x in parameters.split(',')],
+           each with its length */
+        size_t nparams = 1;
+        for (const char *c = comma; c;
+             c = memchr(c + 1, ',', (size_t)(rp - c - 1)))
+            nparams++;
+        const char **params = arena_array_uninit(a, const char *, nparams);
+        size_t *plens = arena_array_uninit(a, size_t, nparams);
         const char *p = after_l;
-        for (;;) {
+        for (size_t k = 0;; k++) {
             const char *c = memchr(p, ',', (size_t)(rp - p));
             const char *end = c ? c : rp;
-            strlist_push(a, &params, arena_printf(a, "%s, ",
-                         strip_piece(a, p, (size_t)(end - p))));
+            params[k] = strip_piece_comma(a, p, (size_t)(end - p));
+            plens[k] = strlen(params[k]);
             if (!c)
                 break;
             p = c + 1;
         }
         const char *after_r = rp + 1;
         size_t after_r_len = len - (size_t)(after_r - line);
-        StrBuf prefix = STRBUF_INIT;
-        sb_add(&prefix, line, (size_t)(lp - line) + 1);
-        char *spaces;
-        if ((int)prefix.len < length) {
-            spaces = arena_alloc(a, prefix.len + 1);
-            memset(spaces, ' ', prefix.len);
+        /* the first line's prefix is the line up to its '(', the next
+           ones' as many spaces (or four, for a long prefix) */
+        const char *prefix = line;
+        size_t prefix_len = (size_t)(lp - line) + 1;
+        const char *spaces;
+        size_t spaces_len;
+        if ((int)prefix_len < length) {
+            char *s = arena_alloc(a, prefix_len + 1);
+            memset(s, ' ', prefix_len);
+            spaces = s;
+            spaces_len = prefix_len;
         } else {
-            spaces = arena_strdup(a, "    ");
+            spaces = "    ";
+            spaces_len = 4;
         }
         size_t next = 0;
         bool first_out = true;
-        while (next < params.len) {
-            StrBuf l = STRBUF_INIT;
-            sb_addsb(&l, &prefix);
+        while (next < nparams) {
+            sb_reset(&l);
+            sb_add(&l, prefix, prefix_len);
             bool first = true;
-            while (next < params.len) {
-                if (!first && (int)(l.len + strlen(params.items[next])) > length)
+            while (next < nparams) {
+                if (!first && (int)(l.len + plens[next]) > length)
                     break;
-                sb_adds(&l, params.items[next++]);
+                sb_add(&l, params[next], plens[next]);
+                next++;
                 first = false;
             }
-            if (next == params.len) {
+            if (next == nparams) {
                 /* line.rstrip(", ") + ")" + after_r_paren */
                 size_t n = l.len;
                 while (n > 0 && (l.buf[n - 1] == ',' || l.buf[n - 1] == ' '))
@@ -971,12 +1089,11 @@ char *text_wrap_declarations(Arena *a, const char *text, int length)
                 sb_addc(&out, '\n');
             first_out = false;
             sb_add(&out, l.buf, rstrip_len(l.buf, l.len));
-            sb_free(&l);
-            sb_reset(&prefix);
-            sb_adds(&prefix, spaces);
+            prefix = spaces;
+            prefix_len = spaces_len;
         }
-        sb_free(&prefix);
     });
+    sb_free(&l);
     return sb_take(&out, a);
 }
 
@@ -1047,13 +1164,64 @@ const char *const text_c_keywords[] = {
     "unsigned", "void", "volatile", "while", NULL,
 };
 
+/* text_c_keywords' word of n bytes s is, if any: asked of every name
+   rendered, so the length picks the few it can be, each compared as
+   the word it is (no call). */
+static bool is_c_keyword_n(const char *s, size_t n)
+{
+#define IS(k) (memcmp(s, k, sizeof k - 1) == 0)
+    switch (n) {
+    case 2:
+        return IS("do") ||
+               IS("if");
+    case 3:
+        return IS("asm") ||
+               IS("for") ||
+               IS("int");
+    case 4:
+        return IS("auto") ||
+               IS("case") ||
+               IS("char") ||
+               IS("else") ||
+               IS("enum") ||
+               IS("goto") ||
+               IS("long") ||
+               IS("void");
+    case 5:
+        return IS("break") ||
+               IS("const") ||
+               IS("float") ||
+               IS("short") ||
+               IS("union") ||
+               IS("while");
+    case 6:
+        return IS("double") ||
+               IS("extern") ||
+               IS("inline") ||
+               IS("return") ||
+               IS("signed") ||
+               IS("sizeof") ||
+               IS("static") ||
+               IS("struct") ||
+               IS("switch") ||
+               IS("typeof");
+    case 7:
+        return IS("default") ||
+               IS("typedef");
+    case 8:
+        return IS("continue") ||
+               IS("register") ||
+               IS("unsigned") ||
+               IS("volatile");
+    default:
+        return false;
+    }
+#undef IS
+}
+
 bool text_is_c_keyword(const char *s)
 {
-    /* asked of every name rendered: the first letter rules out most */
-    for (const char *const *k = text_c_keywords; *k; k++)
-        if ((*k)[0] == s[0] && strcmp(s, *k) == 0)
-            return true;
-    return false;
+    return is_c_keyword_n(s, strlen(s));
 }
 
 static bool is_ident_start(char ch)
@@ -1080,9 +1248,10 @@ static bool is_legal_c_identifier_n(const char *s, size_t n)
    "Illegal C identifier: {}" through clinic_fail. */
 const char *text_legal_c_identifier(Arena *a, const char *s)
 {
-    if (!is_legal_c_identifier_n(s, strlen(s)))
+    size_t n = strlen(s);
+    if (!is_legal_c_identifier_n(s, n))
         return NULL;
-    if (text_is_c_keyword(s))
+    if (is_c_keyword_n(s, n))
         return arena_printf(a, "%s_value", s);
     return s;
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "strbuf.h"
 
 /* A growable list of strings in an arena. */
 typedef struct StrList {
@@ -22,6 +23,7 @@ typedef struct StrList {
 
 void strlist_push(Arena *a, StrList *l, const char *s);
 const char *strlist_pop(StrList *l);            /* NULL when empty */
+/* The items joined by sep (the one item itself when there is one). */
 const char *strlist_join(Arena *a, const StrList *l, const char *sep);
 bool strlist_contains(const StrList *l, const char *s);
 
@@ -79,6 +81,50 @@ const char *text_render_template(Arena *a, const char *t,
                                  const TextBlockFields *blocks,
                                  const StrMap *map);
 
+/* What kind of field a look-up found: a plain one, which format_map
+   fills in, or a block field, which linear_format does (a marker alone
+   on its line) before format_map reads its lines, or one whose lines are
+   already what format_map makes of them (the text before
+   text_format_escape, its length given: the bytes after that length are
+   blanks only), which go in as they are. */
+typedef enum TextFieldKind {
+    TEXT_FIELD_PLAIN, TEXT_FIELD_BLOCK, TEXT_FIELD_BLOCK_FORMATTED
+} TextFieldKind;
+
+/* The fields of text_render_fields, looked up by the caller's function:
+   the value of the field named key[0..n) (NUL-terminated, its length in
+   *len), or NULL when there is none.  With kind non-NULL, *kind tells
+   what kind of field it is; with kind NULL, the plain value (as
+   format_map reads it) is asked for. */
+typedef const char *TextFieldLookup(const void *fields, const char *key,
+                                    size_t n, size_t *len,
+                                    TextFieldKind *kind);
+
+/* text_render_template for t[0..n) (NUL-terminated) whose fields, block
+   and plain, are looked up by lookup(fields, ...): for the generator,
+   which keeps them by index, not in maps. */
+const char *text_render_fields(Arena *a, const char *t, size_t n,
+                               TextFieldLookup *lookup, const void *fields,
+                               size_t *len);
+/* The same appended to sb, which has room for it (no copy of a template
+   without fields); false when the passes must be made one by one (sb
+   then holds a part of the text).  Without exit_labels, an
+   "{exit_label}" marker is declined too: the caller, rendering t as the
+   first part of a text, decides about the label. */
+bool text_render_fields_into(StrBuf *sb, const char *t, size_t n,
+                             TextFieldLookup *lookup, const void *fields,
+                             bool exit_labels);
+/* Parts of it, for a caller rendering a template of its own: a block
+   field's value[0..vlen) as linear_format puts it in for a marker
+   indented by indent[0..ilen) (formatted by format_map unless it is
+   already), and s[0..n) formatted by format_map; false when format_map
+   would fail. */
+bool text_add_block_value(StrBuf *sb, const char *value, size_t vlen,
+                          bool formatted, const char *indent, size_t ilen,
+                          TextFieldLookup *lookup, const void *fields);
+bool text_format_piece(StrBuf *sb, const char *s, size_t n,
+                       TextFieldLookup *lookup, const void *fields);
+
 /* textwrap.dedent(), and clinic.py's normalize_snippet(s, indent=n):
    dedent, strip surrounding blank lines, indent every line by n spaces. */
 char *text_dedent(Arena *a, const char *s);
@@ -92,8 +138,9 @@ char *text_format_escape_n(Arena *a, const char *s, size_t n); /* s[0..n) */
 /* Python's str.replace(old, new): every occurrence. */
 char *text_replace(Arena *a, const char *s, const char *old, const char *new_);
 
-/* clinic.py's wrap_declarations(text, length=78). */
-char *text_wrap_declarations(Arena *a, const char *s, int length);
+/* clinic.py's wrap_declarations(text, length=78); s itself when it
+   changes nothing. */
+const char *text_wrap_declarations(Arena *a, const char *s, int length);
 
 /* Quoting a Python str into C: quoted_for_c_string (backslash, quotes)
    and c_repr ('"' + s + '"'). */
