@@ -656,6 +656,11 @@ bool tok_is(const LexResult *lr, const Token *t, const char *text)
     return text[n] == '\0';
 }
 
+TokCode tok_keyword_of(const char *s, size_t n)
+{
+    return (TokCode)keyword_code(s, n);
+}
+
 TokCode tok_code_of(const char *text)
 {
     unsigned char code = TC_NONE;

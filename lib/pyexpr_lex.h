@@ -67,5 +67,7 @@ bool tok_is(const LexResult *lr, const Token *t, const char *text);
 /* The TokCode of an operator or keyword's spelling; TC_NONE for any other
    text. */
 TokCode tok_code_of(const char *text);
+/* The keyword the n bytes at s spell (KW_ code), or TC_NONE. */
+TokCode tok_keyword_of(const char *s, size_t n);
 
 #endif
