@@ -1403,8 +1403,80 @@ static const char *framed(Arena *a, const char *before, size_t nbefore,
 #define FRAMED(a, before, text, after) \
     framed((a), before, sizeof before - 1, (text), after, sizeof after - 1)
 
+/* A node of the source text[start..end), as px_node() and px_finish()
+   make it; offsets are into the framed line, after `frame` bytes. */
+static PyExpr *plain_node(Arena *a, PyExprKind kind, const char *text,
+                          size_t frame, size_t start, size_t end)
+{
+    PyExpr *e = arena_new_of(a, PyExpr);
+    e->kind = kind;
+    e->source = arena_strndup(a, text + start, end - start);
+    e->start = frame + start;
+    e->end = frame + end;
+    return e;
+}
+
+/* The commonest defaults, the whole of text: None, True, False, a name
+   (NULL, or a constant given with c_default), a decimal int with no
+   underscores or leading zeros, and one with a '-' before it.  These
+   build the nodes the parse of "x = TEXT" gives (a Constant, a Name, a
+   UnaryOp USub over a Constant) without tokenizing it; NULL for any
+   other text, which takes the full parse. */
+static PyExpr *plain_default(Arena *a, const char *text)
+{
+    const size_t frame = sizeof "x = " - 1;
+    size_t n = 0;
+    while ((text[n] >= 'a' && text[n] <= 'z') ||
+           (text[n] >= 'A' && text[n] <= 'Z') || text[n] == '_' ||
+           (n && text[n] >= '0' && text[n] <= '9'))
+        n++;
+    if (n) {
+        if (text[n])
+            return NULL;
+        PyExpr *e;
+        switch (tok_keyword_of(text, n)) {
+        case TC_NONE:
+            e = plain_node(a, PX_NAME, text, frame, 0, n);
+            e->id = arena_strndup(a, text, n);
+            return e;
+        case KW_NONE:
+            e = plain_node(a, PX_CONST, text, frame, 0, n);
+            e->value = py_none;
+            return e;
+        case KW_TRUE:
+        case KW_FALSE:
+            e = plain_node(a, PX_CONST, text, frame, 0, n);
+            e->value.kind = PY_BOOL;
+            e->value.b = text[0] == 'T';
+            return e;
+        default:
+            return NULL;
+        }
+    }
+    size_t minus = text[0] == '-';
+    const char *digits = text + minus;
+    while (digits[n] >= '0' && digits[n] <= '9')
+        n++;
+    if (!n || digits[n] || (n > 1 && digits[0] == '0'))
+        return NULL;
+    PyExpr *number = plain_node(a, PX_CONST, text, frame, minus, minus + n);
+    number->value = py_make_int(arena_strndup(a, digits, n));
+    if (!minus)
+        return number;
+    PyExpr *e = plain_node(a, PX_UNARYOP, text, frame, 0, 1 + n);
+    e->op = "USub";
+    e->left = number;
+    return e;
+}
+
 PyExpr *pyexpr_parse_default(Arena *a, const char *text, PySyntaxError *err)
 {
+    PyExpr *plain = plain_default(a, text);
+    if (plain) {
+        if (err)
+            err->msg = err->text = NULL;
+        return plain;
+    }
     ParseResult res;
     const char *src = FRAMED(a, "x = ", text, "");
     if (!parse_framed(a, src, FRAME_DEFAULT, &res, err))

@@ -26,6 +26,14 @@ const PyValue py_none = { .kind = PY_NONE };
 
 char *pyint_from_digits(Arena *a, const char *digits, size_t n, int base)
 {
+    if (base == 10) {
+        /* already decimal: only the leading zeros go */
+        while (n > 1 && digits[0] == '0') {
+            digits++;
+            n--;
+        }
+        return n ? arena_strndup(a, digits, n) : arena_strdup(a, "0");
+    }
     /* dec holds the value little-endian, one decimal digit per byte. */
     size_t cap = n * 5 / 4 + 2, len = 1;
     unsigned char *dec = xcalloc(cap, 1);
