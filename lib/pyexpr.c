@@ -442,7 +442,10 @@ static PyExpr *parse_atom(Parser *p)
         }
         e = px_node(p, PX_NAME, start_tok);
         e->id = take_name(p);
-        return px_finish(p, e, start_tok);
+        /* the source of a name is its id: one copy serves both */
+        e->source = e->id;
+        e->end = t->end;
+        return e;
     }
     case T_OP:
         if (at(p, OP_LPAR))
@@ -1360,12 +1363,18 @@ static bool find_compile_error(const PyExpr *e, CompileCheck *cc)
     return false;
 }
 
+static PyExpr *plain_default(Arena *a, const char *text, size_t frame);
+
 bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
                         PyValue *out, const char **error)
 {
     /* eval() skips leading blanks of a string source */
     while (*text == ' ' || *text == '\t')
         text++;
+    /* a constant or a name: nothing the compiler could refuse */
+    PyExpr *plain = plain_default(a, text, 0);
+    if (plain)
+        return pyexpr_eval_in(a, plain, scope, out, error);
     ParseResult res;
     PySyntaxError err;
     if (!parse_framed(a, text, FRAME_EVAL, &res, &err)) {
@@ -1422,14 +1431,15 @@ static PyExpr *plain_node(Arena *a, PyExprKind kind, const char *text,
    build the nodes the parse of "x = TEXT" gives (a Constant, a Name, a
    UnaryOp USub over a Constant) without tokenizing it; NULL for any
    other text, which takes the full parse. */
-static PyExpr *plain_default(Arena *a, const char *text)
+static PyExpr *plain_default(Arena *a, const char *text, size_t frame)
 {
-    const size_t frame = sizeof "x = " - 1;
     size_t n = 0;
-    while ((text[n] >= 'a' && text[n] <= 'z') ||
-           (text[n] >= 'A' && text[n] <= 'Z') || text[n] == '_' ||
-           (n && text[n] >= '0' && text[n] <= '9'))
-        n++;
+    for (;; n++) {
+        unsigned char ch = (unsigned char)text[n];
+        if (!((unsigned)((ch | 0x20) - 'a') < 26 || ch == '_' ||
+              (n && (unsigned)(ch - '0') < 10)))
+            break;
+    }
     if (n) {
         if (text[n])
             return NULL;
@@ -1437,7 +1447,7 @@ static PyExpr *plain_default(Arena *a, const char *text)
         switch (tok_keyword_of(text, n)) {
         case TC_NONE:
             e = plain_node(a, PX_NAME, text, frame, 0, n);
-            e->id = arena_strndup(a, text, n);
+            e->id = e->source;
             return e;
         case KW_NONE:
             e = plain_node(a, PX_CONST, text, frame, 0, n);
@@ -1471,7 +1481,7 @@ static PyExpr *plain_default(Arena *a, const char *text)
 
 PyExpr *pyexpr_parse_default(Arena *a, const char *text, PySyntaxError *err)
 {
-    PyExpr *plain = plain_default(a, text);
+    PyExpr *plain = plain_default(a, text, sizeof "x = " - 1);
     if (plain) {
         if (err)
             err->msg = err->text = NULL;
@@ -1509,8 +1519,8 @@ static size_t plain_name_len(const char *s)
     size_t n = 0;
     for (;; n++) {
         unsigned char ch = (unsigned char)s[n];
-        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-              ch == '_' || (n && ch >= '0' && ch <= '9')))
+        if (!((unsigned)((ch | 0x20) - 'a') < 26 || ch == '_' ||
+              (n && (unsigned)(ch - '0') < 10)))
             break;
     }
     return n && tok_keyword_of(s, n) == TC_NONE ? n : 0;
@@ -1549,7 +1559,7 @@ static bool plain_param(Arena *a, const char *text, PyParamDecl *out)
     PyExpr *e = arena_new_of(a, PyExpr);
     e->kind = PX_NAME;
     e->id = arena_strndup(a, conv, nconv);
-    e->source = arena_strndup(a, conv, nconv);
+    e->source = e->id;
     e->start = start;
     e->end = start + nconv;
     out->nargs = 1;
