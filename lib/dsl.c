@@ -145,28 +145,31 @@ static Namespace *find_class(Namespace *ns, const char *name)
     return NULL;
 }
 
-/* Splits "a.b.c" at the dots, stripping each field when asked. */
+/* Splits "a.b.c" at the dots, stripping each field when asked.  The
+   fields are cut from one copy of s, their ends made NULs. */
 static size_t split_dots(Clinic *c, const char *s, bool strip,
                          const char ***out)
 {
-    size_t n = 1;
-    for (const char *p = s; *p; p++)
-        n += *p == '.';
+    size_t n = 1, len = 0;
+    for (; s[len]; len++)
+        n += s[len] == '.';
+    char *copy = arena_strndup(c->arena, s, len);
     const char **fields = arena_array_of(c->arena, const char *, n);
     size_t i = 0;
-    for (;;) {
-        const char *dot = strchr(s, '.');
-        const char *start = s, *end = dot ? dot : s + strlen(s);
+    for (char *start = copy;;) {
+        char *dot = strchr(start, '.');
+        char *end = dot ? dot : copy + len;
         if (strip) {
             while (start < end && is_py_space(*start))
                 start++;
             while (end > start && is_py_space(end[-1]))
                 end--;
         }
-        fields[i++] = arena_strndup(c->arena, start, (size_t)(end - start));
+        *end = '\0';
+        fields[i++] = start;
         if (!dot)
             break;
-        s = dot + 1;
+        start = dot + 1;
     }
     *out = fields;
     return n;
@@ -459,6 +462,26 @@ static void state_dsl_start(Clinic *c, DslState *d, const char *line)
     dsl_next_state(c, d, DSL_MODULENAME_NAME, line);
 }
 
+/* clinic.py's is_legal_py_identifier: each of the dot-separated fields
+   a legal C identifier (ASCII letters, digits and '_', no digit
+   first), in one pass. */
+static bool is_legal_py_identifier(const char *s)
+{
+    bool field_start = true;
+    for (;; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if ((unsigned)((ch | 0x20) - 'a') < 26 || ch == '_')
+            field_start = false;
+        else if ((unsigned)(ch - '0') < 10 || ch == '.') {
+            if (field_start)
+                return false;
+            field_start = ch == '.';
+        } else {
+            return !ch && !field_start;
+        }
+    }
+}
+
 static bool is_legal_c_identifier(Clinic *c, const char *s)
 {
     return text_legal_c_identifier(c->arena, s) != NULL;
@@ -504,7 +527,7 @@ static void parse_function_names(Clinic *c, const char *decl,
     } else {
         *full_name = text_strip(c->arena, decl);
     }
-    if (!text_is_legal_py_identifier(*full_name))
+    if (!is_legal_py_identifier(*full_name))
         clinic_failm(c, 0, MSG_ILLEGAL_FUNCTION_NAME, MSG_ARGS(*full_name));
     if (*c_basename && !is_legal_c_identifier(c, *c_basename))
         clinic_failm(c, 0, MSG_ILLEGAL_C_BASENAME, MSG_ARGS(*c_basename));
@@ -526,7 +549,7 @@ static bool try_clone(Clinic *c, DslState *d, const char *line)
     if (names_first) {
         /* 3.13: a legal name after '=' makes it a clone, whose own names
            must then be legal */
-        if (!text_is_legal_py_identifier(existing))
+        if (!is_legal_py_identifier(existing))
             return false;
         if (d->forced_text_signature)
             clinic_fail(c, 0, "Cannot use @text_signature when cloning a "
@@ -542,9 +565,9 @@ static bool try_clone(Clinic *c, DslState *d, const char *line)
         } else {
             full_name = text_strip(c->arena, before);
         }
-        if (!(text_is_legal_py_identifier(full_name) &&
+        if (!(is_legal_py_identifier(full_name) &&
               (!*c_basename || is_legal_c_identifier(c, c_basename)) &&
-              text_is_legal_py_identifier(existing)))
+              is_legal_py_identifier(existing)))
             return false;
     }
 
