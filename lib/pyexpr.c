@@ -855,11 +855,61 @@ static bool lone_atom(const Token *t)
     return !continues_atom[t[1].code];
 }
 
+/* Whether the expression at the current token is one primary (a name, a
+   bracketed display or strings, with its trailers: ".name", "(...)",
+   "[...]") that nothing after it continues.  The lexer matched the
+   brackets, so their contents are stepped over; every level of the
+   descent would then return what parse_primary() does. */
+static bool lone_primary(const Parser *p)
+{
+    const Token *toks = p->lx.toks;
+    size_t i = p->pos;
+    const Token *t = &toks[i];
+    if (t->kind == T_NAME) {
+        if (t->code != TC_NONE)
+            return false;
+        i++;
+    } else if (t->kind == T_STRING) {
+        while (toks[i].kind == T_STRING)
+            i++;
+    } else if (t->code == OP_LPAR || t->code == OP_LSQB ||
+               t->code == OP_LBRACE) {
+        if (!t->match)
+            return false;
+        i = t->match + 1u;
+    } else {
+        return false;
+    }
+    for (;;) {
+        t = &toks[i];
+        if (t->code == OP_DOT) {
+            /* not the last token: T_END is */
+            if (t[1].kind != T_NAME)
+                return false;
+            i += 2;
+        } else if (t->code == OP_LPAR || t->code == OP_LSQB) {
+            if (!t->match)
+                return false;
+            i = t->match + 1u;
+        } else {
+            return !continues_atom[t->code];
+        }
+    }
+}
+
 static PyExpr *parse_expression_inner(Parser *p)
 {
     size_t start_tok = p->pos;
     if (lone_atom(px_tok(p)))
         return parse_atom(p);
+    if (lone_primary(p)) {
+        PyExpr *e = parse_primary(p);
+        if (!continues_atom[px_tok(p)->code])
+            return e;
+        /* not as foreseen (it cannot be, a parsed primary ends at the
+           bracket the lexer matched): the whole descent, from the start */
+        p->pos = start_tok;
+    }
     if (accept(p, KW_LAMBDA)) {
         PyExpr *l = px_node(p, PX_LAMBDA, start_tok);
         l->args = parse_parameters(p, false, OP_COLON);

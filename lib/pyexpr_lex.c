@@ -28,6 +28,7 @@ typedef struct Lexer {
     size_t cap;
     char brackets[200];
     size_t bracket_pos[200];
+    size_t bracket_tok[200];      /* the opening bracket's token */
     int depth;
 } Lexer;
 
@@ -313,6 +314,7 @@ static bool lex_bracket(Lexer *lx, char c)
         if (lx->depth >= (int)sizeof lx->brackets)
             return lex_error(lx, lx->pos, false, "too many nested parentheses");
         lx->bracket_pos[lx->depth] = lx->pos;
+        lx->bracket_tok[lx->depth] = lx->out->ntoks;   /* pushed next */
         lx->brackets[lx->depth++] = c;
         return true;
     }
@@ -325,6 +327,11 @@ static bool lex_bracket(Lexer *lx, char c)
                          arena_printf(lx->a, "closing parenthesis '%c' does not match "
                                              "opening parenthesis '%c'", c, open));
     lx->depth--;
+    /* this closing bracket is pushed next */
+    size_t closer = lx->out->ntoks;
+    if (closer <= 0xFFFF)
+        lx->out->toks[lx->bracket_tok[lx->depth]].match =
+            (unsigned short)closer;
     return true;
 }
 

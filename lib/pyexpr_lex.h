@@ -43,6 +43,10 @@ typedef struct Token {
     unsigned char kind;           /* a TokKind */
     unsigned char code;           /* a TokCode */
     bool raw, bytes, u, fstring;  /* T_STRING prefix letters */
+    /* an opening bracket: the index of the token that closes it, 0 when
+       none does or the index does not fit (so that the parser can look
+       past a bracketed run of tokens) */
+    unsigned short match;
 } Token;
 
 typedef struct LexResult {
