@@ -462,23 +462,44 @@ static void state_dsl_start(Clinic *c, DslState *d, const char *line)
     dsl_next_state(c, d, DSL_MODULENAME_NAME, line);
 }
 
+/* The bytes of a dotted name: letters and '_' (L), digits (D), the dot
+   (P); every other byte (E), and all from 0x80 on, ends it. */
+enum { NAME_END, NAME_LETTER, NAME_DIGIT, NAME_DOT };
+#define E NAME_END
+#define L NAME_LETTER
+#define D NAME_DIGIT
+#define P NAME_DOT
+static const unsigned char name_class[256] = {
+    E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E,
+    E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E,
+    E, E, E, E, E, E, E, E, E, E, E, E, E, E, P, E,
+    D, D, D, D, D, D, D, D, D, D, E, E, E, E, E, E,
+    E, L, L, L, L, L, L, L, L, L, L, L, L, L, L, L,
+    L, L, L, L, L, L, L, L, L, L, L, E, E, E, E, L,
+    E, L, L, L, L, L, L, L, L, L, L, L, L, L, L, L,
+    L, L, L, L, L, L, L, L, L, L, L, E, E, E, E, E,
+};
+#undef E
+#undef L
+#undef D
+#undef P
+
 /* clinic.py's is_legal_py_identifier: each of the dot-separated fields
    a legal C identifier (ASCII letters, digits and '_', no digit
    first), in one pass. */
 static bool is_legal_py_identifier(const char *s)
 {
-    bool field_start = true;
-    for (;; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if ((unsigned)((ch | 0x20) - 'a') < 26 || ch == '_')
-            field_start = false;
-        else if ((unsigned)(ch - '0') < 10 || ch == '.') {
-            if (field_start)
-                return false;
-            field_start = ch == '.';
-        } else {
-            return !ch && !field_start;
-        }
+    for (;;) {
+        /* a field: a letter or '_', then letters, '_' and digits */
+        if (name_class[(unsigned char)*s] != NAME_LETTER)
+            return false;
+        unsigned char k;
+        do
+            k = name_class[(unsigned char)*++s];
+        while (k == NAME_LETTER || k == NAME_DIGIT);
+        if (k != NAME_DOT)
+            return !*s;
+        s++;
     }
 }
 

@@ -1483,13 +1483,7 @@ static PyExpr *plain_node(Arena *a, PyExprKind kind, const char *text,
    other text, which takes the full parse. */
 static PyExpr *plain_default(Arena *a, const char *text, size_t frame)
 {
-    size_t n = 0;
-    for (;; n++) {
-        unsigned char ch = (unsigned char)text[n];
-        if (!((unsigned)((ch | 0x20) - 'a') < 26 || ch == '_' ||
-              (n && (unsigned)(ch - '0') < 10)))
-            break;
-    }
+    size_t n = tok_ascii_name_len(text);
     if (n) {
         if (text[n])
             return NULL;
@@ -1566,13 +1560,7 @@ PyArguments *pyexpr_parse_arguments(Arena *a, const char *text, PySyntaxError *e
    or when it is a keyword. */
 static size_t plain_name_len(const char *s)
 {
-    size_t n = 0;
-    for (;; n++) {
-        unsigned char ch = (unsigned char)s[n];
-        if (!((unsigned)((ch | 0x20) - 'a') < 26 || ch == '_' ||
-              (n && (unsigned)(ch - '0') < 10)))
-            break;
-    }
+    size_t n = tok_ascii_name_len(s);
     return n && tok_keyword_of(s, n) == TC_NONE ? n : 0;
 }
 

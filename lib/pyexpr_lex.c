@@ -663,6 +663,18 @@ bool tok_is(const LexResult *lr, const Token *t, const char *text)
     return text[n] == '\0';
 }
 
+size_t tok_ascii_name_len(const char *s)
+{
+    unsigned char k = char_class[(unsigned char)s[0]];
+    if (k != CC_NAME && k != CC_PREFIX)
+        return 0;
+    size_t n = 1;
+    while ((unsigned)(char_class[(unsigned char)s[n]] - CC_DIGIT) <=
+           CC_PREFIX - CC_DIGIT)
+        n++;
+    return n;
+}
+
 TokCode tok_keyword_of(const char *s, size_t n)
 {
     return (TokCode)keyword_code(s, n);

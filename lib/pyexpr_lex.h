@@ -71,6 +71,9 @@ bool tok_is(const LexResult *lr, const Token *t, const char *text);
 /* The TokCode of an operator or keyword's spelling; TC_NONE for any other
    text. */
 TokCode tok_code_of(const char *text);
+/* The length of the ASCII name (letters, digits, '_', no digit first)
+   at the start of s, 0 when none starts there. */
+size_t tok_ascii_name_len(const char *s);
 /* The keyword the n bytes at s spell (KW_ code), or TC_NONE. */
 TokCode tok_keyword_of(const char *s, size_t n);
 
