@@ -524,8 +524,16 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
     /* the first line, then the lines with {parameters} after the first
        two when the docstring has no marker (just the summary line: an
        empty line after it, to keep it apart from the {parameters});
-       an empty signature line goes, as linear_format drops it */
+       an empty signature line goes, as linear_format drops it.  When
+       that marker of ours is the only one there can be (none in the
+       docstring, no '{' in the signature), the parameters go in its
+       place here, as format_parameters() would put them, instead of a
+       second pass copying the whole text. */
+    bool direct = !markers && !strchr(first_line, '{');
+    size_t plen = strlen(parameters);
     Text out = TEXT_INIT(c);
+    tx_reserve(&out, strlen(first_line) + 4 + (size_t)(doc_end - docstring) +
+                         2 * plen + 32);
     tx_adds(&out, first_line);
     if (dashes)
         tx_add(&out, "\n--\n", 4);
@@ -534,8 +542,15 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
     for (const char *s = docstring;; i++) {
         const char *nl = memchr(s, '\n', (size_t)(doc_end - s));
         const char *line_end = nl ? nl : doc_end;
-        if (i == 2 && !markers)
-            tx_add(&out, "\n{parameters}", 13);
+        if (i == 2 && !markers) {
+            if (!direct) {
+                tx_add(&out, "\n{parameters}", 13);
+            } else if (plen) {
+                /* the marker's line and its '\n' become the lines */
+                tx_addc(&out, '\n');
+                add_indented_rstripped(&out, parameters, plen, "", 0);
+            }
+        }
         if (i || !empty_first)
             tx_addc(&out, '\n');
         tx_add(&out, s, rstrip_len(s, (size_t)(line_end - s)));
@@ -543,14 +558,24 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
             break;
         s = nl + 1;
     }
-    if (nlines == 1) {
+    bool marker_last = !markers && nlines <= 2;
+    if (nlines == 1)
         tx_addc(&out, '\n');
-        if (!markers)
-            tx_add(&out, "\n{parameters}", 13);
-    } else if (nlines == 2 && !markers) {
+    if (marker_last && !direct) {
         tx_add(&out, "\n{parameters}", 13);
+    } else if (marker_last) {
+        /* the last line: the lines and a '\n' after them */
+        tx_addc(&out, '\n');
+        if (plen) {
+            add_indented_rstripped(&out, parameters, plen, "", 0);
+            tx_addc(&out, '\n');
+        }
     }
-    const char *text = tx_str(&out);
-
-    return format_parameters(c, text, parameters);
+    if (!direct)
+        return format_parameters(c, tx_str(&out), parameters);
+    /* rstrip(), in place: the text is the scratch arena's */
+    if (!out.t.len)
+        return "";
+    out.t.text[rstrip_len(out.t.text, out.t.len)] = '\0';
+    return out.t.text;
 }
