@@ -976,9 +976,7 @@ void dsl_check_docstring_ascii(Clinic *c, const char *line)
 static const char *add_docstring_line(Clinic *c, ArenaText *t,
                                       const char *text)
 {
-    if (t->len)
-        arena_text_add(c->arena, t, "\n", 1);
-    arena_text_adds(c->arena, t, text);
+    dsl_text_add_line(c->arena, t, text, strlen(text));
     return t->text;
 }
 
@@ -1039,9 +1037,7 @@ static void state_function_docstring(Clinic *c, DslState *d,
         arena_text_adds(c->arena, &d->function_docstring, f->docstring);
     }
     ArenaText *t = &d->function_docstring;
-    if (t->len)
-        arena_text_add(c->arena, t, "\n", 1);
-    arena_text_add(c->arena, t, text, len);
+    dsl_text_add_line(c->arena, t, text, len);
     f->docstring = t->text;
 }
 

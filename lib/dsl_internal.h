@@ -121,6 +121,26 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f);
         }                                                                    \
     } while (0)
 
+/* A docstring line added to the text read so far, after a '\n' once
+   that is not empty: in place while there is room (the usual case),
+   else through arena_text_add(), which grows it. */
+static inline void dsl_text_add_line(Arena *a, ArenaText *t, const char *s,
+                                     size_t n)
+{
+    size_t sep = t->len != 0;
+    if (t->len + sep + n + 1 > t->cap) {
+        if (sep)
+            arena_text_add(a, t, "\n", 1);
+        arena_text_add(a, t, s, n);
+        return;
+    }
+    if (sep)
+        t->text[t->len++] = '\n';
+    memcpy(t->text + t->len, s, n);
+    t->len += n;
+    t->text[t->len] = '\0';
+}
+
 /* repr() of a str, as messages quote names and values. */
 const char *dsl_repr_str(Clinic *c, const char *s);
 
