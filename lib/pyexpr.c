@@ -1564,45 +1564,202 @@ static size_t plain_name_len(const char *s)
     return n && tok_keyword_of(s, n) == TC_NONE ? n : 0;
 }
 
-/* Most parameter lines are "name: converter" (two ASCII names, spaces,
-   a colon).  For these the parse of "def x(TEXT): pass" can only give
-   one plain parameter annotated with a Name, so that is built directly
-   (the same nodes, spans and copies) without tokenizing the framed line.
+/* ---- plain parameter lines ------------------------------------------ */
+
+/* A parameter line read by hand, as far as it has the common shapes (see
+   plain_param()); offsets in the nodes are into the framed line. */
+typedef struct PlainLine {
+    Arena *a;
+    const char *text;
+    size_t pos;
+} PlainLine;
+
+#define PARAMS_FRAME (sizeof "def x(" - 1)
+#define PLAIN_MAX 16     /* keyword arguments, or set members */
+
+static void plain_spaces(PlainLine *q)
+{
+    while (q->text[q->pos] == ' ')
+        q->pos++;
+}
+
+/* A name that is no string prefix (no quote right after it): a Name, or
+   the Constant of True, False or None; NULL for other keywords. */
+static PyExpr *plain_name(PlainLine *q)
+{
+    const char *at = q->text + q->pos;
+    size_t n = tok_ascii_name_len(at);
+    if (!n || at[n] == '"' || at[n] == '\'')
+        return NULL;
+    PyExpr *e;
+    switch (tok_keyword_of(at, n)) {
+    case TC_NONE:
+        e = plain_node(q->a, PX_NAME, q->text, PARAMS_FRAME, q->pos,
+                       q->pos + n);
+        e->id = e->source;
+        break;
+    case KW_NONE:
+        e = plain_node(q->a, PX_CONST, q->text, PARAMS_FRAME, q->pos,
+                       q->pos + n);
+        e->value = py_none;
+        break;
+    case KW_TRUE:
+    case KW_FALSE:
+        e = plain_node(q->a, PX_CONST, q->text, PARAMS_FRAME, q->pos,
+                       q->pos + n);
+        e->value.kind = PY_BOOL;
+        e->value.b = at[0] == 'T';
+        break;
+    default:
+        return NULL;
+    }
+    q->pos += n;
+    return e;
+}
+
+/* A keyword argument's value: a name, True, False or None; a decimal int
+   with no '_' or leading zero; a one-quoted str of printable ASCII with
+   no backslash, alone (no other string after it); a set of names.  NULL
+   for anything else.  What may follow is the caller's to check. */
+static PyExpr *plain_value(PlainLine *q)
+{
+    const char *t = q->text;
+    size_t start = q->pos;
+    char ch = t[start];
+    if (ch >= '0' && ch <= '9') {
+        size_t end = start;
+        while (t[end] >= '0' && t[end] <= '9')
+            end++;
+        if ((ch == '0' && end - start > 1) || !strchr(" ,)}", t[end]) ||
+            !t[end])
+            return NULL;
+        PyExpr *e = plain_node(q->a, PX_CONST, t, PARAMS_FRAME, start, end);
+        e->value = py_make_int(arena_strndup(q->a, t + start, end - start));
+        q->pos = end;
+        return e;
+    }
+    if (ch == '"' || ch == '\'') {
+        size_t end = start + 1;
+        while (t[end] != ch) {
+            if (t[end] < ' ' || t[end] > '~' || t[end] == '\\')
+                return NULL;
+            end++;
+        }
+        end++;
+        /* "" followed by a quote opens a triple-quoted string; a quote
+           after the closing one starts an adjacent string */
+        if (t[end] == '"' || t[end] == '\'')
+            return NULL;
+        PyExpr *e = plain_node(q->a, PX_CONST, t, PARAMS_FRAME, start, end);
+        e->value.kind = PY_STR;
+        e->value.len = end - start - 2;
+        e->value.s = arena_strndup(q->a, t + start + 1, e->value.len);
+        q->pos = end;
+        return e;
+    }
+    if (ch == '{') {
+        PyExpr *items[PLAIN_MAX];
+        size_t n = 0;
+        q->pos++;
+        for (;;) {
+            plain_spaces(q);
+            if (n == PLAIN_MAX || !(items[n++] = plain_name(q)))
+                return NULL;
+            plain_spaces(q);
+            if (t[q->pos] == '}')
+                break;
+            if (t[q->pos] != ',')
+                return NULL;
+            q->pos++;
+        }
+        q->pos++;
+        PyExpr *e = plain_node(q->a, PX_SET, t, PARAMS_FRAME, start, q->pos);
+        e->items = arena_array_of(q->a, PyExpr *, n);
+        memcpy(e->items, items, n * sizeof *items);
+        e->nitems = n;
+        return e;
+    }
+    return plain_name(q);
+}
+
+/* Most parameter lines are "name: converter" or "name: converter(k=v,
+   ...)", where each v is a name, a number, a plain string or a set of
+   names (plain_value()), with spaces between.  For these the parse of
+   "def x(TEXT): pass" can only give one plain parameter annotated with a
+   Name or a Call of keyword arguments, so that is built directly (the
+   same nodes, spans and copies) without tokenizing the framed line.
    False for any other text, which takes the full parse. */
 static bool plain_param(Arena *a, const char *text, PyParamDecl *out)
 {
-    const char *name = text;
-    size_t nname = plain_name_len(name);
+    PlainLine q = { a, text, 0 };
+    size_t nname = plain_name_len(text);
     if (!nname)
         return false;
-    const char *s = name + nname;
-    while (*s == ' ')
-        s++;
-    if (*s++ != ':')
+    q.pos = nname;
+    plain_spaces(&q);
+    if (text[q.pos++] != ':')
         return false;
-    while (*s == ' ')
-        s++;
-    const char *conv = s;
-    size_t nconv = plain_name_len(conv);
-    if (!nconv)
+    plain_spaces(&q);
+    size_t conv = q.pos;
+    size_t nconv = plain_name_len(text + conv);
+    if (!nconv || text[conv + nconv] == '"' || text[conv + nconv] == '\'')
         return false;
-    s += nconv;
-    while (*s == ' ')
-        s++;
-    if (*s)
-        return false;
+    q.pos += nconv;
+    plain_spaces(&q);
 
-    /* offsets are into the framed line, after "def x(" */
-    size_t start = sizeof "def x(" - 1 + (size_t)(conv - text);
-    PyExpr *e = arena_new_of(a, PyExpr);
-    e->kind = PX_NAME;
-    e->id = arena_strndup(a, conv, nconv);
-    e->source = e->id;
-    e->start = start;
-    e->end = start + nconv;
+    PyExpr *name = plain_node(a, PX_NAME, text, PARAMS_FRAME, conv,
+                              conv + nconv);
+    name->id = name->source;
+    PyExpr *annotation = name;
+    if (text[q.pos] == '(') {
+        PyKeyword kws[PLAIN_MAX];
+        size_t nkw = 0;
+        q.pos++;
+        plain_spaces(&q);
+        while (text[q.pos] != ')') {
+            size_t kw = q.pos;
+            size_t nkwname = plain_name_len(text + kw);
+            if (nkw == PLAIN_MAX || !nkwname)
+                return false;
+            q.pos += nkwname;
+            plain_spaces(&q);
+            if (text[q.pos] != '=' || text[q.pos + 1] == '=')
+                return false;
+            q.pos++;
+            plain_spaces(&q);
+            PyExpr *value = plain_value(&q);
+            if (!value)
+                return false;
+            kws[nkw].arg = arena_strndup(a, text + kw, nkwname);
+            kws[nkw].value = value;
+            kws[nkw].start = PARAMS_FRAME + kw;
+            kws[nkw].end = PARAMS_FRAME + q.pos;
+            nkw++;
+            plain_spaces(&q);
+            if (text[q.pos] == ',') {
+                q.pos++;
+                plain_spaces(&q);
+                if (text[q.pos] == ')')   /* a trailing comma */
+                    return false;
+            } else if (text[q.pos] != ')') {
+                return false;
+            }
+        }
+        q.pos++;
+        annotation = plain_node(a, PX_CALL, text, PARAMS_FRAME, conv, q.pos);
+        annotation->left = name;
+        if (nkw) {
+            annotation->keywords = arena_array_of(a, PyKeyword, nkw);
+            memcpy(annotation->keywords, kws, nkw * sizeof *kws);
+        }
+        annotation->nkeywords = nkw;
+        plain_spaces(&q);
+    }
+    if (text[q.pos])
+        return false;
     out->nargs = 1;
-    out->name = arena_strndup(a, name, nname);
-    out->annotation = e;
+    out->name = arena_strndup(a, text, nname);
+    out->annotation = annotation;
     return true;
 }
 
