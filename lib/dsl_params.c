@@ -628,15 +628,15 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
                           : line;
     const char *default_text = eq ? eq + 1 : NULL;
 
+    /* the syntax error itself is not reported: no text is made for it */
     PyParamDecl decl;
-    PySyntaxError err = {0};
     memset(&decl, 0, sizeof decl);
-    if (!pyexpr_parse_params(c->arena, base, &decl, &err)) {
+    if (!pyexpr_parse_params(c->arena, base, &decl, NULL)) {
         /* the last '=' was probably inside a function call, like
            c: int(accept={str}), so assume there was no default value */
         default_text = NULL;
         memset(&decl, 0, sizeof decl);
-        if (!pyexpr_parse_params(c->arena, line, &decl, &err))
+        if (!pyexpr_parse_params(c->arena, line, &decl, NULL))
             clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
     }
     if (decl.nargs > 1)
