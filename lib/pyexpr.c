@@ -1475,15 +1475,65 @@ static PyExpr *plain_node(Arena *a, PyExprKind kind, const char *text,
     return e;
 }
 
+/* A one-quoted str of printable ASCII with no backslash at text[start]
+   and alone (no other string right after it): its Constant, with *end
+   after its closing quote; NULL for any other text. */
+static PyExpr *plain_string(Arena *a, const char *text, size_t frame,
+                            size_t start, size_t *end)
+{
+    char quote = text[start];
+    size_t i = start + 1;
+    while (text[i] != quote) {
+        if (text[i] < ' ' || text[i] > '~' || text[i] == '\\')
+            return NULL;
+        i++;
+    }
+    i++;
+    /* "" followed by a quote opens a triple-quoted string; a quote after
+       the closing one starts an adjacent string */
+    if (text[i] == '"' || text[i] == '\'')
+        return NULL;
+    PyExpr *e = plain_node(a, PX_CONST, text, frame, start, i);
+    e->value.kind = PY_STR;
+    e->value.len = i - start - 2;
+    e->value.s = arena_strndup(a, text + start + 1, e->value.len);
+    *end = i;
+    return e;
+}
+
 /* The commonest defaults, the whole of text: None, True, False, a name
-   (NULL, or a constant given with c_default), a decimal int with no
-   underscores or leading zeros, and one with a '-' before it.  These
-   build the nodes the parse of "x = TEXT" gives (a Constant, a Name, a
-   UnaryOp USub over a Constant) without tokenizing it; NULL for any
-   other text, which takes the full parse. */
+   (NULL, or a constant given with c_default) or a dotted one (sys.maxsize),
+   a decimal int with no underscores or leading zeros, and one with a '-'
+   before it, a plain string (plain_string()).  These build the nodes the
+   parse of "x = TEXT" gives (a Constant, a Name, Attributes, a UnaryOp
+   USub over a Constant) without tokenizing it; NULL for any other text,
+   which takes the full parse. */
 static PyExpr *plain_default(Arena *a, const char *text, size_t frame)
 {
+    if (text[0] == '"' || text[0] == '\'') {
+        size_t end;
+        PyExpr *e = plain_string(a, text, frame, 0, &end);
+        return e && !text[end] ? e : NULL;
+    }
     size_t n = tok_ascii_name_len(text);
+    if (n && text[n] == '.') {
+        /* a.b.c: Attributes nested to the left, each from the start */
+        if (tok_keyword_of(text, n) != TC_NONE)
+            return NULL;
+        PyExpr *e = plain_node(a, PX_NAME, text, frame, 0, n);
+        e->id = e->source;
+        while (text[n] == '.') {
+            size_t attr = n + 1, nattr = tok_ascii_name_len(text + attr);
+            if (!nattr || tok_keyword_of(text + attr, nattr) != TC_NONE)
+                return NULL;
+            n = attr + nattr;
+            PyExpr *at = plain_node(a, PX_ATTRIBUTE, text, frame, 0, n);
+            at->left = e;
+            at->id = arena_strndup(a, text + attr, nattr);
+            e = at;
+        }
+        return text[n] ? NULL : e;
+    }
     if (n) {
         if (text[n])
             return NULL;
@@ -1639,22 +1689,10 @@ static PyExpr *plain_value(PlainLine *q)
         return e;
     }
     if (ch == '"' || ch == '\'') {
-        size_t end = start + 1;
-        while (t[end] != ch) {
-            if (t[end] < ' ' || t[end] > '~' || t[end] == '\\')
-                return NULL;
-            end++;
-        }
-        end++;
-        /* "" followed by a quote opens a triple-quoted string; a quote
-           after the closing one starts an adjacent string */
-        if (t[end] == '"' || t[end] == '\'')
-            return NULL;
-        PyExpr *e = plain_node(q->a, PX_CONST, t, PARAMS_FRAME, start, end);
-        e->value.kind = PY_STR;
-        e->value.len = end - start - 2;
-        e->value.s = arena_strndup(q->a, t + start + 1, e->value.len);
-        q->pos = end;
+        size_t end;
+        PyExpr *e = plain_string(q->a, t, PARAMS_FRAME, start, &end);
+        if (e)
+            q->pos = end;
         return e;
     }
     if (ch == '{') {
