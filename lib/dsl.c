@@ -25,11 +25,9 @@ const char *dsl_repr_str(Clinic *c, const char *s)
     return py_repr_str(c->arena, s, strlen(s));
 }
 
-/* Python's str.isspace() over ASCII, as strip() uses it. */
 static bool is_py_space(char ch)
 {
-    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
-           (ch >= '\x1c' && ch <= '\x1f');
+    return dsl_is_space(ch);
 }
 
 /* The line past its leading whitespace. */
@@ -40,16 +38,10 @@ static const char *skip_space(const char *s)
     return s;
 }
 
-static bool is_blank(const char *s)
-{
-    return !*skip_space(s);
-}
-
 /* clinic.py's DSLParser.ignore_line: comment-only and empty lines. */
 bool dsl_ignore_line(Clinic *c, const char *line)
 {
-    (void)c;
-    char first = *skip_space(line);
+    char first = *dsl_line_text(c->dsl, line);
     return first == '#' || !first;
 }
 
@@ -57,10 +49,11 @@ bool dsl_ignore_line(Clinic *c, const char *line)
 
 int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line)
 {
-    if (strchr(line, '\t'))
+    /* the line being parsed was checked for tabs */
+    if (line != c->dsl->cur_line && strchr(line, '\t'))
         clinic_fail(c, 0,
                     "Tab characters are illegal in the Argument Clinic DSL.");
-    const char *stripped = skip_space(line);
+    const char *stripped = dsl_line_text(c->dsl, line);
     if (!*stripped) {
         /* we can't tell anything from an empty line, so pretend it's
            indented like our current indent */
@@ -844,7 +837,7 @@ static void state_modulename_name(Clinic *c, DslState *d, const char *line)
 {
     /* The declaration: "module.fn [as c_basename] [-> return annotation]",
        or a clone, "module.fn [as c_basename] = module.existing_fn". */
-    if (is_blank(line))
+    if (!*dsl_line_text(d, line))
         return;
 
     dsl_indent_infer(c, &d->indent, line);
@@ -984,7 +977,7 @@ static void state_parameter_docstring(Clinic *c, DslState *d,
                                       const char *line)
 {
     /* line.strip(): only its first character matters */
-    const char *stripped = skip_space(line);
+    const char *stripped = dsl_line_text(d, line);
     if (stripped[0] == '#')
         return;
 
@@ -1019,7 +1012,7 @@ static void state_function_docstring(Clinic *c, DslState *d,
         clinic_failm(c, 0, MSG_UNMATCHED_BRACKET, MSG_ARGS(f->name));
 
     /* line.strip(): only its first character matters */
-    const char *stripped = skip_space(line);
+    const char *stripped = dsl_line_text(d, line);
     if (stripped[0] == '#')
         return;
 
@@ -1149,6 +1142,9 @@ Function *dsl_parse(Clinic *c, Block *block)
         d->line = c->line = line_number;
         if (tab && (!nl || tab < nl))
             clinic_failm(c, 0, MSG_TAB_IN_DSL, MSG_ARGS(s));
+        d->cur_line = s;
+        d->cur_text = skip_space(s);
+        d->cur_len = nl ? (size_t)(nl - s) : strlen(s);
         run_state(c, d, s);
         if (!nl)
             break;
@@ -1156,6 +1152,7 @@ Function *dsl_parse(Clinic *c, Block *block)
         line_number++;
     }
 
+    d->cur_line = NULL;
     if (d->function)
         d->line = c->line = d->function->line;
     state_terminal(c, d);

@@ -568,7 +568,9 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         return;
     }
 
-    size_t len = text_rstrip_len(line);
+    size_t len = dsl_line_len(d, line);
+    while (len && dsl_is_space(line[len - 1]))
+        len--;
     if (len && line[len - 1] == '\\') {
         ArenaText *t = &d->parameter_continuation_text;
         if (line == t->text) {
@@ -583,7 +585,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     }
     {
         /* line.strip(): one copy */
-        const char *start = text_skip_space(line);
+        const char *start = dsl_line_text(d, line);
         line = arena_strndup(c->arena, start, len - (size_t)(start - line));
     }
 
