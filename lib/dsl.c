@@ -436,10 +436,31 @@ void dsl_next_state(Clinic *c, DslState *d, DslStateFn state,
         run_state(c, d, line);
 }
 
+/* Whether the line is surely no directive: shlex.split() cannot fail on
+   it (it has no quote or backslash) and its first word, which would name
+   the directive, has a dot, as no directive's name has ("_io.open"). */
+static bool surely_no_directive(const char *line)
+{
+    if (strpbrk(line, "\"'\\"))
+        return false;
+    const char *s = line;
+    while (is_shlex_space(*s))
+        s++;
+    for (; *s && !is_shlex_space(*s); s++)
+        if (*s == '.')
+            return true;
+    return false;
+}
+
 static void state_dsl_start(Clinic *c, DslState *d, const char *line)
 {
     if (dsl_ignore_line(c, line))
         return;
+
+    if (surely_no_directive(line)) {
+        dsl_next_state(c, d, DSL_MODULENAME_NAME, line);
+        return;
+    }
 
     /* is it a directive? */
     const char **fields;
