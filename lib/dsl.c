@@ -143,14 +143,14 @@ static Namespace *find_class(Namespace *ns, const char *name)
 static size_t split_dots(Clinic *c, const char *s, bool strip,
                          const char ***out)
 {
-    size_t n = 1, len = 0;
-    for (; s[len]; len++)
-        n += s[len] == '.';
+    size_t n = 1, len = strlen(s);
+    for (const char *p = s; (p = memchr(p, '.', len - (size_t)(p - s))); p++)
+        n++;
     char *copy = arena_strndup(c->arena, s, len);
     const char **fields = arena_array_of(c->arena, const char *, n);
     size_t i = 0;
     for (char *start = copy;;) {
-        char *dot = strchr(start, '.');
+        char *dot = memchr(start, '.', len - (size_t)(start - copy));
         char *end = dot ? dot : copy + len;
         if (strip) {
             while (start < end && is_py_space(*start))

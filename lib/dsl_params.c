@@ -29,9 +29,11 @@ Parameter *dsl_add_parameter(Clinic *c, Function *f, const char *key,
                              Parameter *p)
 {
     p->key = key;
-    /* an ordered dict: assigning an existing key keeps its place */
+    /* an ordered dict: assigning an existing key keeps its place (the
+       first bytes settle most comparisons without a call) */
     for (size_t i = 0; i < f->nparameters; i++)
-        if (!strcmp(f->parameters[i]->key, key)) {
+        if (f->parameters[i]->key[0] == key[0] &&
+            !strcmp(f->parameters[i]->key, key)) {
             f->parameters[i] = p;
             return p;
         }
@@ -762,7 +764,8 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     p->annotation = annotation;
 
     for (size_t i = 1; i < f->nparameters; i++)
-        if (!strcmp(f->parameters[i]->name, parameter_name))
+        if (f->parameters[i]->name[0] == parameter_name[0] &&
+            !strcmp(f->parameters[i]->name, parameter_name))
             clinic_fail(c, 0, "You can't have two parameters named %s!",
                         dsl_repr_str(c, parameter_name));
     if (f->nparameters && !strcmp(f->parameters[0]->name, parameter_name) &&
