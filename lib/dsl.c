@@ -8,6 +8,7 @@
  * Errors carry the real line of the problem (clinic.py reports the line
  * the block parser has reached, the end of the block).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -965,6 +966,18 @@ static void state_parameters_start(Clinic *c, DslState *d, const char *line)
 void dsl_check_docstring_ascii(Clinic *c, const char *line)
 {
     if (!c->dialect->docstring_ascii_check)
+        return;
+    /* most lines are ASCII: eight bytes at a time show it */
+    size_t len = dsl_line_len(c->dsl, line), i = 0;
+    uint64_t high = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x;
+        memcpy(&x, line + i, 8);
+        high |= x;
+    }
+    for (; i < len; i++)
+        high |= (unsigned char)line[i];
+    if (!(high & 0x8080808080808080u))
         return;
     StrBuf found = STRBUF_INIT;
     for (const unsigned char *p = (const unsigned char *)line; *p;) {
