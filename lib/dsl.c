@@ -100,7 +100,7 @@ const char *dsl_indent_dedent(Clinic *c, IndentStack *s, const char *line)
         if (line[i] != ' ')
             clinic_failm(c, 0, MSG_CANNOT_DEDENT, NULL);
     size_t indent = (size_t)s->indents[s->depth - 1];
-    return strlen(line) >= indent ? line + indent : "";
+    return dsl_line_len(c->dsl, line) >= indent ? line + indent : "";
 }
 
 /* ---- the namespace ----------------------------------------------------- */
@@ -1057,7 +1057,12 @@ static void state_function_docstring(Clinic *c, DslState *d,
             d->docstring_line = d->line;
         dsl_check_docstring_ascii(c, line);
         text = dsl_indent_dedent(c, &d->indent, line);
-        len = text_rstrip_len(text);
+        /* its length from the line's, known */
+        size_t full = dsl_line_len(d, line);
+        size_t indent = (size_t)d->indent.indents[d->indent.depth - 1];
+        len = full >= indent ? full - indent : 0;
+        while (len && is_py_space(text[len - 1]))
+            len--;
     }
     if (d->function_docstring.text != f->docstring) {
         d->function_docstring = (ArenaText){0};
