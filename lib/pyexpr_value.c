@@ -704,6 +704,14 @@ void pyvalue_repr(StrBuf *sb, const PyValue *v)
 
 char *py_repr(Arena *a, const PyValue *v)
 {
+    /* the reprs that are a copy of some text need no buffer */
+    switch (v->kind) {
+    case PY_NONE: return arena_strndup(a, "None", 4);
+    case PY_BOOL: return v->b ? arena_strndup(a, "True", 4)
+                              : arena_strndup(a, "False", 5);
+    case PY_INT: return arena_strndup(a, v->s, v->len);
+    default: break;
+    }
     StrBuf sb = STRBUF_INIT;
     pyvalue_repr(&sb, v);
     return pysb_take(&sb, a);
