@@ -148,7 +148,7 @@ static size_t split_dots(Clinic *c, const char *s, bool strip,
     for (const char *p = s; (p = memchr(p, '.', len - (size_t)(p - s))); p++)
         n++;
     char *copy = arena_strndup(c->arena, s, len);
-    const char **fields = arena_array_of(c->arena, const char *, n);
+    const char **fields = arena_array_uninit(c->arena, const char *, n);
     size_t i = 0;
     for (char *start = copy;;) {
         char *dot = memchr(start, '.', len - (size_t)(start - copy));

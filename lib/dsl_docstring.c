@@ -17,9 +17,11 @@
    it shows in the signature). */
 static Parameter **render_parameters(Clinic *c, Function *f)
 {
-    Parameter **ps = arena_array_of(c->arena, Parameter *, f->nparameters);
+    /* written whole before they are read: not zeroed first */
+    Parameter **ps = arena_array_uninit(c->arena, Parameter *,
+                                        f->nparameters);
     for (size_t i = 0; i < f->nparameters; i++) {
-        Parameter *p = arena_new_of(c->arena, Parameter);
+        Parameter *p = arena_alloc_uninit(c->arena, sizeof *p);
         *p = *f->parameters[i];
         p->converter = converter_copy(c, p->converter);
         p->converter->function = f;
@@ -169,7 +171,7 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
 {
     /* right_bracket_count: only positional-only parameters are shown
        in brackets; self never is */
-    int *right_bracket = arena_array_of(c->arena, int, n);
+    int *right_bracket = arena_array_uninit(c->arena, int, n);   /* [0] unused */
     bool positional_only = true;
     for (size_t i = 1; i < n; i++) {
         if (ps[i]->kind != PARAM_POSITIONAL_ONLY)
@@ -189,7 +191,7 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
         }
 
     /* at most "/,", "*," and the parameter's text per parameter */
-    sp->items = arena_array_of(c->arena, SigItem, 3 * n + 1);
+    sp->items = arena_array_uninit(c->arena, SigItem, 3 * n + 1);
     sp->n = 0;
     bool need_slash = false, added_slash = false, added_star = false;
     int right_bracket_count = 0;
