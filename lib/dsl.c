@@ -561,7 +561,12 @@ static void parse_function_names(Clinic *c, const char *decl,
             *c_basename = NULL;
         }
     } else {
-        *full_name = text_strip(c->arena, decl);
+        /* decl.strip(): a copy only when there are blanks after it (the
+           line is the block's, kept as long as the function) */
+        const char *name = dsl_line_text(c->dsl, decl);
+        size_t len = strlen(name);
+        *full_name = len && is_py_space(name[len - 1])
+                         ? text_strip(c->arena, name) : name;
     }
     if (!is_legal_py_identifier(*full_name))
         clinic_failm(c, 0, MSG_ILLEGAL_FUNCTION_NAME, MSG_ARGS(*full_name));

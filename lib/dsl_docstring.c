@@ -517,7 +517,8 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
     }
 
     int markers = 0;
-    for (const char *s = docstring; (s = strstr(s, "{parameters}")); s += 12)
+    for (const char *s = strchr(docstring, '{') ? docstring : "";
+         (s = strstr(s, "{parameters}")); s += 12)
         markers++;
     if (markers > 1)
         clinic_fail(c, 0, "You may not specify {parameters} more than once "

@@ -424,7 +424,12 @@ CLINIC_NORETURN static void fail_named_constant(Clinic *c, const char *name)
 static void parse_default(Clinic *c, const char *default_text,
                           ConverterArg *args, size_t *nargs, PyValue *value)
 {
-    const char *def = text_strip(c->arena, default_text);
+    /* default_text.strip(): the line was right-stripped, so the text
+       past the leading blanks is it, with no copy */
+    const char *def = dsl_line_text(c->dsl, default_text);
+    size_t def_len = strlen(def);
+    if (def_len && dsl_is_space(def[def_len - 1]))
+        def = text_strip(c->arena, def);
     PySyntaxError err = {0};
     PyExpr *expr = pyexpr_parse_default(c->arena, def, &err);
     if (!expr)
