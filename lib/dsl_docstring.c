@@ -111,8 +111,13 @@ static size_t py_len(const char *s, size_t n)
         for (size_t k = i; k < i + 8; k++)
             cont += ((unsigned char)s[k] & 0xC0) == 0x80;
     }
-    for (; i < n; i++)
-        cont += ((unsigned char)s[i] & 0xC0) == 0x80;
+    /* the tail: counted only when it has a byte from 0x80 on */
+    unsigned char high = 0;
+    for (size_t k = i; k < n; k++)
+        high |= (unsigned char)s[k];
+    if (high & 0x80)
+        for (; i < n; i++)
+            cont += ((unsigned char)s[i] & 0xC0) == 0x80;
     return n - cont;
 }
 
