@@ -501,9 +501,10 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
        right-stripped when added) */
     const char *docstring = f->docstring;
     const char *doc_end = docstring + rstrip_len(docstring, strlen(docstring));
+    /* its lines, counted as far as 3: only 1, 2 and more matter */
     size_t nlines = 1;
     for (const char *s = docstring;
-         (s = memchr(s, '\n', (size_t)(doc_end - s))); s++)
+         nlines < 3 && (s = memchr(s, '\n', (size_t)(doc_end - s))); s++)
         nlines++;
 
     /* Enforce the summary line: either the docstring is empty, or it
