@@ -8,6 +8,7 @@
  * Errors carry the real line of the problem (clinic.py reports the line
  * the block parser has reached, the end of the block).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,11 +26,9 @@ const char *dsl_repr_str(Clinic *c, const char *s)
     return py_repr_str(c->arena, s, strlen(s));
 }
 
-/* Python's str.isspace() over ASCII, as strip() uses it. */
 static bool is_py_space(char ch)
 {
-    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
-           (ch >= '\x1c' && ch <= '\x1f');
+    return dsl_is_space(ch);
 }
 
 /* The line past its leading whitespace. */
@@ -40,16 +39,10 @@ static const char *skip_space(const char *s)
     return s;
 }
 
-static bool is_blank(const char *s)
-{
-    return !*skip_space(s);
-}
-
 /* clinic.py's DSLParser.ignore_line: comment-only and empty lines. */
 bool dsl_ignore_line(Clinic *c, const char *line)
 {
-    (void)c;
-    char first = *skip_space(line);
+    char first = *dsl_line_text(c->dsl, line);
     return first == '#' || !first;
 }
 
@@ -57,10 +50,11 @@ bool dsl_ignore_line(Clinic *c, const char *line)
 
 int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line)
 {
-    if (strchr(line, '\t'))
+    /* the line being parsed was checked for tabs */
+    if (line != c->dsl->cur_line && strchr(line, '\t'))
         clinic_fail(c, 0,
                     "Tab characters are illegal in the Argument Clinic DSL.");
-    const char *stripped = skip_space(line);
+    const char *stripped = dsl_line_text(c->dsl, line);
     if (!*stripped) {
         /* we can't tell anything from an empty line, so pretend it's
            indented like our current indent */
@@ -106,7 +100,7 @@ const char *dsl_indent_dedent(Clinic *c, IndentStack *s, const char *line)
         if (line[i] != ' ')
             clinic_failm(c, 0, MSG_CANNOT_DEDENT, NULL);
     size_t indent = (size_t)s->indents[s->depth - 1];
-    return strlen(line) >= indent ? line + indent : "";
+    return dsl_line_len(c->dsl, line) >= indent ? line + indent : "";
 }
 
 /* ---- the namespace ----------------------------------------------------- */
@@ -145,28 +139,31 @@ static Namespace *find_class(Namespace *ns, const char *name)
     return NULL;
 }
 
-/* Splits "a.b.c" at the dots, stripping each field when asked. */
+/* Splits "a.b.c" at the dots, stripping each field when asked.  The
+   fields are cut from one copy of s, their ends made NULs. */
 static size_t split_dots(Clinic *c, const char *s, bool strip,
                          const char ***out)
 {
-    size_t n = 1;
-    for (const char *p = s; *p; p++)
-        n += *p == '.';
-    const char **fields = arena_array_of(c->arena, const char *, n);
+    size_t n = 1, len = strlen(s);
+    for (const char *p = s; (p = memchr(p, '.', len - (size_t)(p - s))); p++)
+        n++;
+    char *copy = arena_strndup(c->arena, s, len);
+    const char **fields = arena_array_uninit(c->arena, const char *, n);
     size_t i = 0;
-    for (;;) {
-        const char *dot = strchr(s, '.');
-        const char *start = s, *end = dot ? dot : s + strlen(s);
+    for (char *start = copy;;) {
+        char *dot = memchr(start, '.', len - (size_t)(start - copy));
+        char *end = dot ? dot : copy + len;
         if (strip) {
             while (start < end && is_py_space(*start))
                 start++;
             while (end > start && is_py_space(end[-1]))
                 end--;
         }
-        fields[i++] = arena_strndup(c->arena, start, (size_t)(end - start));
+        *end = '\0';
+        fields[i++] = start;
         if (!dot)
             break;
-        s = dot + 1;
+        start = dot + 1;
     }
     *out = fields;
     return n;
@@ -440,10 +437,31 @@ void dsl_next_state(Clinic *c, DslState *d, DslStateFn state,
         run_state(c, d, line);
 }
 
+/* Whether the line is surely no directive: shlex.split() cannot fail on
+   it (it has no quote or backslash) and its first word, which would name
+   the directive, has a dot, as no directive's name has ("_io.open"). */
+static bool surely_no_directive(const char *line)
+{
+    if (strpbrk(line, "\"'\\"))
+        return false;
+    const char *s = line;
+    while (is_shlex_space(*s))
+        s++;
+    for (; *s && !is_shlex_space(*s); s++)
+        if (*s == '.')
+            return true;
+    return false;
+}
+
 static void state_dsl_start(Clinic *c, DslState *d, const char *line)
 {
     if (dsl_ignore_line(c, line))
         return;
+
+    if (surely_no_directive(line)) {
+        dsl_next_state(c, d, DSL_MODULENAME_NAME, line);
+        return;
+    }
 
     /* is it a directive? */
     const char **fields;
@@ -457,6 +475,47 @@ static void state_dsl_start(Clinic *c, DslState *d, const char *line)
     }
 
     dsl_next_state(c, d, DSL_MODULENAME_NAME, line);
+}
+
+/* The bytes of a dotted name: letters and '_' (L), digits (D), the dot
+   (P); every other byte (E), and all from 0x80 on, ends it. */
+enum { NAME_END, NAME_LETTER, NAME_DIGIT, NAME_DOT };
+#define E NAME_END
+#define L NAME_LETTER
+#define D NAME_DIGIT
+#define P NAME_DOT
+static const unsigned char name_class[256] = {
+    E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E,
+    E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E,
+    E, E, E, E, E, E, E, E, E, E, E, E, E, E, P, E,
+    D, D, D, D, D, D, D, D, D, D, E, E, E, E, E, E,
+    E, L, L, L, L, L, L, L, L, L, L, L, L, L, L, L,
+    L, L, L, L, L, L, L, L, L, L, L, E, E, E, E, L,
+    E, L, L, L, L, L, L, L, L, L, L, L, L, L, L, L,
+    L, L, L, L, L, L, L, L, L, L, L, E, E, E, E, E,
+};
+#undef E
+#undef L
+#undef D
+#undef P
+
+/* clinic.py's is_legal_py_identifier: each of the dot-separated fields
+   a legal C identifier (ASCII letters, digits and '_', no digit
+   first), in one pass. */
+static bool is_legal_py_identifier(const char *s)
+{
+    for (;;) {
+        /* a field: a letter or '_', then letters, '_' and digits */
+        if (name_class[(unsigned char)*s] != NAME_LETTER)
+            return false;
+        unsigned char k;
+        do
+            k = name_class[(unsigned char)*++s];
+        while (k == NAME_LETTER || k == NAME_DIGIT);
+        if (k != NAME_DOT)
+            return !*s;
+        s++;
+    }
 }
 
 static bool is_legal_c_identifier(Clinic *c, const char *s)
@@ -502,9 +561,14 @@ static void parse_function_names(Clinic *c, const char *decl,
             *c_basename = NULL;
         }
     } else {
-        *full_name = text_strip(c->arena, decl);
+        /* decl.strip(): a copy only when there are blanks after it (the
+           line is the block's, kept as long as the function) */
+        const char *name = dsl_line_text(c->dsl, decl);
+        size_t len = strlen(name);
+        *full_name = len && is_py_space(name[len - 1])
+                         ? text_strip(c->arena, name) : name;
     }
-    if (!text_is_legal_py_identifier(*full_name))
+    if (!is_legal_py_identifier(*full_name))
         clinic_failm(c, 0, MSG_ILLEGAL_FUNCTION_NAME, MSG_ARGS(*full_name));
     if (*c_basename && !is_legal_c_identifier(c, *c_basename))
         clinic_failm(c, 0, MSG_ILLEGAL_C_BASENAME, MSG_ARGS(*c_basename));
@@ -526,7 +590,7 @@ static bool try_clone(Clinic *c, DslState *d, const char *line)
     if (names_first) {
         /* 3.13: a legal name after '=' makes it a clone, whose own names
            must then be legal */
-        if (!text_is_legal_py_identifier(existing))
+        if (!is_legal_py_identifier(existing))
             return false;
         if (d->forced_text_signature)
             clinic_fail(c, 0, "Cannot use @text_signature when cloning a "
@@ -542,9 +606,9 @@ static bool try_clone(Clinic *c, DslState *d, const char *line)
         } else {
             full_name = text_strip(c->arena, before);
         }
-        if (!(text_is_legal_py_identifier(full_name) &&
+        if (!(is_legal_py_identifier(full_name) &&
               (!*c_basename || is_legal_c_identifier(c, c_basename)) &&
-              text_is_legal_py_identifier(existing)))
+              is_legal_py_identifier(existing)))
             return false;
     }
 
@@ -800,7 +864,7 @@ static void state_modulename_name(Clinic *c, DslState *d, const char *line)
 {
     /* The declaration: "module.fn [as c_basename] [-> return annotation]",
        or a clone, "module.fn [as c_basename] = module.existing_fn". */
-    if (is_blank(line))
+    if (!*dsl_line_text(d, line))
         return;
 
     dsl_indent_infer(c, &d->indent, line);
@@ -908,6 +972,18 @@ void dsl_check_docstring_ascii(Clinic *c, const char *line)
 {
     if (!c->dialect->docstring_ascii_check)
         return;
+    /* most lines are ASCII: eight bytes at a time show it */
+    size_t len = dsl_line_len(c->dsl, line), i = 0;
+    uint64_t high = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x;
+        memcpy(&x, line + i, 8);
+        high |= x;
+    }
+    for (; i < len; i++)
+        high |= (unsigned char)line[i];
+    if (!(high & 0x8080808080808080u))
+        return;
     StrBuf found = STRBUF_INIT;
     for (const unsigned char *p = (const unsigned char *)line; *p;) {
         if (*p < 0x80) {
@@ -932,9 +1008,7 @@ void dsl_check_docstring_ascii(Clinic *c, const char *line)
 static const char *add_docstring_line(Clinic *c, ArenaText *t,
                                       const char *text)
 {
-    if (t->len)
-        arena_text_add(c->arena, t, "\n", 1);
-    arena_text_adds(c->arena, t, text);
+    dsl_text_add_line(c->arena, t, text, strlen(text));
     return t->text;
 }
 
@@ -942,7 +1016,7 @@ static void state_parameter_docstring(Clinic *c, DslState *d,
                                       const char *line)
 {
     /* line.strip(): only its first character matters */
-    const char *stripped = skip_space(line);
+    const char *stripped = dsl_line_text(d, line);
     if (stripped[0] == '#')
         return;
 
@@ -977,7 +1051,7 @@ static void state_function_docstring(Clinic *c, DslState *d,
         clinic_failm(c, 0, MSG_UNMATCHED_BRACKET, MSG_ARGS(f->name));
 
     /* line.strip(): only its first character matters */
-    const char *stripped = skip_space(line);
+    const char *stripped = dsl_line_text(d, line);
     if (stripped[0] == '#')
         return;
 
@@ -988,16 +1062,19 @@ static void state_function_docstring(Clinic *c, DslState *d,
             d->docstring_line = d->line;
         dsl_check_docstring_ascii(c, line);
         text = dsl_indent_dedent(c, &d->indent, line);
-        len = text_rstrip_len(text);
+        /* its length from the line's, known */
+        size_t full = dsl_line_len(d, line);
+        size_t indent = (size_t)d->indent.indents[d->indent.depth - 1];
+        len = full >= indent ? full - indent : 0;
+        while (len && is_py_space(text[len - 1]))
+            len--;
     }
     if (d->function_docstring.text != f->docstring) {
         d->function_docstring = (ArenaText){0};
         arena_text_adds(c->arena, &d->function_docstring, f->docstring);
     }
     ArenaText *t = &d->function_docstring;
-    if (t->len)
-        arena_text_add(c->arena, t, "\n", 1);
-    arena_text_add(c->arena, t, text, len);
+    dsl_text_add_line(c->arena, t, text, len);
     f->docstring = t->text;
 }
 
@@ -1109,6 +1186,9 @@ Function *dsl_parse(Clinic *c, Block *block)
         d->line = c->line = line_number;
         if (tab && (!nl || tab < nl))
             clinic_failm(c, 0, MSG_TAB_IN_DSL, MSG_ARGS(s));
+        d->cur_line = s;
+        d->cur_text = skip_space(s);
+        d->cur_len = nl ? (size_t)(nl - s) : strlen(s);
         run_state(c, d, s);
         if (!nl)
             break;
@@ -1116,6 +1196,7 @@ Function *dsl_parse(Clinic *c, Block *block)
         line_number++;
     }
 
+    d->cur_line = NULL;
     if (d->function)
         d->line = c->line = d->function->line;
     state_terminal(c, d);

@@ -17,9 +17,11 @@
    it shows in the signature). */
 static Parameter **render_parameters(Clinic *c, Function *f)
 {
-    Parameter **ps = arena_array_of(c->arena, Parameter *, f->nparameters);
+    /* written whole before they are read: not zeroed first */
+    Parameter **ps = arena_array_uninit(c->arena, Parameter *,
+                                        f->nparameters);
     for (size_t i = 0; i < f->nparameters; i++) {
-        Parameter *p = arena_new_of(c->arena, Parameter);
+        Parameter *p = arena_alloc_uninit(c->arena, sizeof *p);
         *p = *f->parameters[i];
         p->converter = converter_copy(c, p->converter);
         p->converter->function = f;
@@ -60,6 +62,22 @@ static inline void tx_adds(Text *x, const char *s)
     tx_add(x, s, strlen(s));
 }
 
+/* Room for n more bytes (and the NUL) in one allocation, where the
+   length is known or bounded beforehand: the adds that follow are then
+   copies in place, not the doubling of the first 64 bytes. */
+static void tx_reserve(Text *x, size_t n)
+{
+    ArenaText *t = &x->t;
+    if (t->len + n + 1 <= t->cap)
+        return;
+    char *grown = arena_alloc_uninit(x->a, t->len + n + 1);
+    if (t->len)
+        memcpy(grown, t->text, t->len);
+    grown[t->len] = '\0';
+    t->text = grown;
+    t->cap = t->len + n + 1;
+}
+
 /* What was built ("" when nothing was). */
 static inline const char *tx_str(const Text *x)
 {
@@ -93,8 +111,13 @@ static size_t py_len(const char *s, size_t n)
         for (size_t k = i; k < i + 8; k++)
             cont += ((unsigned char)s[k] & 0xC0) == 0x80;
     }
-    for (; i < n; i++)
-        cont += ((unsigned char)s[i] & 0xC0) == 0x80;
+    /* the tail: counted only when it has a byte from 0x80 on */
+    unsigned char high = 0;
+    for (size_t k = i; k < n; k++)
+        high |= (unsigned char)s[k];
+    if (high & 0x80)
+        for (; i < n; i++)
+            cont += ((unsigned char)s[i] & 0xC0) == 0x80;
     return n - cont;
 }
 
@@ -153,7 +176,7 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
 {
     /* right_bracket_count: only positional-only parameters are shown
        in brackets; self never is */
-    int *right_bracket = arena_array_of(c->arena, int, n);
+    int *right_bracket = arena_array_uninit(c->arena, int, n);   /* [0] unused */
     bool positional_only = true;
     for (size_t i = 1; i < n; i++) {
         if (ps[i]->kind != PARAM_POSITIONAL_ONLY)
@@ -173,7 +196,7 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
         }
 
     /* at most "/,", "*," and the parameter's text per parameter */
-    sp->items = arena_array_of(c->arena, SigItem, 3 * n + 1);
+    sp->items = arena_array_uninit(c->arena, SigItem, 3 * n + 1);
     sp->n = 0;
     bool need_slash = false, added_slash = false, added_star = false;
     int right_bracket_count = 0;
@@ -198,7 +221,19 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
             sig_push(sp, "*,", 2);
         }
 
+        const char *name = conv->signature_name && *conv->signature_name
+                               ? conv->signature_name : p->name;
+        const char *value = NULL;
+        if (p->kind != PARAM_VAR_POSITIONAL && converter_is_optional(conv))
+            value = conv->py_default && *conv->py_default
+                        ? conv->py_default
+                        : py_repr(c->arena, &conv->default_value);
+        int brackets = (i ? right_bracket[i] : 0) - right_bracket_count;
+        size_t name_len = strlen(name), value_len = value ? strlen(value) : 0;
         Text p_text = TEXT_INIT(c);   /* its text is the item's */
+        /* the brackets, "$*", the name, "=value" and ',' */
+        tx_reserve(&p_text, (size_t)abs(brackets) + 2 + name_len + 1 +
+                                value_len + 1);
         fix_right_bracket_count(&p_text, &right_bracket_count,
                                 i ? right_bracket[i] : 0);
         if (is_self)
@@ -209,14 +244,10 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
             if (c->dialect->fixes & FIX_KEYWORD_ONLY_AFTER_VARARG)
                 added_star = true;
         }
-        tx_adds(&p_text, conv->signature_name && *conv->signature_name
-                             ? conv->signature_name : p->name);
-        if (p->kind != PARAM_VAR_POSITIONAL && converter_is_optional(conv)) {
+        tx_add(&p_text, name, name_len);
+        if (value) {
             tx_addc(&p_text, '=');
-            if (conv->py_default && *conv->py_default)
-                tx_adds(&p_text, conv->py_default);
-            else
-                tx_adds(&p_text, py_repr(c->arena, &conv->default_value));
+            tx_add(&p_text, value, value_len);
         }
         if (i != n - 1 || need_a_trailing_slash)
             tx_addc(&p_text, ',');
@@ -226,31 +257,33 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
     sp->trailing_slash = need_a_trailing_slash;
 }
 
-/* One piece after the others: a space before it, or when wrapping and
-   the line would reach column 72, a new line indented under the opening
-   parenthesis. */
-static void add_item(Text *text, size_t *line_length, size_t indent,
-                     bool wrap, bool first, const char *item, size_t len,
-                     size_t width)
+/* One piece after the others at *w, in room made for it: a space before
+   it, or when wrapping and the line would reach column 72, a new line
+   indented under the opening parenthesis. */
+static inline char *add_item(char *w, size_t *line_length, size_t indent,
+                             bool wrap, bool first, const char *item,
+                             size_t len, size_t width)
 {
     if (first) {
         /* nothing before the first */
     } else if (wrap && *line_length + 1 + width >= 72) {
-        tx_addc(text, '\n');
-        for (size_t i = 0; i < indent; i++)
-            tx_addc(text, ' ');
+        *w++ = '\n';
+        memset(w, ' ', indent);
+        w += indent;
         *line_length = indent;
     } else {
-        tx_addc(text, ' ');
+        *w++ = ' ';
         (*line_length)++;
     }
     *line_length += width;
-    tx_add(text, item, len);
+    memcpy(w, item, len);
+    return w + len;
 }
 
 /* The signature for name: "name(a, b=1, /)", without the "--" line,
    wrapped before column 72 with continuation lines indented under the
-   opening parenthesis (or not wrapped at all).  Never fails. */
+   opening parenthesis (or not wrapped at all).  Never fails.  Written
+   into one allocation sized for the longest it can be. */
 static const char *signature_text(Clinic *c, const Function *f,
                                   const SigParts *sp, const char *name,
                                   bool wrap)
@@ -261,27 +294,38 @@ static const char *signature_text(Clinic *c, const Function *f,
     if (f->kind == FUNC_GETTER || f->kind == FUNC_SETTER)
         return "";
 
-    Text text = TEXT_INIT(c);
-    tx_adds(&text, name);
-    tx_addc(&text, '(');
-    size_t indent = py_len(tx_str(&text), text.t.len), line_length = indent;
+    size_t name_len = strlen(name);
+    size_t indent = py_len(name, name_len) + 1;   /* after "name(" */
+    /* each item (and '/') after a space, or a new line and the indent */
+    size_t separator = 1 + (wrap ? indent : 0);
+    size_t room = name_len + 1 + (size_t)sp->close_brackets +
+                  (sp->trailing_slash ? separator + 1 : 0) + 2;
+    for (size_t i = 0; i < sp->n; i++)
+        room += separator + sp->items[i].len;
+    char *text = arena_alloc_uninit(c->arena, room), *w = text;
+    memcpy(w, name, name_len);
+    w += name_len;
+    *w++ = '(';
+    size_t line_length = indent;
     bool first = true;
     for (size_t i = 0; i < sp->n; i++) {
-        add_item(&text, &line_length, indent, wrap, first, sp->items[i].text,
-                 sp->items[i].len, sp->items[i].width);
+        w = add_item(w, &line_length, indent, wrap, first, sp->items[i].text,
+                     sp->items[i].len, sp->items[i].width);
         first = false;
     }
     for (int i = 0; i < sp->close_brackets; i++)
-        tx_addc(&text, ']');
+        *w++ = ']';
     if (sp->trailing_slash)
-        add_item(&text, &line_length, indent, wrap, first, "/", 1, 1);
-    tx_addc(&text, ')');
+        w = add_item(w, &line_length, indent, wrap, first, "/", 1, 1);
+    *w++ = ')';
+    *w = '\0';
 
-    /* now fix up the places where the brackets look wrong */
-    if (!strstr(tx_str(&text), ", ]"))
-        return tx_str(&text);
+    /* now fix up the places where the brackets look wrong (most
+       signatures have no ']' at all) */
+    if (!memchr(text, ']', (size_t)(w - text)) || !strstr(text, ", ]"))
+        return text;
     Text fixed = TEXT_INIT(c);
-    for (const char *s = tx_str(&text); *s; s++) {
+    for (const char *s = text; *s; s++) {
         if (!strncmp(s, ", ]", 3)) {
             tx_adds(&fixed, ",] ");
             s += 2;
@@ -457,9 +501,10 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
        right-stripped when added) */
     const char *docstring = f->docstring;
     const char *doc_end = docstring + rstrip_len(docstring, strlen(docstring));
+    /* its lines, counted as far as 3: only 1, 2 and more matter */
     size_t nlines = 1;
     for (const char *s = docstring;
-         (s = memchr(s, '\n', (size_t)(doc_end - s))); s++)
+         nlines < 3 && (s = memchr(s, '\n', (size_t)(doc_end - s))); s++)
         nlines++;
 
     /* Enforce the summary line: either the docstring is empty, or it
@@ -478,7 +523,8 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
     }
 
     int markers = 0;
-    for (const char *s = docstring; (s = strstr(s, "{parameters}")); s += 12)
+    for (const char *s = strchr(docstring, '{') ? docstring : "";
+         (s = strstr(s, "{parameters}")); s += 12)
         markers++;
     if (markers > 1)
         clinic_fail(c, 0, "You may not specify {parameters} more than once "
@@ -487,8 +533,16 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
     /* the first line, then the lines with {parameters} after the first
        two when the docstring has no marker (just the summary line: an
        empty line after it, to keep it apart from the {parameters});
-       an empty signature line goes, as linear_format drops it */
+       an empty signature line goes, as linear_format drops it.  When
+       that marker of ours is the only one there can be (none in the
+       docstring, no '{' in the signature), the parameters go in its
+       place here, as format_parameters() would put them, instead of a
+       second pass copying the whole text. */
+    bool direct = !markers && !strchr(first_line, '{');
+    size_t plen = strlen(parameters);
     Text out = TEXT_INIT(c);
+    tx_reserve(&out, strlen(first_line) + 4 + (size_t)(doc_end - docstring) +
+                         2 * plen + 32);
     tx_adds(&out, first_line);
     if (dashes)
         tx_add(&out, "\n--\n", 4);
@@ -497,8 +551,15 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
     for (const char *s = docstring;; i++) {
         const char *nl = memchr(s, '\n', (size_t)(doc_end - s));
         const char *line_end = nl ? nl : doc_end;
-        if (i == 2 && !markers)
-            tx_add(&out, "\n{parameters}", 13);
+        if (i == 2 && !markers) {
+            if (!direct) {
+                tx_add(&out, "\n{parameters}", 13);
+            } else if (plen) {
+                /* the marker's line and its '\n' become the lines */
+                tx_addc(&out, '\n');
+                add_indented_rstripped(&out, parameters, plen, "", 0);
+            }
+        }
         if (i || !empty_first)
             tx_addc(&out, '\n');
         tx_add(&out, s, rstrip_len(s, (size_t)(line_end - s)));
@@ -506,14 +567,24 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
             break;
         s = nl + 1;
     }
-    if (nlines == 1) {
+    bool marker_last = !markers && nlines <= 2;
+    if (nlines == 1)
         tx_addc(&out, '\n');
-        if (!markers)
-            tx_add(&out, "\n{parameters}", 13);
-    } else if (nlines == 2 && !markers) {
+    if (marker_last && !direct) {
         tx_add(&out, "\n{parameters}", 13);
+    } else if (marker_last) {
+        /* the last line: the lines and a '\n' after them */
+        tx_addc(&out, '\n');
+        if (plen) {
+            add_indented_rstripped(&out, parameters, plen, "", 0);
+            tx_addc(&out, '\n');
+        }
     }
-    const char *text = tx_str(&out);
-
-    return format_parameters(c, text, parameters);
+    if (!direct)
+        return format_parameters(c, tx_str(&out), parameters);
+    /* rstrip(), in place: the text is the scratch arena's */
+    if (!out.t.len)
+        return "";
+    out.t.text[rstrip_len(out.t.text, out.t.len)] = '\0';
+    return out.t.text;
 }

@@ -62,6 +62,12 @@ struct DslState {
     const char *parameter_continuation;
     int parameter_docstring_indent;
     int line;                /* line of the line being parsed */
+    /* The line dsl_parse() is running the states on: where its text
+       starts (past the leading whitespace) and its length, measured once
+       for the states that each look at them (dsl_line_text()); it holds
+       no tab (dsl_parse() refuses those). */
+    const char *cur_line, *cur_text;
+    size_t cur_len;
     int star_line;           /* where '*' was seen */
     int docstring_line;      /* first line of the function docstring */
     int preserve_line;       /* where 'preserve' was given */
@@ -76,6 +82,30 @@ struct DslState {
     const Parameter *parameter_docstring_of;
     ArenaText parameter_continuation_text;
 };
+
+/* Python's str.isspace() over ASCII, as strip() uses it. */
+static inline bool dsl_is_space(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
+           (ch >= '\x1c' && ch <= '\x1f');
+}
+
+/* The line past its leading whitespace: measured once for the line
+   being parsed. */
+static inline const char *dsl_line_text(const DslState *d, const char *line)
+{
+    if (line == d->cur_line)
+        return d->cur_text;
+    while (dsl_is_space(*line))
+        line++;
+    return line;
+}
+
+/* strlen(line), known for the line being parsed. */
+static inline size_t dsl_line_len(const DslState *d, const char *line)
+{
+    return line == d->cur_line ? d->cur_len : strlen(line);
+}
 
 /* Switches state, and runs the new state on line unless it is NULL. */
 void dsl_next_state(Clinic *c, DslState *d, DslStateFn state,
@@ -120,6 +150,26 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f);
             (cap) = ncap_;                                                   \
         }                                                                    \
     } while (0)
+
+/* A docstring line added to the text read so far, after a '\n' once
+   that is not empty: in place while there is room (the usual case),
+   else through arena_text_add(), which grows it. */
+static inline void dsl_text_add_line(Arena *a, ArenaText *t, const char *s,
+                                     size_t n)
+{
+    size_t sep = t->len != 0;
+    if (t->len + sep + n + 1 > t->cap) {
+        if (sep)
+            arena_text_add(a, t, "\n", 1);
+        arena_text_add(a, t, s, n);
+        return;
+    }
+    if (sep)
+        t->text[t->len++] = '\n';
+    memcpy(t->text + t->len, s, n);
+    t->len += n;
+    t->text[t->len] = '\0';
+}
 
 /* repr() of a str, as messages quote names and values. */
 const char *dsl_repr_str(Clinic *c, const char *s);

@@ -29,9 +29,11 @@ Parameter *dsl_add_parameter(Clinic *c, Function *f, const char *key,
                              Parameter *p)
 {
     p->key = key;
-    /* an ordered dict: assigning an existing key keeps its place */
+    /* an ordered dict: assigning an existing key keeps its place (the
+       first bytes settle most comparisons without a call) */
     for (size_t i = 0; i < f->nparameters; i++)
-        if (!strcmp(f->parameters[i]->key, key)) {
+        if (f->parameters[i]->key[0] == key[0] &&
+            !strcmp(f->parameters[i]->key, key)) {
             f->parameters[i] = p;
             return p;
         }
@@ -422,7 +424,12 @@ CLINIC_NORETURN static void fail_named_constant(Clinic *c, const char *name)
 static void parse_default(Clinic *c, const char *default_text,
                           ConverterArg *args, size_t *nargs, PyValue *value)
 {
-    const char *def = text_strip(c->arena, default_text);
+    /* default_text.strip(): the line was right-stripped, so the text
+       past the leading blanks is it, with no copy */
+    const char *def = dsl_line_text(c->dsl, default_text);
+    size_t def_len = strlen(def);
+    if (def_len && dsl_is_space(def[def_len - 1]))
+        def = text_strip(c->arena, def);
     PySyntaxError err = {0};
     PyExpr *expr = pyexpr_parse_default(c->arena, def, &err);
     if (!expr)
@@ -568,7 +575,9 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         return;
     }
 
-    size_t len = text_rstrip_len(line);
+    size_t len = dsl_line_len(d, line);
+    while (len && dsl_is_space(line[len - 1]))
+        len--;
     if (len && line[len - 1] == '\\') {
         ArenaText *t = &d->parameter_continuation_text;
         if (line == t->text) {
@@ -583,7 +592,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     }
     {
         /* line.strip(): one copy */
-        const char *start = text_skip_space(line);
+        const char *start = dsl_line_text(d, line);
         line = arena_strndup(c->arena, start, len - (size_t)(start - line));
     }
 
@@ -628,15 +637,15 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
                           : line;
     const char *default_text = eq ? eq + 1 : NULL;
 
+    /* the syntax error itself is not reported: no text is made for it */
     PyParamDecl decl;
-    PySyntaxError err = {0};
     memset(&decl, 0, sizeof decl);
-    if (!pyexpr_parse_params(c->arena, base, &decl, &err)) {
+    if (!pyexpr_parse_params(c->arena, base, &decl, NULL)) {
         /* the last '=' was probably inside a function call, like
            c: int(accept={str}), so assume there was no default value */
         default_text = NULL;
         memset(&decl, 0, sizeof decl);
-        if (!pyexpr_parse_params(c->arena, line, &decl, &err))
+        if (!pyexpr_parse_params(c->arena, line, &decl, NULL))
             clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
     }
     if (decl.nargs > 1)
@@ -760,7 +769,8 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     p->annotation = annotation;
 
     for (size_t i = 1; i < f->nparameters; i++)
-        if (!strcmp(f->parameters[i]->name, parameter_name))
+        if (f->parameters[i]->name[0] == parameter_name[0] &&
+            !strcmp(f->parameters[i]->name, parameter_name))
             clinic_fail(c, 0, "You can't have two parameters named %s!",
                         dsl_repr_str(c, parameter_name));
     if (f->nparameters && !strcmp(f->parameters[0]->name, parameter_name) &&

@@ -442,7 +442,10 @@ static PyExpr *parse_atom(Parser *p)
         }
         e = px_node(p, PX_NAME, start_tok);
         e->id = take_name(p);
-        return px_finish(p, e, start_tok);
+        /* the source of a name is its id: one copy serves both */
+        e->source = e->id;
+        e->end = t->end;
+        return e;
     }
     case T_OP:
         if (at(p, OP_LPAR))
@@ -852,11 +855,61 @@ static bool lone_atom(const Token *t)
     return !continues_atom[t[1].code];
 }
 
+/* Whether the expression at the current token is one primary (a name, a
+   bracketed display or strings, with its trailers: ".name", "(...)",
+   "[...]") that nothing after it continues.  The lexer matched the
+   brackets, so their contents are stepped over; every level of the
+   descent would then return what parse_primary() does. */
+static bool lone_primary(const Parser *p)
+{
+    const Token *toks = p->lx.toks;
+    size_t i = p->pos;
+    const Token *t = &toks[i];
+    if (t->kind == T_NAME) {
+        if (t->code != TC_NONE)
+            return false;
+        i++;
+    } else if (t->kind == T_STRING) {
+        while (toks[i].kind == T_STRING)
+            i++;
+    } else if (t->code == OP_LPAR || t->code == OP_LSQB ||
+               t->code == OP_LBRACE) {
+        if (!t->match)
+            return false;
+        i = t->match + 1u;
+    } else {
+        return false;
+    }
+    for (;;) {
+        t = &toks[i];
+        if (t->code == OP_DOT) {
+            /* not the last token: T_END is */
+            if (t[1].kind != T_NAME)
+                return false;
+            i += 2;
+        } else if (t->code == OP_LPAR || t->code == OP_LSQB) {
+            if (!t->match)
+                return false;
+            i = t->match + 1u;
+        } else {
+            return !continues_atom[t->code];
+        }
+    }
+}
+
 static PyExpr *parse_expression_inner(Parser *p)
 {
     size_t start_tok = p->pos;
     if (lone_atom(px_tok(p)))
         return parse_atom(p);
+    if (lone_primary(p)) {
+        PyExpr *e = parse_primary(p);
+        if (!continues_atom[px_tok(p)->code])
+            return e;
+        /* not as foreseen (it cannot be, a parsed primary ends at the
+           bracket the lexer matched): the whole descent, from the start */
+        p->pos = start_tok;
+    }
     if (accept(p, KW_LAMBDA)) {
         PyExpr *l = px_node(p, PX_LAMBDA, start_tok);
         l->args = parse_parameters(p, false, OP_COLON);
@@ -1360,12 +1413,18 @@ static bool find_compile_error(const PyExpr *e, CompileCheck *cc)
     return false;
 }
 
+static PyExpr *plain_default(Arena *a, const char *text, size_t frame);
+
 bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
                         PyValue *out, const char **error)
 {
     /* eval() skips leading blanks of a string source */
     while (*text == ' ' || *text == '\t')
         text++;
+    /* a constant or a name: nothing the compiler could refuse */
+    PyExpr *plain = plain_default(a, text, 0);
+    if (plain)
+        return pyexpr_eval_in(a, plain, scope, out, error);
     ParseResult res;
     PySyntaxError err;
     if (!parse_framed(a, text, FRAME_EVAL, &res, &err)) {
@@ -1403,8 +1462,125 @@ static const char *framed(Arena *a, const char *before, size_t nbefore,
 #define FRAMED(a, before, text, after) \
     framed((a), before, sizeof before - 1, (text), after, sizeof after - 1)
 
+/* A node of the source text[start..end), as px_node() and px_finish()
+   make it; offsets are into the framed line, after `frame` bytes. */
+static PyExpr *plain_node(Arena *a, PyExprKind kind, const char *text,
+                          size_t frame, size_t start, size_t end)
+{
+    PyExpr *e = arena_new_of(a, PyExpr);
+    e->kind = kind;
+    e->source = arena_strndup(a, text + start, end - start);
+    e->start = frame + start;
+    e->end = frame + end;
+    return e;
+}
+
+/* A one-quoted str of printable ASCII with no backslash at text[start]
+   and alone (no other string right after it): its Constant, with *end
+   after its closing quote; NULL for any other text. */
+static PyExpr *plain_string(Arena *a, const char *text, size_t frame,
+                            size_t start, size_t *end)
+{
+    char quote = text[start];
+    size_t i = start + 1;
+    while (text[i] != quote) {
+        if (text[i] < ' ' || text[i] > '~' || text[i] == '\\')
+            return NULL;
+        i++;
+    }
+    i++;
+    /* "" followed by a quote opens a triple-quoted string; a quote after
+       the closing one starts an adjacent string */
+    if (text[i] == '"' || text[i] == '\'')
+        return NULL;
+    PyExpr *e = plain_node(a, PX_CONST, text, frame, start, i);
+    e->value.kind = PY_STR;
+    e->value.len = i - start - 2;
+    e->value.s = arena_strndup(a, text + start + 1, e->value.len);
+    *end = i;
+    return e;
+}
+
+/* The commonest defaults, the whole of text: None, True, False, a name
+   (NULL, or a constant given with c_default) or a dotted one (sys.maxsize),
+   a decimal int with no underscores or leading zeros, and one with a '-'
+   before it, a plain string (plain_string()).  These build the nodes the
+   parse of "x = TEXT" gives (a Constant, a Name, Attributes, a UnaryOp
+   USub over a Constant) without tokenizing it; NULL for any other text,
+   which takes the full parse. */
+static PyExpr *plain_default(Arena *a, const char *text, size_t frame)
+{
+    if (text[0] == '"' || text[0] == '\'') {
+        size_t end;
+        PyExpr *e = plain_string(a, text, frame, 0, &end);
+        return e && !text[end] ? e : NULL;
+    }
+    size_t n = tok_ascii_name_len(text);
+    if (n && text[n] == '.') {
+        /* a.b.c: Attributes nested to the left, each from the start */
+        if (tok_keyword_of(text, n) != TC_NONE)
+            return NULL;
+        PyExpr *e = plain_node(a, PX_NAME, text, frame, 0, n);
+        e->id = e->source;
+        while (text[n] == '.') {
+            size_t attr = n + 1, nattr = tok_ascii_name_len(text + attr);
+            if (!nattr || tok_keyword_of(text + attr, nattr) != TC_NONE)
+                return NULL;
+            n = attr + nattr;
+            PyExpr *at = plain_node(a, PX_ATTRIBUTE, text, frame, 0, n);
+            at->left = e;
+            at->id = arena_strndup(a, text + attr, nattr);
+            e = at;
+        }
+        return text[n] ? NULL : e;
+    }
+    if (n) {
+        if (text[n])
+            return NULL;
+        PyExpr *e;
+        switch (tok_keyword_of(text, n)) {
+        case TC_NONE:
+            e = plain_node(a, PX_NAME, text, frame, 0, n);
+            e->id = e->source;
+            return e;
+        case KW_NONE:
+            e = plain_node(a, PX_CONST, text, frame, 0, n);
+            e->value = py_none;
+            return e;
+        case KW_TRUE:
+        case KW_FALSE:
+            e = plain_node(a, PX_CONST, text, frame, 0, n);
+            e->value.kind = PY_BOOL;
+            e->value.b = text[0] == 'T';
+            return e;
+        default:
+            return NULL;
+        }
+    }
+    size_t minus = text[0] == '-';
+    const char *digits = text + minus;
+    while (digits[n] >= '0' && digits[n] <= '9')
+        n++;
+    if (!n || digits[n] || (n > 1 && digits[0] == '0'))
+        return NULL;
+    PyExpr *number = plain_node(a, PX_CONST, text, frame, minus, minus + n);
+    number->value = py_make_int(arena_strndup(a, digits, n));
+    if (!minus)
+        return number;
+    PyExpr *e = plain_node(a, PX_UNARYOP, text, frame, 0, 1 + n);
+    e->op = "USub";
+    e->left = number;
+    return e;
+}
+
 PyExpr *pyexpr_parse_default(Arena *a, const char *text, PySyntaxError *err)
 {
+    PyExpr *plain = plain_default(a, text, sizeof "x = " - 1);
+    if (plain) {
+        if (err)
+            err->msg = err->text = NULL;
+        return plain;
+    }
     ParseResult res;
     const char *src = FRAMED(a, "x = ", text, "");
     if (!parse_framed(a, src, FRAME_DEFAULT, &res, err))
@@ -1430,10 +1606,210 @@ PyArguments *pyexpr_parse_arguments(Arena *a, const char *text, PySyntaxError *e
     return res.args;
 }
 
+/* The length of the ASCII identifier that starts at s, 0 when none does
+   or when it is a keyword. */
+static size_t plain_name_len(const char *s)
+{
+    size_t n = tok_ascii_name_len(s);
+    return n && tok_keyword_of(s, n) == TC_NONE ? n : 0;
+}
+
+/* ---- plain parameter lines ------------------------------------------ */
+
+/* A parameter line read by hand, as far as it has the common shapes (see
+   plain_param()); offsets in the nodes are into the framed line. */
+typedef struct PlainLine {
+    Arena *a;
+    const char *text;
+    size_t pos;
+} PlainLine;
+
+#define PARAMS_FRAME (sizeof "def x(" - 1)
+#define PLAIN_MAX 16     /* keyword arguments, or set members */
+
+static void plain_spaces(PlainLine *q)
+{
+    while (q->text[q->pos] == ' ')
+        q->pos++;
+}
+
+/* A name that is no string prefix (no quote right after it): a Name, or
+   the Constant of True, False or None; NULL for other keywords. */
+static PyExpr *plain_name(PlainLine *q)
+{
+    const char *at = q->text + q->pos;
+    size_t n = tok_ascii_name_len(at);
+    if (!n || at[n] == '"' || at[n] == '\'')
+        return NULL;
+    PyExpr *e;
+    switch (tok_keyword_of(at, n)) {
+    case TC_NONE:
+        e = plain_node(q->a, PX_NAME, q->text, PARAMS_FRAME, q->pos,
+                       q->pos + n);
+        e->id = e->source;
+        break;
+    case KW_NONE:
+        e = plain_node(q->a, PX_CONST, q->text, PARAMS_FRAME, q->pos,
+                       q->pos + n);
+        e->value = py_none;
+        break;
+    case KW_TRUE:
+    case KW_FALSE:
+        e = plain_node(q->a, PX_CONST, q->text, PARAMS_FRAME, q->pos,
+                       q->pos + n);
+        e->value.kind = PY_BOOL;
+        e->value.b = at[0] == 'T';
+        break;
+    default:
+        return NULL;
+    }
+    q->pos += n;
+    return e;
+}
+
+/* A keyword argument's value: a name, True, False or None; a decimal int
+   with no '_' or leading zero; a one-quoted str of printable ASCII with
+   no backslash, alone (no other string after it); a set of names.  NULL
+   for anything else.  What may follow is the caller's to check. */
+static PyExpr *plain_value(PlainLine *q)
+{
+    const char *t = q->text;
+    size_t start = q->pos;
+    char ch = t[start];
+    if (ch >= '0' && ch <= '9') {
+        size_t end = start;
+        while (t[end] >= '0' && t[end] <= '9')
+            end++;
+        if ((ch == '0' && end - start > 1) || !strchr(" ,)}", t[end]) ||
+            !t[end])
+            return NULL;
+        PyExpr *e = plain_node(q->a, PX_CONST, t, PARAMS_FRAME, start, end);
+        e->value = py_make_int(arena_strndup(q->a, t + start, end - start));
+        q->pos = end;
+        return e;
+    }
+    if (ch == '"' || ch == '\'') {
+        size_t end;
+        PyExpr *e = plain_string(q->a, t, PARAMS_FRAME, start, &end);
+        if (e)
+            q->pos = end;
+        return e;
+    }
+    if (ch == '{') {
+        PyExpr *items[PLAIN_MAX];
+        size_t n = 0;
+        q->pos++;
+        for (;;) {
+            plain_spaces(q);
+            if (n == PLAIN_MAX || !(items[n++] = plain_name(q)))
+                return NULL;
+            plain_spaces(q);
+            if (t[q->pos] == '}')
+                break;
+            if (t[q->pos] != ',')
+                return NULL;
+            q->pos++;
+        }
+        q->pos++;
+        PyExpr *e = plain_node(q->a, PX_SET, t, PARAMS_FRAME, start, q->pos);
+        e->items = arena_array_of(q->a, PyExpr *, n);
+        memcpy(e->items, items, n * sizeof *items);
+        e->nitems = n;
+        return e;
+    }
+    return plain_name(q);
+}
+
+/* Most parameter lines are "name: converter" or "name: converter(k=v,
+   ...)", where each v is a name, a number, a plain string or a set of
+   names (plain_value()), with spaces between.  For these the parse of
+   "def x(TEXT): pass" can only give one plain parameter annotated with a
+   Name or a Call of keyword arguments, so that is built directly (the
+   same nodes, spans and copies) without tokenizing the framed line.
+   False for any other text, which takes the full parse. */
+static bool plain_param(Arena *a, const char *text, PyParamDecl *out)
+{
+    PlainLine q = { a, text, 0 };
+    size_t nname = plain_name_len(text);
+    if (!nname)
+        return false;
+    q.pos = nname;
+    plain_spaces(&q);
+    if (text[q.pos++] != ':')
+        return false;
+    plain_spaces(&q);
+    size_t conv = q.pos;
+    size_t nconv = plain_name_len(text + conv);
+    if (!nconv || text[conv + nconv] == '"' || text[conv + nconv] == '\'')
+        return false;
+    q.pos += nconv;
+    plain_spaces(&q);
+
+    PyExpr *name = plain_node(a, PX_NAME, text, PARAMS_FRAME, conv,
+                              conv + nconv);
+    name->id = name->source;
+    PyExpr *annotation = name;
+    if (text[q.pos] == '(') {
+        PyKeyword kws[PLAIN_MAX];
+        size_t nkw = 0;
+        q.pos++;
+        plain_spaces(&q);
+        while (text[q.pos] != ')') {
+            size_t kw = q.pos;
+            size_t nkwname = plain_name_len(text + kw);
+            if (nkw == PLAIN_MAX || !nkwname)
+                return false;
+            q.pos += nkwname;
+            plain_spaces(&q);
+            if (text[q.pos] != '=' || text[q.pos + 1] == '=')
+                return false;
+            q.pos++;
+            plain_spaces(&q);
+            PyExpr *value = plain_value(&q);
+            if (!value)
+                return false;
+            kws[nkw].arg = arena_strndup(a, text + kw, nkwname);
+            kws[nkw].value = value;
+            kws[nkw].start = PARAMS_FRAME + kw;
+            kws[nkw].end = PARAMS_FRAME + q.pos;
+            nkw++;
+            plain_spaces(&q);
+            if (text[q.pos] == ',') {
+                q.pos++;
+                plain_spaces(&q);
+                if (text[q.pos] == ')')   /* a trailing comma */
+                    return false;
+            } else if (text[q.pos] != ')') {
+                return false;
+            }
+        }
+        q.pos++;
+        annotation = plain_node(a, PX_CALL, text, PARAMS_FRAME, conv, q.pos);
+        annotation->left = name;
+        if (nkw) {
+            annotation->keywords = arena_array_of(a, PyKeyword, nkw);
+            memcpy(annotation->keywords, kws, nkw * sizeof *kws);
+        }
+        annotation->nkeywords = nkw;
+        plain_spaces(&q);
+    }
+    if (text[q.pos])
+        return false;
+    out->nargs = 1;
+    out->name = arena_strndup(a, text, nname);
+    out->annotation = annotation;
+    return true;
+}
+
 bool pyexpr_parse_params(Arena *a, const char *text, PyParamDecl *out,
                          PySyntaxError *err)
 {
     memset(out, 0, sizeof *out);
+    if (plain_param(a, text, out)) {
+        if (err)
+            err->msg = err->text = NULL;
+        return true;
+    }
     PyArguments *args = pyexpr_parse_arguments(a, text, err);
     if (!args)
         return false;

@@ -28,6 +28,7 @@ typedef struct Lexer {
     size_t cap;
     char brackets[200];
     size_t bracket_pos[200];
+    size_t bracket_tok[200];      /* the opening bracket's token */
     int depth;
 } Lexer;
 
@@ -313,6 +314,7 @@ static bool lex_bracket(Lexer *lx, char c)
         if (lx->depth >= (int)sizeof lx->brackets)
             return lex_error(lx, lx->pos, false, "too many nested parentheses");
         lx->bracket_pos[lx->depth] = lx->pos;
+        lx->bracket_tok[lx->depth] = lx->out->ntoks;   /* pushed next */
         lx->brackets[lx->depth++] = c;
         return true;
     }
@@ -325,6 +327,11 @@ static bool lex_bracket(Lexer *lx, char c)
                          arena_printf(lx->a, "closing parenthesis '%c' does not match "
                                              "opening parenthesis '%c'", c, open));
     lx->depth--;
+    /* this closing bracket is pushed next */
+    size_t closer = lx->out->ntoks;
+    if (closer <= 0xFFFF)
+        lx->out->toks[lx->bracket_tok[lx->depth]].match =
+            (unsigned short)closer;
     return true;
 }
 
@@ -654,6 +661,23 @@ bool tok_is(const LexResult *lr, const Token *t, const char *text)
         if (s[i] != text[i])
             return false;
     return text[n] == '\0';
+}
+
+size_t tok_ascii_name_len(const char *s)
+{
+    unsigned char k = char_class[(unsigned char)s[0]];
+    if (k != CC_NAME && k != CC_PREFIX)
+        return 0;
+    size_t n = 1;
+    while ((unsigned)(char_class[(unsigned char)s[n]] - CC_DIGIT) <=
+           CC_PREFIX - CC_DIGIT)
+        n++;
+    return n;
+}
+
+TokCode tok_keyword_of(const char *s, size_t n)
+{
+    return (TokCode)keyword_code(s, n);
 }
 
 TokCode tok_code_of(const char *text)

@@ -43,6 +43,10 @@ typedef struct Token {
     unsigned char kind;           /* a TokKind */
     unsigned char code;           /* a TokCode */
     bool raw, bytes, u, fstring;  /* T_STRING prefix letters */
+    /* an opening bracket: the index of the token that closes it, 0 when
+       none does or the index does not fit (so that the parser can look
+       past a bracketed run of tokens) */
+    unsigned short match;
 } Token;
 
 typedef struct LexResult {
@@ -67,5 +71,10 @@ bool tok_is(const LexResult *lr, const Token *t, const char *text);
 /* The TokCode of an operator or keyword's spelling; TC_NONE for any other
    text. */
 TokCode tok_code_of(const char *text);
+/* The length of the ASCII name (letters, digits, '_', no digit first)
+   at the start of s, 0 when none starts there. */
+size_t tok_ascii_name_len(const char *s);
+/* The keyword the n bytes at s spell (KW_ code), or TC_NONE. */
+TokCode tok_keyword_of(const char *s, size_t n);
 
 #endif

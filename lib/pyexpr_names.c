@@ -57,6 +57,8 @@ static const NameEntry names[] = {
     { "__package__", N_CONST, 0, NULL }, { "__spec__", N_CONST, 0, NULL },
 };
 
+/* modules, classes, builtin_classes, functions and builtins are sorted
+   (by strcmp): they are searched by halving. */
 static const char *const modules[] = {
     "abc", "ast", "collections", "contextlib", "copy", "cpp", "functools",
     "hashlib", "inspect", "io", "itertools", "os", "pprint", "re", "shlex",
@@ -91,7 +93,10 @@ static const char *const classes[] = {
     "unsigned_int_converter", "unsigned_int_return_converter",
     "unsigned_long_converter", "unsigned_long_long_converter",
     "unsigned_long_return_converter", "unsigned_short_converter",
-    /* builtin classes */
+};
+
+/* The builtin classes. */
+static const char *const builtin_classes[] = {
     "ArithmeticError", "AssertionError", "AttributeError", "BaseException",
     "BaseExceptionGroup", "BlockingIOError", "BrokenPipeError", "BufferError",
     "BytesWarning", "ChildProcessError", "ConnectionAbortedError", "ConnectionError",
@@ -155,6 +160,25 @@ static bool in_list(const char *const *list, size_t n, const char *name)
     return false;
 }
 #define IN(list, name) in_list(list, sizeof list / sizeof list[0], name)
+
+/* Membership of a list sorted by strcmp, by halving it. */
+static bool in_sorted(const char *const *list, size_t n, const char *name)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int cmp = strcmp(name, list[mid]);
+        if (!cmp)
+            return true;
+        if (cmp < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return false;
+}
+#define IN_SORTED(list, name) \
+    in_sorted(list, sizeof list / sizeof list[0], name)
 
 /* Attribute values of clinic's imported modules that a default may name. */
 static const struct {
@@ -289,19 +313,19 @@ bool pyns_lookup(Arena *a, const char *id, PyEvalScope scope, PyValue *out)
             return true;
         }
     }
-    if (IN(modules, id)) {
+    if (IN_SORTED(modules, id)) {
         *out = py_make_opaque("module", arena_printf(a, "<module '%s'>", id));
         return true;
     }
-    if (IN(classes, id)) {
+    if (IN_SORTED(classes, id) || IN_SORTED(builtin_classes, id)) {
         *out = py_make_opaque("type", arena_printf(a, "<class '%s'>", id));
         return true;
     }
-    if (IN(functions, id)) {
+    if (IN_SORTED(functions, id)) {
         *out = py_make_opaque("function", arena_printf(a, "<function %s>", id));
         return true;
     }
-    if (IN(builtins, id)) {
+    if (IN_SORTED(builtins, id)) {
         *out = py_make_opaque("builtin_function_or_method",
                               arena_printf(a, "<built-in function %s>", id));
         return true;

@@ -26,6 +26,14 @@ const PyValue py_none = { .kind = PY_NONE };
 
 char *pyint_from_digits(Arena *a, const char *digits, size_t n, int base)
 {
+    if (base == 10) {
+        /* already decimal: only the leading zeros go */
+        while (n > 1 && digits[0] == '0') {
+            digits++;
+            n--;
+        }
+        return n ? arena_strndup(a, digits, n) : arena_strdup(a, "0");
+    }
     /* dec holds the value little-endian, one decimal digit per byte. */
     size_t cap = n * 5 / 4 + 2, len = 1;
     unsigned char *dec = xcalloc(cap, 1);
@@ -696,6 +704,14 @@ void pyvalue_repr(StrBuf *sb, const PyValue *v)
 
 char *py_repr(Arena *a, const PyValue *v)
 {
+    /* the reprs that are a copy of some text need no buffer */
+    switch (v->kind) {
+    case PY_NONE: return arena_strndup(a, "None", 4);
+    case PY_BOOL: return v->b ? arena_strndup(a, "True", 4)
+                              : arena_strndup(a, "False", 5);
+    case PY_INT: return arena_strndup(a, v->s, v->len);
+    default: break;
+    }
     StrBuf sb = STRBUF_INIT;
     pyvalue_repr(&sb, v);
     return pysb_take(&sb, a);
