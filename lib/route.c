@@ -161,11 +161,11 @@ void textbuffer_append_n(Clinic *c, TextBuffer *tb, const char *text,
         size_t cap = tb->cap ? tb->cap : 256;
         while (cap < tb->len + n + 1)
             cap *= 2;
-        /* arena memory is not freed on growth; doubling bounds the waste */
-        char *grown = arena_alloc_uninit(c->arena, cap);
-        if (tb->len)
-            memcpy(grown, tb->text, tb->len);
-        tb->text = grown;
+        /* grown in place where the arena can (a destination's text soon
+           has a chunk of its own): the outgrown copies of a large routed
+           file's buffer were most of its memory */
+        tb->text = arena_realloc(c->arena, tb->cap ? tb->text : NULL,
+                                 tb->cap, cap);
         tb->cap = cap;
     }
     memcpy(tb->text + tb->len, text, n);
