@@ -4,7 +4,8 @@
 # every run), both in --make mode, for each dialect: 3.11's clinic.py on
 # the CPython 3.11.2 tree, 3.13's on the 3.13.5 tree; then clinic --json
 # --make against --make.  Reports the median wall time of RUNS runs
-# (default 5), interleaved, the ratio, CPU time and peak resident memory,
+# (default 5), interleaved, the ratio, CPU time and peak resident memory
+# (each of one run of the tool alone: measure.c),
 # instructions with one worker (callgrind), the tree doubled and the
 # largest file alone.  Not a test: it fails only if a tool cannot be run
 # at all.
@@ -18,10 +19,12 @@ case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
 CACHE=${CLINIC_CACHE:-${HOME:-/tmp}/.cache/clinic-conformance}
 PYTHON=${PYTHON:-python3}
 RUNS=${RUNS:-5}
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (make deps)" >&2; exit 1; }
 [ -x "$CLINIC" ] || { echo "bench: $CLINIC is not built" >&2; exit 1; }
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-bench.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
+MEASURE=$scratch/measure
+${CC:-cc} -O2 -o "$MEASURE" "$here/measure.c" ||
+    { echo "bench: cannot build tests/bench/measure.c" >&2; exit 1; }
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 maxof() { sort -n | tail -n 1; }
@@ -38,12 +41,10 @@ fresh_tree() {   # a pristine copy of the listed files in $scratch/tree
 run_once() {
     name=$1; shift
     fresh_tree
-    rc=0
-    # wall time from date's nanoseconds (time's %e has 10 ms steps)
-    t0=$(date +%s.%N)
-    (cd "$scratch" && /usr/bin/time -f '%M %U %S' -o "$scratch/t" "$@" > "$scratch/$name.out" 2>&1) || rc=$?
-    t1=$(date +%s.%N)
-    tail -n 1 "$scratch/t" | awk -v t0="$t0" -v t1="$t1" '{print t1 - t0, $1, $2 + $3}' >> "$scratch/$name.times"
+    # the tool's own wall time, peak memory and CPU time (measure.c)
+    (cd "$scratch" && "$MEASURE" "$scratch/$name.out" "$@") > "$scratch/t"
+    read -r wall kib cpu rc < "$scratch/t"
+    echo "$wall $kib $cpu" >> "$scratch/$name.times"
     # files the run changed (there should be none: the tree is pristine)
     changed=$(cd "$scratch/tree" && find . -type f -newer "$scratch/list" | wc -l)
     eval "${name}_rc=\$rc ${name}_changed=\$changed"
@@ -151,10 +152,8 @@ cp -R "$scratch/tree2/one" "$scratch/tree2/two"
 i=0
 while [ $i -lt "$RUNS" ]; do
     rm -rf "$scratch/tree"; cp -R "$scratch/tree2" "$scratch/tree"
-    t0=$(date +%s.%N)
-    (cd "$scratch" && /usr/bin/time -f '%M %U %S' -o "$scratch/t" "$CLINIC" --dialect "$dialect" --make --srcdir tree > /dev/null 2>&1) || true
-    t1=$(date +%s.%N)
-    tail -n 1 "$scratch/t" | awk -v t0="$t0" -v t1="$t1" '{print t1 - t0, $1, $2 + $3}' >> "$scratch/double.times"
+    (cd "$scratch" && "$MEASURE" /dev/null "$CLINIC" --dialect "$dialect" --make --srcdir tree) |
+        cut -d' ' -f1-3 >> "$scratch/double.times"
     i=$((i + 1))
 done
 rm -rf "$scratch/tree2"
