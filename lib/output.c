@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "block.h"
+#include "checksum.h"
 #include "gen.h"
 #include "message.h"
 #include "route.h"
@@ -153,8 +154,75 @@ static void add_output_file(Clinic *c, const char *path, const char *text,
     c->nfiles++;
 }
 
-static void finish_file_destination(Clinic *c, Destination *d,
-                                     const char *output)
+/* The text of d's buffers end to end, as Destination.dump() gives it,
+   without clearing them: only for a message. */
+static const char *destination_text(Clinic *c, const Destination *d)
+{
+    StrBuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < d->nbuffers; i++)
+        sb_add(&sb, d->buffers[i]->text, d->buffers[i]->len);
+    return sb_take(&sb, c->arena);
+}
+
+/* block_check_output() of a routed file's output (n bytes at s, in
+   whatever memory it was written to): clinic.py fails on a lone surrogate
+   ("\\ud800") when it hashes the output, in block_print()'s words. */
+static void check_routed_output(Clinic *c, const char *s, size_t n)
+{
+    size_t at;
+    unsigned cp;
+    if (text_find_surrogate(s, n, &at, &cp))
+        clinic_fail(c, 0, "'utf-8' codec can't encode character "
+                    "'\\u%04x' in position %zu: surrogates not allowed", cp,
+                    at);
+}
+
+/* block_print() of the routed file's one block, 'preserve' with header
+   and d's buffers as its output, written piece by piece where it goes:
+   into out, which compares it with the old text in place, so that the
+   output is neither put together first nor copied when unchanged.
+   existing: the old file's block, whose verified checksum is reused when
+   the output is the same. */
+static void print_routed_file(Clinic *c, PrintOut *out, const Destination *d,
+                              const char *header, const Block *existing)
+{
+    static const char start[] =
+        "/*[clinic input]\npreserve\n[clinic start generated code]*/\n";
+    printout_add(out, start, sizeof start - 1);
+    size_t output_at = out->len;
+    printout_add(out, header, strlen(header));
+    for (size_t i = 0; i < d->nbuffers; i++)
+        printout_add(out, d->buffers[i]->text, d->buffers[i]->len);
+    size_t n = out->len - output_at;
+    check_routed_output(c, printout_at(out, output_at), n);
+    /* the checksum covers the output as written: with its final "\n" */
+    if (n && printout_at(out, output_at)[n - 1] != '\n') {
+        printout_add(out, "\n", 1);
+        n++;
+    }
+    const char *written = printout_at(out, output_at);
+    char output_sum[17], input_sum[17];
+    if (existing->verified_output && existing->verified_len == n &&
+        (existing->verified_output == written ||
+         memcmp(existing->verified_output, written, n) == 0)) {
+        memcpy(output_sum, existing->verified_sum, 16);   /* the same text */
+        output_sum[16] = '\0';
+    } else {
+        checksum_compute(written, n, 16, output_sum);
+    }
+    checksum_compute("preserve\n", 9, 16, input_sum);
+    static const char end_start[] = "/*[clinic end generated code: output=";
+    char end[sizeof end_start - 1 + 16 + 7 + 16 + 4], *e = end;
+    memcpy(e, end_start, sizeof end_start - 1);
+    e += sizeof end_start - 1;
+    memcpy(e, output_sum, 16);
+    memcpy(e + 16, " input=", 7);
+    memcpy(e + 23, input_sum, 16);
+    memcpy(e + 39, "]*/\n", 4);
+    printout_add(out, end, sizeof end);
+}
+
+static void finish_file_destination(Clinic *c, Destination *d)
 {
     /* An existing file is checked before it is replaced (it must be one
        verified 'preserve' block) unless -f.  clinic.py skips the check
@@ -181,7 +249,7 @@ static void finish_file_destination(Clinic *c, Destination *d,
 
     size_t old_len = 0;
     const char *old = read_existing(c, d->filename, &old_len);
-    Block existing = {0};   /* its verified output: block_print reuses
+    Block existing = {0};   /* its verified output: the printer reuses
                                the checksum when the output is the same */
     if (old && verify) {
         /* A destination file must hold nothing but one 'preserve' block
@@ -204,6 +272,7 @@ static void finish_file_destination(Clinic *c, Destination *d,
                    rewritten */
                 const char *note = NULL;
                 if (nblocks == 0 && !strcmp(b.input, "preserve\n")) {
+                    const char *output = destination_text(c, d);
                     size_t n = strlen(output);
                     const char *fresh = n && output[n - 1] != '\n'
                         ? arena_printf(c->arena, "%s\n", output) : output;
@@ -226,30 +295,29 @@ static void finish_file_destination(Clinic *c, Destination *d,
                          MSG_ARGS(d->filename));
     }
 
-    Block block = {0};
-    block.input = "preserve\n";
-    block.dsl_name = "clinic";
+    /* The file's text is written once, where it goes: compared with the
+       old text as it is printed, an unchanged file is not copied; a
+       changed one is the printer's buffer, handed to the arena. */
     const char *header = gen_includes_header(c);
-    block.output = *header ? arena_printf(c->arena, "%s%s", header, output)
-                           : output;
-    block.verified_output = existing.verified_output;
-    block.verified_len = existing.verified_len;
-    memcpy(block.verified_sum, existing.verified_sum,
-           sizeof block.verified_sum);
+    PrintOut out;
+    printout_init(&out, c->options.no_output ? NULL : old, old_len);
+    print_routed_file(c, &out, d, header, &existing);
+    destination_clear(d);
     if (c->options.no_output) {   /* checked; its text is not wanted */
-        block_check_output(c, &block);
+        printout_free(&out);
         add_output_file(c, d->filename, NULL, 0, false);
         return;
     }
-    /* compared with the file's text as it is printed: an unchanged file
-       is not copied */
-    PrintOut out;
-    printout_init(&out, old, old_len);
-    block_print(c, &out, &block);
     size_t len = out.len;
     bool changed = !printout_unchanged(&out);
-    const char *text = changed
-        ? arena_strndup(c->arena, printout_at(&out, 0), len) : old;
+    const char *text = old;
+    if (out.copied) {
+        char *buf = sb_detach(&out.text, NULL);
+        arena_adopt(c->arena, buf);
+        text = buf;
+    } else if (changed) {
+        text = arena_strndup(c->arena, printout_at(&out, 0), len);
+    }
     printout_free(&out);
     add_output_file(c, d->filename, text, len, changed);
 }
@@ -285,10 +353,13 @@ void router_finish(Clinic *c, PrintOut *out)
         Destination *d = r->dests[i];
         if (d->type == DEST_SUPPRESS)
             continue;
-        const char *output = destination_dump(c, d);
-        if (!*output)
+        size_t total = 0;
+        for (size_t k = 0; k < d->nbuffers; k++)
+            total += d->buffers[k]->len;
+        if (!total)
             continue;
         if (d->type == DEST_BUFFER) {
+            const char *output = destination_dump(c, d);
             clinic_warn(c, 0, "Destination buffer %s not empty at end of "
                         "file, emptying.", route_repr(c, d->name));
             Block block = {0};
@@ -298,7 +369,7 @@ void router_finish(Clinic *c, PrintOut *out)
             printout_add(out, "\n", 1);
             block_print(c, out, &block);
         } else {
-            finish_file_destination(c, d, output);
+            finish_file_destination(c, d);
         }
     }
 }
