@@ -160,7 +160,8 @@ static const char *destination_text(Clinic *c, const Destination *d)
 {
     StrBuf sb = STRBUF_INIT;
     for (size_t i = 0; i < d->nbuffers; i++)
-        sb_add(&sb, d->buffers[i]->text, d->buffers[i]->len);
+        for (const TextPiece *p = d->buffers[i]->first; p; p = p->next)
+            sb_add(&sb, p->text, p->len);
     return sb_take(&sb, c->arena);
 }
 
@@ -192,7 +193,9 @@ static void print_routed_file(Clinic *c, PrintOut *out, const Destination *d,
     size_t output_at = out->len;
     printout_add(out, header, strlen(header));
     for (size_t i = 0; i < d->nbuffers; i++)
-        printout_add(out, d->buffers[i]->text, d->buffers[i]->len);
+        for (const TextPiece *p = d->buffers[i]->first; p && p->len;
+             p = p->next)
+            printout_add(out, p->text, p->len);
     size_t n = out->len - output_at;
     check_routed_output(c, printout_at(out, output_at), n);
     /* the checksum covers the output as written: with its final "\n" */
