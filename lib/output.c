@@ -178,6 +178,14 @@ static void check_routed_output(Clinic *c, const char *s, size_t n)
                     at);
 }
 
+/* A routed file as clinic writes it: its 'preserve' block alone. */
+static const char routed_start[] =
+    "/*[clinic input]\npreserve\n[clinic start generated code]*/\n";
+static const char routed_end[] = "/*[clinic end generated code: output=";
+/* The end marker's length: routed_end, 16 digits, " input=", 16 digits,
+   and the comment's end and a newline (4). */
+#define ROUTED_END_LEN (sizeof routed_end - 1 + 16 + 7 + 16 + 4)
+
 /* block_print() of the routed file's one block, 'preserve' with header
    and d's buffers as its output, written piece by piece where it goes:
    into out, which compares it with the old text in place, so that the
@@ -187,9 +195,7 @@ static void check_routed_output(Clinic *c, const char *s, size_t n)
 static void print_routed_file(Clinic *c, PrintOut *out, const Destination *d,
                               const char *header, const Block *existing)
 {
-    static const char start[] =
-        "/*[clinic input]\npreserve\n[clinic start generated code]*/\n";
-    printout_add(out, start, sizeof start - 1);
+    printout_add(out, routed_start, sizeof routed_start - 1);
     size_t output_at = out->len;
     printout_add(out, header, strlen(header));
     for (size_t i = 0; i < d->nbuffers; i++)
@@ -214,15 +220,71 @@ static void print_routed_file(Clinic *c, PrintOut *out, const Destination *d,
         checksum_compute(written, n, 16, output_sum);
     }
     checksum_compute("preserve\n", 9, 16, input_sum);
-    static const char end_start[] = "/*[clinic end generated code: output=";
-    char end[sizeof end_start - 1 + 16 + 7 + 16 + 4], *e = end;
-    memcpy(e, end_start, sizeof end_start - 1);
-    e += sizeof end_start - 1;
+    char end[ROUTED_END_LEN], *e = end;
+    memcpy(e, routed_end, sizeof routed_end - 1);
+    e += sizeof routed_end - 1;
     memcpy(e, output_sum, 16);
     memcpy(e + 16, " input=", 7);
     memcpy(e + 23, input_sum, 16);
     memcpy(e + 39, "]*/\n", 4);
     printout_add(out, end, sizeof end);
+}
+
+static bool is_hex16(const char *s)
+{
+    for (int i = 0; i < 16; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    return true;
+}
+
+/* The check of an existing routed file, when it is as clinic wrote it:
+   the start of its block, its output, and an end marker with the
+   checksums in clinic's own form at its very end, and no "/" "*[" in the
+   output (so no line in it can be a start line or an end marker, and
+   the block parser would find just this block) nor a NUL.  Then the
+   output's checksum is all there is to verify: the block parser is not
+   needed to read the output line by line and copy it.  True, and the
+   verified output in *existing, when the file passes; false when the
+   block parser is to say what it finds. */
+static bool verify_routed_file(Clinic *c, const Destination *d,
+                               const char *old, size_t old_len,
+                               Block *existing)
+{
+    size_t head = sizeof routed_start - 1;
+    if (old_len < head + ROUTED_END_LEN ||
+        memcmp(old, routed_start, head) != 0)
+        return false;
+    size_t end = old_len - ROUTED_END_LEN;
+    const char *marker = old + end;
+    if (memcmp(marker, routed_end, sizeof routed_end - 1) != 0)
+        return false;
+    const char *sum = marker + sizeof routed_end - 1;
+    if (!is_hex16(sum) || memcmp(sum + 16, " input=", 7) != 0 ||
+        !is_hex16(sum + 23) || memcmp(sum + 39, "]*/\n", 4) != 0 ||
+        (end > head && old[end - 1] != '\n'))
+        return false;
+    /* the first "/" "*[" after the start is the end marker's (a NUL
+       before it stops the search) */
+    if (strstr(old + head, "/*[") != marker)
+        return false;
+
+    /* the block parser's sum: remembered for the run, or computed */
+    const ClinicOptions *o = &c->options;
+    size_t len = end - head;
+    char full[41];
+    if (!o->sum_known ||
+        !o->sum_known(o->sum_userdata, d->filename, head, len, full)) {
+        checksum_compute(old + head, len, 40, full);
+        if (o->sum_note)
+            o->sum_note(o->sum_userdata, d->filename, head, len, full);
+    }
+    if (memcmp(full, sum, 16) != 0)
+        return false;
+    existing->verified_output = old + head;
+    existing->verified_len = len;
+    memcpy(existing->verified_sum, full, sizeof full);
+    return true;
 }
 
 static void finish_file_destination(Clinic *c, Destination *d)
@@ -254,7 +316,7 @@ static void finish_file_destination(Clinic *c, Destination *d)
     const char *old = read_existing(c, d->filename, &old_len);
     Block existing = {0};   /* its verified output: the printer reuses
                                the checksum when the output is the same */
-    if (old && verify) {
+    if (old && verify && !verify_routed_file(c, d, old, old_len, &existing)) {
         /* A destination file must hold nothing but one 'preserve' block
            whose checksums still verify. */
         /* Its errors (a checksum mismatch) name the file and line they
