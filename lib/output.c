@@ -53,7 +53,8 @@ void router_append_field_n(Clinic *c, int field, const char *text, size_t n)
 
 const char *router_dump_block(Clinic *c)
 {
-    return destination_dump(c, router_get_destination(c, "block"));
+    /* the first destination, which cannot be replaced */
+    return destination_dump(c, c->router->dests[0]);
 }
 
 

@@ -264,6 +264,9 @@ void destination_clear(Destination *d)
         textbuffer_clear(d->buffers[i]);
 }
 
+/* The default destination 'file': every file has it. */
+static const char default_file_template[] = "{dirname}/clinic/{basename}.h";
+
 /* The {path} ... {basename_extension} fields of a file destination's
    template, as clinic.py's Destination.__init__ computes them. */
 static const char *file_destination_path(Clinic *c, const char *name,
@@ -275,6 +278,8 @@ static const char *file_destination_path(Clinic *c, const char *name,
     route_path_split(a, c->filename, &dirname, &basename);
     if (!*dirname)
         dirname = ".";
+    if (template == default_file_template)   /* its two fields, pasted */
+        return arena_concat_of(a, dirname, "/clinic/", basename, ".h");
     path_splitext(a, c->filename, &root, &ext);
     strmap_set(a, &d, "path", c->filename);
     strmap_set(a, &d, "dirname", dirname);
@@ -405,29 +410,31 @@ Router *router_new(Clinic *c)
     Router *r = arena_new_of(c->arena, Router);
     c->router = r;
     r->line_prefix = r->line_suffix = "";
+    /* made in this order: dests[0] to dests[3] */
+    enum { BLOCK, SUPPRESS, BUFFER, FILE_ };
     router_add_destination(c, "block", "buffer", NULL, 0);
     router_add_destination(c, "suppress", "suppress", NULL, 0);
     router_add_destination(c, "buffer", "buffer", NULL, 0);
-    const char *file_template = "{dirname}/clinic/{basename}.h";
+    const char *file_template = default_file_template;
     router_add_destination(c, "file", "file", &file_template, 1);
 
     /* clinic.py's default destination_buffers */
-    static const struct { const char *dest; int index; }
+    static const struct { unsigned char dest, index; }
         defaults[ROUTER_NFIELDS] = {
-        [FIELD_CPP_IF] = { "file", 0 },
-        [FIELD_DOCSTRING_PROTOTYPE] = { "suppress", 0 },
-        [FIELD_DOCSTRING_DEFINITION] = { "file", 0 },
-        [FIELD_METHODDEF_DEFINE] = { "file", 0 },
-        [FIELD_IMPL_PROTOTYPE] = { "file", 0 },
-        [FIELD_PARSER_PROTOTYPE] = { "suppress", 0 },
-        [FIELD_PARSER_DEFINITION] = { "file", 0 },
-        [FIELD_CPP_ENDIF] = { "file", 0 },
-        [FIELD_METHODDEF_IFNDEF] = { "file", 1 },
-        [FIELD_IMPL_DEFINITION] = { "block", 0 },
+        [FIELD_CPP_IF] = { FILE_, 0 },
+        [FIELD_DOCSTRING_PROTOTYPE] = { SUPPRESS, 0 },
+        [FIELD_DOCSTRING_DEFINITION] = { FILE_, 0 },
+        [FIELD_METHODDEF_DEFINE] = { FILE_, 0 },
+        [FIELD_IMPL_PROTOTYPE] = { FILE_, 0 },
+        [FIELD_PARSER_PROTOTYPE] = { SUPPRESS, 0 },
+        [FIELD_PARSER_DEFINITION] = { FILE_, 0 },
+        [FIELD_CPP_ENDIF] = { FILE_, 0 },
+        [FIELD_METHODDEF_IFNDEF] = { FILE_, 1 },
+        [FIELD_IMPL_DEFINITION] = { BLOCK, 0 },
     };
     for (int i = 0; i < ROUTER_NFIELDS; i++)
-        r->fields.fields[i] =
-            router_get_buffer(c, defaults[i].dest, defaults[i].index);
+        r->fields.fields[i] = destination_buffer(c, r->dests[defaults[i].dest],
+                                                 defaults[i].index);
     return r;
 }
 
