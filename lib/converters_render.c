@@ -11,7 +11,10 @@
  * format pass, and the reference's indentation, which the generator
  * removes with normalize_snippet.
  */
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "converters_impl.h"
@@ -421,6 +424,111 @@ static bool end_code_line(char *out, size_t *len, size_t line_start,
     return true;
 }
 
+/* format_code's output: a line at a time, indented as it is written. */
+typedef struct CodeOut {
+    char buf[4096];
+    size_t len, line_start, ind;
+    bool first;                 /* on the text's first line */
+} CodeOut;
+
+static const char code_spaces[64] = "                                "
+                                    "                               ";
+
+static inline bool code_put(CodeOut *o, const char *s, size_t n)
+{
+    if (n >= sizeof o->buf - o->len)
+        return false;
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    return true;
+}
+
+/* The end of a line, and the next one's indent.  code: the line is
+   known to be a line of code, which end_code_line leaves as it is. */
+static bool code_newline(CodeOut *o, bool code)
+{
+    if (!code &&
+        !end_code_line(o->buf, &o->len, o->line_start, o->ind, o->first))
+        return false;
+    o->first = false;
+    if (!code_put(o, "\n", 1))
+        return false;
+    o->line_start = o->len;
+    return code_put(o, code_spaces, o->ind);
+}
+
+/* A field's value, which must not bring a line of its own. */
+static inline bool code_put_value(CodeOut *o, const char *value)
+{
+    if (!value)
+        return false;
+    size_t n = 0;
+    while (value[n] && value[n] != '\n')
+        n++;
+    return !value[n] && code_put(o, value, n);
+}
+
+/* The snippet text p (or a part of it) formatted into o; false where
+   format_code gives up. */
+static bool code_put_source(CodeOut *o, const SnippetFields *f,
+                            const char *p)
+{
+    while (*p) {
+        if (p[0] == '{' && p[1] == '{') {
+            if (!code_put(o, "{", 1))
+                return false;
+            p += 2;
+        } else if (p[0] == '}' && p[1] == '}') {
+            if (!code_put(o, "}", 1))
+                return false;
+            p += 2;
+        } else if (p[0] == '{') {
+            /* as text_format_map reads a field */
+            const char *q = p + 1 + strcspn(p + 1, "}!:");
+            const char *end = *q == '}' ? q : strchr(q, '}');
+            if (!end)
+                return false;
+            if (!code_put_value(o, snippet_field(f, p + 1,
+                                                 (size_t)(q - (p + 1)),
+                                                 end == q)))
+                return false;
+            p = end + 1;
+        } else if (p[0] == '}') {
+            return false;
+        } else {
+            size_t n = strcspn(p, "{}\n");
+            if (!code_put(o, p, n))
+                return false;
+            p += n;
+            if (*p == '\n') {
+                if (!code_newline(o, false))
+                    return false;
+                p++;
+            }
+        }
+    }
+    return true;
+}
+
+static void code_start(CodeOut *o, int indent)
+{
+    o->len = o->line_start = 0;
+    o->ind = indent > 63 ? 63 : (size_t)indent;
+    o->first = true;
+    o->buf[0] = '\0';
+    code_put(o, code_spaces, o->ind);
+}
+
+static char *code_finish(CodeOut *o, Arena *a)
+{
+    if (!end_code_line(o->buf, &o->len, o->line_start, o->ind, o->first))
+        return NULL;
+    /* the trailing white space goes, and the blank lines with it */
+    while (o->len > 0 && is_py_space(o->buf[o->len - 1]))
+        o->len--;
+    return arena_strndup(a, o->buf, o->len);
+}
+
 /* format_snippet's text, formatted and then normalised at indent as
    text_normalize_snippet() does, in one pass: each line is written
    indented as it is formatted.  That holds while the text's first line
@@ -430,68 +538,209 @@ static bool end_code_line(char *out, size_t *len, size_t line_start,
    the buffer (snippets are some hundred bytes). */
 static char *format_code(const SnippetFields *f, int indent)
 {
-    static const char spaces[64] = "                                "
-                                   "                               ";
-    char out[4096];
-    size_t len = 0, line_start = 0;
-    size_t ind = indent > 63 ? 63 : (size_t)indent;
-    bool first = true;
-#define PUT(s, n)                                 \
-    do {                                          \
-        size_t n_ = (n);                          \
-        if (n_ >= sizeof out - len)               \
-            return NULL;                          \
-        memcpy(out + len, (s), n_);               \
-        len += n_;                                \
-    } while (0)
-
-    PUT(spaces, ind);
-    for (const char *p = f->text; *p;) {
-        if (p[0] == '{' && p[1] == '{') {
-            PUT("{", 1);
-            p += 2;
-        } else if (p[0] == '}' && p[1] == '}') {
-            PUT("}", 1);
-            p += 2;
-        } else if (p[0] == '{') {
-            /* as text_format_map reads a field */
-            const char *q = p + 1 + strcspn(p + 1, "}!:");
-            const char *end = *q == '}' ? q : strchr(q, '}');
-            if (!end)
-                return NULL;
-            const char *value = snippet_field(f, p + 1, (size_t)(q - (p + 1)),
-                                              end == q);
-            if (!value)
-                return NULL;
-            size_t n = strcspn(value, "\n");
-            if (value[n])
-                return NULL;
-            PUT(value, n);
-            p = end + 1;
-        } else if (p[0] == '}') {
-            return NULL;
-        } else {
-            size_t n = strcspn(p, "{}\n");
-            PUT(p, n);
-            p += n;
-            if (*p == '\n') {
-                if (!end_code_line(out, &len, line_start, ind, first))
-                    return NULL;
-                first = false;
-                PUT("\n", 1);
-                line_start = len;
-                PUT(spaces, ind);
-                p++;
-            }
-        }
-    }
-#undef PUT
-    if (!end_code_line(out, &len, line_start, ind, first))
+    CodeOut o;
+    code_start(&o, indent);
+    if (!code_put_source(&o, f, f->text))
         return NULL;
-    /* the trailing white space goes, and the blank lines with it */
-    while (len > 0 && is_py_space(out[len - 1]))
-        len--;
-    return arena_strndup(f->c->arena, out, len);
+    return code_finish(&o, f->c->arena);
+}
+
+/* ---- the snippets, read once ------------------------------------------- */
+
+/* A dialect's snippet text is the same for every parameter: it is read
+   once, for the whole run, into runs of literal text (a doubled brace is
+   one brace of it) each followed by a field or the end of a line, so
+   that formatting it only copies the runs and the values.  A snippet
+   with a field of another kind ("{x!r}", a name not in the list) or a
+   lone brace is left to format_code. */
+enum {
+    SNF_NONE = -1, SNF_ARGNAME, SNF_PARAMNAME, SNF_CAST, SNF_TYPECHECK,
+    SNF_TYPENAME, SNF_LENGTH_NAME, SNF_TYPE, SNF_CONVERTER, SNF_SUBCLASS_OF,
+    SNF_BAD_ARGUMENT, SNF_BAD_ARGUMENT2, SNF_NEWLINE, SNF_COUNT
+};
+
+static const char *const snippet_field_names[SNF_NEWLINE] = {
+    "argname", "paramname", "cast", "typecheck", "typename", "length_name",
+    "type", "converter", "subclass_of", "bad_argument", "bad_argument2",
+};
+
+typedef struct SnippetRun {
+    unsigned short at, len;     /* the literal text: text[at..at+len) */
+    signed char field;          /* what follows it: SNF_* */
+    /* SNF_NEWLINE: the line it ends starts with code in its literal
+       text, after blanks (none on the first line): end_code_line would
+       leave it as it is, whatever the values */
+    bool code;
+} SnippetRun;
+
+typedef struct CompiledSnippet {
+    const char *text;           /* the snippet's, which it is found by */
+    bool usable;
+    unsigned nruns;
+    SnippetRun run[];
+} CompiledSnippet;
+
+/* How many times needle is in text. */
+static size_t count_of(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+/* text read into its runs (malloc'd; usable false when it cannot be). */
+static CompiledSnippet *compile_snippet(const char *text)
+{
+    size_t n = strlen(text), max = n + 1;
+    CompiledSnippet *cs = xmalloc(sizeof *cs + max * sizeof(SnippetRun));
+    cs->text = text;
+    cs->usable = false;
+    cs->nruns = 0;
+    if (n > 0xffff)
+        return cs;
+    size_t at = 0, bad[2] = {0, 0}, line = 0;
+    for (size_t i = 0; i < n;) {
+        SnippetRun *r = &cs->run[cs->nruns];
+        char ch = text[i];
+        if (ch != '{' && ch != '}' && ch != '\n') {
+            i++;
+            continue;
+        }
+        r->at = (unsigned short)at;
+        r->code = false;
+        if (ch == '\n') {
+            r->len = (unsigned short)(i - at);
+            r->field = SNF_NEWLINE;
+            /* the line's first run, which starts it */
+            const SnippetRun *first = &cs->run[line];
+            size_t k = 0;
+            while (k < first->len && (text[first->at + k] == ' ' ||
+                                      text[first->at + k] == '\t'))
+                k++;
+            r->code = k < first->len && !is_py_space(text[first->at + k]) &&
+                      (line > 0 || k == 0);
+            line = cs->nruns + 1;
+            i = at = i + 1;
+        } else if (text[i + 1] == ch) {     /* "{{" or "}}": one */
+            r->len = (unsigned short)(i + 1 - at);
+            r->field = SNF_NONE;
+            i = at = i + 2;
+        } else if (ch == '}') {
+            return cs;
+        } else {
+            size_t k = strcspn(text + i + 1, "{}!:");
+            if (text[i + 1 + k] != '}')
+                return cs;
+            int field = SNF_NONE;
+            for (int f = 0; f < SNF_NEWLINE; f++)
+                if (strlen(snippet_field_names[f]) == k &&
+                    !memcmp(text + i + 1, snippet_field_names[f], k))
+                    field = f;
+            if (field == SNF_NONE)
+                return cs;
+            if (field == SNF_BAD_ARGUMENT || field == SNF_BAD_ARGUMENT2)
+                bad[field - SNF_BAD_ARGUMENT]++;
+            r->len = (unsigned short)(i - at);
+            r->field = (signed char)field;
+            i = at = i + k + 2;
+        }
+        cs->nruns++;
+    }
+    SnippetRun *r = &cs->run[cs->nruns++];
+    r->at = (unsigned short)at;
+    r->len = (unsigned short)(n - at);
+    r->field = SNF_NONE;
+    r->code = false;
+    /* format_snippet puts the type errors in by replacing their names
+       wherever they are: only where each is a field of its own is that
+       the same as formatting them where they are */
+    cs->usable = bad[0] == count_of(text, "{bad_argument}") &&
+                 bad[1] == count_of(text, "{bad_argument2}");
+    return cs;
+}
+
+/* The snippets read so far, by their text's address: shared by the
+   threads, each made once (a thread that loses the race to make one
+   uses the other's) and kept for the run. */
+#define SNIPPETS_KEPT 1024
+static _Atomic(CompiledSnippet *) compiled_snippets[SNIPPETS_KEPT];
+
+static const CompiledSnippet *compiled_snippet(const char *text)
+{
+    uint64_t h = (uint64_t)(uintptr_t)text * 0x9E3779B97F4A7C15ull;
+    size_t start = (size_t)(h >> 54);       /* 10 bits: SNIPPETS_KEPT */
+    for (size_t i = 0; i < SNIPPETS_KEPT; i++) {
+        _Atomic(CompiledSnippet *) *slot =
+            &compiled_snippets[(start + i) % SNIPPETS_KEPT];
+        CompiledSnippet *cs = atomic_load_explicit(slot,
+                                                   memory_order_acquire);
+        if (!cs) {
+            CompiledSnippet *made = compile_snippet(text);
+            if (atomic_compare_exchange_strong_explicit(
+                    slot, &cs, made, memory_order_acq_rel,
+                    memory_order_acquire))
+                return made->usable ? made : NULL;
+            free(made);
+        }
+        if (cs->text == text)
+            return cs->usable ? cs : NULL;
+    }
+    return NULL;
+}
+
+/* format_code of the compiled snippet cs, its type errors bad[0] and
+   bad[1] (NULL: not given). */
+static char *format_compiled(const SnippetFields *f,
+                             const CompiledSnippet *cs,
+                             const char *const bad[2], int indent)
+{
+    const Converter *conv = f->conv;
+    CodeOut o;
+    code_start(&o, indent);
+    for (unsigned i = 0; i < cs->nruns; i++) {
+        const SnippetRun *r = &cs->run[i];
+        if (!code_put(&o, cs->text + r->at, r->len))
+            return NULL;
+        const char *value;
+        switch (r->field) {
+        case SNF_NONE:
+            continue;
+        case SNF_NEWLINE:
+            if (!code_newline(&o, r->code))
+                return NULL;
+            continue;
+        case SNF_BAD_ARGUMENT:
+        case SNF_BAD_ARGUMENT2:
+            value = bad[r->field - SNF_BAD_ARGUMENT];
+            /* the type error is snippet text itself, with plain fields
+               (format_code looks for the others in the whole text), on
+               the line it is put in (the runs' lines stay as read); it
+               must end where it ends (no brace left open) */
+            if (!value || strpbrk(value, "!:\n") ||
+                !code_put_source(&o, f, value))
+                return NULL;
+            continue;
+        case SNF_ARGNAME: value = f->argname; break;
+        case SNF_PARAMNAME: value = f->paramname; break;
+        case SNF_CAST: value = f->extras->cast; break;
+        case SNF_TYPECHECK: value = f->extras->typecheck; break;
+        case SNF_TYPENAME: value = f->extras->typename_; break;
+        case SNF_LENGTH_NAME:
+            value = arena_concat_of(f->c->arena, f->paramname, "_length");
+            break;
+        case SNF_TYPE: value = conv->type ? conv->type : "None"; break;
+        case SNF_CONVERTER:
+            value = conv->converter ? conv->converter : "None";
+            break;
+        default:
+            value = conv->subclass_of ? conv->subclass_of : "None";
+            break;
+        }
+        if (!code_put_value(&o, value))
+            return NULL;
+    }
+    return code_finish(&o, f->c->arena);
 }
 
 /* CConverter.format_code(): the snippet with its {bad_argument}s and then
@@ -502,25 +751,34 @@ static const char *format_snippet(Clinic *c, Converter *conv,
                                   const SnippetExtras *extras)
 {
     Arena *a = c->arena;
-    const char *text = call->raw ? snippet_raw_text(c, sn) : sn->text;
-    if (sn->expected) {
-        const char *bad = builtin_bad_argument(c, conv, call->displayname,
-                                               sn->expected,
-                                               sn->expected_expr,
-                                               call->limited);
-        text = text_replace(a, text, "{bad_argument}", bad);
-    }
-    if (sn->expected2) {
-        const char *bad = builtin_bad_argument(c, conv, call->displayname,
-                                               sn->expected2,
-                                               sn->expected_expr,
-                                               call->limited);
-        text = text_replace(a, text, "{bad_argument2}", bad);
-    }
+    const char *bad[2] = {NULL, NULL};
+    if (sn->expected)
+        bad[0] = builtin_bad_argument(c, conv, call->displayname,
+                                      sn->expected, sn->expected_expr,
+                                      call->limited);
+    if (sn->expected2)
+        bad[1] = builtin_bad_argument(c, conv, call->displayname,
+                                      sn->expected2, sn->expected_expr,
+                                      call->limited);
     if (sn->include)
         converter_add_include(c, conv, sn->include, sn->include_reason);
 
     const char *paramname = converter_parser_name(c, conv);
+    const CompiledSnippet *cs;
+    if (call->indent >= 0 && !call->raw &&
+        (cs = compiled_snippet(sn->text)) != NULL) {
+        SnippetFields f = {c, conv, sn->text, call->argname, paramname,
+                           extras};
+        char *s = format_compiled(&f, cs, bad, call->indent);
+        if (s)
+            return s;
+    }
+
+    const char *text = call->raw ? snippet_raw_text(c, sn) : sn->text;
+    if (bad[0])
+        text = text_replace(a, text, "{bad_argument}", bad[0]);
+    if (bad[1])
+        text = text_replace(a, text, "{bad_argument2}", bad[1]);
     if (call->indent >= 0) {
         SnippetFields f = {c, conv, text, call->argname, paramname, extras};
         char *s = format_code(&f, call->indent);

@@ -180,12 +180,25 @@ const char *gen_docstring_text(Clinic *c, const Function *f)
 
 /* ---- Clinic.ifndef_symbols --------------------------------------------------- */
 
+/* Each symbol is kept with its length just before it (a size_t, in the
+   bytes below the string): the look-up, made for every function of a
+   file against all the symbols before it, compares the lengths first. */
+static size_t ifndef_symbol_len(const char *symbol)
+{
+    size_t n;
+    memcpy(&n, symbol - sizeof n, sizeof n);
+    return n;
+}
+
 bool gen_ifndef_symbol_seen(const Clinic *c, const char *full_name)
 {
-    size_t i;
-    for (i = 0; i < c->nifndef_symbols; i++)
-        if (strcmp(c->ifndef_symbols[i], full_name) == 0)
+    size_t n = strlen(full_name);
+    for (size_t i = 0; i < c->nifndef_symbols; i++) {
+        const char *symbol = c->ifndef_symbols[i];
+        if (ifndef_symbol_len(symbol) == n &&
+            memcmp(symbol, full_name, n) == 0)
             return true;
+    }
     return false;
 }
 
@@ -201,8 +214,11 @@ void gen_ifndef_symbol_add(Clinic *c, const char *full_name)
         c->ifndef_symbols = items;
         c->capifndef_symbols = cap;
     }
-    c->ifndef_symbols[c->nifndef_symbols++] =
-        arena_strdup(c->file_arena, full_name);
+    size_t n = strlen(full_name);
+    char *at = arena_alloc_uninit(c->file_arena, sizeof n + n + 1);
+    memcpy(at, &n, sizeof n);
+    memcpy(at + sizeof n, full_name, n + 1);
+    c->ifndef_symbols[c->nifndef_symbols++] = at + sizeof n;
 }
 
 /* ---- render_function ------------------------------------------------------------ */

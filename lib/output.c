@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "block.h"
+#include "checksum.h"
 #include "gen.h"
 #include "message.h"
 #include "route.h"
@@ -52,7 +53,8 @@ void router_append_field_n(Clinic *c, int field, const char *text, size_t n)
 
 const char *router_dump_block(Clinic *c)
 {
-    return destination_dump(c, router_get_destination(c, "block"));
+    /* the first destination, which cannot be replaced */
+    return destination_dump(c, c->router->dests[0]);
 }
 
 
@@ -153,8 +155,140 @@ static void add_output_file(Clinic *c, const char *path, const char *text,
     c->nfiles++;
 }
 
-static void finish_file_destination(Clinic *c, Destination *d,
-                                     const char *output)
+/* The text of d's buffers end to end, as Destination.dump() gives it,
+   without clearing them: only for a message. */
+static const char *destination_text(Clinic *c, const Destination *d)
+{
+    StrBuf sb = STRBUF_INIT;
+    for (size_t i = 0; i < d->nbuffers; i++)
+        for (const TextPiece *p = d->buffers[i]->first; p; p = p->next)
+            sb_add(&sb, p->text, p->len);
+    return sb_take(&sb, c->arena);
+}
+
+/* block_check_output() of a routed file's output (n bytes at s, in
+   whatever memory it was written to): clinic.py fails on a lone surrogate
+   ("\\ud800") when it hashes the output, in block_print()'s words. */
+static void check_routed_output(Clinic *c, const char *s, size_t n)
+{
+    size_t at;
+    unsigned cp;
+    if (text_find_surrogate(s, n, &at, &cp))
+        clinic_fail(c, 0, "'utf-8' codec can't encode character "
+                    "'\\u%04x' in position %zu: surrogates not allowed", cp,
+                    at);
+}
+
+/* A routed file as clinic writes it: its 'preserve' block alone. */
+static const char routed_start[] =
+    "/*[clinic input]\npreserve\n[clinic start generated code]*/\n";
+static const char routed_end[] = "/*[clinic end generated code: output=";
+/* The end marker's length: routed_end, 16 digits, " input=", 16 digits,
+   and the comment's end and a newline (4). */
+#define ROUTED_END_LEN (sizeof routed_end - 1 + 16 + 7 + 16 + 4)
+
+/* block_print() of the routed file's one block, 'preserve' with header
+   and d's buffers as its output, written piece by piece where it goes:
+   into out, which compares it with the old text in place, so that the
+   output is neither put together first nor copied when unchanged.
+   existing: the old file's block, whose verified checksum is reused when
+   the output is the same. */
+static void print_routed_file(Clinic *c, PrintOut *out, const Destination *d,
+                              const char *header, const Block *existing)
+{
+    printout_add(out, routed_start, sizeof routed_start - 1);
+    size_t output_at = out->len;
+    printout_add(out, header, strlen(header));
+    for (size_t i = 0; i < d->nbuffers; i++)
+        for (const TextPiece *p = d->buffers[i]->first; p && p->len;
+             p = p->next)
+            printout_add(out, p->text, p->len);
+    size_t n = out->len - output_at;
+    check_routed_output(c, printout_at(out, output_at), n);
+    /* the checksum covers the output as written: with its final "\n" */
+    if (n && printout_at(out, output_at)[n - 1] != '\n') {
+        printout_add(out, "\n", 1);
+        n++;
+    }
+    const char *written = printout_at(out, output_at);
+    char output_sum[17], input_sum[17];
+    if (existing->verified_output && existing->verified_len == n &&
+        (existing->verified_output == written ||
+         memcmp(existing->verified_output, written, n) == 0)) {
+        memcpy(output_sum, existing->verified_sum, 16);   /* the same text */
+        output_sum[16] = '\0';
+    } else {
+        checksum_compute(written, n, 16, output_sum);
+    }
+    checksum_compute("preserve\n", 9, 16, input_sum);
+    char end[ROUTED_END_LEN], *e = end;
+    memcpy(e, routed_end, sizeof routed_end - 1);
+    e += sizeof routed_end - 1;
+    memcpy(e, output_sum, 16);
+    memcpy(e + 16, " input=", 7);
+    memcpy(e + 23, input_sum, 16);
+    memcpy(e + 39, "]*/\n", 4);
+    printout_add(out, end, sizeof end);
+}
+
+static bool is_hex16(const char *s)
+{
+    for (int i = 0; i < 16; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    return true;
+}
+
+/* The check of an existing routed file, when it is as clinic wrote it:
+   the start of its block, its output, and an end marker with the
+   checksums in clinic's own form at its very end, and no "/" "*[" in the
+   output (so no line in it can be a start line or an end marker, and
+   the block parser would find just this block) nor a NUL.  Then the
+   output's checksum is all there is to verify: the block parser is not
+   needed to read the output line by line and copy it.  True, and the
+   verified output in *existing, when the file passes; false when the
+   block parser is to say what it finds. */
+static bool verify_routed_file(Clinic *c, const Destination *d,
+                               const char *old, size_t old_len,
+                               Block *existing)
+{
+    size_t head = sizeof routed_start - 1;
+    if (old_len < head + ROUTED_END_LEN ||
+        memcmp(old, routed_start, head) != 0)
+        return false;
+    size_t end = old_len - ROUTED_END_LEN;
+    const char *marker = old + end;
+    if (memcmp(marker, routed_end, sizeof routed_end - 1) != 0)
+        return false;
+    const char *sum = marker + sizeof routed_end - 1;
+    if (!is_hex16(sum) || memcmp(sum + 16, " input=", 7) != 0 ||
+        !is_hex16(sum + 23) || memcmp(sum + 39, "]*/\n", 4) != 0 ||
+        (end > head && old[end - 1] != '\n'))
+        return false;
+    /* the first "/" "*[" after the start is the end marker's (a NUL
+       before it stops the search) */
+    if (strstr(old + head, "/*[") != marker)
+        return false;
+
+    /* the block parser's sum: remembered for the run, or computed */
+    const ClinicOptions *o = &c->options;
+    size_t len = end - head;
+    char full[41];
+    if (!o->sum_known ||
+        !o->sum_known(o->sum_userdata, d->filename, head, len, full)) {
+        checksum_compute(old + head, len, 40, full);
+        if (o->sum_note)
+            o->sum_note(o->sum_userdata, d->filename, head, len, full);
+    }
+    if (memcmp(full, sum, 16) != 0)
+        return false;
+    existing->verified_output = old + head;
+    existing->verified_len = len;
+    memcpy(existing->verified_sum, full, sizeof full);
+    return true;
+}
+
+static void finish_file_destination(Clinic *c, Destination *d)
 {
     /* An existing file is checked before it is replaced (it must be one
        verified 'preserve' block) unless -f.  clinic.py skips the check
@@ -181,9 +315,9 @@ static void finish_file_destination(Clinic *c, Destination *d,
 
     size_t old_len = 0;
     const char *old = read_existing(c, d->filename, &old_len);
-    Block existing = {0};   /* its verified output: block_print reuses
+    Block existing = {0};   /* its verified output: the printer reuses
                                the checksum when the output is the same */
-    if (old && verify) {
+    if (old && verify && !verify_routed_file(c, d, old, old_len, &existing)) {
         /* A destination file must hold nothing but one 'preserve' block
            whose checksums still verify. */
         /* Its errors (a checksum mismatch) name the file and line they
@@ -204,6 +338,7 @@ static void finish_file_destination(Clinic *c, Destination *d,
                    rewritten */
                 const char *note = NULL;
                 if (nblocks == 0 && !strcmp(b.input, "preserve\n")) {
+                    const char *output = destination_text(c, d);
                     size_t n = strlen(output);
                     const char *fresh = n && output[n - 1] != '\n'
                         ? arena_printf(c->arena, "%s\n", output) : output;
@@ -226,30 +361,29 @@ static void finish_file_destination(Clinic *c, Destination *d,
                          MSG_ARGS(d->filename));
     }
 
-    Block block = {0};
-    block.input = "preserve\n";
-    block.dsl_name = "clinic";
+    /* The file's text is written once, where it goes: compared with the
+       old text as it is printed, an unchanged file is not copied; a
+       changed one is the printer's buffer, handed to the arena. */
     const char *header = gen_includes_header(c);
-    block.output = *header ? arena_printf(c->arena, "%s%s", header, output)
-                           : output;
-    block.verified_output = existing.verified_output;
-    block.verified_len = existing.verified_len;
-    memcpy(block.verified_sum, existing.verified_sum,
-           sizeof block.verified_sum);
+    PrintOut out;
+    printout_init(&out, c->options.no_output ? NULL : old, old_len);
+    print_routed_file(c, &out, d, header, &existing);
+    destination_clear(d);
     if (c->options.no_output) {   /* checked; its text is not wanted */
-        block_check_output(c, &block);
+        printout_free(&out);
         add_output_file(c, d->filename, NULL, 0, false);
         return;
     }
-    /* compared with the file's text as it is printed: an unchanged file
-       is not copied */
-    PrintOut out;
-    printout_init(&out, old, old_len);
-    block_print(c, &out, &block);
     size_t len = out.len;
     bool changed = !printout_unchanged(&out);
-    const char *text = changed
-        ? arena_strndup(c->arena, printout_at(&out, 0), len) : old;
+    const char *text = old;
+    if (out.copied) {
+        char *buf = sb_detach(&out.text, NULL);
+        arena_adopt(c->arena, buf);
+        text = buf;
+    } else if (changed) {
+        text = arena_strndup(c->arena, printout_at(&out, 0), len);
+    }
     printout_free(&out);
     add_output_file(c, d->filename, text, len, changed);
 }
@@ -285,10 +419,13 @@ void router_finish(Clinic *c, PrintOut *out)
         Destination *d = r->dests[i];
         if (d->type == DEST_SUPPRESS)
             continue;
-        const char *output = destination_dump(c, d);
-        if (!*output)
+        size_t total = 0;
+        for (size_t k = 0; k < d->nbuffers; k++)
+            total += d->buffers[k]->len;
+        if (!total)
             continue;
         if (d->type == DEST_BUFFER) {
+            const char *output = destination_dump(c, d);
             clinic_warn(c, 0, "Destination buffer %s not empty at end of "
                         "file, emptying.", route_repr(c, d->name));
             Block block = {0};
@@ -298,7 +435,7 @@ void router_finish(Clinic *c, PrintOut *out)
             printout_add(out, "\n", 1);
             block_print(c, out, &block);
         } else {
-            finish_file_destination(c, d, output);
+            finish_file_destination(c, d);
         }
     }
 }

@@ -152,25 +152,47 @@ void textbuffer_append(Clinic *c, TextBuffer *tb, const char *text)
     textbuffer_append_n(c, tb, text, strlen(text));
 }
 
+/* The pieces double from this size up to the largest, which a big
+   text then takes one after another: what a buffer holds but does not
+   use stays below the largest piece. */
+#define TEXT_PIECE_FIRST 256
+#define TEXT_PIECE_MAX (64 * 1024)
+
 void textbuffer_append_n(Clinic *c, TextBuffer *tb, const char *text,
                          size_t n)
 {
     if (n == 0)
         return;
-    if (tb->len + n + 1 > tb->cap) {
-        size_t cap = tb->cap ? tb->cap : 256;
-        while (cap < tb->len + n + 1)
-            cap *= 2;
-        /* grown in place where the arena can (a destination's text soon
-           has a chunk of its own): the outgrown copies of a large routed
-           file's buffer were most of its memory */
-        tb->text = arena_realloc(c->arena, tb->cap ? tb->text : NULL,
-                                 tb->cap, cap);
-        tb->cap = cap;
-    }
-    memcpy(tb->text + tb->len, text, n);
     tb->len += n;
-    tb->text[tb->len] = '\0';
+    TextPiece *p = tb->last;
+    for (;;) {
+        if (p) {
+            size_t room = p->cap - p->len;
+            size_t k = n < room ? n : room;
+            memcpy(p->text + p->len, text, k);
+            p->len += k;
+            if (k == n)
+                return;
+            text += k;
+            n -= k;
+            if (p->next) {              /* an emptied buffer's next piece */
+                p = tb->last = p->next;
+                continue;
+            }
+        }
+        size_t cap = p ? 2 * p->cap : TEXT_PIECE_FIRST;
+        if (cap > TEXT_PIECE_MAX)
+            cap = TEXT_PIECE_MAX;
+        TextPiece *piece = arena_alloc_uninit(c->arena, sizeof *piece + cap);
+        piece->next = NULL;
+        piece->len = 0;
+        piece->cap = cap;
+        if (p)
+            p->next = piece;
+        else
+            tb->first = piece;
+        p = tb->last = piece;
+    }
 }
 
 /* BufferSeries.__getitem__: grows the series (at either end) until it
@@ -200,13 +222,21 @@ static TextBuffer *destination_buffer(Clinic *c, Destination *d, int index)
             TextBuffer *tb = arena_new_of(c->arena, TextBuffer);
             tb->dest = d;
             tb->index = lo + (int)i;
-            tb->text = "";
             d->buffers[i] = tb;
         }
         d->nbuffers = need;
         d->start = lo;
     }
     return d->buffers[index - d->start];
+}
+
+/* Empties tb, keeping its pieces for what it gets next. */
+static void textbuffer_clear(TextBuffer *tb)
+{
+    for (TextPiece *p = tb->first; p; p = p->next)
+        p->len = 0;
+    tb->last = tb->first;
+    tb->len = 0;
 }
 
 const char *destination_dump(Clinic *c, Destination *d)
@@ -218,11 +248,11 @@ const char *destination_dump(Clinic *c, Destination *d)
     size_t at = 0;
     for (size_t i = 0; i < d->nbuffers; i++) {
         TextBuffer *tb = d->buffers[i];
-        memcpy(s + at, tb->text, tb->len);
-        at += tb->len;
-        tb->len = 0;
-        if (tb->cap)
-            tb->text[0] = '\0';
+        for (TextPiece *p = tb->first; p && p->len; p = p->next) {
+            memcpy(s + at, p->text, p->len);
+            at += p->len;
+        }
+        textbuffer_clear(tb);
     }
     s[at] = '\0';
     return s;
@@ -230,12 +260,12 @@ const char *destination_dump(Clinic *c, Destination *d)
 
 void destination_clear(Destination *d)
 {
-    for (size_t i = 0; i < d->nbuffers; i++) {
-        d->buffers[i]->len = 0;
-        if (d->buffers[i]->cap)
-            d->buffers[i]->text[0] = '\0';
-    }
+    for (size_t i = 0; i < d->nbuffers; i++)
+        textbuffer_clear(d->buffers[i]);
 }
+
+/* The default destination 'file': every file has it. */
+static const char default_file_template[] = "{dirname}/clinic/{basename}.h";
 
 /* The {path} ... {basename_extension} fields of a file destination's
    template, as clinic.py's Destination.__init__ computes them. */
@@ -248,6 +278,8 @@ static const char *file_destination_path(Clinic *c, const char *name,
     route_path_split(a, c->filename, &dirname, &basename);
     if (!*dirname)
         dirname = ".";
+    if (template == default_file_template)   /* its two fields, pasted */
+        return arena_concat_of(a, dirname, "/clinic/", basename, ".h");
     path_splitext(a, c->filename, &root, &ext);
     strmap_set(a, &d, "path", c->filename);
     strmap_set(a, &d, "dirname", dirname);
@@ -378,29 +410,31 @@ Router *router_new(Clinic *c)
     Router *r = arena_new_of(c->arena, Router);
     c->router = r;
     r->line_prefix = r->line_suffix = "";
+    /* made in this order: dests[0] to dests[3] */
+    enum { BLOCK, SUPPRESS, BUFFER, FILE_ };
     router_add_destination(c, "block", "buffer", NULL, 0);
     router_add_destination(c, "suppress", "suppress", NULL, 0);
     router_add_destination(c, "buffer", "buffer", NULL, 0);
-    const char *file_template = "{dirname}/clinic/{basename}.h";
+    const char *file_template = default_file_template;
     router_add_destination(c, "file", "file", &file_template, 1);
 
     /* clinic.py's default destination_buffers */
-    static const struct { const char *dest; int index; }
+    static const struct { unsigned char dest, index; }
         defaults[ROUTER_NFIELDS] = {
-        [FIELD_CPP_IF] = { "file", 0 },
-        [FIELD_DOCSTRING_PROTOTYPE] = { "suppress", 0 },
-        [FIELD_DOCSTRING_DEFINITION] = { "file", 0 },
-        [FIELD_METHODDEF_DEFINE] = { "file", 0 },
-        [FIELD_IMPL_PROTOTYPE] = { "file", 0 },
-        [FIELD_PARSER_PROTOTYPE] = { "suppress", 0 },
-        [FIELD_PARSER_DEFINITION] = { "file", 0 },
-        [FIELD_CPP_ENDIF] = { "file", 0 },
-        [FIELD_METHODDEF_IFNDEF] = { "file", 1 },
-        [FIELD_IMPL_DEFINITION] = { "block", 0 },
+        [FIELD_CPP_IF] = { FILE_, 0 },
+        [FIELD_DOCSTRING_PROTOTYPE] = { SUPPRESS, 0 },
+        [FIELD_DOCSTRING_DEFINITION] = { FILE_, 0 },
+        [FIELD_METHODDEF_DEFINE] = { FILE_, 0 },
+        [FIELD_IMPL_PROTOTYPE] = { FILE_, 0 },
+        [FIELD_PARSER_PROTOTYPE] = { SUPPRESS, 0 },
+        [FIELD_PARSER_DEFINITION] = { FILE_, 0 },
+        [FIELD_CPP_ENDIF] = { FILE_, 0 },
+        [FIELD_METHODDEF_IFNDEF] = { FILE_, 1 },
+        [FIELD_IMPL_DEFINITION] = { BLOCK, 0 },
     };
     for (int i = 0; i < ROUTER_NFIELDS; i++)
-        r->fields.fields[i] =
-            router_get_buffer(c, defaults[i].dest, defaults[i].index);
+        r->fields.fields[i] = destination_buffer(c, r->dests[defaults[i].dest],
+                                                 defaults[i].index);
     return r;
 }
 

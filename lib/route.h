@@ -36,15 +36,25 @@ typedef enum DestinationType {
 
 typedef struct Destination Destination;
 
+/* A run of a TextBuffer's text (not NUL-terminated). */
+typedef struct TextPiece {
+    struct TextPiece *next;
+    size_t len, cap;
+    char text[];
+} TextPiece;
+
 /* One text accumulator of a destination (clinic.py's _text_accumulator).
    Fields are routed to a TextBuffer, not to a destination, exactly as
    clinic.py's destination_buffers hold accumulators; the pointer stays
-   valid for the whole run. */
+   valid for the whole run.  Its text is the pieces' end to end: it grows
+   by new pieces, never by a copy of what it holds (a routed file's text
+   is most of the file's memory), and is read piece by piece.  The pieces
+   after last are empty: an emptied buffer keeps them for its next text. */
 typedef struct TextBuffer {
     Destination *dest;
     int index;                 /* its index in dest's BufferSeries */
-    char *text;                /* arena memory, NUL-terminated */
-    size_t len, cap;
+    TextPiece *first, *last;   /* arena memory; NULL until written */
+    size_t len;                /* the text's, all pieces' */
 } TextBuffer;
 
 /* clinic.py's Destination with its BufferSeries: buffers[i] has index

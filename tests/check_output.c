@@ -328,6 +328,37 @@ START_TEST(test_large_appends)
 }
 END_TEST
 
+START_TEST(test_text_across_pieces)
+{
+    /* a buffer's text grows by pieces (one append may span several, and
+       a big one takes pieces of the largest size); emptied, it keeps
+       them and fills them again from the first */
+    Clinic *c = new_clinic("x.c");
+    TextBuffer *tb = router_get_buffer(c, "buffer", 0);
+    for (int round = 0; round < 3; round++) {
+        StrBuf expect = STRBUF_INIT;
+        for (int i = 0; i < 300; i++) {
+            const char *s = arena_printf(c->arena, "r%d line %d\n", round, i);
+            textbuffer_append(c, tb, s);
+            sb_adds(&expect, s);
+        }
+        size_t big = 200000 + (size_t)round * 1000;
+        char *block = arena_alloc(c->arena, big + 1);
+        for (size_t i = 0; i < big; i++)
+            block[i] = (char)('a' + (i * 7 + (size_t)round) % 26);
+        textbuffer_append_n(c, tb, block, big);
+        sb_add(&expect, block, big);
+        textbuffer_append(c, tb, "end\n");
+        sb_adds(&expect, "end\n");
+        ck_assert_uint_eq(tb->len, expect.len);
+        ck_assert_str_eq(destination_dump(c, tb->dest), expect.buf);
+        ck_assert_uint_eq(tb->len, 0);
+        sb_free(&expect);
+    }
+    clinic_free(c);
+}
+END_TEST
+
 /* ---- destination directive -------------------------------------------- */
 
 START_TEST(test_destination_new)
@@ -1148,6 +1179,7 @@ static Suite *output_suite(void)
     tcase_add_test(t, test_file_path_templates);
     tcase_add_test(t, test_destination_errors);
     tcase_add_test(t, test_destination_clear);
+    tcase_add_test(t, test_text_across_pieces);
     tcase_add_test(t, test_set);
     tcase_add_test(t, test_printout);
     tcase_add_test(t, test_preserve);
