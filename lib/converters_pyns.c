@@ -378,44 +378,44 @@ void cpy_install_namespace(ConverterPython *py)
         ;
     pyvm_dict_reserve(vm, g, have + names);
     for (size_t i = 0; i < converter_nrows; i++)
-        pyvm_dict_set(vm, g, converter_rows[i].cls.class_name,
+        pyvm_dict_set_static(vm, g, converter_rows[i].cls.class_name,
                       pyvm_obj(cpy_row_class(py, &converter_rows[i])));
     for (size_t i = 0; i < return_nrows; i++)
-        pyvm_dict_set(vm, g, return_rows[i].cls.class_name,
+        pyvm_dict_set_static(vm, g, return_rows[i].cls.class_name,
                       pyvm_obj(cpy_return_row_class(py, &return_rows[i])));
     static const char *const buffers[] = { "buffer", "rwbuffer", "robuffer" };
     for (size_t i = 0; i < 3; i++)
-        pyvm_dict_set(vm, g, buffers[i],
+        pyvm_dict_set_static(vm, g, buffers[i],
                       pyvm_obj(pyvm_class_new(vm, buffers[i], fl->module, NULL,
                                               0, NULL, NULL, NULL)));
-    pyvm_dict_set(vm, g, "unspecified", py_unspecified);
-    pyvm_dict_set(vm, g, "NoneType",
+    pyvm_dict_set_static(vm, g, "unspecified", py_unspecified);
+    pyvm_dict_set_static(vm, g, "NoneType",
                   pyvm_obj(pyvm_builtin_class(vm, "NoneType")));
     if (!fl->module_globals)
         return;
     for (size_t i = 0; i < fl->nfunctions; i++)
-        pyvm_dict_set(vm, g, fl->functions[i].name,
+        pyvm_dict_set_static(vm, g, fl->functions[i].name,
                       pyvm_native(vm, fl->functions[i].name,
                                   fl->functions[i].native,
                                   (void *)fl->functions[i].data, false));
     for (size_t i = 0; i < fl->nstrings; i++)
-        pyvm_dict_set(vm, g, fl->strings[i][0], pyvm_str(vm, fl->strings[i][1]));
-    pyvm_dict_set(vm, g, "NULL", py_null);
-    pyvm_dict_set(vm, g, "unknown", py_unknown);
+        pyvm_dict_set_static(vm, g, fl->strings[i][0], pyvm_str(vm, fl->strings[i][1]));
+    pyvm_dict_set_static(vm, g, "NULL", py_null);
+    pyvm_dict_set_static(vm, g, "unknown", py_unknown);
     static const char *const classes[] = { "Null", "Unspecified", "Unknown" };
     for (size_t i = 0; i < 3; i++)
-        pyvm_dict_set(vm, g, classes[i],
+        pyvm_dict_set_static(vm, g, classes[i],
                       pyvm_obj(pyvm_builtin_class(vm, classes[i])));
     static const char *const prefixed_args[] = { "args", NULL };
-    pyvm_dict_set(vm, g, "CLINIC_PREFIXED_ARGS", str_set(vm, prefixed_args));
-    pyvm_dict_set(vm, g, "c_keywords", str_set(vm, text_c_keywords));
+    pyvm_dict_set_static(vm, g, "CLINIC_PREFIXED_ARGS", str_set(vm, prefixed_args));
+    pyvm_dict_set_static(vm, g, "c_keywords", str_set(vm, text_c_keywords));
     PyObj *checks = pyvm_dict_new(vm);
     for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++) {
         PyValue pair[2] = { pyvm_str(vm, t->typecheck),
                             pyvm_str(vm, t->typename_) };
-        pyvm_dict_set(vm, checks, t->subclass_of, pyvm_tuple(vm, pair, 2));
+        pyvm_dict_set_static(vm, checks, t->subclass_of, pyvm_tuple(vm, pair, 2));
     }
-    pyvm_dict_set(vm, g, "type_checks", pyvm_obj(checks));
+    pyvm_dict_set_static(vm, g, "type_checks", pyvm_obj(checks));
     static const struct {
         const char *name;
         PyObj **cls;
@@ -425,7 +425,7 @@ void cpy_install_namespace(ConverterPython *py)
     PyObj *made[6] = { py->cls_function, py->cls_parameter, py->cls_class,
                        py->cls_module, py->cls_renderdata, py->cls_landmine };
     for (size_t i = 0; i < 6; i++)
-        pyvm_dict_set(vm, g, hosts[i].name, pyvm_obj(made[i]));
+        pyvm_dict_set_static(vm, g, hosts[i].name, pyvm_obj(made[i]));
 }
 
 #define COUNT(t) (sizeof (t) / sizeof (t)[0])

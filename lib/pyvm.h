@@ -101,6 +101,9 @@ bool pyvm_property_fget(PyVM *vm, PyValue v, PyValue *fget);
 
 PyObj *pyvm_dict_new(PyVM *vm);
 void pyvm_dict_set(PyVM *vm, PyObj *dict, const char *key, PyValue v);
+/* pyvm_dict_set for a key that outlives the dict (a string literal, a
+   name in a static table): kept as it is, not copied. */
+void pyvm_dict_set_static(PyVM *vm, PyObj *dict, const char *key, PyValue v);
 bool pyvm_dict_get(PyVM *vm, PyObj *dict, const char *key, PyValue *out);
 PyObj *pyvm_dict_copy(PyVM *vm, PyObj *dict);
 /* Room for n entries in all: a dict filled with a known number of them

@@ -1222,18 +1222,18 @@ void vm_install_builtins(PyVM *vm)
                     sizeof named / sizeof named[0] +
                     (T_COUNT - T_BASE_EXCEPTION) + 2);
     for (size_t i = 0; i < sizeof builtin_functions / sizeof builtin_functions[0]; i++)
-        vm_dict_set_str(vm, vm->builtins, builtin_functions[i].name,
+        vm_dict_set_static(vm, vm->builtins, builtin_functions[i].name,
                         vm_native(vm, builtin_functions[i].name,
                                   builtin_functions[i].fn, NULL, false));
     for (size_t i = 0; i < sizeof constructors / sizeof constructors[0]; i++)
         vm->types[constructors[i].type]->construct = constructors[i].construct;
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-        vm_dict_set_str(vm, vm->builtins, vm->types[named[i]]->name,
+        vm_dict_set_static(vm, vm->builtins, vm->types[named[i]]->name,
                         vm_obj(vm->types[named[i]]));
     for (int t = T_BASE_EXCEPTION; t < T_COUNT; t++)
-        vm_dict_set_str(vm, vm->builtins, vm->types[t]->name,
+        vm_dict_set_static(vm, vm->builtins, vm->types[t]->name,
                         vm_obj(vm->types[t]));
-    vm_dict_set_str(vm, vm->builtins, "Ellipsis",
+    vm_dict_set_static(vm, vm->builtins, "Ellipsis",
                     py_make_opaque("ellipsis", "Ellipsis"));
-    vm_dict_set_str(vm, vm->builtins, "__name__", vm_make_str(vm, "builtins", 8));
+    vm_dict_set_static(vm, vm->builtins, "__name__", vm_make_str(vm, "builtins", 8));
 }

@@ -1090,7 +1090,7 @@ PyVM *pyvm_new(Arena *a)
     vm->globals = vm_dict_new(vm);
     vm_install_methods(vm);
     vm_install_builtins(vm);
-    vm_dict_set_str(vm, vm->globals, "__name__", vm_make_str(vm, "__main__", 8));
+    vm_dict_set_static(vm, vm->globals, "__name__", vm_make_str(vm, "__main__", 8));
     return vm;
 }
 

@@ -455,6 +455,9 @@ PyValue *vm_dict_find_hashed(PyDict *d, const char *key, size_t n,
                              int64_t hash);
 void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value);
 void vm_dict_set_str(PyVM *vm, PyDict *d, const char *key, PyValue value);
+/* vm_dict_set_str for a key that outlives the dict (a literal, a name of
+   a static table): the key is kept, not copied. */
+void vm_dict_set_static(PyVM *vm, PyDict *d, const char *key, PyValue value);
 bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key);
 PyDict *vm_dict_copy(PyVM *vm, const PyDict *d);
 PySet *vm_set_new(PyVM *vm, bool frozen);

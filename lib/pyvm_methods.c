@@ -790,7 +790,7 @@ static void install(PyVM *vm, int type, const NativeDef *defs)
     PyDict *d = vm->types[type]->dict;
     vm_dict_reserve(vm, d, d->len + n + (type == T_DICT));   /* fromkeys */
     for (; defs->name; defs++)
-        vm_dict_set_str(vm, vm->types[type]->dict, defs->name,
+        vm_dict_set_static(vm, vm->types[type]->dict, defs->name,
                         vm_native(vm, defs->name, defs->fn, NULL, true));
 }
 
@@ -812,5 +812,5 @@ void vm_install_methods(PyVM *vm)
     PyWrapper *w = vm_alloc_obj(vm, sizeof *w, OBJ_WRAPPER,
                                 vm->types[T_CLASSMETHOD]);
     w->func = vm_native(vm, "fromkeys", d_fromkeys, NULL, false);
-    vm_dict_set_str(vm, vm->types[T_DICT]->dict, "fromkeys", vm_obj(w));
+    vm_dict_set_static(vm, vm->types[T_DICT]->dict, "fromkeys", vm_obj(w));
 }

@@ -178,6 +178,11 @@ void pyvm_dict_set(PyVM *vm, PyObj *dict, const char *key, PyValue v)
     vm_dict_set_str(vm, (PyDict *)dict, key, v);
 }
 
+void pyvm_dict_set_static(PyVM *vm, PyObj *dict, const char *key, PyValue v)
+{
+    vm_dict_set_static(vm, (PyDict *)dict, key, v);
+}
+
 bool pyvm_dict_get(PyVM *vm, PyObj *dict, const char *key, PyValue *out)
 {
     (void)vm;

@@ -163,18 +163,10 @@ PyValue *vm_dict_find_hashed(PyDict *d, const char *key, size_t n,
     }
 }
 
-/* vm_dict_set with the key's hash made. */
-static void dict_set_hashed(PyVM *vm, PyDict *d, PyValue key, int64_t hash,
-                            PyValue value)
+/* A new entry for key at the free index slot i that probing found. */
+static void insert_at(PyVM *vm, PyDict *d, size_t i, PyValue key,
+                      int64_t hash, PyValue value)
 {
-    if (d->index_size == 0)
-        rebuild_index(vm, d, 8);
-    bool found;
-    size_t i = probe(vm, d, key, hash, &found);
-    if (found) {
-        d->values[d->index[i]] = value;
-        return;
-    }
     if (d->len == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 4;
         /* grown arrays: written before they are read */
@@ -200,41 +192,71 @@ static void dict_set_hashed(PyVM *vm, PyDict *d, PyValue key, int64_t hash,
         rebuild_index(vm, d, d->index_size * 2);
 }
 
+/* vm_dict_set with the key's hash made. */
+static void dict_set_hashed(PyVM *vm, PyDict *d, PyValue key, int64_t hash,
+                            PyValue value)
+{
+    if (d->index_size == 0)
+        rebuild_index(vm, d, 8);
+    bool found;
+    size_t i = probe(vm, d, key, hash, &found);
+    if (found) {
+        d->values[d->index[i]] = value;
+        return;
+    }
+    insert_at(vm, d, i, key, hash, value);
+}
+
 void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value)
 {
     dict_set_hashed(vm, d, key, vm_hash(vm, key), value);
 }
 
-/* The key is copied only when it is new: probed as vm_dict_set would
-   probe it, an entry whose key is a str is compared here, and at any
-   other key with the same hash (whose __eq__ may run) vm_dict_set
-   decides. */
-void vm_dict_set_str(PyVM *vm, PyDict *d, const char *key, PyValue value)
+/* vm_dict_set_str, the key copied (when it is new) unless it lives as
+   long as the dict does.  Probed once, as vm_dict_set would probe it: an
+   entry whose key is a str is compared here, and at any other key with
+   the same hash (whose __eq__ may run) vm_dict_set decides. */
+static void set_str(PyVM *vm, PyDict *d, const char *key, PyValue value,
+                    bool keep_key)
 {
     size_t n = strlen(key);
     int64_t hash = (int64_t)vm_str_hash(key, n);
     if (hash == -1)
         hash = -2;   /* as vm_hash() has it */
-    if (d->len) {
-        size_t mask = d->index_size - 1, i = (size_t)hash & mask;
-        for (;;) {
-            int32_t e = d->index[i];
-            if (e < 0)
-                break;
-            if (d->hashes[e] == hash) {
-                if (d->keys[e].kind != PY_STR)
-                    break;
-                if (d->keys[e].len == n && memcmp(d->keys[e].s, key, n) == 0) {
-                    d->values[e] = value;
-                    return;
-                }
+    if (d->index_size == 0)
+        rebuild_index(vm, d, 8);
+    size_t mask = d->index_size - 1, i = (size_t)hash & mask;
+    for (;;) {
+        int32_t e = d->index[i];
+        if (e < 0)
+            break;
+        if (d->hashes[e] == hash) {
+            if (d->keys[e].kind != PY_STR) {
+                dict_set_hashed(vm, d, keep_key ? py_make_str(key, n)
+                                                : vm_make_str(vm, key, n),
+                                hash, value);
+                return;
             }
-            i = (i + 1) & mask;
+            if (d->keys[e].len == n && memcmp(d->keys[e].s, key, n) == 0) {
+                d->values[e] = value;
+                return;
+            }
         }
+        i = (i + 1) & mask;
     }
-    dict_set_hashed(vm, d, d->names_kept ? py_make_str(key, n)
-                                         : vm_make_str(vm, key, n),
-                    hash, value);
+    insert_at(vm, d, i, keep_key ? py_make_str(key, n)
+                                 : vm_make_str(vm, key, n),
+              hash, value);
+}
+
+void vm_dict_set_str(PyVM *vm, PyDict *d, const char *key, PyValue value)
+{
+    set_str(vm, d, key, value, d->names_kept);
+}
+
+void vm_dict_set_static(PyVM *vm, PyDict *d, const char *key, PyValue value)
+{
+    set_str(vm, d, key, value, true);
 }
 
 bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
