@@ -314,17 +314,6 @@ static PyValue ns_add_legacy_c_converter(PyVM *vm, const PyArgs *a,
     return pyvm_native(vm, "closure", legacy_decorator, d, false);
 }
 
-/* set(words), as clinic.py builds its sets of names. */
-static PyValue str_set(PyVM *vm, const char *const *words)
-{
-    PyObj *list = pyvm_list_new(vm);
-    for (; *words; words++)
-        pyvm_list_append(vm, list, pyvm_str(vm, *words));
-    PyValue arg = pyvm_obj(list);
-    PyArgs args = { &arg, 1, NULL, NULL, 0 };
-    return pyvm_call(vm, pyvm_obj(pyvm_builtin_class(vm, "set")), &args);
-}
-
 static const NamespaceDef functions_3_11[] = {
     { "fail", ns_fail, NULL },
     { "add_c_converter", ns_add_c_converter, NULL },
@@ -407,8 +396,8 @@ void cpy_install_namespace(ConverterPython *py)
         pyvm_dict_set_static(vm, g, classes[i],
                       pyvm_obj(pyvm_builtin_class(vm, classes[i])));
     static const char *const prefixed_args[] = { "args", NULL };
-    pyvm_dict_set_static(vm, g, "CLINIC_PREFIXED_ARGS", str_set(vm, prefixed_args));
-    pyvm_dict_set_static(vm, g, "c_keywords", str_set(vm, text_c_keywords));
+    pyvm_dict_set_static(vm, g, "CLINIC_PREFIXED_ARGS", pyvm_str_set(vm, prefixed_args));
+    pyvm_dict_set_static(vm, g, "c_keywords", pyvm_str_set(vm, text_c_keywords));
     PyObj *checks = pyvm_dict_new(vm);
     for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++) {
         PyValue pair[2] = { pyvm_str(vm, t->typecheck),

@@ -113,6 +113,9 @@ void pyvm_dict_reserve(PyVM *vm, PyObj *dict, size_t n);
 bool pyvm_dict_entry(PyObj *dict, size_t i, PyValue *key, PyValue *value);
 
 PyObj *pyvm_list_new(PyVM *vm);
+/* set(words) for a NULL-terminated list of str, as set() makes it from
+   a list of them (without a call into the interpreter). */
+PyValue pyvm_str_set(PyVM *vm, const char *const *words);
 void pyvm_list_append(PyVM *vm, PyObj *list, PyValue v);
 void pyvm_list_clear(PyObj *list);
 size_t pyvm_list_len(const PyObj *list);

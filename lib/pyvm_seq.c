@@ -178,6 +178,14 @@ void pyvm_dict_set(PyVM *vm, PyObj *dict, const char *key, PyValue v)
     vm_dict_set_str(vm, (PyDict *)dict, key, v);
 }
 
+PyValue pyvm_str_set(PyVM *vm, const char *const *words)
+{
+    PySet *s = vm_set_new(vm, false);
+    for (; *words; words++)
+        vm_set_add(vm, s, vm_make_str(vm, *words, strlen(*words)));
+    return vm_obj(s);
+}
+
 void pyvm_dict_set_static(PyVM *vm, PyObj *dict, const char *key, PyValue v)
 {
     vm_dict_set_static(vm, (PyDict *)dict, key, v);
