@@ -350,6 +350,44 @@ static const char *const strings_3_11[][2] = {
     { "METHOD_INIT", "METHOD_INIT" }, { "METHOD_NEW", "METHOD_NEW" },
 };
 
+/* The values of the namespace made on first use (pyvm_dict_set_lazy):
+   the classes of the built-in converters (made from the static rows
+   alone, the same whenever they are made: no row's default_type names a
+   class of the namespace), the sets of names and type_checks.  A file's
+   blocks use a few of them. */
+enum {
+    LAZY_PREFIXED_ARGS, LAZY_C_KEYWORDS, LAZY_TYPE_CHECKS,
+    LAZY_ROWS   /* then the converter rows, then the return rows */
+};
+
+static PyValue make_type_checks(PyVM *vm)
+{
+    PyObj *checks = pyvm_dict_new(vm);
+    for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++) {
+        PyValue pair[2] = { pyvm_str(vm, t->typecheck),
+                            pyvm_str(vm, t->typename_) };
+        pyvm_dict_set_static(vm, checks, t->subclass_of,
+                             pyvm_tuple(vm, pair, 2));
+    }
+    return pyvm_obj(checks);
+}
+
+static PyValue make_namespace_value(PyVM *vm, size_t which)
+{
+    static const char *const prefixed_args[] = { "args", NULL };
+    ConverterPython *py = cpy_of_vm(vm);
+    switch (which) {
+    case LAZY_PREFIXED_ARGS: return pyvm_str_set(vm, prefixed_args);
+    case LAZY_C_KEYWORDS: return pyvm_str_set(vm, text_c_keywords);
+    case LAZY_TYPE_CHECKS: return make_type_checks(vm);
+    }
+    which -= LAZY_ROWS;
+    if (which < converter_nrows)
+        return pyvm_obj(cpy_row_class(py, &converter_rows[which]));
+    return pyvm_obj(cpy_return_row_class(py,
+                                         &return_rows[which - converter_nrows]));
+}
+
 void cpy_install_namespace(ConverterPython *py)
 {
     PyVM *vm = py->vm;
@@ -367,11 +405,12 @@ void cpy_install_namespace(ConverterPython *py)
         ;
     pyvm_dict_reserve(vm, g, have + names);
     for (size_t i = 0; i < converter_nrows; i++)
-        pyvm_dict_set_static(vm, g, converter_rows[i].cls.class_name,
-                      pyvm_obj(cpy_row_class(py, &converter_rows[i])));
+        pyvm_dict_set_lazy(vm, g, converter_rows[i].cls.class_name,
+                           make_namespace_value, LAZY_ROWS + i);
     for (size_t i = 0; i < return_nrows; i++)
-        pyvm_dict_set_static(vm, g, return_rows[i].cls.class_name,
-                      pyvm_obj(cpy_return_row_class(py, &return_rows[i])));
+        pyvm_dict_set_lazy(vm, g, return_rows[i].cls.class_name,
+                           make_namespace_value,
+                           LAZY_ROWS + converter_nrows + i);
     static const char *const buffers[] = { "buffer", "rwbuffer", "robuffer" };
     for (size_t i = 0; i < 3; i++)
         pyvm_dict_set_static(vm, g, buffers[i],
@@ -395,16 +434,12 @@ void cpy_install_namespace(ConverterPython *py)
     for (size_t i = 0; i < 3; i++)
         pyvm_dict_set_static(vm, g, classes[i],
                       pyvm_obj(pyvm_builtin_class(vm, classes[i])));
-    static const char *const prefixed_args[] = { "args", NULL };
-    pyvm_dict_set_static(vm, g, "CLINIC_PREFIXED_ARGS", pyvm_str_set(vm, prefixed_args));
-    pyvm_dict_set_static(vm, g, "c_keywords", pyvm_str_set(vm, text_c_keywords));
-    PyObj *checks = pyvm_dict_new(vm);
-    for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++) {
-        PyValue pair[2] = { pyvm_str(vm, t->typecheck),
-                            pyvm_str(vm, t->typename_) };
-        pyvm_dict_set_static(vm, checks, t->subclass_of, pyvm_tuple(vm, pair, 2));
-    }
-    pyvm_dict_set_static(vm, g, "type_checks", pyvm_obj(checks));
+    pyvm_dict_set_lazy(vm, g, "CLINIC_PREFIXED_ARGS", make_namespace_value,
+                       LAZY_PREFIXED_ARGS);
+    pyvm_dict_set_lazy(vm, g, "c_keywords", make_namespace_value,
+                       LAZY_C_KEYWORDS);
+    pyvm_dict_set_lazy(vm, g, "type_checks", make_namespace_value,
+                       LAZY_TYPE_CHECKS);
     static const struct {
         const char *name;
         PyObj **cls;

@@ -116,6 +116,17 @@ PyObj *pyvm_list_new(PyVM *vm);
 /* set(words) for a NULL-terminated list of str, as set() makes it from
    a list of them (without a call into the interpreter). */
 PyValue pyvm_str_set(PyVM *vm, const char *const *words);
+/* A value of a dict made only when the dict is first read there: the
+   entry (key, a static name) is in its place now, as pyvm_dict_set_static
+   would put it, and make(vm, which) is called for its value when a
+   lookup finds it or pyvm_dict_entry reaches it.  For a namespace most
+   of whose values (classes) no block uses.  The dict must stay out of
+   Python's hands (no Python code may hold it as an object: its values
+   are read through these C paths only), one make per dict, and make
+   must not change the dict. */
+typedef PyValue (*PyLazyFn)(PyVM *vm, size_t which);
+void pyvm_dict_set_lazy(PyVM *vm, PyObj *dict, const char *key,
+                        PyLazyFn make, size_t which);
 void pyvm_list_append(PyVM *vm, PyObj *list, PyValue v);
 void pyvm_list_clear(PyObj *list);
 size_t pyvm_list_len(const PyObj *list);

@@ -188,6 +188,8 @@ struct PyDict {
     size_t len, cap;           /* entries (none deleted: deleting compacts) */
     int32_t *index;            /* open addressing into the entries, -1 free */
     size_t index_size;         /* a power of two */
+    struct PyLazy *lazy;       /* pyvm_dict_set_lazy(): values not made
+                                  yet are vm_lazy_value()s */
     bool names_kept;           /* a call's temporary locals: vm_dict_set_str
                                   keeps the key it is given (a name of the
                                   function's code, which outlives the call)
@@ -447,6 +449,8 @@ PyDict *vm_dict_new_temp(PyVM *vm, size_t n);
    leaves no outgrown arrays behind (an index as big as inserting them
    one by one would have made). */
 void vm_dict_reserve(PyVM *vm, PyDict *d, size_t n);
+/* A dict's value at entry e, made first if it is still lazy. */
+PyValue *vm_dict_made(PyDict *d, size_t e);
 PyValue *vm_dict_find(PyVM *vm, PyDict *d, PyValue key);
 PyValue *vm_dict_find_str(PyDict *d, const char *key);
 /* vm_dict_find_str with the key's length and (int64_t)vm_str_hash()

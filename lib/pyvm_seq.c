@@ -216,7 +216,7 @@ bool pyvm_dict_entry(PyObj *dict, size_t i, PyValue *key, PyValue *value)
     if (i >= d->len)
         return false;
     *key = d->keys[i];
-    *value = d->values[i];
+    *value = *vm_dict_made(d, i);
     return true;
 }
 

@@ -26,6 +26,34 @@ uint64_t vm_str_hash(const char *s, size_t n)
 
 /* ---- dicts ------------------------------------------------------------- */
 
+/* Lazy values (pyvm_dict_set_lazy): the placeholder is a PY_OBJECT at
+   this marker, nitems saying which value to make. */
+struct PyLazy {
+    PyLazyFn make;
+    PyVM *vm;
+};
+static PyObj lazy_marker = { OBJ_INSTANCE, NULL };
+
+static PyValue *make_lazy(PyDict *d, size_t e)
+{
+    PyValue made = d->lazy->make(d->lazy->vm, d->values[e].nitems);
+    d->values[e] = made;
+    return &d->values[e];
+}
+
+static inline PyValue *value_at(PyDict *d, size_t e)
+{
+    PyValue *v = &d->values[e];
+    if (d->lazy && v->kind == PY_OBJECT && v->obj == &lazy_marker)
+        return make_lazy(d, e);
+    return v;
+}
+
+PyValue *vm_dict_made(PyDict *d, size_t e)
+{
+    return value_at(d, e);
+}
+
 PyDict *vm_dict_new(PyVM *vm)
 {
     return vm_alloc_obj(vm, sizeof(PyDict), OBJ_DICT, vm->types[T_DICT]);
@@ -135,7 +163,7 @@ PyValue *vm_dict_find(PyVM *vm, PyDict *d, PyValue key)
     int64_t hash = vm_hash(vm, key);
     bool found;
     size_t i = probe(vm, d, key, hash, &found);
-    return found ? &d->values[d->index[i]] : NULL;
+    return found ? value_at(d, (size_t)d->index[i]) : NULL;
 }
 
 PyValue *vm_dict_find_str(PyDict *d, const char *key)
@@ -158,7 +186,7 @@ PyValue *vm_dict_find_hashed(PyDict *d, const char *key, size_t n,
             return NULL;
         if (d->hashes[e] == hash && d->keys[e].kind == PY_STR &&
             d->keys[e].len == n && memcmp(d->keys[e].s, key, n) == 0)
-            return &d->values[e];
+            return value_at(d, (size_t)e);
         i = (i + 1) & mask;
     }
 }
@@ -259,6 +287,19 @@ void vm_dict_set_static(PyVM *vm, PyDict *d, const char *key, PyValue value)
     set_str(vm, d, key, value, true);
 }
 
+void pyvm_dict_set_lazy(PyVM *vm, PyObj *dict, const char *key,
+                        PyLazyFn make, size_t which)
+{
+    PyDict *d = (PyDict *)dict;
+    if (!d->lazy) {
+        d->lazy = arena_new_of(vm->a, struct PyLazy);
+        d->lazy->make = make;
+        d->lazy->vm = vm;
+    }
+    PyValue v = { .kind = PY_OBJECT, .obj = &lazy_marker, .nitems = which };
+    set_str(vm, d, key, v, true);
+}
+
 bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
 {
     if (d->len == 0)
@@ -282,7 +323,7 @@ PyDict *vm_dict_copy(PyVM *vm, const PyDict *d)
     PyDict *c = vm_dict_new(vm);
     vm_dict_reserve(vm, c, d->len);
     for (size_t i = 0; i < d->len; i++)
-        vm_dict_set(vm, c, d->keys[i], d->values[i]);
+        vm_dict_set(vm, c, d->keys[i], *value_at((PyDict *)d, i));
     return c;
 }
 
