@@ -190,6 +190,8 @@ struct PyDict {
     size_t index_size;         /* a power of two */
     struct PyLazy *lazy;       /* pyvm_dict_set_lazy(): values not made
                                   yet are vm_lazy_value()s */
+    bool of_class;             /* a class's: changing it moves
+                                  vm_lookup_epoch */
     bool names_kept;           /* a call's temporary locals: vm_dict_set_str
                                   keeps the key it is given (a name of the
                                   function's code, which outlives the call)
@@ -438,6 +440,24 @@ PyValue vm_instantiate(PyVM *vm, PyClass *cls, const PyValue *args,
                        const PyValue *kwvalues, size_t nkw);
 bool vm_is_kind(PyValue v, ObjKind kind);
 PyClass *vm_as_class(PyValue v);
+
+/* What any class's attribute lookup finds can have changed since this
+   count last moved: it moves at every change of a class's dict (the
+   only thing a lookup reads besides the fixed MRO) and at every new
+   interpreter (whose classes may reuse a freed one's addresses), in the
+   thread that runs the interpreter.  pyvm_class_lookup() keeps its
+   answers while it stands still.  Every change of a dict's entries goes
+   through vm_dict_changing(). */
+extern _Thread_local unsigned long vm_lookup_epoch;
+static inline void vm_lookups_stale(void)
+{
+    vm_lookup_epoch++;
+}
+static inline void vm_dict_changing(const PyDict *d)
+{
+    if (d->of_class)
+        vm_lookup_epoch++;
+}
 
 /* pyvm_table.c: dicts and sets */
 PyDict *vm_dict_new(PyVM *vm);

@@ -345,6 +345,7 @@ static PyValue d_clear(PyVM *vm, const PyArgs *a, void *data)
     ARGS(1);
     pyvm_bind(vm, a, "dict.clear", "self", v, NULL);
     PyDict *d = self_dict(a);
+    vm_dict_changing(d);
     d->len = 0;
     d->index_size = 0;
     return py_none;

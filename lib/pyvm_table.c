@@ -36,6 +36,7 @@ static PyObj lazy_marker = { OBJ_INSTANCE, NULL };
 
 static PyValue *make_lazy(PyDict *d, size_t e)
 {
+    vm_dict_changing(d);
     PyValue made = d->lazy->make(d->lazy->vm, d->values[e].nitems);
     d->values[e] = made;
     return &d->values[e];
@@ -195,6 +196,7 @@ PyValue *vm_dict_find_hashed(PyDict *d, const char *key, size_t n,
 static void insert_at(PyVM *vm, PyDict *d, size_t i, PyValue key,
                       int64_t hash, PyValue value)
 {
+    vm_dict_changing(d);
     if (d->len == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 4;
         /* grown arrays: written before they are read */
@@ -229,6 +231,7 @@ static void dict_set_hashed(PyVM *vm, PyDict *d, PyValue key, int64_t hash,
     bool found;
     size_t i = probe(vm, d, key, hash, &found);
     if (found) {
+        vm_dict_changing(d);
         d->values[d->index[i]] = value;
         return;
     }
@@ -266,6 +269,7 @@ static void set_str(PyVM *vm, PyDict *d, const char *key, PyValue value,
                 return;
             }
             if (d->keys[e].len == n && memcmp(d->keys[e].s, key, n) == 0) {
+                vm_dict_changing(d);
                 d->values[e] = value;
                 return;
             }
@@ -309,6 +313,7 @@ bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
     size_t i = probe(vm, d, key, hash, &found);
     if (!found)
         return false;
+    vm_dict_changing(d);
     size_t e = (size_t)d->index[i], rest = d->len - e - 1;
     memmove(d->keys + e, d->keys + e + 1, rest * sizeof *d->keys);
     memmove(d->values + e, d->values + e + 1, rest * sizeof *d->values);
