@@ -388,68 +388,81 @@ static PyValue make_namespace_value(PyVM *vm, size_t which)
                                          &return_rows[which - converter_nrows]));
 }
 
+/* What a namespace's entries will be, in order, before they go in. */
+typedef struct Entries {
+    const char **names;
+    PyValue *values;
+    size_t n;
+} Entries;
+
+static void put(Entries *e, const char *name, PyValue value)
+{
+    e->names[e->n] = name;
+    e->values[e->n++] = value;
+}
+
+/* the namespace's layout, per flavour */
+static _Thread_local PyDictLayout namespace_layouts[2];
+
 void cpy_install_namespace(ConverterPython *py)
 {
     PyVM *vm = py->vm;
     PyObj *g = pyvm_globals(vm);
     const PyFlavour *fl = py->flavour;
-    /* what is set below: the classes, the buffers, unspecified and
-       NoneType; then the module's functions, strings, NULL, unknown, the
-       three classes, the two sets, type_checks and the host classes */
-    size_t names = converter_nrows + return_nrows + 3 + 2;
+    /* the classes, the buffers, unspecified and NoneType; then the
+       module's functions, strings, NULL, unknown, the three classes, the
+       two sets, type_checks and the host classes */
+    size_t count = converter_nrows + return_nrows + 3 + 2;
     if (fl->module_globals)
-        names += fl->nfunctions + fl->nstrings + 2 + 3 + 2 + 1 + 6;
-    size_t have;
-    PyValue k, v;
-    for (have = 0; pyvm_dict_entry(g, have, &k, &v); have++)
-        ;
-    pyvm_dict_reserve(vm, g, have + names);
+        count += fl->nfunctions + fl->nstrings + 2 + 3 + 2 + 1 + 6;
+    Entries entries = { xmalloc(count * sizeof *entries.names),
+                        xmalloc(count * sizeof *entries.values), 0 };
+    Entries *e = &entries;
     for (size_t i = 0; i < converter_nrows; i++)
-        pyvm_dict_set_lazy(vm, g, converter_rows[i].cls.class_name,
-                           make_namespace_value, LAZY_ROWS + i);
+        put(e, converter_rows[i].cls.class_name,
+            pyvm_lazy_value(vm, g, make_namespace_value, LAZY_ROWS + i));
     for (size_t i = 0; i < return_nrows; i++)
-        pyvm_dict_set_lazy(vm, g, return_rows[i].cls.class_name,
-                           make_namespace_value,
-                           LAZY_ROWS + converter_nrows + i);
+        put(e, return_rows[i].cls.class_name,
+            pyvm_lazy_value(vm, g, make_namespace_value,
+                            LAZY_ROWS + converter_nrows + i));
     static const char *const buffers[] = { "buffer", "rwbuffer", "robuffer" };
     for (size_t i = 0; i < 3; i++)
-        pyvm_dict_set_static(vm, g, buffers[i],
-                      pyvm_obj(pyvm_class_new(vm, buffers[i], fl->module, NULL,
-                                              0, NULL, NULL, NULL)));
-    pyvm_dict_set_static(vm, g, "unspecified", py_unspecified);
-    pyvm_dict_set_static(vm, g, "NoneType",
-                  pyvm_obj(pyvm_builtin_class(vm, "NoneType")));
-    if (!fl->module_globals)
-        return;
-    for (size_t i = 0; i < fl->nfunctions; i++)
-        pyvm_dict_set_static(vm, g, fl->functions[i].name,
-                      pyvm_native(vm, fl->functions[i].name,
-                                  fl->functions[i].native,
-                                  (void *)fl->functions[i].data, false));
-    for (size_t i = 0; i < fl->nstrings; i++)
-        pyvm_dict_set_static(vm, g, fl->strings[i][0], pyvm_str(vm, fl->strings[i][1]));
-    pyvm_dict_set_static(vm, g, "NULL", py_null);
-    pyvm_dict_set_static(vm, g, "unknown", py_unknown);
-    static const char *const classes[] = { "Null", "Unspecified", "Unknown" };
-    for (size_t i = 0; i < 3; i++)
-        pyvm_dict_set_static(vm, g, classes[i],
-                      pyvm_obj(pyvm_builtin_class(vm, classes[i])));
-    pyvm_dict_set_lazy(vm, g, "CLINIC_PREFIXED_ARGS", make_namespace_value,
-                       LAZY_PREFIXED_ARGS);
-    pyvm_dict_set_lazy(vm, g, "c_keywords", make_namespace_value,
-                       LAZY_C_KEYWORDS);
-    pyvm_dict_set_lazy(vm, g, "type_checks", make_namespace_value,
-                       LAZY_TYPE_CHECKS);
-    static const struct {
-        const char *name;
-        PyObj **cls;
-    } hosts[] = { { "Function", NULL }, { "Parameter", NULL }, { "Class", NULL },
-                  { "Module", NULL }, { "CRenderData", NULL },
-                  { "LandMine", NULL } };
-    PyObj *made[6] = { py->cls_function, py->cls_parameter, py->cls_class,
-                       py->cls_module, py->cls_renderdata, py->cls_landmine };
-    for (size_t i = 0; i < 6; i++)
-        pyvm_dict_set_static(vm, g, hosts[i].name, pyvm_obj(made[i]));
+        put(e, buffers[i], pyvm_obj(pyvm_class_new(vm, buffers[i], fl->module,
+                                                   NULL, 0, NULL, NULL, NULL)));
+    put(e, "unspecified", py_unspecified);
+    put(e, "NoneType", pyvm_obj(pyvm_builtin_class(vm, "NoneType")));
+    if (fl->module_globals) {
+        for (size_t i = 0; i < fl->nfunctions; i++)
+            put(e, fl->functions[i].name,
+                pyvm_native(vm, fl->functions[i].name, fl->functions[i].native,
+                            (void *)fl->functions[i].data, false));
+        for (size_t i = 0; i < fl->nstrings; i++)
+            put(e, fl->strings[i][0], pyvm_str(vm, fl->strings[i][1]));
+        put(e, "NULL", py_null);
+        put(e, "unknown", py_unknown);
+        static const char *const classes[] = { "Null", "Unspecified",
+                                               "Unknown" };
+        for (size_t i = 0; i < 3; i++)
+            put(e, classes[i], pyvm_obj(pyvm_builtin_class(vm, classes[i])));
+        put(e, "CLINIC_PREFIXED_ARGS",
+            pyvm_lazy_value(vm, g, make_namespace_value, LAZY_PREFIXED_ARGS));
+        put(e, "c_keywords",
+            pyvm_lazy_value(vm, g, make_namespace_value, LAZY_C_KEYWORDS));
+        put(e, "type_checks",
+            pyvm_lazy_value(vm, g, make_namespace_value, LAZY_TYPE_CHECKS));
+        static const char *const hosts[] = { "Function", "Parameter", "Class",
+                                             "Module", "CRenderData",
+                                             "LandMine" };
+        PyObj *made[6] = { py->cls_function, py->cls_parameter,
+                           py->cls_class, py->cls_module, py->cls_renderdata,
+                           py->cls_landmine };
+        for (size_t i = 0; i < 6; i++)
+            put(e, hosts[i], pyvm_obj(made[i]));
+    }
+    pyvm_dict_fill_static(vm, g, &namespace_layouts[fl->module_globals],
+                          e->names, e->values, e->n);
+    free(e->names);
+    free(e->values);
 }
 
 #define COUNT(t) (sizeof (t) / sizeof (t)[0])

@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 #include "pyexpr.h"
@@ -127,6 +128,27 @@ PyValue pyvm_str_set(PyVM *vm, const char *const *words);
 typedef PyValue (*PyLazyFn)(PyVM *vm, size_t which);
 void pyvm_dict_set_lazy(PyVM *vm, PyObj *dict, const char *key,
                         PyLazyFn make, size_t which);
+/* The placeholder pyvm_dict_set_lazy puts in dict, for
+   pyvm_dict_fill_static. */
+PyValue pyvm_lazy_value(PyVM *vm, PyObj *dict, PyLazyFn make, size_t which);
+
+/* Filling a dict with static names in a fixed order, as
+   pyvm_dict_set_static one by one after pyvm_dict_reserve would: the
+   hashes and the index, the same every time, are kept in *layout (the
+   caller's, per thread) once made, and copied instead of hashing and
+   probing every name again.  The dict must hold the same entries every
+   time it is filled (it is checked by their number). */
+#define PYVM_LAYOUT_MAX 160
+#define PYVM_LAYOUT_INDEX 256
+typedef struct PyDictLayout {
+    bool made;
+    size_t len, cap, index_size;
+    int64_t hashes[PYVM_LAYOUT_MAX];
+    int32_t index[PYVM_LAYOUT_INDEX];
+} PyDictLayout;
+void pyvm_dict_fill_static(PyVM *vm, PyObj *dict, PyDictLayout *layout,
+                           const char *const *names, const PyValue *values,
+                           size_t n);
 void pyvm_list_append(PyVM *vm, PyObj *list, PyValue v);
 void pyvm_list_clear(PyObj *list);
 size_t pyvm_list_len(const PyObj *list);

@@ -291,8 +291,7 @@ void vm_dict_set_static(PyVM *vm, PyDict *d, const char *key, PyValue value)
     set_str(vm, d, key, value, true);
 }
 
-void pyvm_dict_set_lazy(PyVM *vm, PyObj *dict, const char *key,
-                        PyLazyFn make, size_t which)
+PyValue pyvm_lazy_value(PyVM *vm, PyObj *dict, PyLazyFn make, size_t which)
 {
     PyDict *d = (PyDict *)dict;
     if (!d->lazy) {
@@ -301,7 +300,58 @@ void pyvm_dict_set_lazy(PyVM *vm, PyObj *dict, const char *key,
         d->lazy->vm = vm;
     }
     PyValue v = { .kind = PY_OBJECT, .obj = &lazy_marker, .nitems = which };
-    set_str(vm, d, key, v, true);
+    return v;
+}
+
+void pyvm_dict_set_lazy(PyVM *vm, PyObj *dict, const char *key,
+                        PyLazyFn make, size_t which)
+{
+    set_str(vm, (PyDict *)dict, key, pyvm_lazy_value(vm, dict, make, which),
+            true);
+}
+
+void pyvm_dict_fill_static(PyVM *vm, PyObj *dict, PyDictLayout *layout,
+                           const char *const *names, const PyValue *values,
+                           size_t n)
+{
+    PyDict *d = (PyDict *)dict;
+    size_t have = d->len;
+    if (layout->made && layout->len == have + n) {
+        vm_dict_changing(d);
+        PyValue *keys = arena_array_uninit(vm->a, PyValue, layout->cap);
+        PyValue *vals = arena_array_uninit(vm->a, PyValue, layout->cap);
+        int64_t *hashes = arena_array_uninit(vm->a, int64_t, layout->cap);
+        if (have) {
+            memcpy(keys, d->keys, have * sizeof *keys);
+            memcpy(vals, d->values, have * sizeof *vals);
+        }
+        memcpy(hashes, layout->hashes, (have + n) * sizeof *hashes);
+        for (size_t i = 0; i < n; i++) {
+            keys[have + i] = py_make_str(names[i], strlen(names[i]));
+            vals[have + i] = values[i];
+        }
+        d->index = arena_array_uninit(vm->a, int32_t, layout->index_size);
+        memcpy(d->index, layout->index, layout->index_size * sizeof *d->index);
+        d->index_size = layout->index_size;
+        d->keys = keys;
+        d->values = vals;
+        d->hashes = hashes;
+        d->cap = layout->cap;
+        d->len = have + n;
+        return;
+    }
+    vm_dict_reserve(vm, d, have + n);
+    for (size_t i = 0; i < n; i++)
+        set_str(vm, d, names[i], values[i], true);
+    if (d->len == have + n && d->len <= PYVM_LAYOUT_MAX &&
+        d->index_size <= PYVM_LAYOUT_INDEX) {
+        layout->made = true;
+        layout->len = d->len;
+        layout->cap = d->cap;
+        layout->index_size = d->index_size;
+        memcpy(layout->hashes, d->hashes, d->len * sizeof *d->hashes);
+        memcpy(layout->index, d->index, d->index_size * sizeof *d->index);
+    }
 }
 
 bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
