@@ -27,8 +27,9 @@ static Flow exec_block(PyVM *vm, Env *env, PyStmt *const *body, size_t n);
 
 static bool in_names(const char *const *names, size_t n, const char *name)
 {
+    /* the first byte tells most names apart without a call */
     for (size_t i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0)
+        if (names[i][0] == name[0] && strcmp(names[i], name) == 0)
             return true;
     return false;
 }
