@@ -856,13 +856,13 @@ PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row)
     PyObj *base_class = base ? cpy_row_class(py, base) : NULL;
     PyObj *dict = pyvm_dict_new(py->vm);
     if (!base) {
-        pyvm_dict_set(py->vm, dict, "name", py_none);
-        pyvm_dict_set(py->vm, dict, "py_name", py_none);
+        pyvm_dict_set_static(py->vm, dict, "name", py_none);
+        pyvm_dict_set_static(py->vm, dict, "py_name", py_none);
     }
     for (size_t k = 0; k < sizeof class_fields / sizeof *class_fields; k++)
         if (field_in(py, &class_fields[k]) &&
             (!base || !field_equal(&class_fields[k], &row->cls, &base->cls)))
-            pyvm_dict_set(py->vm, dict, class_fields[k].name,
+            pyvm_dict_set_static(py->vm, dict, class_fields[k].name,
                           get_field(py, &class_fields[k], &row->cls));
     cpy_add_methods(py, dict, row, base);
     py->row_class[i] = pyvm_class_new(py->vm, row->cls.class_name, py->flavour->module,
@@ -882,10 +882,10 @@ PyObj *cpy_return_row_class(ConverterPython *py, const ReturnRow *row)
     PyObj *base_class = base ? cpy_return_row_class(py, base) : NULL;
     PyObj *dict = pyvm_dict_new(py->vm);
     if (!base)
-        pyvm_dict_set(py->vm, dict, "default", py_none);
+        pyvm_dict_set_static(py->vm, dict, "default", py_none);
     for (size_t k = 0; k < sizeof return_class_fields / sizeof *return_class_fields; k++)
         if (!base || !field_equal(&return_class_fields[k], &row->cls, &base->cls))
-            pyvm_dict_set(py->vm, dict, return_class_fields[k].name,
+            pyvm_dict_set_static(py->vm, dict, return_class_fields[k].name,
                           get_field(py, &return_class_fields[k], &row->cls));
     cpy_add_return_methods(py, dict, row, base);
     py->return_row_class[i] = pyvm_class_new(
@@ -970,7 +970,7 @@ PyObj *cpy_host_class(ConverterPython *py, const char *name,
                          const PyHostOps *ops)
 {
     PyObj *dict = pyvm_dict_new(py->vm);
-    pyvm_dict_set(py->vm, dict, "__repr__",
+    pyvm_dict_set_static(py->vm, dict, "__repr__",
                   pyvm_native(py->vm, "__repr__", host_repr, (void *)name,
                               true));
     return pyvm_class_new(py->vm, name, py->flavour->module, NULL, 0, dict,
@@ -1009,10 +1009,10 @@ ConverterPython *cpy_of(Clinic *c)
     };
     PyValue dictv = pyvm_getattr(py->vm, pyvm_obj(py->cls_parameter), "__dict__");
     for (size_t i = 0; i < 3; i++)
-        pyvm_dict_set(py->vm, pyvm_as_dict(dictv), predicates[i].name,
+        pyvm_dict_set_static(py->vm, pyvm_as_dict(dictv), predicates[i].name,
                       pyvm_native(py->vm, predicates[i].name, parameter_is,
                                   (void *)(intptr_t)predicates[i].kind, true));
-    pyvm_dict_set(py->vm, pyvm_as_dict(dictv), "is_optional",
+    pyvm_dict_set_static(py->vm, pyvm_as_dict(dictv), "is_optional",
                   pyvm_native(py->vm, "is_optional", parameter_is_optional,
                               NULL, true));
     /* the LandMine needs a host pointer only to be one: its own message */

@@ -314,17 +314,6 @@ static PyValue ns_add_legacy_c_converter(PyVM *vm, const PyArgs *a,
     return pyvm_native(vm, "closure", legacy_decorator, d, false);
 }
 
-/* set(words), as clinic.py builds its sets of names. */
-static PyValue str_set(PyVM *vm, const char *const *words)
-{
-    PyObj *list = pyvm_list_new(vm);
-    for (; *words; words++)
-        pyvm_list_append(vm, list, pyvm_str(vm, *words));
-    PyValue arg = pyvm_obj(list);
-    PyArgs args = { &arg, 1, NULL, NULL, 0 };
-    return pyvm_call(vm, pyvm_obj(pyvm_builtin_class(vm, "set")), &args);
-}
-
 static const NamespaceDef functions_3_11[] = {
     { "fail", ns_fail, NULL },
     { "add_c_converter", ns_add_c_converter, NULL },
@@ -361,71 +350,119 @@ static const char *const strings_3_11[][2] = {
     { "METHOD_INIT", "METHOD_INIT" }, { "METHOD_NEW", "METHOD_NEW" },
 };
 
+/* The values of the namespace made on first use (pyvm_dict_set_lazy):
+   the classes of the built-in converters (made from the static rows
+   alone, the same whenever they are made: no row's default_type names a
+   class of the namespace), the sets of names and type_checks.  A file's
+   blocks use a few of them. */
+enum {
+    LAZY_PREFIXED_ARGS, LAZY_C_KEYWORDS, LAZY_TYPE_CHECKS,
+    LAZY_ROWS   /* then the converter rows, then the return rows */
+};
+
+static PyValue make_type_checks(PyVM *vm)
+{
+    PyObj *checks = pyvm_dict_new(vm);
+    for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++) {
+        PyValue pair[2] = { pyvm_str(vm, t->typecheck),
+                            pyvm_str(vm, t->typename_) };
+        pyvm_dict_set_static(vm, checks, t->subclass_of,
+                             pyvm_tuple(vm, pair, 2));
+    }
+    return pyvm_obj(checks);
+}
+
+static PyValue make_namespace_value(PyVM *vm, size_t which)
+{
+    static const char *const prefixed_args[] = { "args", NULL };
+    ConverterPython *py = cpy_of_vm(vm);
+    switch (which) {
+    case LAZY_PREFIXED_ARGS: return pyvm_str_set(vm, prefixed_args);
+    case LAZY_C_KEYWORDS: return pyvm_str_set(vm, text_c_keywords);
+    case LAZY_TYPE_CHECKS: return make_type_checks(vm);
+    }
+    which -= LAZY_ROWS;
+    if (which < converter_nrows)
+        return pyvm_obj(cpy_row_class(py, &converter_rows[which]));
+    return pyvm_obj(cpy_return_row_class(py,
+                                         &return_rows[which - converter_nrows]));
+}
+
+/* What a namespace's entries will be, in order, before they go in. */
+typedef struct Entries {
+    const char **names;
+    PyValue *values;
+    size_t n;
+} Entries;
+
+static void put(Entries *e, const char *name, PyValue value)
+{
+    e->names[e->n] = name;
+    e->values[e->n++] = value;
+}
+
+/* the namespace's layout, per flavour */
+static _Thread_local PyDictLayout namespace_layouts[2];
+
 void cpy_install_namespace(ConverterPython *py)
 {
     PyVM *vm = py->vm;
     PyObj *g = pyvm_globals(vm);
     const PyFlavour *fl = py->flavour;
-    /* what is set below: the classes, the buffers, unspecified and
-       NoneType; then the module's functions, strings, NULL, unknown, the
-       three classes, the two sets, type_checks and the host classes */
-    size_t names = converter_nrows + return_nrows + 3 + 2;
+    /* the classes, the buffers, unspecified and NoneType; then the
+       module's functions, strings, NULL, unknown, the three classes, the
+       two sets, type_checks and the host classes */
+    size_t count = converter_nrows + return_nrows + 3 + 2;
     if (fl->module_globals)
-        names += fl->nfunctions + fl->nstrings + 2 + 3 + 2 + 1 + 6;
-    size_t have;
-    PyValue k, v;
-    for (have = 0; pyvm_dict_entry(g, have, &k, &v); have++)
-        ;
-    pyvm_dict_reserve(vm, g, have + names);
+        count += fl->nfunctions + fl->nstrings + 2 + 3 + 2 + 1 + 6;
+    Entries entries = { xmalloc(count * sizeof *entries.names),
+                        xmalloc(count * sizeof *entries.values), 0 };
+    Entries *e = &entries;
     for (size_t i = 0; i < converter_nrows; i++)
-        pyvm_dict_set(vm, g, converter_rows[i].cls.class_name,
-                      pyvm_obj(cpy_row_class(py, &converter_rows[i])));
+        put(e, converter_rows[i].cls.class_name,
+            pyvm_lazy_value(vm, g, make_namespace_value, LAZY_ROWS + i));
     for (size_t i = 0; i < return_nrows; i++)
-        pyvm_dict_set(vm, g, return_rows[i].cls.class_name,
-                      pyvm_obj(cpy_return_row_class(py, &return_rows[i])));
+        put(e, return_rows[i].cls.class_name,
+            pyvm_lazy_value(vm, g, make_namespace_value,
+                            LAZY_ROWS + converter_nrows + i));
     static const char *const buffers[] = { "buffer", "rwbuffer", "robuffer" };
     for (size_t i = 0; i < 3; i++)
-        pyvm_dict_set(vm, g, buffers[i],
-                      pyvm_obj(pyvm_class_new(vm, buffers[i], fl->module, NULL,
-                                              0, NULL, NULL, NULL)));
-    pyvm_dict_set(vm, g, "unspecified", py_unspecified);
-    pyvm_dict_set(vm, g, "NoneType",
-                  pyvm_obj(pyvm_builtin_class(vm, "NoneType")));
-    if (!fl->module_globals)
-        return;
-    for (size_t i = 0; i < fl->nfunctions; i++)
-        pyvm_dict_set(vm, g, fl->functions[i].name,
-                      pyvm_native(vm, fl->functions[i].name,
-                                  fl->functions[i].native,
-                                  (void *)fl->functions[i].data, false));
-    for (size_t i = 0; i < fl->nstrings; i++)
-        pyvm_dict_set(vm, g, fl->strings[i][0], pyvm_str(vm, fl->strings[i][1]));
-    pyvm_dict_set(vm, g, "NULL", py_null);
-    pyvm_dict_set(vm, g, "unknown", py_unknown);
-    static const char *const classes[] = { "Null", "Unspecified", "Unknown" };
-    for (size_t i = 0; i < 3; i++)
-        pyvm_dict_set(vm, g, classes[i],
-                      pyvm_obj(pyvm_builtin_class(vm, classes[i])));
-    static const char *const prefixed_args[] = { "args", NULL };
-    pyvm_dict_set(vm, g, "CLINIC_PREFIXED_ARGS", str_set(vm, prefixed_args));
-    pyvm_dict_set(vm, g, "c_keywords", str_set(vm, text_c_keywords));
-    PyObj *checks = pyvm_dict_new(vm);
-    for (const TypeCheck *t = conv_type_checks; t->subclass_of; t++) {
-        PyValue pair[2] = { pyvm_str(vm, t->typecheck),
-                            pyvm_str(vm, t->typename_) };
-        pyvm_dict_set(vm, checks, t->subclass_of, pyvm_tuple(vm, pair, 2));
+        put(e, buffers[i], pyvm_obj(pyvm_class_new(vm, buffers[i], fl->module,
+                                                   NULL, 0, NULL, NULL, NULL)));
+    put(e, "unspecified", py_unspecified);
+    put(e, "NoneType", pyvm_obj(pyvm_builtin_class(vm, "NoneType")));
+    if (fl->module_globals) {
+        for (size_t i = 0; i < fl->nfunctions; i++)
+            put(e, fl->functions[i].name,
+                pyvm_native(vm, fl->functions[i].name, fl->functions[i].native,
+                            (void *)fl->functions[i].data, false));
+        for (size_t i = 0; i < fl->nstrings; i++)
+            put(e, fl->strings[i][0], pyvm_str(vm, fl->strings[i][1]));
+        put(e, "NULL", py_null);
+        put(e, "unknown", py_unknown);
+        static const char *const classes[] = { "Null", "Unspecified",
+                                               "Unknown" };
+        for (size_t i = 0; i < 3; i++)
+            put(e, classes[i], pyvm_obj(pyvm_builtin_class(vm, classes[i])));
+        put(e, "CLINIC_PREFIXED_ARGS",
+            pyvm_lazy_value(vm, g, make_namespace_value, LAZY_PREFIXED_ARGS));
+        put(e, "c_keywords",
+            pyvm_lazy_value(vm, g, make_namespace_value, LAZY_C_KEYWORDS));
+        put(e, "type_checks",
+            pyvm_lazy_value(vm, g, make_namespace_value, LAZY_TYPE_CHECKS));
+        static const char *const hosts[] = { "Function", "Parameter", "Class",
+                                             "Module", "CRenderData",
+                                             "LandMine" };
+        PyObj *made[6] = { py->cls_function, py->cls_parameter,
+                           py->cls_class, py->cls_module, py->cls_renderdata,
+                           py->cls_landmine };
+        for (size_t i = 0; i < 6; i++)
+            put(e, hosts[i], pyvm_obj(made[i]));
     }
-    pyvm_dict_set(vm, g, "type_checks", pyvm_obj(checks));
-    static const struct {
-        const char *name;
-        PyObj **cls;
-    } hosts[] = { { "Function", NULL }, { "Parameter", NULL }, { "Class", NULL },
-                  { "Module", NULL }, { "CRenderData", NULL },
-                  { "LandMine", NULL } };
-    PyObj *made[6] = { py->cls_function, py->cls_parameter, py->cls_class,
-                       py->cls_module, py->cls_renderdata, py->cls_landmine };
-    for (size_t i = 0; i < 6; i++)
-        pyvm_dict_set(vm, g, hosts[i].name, pyvm_obj(made[i]));
+    pyvm_dict_fill_static(vm, g, &namespace_layouts[fl->module_globals],
+                          e->names, e->values, e->n);
+    free(e->names);
+    free(e->values);
 }
 
 #define COUNT(t) (sizeof (t) / sizeof (t)[0])

@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 #include "pyexpr.h"
@@ -101,6 +102,9 @@ bool pyvm_property_fget(PyVM *vm, PyValue v, PyValue *fget);
 
 PyObj *pyvm_dict_new(PyVM *vm);
 void pyvm_dict_set(PyVM *vm, PyObj *dict, const char *key, PyValue v);
+/* pyvm_dict_set for a key that outlives the dict (a string literal, a
+   name in a static table): kept as it is, not copied. */
+void pyvm_dict_set_static(PyVM *vm, PyObj *dict, const char *key, PyValue v);
 bool pyvm_dict_get(PyVM *vm, PyObj *dict, const char *key, PyValue *out);
 PyObj *pyvm_dict_copy(PyVM *vm, PyObj *dict);
 /* Room for n entries in all: a dict filled with a known number of them
@@ -110,6 +114,41 @@ void pyvm_dict_reserve(PyVM *vm, PyObj *dict, size_t n);
 bool pyvm_dict_entry(PyObj *dict, size_t i, PyValue *key, PyValue *value);
 
 PyObj *pyvm_list_new(PyVM *vm);
+/* set(words) for a NULL-terminated list of str, as set() makes it from
+   a list of them (without a call into the interpreter). */
+PyValue pyvm_str_set(PyVM *vm, const char *const *words);
+/* A value of a dict made only when the dict is first read there: the
+   entry (key, a static name) is in its place now, as pyvm_dict_set_static
+   would put it, and make(vm, which) is called for its value when a
+   lookup finds it or pyvm_dict_entry reaches it.  For a namespace most
+   of whose values (classes) no block uses.  The dict must stay out of
+   Python's hands (no Python code may hold it as an object: its values
+   are read through these C paths only), one make per dict, and make
+   must not change the dict. */
+typedef PyValue (*PyLazyFn)(PyVM *vm, size_t which);
+void pyvm_dict_set_lazy(PyVM *vm, PyObj *dict, const char *key,
+                        PyLazyFn make, size_t which);
+/* The placeholder pyvm_dict_set_lazy puts in dict, for
+   pyvm_dict_fill_static. */
+PyValue pyvm_lazy_value(PyVM *vm, PyObj *dict, PyLazyFn make, size_t which);
+
+/* Filling a dict with static names in a fixed order, as
+   pyvm_dict_set_static one by one after pyvm_dict_reserve would: the
+   hashes and the index, the same every time, are kept in *layout (the
+   caller's, per thread) once made, and copied instead of hashing and
+   probing every name again.  The dict must hold the same entries every
+   time it is filled (it is checked by their number). */
+#define PYVM_LAYOUT_MAX 160
+#define PYVM_LAYOUT_INDEX 256
+typedef struct PyDictLayout {
+    bool made;
+    size_t len, cap, index_size;
+    int64_t hashes[PYVM_LAYOUT_MAX];
+    int32_t index[PYVM_LAYOUT_INDEX];
+} PyDictLayout;
+void pyvm_dict_fill_static(PyVM *vm, PyObj *dict, PyDictLayout *layout,
+                           const char *const *names, const PyValue *values,
+                           size_t n);
 void pyvm_list_append(PyVM *vm, PyObj *list, PyValue v);
 void pyvm_list_clear(PyObj *list);
 size_t pyvm_list_len(const PyObj *list);

@@ -1208,32 +1208,100 @@ static const struct {
     { T_STATICMETHOD, c_wrapper }, { T_CLASSMETHOD, c_wrapper },
 };
 
+/* The builtins dict is laid out the same in every interpreter (fixed
+   names in a fixed order, into an empty dict): its hashes and index are
+   kept per thread once made and copied into the next interpreter's. */
+#define NFUNCTIONS (sizeof builtin_functions / sizeof builtin_functions[0])
+#define BUILTINS_MAX 128
+#define BUILTINS_INDEX 256
+static _Thread_local struct {
+    bool made;
+    size_t cap, index_size;
+    int64_t hashes[BUILTINS_MAX];
+    int32_t index[BUILTINS_INDEX];
+} builtins_layout;
+
+/* the classes by name: everything but the internal ones */
+static const int named[] = {
+    T_OBJECT, T_TYPE, T_INT, T_BOOL, T_FLOAT, T_COMPLEX, T_STR, T_BYTES,
+    T_BYTEARRAY, T_TUPLE, T_LIST, T_DICT, T_SET, T_FROZENSET, T_RANGE,
+    T_PROPERTY, T_STATICMETHOD, T_CLASSMETHOD, T_SUPER, T_SLICE,
+};
+#define NNAMED (sizeof named / sizeof named[0])
+/* the functions, the classes, Ellipsis and __name__, in this order */
+#define NBUILTINS (NFUNCTIONS + NNAMED + (T_COUNT - T_BASE_EXCEPTION) + 2)
+
+/* The i-th entry of the builtins dict. */
+static void builtin_entry(PyVM *vm, size_t i, PyNative *natives,
+                          const char **name, PyValue *value)
+{
+    if (i < NFUNCTIONS) {
+        *name = builtin_functions[i].name;
+        *value = vm_obj(&natives[i]);
+        return;
+    }
+    i -= NFUNCTIONS;
+    PyClass *cls = i < NNAMED ? vm->types[named[i]]
+                 : i - NNAMED < (size_t)(T_COUNT - T_BASE_EXCEPTION)
+                     ? vm->types[T_BASE_EXCEPTION + (int)(i - NNAMED)]
+                     : NULL;
+    if (cls) {
+        *name = cls->name;
+        *value = vm_obj(cls);
+    } else if (i == NNAMED + (T_COUNT - T_BASE_EXCEPTION)) {
+        *name = "Ellipsis";
+        *value = py_make_opaque("ellipsis", "Ellipsis");
+    } else {
+        *name = "__name__";
+        *value = vm_make_str(vm, "builtins", 8);
+    }
+}
+
 void vm_install_builtins(PyVM *vm)
 {
-    /* the classes by name: everything but the internal ones */
-    static const int named[] = {
-        T_OBJECT, T_TYPE, T_INT, T_BOOL, T_FLOAT, T_COMPLEX, T_STR, T_BYTES,
-        T_BYTEARRAY, T_TUPLE, T_LIST, T_DICT, T_SET, T_FROZENSET, T_RANGE,
-        T_PROPERTY, T_STATICMETHOD, T_CLASSMETHOD, T_SUPER, T_SLICE,
-    };
-    /* the functions, the classes, Ellipsis and __name__ */
-    vm_dict_reserve(vm, vm->builtins,
-                    sizeof builtin_functions / sizeof builtin_functions[0] +
-                    sizeof named / sizeof named[0] +
-                    (T_COUNT - T_BASE_EXCEPTION) + 2);
-    for (size_t i = 0; i < sizeof builtin_functions / sizeof builtin_functions[0]; i++)
-        vm_dict_set_str(vm, vm->builtins, builtin_functions[i].name,
-                        vm_native(vm, builtin_functions[i].name,
-                                  builtin_functions[i].fn, NULL, false));
     for (size_t i = 0; i < sizeof constructors / sizeof constructors[0]; i++)
         vm->types[constructors[i].type]->construct = constructors[i].construct;
-    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-        vm_dict_set_str(vm, vm->builtins, vm->types[named[i]]->name,
-                        vm_obj(vm->types[named[i]]));
-    for (int t = T_BASE_EXCEPTION; t < T_COUNT; t++)
-        vm_dict_set_str(vm, vm->builtins, vm->types[t]->name,
-                        vm_obj(vm->types[t]));
-    vm_dict_set_str(vm, vm->builtins, "Ellipsis",
-                    py_make_opaque("ellipsis", "Ellipsis"));
-    vm_dict_set_str(vm, vm->builtins, "__name__", vm_make_str(vm, "builtins", 8));
+    PyNative *natives = arena_array_of(vm->a, PyNative, NFUNCTIONS);
+    for (size_t i = 0; i < NFUNCTIONS; i++) {
+        natives[i].ob.kind = OBJ_NATIVE;
+        natives[i].ob.type = vm->types[T_BUILTIN];
+        natives[i].name = builtin_functions[i].name;
+        natives[i].fn = builtin_functions[i].fn;
+    }
+    size_t n = NBUILTINS;
+    PyDict *d = vm->builtins;
+    const char *name;
+    PyValue value;
+    if (builtins_layout.made && d->len == 0) {
+        d->keys = arena_array_uninit(vm->a, PyValue, builtins_layout.cap);
+        d->values = arena_array_uninit(vm->a, PyValue, builtins_layout.cap);
+        d->hashes = arena_array_uninit(vm->a, int64_t, builtins_layout.cap);
+        d->index = arena_array_uninit(vm->a, int32_t,
+                                      builtins_layout.index_size);
+        d->cap = builtins_layout.cap;
+        d->index_size = builtins_layout.index_size;
+        memcpy(d->hashes, builtins_layout.hashes, n * sizeof *d->hashes);
+        memcpy(d->index, builtins_layout.index,
+               d->index_size * sizeof *d->index);
+        for (size_t i = 0; i < n; i++) {
+            builtin_entry(vm, i, natives, &name, &value);
+            d->keys[i] = py_make_str(name, strlen(name));
+            d->values[i] = value;
+        }
+        d->len = n;
+        return;
+    }
+    vm_dict_reserve(vm, d, d->len + n);
+    for (size_t i = 0; i < n; i++) {
+        builtin_entry(vm, i, natives, &name, &value);
+        vm_dict_set_static(vm, d, name, value);
+    }
+    if (d->len == n && n <= BUILTINS_MAX && d->index_size <= BUILTINS_INDEX) {
+        builtins_layout.made = true;
+        builtins_layout.cap = d->cap;
+        builtins_layout.index_size = d->index_size;
+        memcpy(builtins_layout.hashes, d->hashes, n * sizeof *d->hashes);
+        memcpy(builtins_layout.index, d->index,
+               d->index_size * sizeof *d->index);
+    }
 }

@@ -27,8 +27,9 @@ static Flow exec_block(PyVM *vm, Env *env, PyStmt *const *body, size_t n);
 
 static bool in_names(const char *const *names, size_t n, const char *name)
 {
+    /* the first byte tells most names apart without a call */
     for (size_t i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0)
+        if (names[i][0] == name[0] && strcmp(names[i], name) == 0)
             return true;
     return false;
 }
@@ -51,14 +52,28 @@ _Noreturn static void name_error(PyVM *vm, const char *name)
                    arena_printf(vm->a, "name '%s' is not defined", name));
 }
 
+/* A name being looked up, its hash made once for every dict it is looked
+   up in (as vm_dict_find_str would make it for each). */
+typedef struct Name {
+    const char *s;
+    size_t n;
+    int64_t hash;
+} Name;
+
+static inline PyValue *find_name(PyDict *d, const Name *nm)
+{
+    return vm_dict_find_hashed(d, nm->s, nm->n, nm->hash);
+}
+
 /* A free variable: the nearest enclosing function scope that binds the
    name, or a comprehension's.  NULL when none does. */
-static PyValue *find_free(PyVM *vm, Env *env, const char *name, bool *bound)
+static PyValue *find_free(PyVM *vm, Env *env, const Name *nm, bool *bound)
 {
+    const char *name = nm->s;
     *bound = false;
     for (Env *e = env->outer; e; e = e->outer) {
         if (e->kind == ENV_COMPREHENSION) {
-            PyValue *v = vm_dict_find_str(e->vars, name);
+            PyValue *v = find_name(e->vars, nm);
             if (v) {
                 *bound = true;
                 return v;
@@ -71,7 +86,7 @@ static PyValue *find_free(PyVM *vm, Env *env, const char *name, bool *bound)
             if (!is_local(e, name))
                 continue;   /* nonlocal there: further out */
             *bound = true;
-            PyValue *v = vm_dict_find_str(e->vars, name);
+            PyValue *v = find_name(e->vars, nm);
             if (!v)
                 vm_raise_class(vm, vm->types[T_NAME_ERROR], arena_printf(vm->a,
                                "cannot access free variable '%s' where it is "
@@ -83,13 +98,13 @@ static PyValue *find_free(PyVM *vm, Env *env, const char *name, bool *bound)
     return NULL;
 }
 
-static PyValue load_global(PyVM *vm, Env *env, const char *name)
+static PyValue load_global(PyVM *vm, Env *env, const Name *nm)
 {
-    PyValue *v = vm_dict_find_str(env->globals, name);
+    PyValue *v = find_name(env->globals, nm);
     if (!v)
-        v = vm_dict_find_str(vm->builtins, name);
+        v = find_name(vm->builtins, nm);
     if (!v)
-        name_error(vm, name);
+        name_error(vm, nm->s);
     return *v;
 }
 
@@ -97,12 +112,14 @@ static PyValue load_name(PyVM *vm, Env *env, const char *name)
 {
     PyValue *v;
     bool bound;
+    size_t n = strlen(name);
+    Name nm = { name, n, (int64_t)vm_str_hash(name, n) };
     if (declared_global(env, name))
-        return load_global(vm, env, name);
+        return load_global(vm, env, &nm);
     switch (env->kind) {
     case ENV_FUNCTION:
         if (is_local(env, name)) {
-            v = vm_dict_find_str(env->vars, name);
+            v = find_name(env->vars, &nm);
             if (!v)
                 vm_raise_class(vm, vm->types[T_UNBOUND_LOCAL_ERROR],
                                arena_printf(vm->a, "cannot access local "
@@ -114,15 +131,15 @@ static PyValue load_name(PyVM *vm, Env *env, const char *name)
     case ENV_COMPREHENSION:
     case ENV_CLASS:
     case ENV_MODULE:
-        v = vm_dict_find_str(env->vars, name);
+        v = find_name(env->vars, &nm);
         if (v)
             return *v;
         break;
     }
-    v = find_free(vm, env, name, &bound);
+    v = find_free(vm, env, &nm, &bound);
     if (v)
         return *v;
-    return load_global(vm, env, name);
+    return load_global(vm, env, &nm);
 }
 
 /* The scope a name is stored in. */
@@ -1081,6 +1098,7 @@ static Flow exec_block(PyVM *vm, Env *env, PyStmt *const *body, size_t n)
 PyVM *pyvm_new(Arena *a)
 {
     PyVM *vm = arena_new_of(a, PyVM);
+    vm_lookups_stale();
     vm->a = a;
     vm->step_limit = 2000000;
     vm->memory_limit = (size_t)512 << 20;
@@ -1090,7 +1108,7 @@ PyVM *pyvm_new(Arena *a)
     vm->globals = vm_dict_new(vm);
     vm_install_methods(vm);
     vm_install_builtins(vm);
-    vm_dict_set_str(vm, vm->globals, "__name__", vm_make_str(vm, "__main__", 8));
+    vm_dict_set_static(vm, vm->globals, "__name__", vm_make_str(vm, "__main__", 8));
     return vm;
 }
 
@@ -1122,6 +1140,7 @@ static void run(PyVM *vm, void *ctx)
 
 bool pyvm_run(PyVM *vm, const PyProgram *prog, PyObj *locals)
 {
+    vm_lookups_stale();
     Env *env = arena_new_of(vm->a, Env);
     env->kind = ENV_MODULE;
     env->vars = locals ? (PyDict *)locals : vm->globals;

@@ -188,6 +188,10 @@ struct PyDict {
     size_t len, cap;           /* entries (none deleted: deleting compacts) */
     int32_t *index;            /* open addressing into the entries, -1 free */
     size_t index_size;         /* a power of two */
+    struct PyLazy *lazy;       /* pyvm_dict_set_lazy(): values not made
+                                  yet are vm_lazy_value()s */
+    bool of_class;             /* a class's: changing it moves
+                                  vm_lookup_epoch */
     bool names_kept;           /* a call's temporary locals: vm_dict_set_str
                                   keeps the key it is given (a name of the
                                   function's code, which outlives the call)
@@ -437,6 +441,24 @@ PyValue vm_instantiate(PyVM *vm, PyClass *cls, const PyValue *args,
 bool vm_is_kind(PyValue v, ObjKind kind);
 PyClass *vm_as_class(PyValue v);
 
+/* What any class's attribute lookup finds can have changed since this
+   count last moved: it moves at every change of a class's dict (the
+   only thing a lookup reads besides the fixed MRO) and at every new
+   interpreter (whose classes may reuse a freed one's addresses), in the
+   thread that runs the interpreter.  pyvm_class_lookup() keeps its
+   answers while it stands still.  Every change of a dict's entries goes
+   through vm_dict_changing(). */
+extern _Thread_local unsigned long vm_lookup_epoch;
+static inline void vm_lookups_stale(void)
+{
+    vm_lookup_epoch++;
+}
+static inline void vm_dict_changing(const PyDict *d)
+{
+    if (d->of_class)
+        vm_lookup_epoch++;
+}
+
 /* pyvm_table.c: dicts and sets */
 PyDict *vm_dict_new(PyVM *vm);
 /* A dict whose storage for n entries, the dict itself included, is a
@@ -447,6 +469,8 @@ PyDict *vm_dict_new_temp(PyVM *vm, size_t n);
    leaves no outgrown arrays behind (an index as big as inserting them
    one by one would have made). */
 void vm_dict_reserve(PyVM *vm, PyDict *d, size_t n);
+/* A dict's value at entry e, made first if it is still lazy. */
+PyValue *vm_dict_made(PyDict *d, size_t e);
 PyValue *vm_dict_find(PyVM *vm, PyDict *d, PyValue key);
 PyValue *vm_dict_find_str(PyDict *d, const char *key);
 /* vm_dict_find_str with the key's length and (int64_t)vm_str_hash()
@@ -455,6 +479,9 @@ PyValue *vm_dict_find_hashed(PyDict *d, const char *key, size_t n,
                              int64_t hash);
 void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value);
 void vm_dict_set_str(PyVM *vm, PyDict *d, const char *key, PyValue value);
+/* vm_dict_set_str for a key that outlives the dict (a literal, a name of
+   a static table): the key is kept, not copied. */
+void vm_dict_set_static(PyVM *vm, PyDict *d, const char *key, PyValue value);
 bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key);
 PyDict *vm_dict_copy(PyVM *vm, const PyDict *d);
 PySet *vm_set_new(PyVM *vm, bool frozen);

@@ -113,6 +113,7 @@ PyClass *vm_new_class(PyVM *vm, const char *name, const char *module,
     cls->qualname = name;
     cls->module = module;
     cls->dict = dict ? dict : vm_dict_new(vm);
+    cls->dict->of_class = true;
     cls->builtin = T_OBJECT;
     if (nbases == 0 && vm->types[T_OBJECT]) {
         bases = &vm->types[T_OBJECT];
@@ -711,8 +712,10 @@ void vm_bootstrap(PyVM *vm)
         vm->types[t]->ob.type = vm->types[T_TYPE];
         vm->types[t]->dict = NULL;
     }
-    for (int t = 0; t < T_COUNT; t++)
+    for (int t = 0; t < T_COUNT; t++) {
         vm->types[t]->dict = vm_dict_new(vm);
+        vm->types[t]->dict->of_class = true;
+    }
     vm->types[T_INT]->pyt_bit = PYT_INT;
     vm->types[T_STR]->pyt_bit = PYT_STR;
     vm->types[T_BYTES]->pyt_bit = PYT_BYTES;
@@ -762,11 +765,50 @@ PyObj *pyvm_class_base(const PyObj *cls)
     return c->nbases ? &c->bases[0]->ob : NULL;
 }
 
+_Thread_local unsigned long vm_lookup_epoch = 1;
+
+/* The converters ask the same few classes for the same few method names
+   at every parameter (is it overridden?): the answers are kept, by class
+   and name, while nothing that could change them happens
+   (vm_lookup_epoch).  The name is kept as a copy (up to 31 bytes; a
+   longer one is looked up every time). */
+#define LOOKUP_CACHE 256
+typedef struct LookupEntry {
+    const PyClass *cls;
+    unsigned long epoch;
+    char name[32];
+    bool found;
+    PyClass *owner;
+    PyValue value;
+} LookupEntry;
+static _Thread_local LookupEntry lookup_cache[LOOKUP_CACHE];
+
 bool pyvm_class_lookup(const PyObj *cls, const char *name, PyValue *out,
                        PyObj **owner)
 {
+    uintptr_t key = (uintptr_t)cls ^ ((uintptr_t)name >> 3);
+    LookupEntry *e = &lookup_cache[(key ^ (key >> 7) ^ (key >> 13)) &
+                                   (LOOKUP_CACHE - 1)];
     PyClass *o = NULL;
+    if (e->cls == (const PyClass *)cls && e->epoch == vm_lookup_epoch &&
+        strcmp(e->name, name) == 0) {
+        if (e->found)
+            *out = e->value;
+        if (owner)
+            *owner = e->owner ? &e->owner->ob : NULL;
+        return e->found;
+    }
     bool found = vm_lookup((const PyClass *)cls, name, out, &o);
+    size_t n = strlen(name);
+    if (n < sizeof e->name) {
+        e->cls = (const PyClass *)cls;
+        e->epoch = vm_lookup_epoch;
+        memcpy(e->name, name, n + 1);
+        e->found = found;
+        e->owner = found ? o : NULL;
+        if (found)
+            e->value = *out;
+    }
     if (owner)
         *owner = o ? &o->ob : NULL;
     return found;

@@ -178,6 +178,19 @@ void pyvm_dict_set(PyVM *vm, PyObj *dict, const char *key, PyValue v)
     vm_dict_set_str(vm, (PyDict *)dict, key, v);
 }
 
+PyValue pyvm_str_set(PyVM *vm, const char *const *words)
+{
+    PySet *s = vm_set_new(vm, false);
+    for (; *words; words++)
+        vm_set_add(vm, s, vm_make_str(vm, *words, strlen(*words)));
+    return vm_obj(s);
+}
+
+void pyvm_dict_set_static(PyVM *vm, PyObj *dict, const char *key, PyValue v)
+{
+    vm_dict_set_static(vm, (PyDict *)dict, key, v);
+}
+
 bool pyvm_dict_get(PyVM *vm, PyObj *dict, const char *key, PyValue *out)
 {
     (void)vm;
@@ -203,7 +216,7 @@ bool pyvm_dict_entry(PyObj *dict, size_t i, PyValue *key, PyValue *value)
     if (i >= d->len)
         return false;
     *key = d->keys[i];
-    *value = d->values[i];
+    *value = *vm_dict_made(d, i);
     return true;
 }
 

@@ -26,6 +26,35 @@ uint64_t vm_str_hash(const char *s, size_t n)
 
 /* ---- dicts ------------------------------------------------------------- */
 
+/* Lazy values (pyvm_dict_set_lazy): the placeholder is a PY_OBJECT at
+   this marker, nitems saying which value to make. */
+struct PyLazy {
+    PyLazyFn make;
+    PyVM *vm;
+};
+static PyObj lazy_marker = { OBJ_INSTANCE, NULL };
+
+static PyValue *make_lazy(PyDict *d, size_t e)
+{
+    vm_dict_changing(d);
+    PyValue made = d->lazy->make(d->lazy->vm, d->values[e].nitems);
+    d->values[e] = made;
+    return &d->values[e];
+}
+
+static inline PyValue *value_at(PyDict *d, size_t e)
+{
+    PyValue *v = &d->values[e];
+    if (d->lazy && v->kind == PY_OBJECT && v->obj == &lazy_marker)
+        return make_lazy(d, e);
+    return v;
+}
+
+PyValue *vm_dict_made(PyDict *d, size_t e)
+{
+    return value_at(d, e);
+}
+
 PyDict *vm_dict_new(PyVM *vm)
 {
     return vm_alloc_obj(vm, sizeof(PyDict), OBJ_DICT, vm->types[T_DICT]);
@@ -135,7 +164,7 @@ PyValue *vm_dict_find(PyVM *vm, PyDict *d, PyValue key)
     int64_t hash = vm_hash(vm, key);
     bool found;
     size_t i = probe(vm, d, key, hash, &found);
-    return found ? &d->values[d->index[i]] : NULL;
+    return found ? value_at(d, (size_t)d->index[i]) : NULL;
 }
 
 PyValue *vm_dict_find_str(PyDict *d, const char *key)
@@ -158,23 +187,16 @@ PyValue *vm_dict_find_hashed(PyDict *d, const char *key, size_t n,
             return NULL;
         if (d->hashes[e] == hash && d->keys[e].kind == PY_STR &&
             d->keys[e].len == n && memcmp(d->keys[e].s, key, n) == 0)
-            return &d->values[e];
+            return value_at(d, (size_t)e);
         i = (i + 1) & mask;
     }
 }
 
-/* vm_dict_set with the key's hash made. */
-static void dict_set_hashed(PyVM *vm, PyDict *d, PyValue key, int64_t hash,
-                            PyValue value)
+/* A new entry for key at the free index slot i that probing found. */
+static void insert_at(PyVM *vm, PyDict *d, size_t i, PyValue key,
+                      int64_t hash, PyValue value)
 {
-    if (d->index_size == 0)
-        rebuild_index(vm, d, 8);
-    bool found;
-    size_t i = probe(vm, d, key, hash, &found);
-    if (found) {
-        d->values[d->index[i]] = value;
-        return;
-    }
+    vm_dict_changing(d);
     if (d->len == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 4;
         /* grown arrays: written before they are read */
@@ -200,41 +222,136 @@ static void dict_set_hashed(PyVM *vm, PyDict *d, PyValue key, int64_t hash,
         rebuild_index(vm, d, d->index_size * 2);
 }
 
+/* vm_dict_set with the key's hash made. */
+static void dict_set_hashed(PyVM *vm, PyDict *d, PyValue key, int64_t hash,
+                            PyValue value)
+{
+    if (d->index_size == 0)
+        rebuild_index(vm, d, 8);
+    bool found;
+    size_t i = probe(vm, d, key, hash, &found);
+    if (found) {
+        vm_dict_changing(d);
+        d->values[d->index[i]] = value;
+        return;
+    }
+    insert_at(vm, d, i, key, hash, value);
+}
+
 void vm_dict_set(PyVM *vm, PyDict *d, PyValue key, PyValue value)
 {
     dict_set_hashed(vm, d, key, vm_hash(vm, key), value);
 }
 
-/* The key is copied only when it is new: probed as vm_dict_set would
-   probe it, an entry whose key is a str is compared here, and at any
-   other key with the same hash (whose __eq__ may run) vm_dict_set
-   decides. */
-void vm_dict_set_str(PyVM *vm, PyDict *d, const char *key, PyValue value)
+/* vm_dict_set_str, the key copied (when it is new) unless it lives as
+   long as the dict does.  Probed once, as vm_dict_set would probe it: an
+   entry whose key is a str is compared here, and at any other key with
+   the same hash (whose __eq__ may run) vm_dict_set decides. */
+static void set_str(PyVM *vm, PyDict *d, const char *key, PyValue value,
+                    bool keep_key)
 {
     size_t n = strlen(key);
     int64_t hash = (int64_t)vm_str_hash(key, n);
     if (hash == -1)
         hash = -2;   /* as vm_hash() has it */
-    if (d->len) {
-        size_t mask = d->index_size - 1, i = (size_t)hash & mask;
-        for (;;) {
-            int32_t e = d->index[i];
-            if (e < 0)
-                break;
-            if (d->hashes[e] == hash) {
-                if (d->keys[e].kind != PY_STR)
-                    break;
-                if (d->keys[e].len == n && memcmp(d->keys[e].s, key, n) == 0) {
-                    d->values[e] = value;
-                    return;
-                }
+    if (d->index_size == 0)
+        rebuild_index(vm, d, 8);
+    size_t mask = d->index_size - 1, i = (size_t)hash & mask;
+    for (;;) {
+        int32_t e = d->index[i];
+        if (e < 0)
+            break;
+        if (d->hashes[e] == hash) {
+            if (d->keys[e].kind != PY_STR) {
+                dict_set_hashed(vm, d, keep_key ? py_make_str(key, n)
+                                                : vm_make_str(vm, key, n),
+                                hash, value);
+                return;
             }
-            i = (i + 1) & mask;
+            if (d->keys[e].len == n && memcmp(d->keys[e].s, key, n) == 0) {
+                vm_dict_changing(d);
+                d->values[e] = value;
+                return;
+            }
         }
+        i = (i + 1) & mask;
     }
-    dict_set_hashed(vm, d, d->names_kept ? py_make_str(key, n)
-                                         : vm_make_str(vm, key, n),
-                    hash, value);
+    insert_at(vm, d, i, keep_key ? py_make_str(key, n)
+                                 : vm_make_str(vm, key, n),
+              hash, value);
+}
+
+void vm_dict_set_str(PyVM *vm, PyDict *d, const char *key, PyValue value)
+{
+    set_str(vm, d, key, value, d->names_kept);
+}
+
+void vm_dict_set_static(PyVM *vm, PyDict *d, const char *key, PyValue value)
+{
+    set_str(vm, d, key, value, true);
+}
+
+PyValue pyvm_lazy_value(PyVM *vm, PyObj *dict, PyLazyFn make, size_t which)
+{
+    PyDict *d = (PyDict *)dict;
+    if (!d->lazy) {
+        d->lazy = arena_new_of(vm->a, struct PyLazy);
+        d->lazy->make = make;
+        d->lazy->vm = vm;
+    }
+    PyValue v = { .kind = PY_OBJECT, .obj = &lazy_marker, .nitems = which };
+    return v;
+}
+
+void pyvm_dict_set_lazy(PyVM *vm, PyObj *dict, const char *key,
+                        PyLazyFn make, size_t which)
+{
+    set_str(vm, (PyDict *)dict, key, pyvm_lazy_value(vm, dict, make, which),
+            true);
+}
+
+void pyvm_dict_fill_static(PyVM *vm, PyObj *dict, PyDictLayout *layout,
+                           const char *const *names, const PyValue *values,
+                           size_t n)
+{
+    PyDict *d = (PyDict *)dict;
+    size_t have = d->len;
+    if (layout->made && layout->len == have + n) {
+        vm_dict_changing(d);
+        PyValue *keys = arena_array_uninit(vm->a, PyValue, layout->cap);
+        PyValue *vals = arena_array_uninit(vm->a, PyValue, layout->cap);
+        int64_t *hashes = arena_array_uninit(vm->a, int64_t, layout->cap);
+        if (have) {
+            memcpy(keys, d->keys, have * sizeof *keys);
+            memcpy(vals, d->values, have * sizeof *vals);
+        }
+        memcpy(hashes, layout->hashes, (have + n) * sizeof *hashes);
+        for (size_t i = 0; i < n; i++) {
+            keys[have + i] = py_make_str(names[i], strlen(names[i]));
+            vals[have + i] = values[i];
+        }
+        d->index = arena_array_uninit(vm->a, int32_t, layout->index_size);
+        memcpy(d->index, layout->index, layout->index_size * sizeof *d->index);
+        d->index_size = layout->index_size;
+        d->keys = keys;
+        d->values = vals;
+        d->hashes = hashes;
+        d->cap = layout->cap;
+        d->len = have + n;
+        return;
+    }
+    vm_dict_reserve(vm, d, have + n);
+    for (size_t i = 0; i < n; i++)
+        set_str(vm, d, names[i], values[i], true);
+    if (d->len == have + n && d->len <= PYVM_LAYOUT_MAX &&
+        d->index_size <= PYVM_LAYOUT_INDEX) {
+        layout->made = true;
+        layout->len = d->len;
+        layout->cap = d->cap;
+        layout->index_size = d->index_size;
+        memcpy(layout->hashes, d->hashes, d->len * sizeof *d->hashes);
+        memcpy(layout->index, d->index, d->index_size * sizeof *d->index);
+    }
 }
 
 bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
@@ -246,6 +363,7 @@ bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
     size_t i = probe(vm, d, key, hash, &found);
     if (!found)
         return false;
+    vm_dict_changing(d);
     size_t e = (size_t)d->index[i], rest = d->len - e - 1;
     memmove(d->keys + e, d->keys + e + 1, rest * sizeof *d->keys);
     memmove(d->values + e, d->values + e + 1, rest * sizeof *d->values);
@@ -260,7 +378,7 @@ PyDict *vm_dict_copy(PyVM *vm, const PyDict *d)
     PyDict *c = vm_dict_new(vm);
     vm_dict_reserve(vm, c, d->len);
     for (size_t i = 0; i < d->len; i++)
-        vm_dict_set(vm, c, d->keys[i], d->values[i]);
+        vm_dict_set(vm, c, d->keys[i], *value_at((PyDict *)d, i));
     return c;
 }
 
