@@ -60,6 +60,7 @@ struct BlockParser {
     bool verify;
     bool defer_checksums;
     bool borrow_verbatim;
+    bool borrow_output;
     bool first_block;
     const char *dsl_name;  /* a start line was read; its block is next */
     int start_line;        /* ... on this line */
@@ -1208,9 +1209,14 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
             break;
     }
     if (arguments) {
-        out->output = arena_strndup(c->arena, bp->text + out_start,
-                                    out_end - out_start);
-        check_end_marker(bp, &l, arguments, out->output, out_start,
+        if (bp->borrow_output) {
+            out->output = out->borrowed_output = bp->text + out_start;
+            out->borrowed_len = out_end - out_start;
+        } else {
+            out->output = arena_strndup(c->arena, bp->text + out_start,
+                                        out_end - out_start);
+        }
+        check_end_marker(bp, &l, arguments, bp->text + out_start, out_start,
                          out_end - out_start, out);
     } else {
         bp->pos = saved_pos;
@@ -1237,6 +1243,26 @@ void block_parser_defer_checksums(BlockParser *bp)
 void block_parser_borrow_verbatim(BlockParser *bp)
 {
     bp->borrow_verbatim = true;
+}
+
+void block_parser_borrow_output(BlockParser *bp)
+{
+    bp->borrow_output = true;
+}
+
+size_t block_output_len(const Block *b)
+{
+    if (!b->output)
+        return 0;
+    if (b->output == b->borrowed_output)
+        return b->borrowed_len;
+    return strlen(b->output);
+}
+
+void block_output_string(Clinic *c, Block *b)
+{
+    if (b->output && b->output == b->borrowed_output)
+        b->output = arena_strndup(c->arena, b->output, b->borrowed_len);
 }
 
 const char *block_mismatch_note(Clinic *c, const char *what, const char *old,
@@ -1303,7 +1329,7 @@ static void check_output(Clinic *c, const Block *b, const char *output,
 void block_check_output(Clinic *c, const Block *b)
 {
     const char *output = b->output ? b->output : "";
-    check_output(c, b, output, b->dsl_name ? strlen(output) : 0);
+    check_output(c, b, output, b->dsl_name ? block_output_len(b) : 0);
 }
 
 /* Appends the n strings parts[] (lens[] bytes each) to out: pasted into
@@ -1343,7 +1369,7 @@ void block_print(Clinic *c, PrintOut *out, const Block *b)
        each string measured once */
     const char *output = b->output ? b->output : "";
     const char *name = b->dsl_name;
-    size_t name_len = strlen(name), output_len = strlen(output);
+    size_t name_len = strlen(name), output_len = block_output_len(b);
     print_line(out, (const char *const[]){"/*[", name, " input]\n"},
                (const size_t[]){LIT("/*["), name_len, LIT(" input]\n")}, 3);
     printout_add(out, b->input, input_len);

@@ -52,6 +52,13 @@ struct Block {
        of verbatim text, whose input then points into the file's text and
        is not NUL-terminated; 0: input is a C string (and "" when empty). */
     size_t input_len;
+    /* Appended for speed: with block_parser_borrow_output(), the existing
+       output where it is in the file's text (borrowed_len bytes, not
+       NUL-terminated), and output is this very pointer until someone
+       replaces it; NULL: output, when set, is a C string.  Read the
+       output's length with block_output_len(). */
+    const char *borrowed_output;
+    size_t borrowed_len;
 };
 
 typedef struct BlockParser BlockParser;
@@ -69,6 +76,15 @@ void block_parser_defer_checksums(BlockParser *bp);
    input points into it and is no C string (see Block.input_len), for a
    caller that only prints verbatim blocks with block_print(). */
 void block_parser_borrow_verbatim(BlockParser *bp);
+/* A clinic block's existing output is not copied out of the file's text
+   either (see Block.borrowed_output): for a caller that reads it only
+   through block_output_len(), block_print() and block_check_output(), or
+   makes it a C string with block_output_string() first. */
+void block_parser_borrow_output(BlockParser *bp);
+/* The length of b->output (0 when there is none). */
+size_t block_output_len(const Block *b);
+/* b->output as a C string in c's arena, when it is still borrowed. */
+void block_output_string(Clinic *c, Block *b);
 /* The number of lines the parser has read: once it has returned false,
    the number of lines in the file, counted as it went. */
 int block_parser_lines_read(const BlockParser *bp);

@@ -208,6 +208,8 @@ static const char *render_quietly(Clinic *c, Block *block, const char **name)
    text is not what clinic writes. */
 CLINIC_NORETURN static void fail_checksum(Clinic *c, Block *block)
 {
+    /* read as a C string below, and by the rendering's 'preserve' */
+    block_output_string(c, block);
     const char *old = block->output ? block->output : "";
     const char *name = NULL;
     const char *fresh = render_quietly(c, block, &name);
@@ -331,6 +333,10 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     block_parser_defer_checksums(bp);
     /* verbatim blocks only go to block_print() here: not copied */
     block_parser_borrow_verbatim(bp);
+    /* nor is a block's old output: the DSL only keeps it for 'preserve',
+       whose block is printed by block_print(), and a checksum's failure
+       makes it a string first */
+    block_parser_borrow_output(bp);
     Block block;
     while (block_parser_next(bp, &block)) {
         if (block.checksum_error)

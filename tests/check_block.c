@@ -180,6 +180,43 @@ START_TEST(block_with_output)
 }
 END_TEST
 
+START_TEST(borrowed_output_prints_alike)
+{
+    /* with the output borrowed from the text, the block is the same and
+       prints the same; made a string, it reads as the copy would */
+    Clinic *c = &clinic;
+    jmp_buf jb;
+    c->recover = &jb;
+    if (setjmp(jb))
+        ck_abort_msg("%s", c->diagnostics.buf);
+    const char *text = "int x;\n" BLOCK_FOO "int y;\n";
+    BlockParser *bp = block_parser_new(c, text, strlen(text), true);
+    block_parser_borrow_verbatim(bp);
+    block_parser_borrow_output(bp);
+    PrintOut out;
+    printout_init(&out, NULL, 0);
+    Block b;
+    int n = 0;
+    while (block_parser_next(bp, &b)) {
+        if (b.dsl_name) {
+            ck_assert_ptr_eq(b.output, b.borrowed_output);
+            ck_assert_ptr_eq(b.output, strstr(text, "gen\n"));
+            ck_assert_uint_eq(block_output_len(&b), 4);
+            Block copy = b;
+            block_output_string(c, &copy);
+            ck_assert_str_eq(copy.output, "gen\n");
+            ck_assert_uint_eq(block_output_len(&copy), 4);
+        }
+        block_print(c, &out, &b);
+        n++;
+    }
+    ck_assert_int_eq(n, 3);
+    ck_assert_uint_eq(out.len, strlen(text));
+    ck_assert(memcmp(printout_at(&out, 0), text, out.len) == 0);
+    printout_free(&out);
+}
+END_TEST
+
 START_TEST(line_is_the_scanners_position)
 {
     /* after a block with output clinic.py's line_number is the end
@@ -599,6 +636,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, verbatim_only);
     tcase_add_test(tc, block_with_output);
+    tcase_add_test(tc, borrowed_output_prints_alike);
     tcase_add_test(tc, line_is_the_scanners_position);
     tcase_add_test(tc, indented_start_line_printed_unindented);
     tcase_add_test(tc, any_dsl_name);
