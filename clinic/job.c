@@ -415,9 +415,15 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
         return;
     }
 
+    /* one look for a "\r" and a NUL, for the sums and the library */
+    bool has_cr, has_nul;
+    io_find_cr_nul(text, len, &has_cr, &has_nul);
     if (!job->from_stdin)
-        job_note_text(job, path, &st, text, len);
+        job_note_text_cr(job, path, &st, text, len, has_cr);
     ClinicOptions copts = {0};
+    copts.input_known = true;   /* a marker, and what was just found */
+    copts.input_has_cr = has_cr;
+    copts.input_has_nul = has_nul;
     copts.sum_known = sums_known;
     copts.sum_note = sums_note;
     copts.sum_userdata = job;

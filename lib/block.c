@@ -891,8 +891,8 @@ static inline const char *is_start_line(BlockParser *bp, const Line *l)
 
 /* ---- the parser ------------------------------------------------------ */
 
-BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
-                              bool verify)
+BlockParser *block_parser_new_no_nul(Clinic *c, const char *text, size_t len,
+                                     bool verify)
 {
     BlockParser *bp = arena_new_of(c->arena, BlockParser);
     bp->c = c;
@@ -909,7 +909,12 @@ BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
     bp->start_re = shared_regex(bp, &shared_start_re,
                                 "^/\\*\\[(\\w+) input\\]$");
     bp->md = pcre2_match_data_create(4, bp->gctx);
+    return bp;
+}
 
+BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
+                              bool verify)
+{
     /* Blocks hold NUL-terminated strings: refuse rather than truncate. */
     const char *nul = memchr(text, '\0', len);
     if (nul) {
@@ -918,7 +923,7 @@ BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
             line += *p == '\n';
         clinic_fail(c, line, "NUL byte in the input: not supported");
     }
-    return bp;
+    return block_parser_new_no_nul(c, text, len, verify);
 }
 
 static void parse_verbatim_block(BlockParser *bp, Block *out)
@@ -1133,6 +1138,11 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
             clinic_fail(c, marker->lineno, "%s", message);
         block->checksum_error = message;
         block->checksum_error_line = marker->lineno;
+        /* the caller's note reads the old output as a string: a borrowed
+           one is made one here, where the cost is rare */
+        if (block->output && block->output == block->borrowed_output)
+            block->output = arena_strndup(c->arena, block->output,
+                                          block->borrowed_len);
     }
 }
 
@@ -1257,12 +1267,6 @@ size_t block_output_len(const Block *b)
     if (b->output == b->borrowed_output)
         return b->borrowed_len;
     return strlen(b->output);
-}
-
-void block_output_string(Clinic *c, Block *b)
-{
-    if (b->output && b->output == b->borrowed_output)
-        b->output = arena_strndup(c->arena, b->output, b->borrowed_len);
 }
 
 const char *block_mismatch_note(Clinic *c, const char *what, const char *old,

@@ -69,6 +69,10 @@ typedef struct BlockParser BlockParser;
    blocks). */
 BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
                               bool verify);
+/* block_parser_new for a text the caller has found free of NUL bytes:
+   not searched again. */
+BlockParser *block_parser_new_no_nul(Clinic *c, const char *text, size_t len,
+                                     bool verify);
 /* A checksum mismatch does not fail at once: it is left in the block
    (checksum_error) for the caller to report. */
 void block_parser_defer_checksums(BlockParser *bp);
@@ -77,14 +81,12 @@ void block_parser_defer_checksums(BlockParser *bp);
    caller that only prints verbatim blocks with block_print(). */
 void block_parser_borrow_verbatim(BlockParser *bp);
 /* A clinic block's existing output is not copied out of the file's text
-   either (see Block.borrowed_output): for a caller that reads it only
-   through block_output_len(), block_print() and block_check_output(), or
-   makes it a C string with block_output_string() first. */
+   either (see Block.borrowed_output), for a caller that reads it only
+   through block_output_len(), block_print() and block_check_output().
+   A block with a checksum_error gets a copy, a C string, for the note. */
 void block_parser_borrow_output(BlockParser *bp);
 /* The length of b->output (0 when there is none). */
 size_t block_output_len(const Block *b);
-/* b->output as a C string in c's arena, when it is still borrowed. */
-void block_output_string(Clinic *c, Block *b);
 /* The number of lines the parser has read: once it has returned false,
    the number of lines in the file, counted as it went. */
 int block_parser_lines_read(const BlockParser *bp);

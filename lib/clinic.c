@@ -208,8 +208,6 @@ static const char *render_quietly(Clinic *c, Block *block, const char **name)
    text is not what clinic writes. */
 CLINIC_NORETURN static void fail_checksum(Clinic *c, Block *block)
 {
-    /* read as a C string below, and by the rendering's 'preserve' */
-    block_output_string(c, block);
     const char *old = block->output ? block->output : "";
     const char *name = NULL;
     const char *fresh = render_quietly(c, block, &name);
@@ -309,11 +307,16 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     /* Unlike clinic.py, which keeps a BOM as the first line's first
        character, we drop it here: a start line right after it is seen. */
     size_t len;
+    const ClinicOptions *o = &c->options;
     const char *text =
-        c->options.input_terminated
-            ? textform_read_shared(c->arena, raw, raw_len, &c->form, &len)
-            : textform_read(c->arena, raw, raw_len, &c->form, &len);
-    if (!block_has_start_marker(text, len)) {
+        !o->input_terminated
+            ? textform_read(c->arena, raw, raw_len, &c->form, &len)
+        : o->input_known && !o->input_has_cr
+            ? textform_read_lf(raw, raw_len, &c->form, &len)
+            : textform_read_shared(c->arena, raw, raw_len, &c->form, &len);
+    /* (a marker holds no line break, so the input's bytes and its LF text
+       have one alike) */
+    if (!o->input_known && !block_has_start_marker(text, len)) {
         c->output = raw;
         c->output_len = raw_len;
         c->recover = outer;
@@ -329,13 +332,15 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     /* compared with the input as it is printed: copied, about the size
        of the input, only once something differs */
     printout_init(out, text, len);
-    BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
+    BlockParser *bp = o->input_known && !o->input_has_nul
+        ? block_parser_new_no_nul(c, text, len, !o->force)
+        : block_parser_new(c, text, len, !o->force);
     block_parser_defer_checksums(bp);
     /* verbatim blocks only go to block_print() here: not copied */
     block_parser_borrow_verbatim(bp);
     /* nor is a block's old output: the DSL only keeps it for 'preserve',
-       whose block is printed by block_print(), and a checksum's failure
-       makes it a string first */
+       whose block is printed by block_print(), and the scanner makes it
+       a string for a block whose checksum fails */
     block_parser_borrow_output(bp);
     Block block;
     while (block_parser_next(bp, &block)) {

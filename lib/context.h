@@ -86,6 +86,13 @@ typedef struct ClinicOptions {
     void *sum_userdata;
     bool input_terminated;     /* a NUL follows the input's bytes: LF
                                   text is read where it is, not copied */
+    /* Appended for speed: the caller has already looked at every byte of
+       the input (input_known): it holds a start marker, and it holds a
+       "\r" and a NUL byte exactly when input_has_cr and input_has_nul
+       say so.  Those searches are not made again. */
+    bool input_known;
+    bool input_has_cr;
+    bool input_has_nul;
 } ClinicOptions;
 
 /* A file other than the input that a "file" destination writes.  Its text

@@ -316,6 +316,54 @@ bool io_check_utf8(const char *data, size_t len, char *msg, size_t msgsize)
     return true;
 }
 
+#ifdef SCAN_AVX2
+/* io_find_cr_nul with AVX2, 128 bytes at a time while 128 are left: the
+   bits found so far (1: "\r", 2: NUL) and *at where the rest begins. */
+__attribute__((target("avx2")))
+static unsigned cr_nul_avx2(const unsigned char *s, size_t *at, size_t len)
+{
+    const __m256i cr = _mm256_set1_epi8('\r'), zero = _mm256_setzero_si256();
+    __m256i crs = zero, nuls = zero;
+    size_t i = *at;
+    for (; i + 128 <= len; i += 128) {
+#define LOAD(k)                                                               \
+    _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32 * (k)))
+        __m256i a = LOAD(0), b = LOAD(1), c = LOAD(2), d = LOAD(3);
+#undef LOAD
+        /* a NUL makes the minimum 0; a "\r" matches */
+        nuls = _mm256_or_si256(
+            nuls, _mm256_cmpeq_epi8(
+                      _mm256_min_epu8(_mm256_min_epu8(a, b),
+                                      _mm256_min_epu8(c, d)),
+                      zero));
+        crs = _mm256_or_si256(
+            crs, _mm256_or_si256(
+                     _mm256_or_si256(_mm256_cmpeq_epi8(a, cr),
+                                     _mm256_cmpeq_epi8(b, cr)),
+                     _mm256_or_si256(_mm256_cmpeq_epi8(c, cr),
+                                     _mm256_cmpeq_epi8(d, cr))));
+    }
+    *at = i;
+    return (_mm256_movemask_epi8(crs) ? 1u : 0u) |
+           (_mm256_movemask_epi8(nuls) ? 2u : 0u);
+}
+#endif
+
+void io_find_cr_nul(const char *data, size_t len, bool *has_cr,
+                    bool *has_nul)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    size_t i = 0;
+    unsigned found = 0;
+#ifdef SCAN_AVX2
+    if (__builtin_cpu_supports("avx2"))
+        found = cr_nul_avx2(s, &i, len);
+#endif
+    /* the rest (all of it without AVX2): libc's searches */
+    *has_cr = (found & 1) || memchr(s + i, '\r', len - i) != NULL;
+    *has_nul = (found & 2) || memchr(s + i, '\0', len - i) != NULL;
+}
+
 /* ---- paths ----------------------------------------------------------- */
 
 char *io_dirname(const char *path)

@@ -74,6 +74,11 @@ int io_clinic_read(void *userdata, const char *path, char **data,
    start byte") to msg and returns false. */
 bool io_check_utf8(const char *data, size_t len, char *msg, size_t msgsize);
 
+/* Does data hold a "\r" (*has_cr) or a NUL byte (*has_nul)?  One pass
+   for both: what the library would otherwise search for one at a time. */
+void io_find_cr_nul(const char *data, size_t len, bool *has_cr,
+                    bool *has_nul);
+
 /* ---- paths and identity ------------------------------------------------ */
 
 /* "dir/name" -> "dir" ("." when there is no slash, "/" for "/name");

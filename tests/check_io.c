@@ -177,6 +177,33 @@ END_TEST
 
 /* ---- writing --------------------------------------------------------- */
 
+START_TEST(cr_and_nul_found_anywhere)
+{
+    /* each byte at every place of texts around the vector widths */
+    static char text[600];
+    for (size_t len = 0; len <= sizeof text; len += len < 140 ? 1 : 37)
+        for (size_t at = 0; at <= len; at += at < 140 ? 1 : 29) {
+            memset(text, 'x', sizeof text);
+            bool cr, nul;
+            io_find_cr_nul(text, len, &cr, &nul);
+            ck_assert(!cr && !nul);
+            if (at == len)
+                continue;
+            text[at] = '\r';
+            io_find_cr_nul(text, len, &cr, &nul);
+            ck_assert(cr && !nul);
+            text[at] = '\0';
+            io_find_cr_nul(text, len, &cr, &nul);
+            ck_assert(!cr && nul);
+            /* both, the "\r" after the NUL (or over it) */
+            size_t later = len - 1 - (len - 1 - at) / 2;
+            text[later] = '\r';
+            io_find_cr_nul(text, len, &cr, &nul);
+            ck_assert(cr && nul == (later != at));
+        }
+}
+END_TEST
+
 START_TEST(new_file_gets_umask_mode)
 {
     const char *p = in_dir("new.c");
@@ -543,6 +570,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, read_file_and_text);
     tcase_add_test(tc, utf8_errors_as_python_words_them);
+    tcase_add_test(tc, cr_and_nul_found_anywhere);
     tcase_add_test(tc, new_file_gets_umask_mode);
     tcase_add_test(tc, unchanged_file_not_touched);
     tcase_add_test(tc, changed_file_replaced_keeping_mode);
