@@ -415,15 +415,17 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
         return;
     }
 
-    /* one look for a "\r" and a NUL, for the sums and the library */
-    bool has_cr, has_nul;
-    io_find_cr_nul(text, len, &has_cr, &has_nul);
+    /* one look for a "\r", a NUL and other line breaks, for the sums
+       and the library */
+    IoTextScan scan;
+    io_scan_text(text, len, &scan);
     if (!job->from_stdin)
-        job_note_text_cr(job, path, &st, text, len, has_cr);
+        job_note_text_cr(job, path, &st, text, len, scan.has_cr);
     ClinicOptions copts = {0};
     copts.input_known = true;   /* a marker, and what was just found */
-    copts.input_has_cr = has_cr;
-    copts.input_has_nul = has_nul;
+    copts.input_has_cr = scan.has_cr;
+    copts.input_has_nul = scan.has_nul;
+    copts.input_plain_len = scan.plain_len;
     copts.sum_known = sums_known;
     copts.sum_note = sums_note;
     copts.sum_userdata = job;

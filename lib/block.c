@@ -1245,6 +1245,12 @@ int block_parser_lines_read(const BlockParser *bp)
     return bp->next_line - 1 + partial;
 }
 
+void block_parser_known_plain(BlockParser *bp, size_t plain_len)
+{
+    if (plain_len > bp->next_special && plain_len <= bp->len)
+        bp->next_special = plain_len;
+}
+
 void block_parser_defer_checksums(BlockParser *bp)
 {
     bp->defer_checksums = true;

@@ -73,6 +73,10 @@ BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
    not searched again. */
 BlockParser *block_parser_new_no_nul(Clinic *c, const char *text, size_t len,
                                      bool verify);
+/* The caller knows that text's first plain_len bytes hold no line break
+   but "\n" (no byte 0x0b-0x1f, no byte >= 0x80): they are not searched
+   for one again.  Before the first block_parser_next. */
+void block_parser_known_plain(BlockParser *bp, size_t plain_len);
 /* A checksum mismatch does not fail at once: it is left in the block
    (checksum_error) for the caller to report. */
 void block_parser_defer_checksums(BlockParser *bp);

@@ -335,6 +335,10 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     BlockParser *bp = o->input_known && !o->input_has_nul
         ? block_parser_new_no_nul(c, text, len, !o->force)
         : block_parser_new(c, text, len, !o->force);
+    /* the caller's look at the input holds for the text it is (no "\r"
+       to turn into "\n", no BOM to skip) */
+    if (o->input_known && text == raw)
+        block_parser_known_plain(bp, o->input_plain_len);
     block_parser_defer_checksums(bp);
     /* verbatim blocks only go to block_print() here: not copied */
     block_parser_borrow_verbatim(bp);

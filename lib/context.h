@@ -93,6 +93,10 @@ typedef struct ClinicOptions {
     bool input_known;
     bool input_has_cr;
     bool input_has_nul;
+    /* ... and its first input_plain_len bytes hold no byte that may begin
+       a line break but "\n" (no byte 0x0b-0x1f, no byte >= 0x80);
+       0: not known */
+    size_t input_plain_len;
 } ClinicOptions;
 
 /* A file other than the input that a "file" destination writes.  Its text

@@ -228,6 +228,34 @@ START_TEST(borrowed_output_prints_alike)
 }
 END_TEST
 
+START_TEST(known_plain_text_splits_alike)
+{
+    /* told where the first odd byte is, the scanner still splits at the
+       form feed past it, and counts the same lines */
+    const char *text = "int x;\n" BLOCK_FOO "a\fb\n/*[clinic input]\n"
+                       "module m\n[clinic start generated code]*/\n";
+    for (int told = 0; told < 2; told++) {
+        Clinic *c = &clinic;
+        jmp_buf jb;
+        c->recover = &jb;
+        if (setjmp(jb))
+            ck_abort_msg("%s", c->diagnostics.buf);
+        BlockParser *bp = block_parser_new(c, text, strlen(text), true);
+        if (told)
+            block_parser_known_plain(bp, (size_t)(strchr(text, '\f') - text));
+        Block b;
+        int n = 0, last_line = 0;
+        while (block_parser_next(bp, &b)) {
+            n++;
+            last_line = b.line;
+        }
+        ck_assert_int_eq(n, 4);
+        ck_assert_int_eq(last_line, 8);
+        ck_assert_int_eq(block_parser_lines_read(bp), 10);
+    }
+}
+END_TEST
+
 START_TEST(line_is_the_scanners_position)
 {
     /* after a block with output clinic.py's line_number is the end
@@ -648,6 +676,7 @@ int main(void)
     tcase_add_test(tc, verbatim_only);
     tcase_add_test(tc, block_with_output);
     tcase_add_test(tc, borrowed_output_prints_alike);
+    tcase_add_test(tc, known_plain_text_splits_alike);
     tcase_add_test(tc, line_is_the_scanners_position);
     tcase_add_test(tc, indented_start_line_printed_unindented);
     tcase_add_test(tc, any_dsl_name);
