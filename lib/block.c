@@ -79,8 +79,6 @@ struct BlockParser {
 
     size_t cpp_from;       /* no byte of CPP_SPECIAL_BYTES in [cpp_from, */
     size_t next_cpp;       /* next_cpp): the cpp monitor ignores lines there */
-    char *scratch;         /* NUL-terminated copy of a line for cpp */
-    size_t scratch_cap;
 };
 
 /* ---- Python's notion of whitespace and line breaks on UTF-8 ---------- */
@@ -799,15 +797,9 @@ static bool read_line(BlockParser *bp, Line *l, bool lookahead)
     bp->line_number = l->lineno;
     bp->c->line = l->lineno;
 
-    if (!lookahead && bp->c->cpp && cpp_may_care(bp, l)) {
-        if (l->len + 1 > bp->scratch_cap) {
-            bp->scratch_cap = 2 * (l->len + 1) < 256 ? 256 : 2 * (l->len + 1);
-            bp->scratch = arena_alloc(bp->c->arena, bp->scratch_cap);
-        }
-        memcpy(bp->scratch, l->s, l->len);
-        bp->scratch[l->len] = '\0';
-        cpp_writeline(bp->c, bp->c->cpp, bp->scratch, l->lineno);
-    }
+    /* the line where it is: the monitor reads no further than its end */
+    if (!lookahead && bp->c->cpp && cpp_may_care(bp, l))
+        cpp_writeline_n(bp->c, bp->c->cpp, l->s, l->len, l->lineno);
     return true;
 }
 

@@ -33,16 +33,17 @@ bool cpp_wants_any_line(const CppMonitor *m)
     return ((const Fed *)(const void *)m)->continued;
 }
 
-void cpp_writeline(Clinic *c, CppMonitor *m, const char *line, int lineno)
+void cpp_writeline_n(Clinic *c, CppMonitor *m, const char *line, size_t n,
+                     int lineno)
 {
     (void)c;
     Fed *fed = (Fed *)(void *)m;
     if (fed->n < MAX_FED) {
         fed->linenos[fed->n] = lineno;
-        snprintf(fed->lines[fed->n], sizeof fed->lines[0], "%s", line);
+        snprintf(fed->lines[fed->n], sizeof fed->lines[0], "%.*s", (int)n,
+                 line);
         fed->n++;
     }
-    size_t n = strlen(line);
     fed->continued = n >= 2 && line[n - 2] == '\\' && line[n - 1] == '\n';
 }
 
