@@ -24,6 +24,24 @@
 
 /* ---- what a job read and wrote ----------------------------------------- */
 
+/* path_normalize(path), only copied when it is already normal (the
+   walk's paths are): no empty, "." or ".." component. */
+static char *normal_path(const char *path)
+{
+    const char *p = path + (path[0] == '/');
+    for (;;) {
+        const char *c = p;
+        while (*c && *c != '/')
+            c++;
+        size_t n = (size_t)(c - p);
+        if (n == 0 || (p[0] == '.' && (n == 1 || (n == 2 && p[1] == '.'))))
+            return path_normalize(path);
+        if (!*c)
+            return xstrdup(path);
+        p = c + 1;
+    }
+}
+
 void refs_add_st(FileRefs *set, const char *path, const struct stat *st)
 {
     if (set->n == set->cap) {
@@ -31,7 +49,7 @@ void refs_add_st(FileRefs *set, const char *path, const struct stat *st)
         set->refs = xrealloc(set->refs, set->cap * sizeof *set->refs);
     }
     FileRef *f = &set->refs[set->n++];
-    f->path = path_normalize(path);
+    f->path = normal_path(path);
     f->exists = st != NULL;
     f->dev = st ? st->st_dev : 0;
     f->ino = st ? st->st_ino : 0;
