@@ -1033,13 +1033,14 @@ static size_t shlex_split(BlockParser *bp, const char *s, const char ***fields)
     return n;
 }
 
-/* Number of characters (code points) in UTF-8 text: Python's len(). */
-static int py_len(const char *s)
+/* Number of characters (code points) in the n bytes of UTF-8 at s:
+   Python's len(). */
+static size_t py_len(const char *s, size_t n)
 {
-    int n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xc0) != 0x80;
-    return n;
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return count;
 }
 
 /* The arguments of an end marker: "output=X input=Y" (or the legacy
@@ -1058,18 +1059,56 @@ static void output_sum(BlockParser *bp, size_t offset, const char *output,
         o->sum_note(o->sum_userdata, path, offset, len, full);
 }
 
+/* A piece of the marker line: n bytes at s. */
+typedef struct Span {
+    const char *s;
+    size_t n;
+} Span;
+
 /* str.strip() of the n bytes at s, as text_strip() strips (ASCII
-   whitespace): s itself when it is a string with nothing to strip. */
-static const char *strip_field(Arena *a, const char *s, size_t n)
+   whitespace). */
+static Span strip_span(const char *s, size_t n)
 {
-    size_t start = 0;
-    while (start < n && is_ascii_space((unsigned char)s[start]))
-        start++;
-    while (n > start && is_ascii_space((unsigned char)s[n - 1]))
+    while (n > 0 && is_ascii_space((unsigned char)s[0]))
+        s++, n--;
+    while (n > 0 && is_ascii_space((unsigned char)s[n - 1]))
         n--;
-    if (start == 0 && s[n] == '\0')
-        return s;
-    return arena_strndup(a, s + start, n - start);
+    return (Span){s, n};
+}
+
+static bool span_is(Span a, const char *word, size_t n)
+{
+    return a.n == n && memcmp(a.s, word, n) == 0;
+}
+
+/* shlex.split() of the arguments, as spans: with nothing to unquote (no
+   quote, no backslash: the usual "output=... input=...") and no more
+   than `room` fields, the runs between blanks, pointing into the
+   arguments, in local[]; else shlex_split's, in arena memory. */
+static size_t split_arguments(BlockParser *bp, const char *s, Span *local,
+                              size_t room, Span **fields)
+{
+    size_t n = 0;
+    for (const char *p = s;;) {
+        p += strspn(p, " \t\r\n");
+        if (*p == '\0') {
+            *fields = local;
+            return n;
+        }
+        size_t run = strcspn(p, " \t\r\n'\"\\");
+        char stop = p[run];
+        if (stop == '\'' || stop == '"' || stop == '\\' || n == room)
+            break;
+        local[n++] = (Span){p, run};
+        p += run;
+    }
+    const char **strings;
+    n = shlex_split(bp, s, &strings);
+    Span *out = arena_array_of(bp->c->arena, Span, n + 1);
+    for (size_t i = 0; i < n; i++)
+        out[i] = (Span){strings[i], strlen(strings[i])};
+    *fields = out;
+    return n;
 }
 
 static void check_end_marker(BlockParser *bp, const Line *marker,
@@ -1078,31 +1117,33 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
                              Block *block)
 {
     Clinic *c = bp->c;
-    const char **fields;
-    size_t n = shlex_split(bp, arguments, &fields);
-    const char **names = arena_array_of(c->arena, const char *, n + 1);
-    const char **values = arena_array_of(c->arena, const char *, n + 1);
+    Span local[3 * 4], *fields;
+    size_t n = split_arguments(bp, arguments, local, 4, &fields);
+    Span *names = n <= 4 ? local + 4 : arena_array_of(c->arena, Span, 2 * n);
+    Span *values = names + n;
     for (size_t i = 0; i < n; i++) {
-        const char *eq = strchr(fields[i], '=');
+        const char *eq = memchr(fields[i].s, '=', fields[i].n);
         if (!eq)
             clinic_fail(c, marker->lineno,
                         "Mangled Argument Clinic marker line: %s",
                         repr(c, marker->s, marker->len));
-        names[i] = strip_field(c->arena, fields[i], (size_t)(eq - fields[i]));
-        values[i] = strip_field(c->arena, eq + 1, strlen(eq + 1));
+        size_t at = (size_t)(eq - fields[i].s);
+        names[i] = strip_span(fields[i].s, at);
+        values[i] = strip_span(eq + 1, fields[i].n - at - 1);
     }
     if (!bp->verify)
         return;
 
     /* a dict: the last field of a name wins */
     const char *want = "checksum";
+    size_t want_len = 8;
     for (size_t i = 0; i < n; i++)
-        if (strcmp(names[i], "input") == 0)
-            want = "output";
-    const char *checksum = NULL;
+        if (span_is(names[i], "input", 5))
+            want = "output", want_len = 6;
+    const Span *checksum = NULL;
     for (size_t i = n; i-- > 0;)
-        if (strcmp(names[i], want) == 0) {
-            checksum = values[i];
+        if (span_is(names[i], want, want_len)) {
+            checksum = &values[i];
             break;
         }
     if (!checksum)   /* clinic.py dies with KeyError here */
@@ -1110,32 +1151,34 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
                     "Mangled Argument Clinic marker line: %s",
                     repr(c, marker->s, marker->len));
 
-    int length = py_len(checksum);
+    size_t length = py_len(checksum->s, checksum->n);
     char full[41], computed[41];
     output_sum(bp, output_offset, output, output_len, full);
     memcpy(computed, full, sizeof full);
+    size_t computed_len = 40;
     if (length > 0 && length < 40)
-        computed[length] = '\0';
-    if (strcmp(checksum, computed) == 0) {
+        computed[length] = '\0', computed_len = length;
+    if (span_is(*checksum, computed, computed_len)) {
         /* where it is in the text: the printer, comparing with the text,
            then finds it in its place */
         block->verified_output = bp->text + output_offset;
         block->verified_len = output_len;
         memcpy(block->verified_sum, full, sizeof full);
+        return;
     }
-    if (strcmp(checksum, computed) != 0) {
-        const char *message = message_format(c, MSG_CHECKSUM_MISMATCH,
-                                             MSG_ARGS(checksum, computed));
-        if (!bp->defer_checksums)
-            clinic_fail(c, marker->lineno, "%s", message);
-        block->checksum_error = message;
-        block->checksum_error_line = marker->lineno;
-        /* the caller's note reads the old output as a string: a borrowed
-           one is made one here, where the cost is rare */
-        if (block->output && block->output == block->borrowed_output)
-            block->output = arena_strndup(c->arena, block->output,
-                                          block->borrowed_len);
-    }
+    const char *message = message_format(
+        c, MSG_CHECKSUM_MISMATCH,
+        MSG_ARGS(arena_strndup(c->arena, checksum->s, checksum->n),
+                 computed));
+    if (!bp->defer_checksums)
+        clinic_fail(c, marker->lineno, "%s", message);
+    block->checksum_error = message;
+    block->checksum_error_line = marker->lineno;
+    /* the caller's note reads the old output as a string: a borrowed
+       one is made one here, where the cost is rare */
+    if (block->output && block->output == block->borrowed_output)
+        block->output = arena_strndup(c->arena, block->output,
+                                      block->borrowed_len);
 }
 
 static void parse_clinic_block(BlockParser *bp, Block *out)

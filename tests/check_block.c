@@ -257,6 +257,38 @@ START_TEST(known_plain_text_splits_alike)
 }
 END_TEST
 
+START_TEST(marker_arguments_split_as_shlex_does)
+{
+    /* quoted, escaped, many fields, blanks around '=': all verify */
+    static const char *const markers[] = {
+        "output=c241544a10079080 input=bb0565424c99751c",
+        "output=\"c241544a10079080\" input='x'",
+        "a=1 b=2 c=3 d=4 e=5 output=c241544a10079080 input=x",
+        "output=c241544a10079\\080 input=x",
+        "  output=c241544a10079080\tinput=x  ",
+        "checksum=c241544a10079080",
+        "input=x output=0 output=c241",
+    };
+    for (size_t i = 0; i < sizeof markers / sizeof *markers; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "/*[clinic input]\nmodule foo\n"
+                 "[clinic start generated code]*/\ngen\n"
+                 "/*[clinic end generated code: %s]*/\n", markers[i]);
+        ck_assert_msg(scan(text, true), "%s: %s", markers[i],
+                      clinic.diagnostics.buf);
+        ck_assert_ptr_nonnull(blocks[0].verified_output);
+    }
+    ck_assert_str_eq(error_of("/*[clinic input]\n[clinic start generated "
+                              "code]*/\ngen\n/*[clinic end generated code: "
+                              "output=c241 input=x output=c240]*/\n", true),
+                     "t.c:4: error: Checksum mismatch!\n"
+                     "Expected: c240\n"
+                     "Computed: c241\n"
+                     "Suggested fix: remove all generated code including "
+                     "the end marker,\nor use the '-f' option.\n");
+}
+END_TEST
+
 START_TEST(line_is_the_scanners_position)
 {
     /* after a block with output clinic.py's line_number is the end
@@ -678,6 +710,7 @@ int main(void)
     tcase_add_test(tc, block_with_output);
     tcase_add_test(tc, borrowed_output_prints_alike);
     tcase_add_test(tc, known_plain_text_splits_alike);
+    tcase_add_test(tc, marker_arguments_split_as_shlex_does);
     tcase_add_test(tc, line_is_the_scanners_position);
     tcase_add_test(tc, indented_start_line_printed_unindented);
     tcase_add_test(tc, any_dsl_name);
