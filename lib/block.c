@@ -1377,27 +1377,11 @@ void block_check_output(Clinic *c, const Block *b)
     check_output(c, b, output, b->dsl_name ? block_output_len(b) : 0);
 }
 
-/* Appends the n strings parts[] (lens[] bytes each) to out: pasted into
-   one line first when they fit, so that the line is compared with the old
-   text once, not piece by piece. */
+/* Appends the n strings parts[] (lens[] bytes each) to out. */
 static void print_line(PrintOut *out, const char *const *parts,
                        const size_t *lens, size_t n)
 {
-    char line[256];
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++)
-        len += lens[i];
-    if (len > sizeof line) {
-        for (size_t i = 0; i < n; i++)
-            printout_add(out, parts[i], lens[i]);
-        return;
-    }
-    char *p = line;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(p, parts[i], lens[i]);
-        p += lens[i];
-    }
-    printout_add(out, line, len);
+    printout_add_parts(out, parts, lens, n);
 }
 
 /* The lengths of the string literals in a list of parts. */
