@@ -452,6 +452,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.verbose = o->verbose;
     copts.no_output = o->query != QUERY_NONE;
     copts.read_file = job_read_file;
+    copts.read_file_lf = true;   /* job_read_file's universal newlines */
     copts.read_userdata = job;
     copts.same_file = io_clinic_same_file;
     copts.target = o->target;

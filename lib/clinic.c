@@ -37,7 +37,7 @@ static int read_as_text(void *userdata, const char *path, char **data,
     Clinic *c = userdata;
     if (c->read_raw(c->read_raw_userdata, path, data, len) != 0)
         return -1;
-    if (*data)
+    if (*data && !c->options.read_file_lf)
         *len = textform_universal_newlines(*data, *len);
     return 0;
 }

@@ -97,6 +97,9 @@ typedef struct ClinicOptions {
        a line break but "\n" (no byte 0x0b-0x1f, no byte >= 0x80);
        0: not known */
     size_t input_plain_len;
+    /* Appended for speed: read_file hands back text already in universal
+       newlines (no "\r" left): not searched for one again. */
+    bool read_file_lf;
 } ClinicOptions;
 
 /* A file other than the input that a "file" destination writes.  Its text
