@@ -390,15 +390,14 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
         report_printf(r, job->from_stdin || o->query != QUERY_NONE, "%s\n",
                       path);
 
-    Arena *scratch = arena_new();
-    const char *language_error = block_language_error(scratch, path);
-    if (language_error) {
+    if (!block_language_ok(path)) {   /* the message needs an arena */
+        Arena *scratch = arena_new();
+        const char *language_error = block_language_error(scratch, path);
         report_error(r, path, language_error);
         fail_file(o, job, language_error);
         arena_free(scratch);
         return;
     }
-    arena_free(scratch);
 
     size_t len;
     struct stat st;

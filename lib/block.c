@@ -1442,35 +1442,43 @@ void block_print(Clinic *c, PrintOut *out, const Block *b)
 
 /* ---- the file-level checks of parse_file ----------------------------- */
 
-const char *block_language_error(Arena *a, const char *filename)
+/* os.path.splitext's extension of filename, without its dot ("" for
+   none): the last dot of the base name, not counting leading dots. */
+static const char *extension_of(const char *filename)
+{
+    const char *base = strrchr(filename, '/');
+    base = base ? base + 1 : filename;
+    const char *dot = strrchr(base, '.');
+    if (dot)
+        for (const char *p = base; p < dot; p++)
+            if (*p != '.')
+                return dot + 1;
+    return "";
+}
+
+bool block_language_ok(const char *filename)
 {
     static const char *const extensions[] = {
         "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx",
     };
-    /* os.path.splitext: the last dot of the base name, not counting
-       leading dots */
-    const char *base = strrchr(filename, '/');
-    base = base ? base + 1 : filename;
-    const char *dot = strrchr(base, '.');
-    const char *ext = "";
-    if (dot) {
-        for (const char *p = base; p < dot; p++)
-            if (*p != '.') {
-                ext = dot + 1;
-                break;
-            }
-    }
+    const char *ext = extension_of(filename);
+    for (size_t i = 0; i < sizeof extensions / sizeof *extensions; i++)
+        if (strcmp(ext, extensions[i]) == 0)
+            return true;
+    return false;
+}
+
+const char *block_language_error(Arena *a, const char *filename)
+{
+    if (block_language_ok(filename))
+        return NULL;
     PyValue v = {0};
     v.kind = PY_STR;
     v.s = filename;
     v.len = strlen(filename);
-    if (!*ext)
-        return arena_printf(a, "Can't extract file type for file %s",
-                            py_repr(a, &v));
-    for (size_t i = 0; i < sizeof extensions / sizeof *extensions; i++)
-        if (strcmp(ext, extensions[i]) == 0)
-            return NULL;
-    return arena_printf(a, "Can't identify file type for file %s",
+    return arena_printf(a, *extension_of(filename)
+                               ? "Can't identify file type for file %s"
+                               : "Can't extract file type for file %s",
                         py_repr(a, &v));
 }
 

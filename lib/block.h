@@ -117,6 +117,9 @@ void block_check_output(Clinic *c, const Block *b);
    message ("Can't extract file type for file 'x'" / "Can't identify file
    type for file 'x.py'"), in a's memory.  Python files are not offered. */
 const char *block_language_error(Arena *a, const char *filename);
+/* block_language_error(filename) == NULL, without an arena for the
+   message. */
+bool block_language_ok(const char *filename);
 
 /* parse_file's quick exit: true when a start marker (slash-star
    "[NAME input]") appears anywhere in the text, not necessarily on a
