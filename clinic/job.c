@@ -24,6 +24,24 @@
 
 /* ---- what a job read and wrote ----------------------------------------- */
 
+/* path_normalize(path), only copied when it is already normal (the
+   walk's paths are): no empty, "." or ".." component. */
+static char *normal_path(const char *path)
+{
+    const char *p = path + (path[0] == '/');
+    for (;;) {
+        const char *c = p;
+        while (*c && *c != '/')
+            c++;
+        size_t n = (size_t)(c - p);
+        if (n == 0 || (p[0] == '.' && (n == 1 || (n == 2 && p[1] == '.'))))
+            return path_normalize(path);
+        if (!*c)
+            return xstrdup(path);
+        p = c + 1;
+    }
+}
+
 void refs_add_st(FileRefs *set, const char *path, const struct stat *st)
 {
     if (set->n == set->cap) {
@@ -31,7 +49,7 @@ void refs_add_st(FileRefs *set, const char *path, const struct stat *st)
         set->refs = xrealloc(set->refs, set->cap * sizeof *set->refs);
     }
     FileRef *f = &set->refs[set->n++];
-    f->path = path_normalize(path);
+    f->path = normal_path(path);
     f->exists = st != NULL;
     f->dev = st ? st->st_dev : 0;
     f->ino = st ? st->st_ino : 0;
@@ -372,15 +390,14 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
         report_printf(r, job->from_stdin || o->query != QUERY_NONE, "%s\n",
                       path);
 
-    Arena *scratch = arena_new();
-    const char *language_error = block_language_error(scratch, path);
-    if (language_error) {
+    if (!block_language_ok(path)) {   /* the message needs an arena */
+        Arena *scratch = arena_new();
+        const char *language_error = block_language_error(scratch, path);
         report_error(r, path, language_error);
         fail_file(o, job, language_error);
         arena_free(scratch);
         return;
     }
-    arena_free(scratch);
 
     size_t len;
     struct stat st;
@@ -415,9 +432,17 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
         return;
     }
 
+    /* one look for a "\r", a NUL and other line breaks, for the sums
+       and the library */
+    IoTextScan scan;
+    io_scan_text(text, len, &scan);
     if (!job->from_stdin)
-        job_note_text(job, path, &st, text, len);
+        job_note_text_cr(job, path, &st, text, len, scan.has_cr);
     ClinicOptions copts = {0};
+    copts.input_known = true;   /* a marker, and what was just found */
+    copts.input_has_cr = scan.has_cr;
+    copts.input_has_nul = scan.has_nul;
+    copts.input_plain_len = scan.plain_len;
     copts.sum_known = sums_known;
     copts.sum_note = sums_note;
     copts.sum_userdata = job;
@@ -426,6 +451,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.verbose = o->verbose;
     copts.no_output = o->query != QUERY_NONE;
     copts.read_file = job_read_file;
+    copts.read_file_lf = true;   /* job_read_file's universal newlines */
     copts.read_userdata = job;
     copts.same_file = io_clinic_same_file;
     copts.target = o->target;

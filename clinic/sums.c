@@ -17,21 +17,36 @@
 #include "sums.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct SumEntry {
     TextId id;
     size_t offset, len;
+    size_t hash;
     char sum[41];
-    bool used;
 } SumEntry;
 
+/* The entries in the order they came, in chunks that are never moved,
+   and an open-addressed index of them: a look-up touches a few bytes of
+   the index and one entry, and the memory in use grows with the entries
+   (a table of whole entries, probed at random, had every page of it
+   touched after a few hundred). */
+#define CHUNK 256
 static struct {
     pthread_mutex_t lock;
-    SumEntry *slots;
-    size_t n, cap;             /* cap: a power of two, or 0 */
-} memo = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
+    SumEntry **chunks;
+    size_t n, nchunks;
+    uint32_t *index;           /* 0: free, else an entry's number + 1 */
+    size_t cap;                /* the index's slots: a power of two, or 0 */
+} memo = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, NULL, 0};
+
+/* Entry number k (from 0). */
+static SumEntry *entry(size_t k)
+{
+    return &memo.chunks[k / CHUNK][k % CHUNK];
+}
 
 static bool same_entry(const SumEntry *e, const TextId *id, size_t offset,
                        size_t len)
@@ -60,13 +75,19 @@ static size_t hash_entry(const TextId *id, size_t offset, size_t len)
     return (size_t)(h ^ (h >> 29));
 }
 
-static SumEntry *find_slot(SumEntry *slots, size_t cap, const TextId *id,
-                           size_t offset, size_t len)
+/* The index slot of the entry for (id, offset, len), or the free slot
+   where it would go. */
+static uint32_t *find_slot(size_t hash, const TextId *id, size_t offset,
+                           size_t len)
 {
-    size_t i = hash_entry(id, offset, len) & (cap - 1);
-    while (slots[i].used && !same_entry(&slots[i], id, offset, len))
-        i = (i + 1) & (cap - 1);
-    return &slots[i];
+    size_t i = hash & (memo.cap - 1);
+    while (memo.index[i]) {
+        const SumEntry *e = entry(memo.index[i] - 1);
+        if (e->hash == hash && same_entry(e, id, offset, len))
+            break;
+        i = (i + 1) & (memo.cap - 1);
+    }
+    return &memo.index[i];
 }
 
 /* The identity the job noted for path, when its text takes part. */
@@ -84,12 +105,13 @@ bool sums_known(void *userdata, const char *path, size_t offset, size_t len,
     const TextId *id = text_of(userdata, path);
     if (!id)
         return false;
+    size_t hash = hash_entry(id, offset, len);
     bool found = false;
     pthread_mutex_lock(&memo.lock);
     if (memo.cap) {
-        SumEntry *e = find_slot(memo.slots, memo.cap, id, offset, len);
-        if (e->used) {
-            memcpy(sum, e->sum, sizeof e->sum);
+        uint32_t slot = *find_slot(hash, id, offset, len);
+        if (slot) {
+            memcpy(sum, entry(slot - 1)->sum, 41);
             found = true;
         }
     }
@@ -103,40 +125,53 @@ void sums_note(void *userdata, const char *path, size_t offset, size_t len,
     const TextId *id = text_of(userdata, path);
     if (!id)
         return;
+    size_t hash = hash_entry(id, offset, len);
     pthread_mutex_lock(&memo.lock);
-    if (2 * (memo.n + 1) > memo.cap) {
-        /* room at once for the outputs of a tree's files (CPython's: some
-           2000), never rehashed on the way: the zeroed table's pages are
-           only touched as they are used */
-        size_t cap = memo.cap ? 2 * memo.cap : 4096;
-        SumEntry *slots = xcalloc(cap, sizeof *slots);
-        for (size_t i = 0; i < memo.cap; i++)
-            if (memo.slots[i].used)
-                *find_slot(slots, cap, &memo.slots[i].id,
-                           memo.slots[i].offset, memo.slots[i].len) =
-                    memo.slots[i];
-        free(memo.slots);
-        memo.slots = slots;
-        memo.cap = cap;
+    if (memo.n == UINT32_MAX - 1) {   /* the index's numbers: no room */
+        pthread_mutex_unlock(&memo.lock);
+        return;
     }
-    SumEntry *e = find_slot(memo.slots, memo.cap, id, offset, len);
-    if (!e->used) {
+    if (2 * (memo.n + 1) > memo.cap) {
+        size_t cap = memo.cap ? 2 * memo.cap : 1024;
+        free(memo.index);
+        memo.index = xcalloc(cap, sizeof *memo.index);
+        memo.cap = cap;
+        for (size_t k = 0; k < memo.n; k++) {
+            size_t i = entry(k)->hash & (cap - 1);
+            while (memo.index[i])
+                i = (i + 1) & (cap - 1);
+            memo.index[i] = (uint32_t)(k + 1);
+        }
+    }
+    uint32_t *slot = find_slot(hash, id, offset, len);
+    if (!*slot) {
+        if (memo.n == memo.nchunks * CHUNK) {
+            memo.chunks = xrealloc(memo.chunks, (memo.nchunks + 1) *
+                                                    sizeof *memo.chunks);
+            memo.chunks[memo.nchunks++] =
+                xmalloc(CHUNK * sizeof **memo.chunks);
+        }
+        SumEntry *e = entry(memo.n++);
         e->id = *id;
         e->id.path = NULL;     /* the job's; not needed here */
         e->offset = offset;
         e->len = len;
+        e->hash = hash;
         memcpy(e->sum, sum, sizeof e->sum);
-        e->used = true;
-        memo.n++;
+        *slot = (uint32_t)memo.n;
     }
     pthread_mutex_unlock(&memo.lock);
 }
 
 void sums_free(void)
 {
-    free(memo.slots);
-    memo.slots = NULL;
-    memo.n = memo.cap = 0;
+    for (size_t i = 0; i < memo.nchunks; i++)
+        free(memo.chunks[i]);
+    free(memo.chunks);
+    free(memo.index);
+    memo.chunks = NULL;
+    memo.index = NULL;
+    memo.n = memo.nchunks = memo.cap = 0;
 }
 
 /* ---- what a job read ------------------------------------------------------ */

@@ -261,6 +261,20 @@ static void walk_in_turn(Walk *w, Node *n)
 
 /* Lists node n: its .c and .h files go to the pool, its subdirectories
    to walk become its kids. */
+/* path_join(dir, name) for an entry of dir (dir_len bytes): pasted, not
+   printed, as it is for every entry of the tree. */
+static char *join_entry(const char *dir, size_t dir_len, const char *name)
+{
+    if (name[0] == '/' || dir_len == 0 || dir[dir_len - 1] == '/')
+        return path_join(dir, name);
+    size_t name_len = strlen(name);
+    char *p = xmalloc(dir_len + name_len + 2);
+    memcpy(p, dir, dir_len);
+    p[dir_len] = '/';
+    memcpy(p + dir_len + 1, name, name_len + 1);
+    return p;
+}
+
 static void list_node(Walk *w, Node *n)
 {
     const char *dir = n->path;
@@ -312,10 +326,10 @@ static void list_node(Walk *w, Node *n)
             nameable) {
             is_dir[i] = type == ENTRY_DIR;
             if (!is_dir[i] && dialect_makes(w->o->dialect, name))
-                pool_add_listed(w->pool, path_join(dir, name));
+                pool_add_listed(w->pool, join_entry(dir, dir_len, name));
             continue;
         }
-        char *path = path_join(dir, name);
+        char *path = join_entry(dir, dir_len, name);
         struct stat st;
         bool have_st = stat(path, &st) == 0;
         if (!have_st && errno != ENOENT && errno != ELOOP) {
@@ -347,7 +361,7 @@ static void list_node(Walk *w, Node *n)
                 skip = true;
         if (skip)
             continue;
-        char *path = path_join(dir, entries[i].name);
+        char *path = join_entry(dir, dir_len, entries[i].name);
         struct stat st;
         /* a directory entry is no link; anything else is looked at */
         if ((entries[i].type == ENTRY_DIR && !w->nexcludes) ||

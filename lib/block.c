@@ -60,6 +60,7 @@ struct BlockParser {
     bool verify;
     bool defer_checksums;
     bool borrow_verbatim;
+    bool borrow_output;
     bool first_block;
     const char *dsl_name;  /* a start line was read; its block is next */
     int start_line;        /* ... on this line */
@@ -78,8 +79,6 @@ struct BlockParser {
 
     size_t cpp_from;       /* no byte of CPP_SPECIAL_BYTES in [cpp_from, */
     size_t next_cpp;       /* next_cpp): the cpp monitor ignores lines there */
-    char *scratch;         /* NUL-terminated copy of a line for cpp */
-    size_t scratch_cap;
 };
 
 /* ---- Python's notion of whitespace and line breaks on UTF-8 ---------- */
@@ -798,15 +797,9 @@ static bool read_line(BlockParser *bp, Line *l, bool lookahead)
     bp->line_number = l->lineno;
     bp->c->line = l->lineno;
 
-    if (!lookahead && bp->c->cpp && cpp_may_care(bp, l)) {
-        if (l->len + 1 > bp->scratch_cap) {
-            bp->scratch_cap = 2 * (l->len + 1) < 256 ? 256 : 2 * (l->len + 1);
-            bp->scratch = arena_alloc(bp->c->arena, bp->scratch_cap);
-        }
-        memcpy(bp->scratch, l->s, l->len);
-        bp->scratch[l->len] = '\0';
-        cpp_writeline(bp->c, bp->c->cpp, bp->scratch, l->lineno);
-    }
+    /* the line where it is: the monitor reads no further than its end */
+    if (!lookahead && bp->c->cpp && cpp_may_care(bp, l))
+        cpp_writeline_n(bp->c, bp->c->cpp, l->s, l->len, l->lineno);
     return true;
 }
 
@@ -890,8 +883,8 @@ static inline const char *is_start_line(BlockParser *bp, const Line *l)
 
 /* ---- the parser ------------------------------------------------------ */
 
-BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
-                              bool verify)
+BlockParser *block_parser_new_no_nul(Clinic *c, const char *text, size_t len,
+                                     bool verify)
 {
     BlockParser *bp = arena_new_of(c->arena, BlockParser);
     bp->c = c;
@@ -908,7 +901,12 @@ BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
     bp->start_re = shared_regex(bp, &shared_start_re,
                                 "^/\\*\\[(\\w+) input\\]$");
     bp->md = pcre2_match_data_create(4, bp->gctx);
+    return bp;
+}
 
+BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
+                              bool verify)
+{
     /* Blocks hold NUL-terminated strings: refuse rather than truncate. */
     const char *nul = memchr(text, '\0', len);
     if (nul) {
@@ -917,7 +915,7 @@ BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
             line += *p == '\n';
         clinic_fail(c, line, "NUL byte in the input: not supported");
     }
-    return bp;
+    return block_parser_new_no_nul(c, text, len, verify);
 }
 
 static void parse_verbatim_block(BlockParser *bp, Block *out)
@@ -1035,13 +1033,14 @@ static size_t shlex_split(BlockParser *bp, const char *s, const char ***fields)
     return n;
 }
 
-/* Number of characters (code points) in UTF-8 text: Python's len(). */
-static int py_len(const char *s)
+/* Number of characters (code points) in the n bytes of UTF-8 at s:
+   Python's len(). */
+static size_t py_len(const char *s, size_t n)
 {
-    int n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xc0) != 0x80;
-    return n;
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return count;
 }
 
 /* The arguments of an end marker: "output=X input=Y" (or the legacy
@@ -1060,18 +1059,56 @@ static void output_sum(BlockParser *bp, size_t offset, const char *output,
         o->sum_note(o->sum_userdata, path, offset, len, full);
 }
 
+/* A piece of the marker line: n bytes at s. */
+typedef struct Span {
+    const char *s;
+    size_t n;
+} Span;
+
 /* str.strip() of the n bytes at s, as text_strip() strips (ASCII
-   whitespace): s itself when it is a string with nothing to strip. */
-static const char *strip_field(Arena *a, const char *s, size_t n)
+   whitespace). */
+static Span strip_span(const char *s, size_t n)
 {
-    size_t start = 0;
-    while (start < n && is_ascii_space((unsigned char)s[start]))
-        start++;
-    while (n > start && is_ascii_space((unsigned char)s[n - 1]))
+    while (n > 0 && is_ascii_space((unsigned char)s[0]))
+        s++, n--;
+    while (n > 0 && is_ascii_space((unsigned char)s[n - 1]))
         n--;
-    if (start == 0 && s[n] == '\0')
-        return s;
-    return arena_strndup(a, s + start, n - start);
+    return (Span){s, n};
+}
+
+static bool span_is(Span a, const char *word, size_t n)
+{
+    return a.n == n && memcmp(a.s, word, n) == 0;
+}
+
+/* shlex.split() of the arguments, as spans: with nothing to unquote (no
+   quote, no backslash: the usual "output=... input=...") and no more
+   than `room` fields, the runs between blanks, pointing into the
+   arguments, in local[]; else shlex_split's, in arena memory. */
+static size_t split_arguments(BlockParser *bp, const char *s, Span *local,
+                              size_t room, Span **fields)
+{
+    size_t n = 0;
+    for (const char *p = s;;) {
+        p += strspn(p, " \t\r\n");
+        if (*p == '\0') {
+            *fields = local;
+            return n;
+        }
+        size_t run = strcspn(p, " \t\r\n'\"\\");
+        char stop = p[run];
+        if (stop == '\'' || stop == '"' || stop == '\\' || n == room)
+            break;
+        local[n++] = (Span){p, run};
+        p += run;
+    }
+    const char **strings;
+    n = shlex_split(bp, s, &strings);
+    Span *out = arena_array_of(bp->c->arena, Span, n + 1);
+    for (size_t i = 0; i < n; i++)
+        out[i] = (Span){strings[i], strlen(strings[i])};
+    *fields = out;
+    return n;
 }
 
 static void check_end_marker(BlockParser *bp, const Line *marker,
@@ -1080,31 +1117,33 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
                              Block *block)
 {
     Clinic *c = bp->c;
-    const char **fields;
-    size_t n = shlex_split(bp, arguments, &fields);
-    const char **names = arena_array_of(c->arena, const char *, n + 1);
-    const char **values = arena_array_of(c->arena, const char *, n + 1);
+    Span local[3 * 4], *fields;
+    size_t n = split_arguments(bp, arguments, local, 4, &fields);
+    Span *names = n <= 4 ? local + 4 : arena_array_of(c->arena, Span, 2 * n);
+    Span *values = names + n;
     for (size_t i = 0; i < n; i++) {
-        const char *eq = strchr(fields[i], '=');
+        const char *eq = memchr(fields[i].s, '=', fields[i].n);
         if (!eq)
             clinic_fail(c, marker->lineno,
                         "Mangled Argument Clinic marker line: %s",
                         repr(c, marker->s, marker->len));
-        names[i] = strip_field(c->arena, fields[i], (size_t)(eq - fields[i]));
-        values[i] = strip_field(c->arena, eq + 1, strlen(eq + 1));
+        size_t at = (size_t)(eq - fields[i].s);
+        names[i] = strip_span(fields[i].s, at);
+        values[i] = strip_span(eq + 1, fields[i].n - at - 1);
     }
     if (!bp->verify)
         return;
 
     /* a dict: the last field of a name wins */
     const char *want = "checksum";
+    size_t want_len = 8;
     for (size_t i = 0; i < n; i++)
-        if (strcmp(names[i], "input") == 0)
-            want = "output";
-    const char *checksum = NULL;
+        if (span_is(names[i], "input", 5))
+            want = "output", want_len = 6;
+    const Span *checksum = NULL;
     for (size_t i = n; i-- > 0;)
-        if (strcmp(names[i], want) == 0) {
-            checksum = values[i];
+        if (span_is(names[i], want, want_len)) {
+            checksum = &values[i];
             break;
         }
     if (!checksum)   /* clinic.py dies with KeyError here */
@@ -1112,27 +1151,34 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
                     "Mangled Argument Clinic marker line: %s",
                     repr(c, marker->s, marker->len));
 
-    int length = py_len(checksum);
+    size_t length = py_len(checksum->s, checksum->n);
     char full[41], computed[41];
     output_sum(bp, output_offset, output, output_len, full);
     memcpy(computed, full, sizeof full);
+    size_t computed_len = 40;
     if (length > 0 && length < 40)
-        computed[length] = '\0';
-    if (strcmp(checksum, computed) == 0) {
+        computed[length] = '\0', computed_len = length;
+    if (span_is(*checksum, computed, computed_len)) {
         /* where it is in the text: the printer, comparing with the text,
            then finds it in its place */
         block->verified_output = bp->text + output_offset;
         block->verified_len = output_len;
         memcpy(block->verified_sum, full, sizeof full);
+        return;
     }
-    if (strcmp(checksum, computed) != 0) {
-        const char *message = message_format(c, MSG_CHECKSUM_MISMATCH,
-                                             MSG_ARGS(checksum, computed));
-        if (!bp->defer_checksums)
-            clinic_fail(c, marker->lineno, "%s", message);
-        block->checksum_error = message;
-        block->checksum_error_line = marker->lineno;
-    }
+    const char *message = message_format(
+        c, MSG_CHECKSUM_MISMATCH,
+        MSG_ARGS(arena_strndup(c->arena, checksum->s, checksum->n),
+                 computed));
+    if (!bp->defer_checksums)
+        clinic_fail(c, marker->lineno, "%s", message);
+    block->checksum_error = message;
+    block->checksum_error_line = marker->lineno;
+    /* the caller's note reads the old output as a string: a borrowed
+       one is made one here, where the cost is rare */
+    if (block->output && block->output == block->borrowed_output)
+        block->output = arena_strndup(c->arena, block->output,
+                                      block->borrowed_len);
 }
 
 static void parse_clinic_block(BlockParser *bp, Block *out)
@@ -1208,9 +1254,14 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
             break;
     }
     if (arguments) {
-        out->output = arena_strndup(c->arena, bp->text + out_start,
-                                    out_end - out_start);
-        check_end_marker(bp, &l, arguments, out->output, out_start,
+        if (bp->borrow_output) {
+            out->output = out->borrowed_output = bp->text + out_start;
+            out->borrowed_len = out_end - out_start;
+        } else {
+            out->output = arena_strndup(c->arena, bp->text + out_start,
+                                        out_end - out_start);
+        }
+        check_end_marker(bp, &l, arguments, bp->text + out_start, out_start,
                          out_end - out_start, out);
     } else {
         bp->pos = saved_pos;
@@ -1229,6 +1280,12 @@ int block_parser_lines_read(const BlockParser *bp)
     return bp->next_line - 1 + partial;
 }
 
+void block_parser_known_plain(BlockParser *bp, size_t plain_len)
+{
+    if (plain_len > bp->next_special && plain_len <= bp->len)
+        bp->next_special = plain_len;
+}
+
 void block_parser_defer_checksums(BlockParser *bp)
 {
     bp->defer_checksums = true;
@@ -1237,6 +1294,20 @@ void block_parser_defer_checksums(BlockParser *bp)
 void block_parser_borrow_verbatim(BlockParser *bp)
 {
     bp->borrow_verbatim = true;
+}
+
+void block_parser_borrow_output(BlockParser *bp)
+{
+    bp->borrow_output = true;
+}
+
+size_t block_output_len(const Block *b)
+{
+    if (!b->output)
+        return 0;
+    if (b->output == b->borrowed_output)
+        return b->borrowed_len;
+    return strlen(b->output);
 }
 
 const char *block_mismatch_note(Clinic *c, const char *what, const char *old,
@@ -1303,30 +1374,14 @@ static void check_output(Clinic *c, const Block *b, const char *output,
 void block_check_output(Clinic *c, const Block *b)
 {
     const char *output = b->output ? b->output : "";
-    check_output(c, b, output, b->dsl_name ? strlen(output) : 0);
+    check_output(c, b, output, b->dsl_name ? block_output_len(b) : 0);
 }
 
-/* Appends the n strings parts[] (lens[] bytes each) to out: pasted into
-   one line first when they fit, so that the line is compared with the old
-   text once, not piece by piece. */
+/* Appends the n strings parts[] (lens[] bytes each) to out. */
 static void print_line(PrintOut *out, const char *const *parts,
                        const size_t *lens, size_t n)
 {
-    char line[256];
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++)
-        len += lens[i];
-    if (len > sizeof line) {
-        for (size_t i = 0; i < n; i++)
-            printout_add(out, parts[i], lens[i]);
-        return;
-    }
-    char *p = line;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(p, parts[i], lens[i]);
-        p += lens[i];
-    }
-    printout_add(out, line, len);
+    printout_add_parts(out, parts, lens, n);
 }
 
 /* The lengths of the string literals in a list of parts. */
@@ -1343,7 +1398,7 @@ void block_print(Clinic *c, PrintOut *out, const Block *b)
        each string measured once */
     const char *output = b->output ? b->output : "";
     const char *name = b->dsl_name;
-    size_t name_len = strlen(name), output_len = strlen(output);
+    size_t name_len = strlen(name), output_len = block_output_len(b);
     print_line(out, (const char *const[]){"/*[", name, " input]\n"},
                (const size_t[]){LIT("/*["), name_len, LIT(" input]\n")}, 3);
     printout_add(out, b->input, input_len);
@@ -1387,35 +1442,43 @@ void block_print(Clinic *c, PrintOut *out, const Block *b)
 
 /* ---- the file-level checks of parse_file ----------------------------- */
 
-const char *block_language_error(Arena *a, const char *filename)
+/* os.path.splitext's extension of filename, without its dot ("" for
+   none): the last dot of the base name, not counting leading dots. */
+static const char *extension_of(const char *filename)
+{
+    const char *base = strrchr(filename, '/');
+    base = base ? base + 1 : filename;
+    const char *dot = strrchr(base, '.');
+    if (dot)
+        for (const char *p = base; p < dot; p++)
+            if (*p != '.')
+                return dot + 1;
+    return "";
+}
+
+bool block_language_ok(const char *filename)
 {
     static const char *const extensions[] = {
         "c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx",
     };
-    /* os.path.splitext: the last dot of the base name, not counting
-       leading dots */
-    const char *base = strrchr(filename, '/');
-    base = base ? base + 1 : filename;
-    const char *dot = strrchr(base, '.');
-    const char *ext = "";
-    if (dot) {
-        for (const char *p = base; p < dot; p++)
-            if (*p != '.') {
-                ext = dot + 1;
-                break;
-            }
-    }
+    const char *ext = extension_of(filename);
+    for (size_t i = 0; i < sizeof extensions / sizeof *extensions; i++)
+        if (strcmp(ext, extensions[i]) == 0)
+            return true;
+    return false;
+}
+
+const char *block_language_error(Arena *a, const char *filename)
+{
+    if (block_language_ok(filename))
+        return NULL;
     PyValue v = {0};
     v.kind = PY_STR;
     v.s = filename;
     v.len = strlen(filename);
-    if (!*ext)
-        return arena_printf(a, "Can't extract file type for file %s",
-                            py_repr(a, &v));
-    for (size_t i = 0; i < sizeof extensions / sizeof *extensions; i++)
-        if (strcmp(ext, extensions[i]) == 0)
-            return NULL;
-    return arena_printf(a, "Can't identify file type for file %s",
+    return arena_printf(a, *extension_of(filename)
+                               ? "Can't identify file type for file %s"
+                               : "Can't extract file type for file %s",
                         py_repr(a, &v));
 }
 

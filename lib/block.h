@@ -52,6 +52,13 @@ struct Block {
        of verbatim text, whose input then points into the file's text and
        is not NUL-terminated; 0: input is a C string (and "" when empty). */
     size_t input_len;
+    /* Appended for speed: with block_parser_borrow_output(), the existing
+       output where it is in the file's text (borrowed_len bytes, not
+       NUL-terminated), and output is this very pointer until someone
+       replaces it; NULL: output, when set, is a C string.  Read the
+       output's length with block_output_len(). */
+    const char *borrowed_output;
+    size_t borrowed_len;
 };
 
 typedef struct BlockParser BlockParser;
@@ -62,6 +69,14 @@ typedef struct BlockParser BlockParser;
    blocks). */
 BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
                               bool verify);
+/* block_parser_new for a text the caller has found free of NUL bytes:
+   not searched again. */
+BlockParser *block_parser_new_no_nul(Clinic *c, const char *text, size_t len,
+                                     bool verify);
+/* The caller knows that text's first plain_len bytes hold no line break
+   but "\n" (no byte 0x0b-0x1f, no byte >= 0x80): they are not searched
+   for one again.  Before the first block_parser_next. */
+void block_parser_known_plain(BlockParser *bp, size_t plain_len);
 /* A checksum mismatch does not fail at once: it is left in the block
    (checksum_error) for the caller to report. */
 void block_parser_defer_checksums(BlockParser *bp);
@@ -69,6 +84,13 @@ void block_parser_defer_checksums(BlockParser *bp);
    input points into it and is no C string (see Block.input_len), for a
    caller that only prints verbatim blocks with block_print(). */
 void block_parser_borrow_verbatim(BlockParser *bp);
+/* A clinic block's existing output is not copied out of the file's text
+   either (see Block.borrowed_output), for a caller that reads it only
+   through block_output_len(), block_print() and block_check_output().
+   A block with a checksum_error gets a copy, a C string, for the note. */
+void block_parser_borrow_output(BlockParser *bp);
+/* The length of b->output (0 when there is none). */
+size_t block_output_len(const Block *b);
 /* The number of lines the parser has read: once it has returned false,
    the number of lines in the file, counted as it went. */
 int block_parser_lines_read(const BlockParser *bp);
@@ -95,6 +117,9 @@ void block_check_output(Clinic *c, const Block *b);
    message ("Can't extract file type for file 'x'" / "Can't identify file
    type for file 'x.py'"), in a's memory.  Python files are not offered. */
 const char *block_language_error(Arena *a, const char *filename);
+/* block_language_error(filename) == NULL, without an arena for the
+   message. */
+bool block_language_ok(const char *filename);
 
 /* parse_file's quick exit: true when a start marker (slash-star
    "[NAME input]") appears anywhere in the text, not necessarily on a

@@ -37,7 +37,7 @@ static int read_as_text(void *userdata, const char *path, char **data,
     Clinic *c = userdata;
     if (c->read_raw(c->read_raw_userdata, path, data, len) != 0)
         return -1;
-    if (*data)
+    if (*data && !c->options.read_file_lf)
         *len = textform_universal_newlines(*data, *len);
     return 0;
 }
@@ -307,11 +307,16 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     /* Unlike clinic.py, which keeps a BOM as the first line's first
        character, we drop it here: a start line right after it is seen. */
     size_t len;
+    const ClinicOptions *o = &c->options;
     const char *text =
-        c->options.input_terminated
-            ? textform_read_shared(c->arena, raw, raw_len, &c->form, &len)
-            : textform_read(c->arena, raw, raw_len, &c->form, &len);
-    if (!block_has_start_marker(text, len)) {
+        !o->input_terminated
+            ? textform_read(c->arena, raw, raw_len, &c->form, &len)
+        : o->input_known && !o->input_has_cr
+            ? textform_read_lf(raw, raw_len, &c->form, &len)
+            : textform_read_shared(c->arena, raw, raw_len, &c->form, &len);
+    /* (a marker holds no line break, so the input's bytes and its LF text
+       have one alike) */
+    if (!o->input_known && !block_has_start_marker(text, len)) {
         c->output = raw;
         c->output_len = raw_len;
         c->recover = outer;
@@ -327,10 +332,20 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     /* compared with the input as it is printed: copied, about the size
        of the input, only once something differs */
     printout_init(out, text, len);
-    BlockParser *bp = block_parser_new(c, text, len, !c->options.force);
+    BlockParser *bp = o->input_known && !o->input_has_nul
+        ? block_parser_new_no_nul(c, text, len, !o->force)
+        : block_parser_new(c, text, len, !o->force);
+    /* the caller's look at the input holds for the text it is (no "\r"
+       to turn into "\n", no BOM to skip) */
+    if (o->input_known && text == raw)
+        block_parser_known_plain(bp, o->input_plain_len);
     block_parser_defer_checksums(bp);
     /* verbatim blocks only go to block_print() here: not copied */
     block_parser_borrow_verbatim(bp);
+    /* nor is a block's old output: the DSL only keeps it for 'preserve',
+       whose block is printed by block_print(), and the scanner makes it
+       a string for a block whose checksum fails */
+    block_parser_borrow_output(bp);
     Block block;
     while (block_parser_next(bp, &block)) {
         if (block.checksum_error)

@@ -86,6 +86,20 @@ typedef struct ClinicOptions {
     void *sum_userdata;
     bool input_terminated;     /* a NUL follows the input's bytes: LF
                                   text is read where it is, not copied */
+    /* Appended for speed: the caller has already looked at every byte of
+       the input (input_known): it holds a start marker, and it holds a
+       "\r" and a NUL byte exactly when input_has_cr and input_has_nul
+       say so.  Those searches are not made again. */
+    bool input_known;
+    bool input_has_cr;
+    bool input_has_nul;
+    /* ... and its first input_plain_len bytes hold no byte that may begin
+       a line break but "\n" (no byte 0x0b-0x1f, no byte >= 0x80);
+       0: not known */
+    size_t input_plain_len;
+    /* Appended for speed: read_file hands back text already in universal
+       newlines (no "\r" left): not searched for one again. */
+    bool read_file_lf;
 } ClinicOptions;
 
 /* A file other than the input that a "file" destination writes.  Its text

@@ -424,7 +424,14 @@ static void follow_comments(Clinic *c, CppMonitor *m, const char *s,
 
 void cpp_writeline(Clinic *c, CppMonitor *m, const char *text, int lineno)
 {
-    const char *end = text + strlen(text);
+    cpp_writeline_n(c, m, text, strlen(text), lineno);
+}
+
+/* Every step below is bounded by end: the line needs no NUL after it. */
+void cpp_writeline_n(Clinic *c, CppMonitor *m, const char *text, size_t len,
+                     int lineno)
+{
+    const char *end = text + len;
     const char *s = skip_space(text, end);
     bool own_copy = false;     /* s points into m->line, which we may edit */
     end = rstrip_end(s, end);

@@ -14,6 +14,10 @@
 CppMonitor *cpp_new(Clinic *c);
 /* Feed one line (with or without its '\n'); lineno is 1-based. */
 void cpp_writeline(Clinic *c, CppMonitor *m, const char *line, int lineno);
+/* The same for the len bytes at line, which need not be a C string: the
+   scanner hands over lines where they are in the file's text. */
+void cpp_writeline_n(Clinic *c, CppMonitor *m, const char *line, size_t len,
+                     int lineno);
 /* The bytes that may make a line matter to the monitor: a line with none
    of them changes nothing, unless it follows one ending in a backslash
    (see cpp_wants_any_line), so the scanner need not pass it on. */

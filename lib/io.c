@@ -316,6 +316,109 @@ bool io_check_utf8(const char *data, size_t len, char *msg, size_t msgsize)
     return true;
 }
 
+#ifdef SCAN_AVX2
+/* io_find_cr_nul with AVX2, 128 bytes at a time while 128 are left: the
+   bits found so far (1: "\r", 2: NUL) and *at where the rest begins. */
+__attribute__((target("avx2")))
+static unsigned cr_nul_avx2(const unsigned char *s, size_t *at, size_t len)
+{
+    const __m256i cr = _mm256_set1_epi8('\r'), zero = _mm256_setzero_si256();
+    __m256i crs = zero, nuls = zero;
+    size_t i = *at;
+    for (; i + 128 <= len; i += 128) {
+#define LOAD(k)                                                               \
+    _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32 * (k)))
+        __m256i a = LOAD(0), b = LOAD(1), c = LOAD(2), d = LOAD(3);
+#undef LOAD
+        /* a NUL makes the minimum 0; a "\r" matches */
+        nuls = _mm256_or_si256(
+            nuls, _mm256_cmpeq_epi8(
+                      _mm256_min_epu8(_mm256_min_epu8(a, b),
+                                      _mm256_min_epu8(c, d)),
+                      zero));
+        crs = _mm256_or_si256(
+            crs, _mm256_or_si256(
+                     _mm256_or_si256(_mm256_cmpeq_epi8(a, cr),
+                                     _mm256_cmpeq_epi8(b, cr)),
+                     _mm256_or_si256(_mm256_cmpeq_epi8(c, cr),
+                                     _mm256_cmpeq_epi8(d, cr))));
+    }
+    *at = i;
+    return (_mm256_movemask_epi8(crs) ? 1u : 0u) |
+           (_mm256_movemask_epi8(nuls) ? 2u : 0u);
+}
+#endif
+
+void io_find_cr_nul(const char *data, size_t len, bool *has_cr,
+                    bool *has_nul)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    size_t i = 0;
+    unsigned found = 0;
+#ifdef SCAN_AVX2
+    if (__builtin_cpu_supports("avx2"))
+        found = cr_nul_avx2(s, &i, len);
+#endif
+    /* the rest (all of it without AVX2): libc's searches */
+    *has_cr = (found & 1) || memchr(s + i, '\r', len - i) != NULL;
+    *has_nul = (found & 2) || memchr(s + i, '\0', len - i) != NULL;
+}
+
+#ifdef SCAN_AVX2
+/* The offset of the first 128 bytes from i on with a byte that is not
+   plain (io_scan_text), or of the last 127 or fewer, read with AVX2. */
+__attribute__((target("avx2")))
+static size_t plain_run_avx2(const unsigned char *s, size_t i, size_t len)
+{
+    /* three minimums and an OR a vector, compared once per 128 bytes:
+       NUL makes the minimum of the bytes 0; 0x0b-0x1f, less 0x0b, are
+       the only bytes below 0x15 (wrapping around); the bytes >= 0x80
+       have the high bit of the OR */
+    const __m256i minus_0b = _mm256_set1_epi8(-0x0b),
+                  below = _mm256_set1_epi8(0x14),
+                  zero = _mm256_setzero_si256();
+    for (; i + 128 <= len; i += 128) {
+#define LOAD(k)                                                               \
+    _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32 * (k)))
+        __m256i a = LOAD(0), b = LOAD(1), c = LOAD(2), d = LOAD(3);
+#undef LOAD
+        __m256i high = _mm256_or_si256(_mm256_or_si256(a, b),
+                                       _mm256_or_si256(c, d));
+        __m256i low = _mm256_min_epu8(_mm256_min_epu8(a, b),
+                                      _mm256_min_epu8(c, d));
+        __m256i control = _mm256_min_epu8(
+            _mm256_min_epu8(_mm256_add_epi8(a, minus_0b),
+                            _mm256_add_epi8(b, minus_0b)),
+            _mm256_min_epu8(_mm256_add_epi8(c, minus_0b),
+                            _mm256_add_epi8(d, minus_0b)));
+        __m256i odd = _mm256_or_si256(
+            _mm256_or_si256(high, _mm256_cmpeq_epi8(low, zero)),
+            _mm256_cmpeq_epi8(_mm256_min_epu8(control, below), control));
+        if (_mm256_movemask_epi8(odd))
+            break;
+    }
+    return i;
+}
+#endif
+
+void io_scan_text(const char *data, size_t len, IoTextScan *scan)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    size_t plain = 0;
+#ifdef SCAN_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        plain = plain_run_avx2(s, 0, len);
+        /* the byte in the 128 where it stopped, or the short rest */
+        while (plain < len && s[plain] != 0 && s[plain] < 0x80 &&
+               !(s[plain] >= 0x0b && s[plain] <= 0x1f))
+            plain++;
+    }
+#endif
+    /* a plain stretch holds neither: only the rest is searched */
+    scan->plain_len = plain;
+    io_find_cr_nul(data + plain, len - plain, &scan->has_cr, &scan->has_nul);
+}
+
 /* ---- paths ----------------------------------------------------------- */
 
 char *io_dirname(const char *path)

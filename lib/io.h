@@ -74,6 +74,22 @@ int io_clinic_read(void *userdata, const char *path, char **data,
    start byte") to msg and returns false. */
 bool io_check_utf8(const char *data, size_t len, char *msg, size_t msgsize);
 
+/* Does data hold a "\r" (*has_cr) or a NUL byte (*has_nul)?  One pass
+   for both: what the library would otherwise search for one at a time. */
+void io_find_cr_nul(const char *data, size_t len, bool *has_cr,
+                    bool *has_nul);
+
+/* What the library searches a file's text for, found in one pass over
+   most of it: a "\r", a NUL byte, and how far from the start no byte
+   may begin a line break but "\n": plain_len bytes with no NUL, no byte
+   0x0b-0x1f and no byte >= 0x80 (0 where the processor has no quick way
+   to tell: the library looks itself). */
+typedef struct IoTextScan {
+    bool has_cr, has_nul;
+    size_t plain_len;
+} IoTextScan;
+void io_scan_text(const char *data, size_t len, IoTextScan *scan);
+
 /* ---- paths and identity ------------------------------------------------ */
 
 /* "dir/name" -> "dir" ("." when there is no slash, "/" for "/name");

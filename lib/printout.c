@@ -37,6 +37,25 @@ void printout_add(PrintOut *o, const char *s, size_t n)
     o->len += n;
 }
 
+void printout_add_parts(PrintOut *o, const char *const *parts,
+                        const size_t *lens, size_t n)
+{
+    size_t k = 0;
+    if (!o->copied && o->old) {
+        /* the pieces that match, at once; the rest as they come */
+        size_t at = o->len;
+        for (; k < n; k++) {
+            if (lens[k] > o->old_len - at ||
+                memcmp(o->old + at, parts[k], lens[k]) != 0)
+                break;
+            at += lens[k];
+        }
+        o->len = at;
+    }
+    for (; k < n; k++)
+        printout_add(o, parts[k], lens[k]);
+}
+
 void printout_adds(PrintOut *o, const char *s)
 {
     printout_add(o, s, strlen(s));

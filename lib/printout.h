@@ -32,6 +32,11 @@ void printout_free(PrintOut *o);
 
 void printout_add(PrintOut *o, const char *s, size_t n);
 void printout_adds(PrintOut *o, const char *s);
+/* printout_add of the n pieces parts[] (lens[] bytes each), one after
+   the other: while the old text matches, compared where they stand,
+   never pasted together. */
+void printout_add_parts(PrintOut *o, const char *const *parts,
+                        const size_t *lens, size_t n);
 
 /* The bytes written from offset on (o->len - offset of them; "" when
    nothing was written without an old text). */

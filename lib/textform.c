@@ -98,6 +98,17 @@ const char *textform_read_shared(Arena *a, const char *raw, size_t len,
     return raw + bom;
 }
 
+const char *textform_read_lf(const char *raw, size_t len, TextForm *form,
+                             size_t *lf_len)
+{
+    size_t bom = len >= BOM_LEN && memcmp(raw, utf8_bom, BOM_LEN) == 0
+                     ? BOM_LEN : 0;
+    memset(form, 0, sizeof *form);   /* LF, not mixed */
+    form->bom = bom != 0;
+    *lf_len = len - bom;
+    return raw + bom;
+}
+
 char *textform_write(Arena *a, const TextForm *form, const char *lf,
                      size_t len, size_t *out_len)
 {

@@ -40,6 +40,11 @@ char *textform_read(Arena *a, const char *raw, size_t len, TextForm *form,
 const char *textform_read_shared(Arena *a, const char *raw, size_t len,
                                  TextForm *form, size_t *lf_len);
 
+/* textform_read_shared for raw (NUL-terminated) known to hold no "\r":
+   only the BOM is looked for. */
+const char *textform_read_lf(const char *raw, size_t len, TextForm *form,
+                             size_t *lf_len);
+
 /* The inverse: LF text (no "\r" in it) written in form: every "\n"
    becomes form->newline, and the BOM goes back in front.  A missing
    final line break stays missing. */

@@ -33,16 +33,17 @@ bool cpp_wants_any_line(const CppMonitor *m)
     return ((const Fed *)(const void *)m)->continued;
 }
 
-void cpp_writeline(Clinic *c, CppMonitor *m, const char *line, int lineno)
+void cpp_writeline_n(Clinic *c, CppMonitor *m, const char *line, size_t n,
+                     int lineno)
 {
     (void)c;
     Fed *fed = (Fed *)(void *)m;
     if (fed->n < MAX_FED) {
         fed->linenos[fed->n] = lineno;
-        snprintf(fed->lines[fed->n], sizeof fed->lines[0], "%s", line);
+        snprintf(fed->lines[fed->n], sizeof fed->lines[0], "%.*s", (int)n,
+                 line);
         fed->n++;
     }
-    size_t n = strlen(line);
     fed->continued = n >= 2 && line[n - 2] == '\\' && line[n - 1] == '\n';
 }
 
@@ -177,6 +178,114 @@ START_TEST(block_with_output)
     ck_assert_str_eq(blocks[2].input, "int y;\n");
     ck_assert_int_eq(blocks[2].line, 7);
     ck_assert_str_eq(scan_print(text), text);
+}
+END_TEST
+
+START_TEST(borrowed_output_prints_alike)
+{
+    /* with the output borrowed from the text, the block is the same and
+       prints the same; made a string, it reads as the copy would */
+    Clinic *c = &clinic;
+    jmp_buf jb;
+    c->recover = &jb;
+    if (setjmp(jb))
+        ck_abort_msg("%s", c->diagnostics.buf);
+    const char *text = "int x;\n" BLOCK_FOO "int y;\n";
+    BlockParser *bp = block_parser_new(c, text, strlen(text), true);
+    block_parser_borrow_verbatim(bp);
+    block_parser_borrow_output(bp);
+    PrintOut out;
+    printout_init(&out, NULL, 0);
+    Block b;
+    int n = 0;
+    while (block_parser_next(bp, &b)) {
+        if (b.dsl_name) {
+            ck_assert_ptr_eq(b.output, b.borrowed_output);
+            ck_assert_ptr_eq(b.output, strstr(text, "gen\n"));
+            ck_assert_uint_eq(block_output_len(&b), 4);
+        }
+        block_print(c, &out, &b);
+        n++;
+    }
+    ck_assert_int_eq(n, 3);
+    ck_assert_uint_eq(out.len, strlen(text));
+    ck_assert(memcmp(printout_at(&out, 0), text, out.len) == 0);
+    printout_free(&out);
+
+    /* a deferred checksum mismatch: the output is a string for the note */
+    const char *tampered = "a\n/*[clinic input]\nmodule m\n"
+                           "[clinic start generated code]*/\nout tampered\n"
+                           "/*[clinic end generated code: "
+                           "output=9bc27bdc827962fd input=0000]*/\nb\n";
+    bp = block_parser_new(c, tampered, strlen(tampered), true);
+    block_parser_defer_checksums(bp);
+    block_parser_borrow_output(bp);
+    ck_assert(block_parser_next(bp, &b));
+    ck_assert(block_parser_next(bp, &b));
+    ck_assert_ptr_nonnull(b.checksum_error);
+    ck_assert_ptr_ne(b.output, b.borrowed_output);
+    ck_assert_str_eq(b.output, "out tampered\n");
+    ck_assert_uint_eq(block_output_len(&b), 13);
+}
+END_TEST
+
+START_TEST(known_plain_text_splits_alike)
+{
+    /* told where the first odd byte is, the scanner still splits at the
+       form feed past it, and counts the same lines */
+    const char *text = "int x;\n" BLOCK_FOO "a\fb\n/*[clinic input]\n"
+                       "module m\n[clinic start generated code]*/\n";
+    for (int told = 0; told < 2; told++) {
+        Clinic *c = &clinic;
+        jmp_buf jb;
+        c->recover = &jb;
+        if (setjmp(jb))
+            ck_abort_msg("%s", c->diagnostics.buf);
+        BlockParser *bp = block_parser_new(c, text, strlen(text), true);
+        if (told)
+            block_parser_known_plain(bp, (size_t)(strchr(text, '\f') - text));
+        Block b;
+        int n = 0, last_line = 0;
+        while (block_parser_next(bp, &b)) {
+            n++;
+            last_line = b.line;
+        }
+        ck_assert_int_eq(n, 4);
+        ck_assert_int_eq(last_line, 8);
+        ck_assert_int_eq(block_parser_lines_read(bp), 10);
+    }
+}
+END_TEST
+
+START_TEST(marker_arguments_split_as_shlex_does)
+{
+    /* quoted, escaped, many fields, blanks around '=': all verify */
+    static const char *const markers[] = {
+        "output=c241544a10079080 input=bb0565424c99751c",
+        "output=\"c241544a10079080\" input='x'",
+        "a=1 b=2 c=3 d=4 e=5 output=c241544a10079080 input=x",
+        "output=c241544a10079\\080 input=x",
+        "  output=c241544a10079080\tinput=x  ",
+        "checksum=c241544a10079080",
+        "input=x output=0 output=c241",
+    };
+    for (size_t i = 0; i < sizeof markers / sizeof *markers; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "/*[clinic input]\nmodule foo\n"
+                 "[clinic start generated code]*/\ngen\n"
+                 "/*[clinic end generated code: %s]*/\n", markers[i]);
+        ck_assert_msg(scan(text, true), "%s: %s", markers[i],
+                      clinic.diagnostics.buf);
+        ck_assert_ptr_nonnull(blocks[0].verified_output);
+    }
+    ck_assert_str_eq(error_of("/*[clinic input]\n[clinic start generated "
+                              "code]*/\ngen\n/*[clinic end generated code: "
+                              "output=c241 input=x output=c240]*/\n", true),
+                     "t.c:4: error: Checksum mismatch!\n"
+                     "Expected: c240\n"
+                     "Computed: c241\n"
+                     "Suggested fix: remove all generated code including "
+                     "the end marker,\nor use the '-f' option.\n");
 }
 END_TEST
 
@@ -599,6 +708,9 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, verbatim_only);
     tcase_add_test(tc, block_with_output);
+    tcase_add_test(tc, borrowed_output_prints_alike);
+    tcase_add_test(tc, known_plain_text_splits_alike);
+    tcase_add_test(tc, marker_arguments_split_as_shlex_does);
     tcase_add_test(tc, line_is_the_scanners_position);
     tcase_add_test(tc, indented_start_line_printed_unindented);
     tcase_add_test(tc, any_dsl_name);

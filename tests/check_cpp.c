@@ -176,6 +176,24 @@ START_TEST(test_empty_outside_conditionals)
 }
 END_TEST
 
+START_TEST(test_line_is_its_length)
+{
+    /* lines handed over where they are in a text: nothing past each one's
+       length is read (the comment after the first never opens, nor does
+       the directive after the last count) */
+    const char text[] = "#if A\n/* x\n#ifdef B // c\n#endif\n#if C\n";
+    Clinic *c = new_clinic();
+    CppMonitor *m = cpp_new(c);
+    cpp_writeline_n(c, m, text, 6, 1);
+    cpp_writeline_n(c, m, text + 11, 14, 2);
+    ck_assert_str_eq(cpp_condition(c, m), "(A) && defined(B)");
+    cpp_writeline_n(c, m, text + 25, 7, 3);
+    cpp_writeline_n(c, m, text + 25, 6, 4);
+    ck_assert_str_eq(cpp_condition(c, m), "");
+    clinic_free(c);
+}
+END_TEST
+
 /* clinic.py never calls Monitor.close(): an unterminated #if at the end
    of the file is accepted. */
 START_TEST(test_close_accepts_open_conditional)
@@ -220,6 +238,7 @@ static Suite *cpp_suite(void)
     tcase_add_loop_test(tc, test_cases_like_cpp_py, 0,
                         (int)(sizeof cpp_cases / sizeof *cpp_cases));
     tcase_add_test(tc, test_empty_outside_conditionals);
+    tcase_add_test(tc, test_line_is_its_length);
     tcase_add_test(tc, test_close_accepts_open_conditional);
     tcase_add_test(tc, test_long_continuation);
     suite_add_tcase(s, tc);

@@ -177,6 +177,62 @@ END_TEST
 
 /* ---- writing --------------------------------------------------------- */
 
+START_TEST(cr_and_nul_found_anywhere)
+{
+    /* each byte at every place of texts around the vector widths */
+    static char text[600];
+    for (size_t len = 0; len <= sizeof text; len += len < 140 ? 1 : 37)
+        for (size_t at = 0; at <= len; at += at < 140 ? 1 : 29) {
+            memset(text, 'x', sizeof text);
+            bool cr, nul;
+            io_find_cr_nul(text, len, &cr, &nul);
+            ck_assert(!cr && !nul);
+            if (at == len)
+                continue;
+            text[at] = '\r';
+            io_find_cr_nul(text, len, &cr, &nul);
+            ck_assert(cr && !nul);
+            text[at] = '\0';
+            io_find_cr_nul(text, len, &cr, &nul);
+            ck_assert(!cr && nul);
+            /* both, the "\r" after the NUL (or over it) */
+            size_t later = len - 1 - (len - 1 - at) / 2;
+            text[later] = '\r';
+            io_find_cr_nul(text, len, &cr, &nul);
+            ck_assert(cr && nul == (later != at));
+        }
+}
+END_TEST
+
+START_TEST(scan_finds_where_plain_text_ends)
+{
+    /* plain_len stops at the first NUL, 0x0b-0x1f or byte >= 0x80 (or is
+       0 without a quick way to look), and the "\r" and NUL are found
+       either side of it */
+    static char text[600];
+    static const unsigned char odd[] = {0, 0x0b, '\r', 0x1f, 0x80, 0xe2};
+    for (size_t len = 1; len <= sizeof text; len += len < 140 ? 1 : 37)
+        for (size_t at = 0; at < len; at += at < 140 ? 1 : 29)
+            for (size_t k = 0; k < sizeof odd; k++) {
+                memset(text, 'x', sizeof text);
+                text[len / 3] = '\t';
+                text[len / 2] = '\n';
+                text[at] = (char)odd[k];
+                IoTextScan scan;
+                io_scan_text(text, len, &scan);
+                ck_assert(scan.plain_len == at || scan.plain_len == 0);
+                ck_assert(scan.has_cr == (odd[k] == '\r'));
+                ck_assert(scan.has_nul == (odd[k] == 0));
+                text[at] = 'x';
+                if (at != len / 3 && at != len / 2) {
+                    io_scan_text(text, len, &scan);
+                    ck_assert(scan.plain_len == len || scan.plain_len == 0);
+                    ck_assert(!scan.has_cr && !scan.has_nul);
+                }
+            }
+}
+END_TEST
+
 START_TEST(new_file_gets_umask_mode)
 {
     const char *p = in_dir("new.c");
@@ -543,6 +599,8 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, read_file_and_text);
     tcase_add_test(tc, utf8_errors_as_python_words_them);
+    tcase_add_test(tc, cr_and_nul_found_anywhere);
+    tcase_add_test(tc, scan_finds_where_plain_text_ends);
     tcase_add_test(tc, new_file_gets_umask_mode);
     tcase_add_test(tc, unchanged_file_not_touched);
     tcase_add_test(tc, changed_file_replaced_keeping_mode);

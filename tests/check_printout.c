@@ -66,6 +66,26 @@ START_TEST(a_prefix_or_a_longer_text_is_a_change)
 }
 END_TEST
 
+START_TEST(parts_compare_where_they_stand)
+{
+    /* all the pieces match: nothing copied; one differs: the text up to
+       it is copied once, then the rest written */
+    PrintOut o;
+    printout_init(&o, old, strlen(old));
+    printout_add_parts(&o, (const char *const[]){"/*[", "clinic", " input]\n"},
+                       (const size_t[]){3, 6, 8}, 3);
+    ck_assert(!o.copied);
+    ck_assert_uint_eq(o.len, 17);
+    printout_add_parts(&o, (const char *const[]){"x", "[clinic", "!"},
+                       (const size_t[]){1, 7, 1}, 3);
+    ck_assert(o.copied);
+    ck_assert_uint_eq(o.len, 26);
+    ck_assert(memcmp(printout_at(&o, 0), old, 17) == 0);
+    ck_assert(memcmp(printout_at(&o, 17), "x[clinic!", 9) == 0);
+    printout_free(&o);
+}
+END_TEST
+
 START_TEST(without_old_text_everything_is_written)
 {
     PrintOut o;
@@ -92,6 +112,7 @@ int main(void)
     tcase_add_test(tc, difference_copies_the_matching_part_once);
     tcase_add_test(tc, a_prefix_or_a_longer_text_is_a_change);
     tcase_add_test(tc, without_old_text_everything_is_written);
+    tcase_add_test(tc, parts_compare_where_they_stand);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
