@@ -202,9 +202,9 @@ void sums_note(void *userdata, const char *path, size_t offset, size_t len,
                const char *sum);
 void sums_free(void);
 /* Notes that the job read raw (len bytes) from path, whose fstat before
-   the reading was st. */
+   the reading was st; has_cr: raw holds a "\r" (the caller looked). */
 void job_note_text(Job *job, const char *path, const struct stat *st,
-                   const char *raw, size_t len);
+                   const char *raw, size_t len, bool has_cr);
 void job_forget_texts(Job *job);
 
 /* ---- pool.c ------------------------------------------------------------ */

@@ -20,7 +20,6 @@
 #include "block.h"
 #include "clinic.h"
 #include "diff.h"
-#include "sums.h"
 
 /* ---- what a job read and wrote ----------------------------------------- */
 
@@ -148,7 +147,7 @@ static int job_read_file(void *userdata, const char *path, char **data,
     }
     /* one look for a "\r", for both */
     bool has_cr = memchr(buf, '\r', *len) != NULL;
-    job_note_text_cr(job, path, &st, buf, *len, has_cr);
+    job_note_text(job, path, &st, buf, *len, has_cr);
     if (has_cr)
         *len = io_universal_newlines(buf, *len);
     *data = buf;
@@ -437,7 +436,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     IoTextScan scan;
     io_scan_text(text, len, &scan);
     if (!job->from_stdin)
-        job_note_text_cr(job, path, &st, text, len, scan.has_cr);
+        job_note_text(job, path, &st, text, len, scan.has_cr);
     ClinicOptions copts = {0};
     copts.input_known = true;   /* a marker, and what was just found */
     copts.input_has_cr = scan.has_cr;

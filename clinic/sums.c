@@ -14,7 +14,6 @@
  * the file was read.
  */
 #include "cli.h"
-#include "sums.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -177,13 +176,7 @@ void sums_free(void)
 /* ---- what a job read ------------------------------------------------------ */
 
 void job_note_text(Job *job, const char *path, const struct stat *st,
-                   const char *raw, size_t len)
-{
-    job_note_text_cr(job, path, st, raw, len, memchr(raw, '\r', len) != NULL);
-}
-
-void job_note_text_cr(Job *job, const char *path, const struct stat *st,
-                      const char *raw, size_t len, bool has_cr)
+                   const char *raw, size_t len, bool has_cr)
 {
     if (job->ntexts == job->captexts) {
         job->captexts = job->captexts ? 2 * job->captexts : 4;
