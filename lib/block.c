@@ -174,21 +174,6 @@ static __m128i load16(const unsigned char *s)
     return _mm_loadu_si128((const __m128i *)(const void *)s);
 }
 
-/* Index of the lowest set bit of a non-zero mask. */
-static unsigned lowest_bit(unsigned mask)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)__builtin_ctz(mask);
-#else
-    unsigned k = 0;
-    while (!(mask & 1u)) {
-        mask >>= 1;
-        k++;
-    }
-    return k;
-#endif
-}
-
 /* Index of the lowest set bit of a non-zero 64-bit mask. */
 static unsigned lowest_bit64(uint64_t mask)
 {
@@ -202,6 +187,12 @@ static unsigned lowest_bit64(uint64_t mask)
     }
     return k;
 #endif
+}
+
+/* Index of the lowest set bit of a non-zero mask. */
+static unsigned lowest_bit(unsigned mask)
+{
+    return lowest_bit64(mask);
 }
 
 /* Index of the highest set bit of a non-zero mask. */

@@ -89,10 +89,10 @@ static size_t index_size_for(size_t n)
     return size;
 }
 
-void vm_dict_reserve(PyVM *vm, PyDict *d, size_t n)
+/* Room for n entries in the entry arrays (the index is left as it is):
+   grown arrays are written before they are read. */
+static void grow_entries(PyVM *vm, PyDict *d, size_t n)
 {
-    if (n <= d->cap)
-        return;
     PyValue *keys = arena_array_uninit(vm->a, PyValue, n);
     PyValue *values = arena_array_uninit(vm->a, PyValue, n);
     int64_t *hashes = arena_array_uninit(vm->a, int64_t, n);
@@ -105,6 +105,13 @@ void vm_dict_reserve(PyVM *vm, PyDict *d, size_t n)
     d->values = values;
     d->hashes = hashes;
     d->cap = n;
+}
+
+void vm_dict_reserve(PyVM *vm, PyDict *d, size_t n)
+{
+    if (n <= d->cap)
+        return;
+    grow_entries(vm, d, n);
     size_t size = index_size_for(n);
     if (size > d->index_size)
         rebuild_index(vm, d, size);
@@ -197,22 +204,8 @@ static void insert_at(PyVM *vm, PyDict *d, size_t i, PyValue key,
                       int64_t hash, PyValue value)
 {
     vm_dict_changing(d);
-    if (d->len == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 4;
-        /* grown arrays: written before they are read */
-        PyValue *keys = arena_array_uninit(vm->a, PyValue, cap);
-        PyValue *values = arena_array_uninit(vm->a, PyValue, cap);
-        int64_t *hashes = arena_array_uninit(vm->a, int64_t, cap);
-        if (d->len) {
-            memcpy(keys, d->keys, d->len * sizeof *keys);
-            memcpy(values, d->values, d->len * sizeof *values);
-            memcpy(hashes, d->hashes, d->len * sizeof *hashes);
-        }
-        d->keys = keys;
-        d->values = values;
-        d->hashes = hashes;
-        d->cap = cap;
-    }
+    if (d->len == d->cap)   /* not the index: slot i is in it */
+        grow_entries(vm, d, d->cap ? d->cap * 2 : 4);
     d->keys[d->len] = key;
     d->values[d->len] = value;
     d->hashes[d->len] = hash;
