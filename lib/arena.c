@@ -9,25 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Under AddressSanitizer, memory an arena_reset() dropped is poisoned, so
-   a pointer kept past the reset fails the tests instead of reading text
-   the next step wrote there. */
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_ASAN 1
-#endif
-#endif
-#ifdef ARENA_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
-
 #define ARENA_CHUNK (64 * 1024)
 /* The strictest alignment of any type (on x86-64 16, where
    sizeof(max_align_t) is 32: rounding to that wasted 16 bytes in two
@@ -136,7 +117,7 @@ void arena_free(Arena *a)
     Chunk *c = a->head;
     while (c) {
         Chunk *next = c->next;
-        UNPOISON(c->data, c->size);
+        ARENA_UNPOISON(c->data, c->size);
         free(c);
         c = next;
     }
@@ -152,7 +133,7 @@ void arena_reset(Arena *a)
         if (!keep && c->size == ARENA_CHUNK) {
             keep = c;
         } else {
-            UNPOISON(c->data, c->size);
+            ARENA_UNPOISON(c->data, c->size);
             free(c);
         }
         c = next;
@@ -164,7 +145,7 @@ void arena_reset(Arena *a)
         keep->used = 0;
         a->free = (char *)keep->data;
         a->limit = a->free + keep->size;
-        POISON(keep->data, keep->size);
+        ARENA_POISON(keep->data, keep->size);
     }
     a->bytes = 0;
 }
@@ -205,7 +186,7 @@ static __attribute__((noinline)) void *arena_grow(Arena *a, size_t size)
         a->free = (char *)n->data + size;
         a->limit = (char *)n->data + want;
     }
-    UNPOISON(n->data, size);
+    ARENA_UNPOISON(n->data, size);
     return n->data;
 }
 
@@ -221,7 +202,7 @@ static inline void *arena_alloc_raw(Arena *a, size_t size)
         return arena_grow(a, size);
     void *p = a->free;
     a->free += size;
-    UNPOISON(p, size);
+    ARENA_UNPOISON(p, size);
     return p;
 }
 
@@ -240,7 +221,7 @@ void *arena_realloc(Arena *a, void *p, size_t old_size, size_t new_size)
         return p;
     if ((char *)p + have == a->free &&
         room(a) >= want - have) {
-        UNPOISON(a->free, want - have);
+        ARENA_UNPOISON(a->free, want - have);
         a->free += want - have;
         return p;
     }
@@ -454,7 +435,7 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
     char *p = a->free ? a->free : nowhere;
     va_list ap2;
     va_copy(ap2, ap);
-    UNPOISON(p, left);
+    ARENA_UNPOISON(p, left);
     bool simple = simple_vformat(p, left, fmt, ap2, &n);
     va_end(ap2);
     if (simple && n < left) {
@@ -462,11 +443,11 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
            fits */
         size_t size = (n + 1 + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
         a->free += size;
-        POISON(p + size, left - size);
+        ARENA_POISON(p + size, left - size);
         p[n] = '\0';
         return p;
     }
-    POISON(p, left);
+    ARENA_POISON(p, left);
     if (simple) {
         p = arena_alloc_raw(a, n + 1);
         simple_vformat(p, n + 1, fmt, ap, &n);

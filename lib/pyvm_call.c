@@ -51,24 +51,9 @@ static void enter_call(PyVM *vm)
 
 /* ---- temporaries -------------------------------------------------------- */
 
-/* Under AddressSanitizer what is given back is poisoned, so that a
-   temporary kept past its call fails the tests (as arena.c's resets do). */
-#if defined(__SANITIZE_ADDRESS__)
-#define TEMP_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEMP_ASAN 1
-#endif
-#endif
-#ifdef TEMP_ASAN
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
-#else
-#define POISON(p, n) ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
-
+/* Under AddressSanitizer what is given back is poisoned (arena.h), so
+   that a temporary kept past its call fails the tests (as arena.c's
+   resets do). */
 #define TEMP_CHUNK (16 * 1024)
 
 void *vm_temp_alloc(PyVM *vm, size_t size)
@@ -95,16 +80,16 @@ void *vm_temp_alloc(PyVM *vm, size_t size)
     }
     void *p = (char *)c->data + c->used;
     c->used += size;
-    UNPOISON(p, size);
+    ARENA_UNPOISON(p, size);
     return p;
 }
 
 void vm_temp_release(PyVM *vm, TempMark m)
 {
-#ifdef TEMP_ASAN
+#ifdef ARENA_ASAN
     for (TempChunk *c = m.chunk ? m.chunk : vm->temp_first; c; c = c->next) {
         size_t from = c == m.chunk ? m.used : 0;
-        POISON((char *)c->data + from, c->size - from);
+        ARENA_POISON((char *)c->data + from, c->size - from);
     }
 #endif
     vm->temp = m.chunk;
