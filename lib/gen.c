@@ -260,39 +260,6 @@ static const char *c_basename_of(Clinic *c, const Function *f)
     return sb_take(&sb, c->arena);
 }
 
-static const char *join_each(Arena *a, const StrList *l, const char *before,
-                             const char *after, const char *sep)
-{
-    /* written once, at its size: the first items' lengths are kept from
-       the count to the copy */
-    enum { LENGTHS_KEPT = 32 };
-    size_t lengths[LENGTHS_KEPT];
-    if (l->len == 0)
-        return "";
-    size_t nb = strlen(before), na = strlen(after), ns = strlen(sep);
-    size_t total = (l->len - 1) * ns;
-    for (size_t i = 0; i < l->len; i++) {
-        size_t n = strlen(l->items[i]);
-        if (i < LENGTHS_KEPT)
-            lengths[i] = n;
-        total += nb + n + na;
-    }
-    char *out = arena_alloc_uninit(a, total + 1), *o = out;
-    for (size_t i = 0; i < l->len; i++) {
-        if (i) {
-            memcpy(o, sep, ns);
-            o += ns;
-        }
-        size_t n = i < LENGTHS_KEPT ? lengths[i] : strlen(l->items[i]);
-        memcpy(o, before, nb);
-        memcpy(o + nb, l->items[i], n);
-        memcpy(o + nb + n, after, na);
-        o += nb + n + na;
-    }
-    *o = '\0';
-    return out;
-}
-
 /* ---- template_dict ------------------------------------------------------ */
 
 /* The fields render_function puts in template_dict: the templates name
@@ -688,13 +655,13 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
     td_set(d, TF_INITIALIZERS, strlist_join(a, &data->initializers, "\n\n"));
     td_set(d, TF_MODIFICATIONS,
            strlist_join(a, &data->modifications, "\n\n"));
-    td_set(d, TF_KEYWORDS_C, join_each(a, &data->keywords, "\"", "\",", " "));
+    td_set(d, TF_KEYWORDS_C, strlist_join_around(a, &data->keywords, "\"", "\",", " "));
     StrList keywords_py = {0};
     for (i = 0; i < data->keywords.len; i++)
         if (*data->keywords.items[i])
             strlist_push(a, &keywords_py,
                          gen_c_id(c, data->keywords.items[i]));
-    td_set(d, TF_KEYWORDS_PY, join_each(a, &keywords_py, "", ",", " "));
+    td_set(d, TF_KEYWORDS_PY, strlist_join_around(a, &keywords_py, "", ",", " "));
     td_set(d, TF_FORMAT_UNITS, strlist_join(a, &data->format_units, ""));
     td_set(d, TF_PARSE_ARGUMENTS,
            strlist_join(a, &data->parse_arguments, ", "));

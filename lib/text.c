@@ -39,30 +39,41 @@ const char *strlist_pop(StrList *l)
 
 const char *strlist_join(Arena *a, const StrList *l, const char *sep)
 {
+    if (l->len == 1)            /* the one item, which no one changes */
+        return l->items[0];
+    return strlist_join_around(a, l, "", "", sep);
+}
+
+const char *strlist_join_around(Arena *a, const StrList *l, const char *before,
+                                const char *after, const char *sep)
+{
     /* written once, at its size: the first items' lengths are kept from
        the count to the copy */
-    enum { LENGTHS_KEPT = 16 };
+    enum { LENGTHS_KEPT = 32 };
     size_t lengths[LENGTHS_KEPT];
     if (l->len == 0)
         return "";
-    if (l->len == 1)            /* the one item, which no one changes */
-        return l->items[0];
-    size_t seplen = strlen(sep), total = seplen * (l->len - 1);
+    size_t nb = strlen(before), na = strlen(after), ns = strlen(sep);
+    size_t total = (l->len - 1) * ns;
     for (size_t i = 0; i < l->len; i++) {
         size_t n = strlen(l->items[i]);
         if (i < LENGTHS_KEPT)
             lengths[i] = n;
-        total += n;
+        total += nb + n + na;
     }
     char *out = arena_alloc_uninit(a, total + 1), *o = out;
     for (size_t i = 0; i < l->len; i++) {
         if (i) {
-            memcpy(o, sep, seplen);
-            o += seplen;
+            memcpy(o, sep, ns);
+            o += ns;
         }
         size_t n = i < LENGTHS_KEPT ? lengths[i] : strlen(l->items[i]);
-        memcpy(o, l->items[i], n);
-        o += n;
+        if (nb)   /* strlist_join has neither: its copy is the item's */
+            memcpy(o, before, nb);
+        memcpy(o + nb, l->items[i], n);
+        if (na)
+            memcpy(o + nb + n, after, na);
+        o += nb + n + na;
     }
     *o = '\0';
     return out;

@@ -25,6 +25,9 @@ void strlist_push(Arena *a, StrList *l, const char *s);
 const char *strlist_pop(StrList *l);            /* NULL when empty */
 /* The items joined by sep (the one item itself when there is one). */
 const char *strlist_join(Arena *a, const StrList *l, const char *sep);
+/* sep.join(before + item + after for item in l), written at its size. */
+const char *strlist_join_around(Arena *a, const StrList *l, const char *before,
+                                const char *after, const char *sep);
 bool strlist_contains(const StrList *l, const char *s);
 
 /* An insertion-ordered string -> string map (a template dictionary). */
