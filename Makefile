@@ -1,6 +1,6 @@
 # clinic — a standalone C implementation of CPython 3.11's Argument Clinic.
 #
-#   make                  build clinic/clinic
+#   make                  build build/clinic
 #   make check            install dependencies, build with gcc and clang
 #                         (-Werror), run every test tier; ends with
 #                         "check: N passed, N failed"; includes make
@@ -50,7 +50,7 @@ CHECK_LIBS   := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -
 
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(DEPS_CFLAGS) -Ilib $(CFLAGS)
 
-# Quiet build lines ("  CC      lib/dsl.c"); V=1 shows the full commands.
+# Quiet build lines ("  CC      lib/parse/dsl.c"); V=1 shows the full commands.
 ifeq ($(V),1)
 Q :=
 say = @true
@@ -62,12 +62,13 @@ endif
 # BUILD and CLINIC_BIN let one tree hold several builds side by side
 # (make check puts its clang build in build/clang).
 BUILD    ?= build
-CLINIC_BIN ?= clinic/clinic
-LIB_SRC  := $(sort $(wildcard lib/*.c))
+CLINIC_BIN ?= $(BUILD)/clinic
+LIB_SRC  := $(sort $(wildcard lib/*/*.c))
+LIB_HDR  := $(wildcard lib/*/*.h)
 LIB_OBJ  := $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o) $(BUILD)/gen/portable_header.o
 LIBCLINIC := $(BUILD)/libclinic.a
-TEST_SRC := $(sort $(wildcard tests/check_*.c))
-TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_SRC := $(sort $(wildcard tests/unit/check_*.c))
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check unit test-bins fixtures cli workflow conformance \
         conformance-reference bench demo install clean sanitize fuzz \
@@ -78,16 +79,16 @@ all: $(CLINIC_BIN)
 # Fragments: hardening (valgrind, kill loop, ...) and the functional test.
 include $(sort $(wildcard tests/*.mk))
 
-$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h)
+$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The header the portable target writes beside its code, as a C string.
-$(BUILD)/gen/portable_header.c: lib/portable/clinic_portable.h lib/portable/embed.awk
+$(BUILD)/gen/portable_header.c: lib/model/portable/clinic_portable.h lib/model/portable/embed.awk
 	@mkdir -p $(dir $@)
 	$(say) GEN $@
-	$(Q)awk -f lib/portable/embed.awk $< > $@.tmp && mv $@.tmp $@
+	$(Q)awk -f lib/model/portable/embed.awk $< > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/portable_header.o: $(BUILD)/gen/portable_header.c
 	$(say) CC $<
@@ -100,18 +101,18 @@ $(LIBCLINIC): $(LIB_OBJ)
 
 CLI_SRC  := $(sort $(wildcard clinic/*.c))
 
-$(CLINIC_BIN): $(CLI_SRC) $(wildcard clinic/*.h) $(LIBCLINIC) $(wildcard lib/*.h)
+$(CLINIC_BIN): $(CLI_SRC) $(wildcard clinic/*.h) $(LIBCLINIC) $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(say) LINK $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_SRC) $(LIBCLINIC) $(DEPS_LIBS) -lm
 
 # The old binary goes first: make unit builds with -k, and a test that no
 # longer compiles must be "not built", not its previous self run again.
-$(BUILD)/tests/%: tests/%.c $(LIBCLINIC) $(wildcard lib/*.h tests/*.h)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBCLINIC) $(LIB_HDR) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	@rm -f $@
 	$(say) LINK $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(LIBCLINIC) $(DEPS_LIBS) $(CHECK_LIBS) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBCLINIC) $(DEPS_LIBS) $(CHECK_LIBS) -lm
 
 deps:
 	@sh tests/deps.sh
@@ -124,7 +125,7 @@ UNIT_BIN = $(if $(ONLY),$(foreach t,$(subst $(comma), ,$(ONLY)),$(BUILD)/tests/$
 comma := ,
 unit:
 	@$(MAKE) --no-print-directory -k $(UNIT_BIN) || true
-	@sh tests/run_unit.sh $(UNIT_BIN)
+	@sh tests/unit/run_unit.sh $(UNIT_BIN)
 
 # ONLY=errors/NAME (or errors, or errors/NAME,directives): those fixtures
 fixtures: $(CLINIC_BIN)
@@ -178,7 +179,7 @@ sanitize:
 	    OPT="-O1 -g" CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" all test-bins
 	@PYTHON=$(PYTHON) sh tests/hardening/sanitize.sh build-asan
 
-$(FUZZ_BIN): tests/fuzz/fuzz_clinic.c $(LIB_SRC) $(wildcard lib/*.h)
+$(FUZZ_BIN): tests/fuzz/fuzz_clinic.c $(LIB_SRC) $(LIB_HDR)
 	@$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz OPT="-O1 -g" \
 	    CFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" \
 	    build-fuzz/libclinic.a
@@ -201,4 +202,4 @@ hardening: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/hardening/run.sh "$(MAKE)" $(CLINIC_BIN)
 
 clean:
-	rm -rf $(BUILD) build build-asan build-fuzz clinic/clinic
+	rm -rf $(BUILD) build build-asan build-fuzz

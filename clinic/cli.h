@@ -18,11 +18,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "context.h"
-#include "dialect.h"
-#include "io.h"
-#include "query.h"
-#include "strbuf.h"
+#include "drive/clinic.h"
 
 /* The exit status, in every mode: the worst of the files' statuses. */
 enum {

@@ -17,9 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "block.h"
-#include "clinic.h"
-#include "diff.h"
 
 /* ---- what a job read and wrote ----------------------------------------- */
 

@@ -13,7 +13,6 @@
 #endif
 
 #include "cli.h"
-#include "converters.h"
 
 /* "2 files would be regenerated, 40 unchanged, 1 failed", on stderr:
    always with --check/--diff, else when something was written (a run

@@ -87,9 +87,9 @@ tier layers sh -c 'sh tests/layers.sh && sh tests/layers.sh --self-test'
 tier unit $MAKE --no-print-directory CC=gcc unit
 tier fixtures $MAKE --no-print-directory CC=gcc fixtures
 tier pyvm-diff $MAKE --no-print-directory CC=gcc pyvm-diff
-tier cli sh tests/check_cli.sh clinic/clinic
-tier workflow sh tests/workflow.sh clinic/clinic
-tier dialect sh tests/check_dialect.sh clinic/clinic
+tier cli sh tests/check_cli.sh build/clinic
+tier workflow sh tests/workflow.sh build/clinic
+tier dialect sh tests/check_dialect.sh build/clinic
 
 man_check() {
     [ -f man/clinic.1 ] || { echo "man/clinic.1 is missing"; return 1; }

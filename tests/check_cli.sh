@@ -9,7 +9,7 @@
 #
 #   sh tests/check_cli.sh [path/to/clinic]
 set -u
-CLINIC=${1:-${CLINIC:-clinic/clinic}}
+CLINIC=${1:-${CLINIC:-build/clinic}}
 case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
 T=$(mktemp -d /tmp/check_cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT

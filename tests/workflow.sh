@@ -25,7 +25,7 @@
 # Prints one line per case and "workflow: N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-CLINIC=${1:-${CLINIC:-$top/clinic/clinic}}
+CLINIC=${1:-${CLINIC:-$top/build/clinic}}
 case $CLINIC in /*) ;; *) CLINIC=$top/$CLINIC ;; esac
 . "$top/tests/hardening/common.sh"
 T_NAME=workflow
