@@ -48,7 +48,12 @@ DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs libpcre2-8 2>/dev/null || echo -lpcr
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(DEPS_CFLAGS) -Ilib $(CFLAGS)
+# CLINIC_NO_SIMD=1: the plain C paths alone; CLINIC_NO_AVX2=1: no AVX2 paths
+# (lib/base/simd.h)
+SIMD_FLAGS := $(if $(filter 1,$(CLINIC_NO_SIMD)),-DCLINIC_NO_SIMD) \
+              $(if $(filter 1,$(CLINIC_NO_AVX2)),-DCLINIC_NO_AVX2)
+
+ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(DEPS_CFLAGS) $(SIMD_FLAGS) -Ilib $(CFLAGS)
 
 # Quiet build lines ("  CC      lib/parse/dsl.c"); V=1 shows the full commands.
 ifeq ($(V),1)
@@ -71,7 +76,7 @@ TEST_SRC := $(sort $(wildcard tests/unit/check_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check unit test-bins fixtures cli workflow conformance \
-        conformance-reference bench demo install clean sanitize fuzz \
+        conformance-reference bench demo install clean sanitize fuzz simd \
         fuzz-smoke hardening query
 
 all: $(CLINIC_BIN)
@@ -148,6 +153,9 @@ bench: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/bench/run.sh $(CLINIC_BIN)
 	@echo
 	@sh tests/bench/portable/run.sh $(CLINIC_BIN)
+
+simd:
+	@MAKE="$(MAKE)" PYTHON=$(PYTHON) sh tests/simd.sh
 
 query: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/query/run.sh $(CLINIC_BIN)

@@ -14,18 +14,9 @@
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-/* gcc and clang on x86-64 build a function for AVX2 alone, used when the
-   processor has it (see block.c) */
-#if defined(__x86_64__) && defined(__SSE2__) &&                             \
-    (defined(__GNUC__) || defined(__clang__))
-#define SCAN_AVX2 1
-#include <immintrin.h>
-#endif
 
 #include "base/arena.h"
+#include "base/simd.h"
 #include "base/textform.h"
 
 /* ---- reading --------------------------------------------------------- */
@@ -187,10 +178,10 @@ int io_clinic_read(void *userdata, const char *path, char **data,
     return io_read_text(path, data, len);
 }
 
-#ifdef SCAN_AVX2
+#ifdef CLINIC_AVX2
 /* The offset of the first 256 bytes from i on with a byte >= 0x80, or of
    the last 256 or fewer, read with AVX2. */
-__attribute__((target("avx2")))
+AVX2_FUNCTION
 static size_t ascii_run_avx2(const unsigned char *s, size_t i, size_t len)
 {
     for (; i + 256 <= len; i += 256) {
@@ -211,8 +202,8 @@ static size_t ascii_run_avx2(const unsigned char *s, size_t i, size_t len)
 
 bool io_check_utf8(const char *data, size_t len, char *msg, size_t msgsize)
 {
-#ifdef SCAN_AVX2
-    bool avx2 = __builtin_cpu_supports("avx2");
+#ifdef CLINIC_AVX2
+    bool avx2 = clinic_have_avx2();
 #endif
     const unsigned char *s = (const unsigned char *)data;
     size_t i = 0;
@@ -221,11 +212,11 @@ bool io_check_utf8(const char *data, size_t len, char *msg, size_t msgsize)
            eight bytes at a time: every file of a tree passes here.  The 256 bytes are
            read from a 16-byte boundary, so that each load goes straight
            into an OR (the first 16 bytes before it, once, unaligned). */
-#ifdef SCAN_AVX2
+#ifdef CLINIC_AVX2
         if (avx2)
             i = ascii_run_avx2(s, i, len);
 #endif
-#ifdef __SSE2__
+#ifdef CLINIC_SSE2
         if (i + 16 + 256 <= len &&
             !_mm_movemask_epi8(
                 _mm_loadu_si128((const __m128i *)(const void *)(s + i)))) {
@@ -316,10 +307,10 @@ bool io_check_utf8(const char *data, size_t len, char *msg, size_t msgsize)
     return true;
 }
 
-#ifdef SCAN_AVX2
+#ifdef CLINIC_AVX2
 /* io_find_cr_nul with AVX2, 128 bytes at a time while 128 are left: the
    bits found so far (1: "\r", 2: NUL) and *at where the rest begins. */
-__attribute__((target("avx2")))
+AVX2_FUNCTION
 static unsigned cr_nul_avx2(const unsigned char *s, size_t *at, size_t len)
 {
     const __m256i cr = _mm256_set1_epi8('\r'), zero = _mm256_setzero_si256();
@@ -355,8 +346,8 @@ void io_find_cr_nul(const char *data, size_t len, bool *has_cr,
     const unsigned char *s = (const unsigned char *)data;
     size_t i = 0;
     unsigned found = 0;
-#ifdef SCAN_AVX2
-    if (__builtin_cpu_supports("avx2"))
+#ifdef CLINIC_AVX2
+    if (clinic_have_avx2())
         found = cr_nul_avx2(s, &i, len);
 #endif
     /* the rest (all of it without AVX2): libc's searches */
@@ -364,10 +355,10 @@ void io_find_cr_nul(const char *data, size_t len, bool *has_cr,
     *has_nul = (found & 2) || memchr(s + i, '\0', len - i) != NULL;
 }
 
-#ifdef SCAN_AVX2
+#ifdef CLINIC_AVX2
 /* The offset of the first 128 bytes from i on with a byte that is not
    plain (io_scan_text), or of the last 127 or fewer, read with AVX2. */
-__attribute__((target("avx2")))
+AVX2_FUNCTION
 static size_t plain_run_avx2(const unsigned char *s, size_t i, size_t len)
 {
     /* three minimums and an OR a vector, compared once per 128 bytes:
@@ -403,10 +394,10 @@ static size_t plain_run_avx2(const unsigned char *s, size_t i, size_t len)
 
 void io_scan_text(const char *data, size_t len, IoTextScan *scan)
 {
+    size_t plain = 0;   /* without AVX2 the scanner finds it as it goes */
+#ifdef CLINIC_AVX2
     const unsigned char *s = (const unsigned char *)data;
-    size_t plain = 0;
-#ifdef SCAN_AVX2
-    if (__builtin_cpu_supports("avx2")) {
+    if (clinic_have_avx2()) {
         plain = plain_run_avx2(s, 0, len);
         /* the byte in the 128 where it stopped, or the short rest */
         while (plain < len && s[plain] != 0 && s[plain] < 0x80 &&

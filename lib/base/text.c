@@ -11,10 +11,8 @@
 #include <strings.h>
 #include <stdlib.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
+#include "base/simd.h"
 #include "base/strbuf.h"
 
 /* ---- lists and maps -------------------------------------------------- */
@@ -107,7 +105,7 @@ static unsigned key_hash(const char *key, size_t n)
 static inline size_t next_with_hash(const StrMap *m, unsigned h, size_t from)
 {
     size_t i = from;
-#ifdef __SSE2__
+#ifdef CLINIC_SSE2
     const __m128i want = _mm_set1_epi32((int)h);
     for (; i < m->len; i += 4) {
         __m128i got = _mm_loadu_si128((const __m128i *)(const void *)
@@ -393,7 +391,7 @@ static inline const char *copy_to_brace(char **out, const char *p,
                                         const char *end)
 {
     char *o = *out;
-#ifdef __SSE2__
+#ifdef CLINIC_SSE2
     const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
     while (end - p >= 16) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
@@ -419,7 +417,7 @@ static inline const char *copy_to_brace(char **out, const char *p,
    copy. */
 static const char *find_brace(const char *p, const char *end)
 {
-#ifdef __SSE2__
+#ifdef CLINIC_SSE2
     const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
     while (end - p >= 16) {
         __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
@@ -449,7 +447,7 @@ static inline char *room_for(StrBuf *sb, size_t n)
 static inline const char *find_any_of3(const char *p, const char *end, char x,
                                        char y, char z)
 {
-#ifdef __SSE2__
+#ifdef CLINIC_SSE2
     const __m128i vx = _mm_set1_epi8(x), vy = _mm_set1_epi8(y),
                   vz = _mm_set1_epi8(z);
     while (end - p >= 16) {
@@ -1143,7 +1141,7 @@ static void add_quoted_for_c_string(StrBuf *sb, const char *s, size_t n)
 bool text_is_ascii(const char *s, size_t n)
 {
     size_t i = 0;
-#ifdef __SSE2__
+#ifdef CLINIC_SSE2
     for (; i + 16 <= n; i += 16)
         if (_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)
                                               (s + i))))

@@ -21,22 +21,8 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-/* Where the compiler can build a function for AVX2 alone and ask the
-   processor whether it has it (gcc and clang on x86-64), the searches
-   through whole texts take 32 bytes at a time on processors that do. */
-#if defined(__x86_64__) && defined(__SSE2__) &&                             \
-    (defined(__GNUC__) || defined(__clang__))
-#define SCAN_AVX2 1
-#include <immintrin.h>
-#define AVX2_FUNCTION __attribute__((target("avx2")))
-static bool have_avx2(void)
-{
-    return __builtin_cpu_supports("avx2");
-}
-#endif
+
+#include "base/simd.h"
 
 #include "base/checksum.h"
 #include "scan/cpp.h"
@@ -167,7 +153,7 @@ static const unsigned char may_break[256] = {
    has it (all of x86-64), else a byte at a time.  The text is
    NUL-terminated: the byte at len may be read. */
 
-#ifdef __SSE2__
+#ifdef CLINIC_SSE2
 /* The 16 bytes at s as a vector. */
 static __m128i load16(const unsigned char *s)
 {
@@ -209,7 +195,7 @@ static unsigned highest_bit(unsigned mask)
 }
 #endif
 
-#ifdef SCAN_AVX2
+#ifdef CLINIC_AVX2
 /* find_other_break's search with AVX2, 64 bytes at a time while 64 are
    left: true and *at the candidate found, or false and *at where the
    rest begins. */
@@ -254,11 +240,11 @@ static size_t find_other_break(const char *text, size_t from, size_t len)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = from;
-#ifdef SCAN_AVX2
-    if (have_avx2() && other_break_avx2(s, &i, len))
+#ifdef CLINIC_AVX2
+    if (clinic_have_avx2() && other_break_avx2(s, &i, len))
         return i;
 #endif
-#ifdef __SSE2__
+#ifdef CLINIC_SSE2
     /* the candidates, bytes 0x0b-0x1f and 0x80-0xff (one signed and one
        unsigned comparison), 16 bytes at a time; the few there are in C
        text are looked up in may_break */
@@ -314,7 +300,7 @@ static size_t line_start_before(const char *text, size_t from, size_t to)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t j = to;
-#ifdef __SSE2__
+#ifdef CLINIC_SSE2
     const __m128i nl = _mm_set1_epi8('\n');
     for (; j - from >= 16; j -= 16) {
         unsigned mask = (unsigned)_mm_movemask_epi8(
@@ -335,7 +321,7 @@ static size_t line_start_before(const char *text, size_t from, size_t to)
     return j;
 }
 
-#ifdef SCAN_AVX2
+#ifdef CLINIC_AVX2
 /* count_newlines with AVX2, 64 bytes at a time while 64 are left; *from
    becomes where the rest begins. */
 AVX2_FUNCTION
@@ -375,11 +361,11 @@ static int count_newlines(const char *text, size_t from, size_t to)
     const unsigned char *s = (const unsigned char *)text;
     size_t i = from;
     int n = 0;
-#ifdef SCAN_AVX2
-    if (to - i >= 64 && have_avx2())
+#ifdef CLINIC_AVX2
+    if (to - i >= 64 && clinic_have_avx2())
         n = newlines_avx2(s, &i, to);
 #endif
-#ifdef __SSE2__
+#ifdef CLINIC_SSE2
     /* each "\n" found subtracts -1 from its byte of the sums, which are
        added up before any can pass 255 (a-d are 0 to -4 a byte) */
     const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
@@ -637,7 +623,7 @@ static size_t marker_offset(const char *s, size_t n)
 
 /* ---- reading lines ------------------------------------------------- */
 
-#ifdef SCAN_AVX2
+#ifdef CLINIC_AVX2
 /* find_cpp_byte's search with AVX2, 64 bytes at a time while 64 are
    left: true and *at the byte found, or false and *at where the rest
    begins. */
@@ -692,11 +678,11 @@ static size_t find_cpp_byte(const char *text, size_t from, size_t len)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = from;
-#ifdef SCAN_AVX2
-    if (have_avx2() && cpp_byte_avx2(text, &i, len))
+#ifdef CLINIC_AVX2
+    if (clinic_have_avx2() && cpp_byte_avx2(text, &i, len))
         return i;
 #endif
-#ifdef __SSE2__
+#ifdef CLINIC_SSE2
     /* '#' (0x23) and '/' (0x2f) are the bytes that become '/' with the
        bits 0x0c set, with '\'' and '+' (checked one by one: not many) */
     const __m128i bits = _mm_set1_epi8(0x0c), slash = _mm_set1_epi8('/'),
