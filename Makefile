@@ -76,7 +76,7 @@ TEST_SRC := $(sort $(wildcard tests/unit/check_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check unit test-bins fixtures cli workflow conformance \
-        conformance-reference bench demo install clean sanitize fuzz simd \
+        conformance-reference bench demo install clean sanitize fuzz simd exports \
         fuzz-smoke hardening query
 
 all: $(CLINIC_BIN)
@@ -153,6 +153,9 @@ bench: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/bench/run.sh $(CLINIC_BIN)
 	@echo
 	@sh tests/bench/portable/run.sh $(CLINIC_BIN)
+
+exports: $(CLINIC_BIN)
+	@sh tests/exports.sh $(BUILD)
 
 simd:
 	@MAKE="$(MAKE)" PYTHON=$(PYTHON) sh tests/simd.sh

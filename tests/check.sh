@@ -20,6 +20,8 @@
 #                            (clang's in build/clang)
 #   layers                   tests/layers.sh: no include of lib/ goes up a
 #                            floor, and its self-test
+#   exports                  tests/exports.sh: every function lib/ exports
+#                            is called from outside its own file
 #   unit, fixtures           make unit, make fixtures
 #   pyvm-diff                make pyvm-diff: clinic's Python interpreter
 #                            against python3 on generated programs
@@ -86,6 +88,7 @@ tier build-gcc $MAKE --no-print-directory CC=gcc all test-bins
 tier build-clang $MAKE --no-print-directory CC=clang BUILD=build/clang \
     CLINIC_BIN=build/clang/clinic all test-bins
 tier layers sh -c 'sh tests/layers.sh && sh tests/layers.sh --self-test'
+tier exports sh tests/exports.sh build
 tier unit $MAKE --no-print-directory CC=gcc unit
 tier fixtures $MAKE --no-print-directory CC=gcc fixtures
 tier pyvm-diff $MAKE --no-print-directory CC=gcc pyvm-diff

@@ -206,48 +206,6 @@ static inline void *arena_alloc_raw(Arena *a, size_t size)
     return p;
 }
 
-static size_t rounded(size_t size)
-{
-    size = (size + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
-    return size ? size : ARENA_ALIGN;
-}
-
-void *arena_realloc(Arena *a, void *p, size_t old_size, size_t new_size)
-{
-    if (!p)
-        return arena_alloc_raw(a, new_size);
-    size_t have = rounded(old_size), want = rounded(new_size);
-    if (want <= have)
-        return p;
-    if ((char *)p + have == a->free &&
-        room(a) >= want - have) {
-        ARENA_UNPOISON(a->free, want - have);
-        a->free += want - have;
-        return p;
-    }
-    /* a chunk of its own: handed out whole, to p (arena_grow) */
-    Chunk **link = &a->head;
-    for (Chunk *c = have > ARENA_CHUNK / 4 ? a->head : NULL; c;
-         link = &c->next, c = c->next) {
-        if ((void *)c->data != p)
-            continue;
-        if (chunk_used(a, c) != have || c->size != have)
-            break;
-        bool head = c == a->head;
-        c = xrealloc(c, sizeof(Chunk) + want);
-        *link = c;
-        c->size = c->used = want;
-        if (head)
-            a->free = a->limit = (char *)c->data + want;
-        else
-            a->bytes += want - have;
-        return c->data;
-    }
-    void *q = arena_alloc_raw(a, new_size);
-    memcpy(q, p, old_size);
-    return q;
-}
-
 void arena_adopt(Arena *a, void *block)
 {
     Adopted *d = arena_alloc_raw(a, sizeof *d);

@@ -74,14 +74,6 @@ void *arena_alloc_uninit(Arena *a, size_t size);
 #define arena_array_uninit(a, T, n) \
     ((T *)arena_alloc_uninit((a), sizeof(T) * (n)))
 
-/* Appended: memory of new_size bytes that starts with the first old_size
-   of p, which came from arena_alloc*(a, old_size) (NULL with 0: none yet)
-   and is not to be used again.  Grown where it is when p is the last
-   thing the current chunk handed out and there is room behind it, or when
-   p has a chunk of its own (a big buffer: that chunk is realloc'd);
-   otherwise a copy, the old bytes left to the arena.  For buffers grown
-   by doubling: their outgrown copies are not kept. */
-void *arena_realloc(Arena *a, void *p, size_t old_size, size_t new_size);
 
 /* Text grown piece by piece in an arena: capacity doubles, so n bytes
    appended in any number of pieces take less than 4n bytes of arena (the

@@ -77,18 +77,20 @@ const char *io_file_kind(mode_t mode)
     return "not a regular file";
 }
 
-int io_read_into(int fd, char **buf, size_t *cap, size_t *len)
-{
-    struct stat st;
-    return io_read_into_st(fd, buf, cap, len, &st);
-}
-
-int io_read_into_st(int fd, char **buf, size_t *cap, size_t *len,
-                    struct stat *st)
+/* io_read_into, and the file's fstat as it was before the reading (all
+   zero when fstat failed). */
+static int io_read_into_st(int fd, char **buf, size_t *cap, size_t *len,
+                           struct stat *st)
 {
     if (fstat(fd, st) != 0)
         memset(st, 0, sizeof *st);
     return io_read_known(fd, st, buf, cap, len);
+}
+
+int io_read_into(int fd, char **buf, size_t *cap, size_t *len)
+{
+    struct stat st;
+    return io_read_into_st(fd, buf, cap, len, &st);
 }
 
 int io_read_known(int fd, const struct stat *st, char **buf, size_t *cap,
@@ -132,7 +134,10 @@ int io_read_known(int fd, const struct stat *st, char **buf, size_t *cap,
     return 0;
 }
 
-int io_read_fd(int fd, char **data, size_t *len)
+/* Reads fd to its end: 0 and a malloc'd, NUL-terminated buffer (caller
+   frees; *len excludes the NUL), or -1 with errno set (ENOMEM when the
+   file is too big for memory: the caller's run goes on). */
+static int io_read_fd(int fd, char **data, size_t *len)
 {
     char *buf = NULL;
     size_t cap = 0;

@@ -36,17 +36,9 @@ int io_open_listed_st(const char *path, struct stat *st);
 /* "a FIFO", "a character device", "a directory", ... for messages. */
 const char *io_file_kind(mode_t mode);
 
-/* Reads fd to its end: 0 and a malloc'd, NUL-terminated buffer (caller
-   frees; *len excludes the NUL), or -1 with errno set (ENOMEM when the
-   file is too big for memory: the caller's run goes on). */
-int io_read_fd(int fd, char **data, size_t *len);
 /* The same into a buffer the caller keeps from file to file (*buf of
    *cap bytes, grown with realloc as needed; NULL and 0 to start). */
 int io_read_into(int fd, char **buf, size_t *cap, size_t *len);
-/* io_read_into, and the file's fstat as it was before the reading (all
-   zero when fstat failed). */
-int io_read_into_st(int fd, char **buf, size_t *cap, size_t *len,
-                    struct stat *st);
 /* io_read_into with the fstat already made (st: io_open_regular_st's):
    a file is stat'ed once, not once per step. */
 int io_read_known(int fd, const struct stat *st, char **buf, size_t *cap,

@@ -145,16 +145,3 @@ void sb_setlen(StrBuf *sb, size_t len)
     sb->buf[len] = '\0';
 }
 
-void sb_rtrim(StrBuf *sb)
-{
-    size_t n = sb->len;
-    while (n > 0 && isspace((unsigned char)sb->buf[n - 1]))
-        n--;
-    sb_setlen(sb, n);
-}
-
-bool sb_ends_with(const StrBuf *sb, const char *suffix)
-{
-    size_t n = strlen(suffix);
-    return sb->len >= n && memcmp(sb->buf + sb->len - n, suffix, n) == 0;
-}

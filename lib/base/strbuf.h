@@ -58,7 +58,5 @@ void sb_addf(StrBuf *sb, const char *fmt, ...)
 void sb_vaddf(StrBuf *sb, const char *fmt, va_list ap);
 
 void sb_setlen(StrBuf *sb, size_t len);    /* truncate */
-void sb_rtrim(StrBuf *sb);                 /* strip trailing whitespace */
-bool sb_ends_with(const StrBuf *sb, const char *suffix);
 
 #endif

@@ -30,11 +30,6 @@ void strlist_push(Arena *a, StrList *l, const char *s)
     l->items[l->len++] = s;
 }
 
-const char *strlist_pop(StrList *l)
-{
-    return l->len ? l->items[--l->len] : NULL;
-}
-
 const char *strlist_join(Arena *a, const StrList *l, const char *sep)
 {
     if (l->len == 1)            /* the one item, which no one changes */
@@ -760,12 +755,6 @@ bool text_add_block_value(StrBuf *sb, const char *value, size_t vlen,
                            fields);
 }
 
-bool text_format_piece(StrBuf *sb, const char *s, size_t n,
-                       TextFieldLookup *lookup, const void *fields)
-{
-    return format_piece(sb, s, n, lookup, fields);
-}
-
 /* text_render_template's fields: the block fields', then the map's. */
 typedef struct MapFields {
     const TextBlockFields *blocks;
@@ -1385,11 +1374,6 @@ const char *text_skip_space(const char *s)
     while (*s && is_py_space(*s))
         s++;
     return s;
-}
-
-char *text_lstrip(Arena *a, const char *s)
-{
-    return arena_strdup(a, text_skip_space(s));
 }
 
 size_t text_rstrip_len(const char *s)

@@ -22,7 +22,6 @@ typedef struct StrList {
 } StrList;
 
 void strlist_push(Arena *a, StrList *l, const char *s);
-const char *strlist_pop(StrList *l);            /* NULL when empty */
 /* The items joined by sep (the one item itself when there is one). */
 const char *strlist_join(Arena *a, const StrList *l, const char *sep);
 /* sep.join(before + item + after for item in l), written at its size. */
@@ -125,8 +124,6 @@ bool text_render_fields_into(StrBuf *sb, const char *t, size_t n,
 bool text_add_block_value(StrBuf *sb, const char *value, size_t vlen,
                           bool formatted, const char *indent, size_t ilen,
                           TextFieldLookup *lookup, const void *fields);
-bool text_format_piece(StrBuf *sb, const char *s, size_t n,
-                       TextFieldLookup *lookup, const void *fields);
 
 /* textwrap.dedent(), and clinic.py's normalize_snippet(s, indent=n):
    dedent, strip surrounding blank lines, indent every line by n spaces. */
@@ -166,7 +163,6 @@ bool text_is_legal_py_identifier(const char *s);  /* [A-Za-z_]\w* */
 
 /* Python str helpers with Python's semantics (whitespace = ASCII here). */
 char *text_strip(Arena *a, const char *s);
-char *text_lstrip(Arena *a, const char *s);
 /* The candidate word is most likely a misspelling of, as Python's
    "Did you mean" picks it (a Levenshtein distance where a change of case
    costs half a substitution; here swapping two neighbours costs one

@@ -29,9 +29,6 @@ const char *query_class_full_name(Clinic *c, const Class *k);
 /* NULL for the top level (clinic's pseudo-module without a name). */
 const char *query_module_name(const Module *m);
 
-/* Counting (query_stats.c). */
-void query_counts_add(QueryCounts *counts, const char *name, long n);
-void query_counts_free(QueryCounts *counts);
 /* The counts sorted by count (largest first), then name: a new array
    of pointers into counts, to free(). */
 const QueryCount **query_counts_sorted(const QueryCounts *counts);

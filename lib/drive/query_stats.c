@@ -12,7 +12,7 @@
 
 /* ---- name -> count ------------------------------------------------------- */
 
-void query_counts_add(QueryCounts *counts, const char *name, long n)
+static void query_counts_add(QueryCounts *counts, const char *name, long n)
 {
     for (size_t i = 0; i < counts->n; i++)
         if (strcmp(counts->items[i].name, name) == 0) {
@@ -29,7 +29,7 @@ void query_counts_add(QueryCounts *counts, const char *name, long n)
     counts->n++;
 }
 
-void query_counts_free(QueryCounts *counts)
+static void query_counts_free(QueryCounts *counts)
 {
     for (size_t i = 0; i < counts->n; i++)
         free(counts->items[i].name);

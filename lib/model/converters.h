@@ -23,10 +23,6 @@ const ConverterClass *legacy_converter_find(const Clinic *c,
                                             const char *format_unit);
 const ReturnConverterClass *return_converter_class_find(const Clinic *c,
                                                         const char *name);
-/* The names of the converters (and return converters) known now,
-   built-in and declared, for did-you-mean notes; in c's arena. */
-size_t converter_class_names(const Clinic *c, bool returns,
-                             const char ***names);
 /* "did you mean 'NAME'?" for a misspelt converter, or NULL. */
 const char *converter_suggestion(Clinic *c, bool returns, const char *name);
 /* Register a class a Python block declared (also registers the legacy
@@ -194,10 +190,6 @@ void return_converter_declare(Clinic *c, ReturnConverter *rc,
                               RenderData *data, const char *name);
 void return_converter_err_occurred_if(Clinic *c, ReturnConverter *rc,
                                       const char *expr, RenderData *data);
-void return_converter_err_occurred_if_null_pointer(Clinic *c,
-                                                   ReturnConverter *rc,
-                                                   const char *variable,
-                                                   RenderData *data);
 
 /* ---- clinic.py's namespace, for python blocks (converters_py.c) ------- */
 

@@ -1057,15 +1057,6 @@ void return_converter_err_occurred_if(Clinic *c, ReturnConverter *rc,
     dispatch_err_occurred(c, rc, "err_occurred_if", expr, data);
 }
 
-void return_converter_err_occurred_if_null_pointer(Clinic *c,
-                                                   ReturnConverter *rc,
-                                                   const char *variable,
-                                                   RenderData *data)
-{
-    dispatch_err_occurred(c, rc, "err_occurred_if_null_pointer", variable,
-                          data);
-}
-
 static void add_method(ConverterPython *py, PyObj *dict, const MethodDef *m,
                        const ConverterRow *row, const ReturnRow *return_row)
 {

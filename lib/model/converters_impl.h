@@ -212,8 +212,6 @@ const char *conv_repr(Arena *a, const Dialect *d, const PyValue *v);
 /* A repr Python made of values holding clinic's own classes
    ("<class '__main__.buffer'>"), with those in the dialect's modules. */
 const char *conv_in_dialect(Arena *a, const Dialect *d, const char *repr);
-/* "<class 'int'>", for one PYT_ bit. */
-const char *conv_class_repr(Arena *a, const Dialect *d, unsigned type_bit);
 /* The bits in definition order, for messages and listings. */
 extern const unsigned conv_type_order[];
 extern const size_t conv_type_order_len;

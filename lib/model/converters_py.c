@@ -131,7 +131,7 @@ CLINIC_NORETURN void cpy_python_error(ConverterPython *py)
                 "Exception raised during parsing:\n%s", e->text);
 }
 
-CLINIC_NORETURN void cpy_fail_exception(Clinic *c, const char *text)
+static CLINIC_NORETURN void cpy_fail_exception(Clinic *c, const char *text)
 {
     clinic_fail(c, 0, "Exception raised during parsing:\n%s", text);
 }
@@ -966,7 +966,7 @@ static void return_converter_class_created(PyVM *vm, PyObj *cls)
     return_converter_register_class(py->c, rc);
 }
 
-PyObj *cpy_host_class(ConverterPython *py, const char *name,
+static PyObj *cpy_host_class(ConverterPython *py, const char *name,
                          const PyHostOps *ops)
 {
     PyObj *dict = pyvm_dict_new(py->vm);

@@ -106,7 +106,6 @@ PyValue cpy_str_or_none(ConverterPython *py, const char *s);
 /* An exception escaping Python code C called: clinic.py's parse loop
    reports any exception as "Exception raised during parsing". */
 CLINIC_NORETURN void cpy_python_error(ConverterPython *py);
-CLINIC_NORETURN void cpy_fail_exception(Clinic *c, const char *text);
 /* A method's result where clinic.py uses it as a str; None is NULL when
    none_ok, "" where clinic.py only tests it. */
 const char *cpy_result_str(ConverterPython *py, PyValue v, bool none_ok,
@@ -144,8 +143,6 @@ Parameter *cpy_unwrap_parameter(ConverterPython *py, PyValue v);
 /* the classes of the built-in converters, made on use */
 PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row);
 PyObj *cpy_return_row_class(ConverterPython *py, const ReturnRow *row);
-PyObj *cpy_host_class(ConverterPython *py, const char *name,
-                      const PyHostOps *ops);
 
 /* converters_dispatch.c: the methods a built-in class defines */
 void cpy_add_methods(ConverterPython *py, PyObj *dict, const ConverterRow *row,

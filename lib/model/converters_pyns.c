@@ -350,7 +350,7 @@ static const char *const strings_3_11[][2] = {
     { "METHOD_INIT", "METHOD_INIT" }, { "METHOD_NEW", "METHOD_NEW" },
 };
 
-/* The values of the namespace made on first use (pyvm_dict_set_lazy):
+/* The values of the namespace made on first use (pyvm_lazy_value):
    the classes of the built-in converters (made from the static rows
    alone, the same whenever they are made: no row's default_type names a
    class of the namespace), the sets of names and type_checks.  A file's

@@ -30,7 +30,7 @@ const unsigned conv_type_order[] = {
 const size_t conv_type_order_len =
     sizeof conv_type_order / sizeof conv_type_order[0];
 
-const char *conv_class_repr(Arena *a, const Dialect *d, unsigned type_bit)
+static const char *conv_class_repr(Arena *a, const Dialect *d, unsigned type_bit)
 {
     switch (type_bit) {
     case PYT_OBJECT: return "<class 'object'>";
@@ -690,7 +690,9 @@ const ConverterClass *converter_class_find(const Clinic *c, const char *name)
     return named_get(c->arena, &c->converters->converters, name);
 }
 
-size_t converter_class_names(const Clinic *c, bool returns,
+/* The names of the converters (and return converters) known now,
+   built-in and declared, for did-you-mean notes; in c's arena. */
+static size_t converter_class_names(const Clinic *c, bool returns,
                              const char ***names)
 {
     const NamedTable *t = returns ? &c->converters->return_converters

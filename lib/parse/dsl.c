@@ -48,7 +48,7 @@ bool dsl_ignore_line(Clinic *c, const char *line)
 
 /* ---- IndentStack ------------------------------------------------------- */
 
-int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line)
+static int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line)
 {
     /* the line being parsed was checked for tabs */
     if (line != c->dsl->cur_line && strchr(line, '\t'))
@@ -94,7 +94,7 @@ int dsl_indent_infer(Clinic *c, IndentStack *s, const char *line)
     return outdent_count;
 }
 
-const char *dsl_indent_dedent(Clinic *c, IndentStack *s, const char *line)
+static const char *dsl_indent_dedent(Clinic *c, IndentStack *s, const char *line)
 {
     for (int i = 0; i < s->margin; i++)
         if (line[i] != ' ')
@@ -968,7 +968,7 @@ static void state_parameters_start(Clinic *c, DslState *d, const char *line)
 
 /* 3.13's docstring_append: a warning naming the non-ASCII characters of
    a docstring line. */
-void dsl_check_docstring_ascii(Clinic *c, const char *line)
+static void dsl_check_docstring_ascii(Clinic *c, const char *line)
 {
     if (!c->dialect->docstring_ascii_check)
         return;

@@ -119,13 +119,8 @@ const char *dsl_parse_converter(Clinic *c, const PyExpr *annotation,
                                 bool *legacy, ConverterArg **args,
                                 size_t *nargs);
 
-/* IndentStack (dsl.c). */
-int dsl_indent_measure(Clinic *c, IndentStack *s, const char *line);
 int dsl_indent_infer(Clinic *c, IndentStack *s, const char *line);
-const char *dsl_indent_dedent(Clinic *c, IndentStack *s, const char *line);
 
-/* 3.13's warning about the non-ASCII characters of a docstring line. */
-void dsl_check_docstring_ascii(Clinic *c, const char *line);
 
 /* The parameter section (dsl_params.c). */
 void dsl_state_parameter(Clinic *c, DslState *d, const char *line);

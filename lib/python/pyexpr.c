@@ -78,12 +78,6 @@ static void expect(Parser *p, TokCode code)
         px_syntax_error(p, "invalid syntax");
 }
 
-static inline bool is_keyword(const Parser *p, const Token *t)
-{
-    (void)p;
-    return t->kind == T_NAME && t->code != TC_NONE;
-}
-
 static inline bool at_name(const Parser *p)
 {
     const Token *t = px_tok(p);
@@ -1123,7 +1117,6 @@ void px_expect(Parser *p, const char *text)
 }
 bool px_at_name(const Parser *p) { return at_name(p); }
 const char *px_take_name(Parser *p) { return take_name(p); }
-bool px_is_keyword(const Parser *p, const Token *t) { return is_keyword(p, t); }
 PyExpr *px_parse_expression(Parser *p) { return parse_expression(p); }
 PyExpr *px_parse_named_expression(Parser *p) { return parse_named_expression(p); }
 PyExpr *px_parse_for_targets(Parser *p) { return parse_for_targets(p); }

@@ -44,7 +44,6 @@ int64_t pyint_hash(const char *x);
 
 /* repr() of a float; add_dot_0 is false inside complex reprs. */
 void pyfloat_repr(StrBuf *sb, double x, bool add_dot_0);
-void pycomplex_repr(StrBuf *sb, double re, double im);
 
 /* repr() appended to sb. */
 void pystr_repr(StrBuf *sb, const char *s, size_t len);

@@ -57,7 +57,6 @@ bool px_accept(Parser *p, const char *text);
 void px_expect(Parser *p, const char *text);
 bool px_at_name(const Parser *p);
 const char *px_take_name(Parser *p);
-bool px_is_keyword(const Parser *p, const Token *t);
 PyExpr *px_parse_expression(Parser *p);
 PyExpr *px_parse_named_expression(Parser *p);
 PyExpr *px_parse_for_targets(Parser *p);

@@ -298,7 +298,7 @@ void pyfloat_repr(StrBuf *sb, double x, bool add_dot_0)
     }
 }
 
-void pycomplex_repr(StrBuf *sb, double re, double im)
+static void pycomplex_repr(StrBuf *sb, double re, double im)
 {
     if (re == 0 && !signbit(re)) {
         pyfloat_repr(sb, im, false);

@@ -107,9 +107,6 @@ void pyvm_dict_set(PyVM *vm, PyObj *dict, const char *key, PyValue v);
 void pyvm_dict_set_static(PyVM *vm, PyObj *dict, const char *key, PyValue v);
 bool pyvm_dict_get(PyVM *vm, PyObj *dict, const char *key, PyValue *out);
 PyObj *pyvm_dict_copy(PyVM *vm, PyObj *dict);
-/* Room for n entries in all: a dict filled with a known number of them
-   leaves no outgrown arrays in the arena. */
-void pyvm_dict_reserve(PyVM *vm, PyObj *dict, size_t n);
 /* The i-th live entry of a dict (false past the end). */
 bool pyvm_dict_entry(PyObj *dict, size_t i, PyValue *key, PyValue *value);
 
@@ -126,9 +123,7 @@ PyValue pyvm_str_set(PyVM *vm, const char *const *words);
    are read through these C paths only), one make per dict, and make
    must not change the dict. */
 typedef PyValue (*PyLazyFn)(PyVM *vm, size_t which);
-void pyvm_dict_set_lazy(PyVM *vm, PyObj *dict, const char *key,
-                        PyLazyFn make, size_t which);
-/* The placeholder pyvm_dict_set_lazy puts in dict, for
+/* The placeholder of a value made on first use, to put in a dict with
    pyvm_dict_fill_static. */
 PyValue pyvm_lazy_value(PyVM *vm, PyObj *dict, PyLazyFn make, size_t which);
 
@@ -219,8 +214,6 @@ PyObj *pyvm_class_new(PyVM *vm, const char *name, const char *module,
 void *pyvm_class_data(const PyObj *cls);
 void pyvm_class_set_data(PyObj *cls, void *data);
 const char *pyvm_class_name(const PyObj *cls);
-/* The class's first base (NULL for object). */
-PyObj *pyvm_class_base(const PyObj *cls);
 /* Looks name up along the class's MRO (no binding); the class that
    defines it in *owner when owner is not NULL. */
 bool pyvm_class_lookup(const PyObj *cls, const char *name, PyValue *out,
@@ -241,15 +234,12 @@ PyObj *pyvm_instance_dict(PyValue v);
 
 /* Calls fn; raises on error (use inside natives and protected calls). */
 PyValue pyvm_call(PyVM *vm, PyValue fn, const PyArgs *a);
-/* A protected call: false when an exception escaped (pyvm_error()). */
-bool pyvm_pcall(PyVM *vm, PyValue fn, const PyArgs *a, PyValue *result);
 /* Calls fn with self prepended to the arguments (a method found with
    pyvm_class_lookup), protected. */
 bool pyvm_pcall_method(PyVM *vm, PyValue fn, PyValue self, const PyArgs *a,
                        PyValue *result);
 
 PyValue pyvm_getattr(PyVM *vm, PyValue obj, const char *name);
-void pyvm_setattr(PyVM *vm, PyValue obj, const char *name, PyValue v);
 
 /* Raises exception type (a built-in exception's name) with a message. */
 _Noreturn void pyvm_raise(PyVM *vm, const char *type, const char *fmt, ...)

@@ -626,7 +626,8 @@ static void pcall(PyVM *vm, void *ctx)
     c->result = pyvm_call(vm, c->fn, c->a);
 }
 
-bool pyvm_pcall(PyVM *vm, PyValue fn, const PyArgs *a, PyValue *result)
+/* A protected call: false when an exception escaped (pyvm_error()). */
+static bool pyvm_pcall(PyVM *vm, PyValue fn, const PyArgs *a, PyValue *result)
 {
     PCall c = { fn, a, py_none };
     /* an error before the callee's first statement has no line of its

@@ -188,7 +188,7 @@ struct PyDict {
     size_t len, cap;           /* entries (none deleted: deleting compacts) */
     int32_t *index;            /* open addressing into the entries, -1 free */
     size_t index_size;         /* a power of two */
-    struct PyLazy *lazy;       /* pyvm_dict_set_lazy(): values not made
+    struct PyLazy *lazy;       /* pyvm_lazy_value(): values not made
                                   yet are vm_lazy_value()s */
     bool of_class;             /* a class's: changing it moves
                                   vm_lookup_epoch */
@@ -536,7 +536,6 @@ int64_t vm_index(PyVM *vm, PyValue v, const char *what);
 /* Code points of a str (UTF-8): counting, and the byte offset of one. */
 size_t vm_str_len(const char *s, size_t n);
 size_t vm_str_offset(const char *s, size_t n, size_t cp);
-bool vm_str_ascii(const char *s, size_t n);
 
 /* pyvm_builtins.c and pyvm_methods.c */
 void vm_install_builtins(PyVM *vm);

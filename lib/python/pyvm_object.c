@@ -759,12 +759,6 @@ const char *pyvm_class_name(const PyObj *cls)
     return ((const PyClass *)cls)->name;
 }
 
-PyObj *pyvm_class_base(const PyObj *cls)
-{
-    const PyClass *c = (const PyClass *)cls;
-    return c->nbases ? &c->bases[0]->ob : NULL;
-}
-
 _Thread_local unsigned long vm_lookup_epoch = 1;
 
 /* The converters ask the same few classes for the same few method names
@@ -871,11 +865,6 @@ PyNativeFn pyvm_native_fn(PyValue v, void **data)
 PyValue pyvm_getattr(PyVM *vm, PyValue obj, const char *name)
 {
     return vm_getattr(vm, obj, name);
-}
-
-void pyvm_setattr(PyVM *vm, PyValue obj, const char *name, PyValue v)
-{
-    vm_setattr(vm, obj, name, v);
 }
 
 PyValue pyvm_obj(PyObj *o)

@@ -80,7 +80,7 @@ void vm_span(PyVM *vm, PyValue start, PyValue end, size_t n, size_t *lo,
 
 /* ---- code points ------------------------------------------------------- */
 
-bool vm_str_ascii(const char *s, size_t n)
+static bool vm_str_ascii(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)s[i] >= 0x80)
@@ -203,11 +203,6 @@ bool pyvm_dict_get(PyVM *vm, PyObj *dict, const char *key, PyValue *out)
 PyObj *pyvm_dict_copy(PyVM *vm, PyObj *dict)
 {
     return &vm_dict_copy(vm, (PyDict *)dict)->ob;
-}
-
-void pyvm_dict_reserve(PyVM *vm, PyObj *dict, size_t n)
-{
-    vm_dict_reserve(vm, (PyDict *)dict, n);
 }
 
 bool pyvm_dict_entry(PyObj *dict, size_t i, PyValue *key, PyValue *value)

@@ -26,7 +26,7 @@ uint64_t vm_str_hash(const char *s, size_t n)
 
 /* ---- dicts ------------------------------------------------------------- */
 
-/* Lazy values (pyvm_dict_set_lazy): the placeholder is a PY_OBJECT at
+/* Lazy values (pyvm_lazy_value): the placeholder is a PY_OBJECT at
    this marker, nitems saying which value to make. */
 struct PyLazy {
     PyLazyFn make;
@@ -294,13 +294,6 @@ PyValue pyvm_lazy_value(PyVM *vm, PyObj *dict, PyLazyFn make, size_t which)
     }
     PyValue v = { .kind = PY_OBJECT, .obj = &lazy_marker, .nitems = which };
     return v;
-}
-
-void pyvm_dict_set_lazy(PyVM *vm, PyObj *dict, const char *key,
-                        PyLazyFn make, size_t which)
-{
-    set_str(vm, (PyDict *)dict, key, pyvm_lazy_value(vm, dict, make, which),
-            true);
 }
 
 void pyvm_dict_fill_static(PyVM *vm, PyObj *dict, PyDictLayout *layout,
