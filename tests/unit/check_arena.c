@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "unit.h"
 
 START_TEST(text_grows_linearly)
 {
@@ -137,9 +138,5 @@ int main(void)
     tcase_add_test(tc, reset_and_adopt);
     tcase_add_test(tc, out_of_memory_goes_to_the_handler);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(s);
 }

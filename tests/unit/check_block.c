@@ -18,6 +18,7 @@
 #include "scan/block.h"
 #include "scan/cpp.h"
 #include "generate/printer.h"
+#include "unit.h"
 
 /* ---- stubs ----------------------------------------------------------- */
 
@@ -735,9 +736,5 @@ int main(void)
     tcase_add_test(tc, language_check);
     tcase_add_test(tc, start_marker_anywhere);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(s);
 }

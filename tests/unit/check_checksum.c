@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/checksum.h"
+#include "unit.h"
 
 static const char *sum(const char *text, int n)
 {
@@ -75,9 +76,5 @@ int main(void)
     tcase_add_test(tc, clinic_sixteen_digits);
     tcase_add_test(tc, length_is_clamped);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(s);
 }

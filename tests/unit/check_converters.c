@@ -59,6 +59,7 @@ typedef struct ReturnCase {
 } ReturnCase;
 
 #include "check_converters_cases.h"
+#include "unit.h"
 
 /* parse_arg as Python code calling it sees it: the reference's string,
    indentation and all (the generator's call gets only the code). */
@@ -73,23 +74,18 @@ static const char *parse_arg_raw(Clinic *c, Converter *conv,
 
 /* ---- fixtures ---------------------------------------------------------- */
 
-static Clinic *new_clinic(void)
+/* A context for test.c in dialect (NULL: the default), its errors on
+   line 1. */
+static Clinic *new_clinic_in(const Dialect *dialect)
 {
-    Clinic *c = xcalloc(1, sizeof *c);
-    c->dialect = dialect_default();
-    c->arena = c->file_arena = arena_new();
-    c->filename = "test.c";
+    Clinic *c = unit_clinic("test.c", dialect);
     c->line = 1;
-    sb_init(&c->diagnostics);
-    c->converters = converters_new(c->arena, c->dialect);
     return c;
 }
 
-static void free_clinic(Clinic *c)
+static Clinic *new_clinic(void)
 {
-    sb_free(&c->diagnostics);
-    arena_free(c->arena);
-    free(c);
+    return new_clinic_in(NULL);
 }
 
 static Module test_module = { "m", NULL };
@@ -202,7 +198,7 @@ START_TEST(test_converter_cases)
             ck_assert_str_eq(code, text_normalize_snippet(c->arena, text,
                                                           indent));
     }
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -223,7 +219,7 @@ START_TEST(test_error_cases)
                   "case %d (%s): got\n%s\nexpected\n%s", _i, t->name,
                   c->diagnostics.buf, t->message);
     ck_assert_int_eq(c->errors, 1);
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -274,7 +270,7 @@ START_TEST(test_self_cases)
         sb_addf(&sb, "%s=%s\n", td.keys[i], td.values[i]);
     ck_assert_str_eq(sb.buf, t->template_dict);
     sb_free(&sb);
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -300,7 +296,7 @@ START_TEST(test_defining_class)
     StrMap td = { 0 };
     converter_set_template_dict(c, conv, &td);
     ck_assert_str_eq(strmap_get(&td, "defining_class_name"), "cls");
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -325,7 +321,7 @@ START_TEST(test_return_cases)
     sb_addf(&sb, "\nreturn_value=%s\n", d.return_value);
     ck_assert_str_eq(sb.buf, t->render);
     sb_free(&sb);
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -345,7 +341,7 @@ START_TEST(test_return_converter_bad_keyword)
         "int_return_converter(bogus=3)\n"
         "CReturnConverter.return_converter_init() got an unexpected "
         "keyword argument 'bogus'"));
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -358,7 +354,7 @@ START_TEST(test_return_converter_py_default)
         c, return_converter_class_find(c, "object"), args, 1);
     ck_assert_str_eq(rc->py_default, "None");
     ck_assert_str_eq(rc->type, "PyObject *");
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -406,7 +402,7 @@ START_TEST(test_registry_contents)
         ck_assert_msg(return_converter_class_find(c, returns[i]) != NULL,
                       "%s", returns[i]);
     ck_assert_ptr_null(return_converter_class_find(c, "str"));
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -492,7 +488,7 @@ START_TEST(test_register_python_class)
                      "if ((_return_value == -1) && PyErr_Occurred()) {\n"
                      "    goto exit;\n}\n|"
                      "return_value = PyLong_FromPid(_return_value);\n");
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -530,7 +526,7 @@ START_TEST(test_names_and_copy)
     ck_assert_str_eq(copy->format_unit, "y#");
     copy->name = "other";
     ck_assert_str_eq(conv->name, "args");
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -562,7 +558,7 @@ START_TEST(test_bool_c_default_per_dialect)
         ck_assert_msg(strcmp(conv->c_default, cases[i].expected) == 0,
                       "%s, c_default=%s: %s, expected %s", cases[i].d->name,
                       cases[i].given, conv->c_default, cases[i].expected);
-        free_clinic(c);
+        clinic_free(c);
     }
     /* 3.13 leaves an unknown default as it is */
     Clinic *c = new_clinic();
@@ -571,7 +567,7 @@ START_TEST(test_bool_c_default_per_dialect)
     Converter *conv = converter_create(c, converter_class_find(c, "bool"),
                                        "x", "x", f, py_unknown, NULL, 0);
     ck_assert_int_eq(conv->default_value.kind, PY_UNKNOWN);
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -586,7 +582,7 @@ START_TEST(test_legacy_partial_overridden)
     Converter *conv = legacy_converter_create(c, "z", "a", "a", f,
                                               py_unspecified, args, 1);
     ck_assert_str_eq(conv->format_unit, "s");
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -609,7 +605,7 @@ START_TEST(test_py_unicode_cleanup)
                      "#endif /* USE_UNICODE_WCHAR_CACHE */\n");
     ck_assert_str_eq(strlist_join(c->arena, &d.keywords, "|"), "");
     ck_assert_uint_eq(d.keywords.len, 1);
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -670,7 +666,7 @@ START_TEST(test_render_several_parameters)
         "cleanup=/* Cleanup for d */\nif (d.obj) {\n"
         "   PyBuffer_Release(&d);\n}\n\n"
         "post_parsing=/* Post parse cleanup for e */\nPyMem_FREE(e);\n\n");
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -771,7 +767,7 @@ START_TEST(test_python_block_methods)
                             py_unspecified, NULL, 0);
     ck_assert(strncmp(converter_parse_arg(c, conv, "arg", "\"x\"", false),
                       "/* mine */", 10) == 0);
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -779,10 +775,7 @@ END_TEST
    the python block namespace. */
 static Clinic *new_clinic_3_13(void)
 {
-    Clinic *c = new_clinic();
-    c->dialect = &dialect_3_13;
-    c->converters = converters_new(c->arena, c->dialect);
-    return c;
+    return new_clinic_in(&dialect_3_13);
 }
 
 static bool has_include(const Converter *conv, const char *filename,
@@ -871,7 +864,7 @@ START_TEST(test_python_block_methods_3_13)
     ck_assert_ptr_nonnull(strstr(c->diagnostics.buf,
                                  "TypeError: required 'bad_argument' "
                                  "argument"));
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -900,7 +893,7 @@ START_TEST(test_python_namespace_3_13)
                       absent[i]);
         ck_assert_str_eq(pyvm_error(vm)->type, "NameError");
     }
-    free_clinic(c);
+    clinic_free(c);
 
     /* 3.11's CConverter has no broken_limited_capi */
     c = new_clinic();
@@ -910,7 +903,7 @@ START_TEST(test_python_namespace_3_13)
     ck_assert_ptr_nonnull(attr);
     ck_assert(!pyvm_run(vm, attr, pyvm_dict_new(vm)));
     ck_assert_str_eq(pyvm_error(vm)->type, "AttributeError");
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -949,7 +942,7 @@ START_TEST(test_python_block_instance_attrs)
                      "path_t path = PATH_T_INITIALIZE(\"f\", \"path\", 1, 0);");
     /* the original is untouched: the copy has its own attributes */
     ck_assert_ptr_null(conv->c_default);
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -989,7 +982,7 @@ START_TEST(test_python_block_return_render)
                      "if ((_return_value == (dev_t)-1) && PyErr_Occurred()) "
                      "{\n    goto exit;\n}\n|"
                      "return_value = _PyLong_FromDev(_return_value);\n");
-    free_clinic(c);
+    clinic_free(c);
 }
 END_TEST
 
@@ -1110,9 +1103,5 @@ static Suite *converters_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(converters_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(converters_suite());
 }

@@ -12,6 +12,7 @@
 
 #include "drive/clinic.h"
 #include "scan/cpp.h"
+#include "unit.h"
 
 typedef struct CppCase {
     const char *name;
@@ -108,18 +109,12 @@ static const CppCase cpp_cases[] = {
       0, NULL },
 };
 
-static Clinic *new_clinic(void)
-{
-    ClinicOptions o = {0};
-    return clinic_new("cpp.c", &o);
-}
-
 /* Feeds the case's lines (numbered from first_line, with line_end
    appended to each) and checks every condition and the error. */
 static void run_case(const CppCase *tc, int first_line,
                      const char *line_end)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("cpp.c", NULL);
     CppMonitor *m = cpp_new(c);
     volatile int fed = 0;
     jmp_buf recover;
@@ -167,7 +162,7 @@ END_TEST
 
 START_TEST(test_empty_outside_conditionals)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("cpp.c", NULL);
     CppMonitor *m = cpp_new(c);
     ck_assert_str_eq(cpp_condition(c, m), "");
     cpp_writeline(c, m, "static int x;\n", 1);
@@ -182,7 +177,7 @@ START_TEST(test_line_is_its_length)
        length is read (the comment after the first never opens, nor does
        the directive after the last count) */
     const char text[] = "#if A\n/* x\n#ifdef B // c\n#endif\n#if C\n";
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("cpp.c", NULL);
     CppMonitor *m = cpp_new(c);
     cpp_writeline_n(c, m, text, 6, 1);
     cpp_writeline_n(c, m, text + 11, 14, 2);
@@ -198,7 +193,7 @@ END_TEST
    of the file is accepted. */
 START_TEST(test_close_accepts_open_conditional)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("cpp.c", NULL);
     CppMonitor *m = cpp_new(c);
     jmp_buf recover;
     c->recover = &recover;
@@ -216,7 +211,7 @@ END_TEST
 /* A long macro: many continuation lines, then the condition after it. */
 START_TEST(test_long_continuation)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("cpp.c", NULL);
     CppMonitor *m = cpp_new(c);
     cpp_writeline(c, m, "#if defined(A) \\\n", 1);
     for (int i = 0; i < 200; i++)
@@ -247,9 +242,5 @@ static Suite *cpp_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(cpp_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(cpp_suite());
 }

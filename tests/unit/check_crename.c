@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "model/crename.h"
+#include "unit.h"
 
 static Arena *arena;
 
@@ -96,9 +97,5 @@ static Suite *crename_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(crename_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(crename_suite());
 }

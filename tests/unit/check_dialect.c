@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/dialect.h"
+#include "unit.h"
 
 START_TEST(find_by_name)
 {
@@ -165,9 +166,5 @@ static Suite *dialect_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(dialect_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(dialect_suite());
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/diff.h"
+#include "unit.h"
 
 static char *udiff(const char *a_label, const char *a, const char *b)
 {
@@ -84,9 +85,5 @@ int main(void)
     tcase_add_test(tc, hunks_split_and_merged);
     tcase_add_test(tc, insertions_and_deletions);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(s);
 }

@@ -17,6 +17,7 @@
 #include "model/converters.h"
 #include "parse/dsl_internal.h"
 #include "model/model.h"
+#include "unit.h"
 
 /* ---- harness ----------------------------------------------------------- */
 
@@ -1173,9 +1174,5 @@ static Suite *dsl_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(dsl_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(dsl_suite());
 }

@@ -15,6 +15,7 @@
 #include "generate/gen.h"
 #include "generate/gen_internal.h"
 #include "generate/output.h"
+#include "unit.h"
 
 static Clinic *c;
 
@@ -665,10 +666,5 @@ static Suite *gen_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(gen_suite());
-    int failed;
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(gen_suite());
 }

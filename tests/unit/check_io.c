@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/io.h"
+#include "unit.h"
 
 static char dir[256];
 
@@ -617,9 +618,5 @@ int main(void)
     tcase_add_test(tc, temp_names_fit_the_name_limit);
     tcase_add_test(tc, special_files_are_not_read);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(s);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "unit.h"
 
 static char result[4096];
 
@@ -155,9 +156,5 @@ static Suite *json_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(json_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(json_suite());
 }

@@ -10,22 +10,16 @@
 
 #include "drive/clinic.h"
 #include "model/message.h"
-
-static Clinic *new_clinic(const Dialect *d)
-{
-    ClinicOptions o = {0};
-    o.dialect = d;
-    return clinic_new("t.c", &o);
-}
+#include "unit.h"
 
 START_TEST(format_in_each_dialect)
 {
-    Clinic *c = new_clinic(&dialect_3_11);
+    Clinic *c = unit_clinic("t.c", &dialect_3_11);
     ck_assert_str_eq(message_format(c, MSG_ILLEGAL_FUNCTION_NAME,
                                     MSG_ARGS("m.1f")),
                      "Illegal function name: m.1f");
     clinic_free(c);
-    c = new_clinic(&dialect_3_13);
+    c = unit_clinic("t.c", &dialect_3_13);
     ck_assert_str_eq(message_format(c, MSG_ILLEGAL_FUNCTION_NAME,
                                     MSG_ARGS("m.1f")),
                      "Illegal function name: 'm.1f'");
@@ -35,7 +29,7 @@ END_TEST
 
 START_TEST(format_repr_and_positions)
 {
-    Clinic *c = new_clinic(&dialect_3_13);
+    Clinic *c = unit_clinic("t.c", &dialect_3_13);
     /* repr picks its quotes and escapes as Python does */
     ck_assert_str_eq(message_format(c, MSG_TAB_IN_DSL, MSG_ARGS("\ta: 'x'")),
                      "Tab characters are illegal in the Clinic DSL: "
@@ -45,7 +39,7 @@ START_TEST(format_repr_and_positions)
     ck_assert_str_eq(message_format(c, MSG_NO_PARENT, MSG_ARGS("a.b", "b.c")),
                      "Parent class or module 'b.c' does not exist.");
     clinic_free(c);
-    c = new_clinic(&dialect_3_11);
+    c = unit_clinic("t.c", &dialect_3_11);
     ck_assert_str_eq(message_format(c, MSG_NO_PARENT, MSG_ARGS("a.b", "b.c")),
                      "Parent class or module a.b does not exist.");
     /* an argument the call did not give */
@@ -57,7 +51,7 @@ END_TEST
 
 START_TEST(fail_reports_and_jumps)
 {
-    Clinic *c = new_clinic(&dialect_3_13);
+    Clinic *c = unit_clinic("t.c", &dialect_3_13);
     jmp_buf jb;
     c->recover = &jb;
     c->line = 7;
@@ -90,9 +84,5 @@ static Suite *message_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(message_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(message_suite());
 }

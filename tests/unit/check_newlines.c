@@ -15,6 +15,7 @@
 
 #include "drive/clinic.h"
 #include "base/textform.h"
+#include "unit.h"
 
 /* ---- samples (expected outputs from clinic.py) ------------------------ */
 
@@ -532,9 +533,5 @@ static Suite *newlines_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(newlines_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(newlines_suite());
 }

@@ -17,14 +17,9 @@
 #include "generate/output.h"
 #include "parse/route.h"
 #include "parse/directive.h"
+#include "unit.h"
 
 /* ---- helpers ---------------------------------------------------------- */
-
-static Clinic *new_clinic(const char *filename)
-{
-    ClinicOptions o = {0};
-    return clinic_new(filename, &o);
-}
 
 /* Runs a directive line ("output preset file") the way the DSL parser
    hands it over; returns 0, or -1 when it failed (message in
@@ -104,7 +99,7 @@ END_TEST
 
 START_TEST(test_default_routing)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     check_routes(c, default_routes);
     /* the four built-in destinations, in clinic.py's order */
     ck_assert_int_eq(c->router->ndests, 4);
@@ -141,7 +136,7 @@ START_TEST(test_presets)
                               "suppress 0", "block 0", "buffer 0",
                               "buffer 0", "buffer 1", "block 0" } },
     };
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
         ck_assert_int_eq(run(c, &b, arena_printf(c->arena, "output preset %s",
@@ -158,7 +153,7 @@ END_TEST
 
 START_TEST(test_output_field_and_everything)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     ck_assert_int_eq(run(c, &b, "output impl_prototype buffer"), 0);
     ck_assert_str_eq(route(c, IMPL_PROTOTYPE), "buffer 0");
@@ -184,7 +179,7 @@ END_TEST
 
 START_TEST(test_push_pop)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     ck_assert_int_eq(run(c, &b, "output push"), 0);
     ck_assert_int_eq(run(c, &b, "output preset buffer"), 0);
@@ -205,7 +200,7 @@ END_TEST
 START_TEST(test_push_copies_the_routing)
 {
     /* pushing many times grows the stack; each level is its own copy */
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     for (int i = 0; i < 20; i++) {
         ck_assert_int_eq(run(c, &b, "output push"), 0);
@@ -223,7 +218,7 @@ END_TEST
 
 START_TEST(test_output_print)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     ck_assert_int_eq(run(c, &b, "output print"), 0);
     ck_assert_str_eq(b.output,
@@ -245,7 +240,7 @@ END_TEST
 
 START_TEST(test_dump_clears)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     output_append_field(c, IMPL_DEFINITION, "one\n");
     output_append_field(c, IMPL_DEFINITION, "two\n");
     ck_assert_str_eq(output_dump_block(c), "one\ntwo\n");
@@ -276,7 +271,7 @@ START_TEST(test_buffer_numbering)
 {
     /* methoddef_ifndef goes to buffer 1 of 'file': whatever the order of
        appends, a dump gives buffer 0 then buffer 1 */
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     output_append_field(c, METHODDEF_IFNDEF, "#ifndef X\n");
     output_append_field(c, CPP_IF, "#if A\n");
     output_append_field(c, METHODDEF_IFNDEF, "#endif\n");
@@ -294,7 +289,7 @@ START_TEST(test_buffer_series_grows_both_ways)
 {
     /* BufferSeries: asking for index n creates everything up to n, and a
        negative index comes before index 0 */
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     TextBuffer *b3 = router_get_buffer(c, "buffer", 3);
     Destination *d = b3->dest;
     ck_assert_int_eq(d->nbuffers, 4);
@@ -315,7 +310,7 @@ END_TEST
 
 START_TEST(test_large_appends)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     StrBuf expect = STRBUF_INIT;
     for (int i = 0; i < 5000; i++) {
         const char *s = arena_printf(c->arena, "line %d\n", i);
@@ -333,7 +328,7 @@ START_TEST(test_text_across_pieces)
     /* a buffer's text grows by pieces (one append may span several, and
        a big one takes pieces of the largest size); emptied, it keeps
        them and fills them again from the first */
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     TextBuffer *tb = router_get_buffer(c, "buffer", 0);
     for (int round = 0; round < 3; round++) {
         StrBuf expect = STRBUF_INIT;
@@ -363,7 +358,7 @@ END_TEST
 
 START_TEST(test_destination_new)
 {
-    Clinic *c = new_clinic("Modules/foo.c");
+    Clinic *c = unit_clinic("Modules/foo.c", NULL);
     Block b = {0};
     ck_assert_str_eq(router_get_destination(c, "file")->filename,
                      "Modules/clinic/foo.c.h");
@@ -395,7 +390,7 @@ START_TEST(test_file_path_templates)
         { ".hidden.c", ".|.hidden.c|.hidden|.c" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Clinic *c = new_clinic(cases[i].file);
+        Clinic *c = unit_clinic(cases[i].file, NULL);
         Block b = {0};
         ck_assert_int_eq(run(c, &b, "destination t new file "
                          "{dirname}|{basename}|{basename_root}|"
@@ -439,7 +434,7 @@ START_TEST(test_destination_errors)
           "name template '{nope}' for destination t\n" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Clinic *c = new_clinic("x.c");
+        Clinic *c = unit_clinic("x.c", NULL);
         Block b = {0};
         ck_assert_int_eq(run(c, &b, cases[i].line), -1);
         ck_assert_str_eq(last_error(c), cases[i].message);
@@ -452,7 +447,7 @@ END_TEST
 START_TEST(test_destination_clear)
 {
     /* clinic.py's clear() crashes; we do what its documentation says */
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     router_append_block(c, "dropped\n");
     TextBuffer *one = router_get_buffer(c, "buffer", 1);
@@ -472,7 +467,7 @@ END_TEST
 
 START_TEST(test_set)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     /* run() splits on spaces; the DSL's shlex split keeps a quoted
        "{block comment start}" one word, so pass the words directly */
@@ -507,7 +502,7 @@ END_TEST
 
 START_TEST(test_printout)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     ck_assert_int_eq(run(c, &b, "printout hello world"), 0);
     ck_assert_int_eq(run(c, &b, "printout"), 0);
@@ -518,7 +513,7 @@ END_TEST
 
 START_TEST(test_preserve)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     ck_assert_int_eq(run(c, &b, "preserve"), 0);
     ck_assert(b.preserve_output);
@@ -552,7 +547,7 @@ START_TEST(test_version)
                          "arguments but 3 were given\n" },
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
-        Clinic *c = new_clinic("x.c");
+        Clinic *c = unit_clinic("x.c", NULL);
         Block b = {0};
         ck_assert_msg(run(c, &b, arena_printf(c->arena, "version %s",
                                               ok[i])) == 0,
@@ -560,7 +555,7 @@ START_TEST(test_version)
         clinic_free(c);
     }
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        Clinic *c = new_clinic("x.c");
+        Clinic *c = unit_clinic("x.c", NULL);
         Block b = {0};
         ck_assert_int_eq(run(c, &b, bad[i].line), -1);
         ck_assert_str_eq(last_error(c), bad[i].message);
@@ -584,7 +579,7 @@ START_TEST(test_arity_messages)
                           "positional arguments but 4 were given\n" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Clinic *c = new_clinic("x.c");
+        Clinic *c = unit_clinic("x.c", NULL);
         Block b = {0};
         ck_assert_int_eq(run(c, &b, cases[i].line), -1);
         ck_assert_str_eq(last_error(c), cases[i].message);
@@ -595,7 +590,7 @@ END_TEST
 
 START_TEST(test_not_a_directive)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     const char *args[] = { "x" };
     ck_assert(!directive_run(c, &b, "module", args, 1, 1));
@@ -611,7 +606,7 @@ END_TEST
 
 START_TEST(test_fail_and_warn_format)
 {
-    Clinic *c = new_clinic("dir/x.c");
+    Clinic *c = unit_clinic("dir/x.c", NULL);
     jmp_buf recover;
     c->recover = &recover;
     volatile int reached = 0;
@@ -636,7 +631,7 @@ END_TEST
 
 START_TEST(test_directive_errors_name_their_line)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     ck_assert_int_eq(run(c, &b, "dump nope"), -1);   /* run() says line 7 */
     ck_assert_str_eq(c->diagnostics.buf,
@@ -693,7 +688,7 @@ static const char int_x_file[] =
 
 START_TEST(test_finish_buffer_leftovers)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     PrintOut out = PRINTOUT_INIT;
     textbuffer_append(c, router_get_buffer(c, "buffer", 0), "X\n");
     c->line = 42;
@@ -713,7 +708,7 @@ END_TEST
 START_TEST(test_finish_empty_and_suppressed)
 {
     /* nothing left anywhere but in 'suppress': nothing is written */
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     PrintOut out = PRINTOUT_INIT;
     output_append_field(c, DOCSTRING_PROTOTYPE, "never seen\n");
     ck_assert_int_eq(finish(c, &out), 0);
@@ -889,7 +884,7 @@ END_TEST
 
 START_TEST(test_finish_file_is_input)
 {
-    Clinic *c = new_clinic("dir/x.c");
+    Clinic *c = unit_clinic("dir/x.c", NULL);
     Block b = {0};
     PrintOut out = PRINTOUT_INIT;
     ck_assert_int_eq(run(c, &b, "destination self new file "
@@ -904,7 +899,7 @@ START_TEST(test_finish_file_is_input)
 
     /* where clinic.py does not check (-f, or no directory part) it
        would overwrite the input with the routed file's text */
-    c = new_clinic("x.c");
+    c = unit_clinic("x.c", NULL);
     ck_assert_int_eq(run(c, &b, "destination self new file {path}"), 0);
     ck_assert_int_eq(run(c, &b, "output everything self"), 0);
     output_append_field(c, CPP_IF, "int x;\n");
@@ -993,7 +988,7 @@ START_TEST(test_finish_order_and_two_files)
 {
     /* user destinations come after the built-in ones; two file
        destinations give two files */
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     Block b = {0};
     PrintOut out = PRINTOUT_INIT;
     ck_assert_int_eq(run(c, &b, "destination other new file "
@@ -1029,14 +1024,14 @@ static int process(Clinic *c, const char *text)
 
 START_TEST(test_process_language_check)
 {
-    Clinic *c = new_clinic("x.txt");
+    Clinic *c = unit_clinic("x.txt", NULL);
     ck_assert_int_eq(process(c, "/*[clinic input]\n"), -1);
     ck_assert_str_eq(c->diagnostics.buf, "x.txt: error: Can't identify "
                      "file type for file 'x.txt'\n");
     ck_assert_ptr_null(c->output);
     clinic_free(c);
 
-    c = new_clinic("Makefile");
+    c = unit_clinic("Makefile", NULL);
     ck_assert_int_eq(process(c, ""), -1);
     ck_assert_str_eq(c->diagnostics.buf, "Makefile: error: Can't extract "
                      "file type for file 'Makefile'\n");
@@ -1049,7 +1044,7 @@ START_TEST(test_process_without_markers)
     /* no start marker: the text comes back as it is, even text the cpp
        monitor would refuse */
     static const char text[] = "#else\nint x;\n#endif\n/* no [clinic] */\n";
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     ck_assert_int_eq(process(c, text), 0);
     ck_assert_int_eq(c->output_len, strlen(text));
     ck_assert_str_eq(c->output, text);
@@ -1060,7 +1055,7 @@ END_TEST
 
 START_TEST(test_process_unknown_dsl)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     ck_assert_int_eq(process(c, "int a;\n/*[foo input]\nbar\n"
                                 "[foo start generated code]*/\n"), -1);
     ck_assert_str_eq(c->diagnostics.buf,
@@ -1078,7 +1073,7 @@ START_TEST(test_process_directives)
         "printout hello\n"
         "[clinic start generated code]*/\n"
         "int b;\n";
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     ck_assert_int_eq(process(c, text), 0);
     ck_assert_str_eq(c->output,
         "int a;\n"
@@ -1097,7 +1092,7 @@ END_TEST
 
 START_TEST(test_process_error_leaves_no_output)
 {
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     ck_assert_int_eq(process(c, "/*[clinic input]\n"
                                 "output pop\n"
                                 "[clinic start generated code]*/\n"), -1);
@@ -1116,7 +1111,7 @@ START_TEST(test_process_checksum_mismatch_note)
     static const char block[] =
         "/*[clinic input]\noutput preset block\nmodule m\nm.f\n"
         "    a: int\n\nSummary.\n[clinic start generated code]*/\n";
-    Clinic *c = new_clinic("x.c");
+    Clinic *c = unit_clinic("x.c", NULL);
     ck_assert_int_eq(process(c, block), 0);
     char *good = strdup(c->output);
     clinic_free(c);
@@ -1128,7 +1123,7 @@ START_TEST(test_process_checksum_mismatch_note)
     for (const char *p = good; p < at; p++)
         line += *p == '\n';
     sprintf(edited, "%.*s/* hand */%s", (int)(at - good), good, at);
-    c = new_clinic("x.c");
+    c = unit_clinic("x.c", NULL);
     ck_assert_int_eq(process(c, edited), -1);
     ck_assert(strstr(c->diagnostics.buf, "error: Checksum mismatch!\n"));
     char note[256];
@@ -1143,7 +1138,7 @@ START_TEST(test_process_checksum_mismatch_note)
     char *out = strstr(sum, "output=");
     ck_assert_ptr_nonnull(out);
     memcpy(out + 7, "0123456789abcdef", 16);
-    c = new_clinic("x.c");
+    c = unit_clinic("x.c", NULL);
     ck_assert_int_eq(process(c, sum), -1);
     ck_assert(strstr(c->diagnostics.buf, "note: m.f's generated code is what "
                      "clinic writes, only its checksum differs"));
@@ -1217,9 +1212,5 @@ static Suite *output_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(output_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(output_suite());
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/printout.h"
+#include "unit.h"
 
 static const char old[] = "/*[clinic input]\nf\n[clinic start]*/\nbody\n";
 
@@ -114,9 +115,5 @@ int main(void)
     tcase_add_test(tc, without_old_text_everything_is_written);
     tcase_add_test(tc, parts_compare_where_they_stand);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(s);
 }

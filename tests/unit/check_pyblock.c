@@ -15,12 +15,7 @@
 #include "model/converters.h"
 #include "model/model.h"
 #include "parse/pyblock.h"
-
-static Clinic *new_clinic(void)
-{
-    ClinicOptions o = {0};
-    return clinic_new("demo.c", &o);
-}
+#include "unit.h"
 
 /* Runs one python block whose body starts on file line body_line.
    Returns its output, or NULL after an error (see c->diagnostics). */
@@ -48,7 +43,7 @@ static const char *run_block(Clinic *c, const char *input, int body_line)
    `needle`. */
 static void check_error(const char *input, int line, const char *needle)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     ck_assert_msg(run_block(c, input, 10) == NULL, "no error for:\n%s",
                   input);
     char *prefix = arena_printf(c->arena, "demo.c:%d: error: ", line);
@@ -64,7 +59,7 @@ static void check_error(const char *input, int line, const char *needle)
 
 START_TEST(test_converter_class_registered)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     const char *out = run_block(c,
         "class HANDLE_converter(CConverter):\n"
         "    \"\"\"A HANDLE.\"\"\"\n"
@@ -98,7 +93,7 @@ END_TEST
 
 START_TEST(test_subclass_within_block)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     ck_assert_ptr_nonnull(run_block(c,
         "class path_confname_converter(CConverter):\n"
         "    type=\"int\"\n"
@@ -125,7 +120,7 @@ END_TEST
 
 START_TEST(test_return_converter_class_registered)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     ck_assert_ptr_nonnull(run_block(c,
         "class dev_t_return_converter(unsigned_long_return_converter):\n"
         "    type = 'dev_t'\n"
@@ -146,7 +141,7 @@ END_TEST
    without a converter base is an ordinary Python class. */
 START_TEST(test_names_without_suffix_and_plain_classes)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     ck_assert_ptr_nonnull(run_block(c,
         "class Helper(CConverter):\n"
         "    type = 'helper_t'\n"
@@ -164,7 +159,7 @@ END_TEST
 
 START_TEST(test_attribute_values)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     ck_assert_ptr_nonnull(run_block(c,
         "class v_converter(CConverter):\n"
         "    type = 'const ' \"char *\"\n"
@@ -197,7 +192,7 @@ END_TEST
    the class as a class statement does. */
 START_TEST(test_type_made_classes)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     ck_assert_ptr_nonnull(run_block(c,
         "def create_converter(type_, format_unit):\n"
         "    name = type_ + '_converter'\n"
@@ -221,7 +216,7 @@ END_TEST
 
 START_TEST(test_print_output)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     const char *out = run_block(c,
         "# comment\n"
         "\n"
@@ -243,7 +238,7 @@ END_TEST
 /* posixmodule.c's first block: loops that print #defines. */
 START_TEST(test_print_loops)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     const char *out = run_block(c,
         "for s in \"\"\"\n"
         "\n"
@@ -269,7 +264,7 @@ END_TEST
 
 START_TEST(test_empty_block)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     const char *out = run_block(c, "", 3);
     ck_assert_ptr_nonnull(out);
     ck_assert_str_eq(out, "");
@@ -287,7 +282,7 @@ END_TEST
    the converter it registered still is, by its converter name. */
 START_TEST(test_classes_do_not_cross_blocks)
 {
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     ck_assert_ptr_nonnull(run_block(c,
         "class foo_converter(CConverter):\n    type = 'int'\n", 2));
     ck_assert_ptr_nonnull(converter_class_find(c, "foo"));
@@ -308,7 +303,7 @@ START_TEST(test_functions_see_the_globals)
                 "def f():\n"
                 "    return helper\n"
                 "f()\n", 12, "NameError: name 'helper' is not defined");
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     const char *out = run_block(c,
         "def f():\n"
         "    return CConverter.__name__, NULL, unspecified\n"
@@ -391,7 +386,7 @@ END_TEST
 START_TEST(test_fail_and_warn)
 {
     check_error("fail('no', 'way', 3)\n", 9, "demo.c:9: error: no way 3");
-    Clinic *c = new_clinic();
+    Clinic *c = unit_clinic("demo.c", NULL);
     const char *out = run_block(c, "warn('careful')\nprint('done')\n", 5);
     ck_assert_ptr_nonnull(out);
     ck_assert_str_eq(out, "done\n");
@@ -430,9 +425,5 @@ static Suite *pyblock_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(pyblock_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(pyblock_suite());
 }

@@ -18,6 +18,7 @@
 #include "base/strbuf.h"
 
 #include "pyexpr_cases.h"
+#include "unit.h"
 
 /* Newlines are written as \n in the table (one case per line). */
 static const char *flat(Arena *a, const char *s)
@@ -495,9 +496,5 @@ static Suite *pyexpr_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(pyexpr_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(pyexpr_suite());
 }

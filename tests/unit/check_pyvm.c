@@ -14,6 +14,7 @@
 
 #include "base/arena.h"
 #include "python/pyvm.h"
+#include "unit.h"
 
 static Arena *arena;
 
@@ -588,9 +589,5 @@ static Suite *pyvm_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(pyvm_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(pyvm_suite());
 }

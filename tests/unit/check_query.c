@@ -12,6 +12,7 @@
 
 #include "drive/clinic.h"
 #include "drive/query.h"
+#include "unit.h"
 
 /* The text of one query over one processed file (static storage). */
 static char out[65536];
@@ -383,9 +384,5 @@ int main(void)
     tcase_add_test(tc, run_of_two_files_is_one_document);
     tcase_add_test(tc, empty_run_is_a_document);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(s);
 }

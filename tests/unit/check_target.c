@@ -9,6 +9,7 @@
 
 #include "drive/clinic.h"
 #include "model/target.h"
+#include "unit.h"
 
 extern const char portable_header_text[];
 
@@ -212,9 +213,5 @@ static Suite *target_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(target_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(target_suite());
 }

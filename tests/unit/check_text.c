@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "unit.h"
 
 static Arena *arena;
 
@@ -278,9 +279,5 @@ int main(void)
     tcase_add_test(tc, identifiers_and_quoting);
     tcase_add_test(tc, join_and_escape);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(s);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/textwrap.h"
+#include "unit.h"
 
 static Arena *arena;
 
@@ -123,9 +124,5 @@ static Suite *textwrap_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(textwrap_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return unit_run(textwrap_suite());
 }

@@ -3,6 +3,11 @@
 # and add up Check's own counts ("N%: Checks: N, Failures: N, Errors: N").
 # A binary that dies without that line counts as one failure.
 set -u
+# A case's time limit is there to catch a hang, not a busy machine: Check's
+# default of 4 s failed a heavy case on two loaded cores, so a case has
+# 60 s, times CK_TIMEOUT_MULTIPLIER (the sanitizer build's run sets 4).
+CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-60}
+export CK_DEFAULT_TIMEOUT
 pass=0 nfail=0
 for t in "$@"; do
     if [ ! -x "$t" ]; then
