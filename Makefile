@@ -76,7 +76,7 @@ TEST_SRC := $(sort $(wildcard tests/unit/check_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check unit test-bins fixtures cli workflow conformance \
-        conformance-reference bench demo install clean sanitize fuzz simd exports \
+        conformance-reference bench demo install clean sanitize fuzz simd exports quick fixture-expect \
         fuzz-smoke hardening query
 
 all: $(CLINIC_BIN)
@@ -169,6 +169,16 @@ demo: deps
 
 check: deps
 	@MAKE="$(MAKE)" PYTHON=$(PYTHON) HARDENING=$(HARDENING) sh tests/check.sh
+
+# NAME=GROUP/NAME: fixtures/GROUP/NAME.c's expected result from the
+# reference clinic.py of its dialect, to review before committing
+fixture-expect:
+	@PYTHON=$(PYTHON) sh tests/fixture_expect.sh '$(NAME)'
+
+# the edit-compile-test loop: build, layers, exports, unit, fixtures,
+# pyvm-diff, cli (make check runs these and every other tier)
+quick:
+	@MAKE="$(MAKE)" PYTHON=$(PYTHON) QUICK=1 sh tests/check.sh
 
 install: $(CLINIC_BIN)
 	install -d $(DESTDIR)$(BINDIR)

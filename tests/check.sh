@@ -1,5 +1,6 @@
 #!/bin/sh
-# make check (after make deps): every tier in turn, each counted in test
+# make check (after make deps): every tier in turn (QUICK=1, make quick:
+# build, layers, exports, unit, fixtures, pyvm-diff and cli alone), each counted in test
 # cases, then one closing line "check: N passed, N failed".  A tier that
 # fails does not stop the later ones; the exit status is non-zero if
 # anything failed.
@@ -85,6 +86,19 @@ tier() {   # tier NAME COMMAND...: run, log, count
 }
 
 tier build-gcc $MAKE --no-print-directory CC=gcc all test-bins
+if [ "${QUICK:-0}" = 1 ]; then
+    # make quick: the edit-compile-test loop
+    tier layers sh -c 'sh tests/layers.sh && sh tests/layers.sh --self-test'
+    tier exports sh tests/exports.sh build
+    tier unit $MAKE --no-print-directory CC=gcc unit
+    tier fixtures $MAKE --no-print-directory CC=gcc fixtures
+    tier pyvm-diff $MAKE --no-print-directory CC=gcc pyvm-diff
+    tier cli sh tests/check_cli.sh build/clinic
+    echo "== summary (test cases; logs in build/check/)$summary"
+    echo "quick: $pass passed, $nfail failed (make check runs every tier)"
+    [ $nfail -eq 0 ]
+    exit
+fi
 tier build-clang $MAKE --no-print-directory CC=clang BUILD=build/clang \
     CLINIC_BIN=build/clang/clinic all test-bins
 tier layers sh -c 'sh tests/layers.sh && sh tests/layers.sh --self-test'
