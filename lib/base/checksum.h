@@ -7,7 +7,13 @@
 
 #include <stddef.h>
 
-/* Writes n (<= 40) hex digits and a NUL to out (n + 1 bytes). */
+/* A SHA-1 in hex digits, and the part of it an end marker shows
+   (output=... and input=...). */
+#define CHECKSUM_HEX_LEN 40
+#define CHECKSUM_MARKER_LEN 16
+
+/* Writes n (<= CHECKSUM_HEX_LEN) hex digits and a NUL to out (n + 1
+   bytes). */
 void checksum_compute(const char *text, size_t len, int n, char *out);
 
 #endif

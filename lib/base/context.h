@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "base/arena.h"
+#include "base/checksum.h"
 #include "base/dialect.h"
 #include "base/strbuf.h"
 #include "base/textform.h"
@@ -48,7 +49,7 @@ typedef bool (*ClinicSameFileFn)(void *userdata, const char *a,
                                  const char *b);
 
 /* A checksum remembered for the len bytes at offset of path's text (see
-   ClinicOptions.sum_known); sum holds 40 hex digits and a NUL. */
+   ClinicOptions.sum_known); sum holds CHECKSUM_HEX_LEN hex digits and a NUL. */
 typedef bool (*ClinicSumKnownFn)(void *userdata, const char *path,
                                  size_t offset, size_t len, char *sum);
 typedef void (*ClinicSumNoteFn)(void *userdata, const char *path,
@@ -77,10 +78,11 @@ typedef struct ClinicOptions {
                                   (when the dialect has it) */
     /* Checksums of existing output remembered across the files of a run
        (a routed file is verified when its .c file is processed, and
-       again as a file of its own).  sum_known fills sum with 40 hex
-       digits when the len bytes at offset in path's text, as the input
-       or the last read_file gave it, were hashed before; sum_note hands
-       it a sum just computed.  NULL: every sum is computed. */
+       again as a file of its own).  sum_known fills sum with
+       CHECKSUM_HEX_LEN hex digits when the len bytes at offset in
+       path's text, as the input or the last read_file gave it, were
+       hashed before; sum_note hands it a sum just computed.  NULL:
+       every sum is computed. */
     ClinicSumKnownFn sum_known;
     ClinicSumNoteFn sum_note;
     void *sum_userdata;

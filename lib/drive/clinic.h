@@ -12,6 +12,7 @@
 #ifndef CLINIC_CLINIC_H
 #define CLINIC_CLINIC_H
 
+#include "base/checksum.h"
 #include "base/context.h"
 #include "base/dialect.h"
 #include "base/diff.h"

@@ -183,9 +183,17 @@ static void check_routed_output(Clinic *c, const char *s, size_t n)
 static const char routed_start[] =
     "/*[clinic input]\npreserve\n[clinic start generated code]*/\n";
 static const char routed_end[] = "/*[clinic end generated code: output=";
-/* The end marker's length: routed_end, 16 digits, " input=", 16 digits,
-   and the comment's end and a newline (4). */
-#define ROUTED_END_LEN (sizeof routed_end - 1 + 16 + 7 + 16 + 4)
+/* After routed_end, where the end marker's pieces stand: the output's
+   checksum, " input=", the input's checksum, the comment's end and a
+   newline. */
+enum {
+    ROUTED_OUTPUT_SUM = 0,
+    ROUTED_INPUT_WORD = ROUTED_OUTPUT_SUM + CHECKSUM_MARKER_LEN,
+    ROUTED_INPUT_SUM = ROUTED_INPUT_WORD + 7,
+    ROUTED_CLOSE = ROUTED_INPUT_SUM + CHECKSUM_MARKER_LEN,
+    ROUTED_AFTER_END = ROUTED_CLOSE + 4
+};
+#define ROUTED_END_LEN (sizeof routed_end - 1 + ROUTED_AFTER_END)
 
 /* block_print() of the routed file's one block, 'preserve' with header
    and d's buffers as its output, written piece by piece where it goes:
@@ -211,29 +219,32 @@ static void print_routed_file(Clinic *c, PrintOut *out, const Destination *d,
         n++;
     }
     const char *written = printout_at(out, output_at);
-    char output_sum[17], input_sum[17];
+    char output_sum[CHECKSUM_MARKER_LEN + 1];
+    char input_sum[CHECKSUM_MARKER_LEN + 1];
     if (existing->verified_output && existing->verified_len == n &&
         (existing->verified_output == written ||
          memcmp(existing->verified_output, written, n) == 0)) {
-        memcpy(output_sum, existing->verified_sum, 16);   /* the same text */
-        output_sum[16] = '\0';
+        /* the same text */
+        memcpy(output_sum, existing->verified_sum, CHECKSUM_MARKER_LEN);
+        output_sum[CHECKSUM_MARKER_LEN] = '\0';
     } else {
-        checksum_compute(written, n, 16, output_sum);
+        checksum_compute(written, n, CHECKSUM_MARKER_LEN, output_sum);
     }
-    checksum_compute("preserve\n", 9, 16, input_sum);
+    checksum_compute("preserve\n", 9, CHECKSUM_MARKER_LEN, input_sum);
     char end[ROUTED_END_LEN], *e = end;
     memcpy(e, routed_end, sizeof routed_end - 1);
     e += sizeof routed_end - 1;
-    memcpy(e, output_sum, 16);
-    memcpy(e + 16, " input=", 7);
-    memcpy(e + 23, input_sum, 16);
-    memcpy(e + 39, "]*/\n", 4);
+    memcpy(e + ROUTED_OUTPUT_SUM, output_sum, CHECKSUM_MARKER_LEN);
+    memcpy(e + ROUTED_INPUT_WORD, " input=", 7);
+    memcpy(e + ROUTED_INPUT_SUM, input_sum, CHECKSUM_MARKER_LEN);
+    memcpy(e + ROUTED_CLOSE, "]*/\n", 4);
     printout_add(out, end, sizeof end);
 }
 
-static bool is_hex16(const char *s)
+/* Whether s starts with an end marker's checksum: lowercase hex digits. */
+static bool is_marker_sum(const char *s)
 {
-    for (int i = 0; i < 16; i++)
+    for (int i = 0; i < CHECKSUM_MARKER_LEN; i++)
         if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
             return false;
     return true;
@@ -261,8 +272,10 @@ static bool verify_routed_file(Clinic *c, const Destination *d,
     if (memcmp(marker, routed_end, sizeof routed_end - 1) != 0)
         return false;
     const char *sum = marker + sizeof routed_end - 1;
-    if (!is_hex16(sum) || memcmp(sum + 16, " input=", 7) != 0 ||
-        !is_hex16(sum + 23) || memcmp(sum + 39, "]*/\n", 4) != 0 ||
+    if (!is_marker_sum(sum + ROUTED_OUTPUT_SUM) ||
+        memcmp(sum + ROUTED_INPUT_WORD, " input=", 7) != 0 ||
+        !is_marker_sum(sum + ROUTED_INPUT_SUM) ||
+        memcmp(sum + ROUTED_CLOSE, "]*/\n", 4) != 0 ||
         (end > head && old[end - 1] != '\n'))
         return false;
     /* the first "/" "*[" after the start is the end marker's (a NUL
@@ -273,10 +286,10 @@ static bool verify_routed_file(Clinic *c, const Destination *d,
     /* the block parser's sum: remembered for the run, or computed */
     const ClinicOptions *o = &c->options;
     size_t len = end - head;
-    char full[41];
+    char full[CHECKSUM_HEX_LEN + 1];
     if (!o->sum_known ||
         !o->sum_known(o->sum_userdata, d->filename, head, len, full)) {
-        checksum_compute(old + head, len, 40, full);
+        checksum_compute(old + head, len, CHECKSUM_HEX_LEN, full);
         if (o->sum_note)
             o->sum_note(o->sum_userdata, d->filename, head, len, full);
     }

@@ -67,26 +67,29 @@ void block_print(Clinic *c, PrintOut *out, const Block *b)
     if (output_len && output[output_len - 1] != '\n')
         printout_add(out, "\n", 1);
 
-    char output_sum[17], input_sum[17];
+    char output_sum[CHECKSUM_MARKER_LEN + 1];
+    char input_sum[CHECKSUM_MARKER_LEN + 1];
     output_len = out->len - start;
     const char *written = printout_at(out, start);
     if (b->verified_output && b->verified_len == output_len &&
         (b->verified_output == written ||
          memcmp(b->verified_output, written, output_len) == 0)) {
-        memcpy(output_sum, b->verified_sum, 16);   /* the same text */
-        output_sum[16] = '\0';
+        /* the same text */
+        memcpy(output_sum, b->verified_sum, CHECKSUM_MARKER_LEN);
+        output_sum[CHECKSUM_MARKER_LEN] = '\0';
     } else {
-        checksum_compute(written, output_len, 16, output_sum);
+        checksum_compute(written, output_len, CHECKSUM_MARKER_LEN, output_sum);
     }
-    checksum_compute(b->input, input_len, 16, input_sum);
+    checksum_compute(b->input, input_len, CHECKSUM_MARKER_LEN, input_sum);
     print_line(out,
                (const char *const[]){"/*[", name,
                                      " end generated code: output=",
                                      output_sum, " input=", input_sum,
                                      "]*/\n"},
                (const size_t[]){LIT("/*["), name_len,
-                                LIT(" end generated code: output="), 16,
-                                LIT(" input="), 16, LIT("]*/\n")},
+                                LIT(" end generated code: output="),
+                                CHECKSUM_MARKER_LEN, LIT(" input="),
+                                CHECKSUM_MARKER_LEN, LIT("]*/\n")},
                7);
 }
 

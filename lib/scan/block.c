@@ -1031,7 +1031,7 @@ static void output_sum(BlockParser *bp, size_t offset, const char *output,
     const char *path = bp->c->filename;
     if (o->sum_known && o->sum_known(o->sum_userdata, path, offset, len, full))
         return;
-    checksum_compute(output, len, 40, full);
+    checksum_compute(output, len, CHECKSUM_HEX_LEN, full);
     if (o->sum_note)
         o->sum_note(o->sum_userdata, path, offset, len, full);
 }
@@ -1129,11 +1129,11 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
                     repr(c, marker->s, marker->len));
 
     size_t length = py_len(checksum->s, checksum->n);
-    char full[41], computed[41];
+    char full[CHECKSUM_HEX_LEN + 1], computed[CHECKSUM_HEX_LEN + 1];
     output_sum(bp, output_offset, output, output_len, full);
     memcpy(computed, full, sizeof full);
-    size_t computed_len = 40;
-    if (length > 0 && length < 40)
+    size_t computed_len = CHECKSUM_HEX_LEN;
+    if (length > 0 && length < CHECKSUM_HEX_LEN)
         computed[length] = '\0', computed_len = length;
     if (span_is(*checksum, computed, computed_len)) {
         /* where it is in the text: the printer, comparing with the text,

@@ -42,7 +42,7 @@ struct Block {
        the digest when the new output is the same text. */
     const char *verified_output;
     size_t verified_len;
-    char verified_sum[41];
+    char verified_sum[CHECKSUM_HEX_LEN + 1];
     /* Appended for the driver: with block_parser_defer_checksums(), a
        checksum mismatch is left here (clinic.py's message and the end
        marker's line) for the driver to report with where it starts. */

@@ -11,7 +11,7 @@
 
 static const char *sum(const char *text, int n)
 {
-    static char out[41];
+    static char out[CHECKSUM_HEX_LEN + 1];
     checksum_compute(text, strlen(text), n, out);
     return out;
 }
@@ -35,8 +35,8 @@ START_TEST(million_a)
     size_t n = 1000000;
     char *a = malloc(n);
     memset(a, 'a', n);
-    char out[41];
-    checksum_compute(a, n, 40, out);
+    char out[CHECKSUM_HEX_LEN + 1];
+    checksum_compute(a, n, CHECKSUM_HEX_LEN, out);
     ck_assert_str_eq(out, "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
     free(a);
 }
@@ -61,8 +61,8 @@ START_TEST(length_is_clamped)
                      "a9993e364706816aba3e25717850c26c9cd0d89d");
     ck_assert_str_eq(sum("abc", 0), "");
     /* embedded NULs count: the length, not strlen, is hashed */
-    char out[41];
-    checksum_compute("a\0b", 3, 40, out);
+    char out[CHECKSUM_HEX_LEN + 1];
+    checksum_compute("a\0b", 3, CHECKSUM_HEX_LEN, out);
     ck_assert_str_ne(out, sum("a", 40));
 }
 END_TEST
