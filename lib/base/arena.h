@@ -68,7 +68,7 @@ char *arena_concat(Arena *a, const char *const *pieces);
 #define arena_concat_of(a, ...) \
     arena_concat((a), (const char *const[]){__VA_ARGS__, NULL})
 
-/* Appended for speed: like arena_alloc, but the memory is not zeroed
+/* Like arena_alloc, but the memory is not zeroed
    (for buffers that are written before they are read). */
 void *arena_alloc_uninit(Arena *a, size_t size);
 #define arena_array_uninit(a, T, n) \

@@ -88,10 +88,10 @@ typedef struct ClinicOptions {
     void *sum_userdata;
     bool input_terminated;     /* a NUL follows the input's bytes: LF
                                   text is read where it is, not copied */
-    /* Appended for speed: the caller has already looked at every byte of
-       the input (input_known): it holds a start marker, and it holds a
-       "\r" and a NUL byte exactly when input_has_cr and input_has_nul
-       say so.  Those searches are not made again. */
+    /* What the caller found when it read the input, so that the library
+       does not search for it again: with input_known, the input holds a
+       start marker, and it holds a "\r" and a NUL byte exactly when
+       input_has_cr and input_has_nul say so. */
     bool input_known;
     bool input_has_cr;
     bool input_has_nul;
@@ -99,8 +99,8 @@ typedef struct ClinicOptions {
        a line break but "\n" (no byte 0x0b-0x1f, no byte >= 0x80);
        0: not known */
     size_t input_plain_len;
-    /* Appended for speed: read_file hands back text already in universal
-       newlines (no "\r" left): not searched for one again. */
+    /* read_file hands back text already in universal newlines (no "\r"
+       left): not searched for one again. */
     bool read_file_lf;
 } ClinicOptions;
 

@@ -3,7 +3,8 @@
  *
  * A dialect is one CPython version's Argument Clinic (3.11's clinic.py,
  * 3.13's libclinic): the same pipeline, told apart by a small set of named
- * differences, all in dialect.c — the syntax it accepts (decorators and
+ * differences, one file each (dialect_3_11.c, dialect_3_13.c; dialect.c
+ * chooses among them) — the syntax it accepts (decorators and
  * markers), what it writes differently (the keyword parser's declaration,
  * converter snippets, the #include header of routed files, the Limited C
  * API), the names it renames, and its error wordings.  A file's dialect is

@@ -1,5 +1,8 @@
 /*
- * strbuf.h — the one growable string type, used everywhere.
+ * strbuf.h — a growable byte string on the heap: the buffer text is
+ * built in everywhere.  (The printer's output, printout.h, and the
+ * destinations' buffers, route.h, are growable too, each shaped for its
+ * one job: comparing with old text as it is written, appending pieces.)
  *
  * Invariants: buf is never NULL once initialised (STRBUF_INIT points at a
  * shared empty string until the first append), buf[len] == '\0' always,

@@ -34,13 +34,13 @@ typedef struct StrMap {
     const char **keys;
     const char **values;
     size_t len, cap;
-    unsigned *hashes;   /* appended for speed: a hash of each key, so a
-                           look-up compares few strings */
+    unsigned *hashes;   /* a hash of each key, so a look-up compares
+                           few strings */
 } StrMap;
 
 void strmap_set(Arena *a, StrMap *m, const char *key, const char *value);
 const char *strmap_get(const StrMap *m, const char *key); /* NULL if absent */
-/* Appended for speed: room for cap keys at once, for a map known to
+/* Room for cap keys at once, for a map known to
    grow that big (template_dict). */
 void strmap_reserve(Arena *a, StrMap *m, size_t cap);
 

@@ -1,7 +1,8 @@
 /*
- * pyblock.h — "python" blocks without Python: the declarative subset
- * (converter class definitions, print() of literals) is understood here;
- * anything else is refused with an error naming the construct.
+ * pyblock.h — "python" blocks (clinic.py's PythonParser): the block runs
+ * in clinic's own interpreter (python/pyvm.h) with clinic.py's namespace,
+ * and what it prints becomes its output; a construct the interpreter
+ * does not run is refused with an error naming it.
  */
 #ifndef CLINIC_PYBLOCK_H
 #define CLINIC_PYBLOCK_H

@@ -1,6 +1,6 @@
 /*
- * block.h — the scanner and printer of clinic blocks (clinic.py's
- * BlockParser and BlockPrinter).
+ * block.h — the scanner of clinic blocks (clinic.py's BlockParser; its
+ * BlockPrinter is generate/printer.h).
  *
  * The scanner splits a file into verbatim text and blocks
  * (start line: slash-star "[NAME input]"; stop line: "[NAME start
@@ -32,27 +32,28 @@ struct Block {
                                first verbatim line) */
     int body_line;          /* 1-based line of the first body line */
     bool preserve_output;   /* the 'preserve' directive was given */
-    /* Appended by the router helper: a directive (dump, printout, output
-       print) added to output, even "": clinic.py's block.output list is
-       then non-empty, so 'preserve' refuses the block. */
+    /* A directive (dump, printout, output print) added to output, even
+       "": clinic.py's block.output list is then non-empty, so 'preserve'
+       refuses the block. */
     bool output_appended;
-    /* Appended for speed: the existing output as read, when its checksum
-       was verified (where it is in the file's text: verified_len bytes,
-       not NUL-terminated), and its full SHA-1 digest; the printer reuses
-       the digest when the new output is the same text. */
+
+    /* The existing output as read, when its checksum was verified (where
+       it is in the file's text: verified_len bytes, not NUL-terminated),
+       and its full SHA-1 digest: the printer reuses the digest when the
+       new output is the same text. */
     const char *verified_output;
     size_t verified_len;
     char verified_sum[CHECKSUM_HEX_LEN + 1];
-    /* Appended for the driver: with block_parser_defer_checksums(), a
-       checksum mismatch is left here (clinic.py's message and the end
+    /* With block_parser_defer_checksums(), a checksum mismatch is left here (clinic.py's message and the end
        marker's line) for the driver to report with where it starts. */
     const char *checksum_error;
     int checksum_error_line;
-    /* Appended for speed: with block_parser_borrow_verbatim(), the length
-       of verbatim text, whose input then points into the file's text and
-       is not NUL-terminated; 0: input is a C string (and "" when empty). */
+    /* Text not copied out of the file.  With
+       block_parser_borrow_verbatim(), the length of verbatim text, whose
+       input then points into the file's text and is not NUL-terminated;
+       0: input is a C string (and "" when empty). */
     size_t input_len;
-    /* Appended for speed: with block_parser_borrow_output(), the existing
+    /* With block_parser_borrow_output(), the existing
        output where it is in the file's text (borrowed_len bytes, not
        NUL-terminated), and output is this very pointer until someone
        replaces it; NULL: output, when set, is a C string.  Read the
