@@ -332,20 +332,18 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     /* compared with the input as it is printed: copied, about the size
        of the input, only once something differs */
     printout_init(out, text, len);
-    BlockParser *bp = o->input_known && !o->input_has_nul
-        ? block_parser_new_no_nul(c, text, len, !o->force)
-        : block_parser_new(c, text, len, !o->force);
-    /* the caller's look at the input holds for the text it is (no "\r"
-       to turn into "\n", no BOM to skip) */
-    if (o->input_known && text == raw)
-        block_parser_known_plain(bp, o->input_plain_len);
-    block_parser_defer_checksums(bp);
-    /* verbatim blocks only go to block_print() here: not copied */
-    block_parser_borrow_verbatim(bp);
-    /* nor is a block's old output: the DSL only keeps it for 'preserve',
-       whose block is printed by block_print(), and the scanner makes it
-       a string for a block whose checksum fails */
-    block_parser_borrow_output(bp);
+    BlockScan how = {
+        .verify = !o->force,
+        .no_nul = o->input_known && !o->input_has_nul,
+        /* the caller's look at the input holds for the text it is (no
+           "\r" to turn into "\n", no BOM to skip) */
+        .plain_len = o->input_known && text == raw ? o->input_plain_len : 0,
+        /* verbatim blocks only go to block_print() here, and a block's
+           old output is only kept by the DSL for 'preserve', whose block
+           is printed by block_print(): neither is copied */
+        .borrow = true,
+    };
+    BlockParser *bp = block_parser_new(c, text, len, &how);
     Block block;
     while (block_parser_next(bp, &block)) {
         if (block.checksum_error)

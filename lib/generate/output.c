@@ -339,8 +339,8 @@ static void finish_file_destination(Clinic *c, Destination *d)
         const char *input_name = c->filename;
         int input_line = c->line;
         c->filename = d->filename;
-        BlockParser *bp = block_parser_new(c, old, old_len, true);
-        block_parser_defer_checksums(bp);
+        BlockParser *bp = block_parser_new(c, old, old_len,
+                                           &(BlockScan){.verify = true});
         Block b;
         int nblocks = 0;
         bool preserve_only = false;

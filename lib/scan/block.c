@@ -44,9 +44,7 @@ struct BlockParser {
     int next_line;         /* real line number of the line at pos */
     int line_number;       /* clinic.py's line_number: the last line read */
     bool verify;
-    bool defer_checksums;
-    bool borrow_verbatim;
-    bool borrow_output;
+    bool borrow;           /* BlockScan.borrow */
     bool first_block;
     const char *dsl_name;  /* a start line was read; its block is next */
     int start_line;        /* ... on this line */
@@ -860,15 +858,24 @@ static inline const char *is_start_line(BlockParser *bp, const Line *l)
 
 /* ---- the parser ------------------------------------------------------ */
 
-BlockParser *block_parser_new_no_nul(Clinic *c, const char *text, size_t len,
-                                     bool verify)
+BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
+                              const BlockScan *how)
 {
+    /* Blocks hold NUL-terminated strings: refuse rather than truncate. */
+    const char *nul = how->no_nul ? NULL : memchr(text, '\0', len);
+    if (nul) {
+        int line = 1;
+        for (const char *p = text; p < nul; p++)
+            line += *p == '\n';
+        clinic_fail(c, line, "NUL byte in the input: not supported");
+    }
     BlockParser *bp = arena_new_of(c->arena, BlockParser);
     bp->c = c;
     bp->text = text;
     bp->len = len;
     bp->next_line = 1;
-    bp->verify = verify;
+    bp->verify = how->verify;
+    bp->borrow = how->borrow;
     bp->first_block = true;
     bp->cpp_from = SIZE_MAX;   /* nothing known yet */
     bp->gctx = pcre2_general_context_create(arena_malloc_cb, arena_free_cb,
@@ -878,21 +885,9 @@ BlockParser *block_parser_new_no_nul(Clinic *c, const char *text, size_t len,
     bp->start_re = shared_regex(bp, &shared_start_re,
                                 "^/\\*\\[(\\w+) input\\]$");
     bp->md = pcre2_match_data_create(4, bp->gctx);
+    if (how->plain_len > bp->next_special && how->plain_len <= len)
+        bp->next_special = how->plain_len;
     return bp;
-}
-
-BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
-                              bool verify)
-{
-    /* Blocks hold NUL-terminated strings: refuse rather than truncate. */
-    const char *nul = memchr(text, '\0', len);
-    if (nul) {
-        int line = 1;
-        for (const char *p = text; p < nul; p++)
-            line += *p == '\n';
-        clinic_fail(c, line, "NUL byte in the input: not supported");
-    }
-    return block_parser_new_no_nul(c, text, len, verify);
 }
 
 static void parse_verbatim_block(BlockParser *bp, Block *out)
@@ -917,7 +912,7 @@ static void parse_verbatim_block(BlockParser *bp, Block *out)
     /* text that runs to the end of the file is already a string there */
     if (end == bp->len || end == start)
         out->input = end == start ? "" : bp->text + start;
-    else if (bp->borrow_verbatim)
+    else if (bp->borrow)
         out->input = bp->text + start, out->input_len = end - start;
     else
         out->input = arena_strndup(bp->c->arena, bp->text + start,
@@ -1147,8 +1142,6 @@ static void check_end_marker(BlockParser *bp, const Line *marker,
         c, MSG_CHECKSUM_MISMATCH,
         MSG_ARGS(arena_strndup(c->arena, checksum->s, checksum->n),
                  computed));
-    if (!bp->defer_checksums)
-        clinic_fail(c, marker->lineno, "%s", message);
     block->checksum_error = message;
     block->checksum_error_line = marker->lineno;
     /* the caller's note reads the old output as a string: a borrowed
@@ -1231,7 +1224,7 @@ static void parse_clinic_block(BlockParser *bp, Block *out)
             break;
     }
     if (arguments) {
-        if (bp->borrow_output) {
+        if (bp->borrow) {
             out->output = out->borrowed_output = bp->text + out_start;
             out->borrowed_len = out_end - out_start;
         } else {
@@ -1255,27 +1248,6 @@ int block_parser_lines_read(const BlockParser *bp)
     /* next_line counts line breaks; a last line without one counts too */
     bool partial = bp->pos > 0 && bp->text[bp->pos - 1] != '\n';
     return bp->next_line - 1 + partial;
-}
-
-void block_parser_known_plain(BlockParser *bp, size_t plain_len)
-{
-    if (plain_len > bp->next_special && plain_len <= bp->len)
-        bp->next_special = plain_len;
-}
-
-void block_parser_defer_checksums(BlockParser *bp)
-{
-    bp->defer_checksums = true;
-}
-
-void block_parser_borrow_verbatim(BlockParser *bp)
-{
-    bp->borrow_verbatim = true;
-}
-
-void block_parser_borrow_output(BlockParser *bp)
-{
-    bp->borrow_output = true;
 }
 
 size_t block_output_len(const Block *b)

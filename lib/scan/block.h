@@ -44,52 +44,51 @@ struct Block {
     const char *verified_output;
     size_t verified_len;
     char verified_sum[CHECKSUM_HEX_LEN + 1];
-    /* With block_parser_defer_checksums(), a checksum mismatch is left here (clinic.py's message and the end
-       marker's line) for the driver to report with where it starts. */
+    /* A checksum mismatch (clinic.py's message and the end marker's
+       line), for the caller to report with where the text starts to
+       differ; NULL: none. */
     const char *checksum_error;
     int checksum_error_line;
-    /* Text not copied out of the file.  With
-       block_parser_borrow_verbatim(), the length of verbatim text, whose
-       input then points into the file's text and is not NUL-terminated;
-       0: input is a C string (and "" when empty). */
+
+    /* Text not copied out of the file (BlockScan.borrow).  The length of
+       verbatim text, whose input then points into the file's text and is
+       not NUL-terminated; 0: input is a C string (and "" when empty). */
     size_t input_len;
-    /* With block_parser_borrow_output(), the existing
-       output where it is in the file's text (borrowed_len bytes, not
-       NUL-terminated), and output is this very pointer until someone
-       replaces it; NULL: output, when set, is a C string.  Read the
-       output's length with block_output_len(). */
+    /* The existing output where it is in the file's text (borrowed_len
+       bytes, not NUL-terminated), and output is this very pointer until
+       someone replaces it; NULL: output, when set, is a C string.  Read
+       the output's length with block_output_len(). */
     const char *borrowed_output;
     size_t borrowed_len;
 };
 
 typedef struct BlockParser BlockParser;
 
-/* verify: check existing checksums (false with -f).  text[len] is '\0':
-   the scanner reads it, and verbatim text that runs to the end of the
-   file is handed out as a pointer into text (which must outlive the
-   blocks). */
+/* How a text is scanned.  A checksum mismatch never fails the scan: it
+   is left in the block (checksum_error) for the caller to report with
+   where the text starts to differ. */
+typedef struct BlockScan {
+    bool verify;          /* check existing checksums (false with -f) */
+    bool no_nul;          /* the caller found the text free of NUL bytes:
+                             not searched again (else a NUL fails) */
+    size_t plain_len;     /* the text's first plain_len bytes hold no line
+                             break but "\n" (no byte 0x0b-0x1f, none >=
+                             0x80): not searched for one (0: not known) */
+    bool borrow;          /* text is not copied out: a verbatim block's
+                             input and a clinic block's existing output
+                             point into it (see Block.input_len and
+                             Block.borrowed_output), for a caller that
+                             reads them only through block_output_len(),
+                             block_print() and block_check_output(); a
+                             block with a checksum_error gets a copy of
+                             its output, a C string, for the note */
+} BlockScan;
+
+/* text[len] is '\0': the scanner reads it, and verbatim text that runs to
+   the end of the file is handed out as a pointer into text (which must
+   outlive the blocks). */
 BlockParser *block_parser_new(Clinic *c, const char *text, size_t len,
-                              bool verify);
-/* block_parser_new for a text the caller has found free of NUL bytes:
-   not searched again. */
-BlockParser *block_parser_new_no_nul(Clinic *c, const char *text, size_t len,
-                                     bool verify);
-/* The caller knows that text's first plain_len bytes hold no line break
-   but "\n" (no byte 0x0b-0x1f, no byte >= 0x80): they are not searched
-   for one again.  Before the first block_parser_next. */
-void block_parser_known_plain(BlockParser *bp, size_t plain_len);
-/* A checksum mismatch does not fail at once: it is left in the block
-   (checksum_error) for the caller to report. */
-void block_parser_defer_checksums(BlockParser *bp);
-/* Verbatim text is not copied out of the file's text: a verbatim block's
-   input points into it and is no C string (see Block.input_len), for a
-   caller that only prints verbatim blocks with block_print(). */
-void block_parser_borrow_verbatim(BlockParser *bp);
-/* A clinic block's existing output is not copied out of the file's text
-   either (see Block.borrowed_output), for a caller that reads it only
-   through block_output_len(), block_print() and block_check_output().
-   A block with a checksum_error gets a copy, a C string, for the note. */
-void block_parser_borrow_output(BlockParser *bp);
+                              const BlockScan *how);
 /* The length of b->output (0 when there is none). */
 size_t block_output_len(const Block *b);
 /* The number of lines the parser has read: once it has returned false,

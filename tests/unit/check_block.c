@@ -117,9 +117,15 @@ static bool scan(const char *text, bool verify)
     sb_reset(&clinic.diagnostics);
     if (setjmp(jb))
         return false;
-    BlockParser *bp = block_parser_new(&clinic, text, strlen(text), verify);
-    while (nblocks < MAX_BLOCKS && block_parser_next(bp, &blocks[nblocks]))
+    BlockParser *bp = block_parser_new(&clinic, text, strlen(text),
+                                       &(BlockScan){.verify = verify});
+    while (nblocks < MAX_BLOCKS && block_parser_next(bp, &blocks[nblocks])) {
+        /* the scanner leaves a mismatch to its caller: here, an error */
+        if (blocks[nblocks].checksum_error)
+            clinic_fail(&clinic, blocks[nblocks].checksum_error_line, "%s",
+                        blocks[nblocks].checksum_error);
         nblocks++;
+    }
     return true;
 }
 
@@ -193,9 +199,9 @@ START_TEST(borrowed_output_prints_alike)
     if (setjmp(jb))
         ck_abort_msg("%s", c->diagnostics.buf);
     const char *text = "int x;\n" BLOCK_FOO "int y;\n";
-    BlockParser *bp = block_parser_new(c, text, strlen(text), true);
-    block_parser_borrow_verbatim(bp);
-    block_parser_borrow_output(bp);
+    BlockParser *bp = block_parser_new(c, text, strlen(text),
+                                       &(BlockScan){.verify = true,
+                                                    .borrow = true});
     PrintOut out;
     printout_init(&out, NULL, 0);
     Block b;
@@ -219,9 +225,8 @@ START_TEST(borrowed_output_prints_alike)
                            "[clinic start generated code]*/\nout tampered\n"
                            "/*[clinic end generated code: "
                            "output=9bc27bdc827962fd input=0000]*/\nb\n";
-    bp = block_parser_new(c, tampered, strlen(tampered), true);
-    block_parser_defer_checksums(bp);
-    block_parser_borrow_output(bp);
+    bp = block_parser_new(c, tampered, strlen(tampered),
+                          &(BlockScan){.verify = true, .borrow = true});
     ck_assert(block_parser_next(bp, &b));
     ck_assert(block_parser_next(bp, &b));
     ck_assert_ptr_nonnull(b.checksum_error);
@@ -243,9 +248,10 @@ START_TEST(known_plain_text_splits_alike)
         c->recover = &jb;
         if (setjmp(jb))
             ck_abort_msg("%s", c->diagnostics.buf);
-        BlockParser *bp = block_parser_new(c, text, strlen(text), true);
+        BlockScan how = {.verify = true};
         if (told)
-            block_parser_known_plain(bp, (size_t)(strchr(text, '\f') - text));
+            how.plain_len = (size_t)(strchr(text, '\f') - text);
+        BlockParser *bp = block_parser_new(c, text, strlen(text), &how);
         Block b;
         int n = 0, last_line = 0;
         while (block_parser_next(bp, &b)) {
@@ -302,7 +308,8 @@ START_TEST(line_is_the_scanners_position)
         ck_abort_msg("%s", c->diagnostics.buf);
     const char *text = "a\n" BLOCK_FOO "b\n/*[clinic input]\nx\n"
                        "[clinic start generated code]*/\nc\nd\n";
-    BlockParser *bp = block_parser_new(c, text, strlen(text), true);
+    BlockParser *bp = block_parser_new(c, text, strlen(text),
+                                       &(BlockScan){.verify = true});
     Block b;
     ck_assert(block_parser_next(bp, &b));
     ck_assert_int_eq(c->line, 2);          /* the start line read */
@@ -653,7 +660,7 @@ START_TEST(nul_byte_refused)
                          "supported\n");
         return;
     }
-    block_parser_new(&clinic, "a\nb\0c\n", 6, true);
+    block_parser_new(&clinic, "a\nb\0c\n", 6, &(BlockScan){.verify = true});
     ck_abort_msg("a NUL byte was accepted");
 }
 END_TEST
