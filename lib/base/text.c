@@ -1276,8 +1276,8 @@ char *text_strip(Arena *a, const char *s)
 }
 
 /* Python/suggestions.c: moving (inserting, deleting, replacing) costs
-   2, changing only the case of a letter 1. */
-#define MOVE_COST 2
+   2 (TEXT_EDIT_MOVE), changing only the case of a letter 1. */
+#define MOVE_COST TEXT_EDIT_MOVE
 #define CASE_COST 1
 
 static size_t substitution_cost(char a, char b)
@@ -1289,10 +1289,7 @@ static size_t substitution_cost(char a, char b)
     return MOVE_COST;
 }
 
-/* The optimal string alignment distance: Levenshtein's, with Python's
-   costs, plus swapping two neighbours (for "itn") at the cost of one
-   move. */
-static size_t edit_distance(const char *a, const char *b)
+size_t text_edit_distance(const char *a, const char *b)
 {
     size_t na = strlen(a), nb = strlen(b);
     size_t *rows = xmalloc(3 * (nb + 1) * sizeof *rows);
@@ -1335,7 +1332,7 @@ const char *text_closest(const char *word, const char *const *candidates,
                        MOVE_COST / 6;
         /* only the case differs ("null", "NULL"): the one meant */
         size_t cost = strcasecmp(word, candidates[i]) == 0
-                          ? 0 : edit_distance(word, candidates[i]);
+                          ? 0 : text_edit_distance(word, candidates[i]);
         if (cost <= limit && cost < best_cost) {
             best = candidates[i];
             best_cost = cost;

@@ -163,6 +163,12 @@ bool text_is_legal_py_identifier(const char *s);  /* [A-Za-z_]\w* */
 
 /* Python str helpers with Python's semantics (whitespace = ASCII here). */
 char *text_strip(Arena *a, const char *s);
+/* The optimal string alignment distance of a and b: Levenshtein's with
+   Python's costs (inserting, deleting or replacing a byte costs
+   TEXT_EDIT_MOVE, changing only its case half that), plus swapping two
+   neighbours (for "itn") at the cost of one move. */
+#define TEXT_EDIT_MOVE 2
+size_t text_edit_distance(const char *a, const char *b);
 /* The candidate word is most likely a misspelling of, as Python's
    "Did you mean" picks it (a Levenshtein distance where a change of case
    costs half a substitution; here swapping two neighbours costs one

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "parse/dsl.h"
 #include "drive/query_internal.h"
 
@@ -118,35 +119,6 @@ static void find_docstrings(const Query *q, const Clinic *c, QueryFile *out)
     }
 }
 
-/* Levenshtein distance, with a cut-off: anything above limit is
-   limit + 1. */
-static size_t edit_distance(const char *a, const char *b, size_t limit)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if ((n > m ? n - m : m - n) > limit)
-        return limit + 1;
-    size_t *row = xcalloc(m + 1, sizeof *row);
-    for (size_t j = 0; j <= m; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t above = row[j];
-            size_t best = diagonal + (a[i - 1] != b[j - 1]);
-            if (above + 1 < best)
-                best = above + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diagonal = above;
-        }
-    }
-    size_t d = row[m];
-    free(row);
-    return d > limit ? limit + 1 : d;
-}
-
 typedef struct Candidate {
     const char *name;
     size_t score;       /* lower is closer */
@@ -180,7 +152,8 @@ size_t query_suggest(const char *name, char *const *names, size_t n,
         if (nl > len && names[i][nl - len - 1] == '.' &&
             strcmp(names[i] + nl - len, name) == 0)
             score = 0;
-        else if ((score = edit_distance(name, names[i], limit)) > limit)
+        else if ((score = (text_edit_distance(name, names[i]) +
+                           TEXT_EDIT_MOVE - 1) / TEXT_EDIT_MOVE) > limit)
             continue;
         else
             score += 1;

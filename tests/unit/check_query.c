@@ -321,6 +321,11 @@ START_TEST(suggestions_closest_first)
     ck_assert_uint_eq(n, 2);
     ck_assert_str_eq(got[0], "os.open");
     ck_assert_str_eq(got[1], "os.opens");
+    /* two letters swapped are one edit, as Python's suggestions count
+       them: "os.oepn" is nearer "os.open" than "os.opens" */
+    n = query_suggest("os.oepn", names, 6, got, 5);
+    ck_assert_uint_ge(n, 1);
+    ck_assert_str_eq(got[0], "os.open");
 }
 END_TEST
 
