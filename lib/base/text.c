@@ -196,16 +196,9 @@ static const char *strmap_getn(const StrMap *m, const char *key, size_t n)
         body;                                                               \
     }
 
-static bool is_py_space(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
-           ch == '\f' || ch == '\v' || ch == '\x1c' || ch == '\x1d' ||
-           ch == '\x1e' || ch == '\x1f';
-}
-
 static size_t rstrip_len(const char *s, size_t n)
 {
-    while (n > 0 && is_py_space(s[n - 1]))
+    while (n > 0 && text_is_py_space(s[n - 1]))
         n--;
     return n;
 }
@@ -213,7 +206,7 @@ static size_t rstrip_len(const char *s, size_t n)
 static bool is_blank(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!is_py_space(s[i]))
+        if (!text_is_py_space(s[i]))
             return false;
     return true;
 }
@@ -948,7 +941,7 @@ char *text_format_escape_n(Arena *a, const char *s, size_t n)
 /* Python's str.strip() of one piece, as a new arena string. */
 static char *strip_piece(Arena *a, const char *s, size_t n)
 {
-    while (n > 0 && is_py_space(*s)) {
+    while (n > 0 && text_is_py_space(*s)) {
         s++;
         n--;
     }
@@ -958,7 +951,7 @@ static char *strip_piece(Arena *a, const char *s, size_t n)
 /* s[0..n).strip() + ", ", written at its size */
 static char *strip_piece_comma(Arena *a, const char *s, size_t n)
 {
-    while (n > 0 && is_py_space(*s)) {
+    while (n > 0 && text_is_py_space(*s)) {
         s++;
         n--;
     }
@@ -987,12 +980,12 @@ static bool wrap_keeps_line(const char *line, size_t len, int length)
        its ')' and 2 */
     if ((rp - line) + 2 > length || rstrip_len(line, len) != len)
         return false;
-    if (is_py_space(after_l[0]) || is_py_space(rp[-1]))
+    if (text_is_py_space(after_l[0]) || text_is_py_space(rp[-1]))
         return false;
     for (const char *c = comma; c;
          c = memchr(c + 1, ',', (size_t)(rp - c - 1))) {
-        if (c == after_l || is_py_space(c[-1]) || rp - c < 3 ||
-            c[1] != ' ' || is_py_space(c[2]))
+        if (c == after_l || text_is_py_space(c[-1]) || rp - c < 3 ||
+            c[1] != ' ' || text_is_py_space(c[2]))
             return false;
     }
     return true;
@@ -1368,7 +1361,7 @@ bool text_find_surrogate(const char *s, size_t n, size_t *position,
 
 const char *text_skip_space(const char *s)
 {
-    while (*s && is_py_space(*s))
+    while (*s && text_is_py_space(*s))
         s++;
     return s;
 }

@@ -161,6 +161,14 @@ bool text_is_c_keyword(const char *s);
 extern const char *const text_c_keywords[];
 bool text_is_legal_py_identifier(const char *s);  /* [A-Za-z_]\w* */
 
+/* Python's str.isspace() of one ASCII byte, as strip() and split() use
+   it: "\t\n\v\f\r", " " and the separators "\x1c".."\x1f". */
+static inline bool text_is_py_space(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
+           (ch >= '\x1c' && ch <= '\x1f');
+}
+
 /* Python str helpers with Python's semantics (whitespace = ASCII here). */
 char *text_strip(Arena *a, const char *s);
 /* The optimal string alignment distance of a and b: Levenshtein's with

@@ -436,14 +436,6 @@ static const char *parser_definition_by_steps(ParseArgs *pa)
                         pa->return_value_declaration);
 }
 
-/* The bytes text.c's linear_format takes for trailing white space. */
-static bool is_py_space(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' ||
-           ch == '\f' || ch == '\v' || ch == '\x1c' || ch == '\x1d' ||
-           ch == '\x1e' || ch == '\x1f';
-}
-
 /* What linear_format puts for "    {parser_declarations}": each line of
    the value stripped of trailing white space and, unless that leaves it
    empty, indented by four spaces; a newline after each.  Nothing for an
@@ -456,7 +448,7 @@ static char *put_declarations(char *o, const char *value)
     for (const char *line = value;;) {
         const char *nl = strchr(line, '\n');
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        while (len > 0 && is_py_space(line[len - 1]))
+        while (len > 0 && text_is_py_space(line[len - 1]))
             len--;
         if (len) {
             memcpy(o, "    ", 4);

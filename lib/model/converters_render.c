@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "model/converters_impl.h"
 
 
@@ -383,18 +384,10 @@ static const char *snippet_field(const SnippetFields *f, const char *name,
     return value;
 }
 
-/* The bytes text.c's normalize_snippet takes for white space:
-   "\t\n\v\f\r", ' ' and "\x1c".."\x1f". */
-static inline bool is_py_space(char ch)
-{
-    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
-           (ch >= '\x1c' && ch <= '\x1f');
-}
-
 static bool is_blank(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!is_py_space(s[i]))
+        if (!text_is_py_space(s[i]))
             return false;
     return true;
 }
@@ -411,7 +404,7 @@ static bool end_code_line(char *out, size_t *len, size_t line_start,
     size_t n = *len - line_start - indent, i = 0;
     while (i < n && (text[i] == ' ' || text[i] == '\t'))
         i++;
-    if (i < n && !is_py_space(text[i]))
+    if (i < n && !text_is_py_space(text[i]))
         return !(first && i > 0);    /* the usual line: code */
     if (first && (i > 0 || is_blank(text, n)))
         return false;
@@ -524,7 +517,7 @@ static char *code_finish(CodeOut *o, Arena *a)
     if (!end_code_line(o->buf, &o->len, o->line_start, o->ind, o->first))
         return NULL;
     /* the trailing white space goes, and the blank lines with it */
-    while (o->len > 0 && is_py_space(o->buf[o->len - 1]))
+    while (o->len > 0 && text_is_py_space(o->buf[o->len - 1]))
         o->len--;
     return arena_strndup(a, o->buf, o->len);
 }
@@ -618,7 +611,7 @@ static CompiledSnippet *compile_snippet(const char *text)
             while (k < first->len && (text[first->at + k] == ' ' ||
                                       text[first->at + k] == '\t'))
                 k++;
-            r->code = k < first->len && !is_py_space(text[first->at + k]) &&
+            r->code = k < first->len && !text_is_py_space(text[first->at + k]) &&
                       (line > 0 || k == 0);
             line = cs->nruns + 1;
             i = at = i + 1;

@@ -26,15 +26,10 @@ const char *dsl_repr_str(Clinic *c, const char *s)
     return py_repr_str(c->arena, s, strlen(s));
 }
 
-static bool is_py_space(char ch)
-{
-    return dsl_is_space(ch);
-}
-
 /* The line past its leading whitespace. */
 static const char *skip_space(const char *s)
 {
-    while (is_py_space(*s))
+    while (text_is_py_space(*s))
         s++;
     return s;
 }
@@ -154,9 +149,9 @@ static size_t split_dots(Clinic *c, const char *s, bool strip,
         char *dot = memchr(start, '.', len - (size_t)(start - copy));
         char *end = dot ? dot : copy + len;
         if (strip) {
-            while (start < end && is_py_space(*start))
+            while (start < end && text_is_py_space(*start))
                 start++;
-            while (end > start && is_py_space(end[-1]))
+            while (end > start && text_is_py_space(end[-1]))
                 end--;
         }
         *end = '\0';
@@ -565,7 +560,7 @@ static void parse_function_names(Clinic *c, const char *decl,
            line is the block's, kept as long as the function) */
         const char *name = dsl_line_text(c->dsl, decl);
         size_t len = strlen(name);
-        *full_name = len && is_py_space(name[len - 1])
+        *full_name = len && text_is_py_space(name[len - 1])
                          ? text_strip(c->arena, name) : name;
     }
     if (!is_legal_py_identifier(*full_name))
@@ -1066,7 +1061,7 @@ static void state_function_docstring(Clinic *c, DslState *d,
         size_t full = dsl_line_len(d, line);
         size_t indent = (size_t)d->indent.indents[d->indent.depth - 1];
         len = full >= indent ? full - indent : 0;
-        while (len && is_py_space(text[len - 1]))
+        while (len && text_is_py_space(text[len - 1]))
             len--;
     }
     if (d->function_docstring.text != f->docstring) {
@@ -1120,7 +1115,7 @@ static void state_terminal(Clinic *c, DslState *d)
         size_t n = strlen(doc);
         /* copied only when there is whitespace to strip (the text read
            is no longer grown once the block ends) */
-        if (n && is_py_space(doc[n - 1]))
+        if (n && text_is_py_space(doc[n - 1]))
             f->parameters[i]->docstring = arena_strndup(c->arena, doc,
                                                         text_rstrip_len(doc));
     }

@@ -84,16 +84,9 @@ static inline const char *tx_str(const Text *x)
     return x->t.text ? x->t.text : "";
 }
 
-/* Python's str.isspace() over ASCII, as strip() and rstrip() use it. */
-static bool is_py_space(char ch)
-{
-    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
-           (ch >= '\x1c' && ch <= '\x1f');
-}
-
 static size_t rstrip_len(const char *s, size_t n)
 {
-    while (n > 0 && is_py_space(s[n - 1]))
+    while (n > 0 && text_is_py_space(s[n - 1]))
         n--;
     return n;
 }
@@ -382,7 +375,7 @@ static void add_indented_rstripped(Text *out, const char *text, size_t n,
 static bool is_blank(const char *s)
 {
     for (; *s; s++)
-        if (!is_py_space(*s))
+        if (!text_is_py_space(*s))
             return false;
     return true;
 }
@@ -453,7 +446,7 @@ static const char *format_parameters(Clinic *c, const char *text,
                 clinic_failm(c, 0, MSG_TEXT_AFTER_MARKER,
                              MSG_ARGS("parameters"));
             for (const char *p = s; p < curly; p++)
-                if (!is_py_space(*p))
+                if (!text_is_py_space(*p))
                     clinic_failm(c, 0, MSG_TEXT_BEFORE_MARKER,
                                  MSG_ARGS("parameters"));
             tx_add(&out, copied, (size_t)(s - copied));

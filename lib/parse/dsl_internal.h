@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "scan/block.h"
 #include "parse/dsl.h"
 #include "model/message.h"
@@ -83,20 +84,13 @@ struct DslState {
     ArenaText parameter_continuation_text;
 };
 
-/* Python's str.isspace() over ASCII, as strip() uses it. */
-static inline bool dsl_is_space(char ch)
-{
-    return ch == ' ' || (ch >= '\t' && ch <= '\r') ||
-           (ch >= '\x1c' && ch <= '\x1f');
-}
-
 /* The line past its leading whitespace: measured once for the line
    being parsed. */
 static inline const char *dsl_line_text(const DslState *d, const char *line)
 {
     if (line == d->cur_line)
         return d->cur_text;
-    while (dsl_is_space(*line))
+    while (text_is_py_space(*line))
         line++;
     return line;
 }

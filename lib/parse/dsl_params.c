@@ -428,7 +428,7 @@ static void parse_default(Clinic *c, const char *default_text,
        past the leading blanks is it, with no copy */
     const char *def = dsl_line_text(c->dsl, default_text);
     size_t def_len = strlen(def);
-    if (def_len && dsl_is_space(def[def_len - 1]))
+    if (def_len && text_is_py_space(def[def_len - 1]))
         def = text_strip(c->arena, def);
     PySyntaxError err = {0};
     PyExpr *expr = pyexpr_parse_default(c->arena, def, &err);
@@ -576,7 +576,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     }
 
     size_t len = dsl_line_len(d, line);
-    while (len && dsl_is_space(line[len - 1]))
+    while (len && text_is_py_space(line[len - 1]))
         len--;
     if (len && line[len - 1] == '\\') {
         ArenaText *t = &d->parameter_continuation_text;
