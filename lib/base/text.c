@@ -1261,6 +1261,77 @@ bool text_is_legal_py_identifier(const char *s)
     }
 }
 
+/* ---- shlex --------------------------------------------------------------- */
+
+static bool is_shlex_space(char ch)
+{
+    return ch && strchr(TEXT_SHLEX_SPACE, ch);
+}
+
+int text_shlex_split(Arena *a, const char *s, const char ***out,
+                     const char **error)
+{
+    size_t n = 0, cap = 4;
+    const char **words = arena_array_of(a, const char *, cap);
+    StrBuf tok = STRBUF_INIT;
+    *error = NULL;
+    for (;;) {
+        while (is_shlex_space(*s))
+            s++;
+        if (!*s)
+            break;
+        sb_reset(&tok);
+        while (*s && !is_shlex_space(*s)) {
+            if (*s == '"' || *s == '\'') {
+                char quote = *s++;
+                while (*s != quote) {
+                    if (!*s) {
+                        *error = "No closing quotation";
+                        goto fail;
+                    }
+                    /* in double quotes, a backslash escapes only a quote
+                       or a backslash and is kept before anything else */
+                    if (*s == '\\' && quote == '"') {
+                        if (!s[1]) {
+                            *error = "No escaped character";
+                            goto fail;
+                        }
+                        if (s[1] != '"' && s[1] != '\\')
+                            sb_addc(&tok, '\\');
+                        s++;
+                    }
+                    sb_addc(&tok, *s++);
+                }
+                s++;
+            } else if (*s == '\\') {
+                if (!s[1]) {
+                    *error = "No escaped character";
+                    goto fail;
+                }
+                sb_addc(&tok, s[1]);
+                s += 2;
+            } else {   /* a run of plain characters, at once */
+                size_t run = strcspn(s, " \t\r\n\\'\"");
+                sb_add(&tok, s, run);
+                s += run;
+            }
+        }
+        if (n == cap) {
+            const char **grown = arena_array_of(a, const char *, cap * 2);
+            memcpy(grown, words, cap * sizeof *words);
+            words = grown;
+            cap *= 2;
+        }
+        words[n++] = arena_strndup(a, tok.buf, tok.len);
+    }
+    sb_free(&tok);
+    *out = words;
+    return (int)n;
+fail:
+    sb_free(&tok);
+    return -1;
+}
+
 /* ---- Python str methods ------------------------------------------------ */
 
 char *text_strip(Arena *a, const char *s)

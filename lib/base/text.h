@@ -169,6 +169,15 @@ static inline bool text_is_py_space(char ch)
            (ch >= '\x1c' && ch <= '\x1f');
 }
 
+/* shlex.split(s) in POSIX mode without comments, as clinic.py splits
+   directive lines and end markers: the words in *out (in a), and their
+   number; or -1 and shlex's message in *error ("No closing quotation",
+   "No escaped character"). */
+int text_shlex_split(Arena *a, const char *s, const char ***out,
+                     const char **error);
+/* The bytes shlex takes for white space between words. */
+#define TEXT_SHLEX_SPACE " \t\r\n"
+
 /* Python str helpers with Python's semantics (whitespace = ASCII here). */
 char *text_strip(Arena *a, const char *s);
 /* The optimal string alignment distance of a and b: Levenshtein's with

@@ -359,67 +359,6 @@ static bool run_own_directive(Clinic *c, DslState *d, const char *name,
     return true;
 }
 
-static bool is_shlex_space(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
-}
-
-/* shlex.split(line) in POSIX mode, as clinic.py splits directive lines. */
-static int shlex_split(Clinic *c, const char *s, const char ***out)
-{
-    const char **tokens = NULL;
-    size_t n = 0, cap = 0;
-    StrBuf tok = STRBUF_INIT;
-    for (;;) {
-        while (is_shlex_space(*s))
-            s++;
-        if (!*s)
-            break;
-        sb_reset(&tok);
-        while (*s && !is_shlex_space(*s)) {
-            if (*s == '"' || *s == '\'') {
-                char quote = *s++;
-                for (;;) {
-                    if (!*s) {
-                        sb_free(&tok);
-                        clinic_fail(c, 0, "No closing quotation");
-                    }
-                    if (*s == quote) {
-                        s++;
-                        break;
-                    }
-                    if (*s == '\\' && quote == '"') {
-                        if (!s[1]) {
-                            sb_free(&tok);
-                            clinic_fail(c, 0, "No escaped character");
-                        }
-                        if (s[1] != '"' && s[1] != '\\')
-                            sb_addc(&tok, '\\');
-                        sb_addc(&tok, s[1]);
-                        s += 2;
-                        continue;
-                    }
-                    sb_addc(&tok, *s++);
-                }
-            } else if (*s == '\\') {
-                if (!s[1]) {
-                    sb_free(&tok);
-                    clinic_fail(c, 0, "No escaped character");
-                }
-                sb_addc(&tok, s[1]);
-                s += 2;
-            } else {
-                sb_addc(&tok, *s++);
-            }
-        }
-        GROW(c, tokens, n, cap);
-        tokens[n++] = arena_strndup(c->arena, tok.buf, tok.len);
-    }
-    sb_free(&tok);
-    *out = tokens;
-    return (int)n;
-}
-
 /* ---- the states -------------------------------------------------------- */
 
 static void run_state(Clinic *c, DslState *d, const char *line);
@@ -439,13 +378,9 @@ static bool surely_no_directive(const char *line)
 {
     if (strpbrk(line, "\"'\\"))
         return false;
-    const char *s = line;
-    while (is_shlex_space(*s))
-        s++;
-    for (; *s && !is_shlex_space(*s); s++)
-        if (*s == '.')
-            return true;
-    return false;
+    const char *s = line + strspn(line, TEXT_SHLEX_SPACE);
+    size_t word = strcspn(s, TEXT_SHLEX_SPACE);
+    return memchr(s, '.', word) != NULL;
 }
 
 static void state_dsl_start(Clinic *c, DslState *d, const char *line)
@@ -460,7 +395,10 @@ static void state_dsl_start(Clinic *c, DslState *d, const char *line)
 
     /* is it a directive? */
     const char **fields;
-    int n = shlex_split(c, line, &fields);
+    const char *err;
+    int n = text_shlex_split(c->arena, line, &fields, &err);
+    if (n < 0)
+        clinic_fail(c, 0, "%s", err);
     bool preserving = d->block->preserve_output;
     if (run_own_directive(c, d, fields[0], fields + 1, n - 1) ||
         directive_run(c, d->block, fields[0], fields + 1, n - 1, d->line)) {

@@ -945,66 +945,6 @@ static bool is_stop_line(BlockParser *bp, const Line *l, const char *stop,
     return false;
 }
 
-/* shlex.split() of the end marker's arguments (POSIX mode, no comments),
-   into fields[]; returns how many, or fails as shlex raises. */
-static size_t shlex_split(BlockParser *bp, const char *s, const char ***fields)
-{
-    Clinic *c = bp->c;
-    size_t n = 0, cap = 4;
-    const char **out = arena_array_of(c->arena, const char *, cap);
-    StrBuf tok = STRBUF_INIT;
-    bool in_token = false;
-    const char *err = NULL;
-    for (const char *p = s;; p++) {
-        if (*p == '\0' || *p == ' ' || *p == '\t' || *p == '\r' ||
-            *p == '\n') {
-            if (in_token) {
-                if (n == cap) {
-                    const char **grown =
-                        arena_array_of(c->arena, const char *, cap * 2);
-                    memcpy(grown, out, cap * sizeof *out);
-                    out = grown;
-                    cap *= 2;
-                }
-                out[n++] = sb_to_arena(&tok, c->arena);
-                in_token = false;
-            }
-            if (*p == '\0')
-                break;
-            continue;
-        }
-        in_token = true;
-        if (*p == '\\') {
-            if (*++p == '\0') {
-                err = "No escaped character";
-                break;
-            }
-            sb_addc(&tok, *p);
-        } else if (*p == '\'' || *p == '"') {
-            char quote = *p;
-            for (p++; *p && *p != quote; p++) {
-                if (quote == '"' && *p == '\\' &&
-                    (p[1] == '"' || p[1] == '\\'))
-                    p++;
-                sb_addc(&tok, *p);
-            }
-            if (*p == '\0') {
-                err = "No closing quotation";
-                break;
-            }
-        } else {   /* a run of plain characters, at once */
-            size_t run = strcspn(p, " \t\r\n\\'\"");
-            sb_add(&tok, p, run);
-            p += run - 1;
-        }
-    }
-    sb_free(&tok);
-    if (err)
-        clinic_fail(c, 0, "%s", err);
-    *fields = out;
-    return n;
-}
-
 /* Number of characters (code points) in the n bytes of UTF-8 at s:
    Python's len(). */
 static size_t py_len(const char *s, size_t n)
@@ -1056,7 +996,7 @@ static bool span_is(Span a, const char *word, size_t n)
 /* shlex.split() of the arguments, as spans: with nothing to unquote (no
    quote, no backslash: the usual "output=... input=...") and no more
    than `room` fields, the runs between blanks, pointing into the
-   arguments, in local[]; else shlex_split's, in arena memory. */
+   arguments, in local[]; else text_shlex_split's, in arena memory. */
 static size_t split_arguments(BlockParser *bp, const char *s, Span *local,
                               size_t room, Span **fields)
 {
@@ -1075,7 +1015,11 @@ static size_t split_arguments(BlockParser *bp, const char *s, Span *local,
         p += run;
     }
     const char **strings;
-    n = shlex_split(bp, s, &strings);
+    const char *err;
+    int words = text_shlex_split(bp->c->arena, s, &strings, &err);
+    if (words < 0)
+        clinic_fail(bp->c, 0, "%s", err);
+    n = (size_t)words;
     Span *out = arena_array_of(bp->c->arena, Span, n + 1);
     for (size_t i = 0; i < n; i++)
         out[i] = (Span){strings[i], strlen(strings[i])};

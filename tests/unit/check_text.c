@@ -263,6 +263,44 @@ START_TEST(join_and_escape)
 }
 END_TEST
 
+/* shlex.split() in POSIX mode: each case as Python 3.11's shlex splits
+   it, or its ValueError's message */
+START_TEST(shlex_split_as_python)
+{
+    static const struct {
+        const char *in;
+        const char *words[4];
+        const char *error;
+    } cases[] = {
+        {"a b", {"a", "b"}, NULL},
+        {" \"x y\" z ", {"x y", "z"}, NULL},
+        {"a\\ b", {"a b"}, NULL},
+        {"\"a\\\"b\\\\c\\d\"", {"a\"b\\c\\d"}, NULL},
+        {"'a\\b'", {"a\\b"}, NULL},
+        {"output=a\tinput=b\r\n", {"output=a", "input=b"}, NULL},
+        {"", {NULL}, NULL},
+        {"x \"\\", {NULL}, "No escaped character"},
+        {"x \"unclosed", {NULL}, "No closing quotation"},
+        {"x \\", {NULL}, "No escaped character"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char **words, *error;
+        int n = text_shlex_split(arena, cases[i].in, &words, &error);
+        if (cases[i].error) {
+            ck_assert_int_eq(n, -1);
+            ck_assert_str_eq(error, cases[i].error);
+            continue;
+        }
+        int want = 0;
+        while (want < 4 && cases[i].words[want])
+            want++;
+        ck_assert_int_eq(n, want);
+        for (int k = 0; k < n; k++)
+            ck_assert_str_eq(words[k], cases[i].words[k]);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("text");
@@ -278,6 +316,7 @@ int main(void)
     tcase_add_test(tc, render_template_as_the_passes_one_by_one);
     tcase_add_test(tc, identifiers_and_quoting);
     tcase_add_test(tc, join_and_escape);
+    tcase_add_test(tc, shlex_split_as_python);
     suite_add_tcase(s, tc);
     return unit_run(s);
 }
