@@ -11,8 +11,12 @@
 #define CLINIC_CONVERTERS_H
 
 #include "model/model.h"
-#include "python/pyvm.h"
+#include "python/pyexpr.h"
 #include "base/strbuf.h"
+
+/* The interpreter of python blocks (python/pyvm.h), which only the files
+   that run Python include. */
+typedef struct PyVM PyVM;
 
 /* Registry of the file being processed: built-ins (as the dialect has
    them) plus Python-block declarations.  Created by clinic_new(). */

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "model/converters_impl.h"
+#include "python/pyvm.h"
 
 /* A method of a built-in converter class: its native, and which of the
    built-in classes define it themselves (a bit per ConverterKind or
