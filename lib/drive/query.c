@@ -8,7 +8,7 @@
 
 #include "base/text.h"
 #include "parse/dsl.h"
-#include "drive/query_internal.h"
+#include "drive/query_int.h"
 
 /* ---- the model, as reported ---------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #include "model/converters.h"
 #include "parse/dsl.h"
 #include "python/pyexpr.h"
-#include "drive/query_internal.h"
+#include "drive/query_int.h"
 
 static void key_string(JsonWriter *w, const char *key, const char *value)
 {

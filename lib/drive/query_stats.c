@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/converters.h"
-#include "drive/query_internal.h"
+#include "drive/query_int.h"
 
 /* ---- name -> count ------------------------------------------------------- */
 

@@ -13,7 +13,7 @@
 #include "model/converters.h"
 #include "generate/gen.h"
 #include "python/pyexpr.h"
-#include "generate/gen_internal.h"
+#include "generate/gen_int.h"
 #include "model/message.h"
 #include "generate/output.h"
 #include "parse/route.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "generate/gen.h"
-#include "generate/gen_internal.h"
+#include "generate/gen_int.h"
 #include "python/pyexpr.h"
 #include "base/text.h"
 #include "base/textwrap.h"

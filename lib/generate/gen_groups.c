@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "model/converters.h"
-#include "generate/gen_internal.h"
+#include "generate/gen_int.h"
 #include "base/text.h"
 
 /* ---- permutations ---------------------------------------------------------- */

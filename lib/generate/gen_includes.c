@@ -10,7 +10,7 @@
 
 #include "model/converters.h"
 #include "generate/gen.h"
-#include "generate/gen_internal.h"
+#include "generate/gen_int.h"
 
 static IncludeList *includes_of(Clinic *c)
 {

@@ -22,7 +22,7 @@
 #include "model/converters.h"
 #include "scan/cpp.h"
 #include "generate/gen.h"
-#include "generate/gen_internal.h"
+#include "generate/gen_int.h"
 #include "base/text.h"
 
 /* ---- the fixed templates --------------------------------------------- */

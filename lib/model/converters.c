@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "model/converters_impl.h"
+#include "model/converters_int.h"
 #include "model/message.h"
 
 /* ---- small helpers ---------------------------------------------------- */

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/converters_py.h"
+#include "model/converters_py_int.h"
 
 /* ---- the methods: a table, the natives Python calls, the dispatch C calls --- */
 

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/converters_py.h"
+#include "model/converters_py_int.h"
 #include "model/message.h"
 
 /* ---- the file's interpreter state -------------------------------------- */

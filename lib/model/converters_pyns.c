@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/converters_py.h"
+#include "model/converters_py_int.h"
 
 /* ---- clinic.py's module namespace -------------------------------------- */
 

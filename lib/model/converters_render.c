@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "model/converters_impl.h"
+#include "model/converters_int.h"
 
 
 /* ---- names and declarations ------------------------------------------- */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/converters_impl.h"
+#include "model/converters_int.h"
 
 /* ---- classes as Python prints them ----------------------------------- */
 

@@ -14,7 +14,7 @@
 
 #include "model/converters.h"
 #include "scan/cpp.h"
-#include "parse/dsl_internal.h"
+#include "parse/dsl_int.h"
 #include "parse/directive.h"
 #include "python/pyexpr.h"
 #include "base/text.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "model/converters.h"
-#include "parse/dsl_internal.h"
+#include "parse/dsl_int.h"
 #include "base/text.h"
 
 /* The parameters as render_parameters gives them: copies whose

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "model/converters.h"
-#include "parse/dsl_internal.h"
+#include "parse/dsl_int.h"
 #include "python/pyexpr.h"
 #include "base/text.h"
 

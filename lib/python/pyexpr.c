@@ -15,7 +15,7 @@
 #include "python/pyexpr.h"
 #include "python/pyexpr_int.h"
 #include "python/pyexpr_lex.h"
-#include "python/pyexpr_parse.h"
+#include "python/pyexpr_parse_int.h"
 
 #include <ctype.h>
 #include <setjmp.h>

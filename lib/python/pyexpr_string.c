@@ -9,7 +9,7 @@
  */
 #include "python/pyexpr.h"
 #include "python/pyexpr_int.h"
-#include "python/pyexpr_parse.h"
+#include "python/pyexpr_parse_int.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * bracketed and backslash-continued lines and marks the ends of logical
  * lines); indentation is read from the column of each logical line's
  * first token, as Python's tokenizer would emit INDENT and DEDENT.  Every
- * expression is parsed by pyexpr's grammar (pyexpr_parse.h), so there is
+ * expression is parsed by pyexpr's grammar (pyexpr_parse_int.h), so there is
  * one expression parser.
  *
  * While parsing a def, a lambda or a class body, the names it binds are
@@ -13,7 +13,7 @@
  * knows a local from a global.  Constructs the interpreter does not run
  * are refused here, before anything runs, naming the construct.
  */
-#include "python/pyexpr_parse.h"
+#include "python/pyexpr_parse_int.h"
 #include "python/pyvm_int.h"
 
 #include <string.h>

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "model/converters.h"
-#include "model/converters_impl.h"
+#include "model/converters_int.h"
 #include "python/pyvm.h"
 
 typedef struct ConvCase {

@@ -15,7 +15,7 @@
 #include "scan/block.h"
 #include "drive/clinic.h"
 #include "model/converters.h"
-#include "parse/dsl_internal.h"
+#include "parse/dsl_int.h"
 #include "model/model.h"
 #include "unit.h"
 

@@ -13,7 +13,7 @@
 #include "drive/clinic.h"
 #include "model/converters.h"
 #include "generate/gen.h"
-#include "generate/gen_internal.h"
+#include "generate/gen_int.h"
 #include "generate/output.h"
 #include "unit.h"
 

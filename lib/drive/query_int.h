@@ -1,9 +1,9 @@
 /*
- * query_internal.h — what the query files (query.c, query_json.c,
+ * query_int.h — what the query files (query.c, query_json.c,
  * query_stats.c) share.  Not part of the library's interface: query.h is.
  */
-#ifndef CLINIC_QUERY_INTERNAL_H
-#define CLINIC_QUERY_INTERNAL_H
+#ifndef CLINIC_QUERY_INT_H
+#define CLINIC_QUERY_INT_H
 
 #include "base/json.h"
 #include "model/model.h"

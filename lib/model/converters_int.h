@@ -1,5 +1,5 @@
 /*
- * converters_impl.h — private to converters*.c: the built-in table rows
+ * converters_int.h — private to converters*.c: the built-in table rows
  * and the behaviour kind each row dispatches on.
  *
  * clinic.py expresses converter behaviour as Python subclasses overriding
@@ -9,8 +9,8 @@
  * are dispatched by converters_py.c: a class a python block made may
  * override any of them in Python, and reaches these through super().
  */
-#ifndef CLINIC_CONVERTERS_IMPL_H
-#define CLINIC_CONVERTERS_IMPL_H
+#ifndef CLINIC_CONVERTERS_INT_H
+#define CLINIC_CONVERTERS_INT_H
 
 #include "model/converters.h"
 

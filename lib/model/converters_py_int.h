@@ -1,5 +1,5 @@
 /*
- * converters_py.h — converters as Python classes, shared by the three
+ * converters_py_int.h — converters as Python classes, shared by the three
  * files that make them (private to them):
  *
  *   converters_py.c        the object model: the file's interpreter state,
@@ -11,12 +11,12 @@
  *   converters_pyns.c      clinic.py's module namespace: fail, warn, the
  *                          text helpers, add_c_converter, constants
  */
-#ifndef CLINIC_CONVERTERS_PY_H
-#define CLINIC_CONVERTERS_PY_H
+#ifndef CLINIC_CONVERTERS_PY_INT_H
+#define CLINIC_CONVERTERS_PY_INT_H
 
 #include <stdint.h>
 
-#include "model/converters_impl.h"
+#include "model/converters_int.h"
 #include "python/pyvm.h"
 
 /* A method of a built-in converter class: its native, and which of the

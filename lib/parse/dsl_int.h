@@ -1,12 +1,12 @@
 /*
- * dsl_internal.h — private to dsl*.c: the DSL parser's state.
+ * dsl_int.h — private to dsl*.c: the DSL parser's state.
  *
  * clinic.py's DSLParser is one object whose attributes the state methods
  * share; here that is DslState, hanging off the Clinic (c->dsl).  The
  * namespace of modules and classes it fills is in dsl.h.
  */
-#ifndef CLINIC_DSL_INTERNAL_H
-#define CLINIC_DSL_INTERNAL_H
+#ifndef CLINIC_DSL_INT_H
+#define CLINIC_DSL_INT_H
 
 #include <stdbool.h>
 #include <string.h>

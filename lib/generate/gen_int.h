@@ -1,10 +1,10 @@
 /*
- * gen_internal.h — what the generator's files (gen.c, gen_templates.c,
+ * gen_int.h — what the generator's files (gen.c, gen_templates.c,
  * gen_groups.c) share with each other and with tests/unit/check_gen.c.
  * Not part of the library's interface: gen.h is.
  */
-#ifndef CLINIC_GEN_INTERNAL_H
-#define CLINIC_GEN_INTERNAL_H
+#ifndef CLINIC_GEN_INT_H
+#define CLINIC_GEN_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,9 +1,9 @@
 /*
- * pyexpr_parse.h — the parser's state, shared by pyexpr.c (the grammar)
+ * pyexpr_parse_int.h — the parser's state, shared by pyexpr.c (the grammar)
  * and pyexpr_string.c (string and f-string literals).  Internal to pyexpr.
  */
-#ifndef CLINIC_PYEXPR_PARSE_H
-#define CLINIC_PYEXPR_PARSE_H
+#ifndef CLINIC_PYEXPR_PARSE_INT_H
+#define CLINIC_PYEXPR_PARSE_INT_H
 
 #include <setjmp.h>
 #include <stdbool.h>
