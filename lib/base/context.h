@@ -4,7 +4,7 @@
  *
  * One Clinic holds everything one input file's run builds.  Errors are
  * raised with clinic_fail(), which longjmps back to the recovery point the
- * driver set (clinic_process() in clinic.c); the caller then writes
+ * driver set (clinic_process() in drive/driver.c); the caller then writes
  * nothing.  No function in lib/ touches the file system except through the
  * callbacks the caller supplies (ClinicReadFn, ClinicSameFileFn; io.c
  * provides the real ones), so tests and the fuzzer run without files.

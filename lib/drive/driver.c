@@ -1,5 +1,5 @@
 /*
- * clinic.c — the file driver, the top floor of lib/: one Clinic context per
+ * driver.c — the file driver, the top floor of lib/: one Clinic context per
  * input file (clinic.py's Clinic.__init__ and Clinic.parse, plus
  * parse_file's language check), calling the stages in order: scanner,
  * parsers (clinic DSL, python blocks), generator, output, printer.  No

@@ -43,7 +43,7 @@ void output_append_field_n(Clinic *c, int field, const char *text, size_t n)
     }
     if (text != given)
         n = strlen(text);
-    /* the buffers outlive the function being rendered (clinic.c's
+    /* the buffers outlive the function being rendered (driver.c's
        render_function): they grow in the file's arena */
     Arena *current = c->arena;
     c->arena = c->file_arena;

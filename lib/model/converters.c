@@ -659,7 +659,7 @@ void converter_add_include(Clinic *c, Converter *conv, const char *filename,
                            const char *reason)
 {
     /* a copy made for rendering shares the list with its original, which
-       outlives the scratch arena (clinic.c's render_function) */
+       outlives the scratch arena (driver.c's render_function) */
     if (!conv->includes)   /* a converter made by hand */
         conv->includes = arena_new_of(c->file_arena, IncludeList);
     include_list_add(c->file_arena, conv->includes, filename, reason, NULL);

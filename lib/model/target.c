@@ -272,7 +272,7 @@ const char *target_limited_refusal(const Target *t, const Converter *conv)
 }
 
 /* 3.13's LIMITED_CAPI_REGEX, r'# *define +Py_LIMITED_API', searched
-   anywhere in the text (the 3.13 dialect's test too: clinic.c). */
+   anywhere in the text (the 3.13 dialect's test too: driver.c). */
 int target_limited_api_line(const char *text, size_t len)
 {
     const char *end = text + len;

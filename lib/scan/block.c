@@ -1,7 +1,7 @@
 /*
- * block.c — the scanner and printer of clinic blocks: clinic.py's
- * BlockParser (split a file into verbatim text and blocks, find each
- * block's existing output, verify its checksum) and BlockPrinter.
+ * block.c — the scanner of clinic blocks: clinic.py's BlockParser (split
+ * a file into verbatim text and blocks, find each block's existing
+ * output, verify its checksum).  Its BlockPrinter is generate/printer.c.
  *
  * The reference reads files as UTF-8 text with universal newlines and
  * splits them with str.splitlines(keepends=True).  We work on bytes: the

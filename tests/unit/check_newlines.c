@@ -1,6 +1,6 @@
 /*
  * check_newlines.c — line endings and the byte order mark, through
- * clinic_process() in memory (textform.c and the driver in clinic.c).
+ * clinic_process() in memory (textform.c and the driver in driver.c).
  *
  * The LF outputs below are what clinic.py (CPython 3.11) writes for the
  * same inputs.  clinic.py itself turns every line end into "\n"; we keep

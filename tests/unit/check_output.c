@@ -1,6 +1,6 @@
 /*
  * check_output.c — unit tests of the output router (output.c), the output
- * directives (directive.c) and the file driver (clinic.c).
+ * directives (directive.c) and the file driver (driver.c).
  *
  * Expected routings and texts were taken from clinic.py (CPython 3.11):
  * its Clinic.presets, destination_buffers and BlockPrinter.

@@ -1,6 +1,6 @@
 /*
  * check_target.c — unit tests of the targets (target.c) and of what the
- * portable target changes in a whole run (output.c, clinic.c): the names
+ * portable target changes in a whole run (output.c, driver.c): the names
  * renamed, the header included and written, the default untouched.
  */
 #include <check.h>
