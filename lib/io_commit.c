@@ -9,7 +9,12 @@
  * steps: every target checked, then every temp file written, then every
  * rename.  What can be known about a target before writing is checked in
  * the first step, so that the last one, which cannot be undone, has
- * nothing left to refuse.
+ * nothing left to refuse but a file another process changed meanwhile.
+ *
+ * A symlink the user made to their input is theirs, and is written
+ * through.  A routed file is clinic's to name, so a symlink in its place
+ * came with the tree (a pull request) and is refused: followed, it would
+ * have clinic replace whatever it points to.
  */
 #define _GNU_SOURCE   /* statx: immutable, append-only, mount root */
 #include "io.h"
@@ -34,13 +39,22 @@ typedef struct CommitEntry {
     char *temp;       /* temp file, while it exists */
     char *data;
     size_t len;
-    bool make_dirs;
+    bool routed;      /* make its directories; never through a symlink */
     bool unchanged;
 } CommitEntry;
+
+/* A file the commit's texts were computed from, as it was read. */
+typedef struct Expected {
+    char *path;
+    IoStamp stamp;
+    bool replaced;    /* by this commit: no longer to be checked */
+} Expected;
 
 struct IoCommit {
     CommitEntry *entries;
     size_t n, cap;
+    Expected *expected;
+    size_t nexpected;
     IoWriteFn write_fn;
     char **made_dirs;          /* directories this commit created */
     size_t nmade, capmade;
@@ -64,7 +78,7 @@ void io_commit_set_write_fn(IoCommit *commit, IoWriteFn fn)
 }
 
 void io_commit_add(IoCommit *commit, const char *path, const char *data,
-                   size_t len, bool make_dirs)
+                   size_t len, bool routed)
 {
     if (commit->n == commit->cap) {
         commit->cap = commit->cap ? 2 * commit->cap : 4;
@@ -78,7 +92,18 @@ void io_commit_add(IoCommit *commit, const char *path, const char *data,
     memcpy(e->data, data, len);
     e->data[len] = '\0';
     e->len = len;
-    e->make_dirs = make_dirs;
+    e->routed = routed;
+}
+
+void io_commit_expect(IoCommit *commit, const char *path,
+                      const IoStamp *stamp)
+{
+    commit->expected = xrealloc(commit->expected, (commit->nexpected + 1) *
+                                                      sizeof *commit->expected);
+    Expected *x = &commit->expected[commit->nexpected++];
+    x->path = xstrdup(path);
+    x->stamp = *stamp;
+    x->replaced = false;
 }
 
 void io_commit_free(IoCommit *commit)
@@ -97,6 +122,9 @@ void io_commit_free(IoCommit *commit)
     for (size_t i = 0; i < commit->nmade; i++)
         free(commit->made_dirs[i]);
     free(commit->made_dirs);
+    for (size_t i = 0; i < commit->nexpected; i++)
+        free(commit->expected[i].path);
+    free(commit->expected);
     free(commit->entries);
     free(commit);
 }
@@ -226,10 +254,14 @@ static int check_target(const CommitEntry *e, IoError *err)
         return refuse(err, e->path, ENOENT, "empty file name");
     struct stat st;
     bool exists = lstat(e->target, &st) == 0;
+    if (exists && e->routed && S_ISLNK(st.st_mode))
+        return refuse(err, e->path, ELOOP, "it is a symbolic link: clinic "
+                      "writes the files it routes output to itself, never "
+                      "through a link (remove the link)");
     if (!exists && errno != ENOENT && errno != ENOTDIR)
         return fail_with(err, e->path, errno, "can't write it");
     if (exists) {
-        if (S_ISLNK(st.st_mode))        /* a loop io_resolve_target gave up on */
+        if (S_ISLNK(st.st_mode))   /* a loop io_resolve_target gave up on */
             return fail_with(err, e->path, ELOOP, "can't write it");
         if (!S_ISREG(st.st_mode)) {
             char what[128];
@@ -253,7 +285,7 @@ static int check_target(const CommitEntry *e, IoError *err)
     char *existing = nearest_existing_dir(dir, &blocked);
     if (!existing) {
         int rc;
-        if (blocked && e->make_dirs)
+        if (blocked && e->routed)
             rc = obstructed(e, err);
         else
             rc = fail_with(err, e->path, blocked ? ENOTDIR : ENOENT,
@@ -261,7 +293,7 @@ static int check_target(const CommitEntry *e, IoError *err)
         free(dir);
         return rc;
     }
-    if (strcmp(existing, dir) != 0 && !e->make_dirs) {
+    if (strcmp(existing, dir) != 0 && !e->routed) {
         free(existing);
         free(dir);
         return fail_with(err, e->path, ENOENT, "can't write it");
@@ -505,6 +537,67 @@ static void undo(IoCommit *commit)
 
 /* ---- step 3: the renames ----------------------------------------------- */
 
+void io_stamp_of(const struct stat *st, IoStamp *stamp)
+{
+    stamp->dev = st->st_dev;
+    stamp->ino = st->st_ino;
+    stamp->size = st->st_size;
+    stamp->mtime_sec = st->st_mtim.tv_sec;
+    stamp->mtime_nsec = st->st_mtim.tv_nsec;
+    stamp->ctime_sec = st->st_ctim.tv_sec;
+    stamp->ctime_nsec = st->st_ctim.tv_nsec;
+}
+
+/* The first file the commit's texts came from that is no longer the
+   file that was read, or NULL.  The change time catches an edit in place
+   that kept the size and set the modification time back. */
+static const Expected *changed_since_read(const IoCommit *commit)
+{
+    for (size_t i = 0; i < commit->nexpected; i++) {
+        const Expected *x = &commit->expected[i];
+        struct stat st;
+        IoStamp now;
+        if (x->replaced)
+            continue;
+        if (stat(x->path, &st) < 0)
+            return x;
+        io_stamp_of(&st, &now);
+        const IoStamp *then = &x->stamp;
+        if (now.dev != then->dev || now.ino != then->ino ||
+            now.size != then->size || now.mtime_sec != then->mtime_sec ||
+            now.mtime_nsec != then->mtime_nsec ||
+            now.ctime_sec != then->ctime_sec ||
+            now.ctime_nsec != then->ctime_nsec)
+            return x;
+    }
+    return NULL;
+}
+
+/* The commit has just renamed its text over the file that was `old`:
+   an expected file that was that one has changed as it should. */
+static void note_replaced(IoCommit *commit, const struct stat *old)
+{
+    for (size_t i = 0; i < commit->nexpected; i++) {
+        Expected *x = &commit->expected[i];
+        if (x->stamp.dev == old->st_dev && x->stamp.ino == old->st_ino)
+            x->replaced = true;
+    }
+}
+
+/* Do the files from entry `from` on already hold what the commit would
+   write?  A concurrent clinic, given the same files, writes the same
+   texts: its change is no conflict.  If so, their temp files go. */
+static bool already_written(IoCommit *commit, size_t from)
+{
+    for (size_t i = from; i < commit->n; i++) {
+        const CommitEntry *e = &commit->entries[i];
+        if (!e->unchanged && !same_as_on_disk(e))
+            return false;
+    }
+    undo(commit);
+    return true;
+}
+
 static void sync_dir_of(const char *path)
 {
     char *dir = io_dirname(path);
@@ -532,7 +625,9 @@ int io_commit_run(IoCommit *commit, IoError *err)
     for (size_t i = 0; i < commit->n; i++) {
         CommitEntry *e = &commit->entries[i];
         free(e->target);
-        e->target = io_resolve_target(e->path);
+        /* a routed file's rename replaces a link that appears after the
+           check, rather than writing through it */
+        e->target = e->routed ? xstrdup(e->path) : io_resolve_target(e->path);
         e->unchanged = same_as_on_disk(e);
     }
     for (size_t i = 0; i < commit->n; i++) {
@@ -545,7 +640,7 @@ int io_commit_run(IoCommit *commit, IoError *err)
         CommitEntry *e = &commit->entries[i];
         if (e->unchanged)
             continue;
-        if ((e->make_dirs && make_parent_dirs(commit, e, err) < 0) ||
+        if ((e->routed && make_parent_dirs(commit, e, err) < 0) ||
             write_temp(commit, e, err) < 0) {
             undo(commit);
             return -1;
@@ -557,6 +652,17 @@ int io_commit_run(IoCommit *commit, IoError *err)
         CommitEntry *e = &commit->entries[i];
         if (e->unchanged)
             continue;
+        const Expected *changed = changed_since_read(commit);
+        if (changed) {
+            if (already_written(commit, i))
+                break;
+            undo(commit);
+            return refuse(err, changed->path, ESTALE, "changed while clinic "
+                          "was running: left as it is now, nothing written "
+                          "from its old text (run clinic again)");
+        }
+        struct stat old;
+        bool existed = stat(e->target, &old) == 0;
         if (rename(e->temp, e->target) < 0) {
             int e2 = errno;
             undo(commit);
@@ -564,6 +670,8 @@ int io_commit_run(IoCommit *commit, IoError *err)
         }
         free(e->temp);
         e->temp = NULL;
+        if (existed)
+            note_replaced(commit, &old);
         sync_dir_of(e->target);
         written++;
     }
