@@ -393,6 +393,47 @@ static bool routed_onto_own_file(Job *job, const Clinic *c)
     return false;
 }
 
+/* A routed file that would change, whose path below the input's
+   directory passes through a symlink ("clinic -> /elsewhere", as a pull
+   request can bring): written, it would land wherever the link points.
+   The input's own directory is the user's, however they reached it;
+   and the routed file itself being a link is refused by the library. */
+static bool routed_through_link(Job *job, const Clinic *c)
+{
+    char *dir = io_dirname(job->path);
+    size_t n = strlen(dir);
+    bool here = !strcmp(dir, ".");
+    bool refused = false;
+    for (size_t i = 0; i < c->nfiles && !refused; i++) {
+        const char *routed = c->files[i].path;
+        const char *below = here && routed[0] != '/' ? routed
+                            : !strncmp(routed, dir, n) && routed[n] == '/'
+                                ? routed + n + 1 : NULL;
+        if (!c->files[i].changed || !below)
+            continue;
+        for (const char *slash = strchr(below, '/'); slash && !refused;
+             slash = strchr(slash + 1, '/')) {
+            size_t len = (size_t)(slash - routed);
+            char *on_the_way = xmalloc(len + 1);
+            memcpy(on_the_way, routed, len);
+            on_the_way[len] = '\0';
+            struct stat st;
+            if (lstat(on_the_way, &st) == 0 && S_ISLNK(st.st_mode)) {
+                report_printf(&job->report, true,
+                              "%s:%d: error: Destination file %s would be "
+                              "written through %s, a symbolic link: clinic "
+                              "writes the files it routes output to itself, "
+                              "never through a link (remove the link)\n",
+                              job->path, c->line, routed, on_the_way);
+                refused = true;
+            }
+            free(on_the_way);
+        }
+    }
+    free(dir);
+    return refused;
+}
+
 /* ---- the job ------------------------------------------------------------- */
 
 /* Standard input in, standard output out: the result, or the input as it
@@ -524,6 +565,8 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
         clinic_free(c);
         return;
     }
+    if (rc == 0 && !job->from_stdin && routed_through_link(job, c))
+        rc = -1;
     if (rc != 0) {
         clinic_free(c);
         fail(job);

@@ -352,6 +352,14 @@ expect_status 2 "$CLINIC" -f rlink/r.c
 ln -sf ../nowhere.txt rlink/clinic/r.c.h   # dangling: not created either
 expect_status 2 "$CLINIC" rlink/r.c
 [ ! -e rlink/nowhere.txt ] && pass || fail "routed file through a dangling symlink: created its target"
+# a directory on the routed file's way that is a symlink: refused too
+rm -rf rlink/clinic; mkdir rlink/elsewhere; ln -s elsewhere rlink/clinic
+expect_status 2 "$CLINIC" rlink/r.c
+grep -q "^rlink/r.c:[0-9]*: error: Destination file rlink/clinic/r.c.h would be written through rlink/clinic, a symbolic link" err.txt && pass ||
+    fail "routed file through a symlinked directory: $(cat err.txt)"
+[ -z "$(ls rlink/elsewhere)" ] && cmp -s rlink/r.c rlink/r.orig && pass ||
+    fail "routed file through a symlinked directory: files changed"
+expect_status 2 "$CLINIC" --check rlink/r.c
 # the input itself may be a symlink: written through, as always
 rm -rf ilink; mkdir ilink
 cp in.c ilink/real.c; ln -s real.c ilink/link.c
