@@ -168,7 +168,10 @@ void io_stamp_of(const struct stat *st, IoStamp *stamp);
    rename it is stat'ed again, and if it is no longer that very file
    (another inode, size, modification or change time) the commit stops
    there, its temp files removed: the file is left as the other process
-   wrote it ("changed while clinic was running", errno ESTALE).  Files
+   wrote it ("changed while clinic was running", errno ESTALE).  The
+   rename over such a file is an exchange where Linux has one, and the
+   file taken out is checked once more, so no replacement slips in
+   between the check and the rename.  Files
    whose text on disk is already what the commit would write are not
    renamed, and then a change is no error (a concurrent clinic wrote the
    same). */

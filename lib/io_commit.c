@@ -362,15 +362,22 @@ static int make_parent_dirs(IoCommit *commit, const CommitEntry *e,
     return rc;
 }
 
+/* Does the file at path hold e's new text (already, or after a
+   concurrent clinic's write of the same)? */
+static bool same_text_at(const char *path, const CommitEntry *e)
+{
+    char *text;
+    size_t n;
+    if (io_read_file(path, &text, &n) < 0)
+        return false;
+    bool same = n == e->len && memcmp(text, e->data, n) == 0;
+    free(text);
+    return same;
+}
+
 static bool same_as_on_disk(const CommitEntry *e)
 {
-    char *old;
-    size_t n;
-    if (io_read_file(e->target, &old, &n) < 0)
-        return false;
-    bool same = n == e->len && memcmp(old, e->data, n) == 0;
-    free(old);
-    return same;
+    return same_text_at(e->target, e);
 }
 
 static mode_t new_file_mode(void)
@@ -548,8 +555,23 @@ void io_stamp_of(const struct stat *st, IoStamp *stamp)
     stamp->ctime_nsec = st->st_ctim.tv_nsec;
 }
 
+/* Is the file now (a file the commit's texts came from) one the commit
+   writes, already holding the commit's text for it?  Then whoever
+   changed it (a concurrent clinic) made the change this commit makes. */
+static bool holds_commit_text(const IoCommit *commit, const struct stat *now)
+{
+    for (size_t i = 0; i < commit->n; i++) {
+        const CommitEntry *e = &commit->entries[i];
+        struct stat st;
+        if (stat(e->target, &st) == 0 && st.st_dev == now->st_dev &&
+            st.st_ino == now->st_ino)
+            return same_as_on_disk(e);
+    }
+    return false;
+}
+
 /* The first file the commit's texts came from that is no longer the
-   file that was read, or NULL.  The change time catches an edit in place
+   file that was read (and does not hold the commit's text), or NULL.  The change time catches an edit in place
    that kept the size and set the modification time back. */
 static const Expected *changed_since_read(const IoCommit *commit)
 {
@@ -567,8 +589,11 @@ static const Expected *changed_since_read(const IoCommit *commit)
             now.size != then->size || now.mtime_sec != then->mtime_sec ||
             now.mtime_nsec != then->mtime_nsec ||
             now.ctime_sec != then->ctime_sec ||
-            now.ctime_nsec != then->ctime_nsec)
+            now.ctime_nsec != then->ctime_nsec) {
+            if (holds_commit_text(commit, &st))
+                continue;
             return x;
+        }
     }
     return NULL;
 }
@@ -582,6 +607,79 @@ static void note_replaced(IoCommit *commit, const struct stat *old)
         if (x->stamp.dev == old->st_dev && x->stamp.ino == old->st_ino)
             x->replaced = true;
     }
+}
+
+/* The file e's texts came from, when the commit expects one there: by
+   name, or by the identity of the file there now (st, when it exists). */
+static const Expected *expected_at(const IoCommit *commit,
+                                   const CommitEntry *e,
+                                   const struct stat *st)
+{
+    for (size_t i = 0; i < commit->nexpected; i++) {
+        const Expected *x = &commit->expected[i];
+        if (!x->replaced &&
+            (!strcmp(x->path, e->path) ||
+             (st && x->stamp.dev == st->st_dev && x->stamp.ino == st->st_ino)))
+            return x;
+    }
+    return NULL;
+}
+
+/* Renames e's temp file over its target.  A stat just before a rename
+   leaves a window in which another process can replace the file, to be
+   overwritten with output of its old text; so where the target is a file
+   the texts came from, the two are exchanged instead (Linux's renameat2
+   RENAME_EXCHANGE), and the file taken out is checked to be the one that
+   was read (device, inode, size, modification time: a rename changes its
+   change time).  If it is not, it is exchanged back and *stale says
+   which file changed.  Where exchanging is not supported, a plain
+   rename.  -1 and err (or *stale) on failure. */
+static int replace_target(IoCommit *commit, CommitEntry *e,
+                          const Expected **stale, IoError *err)
+{
+    struct stat old;
+    bool existed = stat(e->target, &old) == 0;
+    const Expected *x = expected_at(commit, e, existed ? &old : NULL);
+#ifdef RENAME_EXCHANGE
+    if (x) {
+        if (renameat2(AT_FDCWD, e->temp, AT_FDCWD, e->target,
+                      RENAME_EXCHANGE) == 0) {
+            struct stat out;
+            bool as_read = lstat(e->temp, &out) == 0 &&
+                           out.st_dev == x->stamp.dev &&
+                           out.st_ino == x->stamp.ino &&
+                           out.st_size == x->stamp.size &&
+                           out.st_mtim.tv_sec == x->stamp.mtime_sec &&
+                           out.st_mtim.tv_nsec == x->stamp.mtime_nsec;
+            if (!as_read && !same_text_at(e->temp, e)) {
+                /* theirs back in place; ours is the temp file again
+                   (should that fail, theirs is kept under the temp
+                   name rather than removed with the temp file) */
+                if (renameat2(AT_FDCWD, e->temp, AT_FDCWD, e->target,
+                              RENAME_EXCHANGE) < 0) {
+                    free(e->temp);
+                    e->temp = NULL;
+                }
+                *stale = x;
+                return -1;
+            }
+            unlink(e->temp);   /* the old file */
+            note_replaced(commit, &out);
+            return 0;
+        }
+        if (errno == ENOENT) {   /* gone since the check */
+            *stale = x;
+            return -1;
+        }
+        if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+            return fail_with(err, e->path, errno, "can't replace file");
+    }
+#endif
+    if (rename(e->temp, e->target) < 0)
+        return fail_with(err, e->path, errno, "can't replace file");
+    if (existed)
+        note_replaced(commit, &old);
+    return 0;
 }
 
 /* Do the files from entry `from` on already hold what the commit would
@@ -661,17 +759,18 @@ int io_commit_run(IoCommit *commit, IoError *err)
                           "was running: left as it is now, nothing written "
                           "from its old text (run clinic again)");
         }
-        struct stat old;
-        bool existed = stat(e->target, &old) == 0;
-        if (rename(e->temp, e->target) < 0) {
-            int e2 = errno;
+        const Expected *replaced_meanwhile = NULL;
+        if (replace_target(commit, e, &replaced_meanwhile, err) < 0) {
             undo(commit);
-            return fail_with(err, e->path, e2, "can't replace file");
+            if (!replaced_meanwhile)
+                return -1;
+            return refuse(err, replaced_meanwhile->path, ESTALE, "changed "
+                          "while clinic was running: left as it is now, "
+                          "nothing written from its old text (run clinic "
+                          "again)");
         }
         free(e->temp);
         e->temp = NULL;
-        if (existed)
-            note_replaced(commit, &old);
         sync_dir_of(e->target);
         written++;
     }
