@@ -571,8 +571,9 @@ static bool holds_commit_text(const IoCommit *commit, const struct stat *now)
 }
 
 /* The first file the commit's texts came from that is no longer the
-   file that was read (and does not hold the commit's text), or NULL.  The change time catches an edit in place
-   that kept the size and set the modification time back. */
+   file that was read (and does not hold the commit's text), or NULL.
+   The change time catches an edit in place that kept the size and set
+   the modification time back. */
 static const Expected *changed_since_read(const IoCommit *commit)
 {
     for (size_t i = 0; i < commit->nexpected; i++) {
@@ -696,6 +697,13 @@ static bool already_written(IoCommit *commit, size_t from)
     return true;
 }
 
+static int changed_meanwhile(IoError *err, const Expected *x)
+{
+    return refuse(err, x->path, ESTALE, "changed while clinic was running: "
+                  "left as it is now, nothing written from its old text "
+                  "(run clinic again)");
+}
+
 static void sync_dir_of(const char *path)
 {
     char *dir = io_dirname(path);
@@ -755,19 +763,11 @@ int io_commit_run(IoCommit *commit, IoError *err)
             if (already_written(commit, i))
                 break;
             undo(commit);
-            return refuse(err, changed->path, ESTALE, "changed while clinic "
-                          "was running: left as it is now, nothing written "
-                          "from its old text (run clinic again)");
+            return changed_meanwhile(err, changed);
         }
-        const Expected *replaced_meanwhile = NULL;
-        if (replace_target(commit, e, &replaced_meanwhile, err) < 0) {
+        if (replace_target(commit, e, &changed, err) < 0) {
             undo(commit);
-            if (!replaced_meanwhile)
-                return -1;
-            return refuse(err, replaced_meanwhile->path, ESTALE, "changed "
-                          "while clinic was running: left as it is now, "
-                          "nothing written from its old text (run clinic "
-                          "again)");
+            return changed ? changed_meanwhile(err, changed) : -1;
         }
         free(e->temp);
         e->temp = NULL;
