@@ -4,7 +4,10 @@
 # files alone, -o, --make (skipped directories, --exclude, one bad file
 # not stopping the others); the exit status scheme for CI (0 fresh, 1
 # would change, 2 error, in every mode), the summary line and -q,
-# --exit-non-zero-on-write, standard input ("clinic -").  Inputs are
+# --exit-non-zero-on-write, standard input ("clinic -"); files clinic
+# writes beside its output (the portable header, routed files) never
+# through a symlink nor over a user's header, a file named twice, a tree
+# with refused files under --check, --json and --make.  Inputs are
 # blocks of directives only, whose expected output clinic.py produced.
 #
 #   sh tests/check_cli.sh [path/to/clinic]
