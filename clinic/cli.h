@@ -85,6 +85,8 @@ void report_error(Report *r, const char *path, const char *message);
    anything goes to stderr. */
 void report_emit(const Report *r);
 void report_clear(Report *r);
+/* Drops the bytes [start, end) of the report's text. */
+void report_cut(Report *r, size_t start, size_t end);
 
 /* ---- paths.c ----------------------------------------------------------- */
 
@@ -158,6 +160,14 @@ typedef struct Job {
     bool failed;
     size_t nchanged;           /* files that would change */
     Report report;
+    /* --check/--diff: each file reported as changing, and where its
+       lines are in the report (a file two inputs change, such as a
+       target's header beside both, is reported by the first only) */
+    struct ReportedChange {
+        char *path;
+        size_t start, end;
+    } *reported;
+    size_t nreported;
     IoCommit *commit;          /* NULL: nothing to write */
     FileRefs reads;            /* every file the work looked at */
     TextId *texts;             /* the texts it read, for sums.c */

@@ -35,8 +35,11 @@
 /* Reads a whole file.  Returns 0 and a malloc'd buffer (caller frees; a
    NUL follows its *len bytes, as io_read_file gives it), or
    -1 with errno set (ENOENT when the file does not exist, EINVAL when it
-   is not a regular file: a FIFO or a device is never read).  The bytes may
-   have any line endings: the library reads them as universal newlines. */
+   is not a regular file: a FIFO or a device is never read; ELOOP when it
+   is a symbolic link, which the library then refuses to write through:
+   what it reads are the files it writes, routed files and a target's
+   header).  The bytes may have any line endings: the library reads them
+   as universal newlines. */
 typedef int (*ClinicReadFn)(void *userdata, const char *path,
                             char **data, size_t *len);
 

@@ -156,6 +156,44 @@ static void add_range(StrBuf *out, size_t start, size_t count)
         sb_addf(out, "%zu,%zu", count ? start + 1 : start, count);
 }
 
+static bool git_quotes(unsigned char ch)
+{
+    return ch < 0x20 || ch == '"' || ch == '\\' || ch >= 0x7f;
+}
+
+static void add_git_escaped(StrBuf *out, const char *s)
+{
+    static const char letters[] = "abtnvfr";   /* \a (7) to \r (13) */
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (!git_quotes(*p))
+            sb_addc(out, (char)*p);
+        else if (*p == '"' || *p == '\\')
+            sb_addf(out, "\\%c", *p);
+        else if (*p >= 7 && *p <= 13)
+            sb_addf(out, "\\%c", letters[*p - 7]);
+        else
+            sb_addf(out, "\\%03o", *p);
+    }
+}
+
+void diff_add_git_name(StrBuf *out, const char *prefix, const char *name)
+{
+    bool quoted = false;
+    for (const char *p = prefix; *p && !quoted; p++)
+        quoted = git_quotes((unsigned char)*p);
+    for (const char *p = name; *p && !quoted; p++)
+        quoted = git_quotes((unsigned char)*p);
+    if (!quoted) {
+        sb_adds(out, prefix);
+        sb_adds(out, name);
+        return;
+    }
+    sb_addc(out, '"');
+    add_git_escaped(out, prefix);
+    add_git_escaped(out, name);
+    sb_addc(out, '"');
+}
+
 void diff_unified(StrBuf *out, const char *old_label, const char *old_text,
                   size_t old_len, const char *new_label,
                   const char *new_text, size_t new_len)

@@ -17,4 +17,12 @@ void diff_unified(StrBuf *out, const char *old_label, const char *old_text,
                   size_t old_len, const char *new_label,
                   const char *new_text, size_t new_len);
 
+/* Appends prefix and name ("a/", "dir/x.c") as git writes a file's name
+   in a diff, so that git apply and patch -p1 read it back: as it is, or,
+   when it holds a control character, a '"', a '\\', DEL or any byte
+   from 0x80 (git's core.quotePath), the whole in double quotes with C
+   escapes (\t, \n, \", \\, \ooo).  The caller adds git's tab after
+   the name on the ---/+++ lines of a name with a space in it. */
+void diff_add_git_name(StrBuf *out, const char *prefix, const char *name);
+
 #endif

@@ -129,20 +129,50 @@ typedef ssize_t (*IoWriteFn)(int fd, const void *buf, size_t n);
    directory.  So every failure that can be known beforehand leaves all
    targets as they were.  If anything fails later but before the renames
    (disk full), the temp files and the directories the commit made are
-   removed.  Only a rename failing unforeseeably can leave a commit half
-   done. */
+   removed.  Only a rename failing unforeseeably, or a file expected
+   (io_commit_expect) changing between two renames, can leave a commit
+   half done. */
 typedef struct IoCommit IoCommit;
 
 IoCommit *io_commit_new(void);
 void io_commit_free(IoCommit *commit);
 void io_commit_set_write_fn(IoCommit *commit, IoWriteFn fn);
-/* Adds a file (data is copied).  make_dirs: create missing parent
-   directories, as clinic.py's file destinations do. */
+/* Adds a file (data is copied).  routed: a file clinic owns (a routed
+   file, a target's header) rather than one the user named: its missing
+   parent directories are made, as clinic.py's file destinations do, and
+   a symlink in its place is refused, never written through (a symlink a
+   source tree brings, "clinic/x.c.h -> ../../victim", would otherwise
+   have clinic write wherever it points). */
 void io_commit_add(IoCommit *commit, const char *path, const char *data,
-                   size_t len, bool make_dirs);
+                   size_t len, bool routed);
+
+/* A file's identity and stamps as the run read it, to tell whether
+   another process changed it since. */
+typedef struct IoStamp {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    long long mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
+} IoStamp;
+
+void io_stamp_of(const struct stat *st, IoStamp *stamp);
+/* The commit's texts were computed from path as stamped: before each
+   rename it is stat'ed again, and if it is no longer that very file
+   (another inode, size, modification or change time) the commit stops
+   there, its temp files removed: the file is left as the other process
+   wrote it ("changed while clinic was running", errno ESTALE).  The
+   rename over such a file is an exchange where Linux has one, and the
+   file taken out is checked once more, so no replacement slips in
+   between the check and the rename.  Files
+   whose text on disk is already what the commit would write are not
+   renamed, and then a change is no error (a concurrent clinic wrote the
+   same). */
+void io_commit_expect(IoCommit *commit, const char *path,
+                      const IoStamp *stamp);
 /* Checks every target, then writes everything.  Files whose content on
    disk is already identical are not touched (their mtime is kept).  A
-   target that is a symlink is written through (the link stays a link).
+   target that is a symlink is written through (the link stays a link),
+   unless it was added as routed: then it is refused.
    A rewritten file keeps its permission bits but setuid and setgid (as
    cp does), and its owner and group where the process may set them; a
    new file gets 0666 & ~umask.  A hard link to a rewritten file keeps

@@ -9,7 +9,12 @@
  * steps: every target checked, then every temp file written, then every
  * rename.  What can be known about a target before writing is checked in
  * the first step, so that the last one, which cannot be undone, has
- * nothing left to refuse.
+ * nothing left to refuse but a file another process changed meanwhile.
+ *
+ * A symlink the user made to their input is theirs, and is written
+ * through.  A routed file is clinic's to name, so a symlink in its place
+ * came with the tree (a pull request) and is refused: followed, it would
+ * have clinic replace whatever it points to.
  */
 #define _GNU_SOURCE   /* statx: immutable, append-only, mount root */
 #include "base/io.h"
@@ -34,13 +39,22 @@ typedef struct CommitEntry {
     char *temp;       /* temp file, while it exists */
     char *data;
     size_t len;
-    bool make_dirs;
+    bool routed;      /* make its directories; never through a symlink */
     bool unchanged;
 } CommitEntry;
+
+/* A file the commit's texts were computed from, as it was read. */
+typedef struct Expected {
+    char *path;
+    IoStamp stamp;
+    bool replaced;    /* by this commit: no longer to be checked */
+} Expected;
 
 struct IoCommit {
     CommitEntry *entries;
     size_t n, cap;
+    Expected *expected;
+    size_t nexpected;
     IoWriteFn write_fn;
     char **made_dirs;          /* directories this commit created */
     size_t nmade, capmade;
@@ -64,7 +78,7 @@ void io_commit_set_write_fn(IoCommit *commit, IoWriteFn fn)
 }
 
 void io_commit_add(IoCommit *commit, const char *path, const char *data,
-                   size_t len, bool make_dirs)
+                   size_t len, bool routed)
 {
     if (commit->n == commit->cap) {
         commit->cap = commit->cap ? 2 * commit->cap : 4;
@@ -78,7 +92,18 @@ void io_commit_add(IoCommit *commit, const char *path, const char *data,
     memcpy(e->data, data, len);
     e->data[len] = '\0';
     e->len = len;
-    e->make_dirs = make_dirs;
+    e->routed = routed;
+}
+
+void io_commit_expect(IoCommit *commit, const char *path,
+                      const IoStamp *stamp)
+{
+    commit->expected = xrealloc(commit->expected, (commit->nexpected + 1) *
+                                                      sizeof *commit->expected);
+    Expected *x = &commit->expected[commit->nexpected++];
+    x->path = xstrdup(path);
+    x->stamp = *stamp;
+    x->replaced = false;
 }
 
 void io_commit_free(IoCommit *commit)
@@ -97,6 +122,9 @@ void io_commit_free(IoCommit *commit)
     for (size_t i = 0; i < commit->nmade; i++)
         free(commit->made_dirs[i]);
     free(commit->made_dirs);
+    for (size_t i = 0; i < commit->nexpected; i++)
+        free(commit->expected[i].path);
+    free(commit->expected);
     free(commit->entries);
     free(commit);
 }
@@ -226,10 +254,14 @@ static int check_target(const CommitEntry *e, IoError *err)
         return refuse(err, e->path, ENOENT, "empty file name");
     struct stat st;
     bool exists = lstat(e->target, &st) == 0;
+    if (exists && e->routed && S_ISLNK(st.st_mode))
+        return refuse(err, e->path, ELOOP, "it is a symbolic link: clinic "
+                      "writes the files it routes output to itself, never "
+                      "through a link (remove the link)");
     if (!exists && errno != ENOENT && errno != ENOTDIR)
         return fail_with(err, e->path, errno, "can't write it");
     if (exists) {
-        if (S_ISLNK(st.st_mode))        /* a loop io_resolve_target gave up on */
+        if (S_ISLNK(st.st_mode))   /* a loop io_resolve_target gave up on */
             return fail_with(err, e->path, ELOOP, "can't write it");
         if (!S_ISREG(st.st_mode)) {
             char what[128];
@@ -253,7 +285,7 @@ static int check_target(const CommitEntry *e, IoError *err)
     char *existing = nearest_existing_dir(dir, &blocked);
     if (!existing) {
         int rc;
-        if (blocked && e->make_dirs)
+        if (blocked && e->routed)
             rc = obstructed(e, err);
         else
             rc = fail_with(err, e->path, blocked ? ENOTDIR : ENOENT,
@@ -261,7 +293,7 @@ static int check_target(const CommitEntry *e, IoError *err)
         free(dir);
         return rc;
     }
-    if (strcmp(existing, dir) != 0 && !e->make_dirs) {
+    if (strcmp(existing, dir) != 0 && !e->routed) {
         free(existing);
         free(dir);
         return fail_with(err, e->path, ENOENT, "can't write it");
@@ -330,15 +362,22 @@ static int make_parent_dirs(IoCommit *commit, const CommitEntry *e,
     return rc;
 }
 
+/* Does the file at path hold e's new text (already, or after a
+   concurrent clinic's write of the same)? */
+static bool same_text_at(const char *path, const CommitEntry *e)
+{
+    char *text;
+    size_t n;
+    if (io_read_file(path, &text, &n) < 0)
+        return false;
+    bool same = n == e->len && memcmp(text, e->data, n) == 0;
+    free(text);
+    return same;
+}
+
 static bool same_as_on_disk(const CommitEntry *e)
 {
-    char *old;
-    size_t n;
-    if (io_read_file(e->target, &old, &n) < 0)
-        return false;
-    bool same = n == e->len && memcmp(old, e->data, n) == 0;
-    free(old);
-    return same;
+    return same_text_at(e->target, e);
 }
 
 static mode_t new_file_mode(void)
@@ -505,6 +544,166 @@ static void undo(IoCommit *commit)
 
 /* ---- step 3: the renames ----------------------------------------------- */
 
+void io_stamp_of(const struct stat *st, IoStamp *stamp)
+{
+    stamp->dev = st->st_dev;
+    stamp->ino = st->st_ino;
+    stamp->size = st->st_size;
+    stamp->mtime_sec = st->st_mtim.tv_sec;
+    stamp->mtime_nsec = st->st_mtim.tv_nsec;
+    stamp->ctime_sec = st->st_ctim.tv_sec;
+    stamp->ctime_nsec = st->st_ctim.tv_nsec;
+}
+
+/* Is the file now (a file the commit's texts came from) one the commit
+   writes, already holding the commit's text for it?  Then whoever
+   changed it (a concurrent clinic) made the change this commit makes. */
+static bool holds_commit_text(const IoCommit *commit, const struct stat *now)
+{
+    for (size_t i = 0; i < commit->n; i++) {
+        const CommitEntry *e = &commit->entries[i];
+        struct stat st;
+        if (stat(e->target, &st) == 0 && st.st_dev == now->st_dev &&
+            st.st_ino == now->st_ino)
+            return same_as_on_disk(e);
+    }
+    return false;
+}
+
+/* The first file the commit's texts came from that is no longer the
+   file that was read (and does not hold the commit's text), or NULL.
+   The change time catches an edit in place that kept the size and set
+   the modification time back. */
+static const Expected *changed_since_read(const IoCommit *commit)
+{
+    for (size_t i = 0; i < commit->nexpected; i++) {
+        const Expected *x = &commit->expected[i];
+        struct stat st;
+        IoStamp now;
+        if (x->replaced)
+            continue;
+        if (stat(x->path, &st) < 0)
+            return x;
+        io_stamp_of(&st, &now);
+        const IoStamp *then = &x->stamp;
+        if (now.dev != then->dev || now.ino != then->ino ||
+            now.size != then->size || now.mtime_sec != then->mtime_sec ||
+            now.mtime_nsec != then->mtime_nsec ||
+            now.ctime_sec != then->ctime_sec ||
+            now.ctime_nsec != then->ctime_nsec) {
+            if (holds_commit_text(commit, &st))
+                continue;
+            return x;
+        }
+    }
+    return NULL;
+}
+
+/* The commit has just renamed its text over the file that was `old`:
+   an expected file that was that one has changed as it should. */
+static void note_replaced(IoCommit *commit, const struct stat *old)
+{
+    for (size_t i = 0; i < commit->nexpected; i++) {
+        Expected *x = &commit->expected[i];
+        if (x->stamp.dev == old->st_dev && x->stamp.ino == old->st_ino)
+            x->replaced = true;
+    }
+}
+
+/* The file e's texts came from, when the commit expects one there: by
+   name, or by the identity of the file there now (st, when it exists). */
+static const Expected *expected_at(const IoCommit *commit,
+                                   const CommitEntry *e,
+                                   const struct stat *st)
+{
+    for (size_t i = 0; i < commit->nexpected; i++) {
+        const Expected *x = &commit->expected[i];
+        if (!x->replaced &&
+            (!strcmp(x->path, e->path) ||
+             (st && x->stamp.dev == st->st_dev && x->stamp.ino == st->st_ino)))
+            return x;
+    }
+    return NULL;
+}
+
+/* Renames e's temp file over its target.  A stat just before a rename
+   leaves a window in which another process can replace the file, to be
+   overwritten with output of its old text; so where the target is a file
+   the texts came from, the two are exchanged instead (Linux's renameat2
+   RENAME_EXCHANGE), and the file taken out is checked to be the one that
+   was read (device, inode, size, modification time: a rename changes its
+   change time).  If it is not, it is exchanged back and *stale says
+   which file changed.  Where exchanging is not supported, a plain
+   rename.  -1 and err (or *stale) on failure. */
+static int replace_target(IoCommit *commit, CommitEntry *e,
+                          const Expected **stale, IoError *err)
+{
+    struct stat old;
+    bool existed = stat(e->target, &old) == 0;
+    const Expected *x = expected_at(commit, e, existed ? &old : NULL);
+#ifdef RENAME_EXCHANGE
+    if (x) {
+        if (renameat2(AT_FDCWD, e->temp, AT_FDCWD, e->target,
+                      RENAME_EXCHANGE) == 0) {
+            struct stat out;
+            bool as_read = lstat(e->temp, &out) == 0 &&
+                           out.st_dev == x->stamp.dev &&
+                           out.st_ino == x->stamp.ino &&
+                           out.st_size == x->stamp.size &&
+                           out.st_mtim.tv_sec == x->stamp.mtime_sec &&
+                           out.st_mtim.tv_nsec == x->stamp.mtime_nsec;
+            if (!as_read && !same_text_at(e->temp, e)) {
+                /* theirs back in place; ours is the temp file again
+                   (should that fail, theirs is kept under the temp
+                   name rather than removed with the temp file) */
+                if (renameat2(AT_FDCWD, e->temp, AT_FDCWD, e->target,
+                              RENAME_EXCHANGE) < 0) {
+                    free(e->temp);
+                    e->temp = NULL;
+                }
+                *stale = x;
+                return -1;
+            }
+            unlink(e->temp);   /* the old file */
+            note_replaced(commit, &out);
+            return 0;
+        }
+        if (errno == ENOENT) {   /* gone since the check */
+            *stale = x;
+            return -1;
+        }
+        if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+            return fail_with(err, e->path, errno, "can't replace file");
+    }
+#endif
+    if (rename(e->temp, e->target) < 0)
+        return fail_with(err, e->path, errno, "can't replace file");
+    if (existed)
+        note_replaced(commit, &old);
+    return 0;
+}
+
+/* Do the files from entry `from` on already hold what the commit would
+   write?  A concurrent clinic, given the same files, writes the same
+   texts: its change is no conflict.  If so, their temp files go. */
+static bool already_written(IoCommit *commit, size_t from)
+{
+    for (size_t i = from; i < commit->n; i++) {
+        const CommitEntry *e = &commit->entries[i];
+        if (!e->unchanged && !same_as_on_disk(e))
+            return false;
+    }
+    undo(commit);
+    return true;
+}
+
+static int changed_meanwhile(IoError *err, const Expected *x)
+{
+    return refuse(err, x->path, ESTALE, "changed while clinic was running: "
+                  "left as it is now, nothing written from its old text "
+                  "(run clinic again)");
+}
+
 static void sync_dir_of(const char *path)
 {
     char *dir = io_dirname(path);
@@ -532,7 +731,9 @@ int io_commit_run(IoCommit *commit, IoError *err)
     for (size_t i = 0; i < commit->n; i++) {
         CommitEntry *e = &commit->entries[i];
         free(e->target);
-        e->target = io_resolve_target(e->path);
+        /* a routed file's rename replaces a link that appears after the
+           check, rather than writing through it */
+        e->target = e->routed ? xstrdup(e->path) : io_resolve_target(e->path);
         e->unchanged = same_as_on_disk(e);
     }
     for (size_t i = 0; i < commit->n; i++) {
@@ -545,7 +746,7 @@ int io_commit_run(IoCommit *commit, IoError *err)
         CommitEntry *e = &commit->entries[i];
         if (e->unchanged)
             continue;
-        if ((e->make_dirs && make_parent_dirs(commit, e, err) < 0) ||
+        if ((e->routed && make_parent_dirs(commit, e, err) < 0) ||
             write_temp(commit, e, err) < 0) {
             undo(commit);
             return -1;
@@ -557,10 +758,16 @@ int io_commit_run(IoCommit *commit, IoError *err)
         CommitEntry *e = &commit->entries[i];
         if (e->unchanged)
             continue;
-        if (rename(e->temp, e->target) < 0) {
-            int e2 = errno;
+        const Expected *changed = changed_since_read(commit);
+        if (changed) {
+            if (already_written(commit, i))
+                break;
             undo(commit);
-            return fail_with(err, e->path, e2, "can't replace file");
+            return changed_meanwhile(err, changed);
+        }
+        if (replace_target(commit, e, &changed, err) < 0) {
+            undo(commit);
+            return changed ? changed_meanwhile(err, changed) : -1;
         }
         free(e->temp);
         e->temp = NULL;

@@ -107,6 +107,11 @@ static const char *read_existing(Clinic *c, const char *path, size_t *len)
     if (c->options.read_file(c->options.read_userdata, path, &data, &n)) {
         if (errno == ENOENT || errno == 0)
             return NULL;
+        if (errno == ELOOP)   /* the reader's word for a symlink */
+            clinic_fail(c, 0, "Destination file %s is a symbolic link: "
+                        "clinic writes the files it routes output to "
+                        "itself, never through a link (remove the link)",
+                        route_repr(c, path));
         if (errno == ENOTDIR) {
             /* os.makedirs() meets a non-directory on the way */
             const char *slash = strrchr(path, '/');
@@ -403,7 +408,10 @@ static void finish_file_destination(Clinic *c, Destination *d)
 
 /* The target's header, beside the file that includes it (for the block
    and buffer destinations, the input).  It is clinic's own text: written
-   whenever it differs, never merged with anything. */
+   whenever it differs, never merged with anything.  A file of that name
+   that clinic did not write (it does not begin with the header's mark,
+   which every version of the header begins with) is the user's: refused
+   unless -f, as a routed file that is not a lone 'preserve' block is. */
 static void write_target_header(Clinic *c, const Destination *d)
 {
     const Target *t = c->target;
@@ -420,6 +428,12 @@ static void write_target_header(Clinic *c, const Destination *d)
     const char *old = read_existing(c, path, &old_len);
     bool changed = !old || old_len != len ||
                    memcmp(old, t->header_text, len) != 0;
+    size_t mark_len = t->header_mark ? strlen(t->header_mark) : 0;
+    if (changed && old && !c->options.force &&
+        (old_len < mark_len || memcmp(old, t->header_mark, mark_len) != 0))
+        clinic_fail(c, 0, "%s exists and is not the header clinic writes: "
+                    "not replacing it (move it away, or use -f to replace "
+                    "it)", route_repr(c, path));
     add_output_file(c, path, t->header_text, len, changed);
 }
 

@@ -125,6 +125,8 @@ static const Target target_portable = {
     .dialect = "3.11",
     .header_name = "clinic_portable.h",
     .header_text = portable_header_text,
+    .header_mark = "/*\n * clinic_portable.h -- what the argument parsers "
+                   "that clinic writes with\n",
     .limited_refusals = portable_limited_refusals,
     .nlimited_refusals = sizeof portable_limited_refusals /
                          sizeof *portable_limited_refusals,

@@ -58,6 +58,10 @@ typedef struct Target {
     const char *helper_prefix; /* the helpers' names start so ("Clinic") */
     const char *header_name;   /* the file written beside it; NULL: none */
     const char *header_text;
+    const char *header_mark;   /* how every version of header_text has
+                                  begun, and must go on beginning: a file
+                                  of that name that begins otherwise is
+                                  the user's, replaced only with -f */
     const TargetRefusal *limited_refusals;
     size_t nlimited_refusals;
 } Target;

@@ -37,6 +37,33 @@ START_TEST(context_and_missing_newline)
 }
 END_TEST
 
+/* git's quoting, as git diff prints these names */
+static char *git_name(const char *name)
+{
+    static char result[256];
+    StrBuf out = STRBUF_INIT;
+    diff_add_git_name(&out, "a/", name);
+    strcpy(result, out.buf);
+    sb_free(&out);
+    return result;
+}
+
+START_TEST(names_quoted_as_git_quotes_them)
+{
+    ck_assert_str_eq(git_name("d/x.c"), "a/d/x.c");
+    ck_assert_str_eq(git_name("sp ace.c"), "a/sp ace.c");
+    ck_assert_str_eq(git_name("ta\tb.c"), "\"a/ta\\tb.c\"");
+    ck_assert_str_eq(git_name("new\nline.c"), "\"a/new\\nline.c\"");
+    ck_assert_str_eq(git_name("qu\"ote.c"), "\"a/qu\\\"ote.c\"");
+    ck_assert_str_eq(git_name("back\\slash.c"), "\"a/back\\\\slash.c\"");
+    ck_assert_str_eq(git_name("caf\303\251.c"), "\"a/caf\\303\\251.c\"");
+    ck_assert_str_eq(git_name("bad\377.c"), "\"a/bad\\377.c\"");
+    ck_assert_str_eq(git_name("ctl\001\a\v.c"), "\"a/ctl\\001\\a\\v.c\"");
+    ck_assert_str_eq(git_name("del\177.c"), "\"a/del\\177.c\"");
+    ck_assert_str_eq(git_name("sp ace\".c"), "\"a/sp ace\\\".c\"");
+}
+END_TEST
+
 START_TEST(new_file)
 {
     ck_assert_str_eq(udiff("/dev/null", "", "x\n"),
@@ -82,6 +109,7 @@ int main(void)
     tcase_add_test(tc, equal_texts_give_nothing);
     tcase_add_test(tc, context_and_missing_newline);
     tcase_add_test(tc, new_file);
+    tcase_add_test(tc, names_quoted_as_git_quotes_them);
     tcase_add_test(tc, hunks_split_and_merged);
     tcase_add_test(tc, insertions_and_deletions);
     suite_add_tcase(s, tc);

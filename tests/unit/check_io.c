@@ -464,6 +464,98 @@ START_TEST(file_in_the_way_of_directory)
 }
 END_TEST
 
+START_TEST(routed_file_never_through_a_symlink)
+{
+    const char *victim = in_dir("victim.txt");
+    const char *link = in_dir("gen.h");
+    put(victim, "precious\n");
+    ck_assert_int_eq(symlink("victim.txt", link), 0);
+    IoCommit *commit = io_commit_new();
+    io_commit_add(commit, link, "routed\n", 7, true);
+    IoError err;
+    ck_assert_int_eq(io_commit_run(commit, &err), -1);
+    io_commit_free(commit);
+    ck_assert_int_eq(err.errnum, ELOOP);
+    ck_assert(strstr(err.message, "symbolic link"));
+    ck_assert_str_eq(get(victim), "precious\n");
+    struct stat st;
+    ck_assert_int_eq(lstat(link, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+
+    /* dangling: the file it names is not created */
+    ck_assert_int_eq(symlink("nowhere.h", in_dir("dangling.h")), 0);
+    commit = io_commit_new();
+    io_commit_add(commit, in_dir("dangling.h"), "r\n", 2, true);
+    ck_assert_int_eq(io_commit_run(commit, &err), -1);
+    io_commit_free(commit);
+    ck_assert_int_eq(lstat(in_dir("nowhere.h"), &st), -1);
+    ck_assert_int_eq(entries(dir), 3);
+}
+END_TEST
+
+START_TEST(changed_since_read_not_written)
+{
+    const char *in = in_dir("in.c"), *routed = in_dir("in.c.h");
+    put(in, "v1\n");
+    struct stat st;
+    ck_assert_int_eq(stat(in, &st), 0);
+    IoStamp read;
+    io_stamp_of(&st, &read);
+
+    /* another process renames a new version over the input */
+    put(in_dir("next"), "v2\n");
+    ck_assert_int_eq(rename(in_dir("next"), in), 0);
+    IoCommit *commit = io_commit_new();
+    io_commit_add(commit, routed, "from v1\n", 8, true);
+    io_commit_add(commit, in, "v1 done\n", 8, false);
+    io_commit_expect(commit, in, &read);
+    IoError err;
+    ck_assert_int_eq(io_commit_run(commit, &err), -1);
+    io_commit_free(commit);
+    ck_assert_int_eq(err.errnum, ESTALE);
+    ck_assert_str_eq(err.path, in);
+    ck_assert(strstr(err.message, "changed while clinic was running"));
+    ck_assert_str_eq(get(in), "v2\n");
+    ck_assert_int_eq(entries(dir), 1);   /* no routed file, no temp */
+
+    /* a file read that is gone since has changed too */
+    ck_assert_int_eq(stat(in, &st), 0);
+    io_stamp_of(&st, &read);
+    commit = io_commit_new();
+    io_commit_add(commit, routed, "from v2\n", 8, true);
+    io_commit_add(commit, in, "v2 done\n", 8, false);
+    io_commit_expect(commit, in, &read);
+    io_commit_expect(commit, routed, &read);
+    ck_assert_int_eq(io_commit_run(commit, &err), -1);
+    io_commit_free(commit);
+    ck_assert_str_eq(get(in), "v2\n");
+
+    /* unchanged since read: written, the routed file (renamed first)
+       not mistaken for a change */
+    commit = io_commit_new();
+    io_commit_add(commit, routed, "from v2\n", 8, true);
+    io_commit_add(commit, in, "v2 done\n", 8, false);
+    io_commit_expect(commit, in, &read);
+    ck_assert_int_eq(io_commit_run(commit, &err), 2);
+    io_commit_free(commit);
+    ck_assert_str_eq(get(in), "v2 done\n");
+    ck_assert_str_eq(get(routed), "from v2\n");
+
+    /* changed, but already what the commit would write (a concurrent
+       clinic): no error, nothing renamed */
+    ck_assert_int_eq(stat(in, &st), 0);
+    io_stamp_of(&st, &read);
+    put(in_dir("next"), "v3\n");
+    ck_assert_int_eq(rename(in_dir("next"), in), 0);
+    commit = io_commit_new();
+    io_commit_add(commit, in, "v3\n", 3, false);
+    io_commit_expect(commit, in, &read);
+    ck_assert_int_eq(io_commit_run(commit, &err), 0);
+    io_commit_free(commit);
+    ck_assert_str_eq(get(in), "v3\n");
+}
+END_TEST
+
 START_TEST(missing_directory_without_make_dirs)
 {
     IoError err;
@@ -613,6 +705,8 @@ int main(void)
     tcase_add_test(tc, parent_directories_made);
     tcase_add_test(tc, file_in_the_way_of_directory);
     tcase_add_test(tc, missing_directory_without_make_dirs);
+    tcase_add_test(tc, routed_file_never_through_a_symlink);
+    tcase_add_test(tc, changed_since_read_not_written);
     tcase_add_test(tc, same_file_by_identity);
     tcase_add_test(tc, commit_refuses_two_names_for_one_file);
     tcase_add_test(tc, temp_names_fit_the_name_limit);

@@ -4,6 +4,8 @@
  * renamed, the header included and written, the default untouched.
  */
 #include <check.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,6 +196,82 @@ START_TEST(no_helper_no_header)
 }
 END_TEST
 
+/* What the header's path holds, for the library's reader: a text, or
+   NULL for a symlink (ELOOP, as clinic/job.c's reader says it). */
+static const char *header_on_disk;
+
+static int read_header(void *userdata, const char *path, char **data,
+                       size_t *len)
+{
+    (void)userdata;
+    if (!strstr(path, "clinic_portable.h")) {
+        errno = ENOENT;
+        return -1;
+    }
+    if (!header_on_disk) {
+        errno = ELOOP;
+        return -1;
+    }
+    *len = strlen(header_on_disk);
+    *data = malloc(*len + 1);
+    memcpy(*data, header_on_disk, *len + 1);
+    return 0;
+}
+
+/* The error of a portable run over the header on disk, or NULL. */
+static const char *header_error(const char *on_disk, bool force,
+                                bool *changed)
+{
+    static char message[1024];
+    header_on_disk = on_disk;
+    ClinicOptions o = {0};
+    o.target = target_find("portable");
+    o.read_file = read_header;
+    o.force = force;
+    Clinic *c = clinic_new("m.c", &o);
+    const char *error = NULL;
+    *changed = false;
+    if (clinic_process(c, source, strlen(source)) < 0) {
+        snprintf(message, sizeof message, "%s", c->diagnostics.buf);
+        error = message;
+    } else {
+        for (size_t i = 0; i < c->nfiles; i++)
+            if (strstr(c->files[i].path, "clinic_portable.h"))
+                *changed = c->files[i].changed;
+    }
+    clinic_free(c);
+    return error;
+}
+
+START_TEST(header_written_only_over_its_own)
+{
+    const Target *t = target_find("portable");
+    size_t mark = strlen(t->header_mark);
+    ck_assert_int_eq(strncmp(t->header_text, t->header_mark, mark), 0);
+    bool changed;
+    /* clinic's, current or older: rewritten when it differs */
+    ck_assert_ptr_null(header_error(portable_header_text, false, &changed));
+    ck_assert(!changed);
+    char *older = malloc(mark + 64);
+    sprintf(older, "%s * an older version */\n", t->header_mark);
+    ck_assert_ptr_null(header_error(older, false, &changed));
+    ck_assert(changed);
+    free(older);
+    /* the user's: refused, unless -f */
+    const char *e = header_error("/* mine */\n", false, &changed);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_ptr_nonnull(strstr(e, "m.c:"));
+    ck_assert_ptr_nonnull(strstr(e, "exists and is not the header clinic "
+                                    "writes"));
+    ck_assert_ptr_null(header_error("/* mine */\n", true, &changed));
+    ck_assert(changed);
+    /* a symlink: refused, even with -f */
+    e = header_error(NULL, true, &changed);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_ptr_nonnull(strstr(e, "is a symbolic link"));
+}
+END_TEST
+
 static Suite *target_suite(void)
 {
     Suite *s = suite_create("target");
@@ -207,6 +285,7 @@ static Suite *target_suite(void)
     tcase_add_test(tc, portable_output_includes_its_header_written_beside);
     tcase_add_test(tc, the_directive_wins_over_the_option);
     tcase_add_test(tc, no_helper_no_header);
+    tcase_add_test(tc, header_written_only_over_its_own);
     suite_add_tcase(s, tc);
     return s;
 }
