@@ -90,8 +90,6 @@ void report_cut(Report *r, size_t start, size_t end);
 
 /* ---- paths.c ----------------------------------------------------------- */
 
-/* os.path.normpath: "./a//b/../c" -> "a/c"; "" -> ".".  malloc'd. */
-char *path_normalize(const char *path);
 /* os.path.join(a, b).  malloc'd. */
 char *path_join(const char *a, const char *b);
 /* The name a diff gives path: relative to the current directory where

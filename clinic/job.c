@@ -20,7 +20,7 @@
 
 /* ---- what a job read and wrote ----------------------------------------- */
 
-/* path_normalize(path), only copied when it is already normal (the
+/* io_normpath(path), only copied when it is already normal (the
    walk's paths are): no empty, "." or ".." component. */
 static char *normal_path(const char *path)
 {
@@ -31,7 +31,7 @@ static char *normal_path(const char *path)
             c++;
         size_t n = (size_t)(c - p);
         if (n == 0 || (p[0] == '.' && (n == 1 || (n == 2 && p[1] == '.'))))
-            return path_normalize(path);
+            return io_normpath(path);
         if (!*c)
             return xstrdup(path);
         p = c + 1;

@@ -107,7 +107,7 @@ static bool *files_named_twice(const Options *o)
         named[i].exists = stat(o->files[i], &st) == 0;
         named[i].dev = named[i].exists ? st.st_dev : 0;
         named[i].ino = named[i].exists ? st.st_ino : 0;
-        named[i].path = named[i].exists ? NULL : path_normalize(o->files[i]);
+        named[i].path = named[i].exists ? NULL : io_normpath(o->files[i]);
         named[i].index = i;
     }
     qsort(named, o->nfiles, sizeof *named, compare_named);

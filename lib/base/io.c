@@ -417,6 +417,50 @@ void io_scan_text(const char *data, size_t len, IoTextScan *scan)
 
 /* ---- paths ----------------------------------------------------------- */
 
+char *io_normpath(const char *path)
+{
+    size_t n = strlen(path);
+    bool absolute = path[0] == '/';
+    /* the components kept, as offsets into the copy being written */
+    char *out = xmalloc(n + 2);
+    size_t *starts = xmalloc((n / 2 + 2) * sizeof *starts);
+    size_t len = 0, nparts = 0, nup = 0;   /* nup: leading ".."s kept */
+    if (absolute)
+        out[len++] = '/';
+    for (const char *s = path; *s;) {
+        while (*s == '/')
+            s++;
+        size_t k = strcspn(s, "/");
+        if (k == 0 || (k == 1 && s[0] == '.')) {
+            s += k;
+            continue;
+        }
+        if (k == 2 && s[0] == '.' && s[1] == '.' &&
+            (nparts > nup || absolute)) {
+            if (nparts > nup) {   /* back over the last name */
+                len = starts[--nparts];
+                if (len > (size_t)absolute)
+                    len--;   /* and its slash */
+            }
+            s += k;
+            continue;
+        }
+        if (len > (size_t)absolute)
+            out[len++] = '/';
+        starts[nparts++] = len;
+        if (k == 2 && s[0] == '.' && s[1] == '.')
+            nup++;
+        memcpy(out + len, s, k);
+        len += k;
+        s += k;
+    }
+    if (len == 0)
+        out[len++] = '.';
+    out[len] = '\0';
+    free(starts);
+    return out;
+}
+
 char *io_dirname(const char *path)
 {
     const char *slash = strrchr(path, '/');

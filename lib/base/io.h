@@ -87,6 +87,10 @@ void io_scan_text(const char *data, size_t len, IoTextScan *scan);
 /* "dir/name" -> "dir" ("." when there is no slash, "/" for "/name");
    malloc'd. */
 char *io_dirname(const char *path);
+/* os.path.normpath(path): no empty or "." components, ".." taken back
+   where it can be ("a/../b" -> "b", "/.." -> "/"), "." for nothing;
+   malloc'd. */
+char *io_normpath(const char *path);
 
 /* The file a write to path really lands on: path itself, or for a
    symlink (even a dangling one) the file at the end of the chain, so the

@@ -16,6 +16,7 @@
 #include "model/message.h"
 #include "parse/route.h"
 #include "model/target.h"
+#include "base/io.h"
 #include "base/text.h"
 
 /* ---- the interface the generator and the DSL use ---------------------- */
@@ -62,37 +63,17 @@ const char *output_dump_block(Clinic *c)
 
 /* ---- end of file ------------------------------------------------------ */
 
-/* Lexically the same file? ("./x" and "x", "a//b" and "a/b") */
-static const char *path_normalize(Arena *a, const char *p)
-{
-    StrBuf sb = STRBUF_INIT;
-    const char *s = p;
-    if (*s == '/')
-        sb_addc(&sb, '/');
-    while (*s) {
-        while (*s == '/')
-            s++;
-        const char *e = strchr(s, '/');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        if (n == 1 && s[0] == '.') {
-            /* "." components mean nothing */
-        } else if (n) {
-            if (sb.len && sb.buf[sb.len - 1] != '/')
-                sb_addc(&sb, '/');
-            sb_add(&sb, s, n);
-        }
-        s += n;
-    }
-    return sb_take(&sb, a);
-}
-
 /* Are a and b one file?  Asked of the caller (by device and inode), or
-   by name when there is no file system. */
+   by name (os.path.normpath's) when there is no file system. */
 static bool same_file(Clinic *c, const char *a, const char *b)
 {
     if (c->options.same_file)
         return c->options.same_file(c->options.same_file_userdata, a, b);
-    return !strcmp(path_normalize(c->arena, a), path_normalize(c->arena, b));
+    char *x = io_normpath(a), *y = io_normpath(b);
+    bool same = !strcmp(x, y);
+    free(x);
+    free(y);
+    return same;
 }
 
 /* Reads an existing file through the caller's reader.  Returns NULL when

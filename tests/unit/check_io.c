@@ -685,12 +685,32 @@ START_TEST(special_files_are_not_read)
 }
 END_TEST
 
+/* io_normpath is os.path.normpath (bar "//", which it makes "/") */
+START_TEST(normpath_as_python)
+{
+    static const char *const cases[][2] = {
+        {"a/b", "a/b"}, {"./x", "x"}, {"a//b", "a/b"}, {"/", "/"},
+        {"//", "/"}, {"/..", "/"}, {"../a", "../a"}, {"a/..", "."},
+        {"a/../..", ".."}, {"../../a/b/../c", "../../a/c"},
+        {"/a/../../b", "/b"}, {"", "."}, {"a/./b/", "a/b"}, {"./", "."},
+        {"x/../y/./z", "y/z"}, {"a/b/c/../../..", "."}, {"/x/y/..", "/x"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = io_normpath(cases[i][0]);
+        ck_assert_msg(!strcmp(got, cases[i][1]), "%s: %s, not %s",
+                      cases[i][0], got, cases[i][1]);
+        free(got);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("io");
     TCase *tc = tcase_create("io");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, read_file_and_text);
+    tcase_add_test(tc, normpath_as_python);
     tcase_add_test(tc, utf8_errors_as_python_words_them);
     tcase_add_test(tc, cr_and_nul_found_anywhere);
     tcase_add_test(tc, scan_finds_where_plain_text_ends);
