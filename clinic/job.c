@@ -523,10 +523,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     if (!job->from_stdin)
         job_note_text(job, path, &st, text, len, scan.has_cr);
     ClinicOptions copts = {0};
-    copts.input_known = true;   /* a marker, and what was just found */
-    copts.input_has_cr = scan.has_cr;
-    copts.input_has_nul = scan.has_nul;
-    copts.input_plain_len = scan.plain_len;
+    copts.input_scan = &scan;   /* what was just found, and a marker */
     copts.sum_known = sums_known;
     copts.sum_note = sums_note;
     copts.sum_userdata = job;

@@ -19,6 +19,7 @@
 #include "base/arena.h"
 #include "base/checksum.h"
 #include "base/dialect.h"
+#include "base/io.h"
 #include "base/strbuf.h"
 #include "base/textform.h"
 
@@ -91,17 +92,10 @@ typedef struct ClinicOptions {
     void *sum_userdata;
     bool input_terminated;     /* a NUL follows the input's bytes: LF
                                   text is read where it is, not copied */
-    /* What the caller found when it read the input, so that the library
-       does not search for it again: with input_known, the input holds a
-       start marker, and it holds a "\r" and a NUL byte exactly when
-       input_has_cr and input_has_nul say so. */
-    bool input_known;
-    bool input_has_cr;
-    bool input_has_nul;
-    /* ... and its first input_plain_len bytes hold no byte that may begin
-       a line break but "\n" (no byte 0x0b-0x1f, no byte >= 0x80);
-       0: not known */
-    size_t input_plain_len;
+    /* What the caller found when it read the input (io_scan_text), so
+       that the library does not search for it again; the input then
+       holds a start marker too.  NULL: nothing is known. */
+    const IoTextScan *input_scan;
     /* read_file hands back text already in universal newlines (no "\r"
        left): not searched for one again. */
     bool read_file_lf;

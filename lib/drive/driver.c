@@ -311,12 +311,12 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     const char *text =
         !o->input_terminated
             ? textform_read(c->arena, raw, raw_len, &c->form, &len)
-        : o->input_known && !o->input_has_cr
+        : o->input_scan && !o->input_scan->has_cr
             ? textform_read_lf(raw, raw_len, &c->form, &len)
             : textform_read_shared(c->arena, raw, raw_len, &c->form, &len);
     /* (a marker holds no line break, so the input's bytes and its LF text
        have one alike) */
-    if (!o->input_known && !block_has_start_marker(text, len)) {
+    if (!o->input_scan && !block_has_start_marker(text, len)) {
         c->output = raw;
         c->output_len = raw_len;
         c->recover = outer;
@@ -334,10 +334,11 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     printout_init(out, text, len);
     BlockScan how = {
         .verify = !o->force,
-        .no_nul = o->input_known && !o->input_has_nul,
+        .no_nul = o->input_scan && !o->input_scan->has_nul,
         /* the caller's look at the input holds for the text it is (no
            "\r" to turn into "\n", no BOM to skip) */
-        .plain_len = o->input_known && text == raw ? o->input_plain_len : 0,
+        .plain_len = o->input_scan && text == raw
+                         ? o->input_scan->plain_len : 0,
         /* verbatim blocks only go to block_print() here, and a block's
            old output is only kept by the DSL for 'preserve', whose block
            is printed by block_print(): neither is copied */
