@@ -93,7 +93,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check unit test-bins fixtures cli workflow conformance \
         conformance-reference bench demo install clean sanitize fuzz simd exports quick fixture-expect \
-        fuzz-smoke hardening query version deb FORCE
+        fuzz-smoke hardening query version deb package FORCE
 
 all: $(CLINIC_BIN)
 
@@ -173,6 +173,10 @@ cli: $(CLINIC_BIN)
 workflow: $(CLINIC_BIN)
 	@sh tests/workflow.sh $(CLINIC_BIN)
 
+# the version everywhere, make deb (lintian, unpacked and run), make install
+package: $(CLINIC_BIN)
+	@MAKE="$(MAKE)" sh tests/package.sh $(CLINIC_BIN)
+
 conformance: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/conformance/run.sh --clinic $(CLINIC_BIN)
 
@@ -219,6 +223,25 @@ install: $(CLINIC_BIN)
 	    echo install -m 644 man/clinic.1 $(DESTDIR)$(MANDIR)/man1/clinic.1; \
 	    install -m 644 man/clinic.1 $(DESTDIR)$(MANDIR)/man1/clinic.1; \
 	fi
+	install -d $(DESTDIR)$(DATADIR)
+	install -m 644 schema/clinic-query.schema.json $(DESTDIR)$(DATADIR)/
+
+# The Debian package (debian/): dpkg-buildpackage -b in a copy of the tree
+# under $(BUILD)/deb (it writes into debian/ and beside the tree), given
+# this tree's CLINIC_COMMIT; the package goes to $(BUILD)/.  debian/changelog
+# must name VERSION.
+DEB_DIR  = $(BUILD)/deb
+DEB_FILE = clinic_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null).deb
+deb:
+	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || \
+	    { echo "make deb: debian/changelog says $$v, the Makefile $(VERSION)"; exit 1; }
+	@rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/clinic-$(VERSION)
+	@tar --exclude=./.git --exclude=./build --exclude='./build-*' -cf - . | \
+	    tar -C $(DEB_DIR)/clinic-$(VERSION) -xf -
+	cd $(DEB_DIR)/clinic-$(VERSION) && unset MAKEFLAGS MFLAGS MAKELEVEL && \
+	    CLINIC_COMMIT='$(CLINIC_COMMIT)' dpkg-buildpackage -b -us -uc -jauto
+	mv $(DEB_DIR)/$(DEB_FILE) $(BUILD)/$(DEB_FILE)
+	@echo "make deb: $(BUILD)/$(DEB_FILE)"
 
 # Sanitizer and fuzzing builds: the same wildcard rules, other BUILD dirs.
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
