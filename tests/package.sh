@@ -185,7 +185,10 @@ if [ -f "$deb" ]; then
        grep -q '^Inst libc6 ' "$T_LOG"; then
         t_ok "apt-get install ./$(basename "$deb") on an empty system (simulated): installs libc6 and libpcre2-8-0 with it"
     else
-        t_bad "apt-get install ./$(basename "$deb") on an empty system (simulated)" "exit $rc: $(grep -v '^Inst\|^Conf' "$T_LOG" | tail -n 5)"
+        hint=
+        [ -n "$(ls /var/lib/apt/lists/ 2>/dev/null | grep -v '^lock$\|^partial$\|^auxfiles$')" ] ||
+            hint=" (apt has no package lists: apt-get update)"
+        t_bad "apt-get install ./$(basename "$deb") on an empty system (simulated)" "exit $rc$hint: $(grep -v '^Inst\|^Conf' "$T_LOG" | tail -n 5)"
     fi
 
     # ---- the package, installed into a scratch root ------------------------
