@@ -17,7 +17,8 @@
 #                                is fresh
 #   hook from    clinic-from-source (language: script): this working tree
 #   source       committed in a scratch repository that pre-commit clones
-#                by path and commit; no clinic on PATH.  4 pre-commit runs
+#                by path and commit, configured by the README's Install
+#                example (path and rev put in); no clinic on PATH.  4 runs
 #                at once in 4 repositories with a stale file, on a cold
 #                cache: clinic built once in the clone (one build, one link
 #                in its log), each run fails and its file is what
@@ -219,6 +220,15 @@ snapshot() {   # snapshot DIR: this working tree (no build, no .git) in DIR
     tar -C "$top" --exclude=./.git --exclude=./build --exclude='./build-*' -cf - . |
         tar -C "$1" -xf -
 }
+# the README's Install example as it is, its path and rev those of the
+# clone $src at $srcrev, for the hook ID
+readme_config() {
+    awk '/^    repos:$/ { b = ""; on = 1 }
+         on { b = b $0 "\n" }
+         on && /^$/ { if (b ~ /clinic-from-source/) { printf "%s", b; exit } on = 0 }' "$top/README" |
+        sed -e 's/^    //' -e "s|repo: /path/to/clinic .*|repo: $src|" \
+            -e "s|rev: v[0-9.]*|rev: $srcrev|" -e "s|id: clinic-from-source|id: $1|"
+}
 # a stale repository NAME for the hook ID: spam.c's docstring changed after
 # its code was generated; committed, the hook configured
 stale_repo() {
@@ -227,8 +237,7 @@ stale_repo() {
         cd "$r" && git init -q &&
         module spam > spam.c && "$CLINIC" spam.c > /dev/null 2>&1 &&
         sed -i 's/Return a\./Return a, documented later./' spam.c &&
-        printf 'repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: %s\n' \
-            "$src" "$srcrev" "$2" > .pre-commit-config.yaml &&
+        readme_config "$2" > .pre-commit-config.yaml &&
         git add -A && git commit -qm start --no-verify
     )
 }
@@ -238,6 +247,11 @@ if command -v pre-commit > /dev/null 2>&1; then
     (cd "$src" && git init -q && git add -A && git commit -qm snapshot) > "$T_LOG" 2>&1 ||
         t_bad "hook from source" "cannot make the clone: $(tail -n 3 "$T_LOG")"
     srcrev=$(git -C "$src" rev-parse HEAD)
+    if readme_config clinic-from-source | grep -q "rev: $srcrev"; then
+        t_ok "the README's Install example is the configuration tried: $(readme_config clinic-from-source | tr -s ' \n' ' ')"
+    else
+        t_bad "the README's Install example" "not found (a block of 'repos:' naming clinic-from-source)"
+    fi
     nopath=$(echo "$PATH" | sed "s|$T_WORK/bin:||")
 
     # the expected result: what build/clinic writes
