@@ -23,13 +23,28 @@
 #                         past crashes; the corpus grows in build-fuzz/corpus
 #   make hardening        fuzz-smoke, sanitize and tests/hardening/*
 #   make install          PREFIX=/usr/local DESTDIR=
+#   make deb              the Debian package, build/clinic_VERSION_ARCH.deb
+#   make version          print the version (VERSION below)
 #
 # Conformance and bench fetch CPython 3.11 from Debian packages into
 # $(CLINIC_CACHE) (default ~/.cache/clinic-conformance), never into the repo.
 
+# The version, and its one source: clinic --version, the JSON of the query
+# modes and make deb take it from here; debian/changelog, NEWS, the man page
+# and the README name it too, and tests/package.sh fails when one does not.
+VERSION  := 0.9.0
+# The commit, printed by clinic --version beside the version, when built
+# from a git checkout that is not at the tag vVERSION (git describe); empty
+# from a tarball, or when given empty (CLINIC_COMMIT= make).
+ifeq ($(origin CLINIC_COMMIT),undefined)
+CLINIC_COMMIT := $(filter-out v$(VERSION),$(shell { [ -e .git ] && \
+    git describe --tags --always --dirty --match 'v[0-9]*'; } 2>/dev/null))
+endif
+
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
+DATADIR  ?= $(PREFIX)/share/clinic
 CC       ?= cc
 PKG_CONFIG ?= pkg-config
 PYTHON   ?= python3
@@ -53,7 +68,8 @@ CHECK_LIBS   := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -
 SIMD_FLAGS := $(if $(filter 1,$(CLINIC_NO_SIMD)),-DCLINIC_NO_SIMD) \
               $(if $(filter 1,$(CLINIC_NO_AVX2)),-DCLINIC_NO_AVX2)
 
-ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(DEPS_CFLAGS) $(SIMD_FLAGS) -Ilib $(CFLAGS)
+ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(DEPS_CFLAGS) $(SIMD_FLAGS) -Ilib \
+             -DCLINIC_VERSION='"$(VERSION)"' $(CFLAGS)
 
 # Quiet build lines ("  CC      lib/parse/dsl.c"); V=1 shows the full commands.
 ifeq ($(V),1)
@@ -77,7 +93,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check unit test-bins fixtures cli workflow conformance \
         conformance-reference bench demo install clean sanitize fuzz simd exports quick fixture-expect \
-        fuzz-smoke hardening query
+        fuzz-smoke hardening query version deb package FORCE
 
 all: $(CLINIC_BIN)
 
@@ -99,6 +115,16 @@ $(BUILD)/gen/portable_header.o: $(BUILD)/gen/portable_header.c
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The version and the commit, each in a file rewritten only when it changes,
+# so what prints them is rebuilt then, and only then.
+$(BUILD)/gen/version $(BUILD)/gen/commit: FORCE
+	@mkdir -p $(dir $@)
+	@v='$(if $(filter %/version,$@),$(VERSION),$(CLINIC_COMMIT))'; \
+	    [ -f $@ ] && [ "$$(cat $@)" = "$$v" ] || echo "$$v" > $@
+FORCE:
+
+$(BUILD)/lib/drive/query.o: $(BUILD)/gen/version
+
 $(LIBCLINIC): $(LIB_OBJ)
 	@rm -f $@
 	$(say) AR $@
@@ -106,10 +132,11 @@ $(LIBCLINIC): $(LIB_OBJ)
 
 CLI_SRC  := $(sort $(wildcard clinic/*.c))
 
-$(CLINIC_BIN): $(CLI_SRC) $(wildcard clinic/*.h) $(LIBCLINIC) $(LIB_HDR)
+$(CLINIC_BIN): $(CLI_SRC) $(wildcard clinic/*.h) $(LIBCLINIC) $(LIB_HDR) \
+              $(BUILD)/gen/version $(BUILD)/gen/commit
 	@mkdir -p $(dir $@)
 	$(say) LINK $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_SRC) $(LIBCLINIC) $(DEPS_LIBS) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) -DCLINIC_COMMIT='"$(CLINIC_COMMIT)"' $(LDFLAGS) -o $@ $(CLI_SRC) $(LIBCLINIC) $(DEPS_LIBS) -lm
 
 # The old binary goes first: make unit builds with -k, and a test that no
 # longer compiles must be "not built", not its previous self run again.
@@ -121,6 +148,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBCLINIC) $(LIB_HDR) $(wildcard tests/unit/*
 
 deps:
 	@sh tests/deps.sh
+
+version:
+	@echo $(VERSION)
 
 test-bins: $(TEST_BIN)
 
@@ -142,6 +172,10 @@ cli: $(CLINIC_BIN)
 
 workflow: $(CLINIC_BIN)
 	@sh tests/workflow.sh $(CLINIC_BIN)
+
+# the version everywhere, make deb (lintian, unpacked and run), make install
+package: $(CLINIC_BIN)
+	@MAKE="$(MAKE)" sh tests/package.sh $(CLINIC_BIN)
 
 conformance: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/conformance/run.sh --clinic $(CLINIC_BIN)
@@ -189,6 +223,25 @@ install: $(CLINIC_BIN)
 	    echo install -m 644 man/clinic.1 $(DESTDIR)$(MANDIR)/man1/clinic.1; \
 	    install -m 644 man/clinic.1 $(DESTDIR)$(MANDIR)/man1/clinic.1; \
 	fi
+	install -d $(DESTDIR)$(DATADIR)
+	install -m 644 schema/clinic-query.schema.json $(DESTDIR)$(DATADIR)/
+
+# The Debian package (debian/): dpkg-buildpackage -b in a copy of the tree
+# under $(BUILD)/deb (it writes into debian/ and beside the tree), given
+# this tree's CLINIC_COMMIT; the package goes to $(BUILD)/.  debian/changelog
+# must name VERSION.
+DEB_DIR  = $(BUILD)/deb
+DEB_FILE = clinic_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null).deb
+deb:
+	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || \
+	    { echo "make deb: debian/changelog says $$v, the Makefile $(VERSION)"; exit 1; }
+	@rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/clinic-$(VERSION)
+	@tar --exclude=./.git --exclude=./build --exclude='./build-*' -cf - . | \
+	    tar -C $(DEB_DIR)/clinic-$(VERSION) -xf -
+	cd $(DEB_DIR)/clinic-$(VERSION) && unset MAKEFLAGS MFLAGS MAKELEVEL && \
+	    CLINIC_COMMIT='$(CLINIC_COMMIT)' dpkg-buildpackage -b -us -uc -jauto
+	mv $(DEB_DIR)/$(DEB_FILE) $(BUILD)/$(DEB_FILE)
+	@echo "make deb: $(BUILD)/$(DEB_FILE)"
 
 # Sanitizer and fuzzing builds: the same wildcard rules, other BUILD dirs.
 SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer

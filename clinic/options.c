@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef CLINIC_COMMIT           /* given by the Makefile */
+#define CLINIC_COMMIT ""
+#endif
+
 
 static const char usage_text[] =
     "usage: clinic [-h] [-f] [-o OUTPUT] [-v] [-q] [--converters] [--make]\n"
@@ -199,7 +203,10 @@ static void set_option(Options *o, const LongOption *opt, const char *arg)
         fputs(help_text, stdout);
         exit_flushing(EXIT_OK);
     case OPT_VERSION:
-        printf("clinic %s\n", CLINIC_VERSION);
+        /* the commit (git describe) when built from a checkout that is
+           not at the version's tag; see CLINIC_COMMIT in the Makefile */
+        printf(CLINIC_COMMIT[0] ? "clinic %s (git %s)\n" : "clinic %s%s\n",
+               CLINIC_VERSION, CLINIC_COMMIT);
         for (size_t i = 0; dialects[i]; i++)
             printf("dialect %s: %s%s\n", dialects[i]->name,
                    dialects[i]->reference,

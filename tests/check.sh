@@ -31,6 +31,9 @@
 #                            patchlevel.h, --make per dialect
 #   man, install             groff -ww on man/clinic.1; make install into
 #                            a scratch DESTDIR
+#   package                  tests/package.sh: the version everywhere,
+#                            make deb (lintian, unpacked into a scratch
+#                            root and run on the demo), make install
 #   conformance              make conformance: the floors of both
 #                            dialects (floor, floor-3.13)
 #   simd                     make simd: the builds without SSE2 or AVX2
@@ -123,6 +126,7 @@ install_check() {
 }
 tier man man_check
 tier install install_check
+tier package sh tests/package.sh build/clinic
 tier conformance $MAKE --no-print-directory CC=gcc conformance
 tier simd $MAKE --no-print-directory simd
 tier query $MAKE --no-print-directory CC=gcc query

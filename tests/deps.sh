@@ -23,6 +23,10 @@
 #   pre-commit git patch       the workflow tests: both hooks run by a real
 #                              pre-commit in a scratch git repository, and
 #                              --diff applied with git apply and patch -p1
+#   debhelper fakeroot         make deb: dpkg-buildpackage with dh (dpkg-dev
+#                              is above); fakeroot for its binary target
+#   lintian                    tests/package.sh: the package has no lintian
+#                              error or warning
 #   e2fsprogs util-linux       chattr, setpriv and mount for the hardening
 #                              cases that need them
 #   python3-jsonschema jq      make query: the --json output validated
@@ -31,7 +35,8 @@ set -eu
 
 PKGS="build-essential gcc make pkg-config libpcre2-dev libssl-dev check clang
 libclang-rt-14-dev valgrind groff python3 python3.11-dev dpkg-dev xz-utils time
-pre-commit git patch e2fsprogs util-linux python3-jsonschema jq"
+pre-commit git patch e2fsprogs util-linux python3-jsonschema jq debhelper
+fakeroot lintian"
 
 missing=
 for p in $PKGS; do

@@ -15,6 +15,18 @@
 #                                file: fails, nothing written; with
 #                                args: [--dialect, "3.13"], 3.13's code
 #                                is fresh
+#   hook from    clinic-from-source (language: script): this working tree
+#   source       committed in a scratch repository that pre-commit clones
+#                by path and commit, configured by the README's Install
+#                example (path and rev put in); no clinic on PATH.  4 runs
+#                at once in 4 repositories with a stale file, on a cold
+#                cache: clinic built once in the clone (one build, one link
+#                in its log), each run fails and its file is what
+#                build/clinic writes; a run again passes, with no build;
+#                clinic-check-from-source fails on a stale file, writes
+#                nothing; the hook script with CC missing, or a compiler
+#                that cannot find pcre2.h: one line naming gcc or
+#                libpcre2-dev, exit 2
 #   git apply,   --diff's output applied with `git apply` and with
 #   patch -p1    `patch -p1` gives exactly the files a write gives, for an
 #                input changed in place, a routed file changed, a routed
@@ -199,6 +211,128 @@ EOF
     else
         t_bad "clinic-check hook with --dialect 3.13" "git commit exited $rc: $(tail -n 8 "$T_LOG")"
     fi
+fi
+
+# ---- the hook that builds itself ---------------------------------------------
+# clinic-from-source (language: script): pre-commit clones this repository
+# by path and commit; the hook builds clinic inside that clone on first use
+# and runs it.  No clinic on PATH here.
+snapshot() {   # snapshot DIR: this working tree (no build, no .git) in DIR
+    mkdir -p "$1" &&
+    tar -C "$top" --exclude=./.git --exclude=./build --exclude='./build-*' -cf - . |
+        tar -C "$1" -xf -
+}
+# the README's Install example as it is, its path and rev those of the
+# clone $src at $srcrev, for the hook ID
+readme_config() {
+    awk '/^    repos:$/ { b = ""; on = 1 }
+         on { b = b $0 "\n" }
+         on && /^$/ { if (b ~ /clinic-from-source/) { printf "%s", b; exit } on = 0 }' "$top/README" |
+        sed -e 's/^    //' -e "s|repo: /path/to/clinic .*|repo: $src|" \
+            -e "s|rev: v[0-9.]*|rev: $srcrev|" -e "s|id: clinic-from-source|id: $1|"
+}
+# a stale repository NAME for the hook ID: spam.c's docstring changed after
+# its code was generated; committed, the hook configured
+stale_repo() {
+    r=$T_WORK/$1
+    mkdir -p "$r" && (
+        cd "$r" && git init -q &&
+        module spam > spam.c && "$CLINIC" spam.c > /dev/null 2>&1 &&
+        sed -i 's/Return a\./Return a, documented later./' spam.c &&
+        readme_config "$2" > .pre-commit-config.yaml &&
+        git add -A && git commit -qm start --no-verify
+    )
+}
+if command -v pre-commit > /dev/null 2>&1; then
+    src=$T_WORK/clinic-src
+    snapshot "$src"
+    (cd "$src" && git init -q && git add -A && git commit -qm snapshot) > "$T_LOG" 2>&1 ||
+        t_bad "hook from source" "cannot make the clone: $(tail -n 3 "$T_LOG")"
+    srcrev=$(git -C "$src" rev-parse HEAD)
+    if readme_config clinic-from-source | grep -q "rev: $srcrev"; then
+        t_ok "the README's Install example is the configuration tried: $(readme_config clinic-from-source | tr -s ' \n' ' ')"
+    else
+        t_bad "the README's Install example" "not found (a block of 'repos:' naming clinic-from-source)"
+    fi
+    nopath=$(echo "$PATH" | sed "s|$T_WORK/bin:||")
+
+    # the expected result: what build/clinic writes
+    stale_repo expected clinic-from-source
+    (cd "$T_WORK/expected" && "$CLINIC" spam.c > /dev/null 2>&1)
+
+    # 4 pre-commit processes at once on a cold cache, in 4 repositories
+    export PRE_COMMIT_HOME="$T_WORK/pre-commit-cold"
+    for i in 1 2 3 4; do stale_repo "cold$i" clinic-from-source; done
+    t0=$(date +%s)
+    pids=
+    for i in 1 2 3 4; do
+        (cd "$T_WORK/cold$i" && PATH=$nopath && ! command -v clinic > /dev/null &&
+            pre-commit run --all-files > "$T_WORK/cold$i.out" 2>&1
+         echo $? > "$T_WORK/cold$i.rc") &
+        pids="$pids $!"
+    done
+    # shellcheck disable=SC2086
+    wait $pids
+    secs=$(($(date +%s) - t0))
+    # the hook's build log(s) in pre-commit's clone(s): how many builds began
+    logged() { find "$PRE_COMMIT_HOME" -name pre-commit-hook.log -exec cat {} + | grep -c "$1"; }
+    builds=$(logged 'build started') links=$(logged 'LINK')
+    ok=1 why=
+    for i in 1 2 3 4; do
+        rc=$(cat "$T_WORK/cold$i.rc")
+        if [ "$rc" -eq 0 ] || ! grep -q Failed "$T_WORK/cold$i.out" ||
+           ! cmp -s "$T_WORK/cold$i/clinic/spam.c.h" "$T_WORK/expected/clinic/spam.c.h" ||
+           ! cmp -s "$T_WORK/cold$i/spam.c" "$T_WORK/expected/spam.c"; then
+            ok=0 why="$why repository $i: exit $rc, $(tail -n 4 "$T_WORK/cold$i.out");"
+        fi
+    done
+    if [ $ok = 1 ] && [ "$builds" = 1 ] && [ "$links" = 1 ]; then
+        t_ok "hook from source, 4 pre-commit runs at once on a cold cache: one build ($builds build, $links link, $secs s), each stale file rewritten as build/clinic writes it, each run fails"
+    else
+        t_bad "hook from source, 4 runs at once on a cold cache" "$builds builds and $links links logged;$why"
+    fi
+    left=$(find "$PRE_COMMIT_HOME" -name 'clinic.tmp.*')
+    [ -z "$left" ] || t_bad "hook from source" "a temporary binary was left: $left"
+
+    # again: up to date, passes at once, no second build
+    t0=$(date +%s)
+    rc=0
+    (cd "$T_WORK/cold1" && PATH=$nopath && pre-commit run --all-files) > "$T_LOG" 2>&1 || rc=$?
+    secs=$(($(date +%s) - t0))
+    builds=$(logged 'build started')
+    if [ $rc -eq 0 ] && grep -q Passed "$T_LOG" && [ "$builds" = 1 ]; then
+        t_ok "hook from source, again: passes, clinic not built again ($secs s)"
+    else
+        t_bad "hook from source, again" "exit $rc, $builds builds logged: $(tail -n 5 "$T_LOG")"
+    fi
+
+    # the checking hook from the same clone: fails on a stale file, writes nothing
+    stale_repo check1 clinic-check-from-source
+    cp "$T_WORK/check1/spam.c" "$T_WORK/check1.stale"
+    rc=0
+    (cd "$T_WORK/check1" && PATH=$nopath && pre-commit run --all-files) > "$T_LOG" 2>&1 || rc=$?
+    if [ $rc -ne 0 ] && grep -q 'spam.c' "$T_LOG" && cmp -s "$T_WORK/check1/spam.c" "$T_WORK/check1.stale" &&
+       [ "$(logged 'build started')" = 1 ]; then
+        t_ok "hook from source, clinic-check-from-source: a stale file fails, nothing written, no build"
+    else
+        t_bad "hook from source, clinic-check-from-source" "exit $rc: $(tail -n 5 "$T_LOG")"
+    fi
+
+    # a missing build dependency: one line naming the Debian package
+    snapshot "$T_WORK/nodeps"
+    printf '#!/bin/sh\ngrep -q "%s" && exit 1\nexit 0\n' pcre2.h > "$T_WORK/no-pcre2-cc"
+    chmod +x "$T_WORK/no-pcre2-cc"
+    for case_ in "/nonexistent/cc gcc" "$T_WORK/no-pcre2-cc libpcre2-dev"; do
+        cc=${case_% *} pkg=${case_##* }
+        rc=0
+        (cd "$T_WORK/cold1" && CC=$cc "$T_WORK/nodeps/clinic/pre-commit-hook" spam.c) > "$T_LOG" 2>&1 || rc=$?
+        if [ $rc -eq 2 ] && [ "$(wc -l < "$T_LOG")" -eq 1 ] &&
+           grep -q "install the Debian package $pkg" "$T_LOG" && [ ! -e "$T_WORK/nodeps/build/clinic" ]; then
+            t_ok "hook from source, CC=$(basename "$cc"): one line, names $pkg, exit 2"
+        else
+            t_bad "hook from source, missing $pkg" "exit $rc: $(head -c 400 "$T_LOG")"
+        fi
+    done
 fi
 
 # ---- --diff, applied with git apply and patch -p1 -------------------------------

@@ -23,7 +23,11 @@
 #include "base/strbuf.h"
 #include "base/textform.h"
 
-#define CLINIC_VERSION "0.1.0"
+/* The version: the Makefile's VERSION, its one source, given as
+   -DCLINIC_VERSION; "unknown" only in a compile outside the Makefile. */
+#ifndef CLINIC_VERSION
+#define CLINIC_VERSION "unknown"
+#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CLINIC_NORETURN __attribute__((noreturn))
