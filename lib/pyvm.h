@@ -81,6 +81,11 @@ const PyError *pyvm_error(const PyVM *vm);
 /* Stops a runaway program: more steps (statements, calls, loop rounds)
    than this raise RuntimeError.  Default 2,000,000. */
 void pyvm_set_step_limit(PyVM *vm, long steps);
+/* And one that makes natives work hard (big ints, strings, sorting,
+   iterating): the interpreter's life (a file's) may do this much work,
+   in units of roughly a nanosecond (see vm_work in pyvm_int.h), then
+   RuntimeError.  Default 4,000,000,000. */
+void pyvm_set_work_limit(PyVM *vm, uint64_t units);
 /* And one that fills memory: a run that would grow the arena by more than
    this raises MemoryError.  Default 512 MiB. */
 void pyvm_set_memory_limit(PyVM *vm, size_t bytes);

@@ -150,14 +150,34 @@ void vm_reserve(PyVM *vm, size_t bytes)
 
 void vm_step(PyVM *vm)
 {
-    if ((vm->steps & 1023) == 0)
-        vm_reserve(vm, 0);
     if (++vm->steps > vm->step_limit) {
         vm->steps = 0;   /* the error path itself may step */
         vm_raise_class(vm, vm->types[T_RUNTIME_ERROR], arena_printf(vm->a,
                        "the python block ran more than %ld steps: clinic "
                        "stops it there", vm->step_limit));
     }
+    vm_work(vm, WORK_STEP);
+}
+
+void vm_work_check(PyVM *vm)
+{
+    if (vm->work > vm->work_limit) {
+        /* the error path and what the host does after it may work a
+           little: a grace, spent again at once by more work */
+        vm->work = vm->work_limit - (vm->work_limit < (1u << 20)
+                                     ? vm->work_limit : (1u << 20));
+        vm->work_check = vm->work_limit + 1;
+        vm_raise_class(vm, vm->types[T_RUNTIME_ERROR], arena_printf(vm->a,
+                       "the python blocks of this file did more work than "
+                       "clinic allows (%llu units: steps, items iterated, "
+                       "bytes searched and copied, big-int limb steps): "
+                       "clinic stops it there",
+                       (unsigned long long)vm->work_limit));
+    }
+    vm_reserve(vm, 0);
+    vm->work_check = vm->work + WORK_CHECK_EVERY;
+    if (vm->work_check > vm->work_limit)
+        vm->work_check = vm->work_limit + 1;
 }
 
 static bool is_key_error(PyVM *vm, PyClass *cls)

@@ -1101,6 +1101,8 @@ PyVM *pyvm_new(Arena *a)
     vm_lookups_stale();
     vm->a = a;
     vm->step_limit = 2000000;
+    vm->work_limit = WORK_LIMIT;
+    vm->work_check = WORK_CHECK_EVERY;
     vm->memory_limit = (size_t)512 << 20;
     vm->stack_budget = vm_stack_budget();
     vm_bootstrap(vm);
@@ -1120,6 +1122,12 @@ PyObj *pyvm_globals(PyVM *vm)
 void pyvm_set_step_limit(PyVM *vm, long steps)
 {
     vm->step_limit = steps;
+}
+
+void pyvm_set_work_limit(PyVM *vm, uint64_t units)
+{
+    vm->work_limit = units;
+    vm->work_check = vm->work < units ? vm->work + 1 : units + 1;
 }
 
 void pyvm_set_memory_limit(PyVM *vm, size_t bytes)
