@@ -404,6 +404,9 @@ static inline void vm_work(PyVM *vm, uint64_t units)
     if (vm->work >= vm->work_check)
         vm_work_check(vm);
 }
+/* The work of x * y (or x / y, and of a conversion of x to another base
+   with y = x), times times. */
+void vm_int_work(PyVM *vm, const char *x, const char *y, unsigned times);
 /* units per byte, for work measured in bytes (n * per, saturated) */
 static inline uint64_t vm_work_of(uint64_t n, uint64_t per)
 {

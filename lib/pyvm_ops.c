@@ -80,6 +80,21 @@ static PyValue big(PyVM *vm, char *digits)
     return py_make_int(digits);
 }
 
+void vm_int_work(PyVM *vm, const char *x, const char *y, unsigned times)
+{
+    vm_work(vm, vm_work_of(pyint_work(x, y), (uint64_t)WORK_LIMB * times));
+}
+
+/* Refuses at once a result of about `digits` digits that big() would
+   refuse once made: computing it may take seconds. */
+static void check_digits(PyVM *vm, double digits)
+{
+    if (digits > MAX_INT_DIGITS + 1)
+        vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
+                       "clinic's Python keeps ints below %d digits",
+                       MAX_INT_DIGITS));
+}
+
 /* Python 3.11 refuses to turn an int of more than 4300 digits into
    decimal text (sys.get_int_max_str_digits()). */
 #define INT_MAX_STR_DIGITS 4300
@@ -196,6 +211,9 @@ static PyValue int_pow(PyVM *vm, PyValue x, PyValue y)
         vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
                        "clinic's Python keeps ints below %d digits",
                        MAX_INT_DIGITS));
+    /* the last squaring's limb steps, twice (the others, the result's) */
+    double limbs = base_digits * (double)e / 9 + 1;
+    vm_work(vm, (uint64_t)(limbs * limbs) * WORK_LIMB * 2);
     return big(vm, pyint_pow(vm->a, b, (uint64_t)e));
 }
 
@@ -208,6 +226,8 @@ static double int_true_divide(PyVM *vm, const char *x, const char *y)
     const char *a = x + (x[0] == '-'), *b = y + (y[0] == '-');
     if (!strcmp(a, "0"))
         return negative ? -0.0 : 0.0;
+    vm_int_work(vm, a, a, 1);
+    vm_int_work(vm, b, b, 1);
     long la = (long)strlen(pyint_to_base(vm->a, a, 2));
     long lb = (long)strlen(pyint_to_base(vm->a, b, 2));
     long diff = la - lb;
@@ -220,6 +240,7 @@ static double int_true_divide(PyVM *vm, const char *x, const char *y)
     const char *n = k >= 0 ? pyint_lshift(vm->a, a, (uint64_t)k) : a;
     const char *d = k >= 0 ? b : pyint_lshift(vm->a, b, (uint64_t)-k);
     char *q, *r;
+    vm_int_work(vm, n, d, 2);
     pyint_divmod(vm->a, n, d, &q, &r);
     unsigned long long qi = strtoull(q, NULL, 10);
     if (strcmp(r, "0"))
@@ -241,17 +262,21 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
         if (!strcmp(op, "Add")) {
             if (small && !add_overflows(a, b))
                 return vm_make_int64(vm, a + b);
+            vm_work(vm, strlen(xs) + strlen(ys));
             return big(vm, pyint_add(vm->a, xs, ys));
         }
         break;
     case 'S':
         if (small && !(b == INT64_MIN) && !add_overflows(a, -b))
             return vm_make_int64(vm, a - b);
+        vm_work(vm, strlen(xs) + strlen(ys));
         return big(vm, pyint_sub(vm->a, xs, ys));
     case 'M':
         if (!strcmp(op, "Mult")) {
             if (small && !mul_overflows(a, b))
                 return vm_make_int64(vm, a * b);
+            check_digits(vm, (double)(strlen(xs) + strlen(ys)) - 3);
+            vm_int_work(vm, xs, ys, 1);
             return big(vm, pyint_mul(vm->a, xs, ys));
         }
         if (!strcmp(op, "Mod")) {
@@ -264,6 +289,7 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
                 return vm_make_int64(vm, r);
             }
             char *r;
+            vm_int_work(vm, xs, ys, 2);
             if (!pyint_divmod(vm->a, xs, ys, NULL, &r))
                 zero_division(vm, "integer modulo by zero");
             return big(vm, r);
@@ -279,6 +305,7 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
             return vm_make_int64(vm, q);
         } else {
             char *q;
+            vm_int_work(vm, xs, ys, 2);
             if (!pyint_divmod(vm->a, xs, ys, &q, NULL))
                 zero_division(vm, "integer division or modulo by zero");
             return big(vm, q);
@@ -314,12 +341,16 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
             if (small && n < 62 && a >= -(INT64_C(1) << (62 - n)) &&
                 a < (INT64_C(1) << (62 - n)))
                 return vm_make_int64(vm, a * (INT64_C(1) << n));
-            if ((double)n * 0.30103 > MAX_INT_DIGITS)
-                vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "shift too big");
+            double digits = (double)strlen(xs) - 1 + (double)n * 0.30103;
+            check_digits(vm, digits);
+            /* n / 29 passes over at most the result's limbs */
+            vm_work(vm, (uint64_t)((double)(n / 29 + 1) * (digits / 9 + 1)) *
+                        WORK_LIMB);
             return big(vm, pyint_lshift(vm->a, xs, (uint64_t)n));
         }
         if (small)
             return vm_make_int64(vm, n >= 63 ? (a < 0 ? -1 : 0) : a >> n);
+        vm_int_work(vm, xs, xs, 3);
         return big(vm, pyint_rshift(vm->a, xs, (uint64_t)n));
     }
     case 'B': {
@@ -330,6 +361,8 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
         if (small)
             return vm_make_int64(vm, c == '&' ? (a & b) : c == '|' ? (a | b)
                                                                    : (a ^ b));
+        const char *longer = strlen(xs) > strlen(ys) ? xs : ys;
+        vm_int_work(vm, longer, longer, 4);
         return big(vm, pyint_bitop(vm->a, xs, ys, c));
     }
     default:

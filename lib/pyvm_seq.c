@@ -848,6 +848,8 @@ static void user_next(PyVM *vm, void *ctx)
 
 bool vm_next(PyVM *vm, PyValue itv, PyValue *out)
 {
+    /* natives iterate without steps (sum, min, sorted, join, ...) */
+    vm_work(vm, WORK_ITEM);
     if (!vm_is_kind(itv, OBJ_ITER)) {
         UserNext u = { itv, py_none };
         if (vm_protect(vm, user_next, &u)) {
