@@ -42,8 +42,7 @@ static bool declared_global(const Env *env, const char *name)
 
 static bool is_local(const Env *env, const char *name)
 {
-    return env->kind == ENV_FUNCTION &&
-           in_names(env->scope->locals, env->scope->nlocals, name);
+    return env->kind == ENV_FUNCTION && vm_scope_has_local(env->scope, name);
 }
 
 _Noreturn static void name_error(PyVM *vm, const char *name)
