@@ -47,6 +47,11 @@ void arena_reset(Arena *a);
    is instead of being copied in. */
 void arena_adopt(Arena *a, void *block);
 
+/* Calls fn(context) when a is freed or reset, before its memory goes
+   (the last registered first): for what accounts for memory in the
+   arena elsewhere (the interpreter's share of the run's memory). */
+void arena_on_free(Arena *a, void (*fn)(void *context), void *context);
+
 /* Whether p points into memory a handed out. */
 bool arena_owns(const Arena *a, const void *p);
 

@@ -86,8 +86,10 @@ void pyvm_set_step_limit(PyVM *vm, long steps);
    in units of roughly a nanosecond (see vm_work in pyvm_int.h), then
    RuntimeError.  Default 4,000,000,000. */
 void pyvm_set_work_limit(PyVM *vm, uint64_t units);
-/* And one that fills memory: a run that would grow the arena by more than
-   this raises MemoryError.  Default 512 MiB. */
+/* And one that fills memory: an interpreter that would grow the arena by
+   more than this (over its life: a file's blocks together) raises
+   MemoryError.  Default 512 MiB.  All interpreters of the process also
+   share one pool (see vm_reserve in pyvm_call.c). */
 void pyvm_set_memory_limit(PyVM *vm, size_t bytes);
 
 /* ---- values and objects, for hosts ------------------------------------- */

@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,16 +137,63 @@ void pyvm_raise(PyVM *vm, const char *type, const char *fmt, ...)
     vm_raise_class(vm, cls ? (PyClass *)cls : vm->types[T_RUNTIME_ERROR], msg);
 }
 
-/* More memory than a python block can mean is stopped too: the arena
-   only grows while a block runs, and a runaway one would take the
-   machine down before clinic could report it. */
+/* ---- memory ------------------------------------------------------------
+
+   More memory than a python block can mean is stopped too: the arena
+   only grows while a file is processed, and a runaway block would take
+   the machine down before clinic could report it.  What an interpreter
+   counts is its arena's growth since it was made (its file's memory from
+   its first python block on: objects are not freed one by one), checked
+   as work goes (vm_work_check) and before every big allocation, against
+   two caps:
+     - the file's own, memory_limit (512 MiB);
+     - the run's: all interpreters of the process, one per file being
+       worked on (clinic -j N), share one pool of MEMORY_POOL bytes.
+       Each may use MEMORY_FLOOR bytes without drawing from it, so that a
+       normal file (a few MiB at most) never fails because a hostile one
+       runs beside it; beyond that it draws from the pool, and gives its
+       share back when its arena is freed.  A run peaks at N * 32 MiB +
+       512 MiB, where each file's own cap let -j 4 take 1.78 GB. */
+#define MEMORY_FLOOR ((size_t)32 << 20)
+#define MEMORY_POOL ((size_t)512 << 20)
+
+static _Atomic size_t memory_pool_drawn;
+
+/* What vm draws from the pool when it uses `used` bytes. */
+static void draw_from_pool(PyVM *vm, size_t used)
+{
+    size_t draw = used > MEMORY_FLOOR ? used - MEMORY_FLOOR : 0;
+    if (draw > vm->pool_drawn)
+        atomic_fetch_add(&memory_pool_drawn, draw - vm->pool_drawn);
+    else if (draw < vm->pool_drawn)
+        atomic_fetch_sub(&memory_pool_drawn, vm->pool_drawn - draw);
+    vm->pool_drawn = draw;
+}
+
+void vm_give_back_memory(void *vm_)
+{
+    PyVM *vm = vm_;
+    draw_from_pool(vm, 0);
+}
+
 void vm_reserve(PyVM *vm, size_t bytes)
 {
     size_t used = arena_bytes(vm->a) - vm->arena_base;
-    if (used > vm->memory_limit || bytes > vm->memory_limit - used)
+    size_t want = bytes > SIZE_MAX / 2 ? SIZE_MAX / 2 : used + bytes;
+    draw_from_pool(vm, used);
+    if (want > vm->memory_limit)
         vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
                        "the python block used more than %zu MiB: clinic "
                        "stops it there", vm->memory_limit >> 20));
+    if (want > MEMORY_FLOOR) {
+        size_t others = atomic_load(&memory_pool_drawn) - vm->pool_drawn;
+        if (others + (want - MEMORY_FLOOR) > MEMORY_POOL)
+            vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
+                           "the python blocks of the files being processed "
+                           "at once used the %zu MiB clinic shares among "
+                           "them: clinic stops this one there",
+                           MEMORY_POOL >> 20));
+    }
 }
 
 void vm_step(PyVM *vm)
@@ -174,10 +222,11 @@ void vm_work_check(PyVM *vm)
                        "clinic stops it there",
                        (unsigned long long)vm->work_limit));
     }
-    vm_reserve(vm, 0);
+    /* the next check set first: raising MemoryError works too */
     vm->work_check = vm->work + WORK_CHECK_EVERY;
     if (vm->work_check > vm->work_limit)
         vm->work_check = vm->work_limit + 1;
+    vm_reserve(vm, 0);
 }
 
 static bool is_key_error(PyVM *vm, PyClass *cls)

@@ -1099,6 +1099,7 @@ PyVM *pyvm_new(Arena *a)
     PyVM *vm = arena_new_of(a, PyVM);
     vm_lookups_stale();
     vm->a = a;
+    vm->arena_base = arena_bytes(a);
     vm->step_limit = 2000000;
     vm->work_limit = WORK_LIMIT;
     vm->work_check = WORK_CHECK_EVERY;
@@ -1110,6 +1111,7 @@ PyVM *pyvm_new(Arena *a)
     vm_install_methods(vm);
     vm_install_builtins(vm);
     vm_dict_set_static(vm, vm->globals, "__name__", vm_make_str(vm, "__main__", 8));
+    arena_on_free(a, vm_give_back_memory, vm);
     return vm;
 }
 
@@ -1155,7 +1157,6 @@ bool pyvm_run(PyVM *vm, const PyProgram *prog, PyObj *locals)
     env->globals = vm->globals;
     Run r = { prog, env };
     vm->steps = 0;
-    vm->arena_base = arena_bytes(vm->a);
     return vm_protect(vm, run, &r);
 }
 

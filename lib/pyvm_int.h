@@ -365,8 +365,9 @@ struct PyVM {
     /* The file's work budget (see vm_work): work done so far, the most
        it may do, and the count at which vm_work_check runs next. */
     uint64_t work, work_limit, work_check;
-    size_t arena_base;         /* arena_bytes() when the run started */
-    size_t memory_limit;       /* bytes a run may add to the arena */
+    size_t arena_base;         /* arena_bytes() when it was made */
+    size_t memory_limit;       /* bytes it may add to the arena */
+    size_t pool_drawn;         /* of the run's shared memory (vm_reserve) */
     PyValue ret;               /* a return statement's value */
     const PyObj *in_repr[64];  /* containers being repr()'d: "[...]" */
     int nin_repr;
@@ -423,6 +424,8 @@ static inline uint64_t vm_work_of(uint64_t n, uint64_t per)
 /* MemoryError unless the block can take `bytes` more: a cap on the arena
    a run grows, checked as steps go and before every big allocation. */
 void vm_reserve(PyVM *vm, size_t bytes);
+/* Gives vm's share of the run's memory back (its arena is freed). */
+void vm_give_back_memory(void *vm);
 size_t vm_stack_budget(void);
 /* Temporaries (see TempMark): uninitialised memory. */
 void *vm_temp_alloc(PyVM *vm, size_t size);

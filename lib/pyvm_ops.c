@@ -37,6 +37,9 @@ PyValue vm_make_float(double d)
 
 PyValue vm_make_str(PyVM *vm, const char *s, size_t n)
 {
+    vm_work(vm, n >> 3);
+    if (n > 4096)
+        vm_reserve(vm, n);
     char *copy = arena_alloc_uninit(vm->a, n + 1);
     if (n)
         memcpy(copy, s, n);
@@ -47,6 +50,8 @@ PyValue vm_make_str(PyVM *vm, const char *s, size_t n)
 PyValue vm_make_tuple(PyVM *vm, const PyValue *items, size_t n)
 {
     PyValue t = { .kind = PY_TUPLE };
+    if (n > 4096)
+        vm_reserve(vm, n * sizeof(PyValue));
     t.items = arena_array_of(vm->a, PyValue, n + 1);
     if (n)
         memcpy(t.items, items, n * sizeof *items);
@@ -582,6 +587,7 @@ static PyValue repeat(PyVM *vm, PyValue seq, PyValue count)
         if (n && seq.len > (size_t)(1 << 26) / (size_t)n)
             vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "string too long");
         vm_reserve(vm, seq.len * (size_t)n + 1);
+        vm_work(vm, seq.len * (size_t)n >> 3);
         char *s = arena_alloc_uninit(vm->a, seq.len * (size_t)n + 1);
         for (int64_t i = 0; i < n; i++)
             memcpy(s + seq.len * (size_t)i, seq.s, seq.len);
@@ -595,6 +601,7 @@ static PyValue repeat(PyVM *vm, PyValue seq, PyValue count)
     PyValue *items = vm_collect(vm, seq, &len);
     if (n && len > (size_t)(1 << 22) / (size_t)n)
         vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "sequence too long");
+    vm_work(vm, len * (size_t)n * sizeof(PyValue) >> 3);
     PyList *l = vm_list_new(vm, len * (size_t)n + 1);
     for (int64_t i = 0; i < n; i++)
         for (size_t k = 0; k < len; k++)
@@ -608,6 +615,7 @@ static PyValue concat(PyVM *vm, PyValue x, PyValue y)
 {
     if (x.kind == PY_STR || x.kind == PY_BYTES) {
         vm_reserve(vm, x.len + y.len + 1);
+        vm_work(vm, (x.len + y.len) >> 3);
         char *s = arena_alloc_uninit(vm->a, x.len + y.len + 1);
         memcpy(s, x.s, x.len);
         memcpy(s + x.len, y.s, y.len);
@@ -619,6 +627,7 @@ static PyValue concat(PyVM *vm, PyValue x, PyValue y)
     }
     size_t nx, ny;
     PyValue *a = vm_collect(vm, x, &nx), *b = vm_collect(vm, y, &ny);
+    vm_work(vm, (nx + ny) * sizeof(PyValue) >> 3);
     PyList *l = vm_list_new(vm, nx + ny + 1);
     for (size_t i = 0; i < nx; i++)
         vm_list_append(vm, l, a[i]);
@@ -834,6 +843,7 @@ bool vm_eq(PyVM *vm, PyValue x, PyValue y)
         if (x.kind == PY_TUPLE && y.kind == PY_TUPLE) {
             if (x.nitems != y.nitems)
                 return false;
+            vm_work(vm, x.nitems * WORK_ITEM);
             for (size_t i = 0; i < x.nitems; i++)
                 if (!vm_is(x.items[i], y.items[i]) &&
                     !vm_eq(vm, x.items[i], y.items[i]))
@@ -858,6 +868,7 @@ bool vm_eq(PyVM *vm, PyValue x, PyValue y)
         PyList *a = (PyList *)x.obj, *b = (PyList *)y.obj;
         if (a->len != b->len)
             return false;
+        vm_work(vm, a->len * WORK_ITEM);
         for (size_t i = 0; i < a->len && i < b->len; i++)
             if (!vm_is(a->items[i], b->items[i]) &&
                 !vm_eq(vm, a->items[i], b->items[i]))
@@ -868,6 +879,7 @@ bool vm_eq(PyVM *vm, PyValue x, PyValue y)
         PyDict *a = (PyDict *)x.obj, *b = (PyDict *)y.obj;
         if (a->len != b->len)
             return false;
+        vm_work(vm, a->len * WORK_ITEM);
         for (size_t i = 0; i < a->len; i++) {
             PyValue *v = vm_dict_find(vm, b, a->keys[i]);
             if (!v || (!vm_is(*v, a->values[i]) && !vm_eq(vm, *v, a->values[i])))
@@ -1056,6 +1068,7 @@ static int compare_sequences(PyVM *vm, const PyValue *a, size_t na,
                              const PyValue *b, size_t nb, const char *op,
                              bool *decided)
 {
+    vm_work(vm, (na < nb ? na : nb) * WORK_ITEM);
     for (size_t i = 0; i < na && i < nb; i++) {
         if (vm_is(a[i], b[i]) || vm_eq(vm, a[i], b[i]))
             continue;

@@ -18,6 +18,7 @@ void ab_add(ABuf *b, const char *s, size_t n)
         while (cap < b->len + n + 1)
             cap *= 2;
         vm_reserve(b->vm, cap);
+        vm_work(b->vm, cap >> 3);
         char *ns = arena_alloc_uninit(b->vm->a, cap);
         if (b->len)
             memcpy(ns, b->s, b->len);
@@ -255,6 +256,8 @@ PyList *vm_list_new(PyVM *vm, size_t cap)
 {
     PyList *l = vm_alloc_obj(vm, sizeof *l, OBJ_LIST, vm->types[T_LIST]);
     l->cap = cap ? cap : 4;
+    if (l->cap > 4096)
+        vm_reserve(vm, l->cap * sizeof(PyValue));
     l->items = arena_array_of(vm->a, PyValue, l->cap);
     return l;
 }
@@ -264,6 +267,7 @@ void vm_list_append(PyVM *vm, PyList *l, PyValue v)
     if (l->len == l->cap) {
         size_t cap = l->cap * 2;
         vm_reserve(vm, cap * sizeof(PyValue));
+        vm_work(vm, cap * sizeof(PyValue) >> 3);
         if (cap > ((size_t)1 << 24))
             vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "list too long");
         PyValue *items = arena_array_of(vm->a, PyValue, cap);
@@ -435,6 +439,7 @@ static PyValue str_char(PyVM *vm, PyValue s, size_t cp)
 
 static PyValue str_slice(PyVM *vm, PyValue s, PySlice *sl)
 {
+    vm_work(vm, s.len >> 3);   /* read to count its code points */
     bool ascii = vm_str_ascii(s.s, s.len);
     int64_t n = ascii ? (int64_t)s.len : (int64_t)vm_str_len(s.s, s.len);
     int64_t start, stop, step;
@@ -467,6 +472,8 @@ static PyValue *items_slice(PyVM *vm, const PyValue *items, size_t n,
 {
     int64_t start, stop, step;
     int64_t c = slice_indices(vm, sl, (int64_t)n, &start, &stop, &step);
+    vm_work(vm, (uint64_t)c * sizeof(PyValue) >> 3);
+    vm_reserve(vm, (size_t)c * sizeof(PyValue));
     PyValue *out = arena_array_of(vm->a, PyValue, (size_t)c + 1);
     for (int64_t i = 0, k = start; i < c; i++, k += step)
         out[i] = items[k];
@@ -938,6 +945,8 @@ PyValue *vm_collect(PyVM *vm, PyValue iterable, size_t *n)
     }
     if (vm_is_kind(iterable, OBJ_LIST)) {
         PyList *l = (PyList *)iterable.obj;
+        vm_work(vm, l->len * sizeof(PyValue) >> 3);
+        vm_reserve(vm, l->len * sizeof(PyValue));
         PyValue *copy = arena_array_of(vm->a, PyValue, l->len + 1);
         memcpy(copy, l->items, l->len * sizeof *copy);
         *n = l->len;

@@ -357,6 +357,8 @@ bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
     if (!found)
         return false;
     vm_dict_changing(d);
+    /* compacting and reindexing: the whole dict */
+    vm_work(vm, d->len * 8);
     size_t e = (size_t)d->index[i], rest = d->len - e - 1;
     memmove(d->keys + e, d->keys + e + 1, rest * sizeof *d->keys);
     memmove(d->values + e, d->values + e + 1, rest * sizeof *d->values);
