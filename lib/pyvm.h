@@ -84,7 +84,7 @@ void pyvm_set_step_limit(PyVM *vm, long steps);
 /* And one that makes natives work hard (big ints, strings, sorting,
    iterating): the interpreter's life (a file's) may do this much work,
    in units of roughly a nanosecond (see vm_work in pyvm_int.h), then
-   RuntimeError.  Default 4,000,000,000. */
+   RuntimeError.  Default 2,000,000,000 (a few seconds). */
 void pyvm_set_work_limit(PyVM *vm, uint64_t units);
 /* And one that fills memory: an interpreter that would grow the arena by
    more than this (over its life: a file's blocks together) raises

@@ -395,15 +395,16 @@ void vm_step(PyVM *vm);
    the same points (vm_work_check). */
 enum {
     WORK_STEP = 128,           /* a statement, call or loop round */
-    WORK_ITEM = 32,            /* an item a native iterates */
+    WORK_ITEM = 64,            /* an item a native iterates */
     WORK_LIMB = 4,             /* a multiply-add of two big-int limbs */
     WORK_COMPARE = 32,         /* a comparison a sort or search makes */
+    WORK_CALL = 32,            /* a native's call for a part of its work */
     /* memory is checked every this much work (512 steps): often enough
        that no loop outruns the cap by much, rarely enough to cost
        nothing */
     WORK_CHECK_EVERY = 65536,
 };
-#define WORK_LIMIT ((uint64_t)4000000000)
+#define WORK_LIMIT ((uint64_t)2000000000)
 void vm_work_check(PyVM *vm);
 static inline void vm_work(PyVM *vm, uint64_t units)
 {

@@ -234,7 +234,7 @@ size_t vm_find(PyVM *vm, const char *hay, size_t n, const char *needle,
                     break;
                 }
         }
-        vm_work(vm, vm_work_of(scanned, m > 1 ? 2 : 1));
+        vm_work(vm, WORK_CALL + vm_work_of(scanned, m > 1 ? 2 : 1));
         return at;
     }
     const unsigned char *y = (const unsigned char *)hay;
@@ -246,7 +246,7 @@ size_t vm_find(PyVM *vm, const char *hay, size_t n, const char *needle,
         if (at != SIZE_MAX)
             at = n - at - m;
     }
-    vm_work(vm, vm_work_of(scanned + m, 4));
+    vm_work(vm, WORK_CALL + vm_work_of(scanned + m, 4));
     return at;
 }
 
