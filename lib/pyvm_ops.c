@@ -217,7 +217,7 @@ static PyValue int_pow(PyVM *vm, PyValue x, PyValue y)
                        "clinic's Python keeps ints below %d digits",
                        MAX_INT_DIGITS));
     /* the last squaring's limb steps, twice (the others, the result's) */
-    double limbs = base_digits * (double)e / 9 + 1;
+    double limbs = (base_digits > 0 ? base_digits : 0) * (double)e / 9 + 1;
     vm_work(vm, (uint64_t)(limbs * limbs) * WORK_LIMB * 2);
     return big(vm, pyint_pow(vm->a, b, (uint64_t)e));
 }
