@@ -41,6 +41,8 @@ struct Arena {
     size_t bytes;       /* handed out by the chunks but head */
     Adopted *adopted;   /* malloc'd blocks freed with the arena */
     OnFree *on_free;    /* arena_on_free()'s, newest first */
+    void (*grow_hook)(void *context, size_t size);
+    void *grow_context;
 };
 
 /* The head chunk's free bytes (0 before the first chunk: both NULL). */
@@ -176,6 +178,8 @@ static __attribute__((noinline)) void *arena_grow(Arena *a, size_t size)
     Chunk *c = a->head;
     bool big = size > ARENA_CHUNK / 4;
     size_t want = big ? size : ARENA_CHUNK;
+    if (a->grow_hook)
+        a->grow_hook(a->grow_context, want);   /* may not return */
     Chunk *n = xmalloc(sizeof(Chunk) + want);
     n->size = want;
     if (c && big) {
@@ -244,6 +248,8 @@ void *arena_realloc(Arena *a, void *p, size_t old_size, size_t new_size)
         if (chunk_used(a, c) != have || c->size != have)
             break;
         bool head = c == a->head;
+        if (a->grow_hook)
+            a->grow_hook(a->grow_context, want - have);   /* may not return */
         c = xrealloc(c, sizeof(Chunk) + want);
         *link = c;
         c->size = c->used = want;
@@ -264,6 +270,13 @@ void arena_adopt(Arena *a, void *block)
     d->block = block;
     d->next = a->adopted;
     a->adopted = d;
+}
+
+void arena_set_grow_hook(Arena *a, void (*fn)(void *context, size_t size),
+                         void *context)
+{
+    a->grow_hook = fn;
+    a->grow_context = context;
 }
 
 void arena_on_free(Arena *a, void (*fn)(void *context), void *context)

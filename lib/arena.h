@@ -52,6 +52,13 @@ void arena_adopt(Arena *a, void *block);
    arena elsewhere (the interpreter's share of the run's memory). */
 void arena_on_free(Arena *a, void (*fn)(void *context), void *context);
 
+/* Calls fn(context, size) before a takes size more bytes from malloc
+   (a new chunk, or a big block grown): the only times it grows, so a
+   user of the arena can cap it there, by not returning (a longjmp) to
+   refuse.  NULL: none. */
+void arena_set_grow_hook(Arena *a, void (*fn)(void *context, size_t size),
+                         void *context);
+
 /* Whether p points into memory a handed out. */
 bool arena_owns(const Arena *a, const void *p);
 

@@ -251,6 +251,11 @@ static void restore_form(Clinic *c, const char *raw, size_t raw_len,
 static void out_of_memory(void *context)
 {
     Clinic *c = context;
+    /* in a python block: the statement's line, not the block's */
+    PyVM *vm = converters_python_made(c);
+    int line = vm ? pyvm_line_running(vm) : 0;
+    if (line > 0)
+        c->line = line;
     c->out_of_memory = true;
     longjmp(*c->recover, 1);
 }

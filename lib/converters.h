@@ -207,6 +207,8 @@ void return_converter_err_occurred_if_null_pointer(Clinic *c,
    clinic.py's metaclass does), unspecified, NULL, unknown, fail, warn
    and the text helpers clinic.py's converters use. */
 PyVM *converters_python(Clinic *c);
+/* The file's interpreter if it was made, NULL otherwise. */
+PyVM *converters_python_made(const Clinic *c);
 
 
 #endif

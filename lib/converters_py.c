@@ -1028,3 +1028,9 @@ PyVM *converters_python(Clinic *c)
     return cpy_of(c)->vm;
 }
 
+PyVM *converters_python_made(const Clinic *c)
+{
+    ConverterPython *py = *converters_python_slot(c);
+    return py ? py->vm : NULL;
+}
+

@@ -78,6 +78,10 @@ typedef struct PyError {
 } PyError;
 const PyError *pyvm_error(const PyVM *vm);
 
+/* The file line of the statement running now; 0 when nothing runs (for
+   a host reporting what stopped it from outside: memory running out). */
+int pyvm_line_running(const PyVM *vm);
+
 /* Stops a runaway program: more steps (statements, calls, loop rounds)
    than this raise RuntimeError.  Default 2,000,000. */
 void pyvm_set_step_limit(PyVM *vm, long steps);

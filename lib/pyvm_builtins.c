@@ -1115,8 +1115,10 @@ static PyValue b_sum(PyVM *vm, const PyArgs *a, void *data)
         vm_raise_class(vm, vm->types[T_TYPE_ERROR], "sum() can't sum strings "
                        "[use ''.join(seq) instead]");
     PyValue it = vm_iter(vm, v[0]), item;
-    while (vm_next(vm, it, &item))
+    while (vm_next(vm, it, &item)) {
+        vm_work(vm, WORK_STEP);   /* an addition is a statement's work */
         total = vm_binop(vm, "Add", total, item);
+    }
     return total;
 }
 

@@ -176,24 +176,49 @@ void vm_give_back_memory(void *vm_)
     draw_from_pool(vm, 0);
 }
 
+/* MemoryError, made while the arena may grow past the caps (its message
+   and object need a little); the caps then grow by that little, so that
+   what reports the error (str() of it, the host) does not fail again. */
+_Noreturn static void memory_error(PyVM *vm, const char *msg)
+{
+    vm->reserving = true;
+    PyValue arg = vm_make_str(vm, msg, strlen(msg));
+    PyValue exc = vm_new_exception(vm, vm->types[T_MEMORY_ERROR], &arg, 1);
+    vm->memory_slack += (size_t)1 << 20;
+    vm->reserving = false;
+    vm_throw(vm, exc);
+}
+
 void vm_reserve(PyVM *vm, size_t bytes)
 {
+    if (vm->reserving)
+        return;
     size_t used = arena_bytes(vm->a) - vm->arena_base;
     size_t want = bytes > SIZE_MAX / 2 ? SIZE_MAX / 2 : used + bytes;
     draw_from_pool(vm, used);
+    want = want > vm->memory_slack ? want - vm->memory_slack : 0;
     if (want > vm->memory_limit)
-        vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
-                       "the python block used more than %zu MiB: clinic "
-                       "stops it there", vm->memory_limit >> 20));
+        memory_error(vm, arena_printf(vm->a, "the python block used more "
+                     "than %zu MiB: clinic stops it there",
+                     vm->memory_limit >> 20));
     if (want > MEMORY_FLOOR) {
         size_t others = atomic_load(&memory_pool_drawn) - vm->pool_drawn;
         if (others + (want - MEMORY_FLOOR) > MEMORY_POOL)
-            vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
-                           "the python blocks of the files being processed "
-                           "at once used the %zu MiB clinic shares among "
-                           "them: clinic stops this one there",
-                           MEMORY_POOL >> 20));
+            memory_error(vm, arena_printf(vm->a, "the python blocks of the "
+                         "files being processed at once used the %zu MiB "
+                         "clinic shares among them: clinic stops this one "
+                         "there", MEMORY_POOL >> 20));
     }
+}
+
+/* The arena is about to grow by size: while the interpreter runs, that
+   is checked against the caps first, whoever allocates (a native, the
+   host in a method), so no allocation outruns them. */
+void vm_arena_growing(void *vm_, size_t size)
+{
+    PyVM *vm = vm_;
+    if (vm->handler)
+        vm_reserve(vm, size);
 }
 
 void vm_step(PyVM *vm)

@@ -1112,12 +1112,18 @@ PyVM *pyvm_new(Arena *a)
     vm_install_builtins(vm);
     vm_dict_set_static(vm, vm->globals, "__name__", vm_make_str(vm, "__main__", 8));
     arena_on_free(a, vm_give_back_memory, vm);
+    arena_set_grow_hook(a, vm_arena_growing, vm);
     return vm;
 }
 
 PyObj *pyvm_globals(PyVM *vm)
 {
     return &vm->globals->ob;
+}
+
+int pyvm_line_running(const PyVM *vm)
+{
+    return vm->handler ? vm->line : 0;
 }
 
 void pyvm_set_step_limit(PyVM *vm, long steps)

@@ -368,6 +368,8 @@ struct PyVM {
     size_t arena_base;         /* arena_bytes() when it was made */
     size_t memory_limit;       /* bytes it may add to the arena */
     size_t pool_drawn;         /* of the run's shared memory (vm_reserve) */
+    size_t memory_slack;       /* allowed past the caps to report them */
+    bool reserving;            /* making a MemoryError: no checks */
     PyValue ret;               /* a return statement's value */
     const PyObj *in_repr[64];  /* containers being repr()'d: "[...]" */
     int nin_repr;
@@ -427,6 +429,8 @@ static inline uint64_t vm_work_of(uint64_t n, uint64_t per)
 void vm_reserve(PyVM *vm, size_t bytes);
 /* Gives vm's share of the run's memory back (its arena is freed). */
 void vm_give_back_memory(void *vm);
+/* The arena's grow hook (arena_set_grow_hook). */
+void vm_arena_growing(void *vm, size_t size);
 size_t vm_stack_budget(void);
 /* Temporaries (see TempMark): uninitialised memory. */
 void *vm_temp_alloc(PyVM *vm, size_t size);

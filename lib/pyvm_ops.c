@@ -26,7 +26,16 @@ PyValue vm_make_int64(PyVM *vm, int64_t i)
     };
     if (i >= 0 && i <= 10)
         return py_make_int(small[i]);
-    return py_make_int(arena_printf(vm->a, "%lld", (long long)i));
+    /* by hand: "%lld" is not one of arena_printf's quick formats, and
+       loops over ranges make an int per round */
+    char buf[24], *p = buf + sizeof buf;
+    uint64_t u = i < 0 ? (uint64_t)0 - (uint64_t)i : (uint64_t)i;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (i < 0)
+        *--p = '-';
+    return py_make_int(arena_strndup(vm->a, p, (size_t)(buf + sizeof buf - p)));
 }
 
 PyValue vm_make_float(double d)
@@ -947,6 +956,7 @@ static int64_t hash_tuple(PyVM *vm, const PyValue *items, size_t n)
     const uint64_t p1 = 11400714785074694791ULL, p2 = 14029467366897019727ULL,
                    p5 = 2870177450012600261ULL;
     uint64_t acc = p5;
+    vm_work(vm, n * WORK_ITEM);
     for (size_t i = 0; i < n; i++) {
         uint64_t lane = (uint64_t)vm_hash(vm, items[i]);
         acc += lane * p2;

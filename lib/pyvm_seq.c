@@ -745,6 +745,7 @@ bool vm_contains(PyVM *vm, PyValue container, PyValue item)
     /* a tuple and a list read item by item as their iterators read them
        (the list live: __eq__ may change it), without making one */
     if (container.kind == PY_TUPLE) {
+        vm_work(vm, container.nitems * WORK_ITEM);
         for (size_t i = 0; i < container.nitems; i++)
             if (vm_is(container.items[i], item) ||
                 vm_eq(vm, container.items[i], item))
@@ -754,6 +755,7 @@ bool vm_contains(PyVM *vm, PyValue container, PyValue item)
     if (vm_is_kind(container, OBJ_LIST)) {
         const PyList *l = (const PyList *)container.obj;
         for (size_t i = 0; i < l->len; i++) {
+            vm_work(vm, WORK_ITEM);
             PyValue v = l->items[i];
             if (vm_is(v, item) || vm_eq(vm, v, item))
                 return true;

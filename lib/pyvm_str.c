@@ -30,6 +30,7 @@ typedef struct Chars {
 static Chars decode(PyVM *vm, PyValue s)
 {
     Chars c;
+    vm_work(vm, s.len * 2);
     c.cp = arena_array_of(vm->a, uint32_t, s.len + 1);
     c.off = arena_array_of(vm->a, size_t, s.len + 1);
     c.n = 0;

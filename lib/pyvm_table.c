@@ -371,6 +371,7 @@ bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
 PyDict *vm_dict_copy(PyVM *vm, const PyDict *d)
 {
     PyDict *c = vm_dict_new(vm);
+    vm_work(vm, d->len * WORK_ITEM);
     vm_dict_reserve(vm, c, d->len);
     for (size_t i = 0; i < d->len; i++)
         vm_dict_set(vm, c, d->keys[i], *value_at((PyDict *)d, i));
@@ -536,6 +537,7 @@ void vm_set_merge(PyVM *vm, PySet *so, const PySet *other)
 {
     if (other == so || other->used == 0)
         return;
+    vm_work(vm, (other->mask + 1) * WORK_ITEM);
     if ((so->fill + other->used) * 5 >= so->mask * 3)
         set_resize(vm, so, (so->used + other->used) * 2);
     if (so->fill == 0 && so->mask == other->mask &&
@@ -570,6 +572,7 @@ PySet *vm_set_copy(PyVM *vm, const PySet *s, bool frozen)
 /* The operators, in the order setobject.c builds their results. */
 PySet *vm_set_intersection(PyVM *vm, PySet *so, PySet *other)
 {
+    vm_work(vm, (other->mask + 1) * WORK_ITEM);
     if (so == other)
         return vm_set_copy(vm, so, so->frozen);
     PySet *result = vm_set_new(vm, so->frozen);
@@ -588,6 +591,7 @@ PySet *vm_set_intersection(PyVM *vm, PySet *so, PySet *other)
 
 PySet *vm_set_difference(PyVM *vm, PySet *so, PySet *other)
 {
+    vm_work(vm, (so->mask + other->mask + 2) * WORK_ITEM);
     if ((so->used >> 2) > other->used) {
         PySet *result = vm_set_copy(vm, so, so->frozen);
         for (size_t i = 0; i <= other->mask; i++)
@@ -606,6 +610,7 @@ PySet *vm_set_difference(PyVM *vm, PySet *so, PySet *other)
 
 PySet *vm_set_symmetric_difference(PyVM *vm, PySet *so, PySet *other)
 {
+    vm_work(vm, (so->mask + 1) * WORK_ITEM);
     PySet *result = vm_set_copy(vm, other, so->frozen);
     for (size_t i = 0; i <= so->mask; i++) {
         SetEntry *e = &so->table[i];

@@ -2,7 +2,9 @@
 # bounds.sh CLINIC: every file is bounded in time and memory (issue 28,
 # item 3).  Each hostile python block of the issue runs alone, one at a
 # time, under GNU time; every case must end within LIMIT_S seconds (10)
-# and LIMIT_KB of peak RSS (600 MiB), with the outcome it names:
+# of CPU time (user + system: one core's, whatever else the machine
+# runs; the wall time is shown beside it) and LIMIT_KB of peak RSS
+# (600 MiB), with the outcome it names:
 #
 #   ok            clinic succeeds (the work is linear, or small enough)
 #   error TEXT    clinic refuses the file (exit 2) with FILE:LINE: error:
@@ -12,8 +14,9 @@
 # Some cases have a tighter bound of their own (the fix they guard: a
 # quadratic search, a conversion that took 554 MB).  Each run is also
 # capped at twice the memory bound (ulimit -v) and 60 s, so a regression
-# fails here instead of taking the machine down.  Last, four memory hogs
-# under -j 4 must stay within one cap for the run.
+# fails here instead of taking the machine down.  Then memory running out
+# below clinic's cap (ulimit -v) must be reported at the statement's line,
+# and four memory hogs under -j 4 must stay within one cap for the run.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -46,14 +49,16 @@ block() {
     } > "$T_WORK/$name.c"
 }
 
-# measure FILE [CLINIC ARGS...]: runs clinic; sets rc, secs, kb
+# measure FILE [CLINIC ARGS...]: runs clinic; sets rc, secs (CPU), wall,
+# kb
 measure() {
     f=$1; shift
     rc=0
-    (ulimit -v $((LIMIT_KB * 2)); exec timeout 60 "$TIME" -f '%e %M' -o "$T_WORK/time" \
+    (ulimit -v $((LIMIT_KB * 2)); exec timeout 60 "$TIME" -f '%e %U %S %M' -o "$T_WORK/time" \
         "$CLINIC" "$@" -o "$T_WORK/out.c" "$f") > "$T_LOG" 2>&1 || rc=$?
-    secs=$(tail -n 1 "$T_WORK/time" 2>/dev/null | cut -d' ' -f1)
-    kb=$(tail -n 1 "$T_WORK/time" 2>/dev/null | cut -d' ' -f2)
+    set -- $(tail -n 1 "$T_WORK/time" 2>/dev/null)
+    wall=${1:-999} kb=${4:-}
+    secs=$(awk -v u="${2:-999}" -v s="${3:-0}" 'BEGIN { printf "%.2f", u + s }')
     case $kb in ''|*[!0-9]*) kb=999999999 secs=999 ;; esac
 }
 
@@ -61,7 +66,7 @@ measure() {
 check() {
     name=$1 expect=$2 line=$3 max_s=${4:-$LIMIT_S} max_kb=${5:-$LIMIT_KB}
     measure "$T_WORK/$name.c"
-    what="$secs s, $kb kB"
+    what="$secs s CPU ($wall s wall), $kb kB"
     over=$(awk -v s="$secs" -v m="$max_s" 'BEGIN { print (s > m) }')
     msg=$(grep -m1 ': error: ' "$T_LOG" 2>/dev/null)
     [ -n "$msg" ] && msg="$msg $(sed -n '/: error: /{n;p;q}' "$T_LOG")"
@@ -152,8 +157,28 @@ block dict-delete 'd = {i: i for i in range(300000)}' 'for i in range(300000):' 
 check dict-delete bounded 4
 block pow-loop 'x = 7 ** 40000' 'for i in range(100000):' '    y = x * x'
 check pow-loop "error did more work than clinic allows" 4
+block upper-loop 'x = "a" * (1 << 26)' 'for i in range(100000):' '    y = x.upper()'
+check upper-loop "error MemoryError" 4
+block isalpha-loop 'x = "a" * (1 << 26)' 'for i in range(100000):' '    y = x.isalpha()'
+check isalpha-loop bounded 4
+block contains-loop 'x = list(range(1000000))' 'for i in range(100000):' '    y = -1 in x'
+check contains-loop "error did more work than clinic allows" 4
+block hash-loop 'x = tuple(range(1000000))' 'for i in range(100000):' '    y = hash(x)'
+check hash-loop bounded 4
+block set-loop 'x = set(range(300000))' 'for i in range(100000):' '    y = x | x'
+check set-loop bounded 4
 block steps 'i = 0' 'while True:' '    i += 1'
 check steps "error ran more than 2000000 steps" 4
+
+# ---- memory running out below the cap: the statement's line ----------------
+block oom 's = []' 'while True:' '    s.append("x" * 100000)'
+rc=0
+(ulimit -v 200000; exec "$CLINIC" -o "$T_WORK/out.c" "$T_WORK/oom.c") > "$T_LOG" 2>&1 || rc=$?
+if [ $rc -eq 2 ] && grep -q 'oom.c:4: error: out of memory' "$T_LOG"; then
+    t_ok "out of memory under ulimit -v: at the statement's line ($(grep -m1 'error:' "$T_LOG"))"
+else
+    t_bad "out of memory under ulimit -v" "exit $rc, not oom.c:4: error: out of memory: $(head -c 300 "$T_LOG")"
+fi
 
 # ---- one cap for the run: four hogs at once --------------------------------
 # the run's python blocks share one pool (512 MiB, each file 32 MiB
