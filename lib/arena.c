@@ -152,6 +152,7 @@ void arena_reset(Arena *a)
     }
     a->head = keep;
     a->free = a->limit = NULL;
+    a->grow_hook = NULL;   /* its owner lived in what was dropped */
     if (keep) {
         keep->next = NULL;
         keep->used = 0;

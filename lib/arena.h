@@ -55,7 +55,7 @@ void arena_on_free(Arena *a, void (*fn)(void *context), void *context);
 /* Calls fn(context, size) before a takes size more bytes from malloc
    (a new chunk, or a big block grown): the only times it grows, so a
    user of the arena can cap it there, by not returning (a longjmp) to
-   refuse.  NULL: none. */
+   refuse.  NULL: none; arena_reset() removes it. */
 void arena_set_grow_hook(Arena *a, void (*fn)(void *context, size_t size),
                          void *context);
 
