@@ -18,6 +18,9 @@
 #                       partial (KILL_ITERATIONS=200, KILL_FILES=25)
 #   make concurrency    two clinic runs on one tree at once
 #   make line-endings   CRLF, no final newline, BOM
+#   make bounds         tests/hardening/bounds.sh (every hostile python
+#                       block of issue 28 within 10 s and 600 MiB, one at
+#                       a time; one memory cap for a -j 4 run)
 #   make fuzz-idempotent  FUZZ_SECONDS of fuzzing where a successful run's
 #                       output must also be a fixed point of clinic
 
@@ -26,7 +29,7 @@ ifeq ($(.DEFAULT_GOAL),)
 .DEFAULT_GOAL := all
 endif
 
-.PHONY: valgrind malformed aliases memory commit special-files small kill-loop concurrency line-endings fuzz-idempotent
+.PHONY: valgrind malformed aliases memory commit special-files small kill-loop concurrency line-endings bounds fuzz-idempotent
 
 valgrind: $(CLINIC_BIN)
 	@sh tests/hardening/valgrind.sh $(CLINIC_BIN)
@@ -57,6 +60,9 @@ concurrency: $(CLINIC_BIN)
 
 line-endings: $(CLINIC_BIN)
 	@sh tests/hardening/line_endings.sh $(CLINIC_BIN)
+
+bounds: $(CLINIC_BIN)
+	@PYTHON=$(PYTHON) sh tests/hardening/bounds.sh $(CLINIC_BIN)
 
 fuzz-idempotent: build-fuzz/fuzz_clinic
 	@mkdir -p build-fuzz/corpus build-fuzz/artifacts

@@ -27,6 +27,12 @@ typedef struct Adopted {
     void *block;
 } Adopted;
 
+typedef struct OnFree {
+    struct OnFree *next;
+    void (*fn)(void *context);
+    void *context;
+} OnFree;
+
 struct Arena {
     Chunk *head;        /* where small allocations come from */
     /* head's free space, [free, limit): an allocation is a comparison
@@ -34,6 +40,9 @@ struct Arena {
     char *free, *limit;
     size_t bytes;       /* handed out by the chunks but head */
     Adopted *adopted;   /* malloc'd blocks freed with the arena */
+    OnFree *on_free;    /* arena_on_free()'s, newest first */
+    void (*grow_hook)(void *context, size_t size);
+    void *grow_context;
 };
 
 /* The head chunk's free bytes (0 before the first chunk: both NULL). */
@@ -50,9 +59,12 @@ static size_t chunk_used(const Arena *a, const Chunk *c)
 
 static void free_adopted(Arena *a)
 {
+    for (OnFree *f = a->on_free; f; f = f->next)
+        f->fn(f->context);
+    a->on_free = NULL;
     for (Adopted *d = a->adopted; d; d = d->next)
         free(d->block);
-    a->adopted = NULL;   /* the list itself lives in the chunks */
+    a->adopted = NULL;   /* the lists themselves live in the chunks */
 }
 
 static _Thread_local OutOfMemoryHandler out_of_memory_handler;
@@ -140,6 +152,7 @@ void arena_reset(Arena *a)
     }
     a->head = keep;
     a->free = a->limit = NULL;
+    a->grow_hook = NULL;   /* its owner lived in what was dropped */
     if (keep) {
         keep->next = NULL;
         keep->used = 0;
@@ -166,6 +179,8 @@ static __attribute__((noinline)) void *arena_grow(Arena *a, size_t size)
     Chunk *c = a->head;
     bool big = size > ARENA_CHUNK / 4;
     size_t want = big ? size : ARENA_CHUNK;
+    if (a->grow_hook)
+        a->grow_hook(a->grow_context, want);   /* may not return */
     Chunk *n = xmalloc(sizeof(Chunk) + want);
     n->size = want;
     if (c && big) {
@@ -212,6 +227,22 @@ void arena_adopt(Arena *a, void *block)
     d->block = block;
     d->next = a->adopted;
     a->adopted = d;
+}
+
+void arena_set_grow_hook(Arena *a, void (*fn)(void *context, size_t size),
+                         void *context)
+{
+    a->grow_hook = fn;
+    a->grow_context = context;
+}
+
+void arena_on_free(Arena *a, void (*fn)(void *context), void *context)
+{
+    OnFree *f = arena_alloc_raw(a, sizeof *f);
+    f->fn = fn;
+    f->context = context;
+    f->next = a->on_free;
+    a->on_free = f;
 }
 
 void *arena_alloc_uninit(Arena *a, size_t size)

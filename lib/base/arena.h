@@ -47,6 +47,18 @@ void arena_reset(Arena *a);
    is instead of being copied in. */
 void arena_adopt(Arena *a, void *block);
 
+/* Calls fn(context) when a is freed or reset, before its memory goes
+   (the last registered first): for what accounts for memory in the
+   arena elsewhere (the interpreter's share of the run's memory). */
+void arena_on_free(Arena *a, void (*fn)(void *context), void *context);
+
+/* Calls fn(context, size) before a takes size more bytes from malloc
+   (a new chunk, or a big block grown): the only times it grows, so a
+   user of the arena can cap it there, by not returning (a longjmp) to
+   refuse.  NULL: none; arena_reset() removes it. */
+void arena_set_grow_hook(Arena *a, void (*fn)(void *context, size_t size),
+                         void *context);
+
 /* Whether p points into memory a handed out. */
 bool arena_owns(const Arena *a, const void *p);
 

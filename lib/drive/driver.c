@@ -251,6 +251,10 @@ static void restore_form(Clinic *c, const char *raw, size_t raw_len,
 static void out_of_memory(void *context)
 {
     Clinic *c = context;
+    /* in a python block: the statement's line, not the block's */
+    int line = converters_python_line(c);
+    if (line > 0)
+        c->line = line;
     c->out_of_memory = true;
     longjmp(*c->recover, 1);
 }

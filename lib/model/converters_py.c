@@ -1028,3 +1028,9 @@ PyVM *converters_python(Clinic *c)
     return cpy_of(c)->vm;
 }
 
+int converters_python_line(const Clinic *c)
+{
+    ConverterPython *py = *converters_python_slot(c);
+    return py && py->vm ? pyvm_line_running(py->vm) : 0;
+}
+

@@ -3,12 +3,15 @@
  * decimal-text ints: comparison, subtraction, floor division and modulo,
  * powers, shifts, the bitwise operators, other bases, and hash().
  *
- * pyexpr_value.c adds and multiplies decimal text directly; the rest
- * works on magnitudes in base 10^9 (little-endian uint32 limbs), which
- * convert to and from decimal text in one pass.  The interpreter
- * (pyvm_ops.c) computes in int64 and comes here only when a result
- * would not fit, so simplicity beats speed: division is schoolbook with
- * a binary search per limb.
+ * pyexpr_value.c adds decimal text directly; the rest works on
+ * magnitudes in base 10^9 (little-endian uint32 limbs), which convert to
+ * and from decimal text in one pass.  The interpreter (pyvm_ops.c)
+ * computes in int64 and comes here only when a result would not fit.
+ * Multiplication and division are schoolbook (Knuth's algorithm D), in
+ * place, so an operation on n-limb operands takes O(n^2) limb steps and
+ * O(n) memory: the interpreter charges its work budget by those sizes
+ * (pyint_work) before it calls in.  Conversions to and from other bases
+ * move as many digits per pass as a limb step can take.
  */
 #include "python/pyexpr_int.h"
 
@@ -91,24 +94,6 @@ static void mag_sub_in_place(Mag *x, const Mag *y)
     mag_trim(x);
 }
 
-/* x * k + add, for k and add below 2^32. */
-static Mag mag_mul_small(Arena *a, const Mag *x, uint32_t k, uint32_t add)
-{
-    Mag m = { arena_array_of(a, uint32_t, x->n + 3), 0 };
-    uint64_t carry = add;
-    for (size_t i = 0; i < x->n; i++) {
-        uint64_t v = (uint64_t)x->d[i] * k + carry;
-        m.d[m.n++] = (uint32_t)(v % LIMB_BASE);
-        carry = v / LIMB_BASE;
-    }
-    while (carry) {
-        m.d[m.n++] = (uint32_t)(carry % LIMB_BASE);
-        carry /= LIMB_BASE;
-    }
-    mag_trim(&m);
-    return m;
-}
-
 /* x / k in place, for 0 < k <= 2^32; returns the remainder. */
 static uint64_t mag_div_small(Mag *x, uint64_t k)
 {
@@ -122,37 +107,132 @@ static uint64_t mag_div_small(Mag *x, uint64_t k)
     return rem;
 }
 
-/* q = x / y, r = x % y (magnitudes, y nonzero): per limb of x, the
-   remainder grows by one limb and the quotient limb is found by binary
-   search. */
-static void mag_divmod(Arena *a, const Mag *x, const Mag *y, Mag *q, Mag *r)
+/* x = x * k + add in place, for k and add below 2^32; x must have room
+   for two more limbs. */
+static void mag_mul_small_in_place(Mag *x, uint32_t k, uint32_t add)
 {
-    Mag rem = { arena_array_of(a, uint32_t, x->n + y->n + 2), 0 };
-    q->d = arena_array_of(a, uint32_t, x->n + 1);
-    q->n = x->n;
-    for (size_t i = x->n; i-- > 0;) {
-        /* rem = rem * BASE + x[i] */
-        memmove(rem.d + 1, rem.d, rem.n * sizeof *rem.d);
-        rem.d[0] = x->d[i];
-        rem.n++;
-        mag_trim(&rem);
-        uint32_t lo = 0, hi = LIMB_BASE - 1;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo + 1) / 2;
-            Mag t = mag_mul_small(a, y, mid, 0);
-            if (mag_cmp(&t, &rem) <= 0)
-                lo = mid;
-            else
-                hi = mid - 1;
+    uint64_t carry = add;
+    for (size_t i = 0; i < x->n; i++) {
+        uint64_t v = (uint64_t)x->d[i] * k + carry;
+        x->d[i] = (uint32_t)(v % LIMB_BASE);
+        carry = v / LIMB_BASE;
+    }
+    while (carry) {
+        x->d[x->n++] = (uint32_t)(carry % LIMB_BASE);
+        carry /= LIMB_BASE;
+    }
+    mag_trim(x);
+}
+
+static Mag mag_mul(Arena *a, const Mag *x, const Mag *y)
+{
+    Mag m = { arena_array_of(a, uint32_t, x->n + y->n + 1), x->n + y->n };
+    for (size_t i = 0; i < x->n; i++) {
+        uint64_t carry = 0, xi = x->d[i];
+        if (xi == 0)
+            continue;
+        uint32_t *row = m.d + i;
+        for (size_t j = 0; j < y->n; j++) {
+            /* below 10^18 + 2 * 10^9: no overflow */
+            uint64_t v = xi * y->d[j] + row[j] + carry;
+            row[j] = (uint32_t)(v % LIMB_BASE);
+            carry = v / LIMB_BASE;
         }
-        q->d[i] = lo;
-        if (lo) {
-            Mag t = mag_mul_small(a, y, lo, 0);
-            mag_sub_in_place(&rem, &t);
+        for (size_t j = y->n; carry; j++) {
+            uint64_t v = row[j] + carry;
+            row[j] = (uint32_t)(v % LIMB_BASE);
+            carry = v / LIMB_BASE;
         }
     }
+    mag_trim(&m);
+    return m;
+}
+
+/* q = x / y, r = x % y (magnitudes, y nonzero), Knuth's algorithm D:
+   both scaled so that y's top limb is at least half the base, each
+   quotient limb is estimated from the top limbs, off by at most one
+   after the test on the second limb, and corrected by adding y back. */
+static void mag_divmod(Arena *a, const Mag *x, const Mag *y, Mag *q, Mag *r)
+{
+    size_t n = x->n, m = y->n;
+    if (mag_cmp(x, y) < 0) {
+        *q = (Mag){ arena_array_of(a, uint32_t, 1), 0 };
+        *r = mag_copy(a, x, 0);
+        return;
+    }
+    if (m == 1) {
+        *q = mag_copy(a, x, 0);
+        uint64_t rem = mag_div_small(q, y->d[0]);
+        *r = (Mag){ arena_array_of(a, uint32_t, 2), 0 };
+        if (rem)
+            r->d[r->n++] = (uint32_t)rem;
+        return;
+    }
+    uint32_t scale = (uint32_t)(LIMB_BASE / ((uint64_t)y->d[m - 1] + 1));
+    Mag u = mag_copy(a, x, 2), v = mag_copy(a, y, 2);
+    mag_mul_small_in_place(&u, scale, 0);
+    mag_mul_small_in_place(&v, scale, 0);
+    for (size_t i = u.n; i <= n; i++)
+        u.d[i] = 0;                 /* u has n + 1 limbs, the top maybe 0 */
+    q->d = arena_array_of(a, uint32_t, n - m + 1);
+    q->n = n - m + 1;
+    uint64_t vtop = v.d[m - 1], vnext = v.d[m - 2];
+    for (size_t j = n - m + 1; j-- > 0;) {
+        uint64_t num = (uint64_t)u.d[j + m] * LIMB_BASE + u.d[j + m - 1];
+        uint64_t qhat = num / vtop, rhat = num % vtop;
+        while (qhat >= LIMB_BASE ||
+               qhat * vnext > rhat * LIMB_BASE + u.d[j + m - 2]) {
+            qhat--;
+            rhat += vtop;
+            if (rhat >= LIMB_BASE)
+                break;
+        }
+        /* u[j .. j+m] -= qhat * v */
+        uint64_t carry = 0;
+        int64_t borrow = 0;
+        for (size_t i = 0; i < m; i++) {
+            uint64_t p = qhat * v.d[i] + carry;
+            carry = p / LIMB_BASE;
+            int64_t t = (int64_t)u.d[i + j] - (int64_t)(p % LIMB_BASE) - borrow;
+            borrow = t < 0;
+            u.d[i + j] = (uint32_t)(t + (borrow ? LIMB_BASE : 0));
+        }
+        int64_t top = (int64_t)u.d[j + m] - (int64_t)carry - borrow;
+        if (top < 0) {
+            /* one too many: add v back; the top limb wraps to zero */
+            qhat--;
+            top += LIMB_BASE;
+            uint64_t c = 0;
+            for (size_t i = 0; i < m; i++) {
+                uint64_t s = (uint64_t)u.d[i + j] + v.d[i] + c;
+                u.d[i + j] = (uint32_t)(s % LIMB_BASE);
+                c = s / LIMB_BASE;
+            }
+            top = (int64_t)(((uint64_t)top + c) % LIMB_BASE);
+        }
+        u.d[j + m] = (uint32_t)top;
+        q->d[j] = (uint32_t)qhat;
+    }
     mag_trim(q);
-    *r = rem;
+    u.n = m;
+    mag_trim(&u);
+    mag_div_small(&u, scale);
+    *r = u;
+}
+
+/* Limb steps of x * y (and of x / y), for the work budget: the product
+   of their lengths in limbs. */
+uint64_t pyint_work(const char *x, const char *y)
+{
+    size_t lx = strlen(x) / 9 + 1, ly = strlen(y) / 9 + 1;
+    return (uint64_t)lx * ly;
+}
+
+char *pyint_mul(Arena *a, const char *x, const char *y)
+{
+    Mag mx = mag_from_text(a, x), my = mag_from_text(a, y);
+    Mag m = mag_mul(a, &mx, &my);
+    return mag_to_text(a, &m, (*x == '-') != (*y == '-') && m.n);
 }
 
 int pyint_cmp(const char *x, const char *y)
@@ -204,31 +284,58 @@ bool pyint_divmod(Arena *a, const char *x, const char *y, char **q, char **r)
     return true;
 }
 
-char *pyint_pow(Arena *a, const char *x, uint64_t n)
+static Mag mag_pow(Arena *a, Mag base, uint64_t n)
 {
-    char *result = arena_strdup(a, "1");
-    const char *base = x;
+    Mag result = { arena_array_of(a, uint32_t, 2), 1 };
+    result.d[0] = 1;
     while (n) {
         if (n & 1)
-            result = pyint_mul(a, result, base);
+            result = mag_mul(a, &result, &base);
         n >>= 1;
         if (n)
-            base = pyint_mul(a, base, base);
+            base = mag_mul(a, &base, &base);
     }
     return result;
 }
 
+char *pyint_pow(Arena *a, const char *x, uint64_t n)
+{
+    Mag m = mag_pow(a, mag_from_text(a, x), n);
+    return mag_to_text(a, &m, *x == '-' && (n & 1) && m.n);
+}
+
+/* The most digits of base that one limb step divides out or multiplies
+   in (base^k below 2^32), and base^k. */
+static unsigned digits_per_step(int base, uint64_t *power)
+{
+    unsigned k = 0;
+    uint64_t p = 1;
+    while (p * (uint64_t)base < (uint64_t)1 << 32) {
+        p *= (uint64_t)base;
+        k++;
+    }
+    *power = p;
+    return k;
+}
+
 char *pyint_to_base(Arena *a, const char *x, int base)
 {
-    static const char digits[] = "0123456789abcdef";
+    static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
     bool negative = *x == '-';
     Mag m = mag_from_text(a, x);
     if (m.n == 0)
         return arena_strdup(a, "0");
-    size_t cap = m.n * 30 + 2, len = 0;
-    char *rev = arena_alloc(a, cap);
-    while (m.n)
-        rev[len++] = digits[mag_div_small(&m, (uint64_t)base)];
+    uint64_t power;
+    unsigned k = digits_per_step(base, &power);
+    size_t cap = m.n * 30 + k + 2, len = 0;
+    char *rev = arena_alloc_uninit(a, cap);
+    while (m.n) {
+        uint64_t chunk = mag_div_small(&m, power);
+        for (unsigned i = 0; i < k && (m.n || chunk); i++) {
+            rev[len++] = digits[chunk % (uint64_t)base];
+            chunk /= (uint64_t)base;
+        }
+    }
     char *s = arena_alloc(a, len + 2), *p = s;
     if (negative)
         *p++ = '-';
@@ -237,10 +344,38 @@ char *pyint_to_base(Arena *a, const char *x, int base)
     return s;
 }
 
+char *pyint_from_digits(Arena *a, const char *digits, size_t n, int base)
+{
+    if (base == 10) {
+        /* already decimal: only the leading zeros go */
+        while (n > 1 && digits[0] == '0') {
+            digits++;
+            n--;
+        }
+        return n ? arena_strndup(a, digits, n) : arena_strdup(a, "0");
+    }
+    uint64_t power;
+    unsigned k = digits_per_step(base, &power);
+    /* base^n < 2^(5.2 n) < 10^(1.6 n) for base <= 36 */
+    Mag m = { arena_array_of(a, uint32_t, n * 16 / 90 + 3), 0 };
+    for (size_t i = 0; i < n;) {
+        uint64_t chunk = 0, scale = 1;
+        for (unsigned j = 0; j < k && i < n; j++, i++) {
+            int c = (unsigned char)digits[i];
+            int d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+            chunk = chunk * (uint64_t)base + (uint64_t)d;
+            scale *= (uint64_t)base;
+        }
+        mag_mul_small_in_place(&m, (uint32_t)scale, (uint32_t)chunk);
+    }
+    return mag_to_text(a, &m, false);
+}
+
 /* ---- shifts and bitwise operators -------------------------------------- */
 
 /* Two's complement in base 2^32 with n words (n large enough for the
-   sign), least significant first. */
+   sign), least significant first: one division of x by 2^32 per word,
+   in place. */
 static uint32_t *to_twos(Arena *a, const char *x, size_t n)
 {
     Mag m = mag_from_text(a, x);
@@ -269,10 +404,11 @@ static char *from_twos(Arena *a, uint32_t *w, size_t n)
             carry = v >> 32;
         }
     }
-    Mag m = { arena_array_of(a, uint32_t, 2), 0 };
+    /* 2^(32 n) < 10^(9.7 n): 32 n / 29 limbs and two spare */
+    Mag m = { arena_array_of(a, uint32_t, n * 32 / 29 + 4), 0 };
     for (size_t i = n; i-- > 0;) {
-        m = mag_mul_small(a, &m, 65536, 0);
-        m = mag_mul_small(a, &m, 65536, w[i]);
+        mag_mul_small_in_place(&m, 65536, w[i] >> 16);
+        mag_mul_small_in_place(&m, 65536, w[i] & 0xffff);
     }
     return mag_to_text(a, &m, negative && m.n);
 }
@@ -293,18 +429,39 @@ char *pyint_bitop(Arena *a, const char *x, const char *y, char op)
     return from_twos(a, wx, n);
 }
 
+/* x * 2^n: x's limbs multiplied in place by 2^29 at a time (a power of
+   two below the limb base), n / 29 passes over at most the result. */
 char *pyint_lshift(Arena *a, const char *x, uint64_t n)
 {
-    return pyint_mul(a, x, pyint_pow(a, "2", n));
+    Mag m = mag_from_text(a, x);
+    if (m.n == 0)
+        return arena_strdup(a, "0");
+    /* 2^n < 10^(n * 0.302): n / 29 + 1 limbs more than x's */
+    Mag r = mag_copy(a, &m, (size_t)(n / 29) + 3);
+    for (uint64_t left = n; left;) {
+        unsigned k = left >= 29 ? 29 : (unsigned)left;
+        mag_mul_small_in_place(&r, 1u << k, 0);
+        left -= k;
+    }
+    return mag_to_text(a, &r, *x == '-');
 }
 
+/* floor(x / 2^n): an arithmetic shift of the two's complement. */
 char *pyint_rshift(Arena *a, const char *x, uint64_t n)
 {
-    char *q;
-    if (n > 4000000)
+    size_t words = words_for(x);
+    if (n >= (uint64_t)words * 32)
         return arena_strdup(a, *x == '-' ? "-1" : "0");
-    pyint_divmod(a, x, pyint_pow(a, "2", n), &q, NULL);
-    return q;
+    uint32_t *w = to_twos(a, x, words);
+    uint32_t fill = *x == '-' ? UINT32_MAX : 0;
+    size_t skip = (size_t)(n / 32);
+    unsigned bits = (unsigned)(n % 32);
+    for (size_t i = 0; i < words; i++) {
+        uint32_t lo = i + skip < words ? w[i + skip] : fill;
+        uint32_t hi = i + skip + 1 < words ? w[i + skip + 1] : fill;
+        w[i] = bits ? (lo >> bits) | (hi << (32 - bits)) : lo;
+    }
+    return from_twos(a, w, words);
 }
 
 /* hash(int): the value modulo 2^61 - 1 with x's sign; -1 becomes -2. */

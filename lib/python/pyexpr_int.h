@@ -16,7 +16,7 @@
 #include "python/pyexpr.h"
 #include "base/strbuf.h"
 
-/* Digits (no underscores, no prefix) in base 2..16 to decimal text. */
+/* Digits (no underscores, no prefix) in base 2..36 to decimal text. */
 char *pyint_from_digits(Arena *a, const char *digits, size_t n, int base);
 /* Decimal text (optional '-') to int64; false when it does not fit. */
 bool pyint_to_i64(const char *s, int64_t *out);
@@ -41,6 +41,8 @@ char *pyint_bitop(Arena *a, const char *x, const char *y, char op);
 char *pyint_lshift(Arena *a, const char *x, uint64_t n);
 char *pyint_rshift(Arena *a, const char *x, uint64_t n);
 int64_t pyint_hash(const char *x);
+/* The limb steps x * y or x / y takes (to charge a budget before). */
+uint64_t pyint_work(const char *x, const char *y);
 
 /* repr() of a float; add_dot_0 is false inside complex reprs. */
 void pyfloat_repr(StrBuf *sb, double x, bool add_dot_0);

@@ -6,8 +6,8 @@
  * with the 'r' style thresholds (exponent when the decimal point is
  * before -4 or after 16 digits), complex numbers without ".0", str quote
  * choice and escapes by str.isprintable(), bytes escapes.  Integers of
- * any size arrive as decimal text; non-decimal literals are converted
- * here by schoolbook base conversion.
+ * any size arrive as decimal text (pyexpr_bignum.c converts other bases
+ * and multiplies).
  */
 #include "python/pyexpr.h"
 #include "python/pyexpr_int.h"
@@ -23,47 +23,6 @@ const PyValue py_null = { .kind = PY_NULL };
 const PyValue py_none = { .kind = PY_NONE };
 
 /* ---- integers as decimal text ----------------------------------------- */
-
-char *pyint_from_digits(Arena *a, const char *digits, size_t n, int base)
-{
-    if (base == 10) {
-        /* already decimal: only the leading zeros go */
-        while (n > 1 && digits[0] == '0') {
-            digits++;
-            n--;
-        }
-        return n ? arena_strndup(a, digits, n) : arena_strdup(a, "0");
-    }
-    /* dec holds the value little-endian, one decimal digit per byte. */
-    size_t cap = n * 5 / 4 + 2, len = 1;
-    unsigned char *dec = xcalloc(cap, 1);
-    for (size_t i = 0; i < n; i++) {
-        int c = (unsigned char)digits[i], d;
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            d = c - 'a' + 10;
-        else
-            d = c - 'A' + 10;
-        int carry = d;
-        for (size_t k = 0; k < len; k++) {
-            int v = dec[k] * base + carry;
-            dec[k] = (unsigned char)(v % 10);
-            carry = v / 10;
-        }
-        while (carry) {
-            dec[len++] = (unsigned char)(carry % 10);
-            carry /= 10;
-        }
-    }
-    while (len > 1 && dec[len - 1] == 0)
-        len--;
-    char *out = arena_alloc(a, len + 1);
-    for (size_t k = 0; k < len; k++)
-        out[k] = (char)('0' + dec[len - 1 - k]);
-    free(dec);
-    return out;
-}
 
 bool pyint_to_i64(const char *s, int64_t *out)
 {
@@ -101,7 +60,7 @@ char *pyint_negate(Arena *a, const char *s)
     return arena_printf(a, "-%s", s);
 }
 
-/* Magnitudes as digit strings: compare, add, subtract (a >= b), multiply. */
+/* Magnitudes as digit strings: compare, add, subtract (a >= b). */
 static int mag_cmp(const char *a, size_t na, const char *b, size_t nb)
 {
     if (na != nb)
@@ -165,34 +124,6 @@ char *pyint_add(Arena *ar, const char *x, const char *y)
     if (neg && strcmp(mag, "0") != 0)
         return arena_printf(ar, "-%s", mag);
     return mag;
-}
-
-char *pyint_mul(Arena *ar, const char *x, const char *y)
-{
-    bool neg = (*x == '-') != (*y == '-');
-    const char *a = x + (*x == '-'), *b = y + (*y == '-');
-    size_t na = strlen(a), nb = strlen(b), n = na + nb;
-    unsigned *acc = xcalloc(n, sizeof *acc);
-    for (size_t i = 0; i < na; i++)
-        for (size_t j = 0; j < nb; j++)
-            acc[i + j + 1] += (unsigned)(a[i] - '0') * (unsigned)(b[j] - '0');
-    for (size_t k = n - 1; k > 0; k--) {
-        acc[k - 1] += acc[k] / 10;
-        acc[k] %= 10;
-    }
-    char *r = arena_alloc(ar, n + 2), *p = r;
-    if (neg)
-        *p++ = '-';
-    size_t k = 0;
-    while (k < n - 1 && acc[k] == 0)
-        k++;
-    for (; k < n; k++)
-        *p++ = (char)('0' + acc[k]);
-    *p = '\0';
-    free(acc);
-    if (strcmp(r, "-0") == 0)
-        return r + 1;
-    return r;
 }
 
 char *pysb_take(StrBuf *sb, Arena *a)

@@ -78,11 +78,22 @@ typedef struct PyError {
 } PyError;
 const PyError *pyvm_error(const PyVM *vm);
 
+/* The file line of the statement running now; 0 when nothing runs (for
+   a host reporting what stopped it from outside: memory running out). */
+int pyvm_line_running(const PyVM *vm);
+
 /* Stops a runaway program: more steps (statements, calls, loop rounds)
    than this raise RuntimeError.  Default 2,000,000. */
 void pyvm_set_step_limit(PyVM *vm, long steps);
-/* And one that fills memory: a run that would grow the arena by more than
-   this raises MemoryError.  Default 512 MiB. */
+/* And one that makes natives work hard (big ints, strings, sorting,
+   iterating): the interpreter's life (a file's) may do this much work,
+   in units of roughly a nanosecond (see vm_work in pyvm_int.h), then
+   RuntimeError.  Default 2,000,000,000 (a few seconds). */
+void pyvm_set_work_limit(PyVM *vm, uint64_t units);
+/* And one that fills memory: an interpreter that would grow the arena by
+   more than this (over its life: a file's blocks together) raises
+   MemoryError.  Default 512 MiB.  All interpreters of the process also
+   share one pool (see vm_reserve in pyvm_call.c). */
 void pyvm_set_memory_limit(PyVM *vm, size_t bytes);
 
 /* ---- values and objects, for hosts ------------------------------------- */

@@ -151,13 +151,13 @@ static PyValue int_from_text(PyVM *vm, PyValue sv, int64_t base)
         }
     }
     {
-        /* digits of any base to 36: in int64 while it fits, then in
-           decimal text */
-        const char *value = "0";
-        int64_t small = 0;
-        bool big = false, last_underscore = true, any = false;
-        char bbuf[8];
-        snprintf(bbuf, sizeof bbuf, "%d", (int)base);
+        /* the digits checked and counted first, so that the limit on
+           decimal conversion refuses before any converting, as
+           CPython's does; then converted in one go */
+        bool last_underscore = true, junk = false;
+        size_t ndigits = 0;
+        vm_work(vm, n - i);
+        char *digits = arena_alloc_uninit(vm->a, n - i + 1);
         for (size_t k = i; k < n; k++) {
             char c = s[k];
             if (c == '_') {
@@ -168,37 +168,36 @@ static PyValue int_from_text(PyVM *vm, PyValue sv, int64_t base)
             }
             int d = isdigit((unsigned char)c) ? c - '0'
                   : isalpha((unsigned char)c) ? (c | 0x20) - 'a' + 10 : 99;
-            if (d >= base)
-                goto bad;
+            if (d >= base) {
+                /* CPython counts the digits before anything else is
+                   wrong, and refuses too many of them first */
+                junk = true;
+                break;
+            }
             last_underscore = false;
-            any = true;
-            if (!big && small <= (INT64_MAX - d) / base) {
-                small = small * base + d;
-                continue;
-            }
-            if (!big) {
-                value = arena_printf(vm->a, "%lld", (long long)small);
-                big = true;
-            }
-            char dbuf[8];
-            snprintf(dbuf, sizeof dbuf, "%d", d);
-            value = pyint_add(vm->a, pyint_mul(vm->a, value, bbuf), dbuf);
+            digits[ndigits++] = c;
         }
-        if (!any || last_underscore)
+        if (ndigits == 0 || last_underscore)
             goto bad;
-        size_t ndigits = 0;
-        for (size_t k = i; k < n; k++)
-            ndigits += s[k] != '_';
         if (ndigits > 4300 && (base & (base - 1)))
             vm_raise_class(vm, vm->types[T_VALUE_ERROR], arena_printf(vm->a,
                            "Exceeds the limit (4300 digits) for integer "
                            "string conversion: value has %zu digits; use "
                            "sys.set_int_max_str_digits() to increase the "
                            "limit", ndigits));
-        if (!big)
-            value = arena_printf(vm->a, "%lld", (long long)small);
+        if (junk)
+            goto bad;
+        if (base != 10) {
+            /* a limb step per digit per 9 decimal digits of the result */
+            double limbs = (double)ndigits * log10((double)base) / 9 + 1;
+            vm_work(vm, (uint64_t)(limbs * limbs) * WORK_LIMB);
+        }
+        char *value = pyint_from_digits(vm->a, digits, ndigits, (int)base);
+        if (strlen(value) > 100000)
+            vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "clinic's Python "
+                           "keeps ints below 100000 digits");
         return py_make_int(negative && strcmp(value, "0")
-                               ? pyint_negate(vm->a, value) : (char *)value);
+                               ? pyint_negate(vm->a, value) : value);
     }
 bad:
     vm_raise_class(vm, vm->types[T_VALUE_ERROR], arena_printf(vm->a,
@@ -618,6 +617,7 @@ static PyValue base_repr(PyVM *vm, const PyArgs *a, const char *fname,
                        vm_type_name(vm, v[0])));
     const char *text = v[0].kind == PY_BOOL ? (v[0].b ? "1" : "0") : v[0].s;
     bool negative = text[0] == '-';
+    vm_int_work(vm, text, text, 1);
     return str_value(vm, arena_printf(vm->a, "%s%s%s", negative ? "-" : "",
                                       prefix,
                                       pyint_to_base(vm->a, text + negative, base)));
@@ -1115,8 +1115,10 @@ static PyValue b_sum(PyVM *vm, const PyArgs *a, void *data)
         vm_raise_class(vm, vm->types[T_TYPE_ERROR], "sum() can't sum strings "
                        "[use ''.join(seq) instead]");
     PyValue it = vm_iter(vm, v[0]), item;
-    while (vm_next(vm, it, &item))
+    while (vm_next(vm, it, &item)) {
+        vm_work(vm, WORK_STEP);   /* an addition is a statement's work */
         total = vm_binop(vm, "Add", total, item);
+    }
     return total;
 }
 

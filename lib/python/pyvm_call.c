@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,28 +137,121 @@ void pyvm_raise(PyVM *vm, const char *type, const char *fmt, ...)
     vm_raise_class(vm, cls ? (PyClass *)cls : vm->types[T_RUNTIME_ERROR], msg);
 }
 
-/* More memory than a python block can mean is stopped too: the arena
-   only grows while a block runs, and a runaway one would take the
-   machine down before clinic could report it. */
+/* ---- memory ------------------------------------------------------------
+
+   More memory than a python block can mean is stopped too: the arena
+   only grows while a file is processed, and a runaway block would take
+   the machine down before clinic could report it.  What an interpreter
+   counts is its arena's growth since it was made (its file's memory from
+   its first python block on: objects are not freed one by one), checked
+   as work goes (vm_work_check) and before every big allocation, against
+   two caps:
+     - the file's own, memory_limit (512 MiB);
+     - the run's: all interpreters of the process, one per file being
+       worked on (clinic -j N), share one pool of MEMORY_POOL bytes.
+       Each may use MEMORY_FLOOR bytes without drawing from it, so that a
+       normal file (a few MiB at most) never fails because a hostile one
+       runs beside it; beyond that it draws from the pool, and gives its
+       share back when its arena is freed.  A run peaks at N * 32 MiB +
+       512 MiB, where each file's own cap let -j 4 take 1.78 GB. */
+#define MEMORY_FLOOR ((size_t)32 << 20)
+#define MEMORY_POOL ((size_t)512 << 20)
+
+static _Atomic size_t memory_pool_drawn;
+
+/* What vm draws from the pool when it uses `used` bytes. */
+static void draw_from_pool(PyVM *vm, size_t used)
+{
+    size_t draw = used > MEMORY_FLOOR ? used - MEMORY_FLOOR : 0;
+    if (draw > vm->pool_drawn)
+        atomic_fetch_add(&memory_pool_drawn, draw - vm->pool_drawn);
+    else if (draw < vm->pool_drawn)
+        atomic_fetch_sub(&memory_pool_drawn, vm->pool_drawn - draw);
+    vm->pool_drawn = draw;
+}
+
+void vm_give_back_memory(void *vm_)
+{
+    PyVM *vm = vm_;
+    draw_from_pool(vm, 0);
+}
+
+/* MemoryError, made while the arena may grow past the caps (its message
+   and object need a little); the caps then grow by that little, so that
+   what reports the error (str() of it, the host) does not fail again. */
+_Noreturn static void memory_error(PyVM *vm, const char *msg)
+{
+    vm->reserving = true;
+    PyValue arg = vm_make_str(vm, msg, strlen(msg));
+    PyValue exc = vm_new_exception(vm, vm->types[T_MEMORY_ERROR], &arg, 1);
+    vm->memory_slack += (size_t)1 << 20;
+    vm->reserving = false;
+    vm_throw(vm, exc);
+}
+
 void vm_reserve(PyVM *vm, size_t bytes)
 {
+    if (vm->reserving)
+        return;
     size_t used = arena_bytes(vm->a) - vm->arena_base;
-    if (used > vm->memory_limit || bytes > vm->memory_limit - used)
-        vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
-                       "the python block used more than %zu MiB: clinic "
-                       "stops it there", vm->memory_limit >> 20));
+    size_t want = bytes > SIZE_MAX / 2 ? SIZE_MAX / 2 : used + bytes;
+    draw_from_pool(vm, used);
+    want = want > vm->memory_slack ? want - vm->memory_slack : 0;
+    if (want > vm->memory_limit)
+        memory_error(vm, arena_printf(vm->a, "the python block used more "
+                     "than %zu MiB: clinic stops it there",
+                     vm->memory_limit >> 20));
+    if (want > MEMORY_FLOOR) {
+        size_t others = atomic_load(&memory_pool_drawn) - vm->pool_drawn;
+        if (others + (want - MEMORY_FLOOR) > MEMORY_POOL)
+            memory_error(vm, arena_printf(vm->a, "the python blocks of the "
+                         "files being processed at once used the %zu MiB "
+                         "clinic shares among them: clinic stops this one "
+                         "there", MEMORY_POOL >> 20));
+    }
+}
+
+/* The arena is about to grow by size: while the interpreter runs, that
+   is checked against the caps first, whoever allocates (a native, the
+   host in a method), so no allocation outruns them. */
+void vm_arena_growing(void *vm_, size_t size)
+{
+    PyVM *vm = vm_;
+    if (vm->handler)
+        vm_reserve(vm, size);
 }
 
 void vm_step(PyVM *vm)
 {
-    if ((vm->steps & 1023) == 0)
-        vm_reserve(vm, 0);
     if (++vm->steps > vm->step_limit) {
         vm->steps = 0;   /* the error path itself may step */
         vm_raise_class(vm, vm->types[T_RUNTIME_ERROR], arena_printf(vm->a,
                        "the python block ran more than %ld steps: clinic "
                        "stops it there", vm->step_limit));
     }
+    vm_work(vm, WORK_STEP);
+}
+
+void vm_work_check(PyVM *vm)
+{
+    if (vm->work > vm->work_limit) {
+        /* the error path and what the host does after it may work a
+           little: a grace, spent again at once by more work */
+        vm->work = vm->work_limit - (vm->work_limit < (1u << 20)
+                                     ? vm->work_limit : (1u << 20));
+        vm->work_check = vm->work_limit + 1;
+        vm_raise_class(vm, vm->types[T_RUNTIME_ERROR], arena_printf(vm->a,
+                       "the python blocks of this file did more work than "
+                       "clinic allows (%llu units: steps, items iterated, "
+                       "bytes searched and copied, big-int limb steps): "
+                       "clinic stops it there",
+                       (unsigned long long)vm->work_limit));
+    }
+    /* the next check set first: raising MemoryError works too */
+    vm->work_check = vm->work + WORK_CHECK_EVERY;
+    if (vm->work_check > vm->work_limit)
+        vm->work_check = vm->work_limit + 1;
+    vm_reserve(vm, 0);
 }
 
 static bool is_key_error(PyVM *vm, PyClass *cls)

@@ -42,8 +42,7 @@ static bool declared_global(const Env *env, const char *name)
 
 static bool is_local(const Env *env, const char *name)
 {
-    return env->kind == ENV_FUNCTION &&
-           in_names(env->scope->locals, env->scope->nlocals, name);
+    return env->kind == ENV_FUNCTION && vm_scope_has_local(env->scope, name);
 }
 
 _Noreturn static void name_error(PyVM *vm, const char *name)
@@ -1100,7 +1099,10 @@ PyVM *pyvm_new(Arena *a)
     PyVM *vm = arena_new_of(a, PyVM);
     vm_lookups_stale();
     vm->a = a;
+    vm->arena_base = arena_bytes(a);
     vm->step_limit = 2000000;
+    vm->work_limit = WORK_LIMIT;
+    vm->work_check = WORK_CHECK_EVERY;
     vm->memory_limit = (size_t)512 << 20;
     vm->stack_budget = vm_stack_budget();
     vm_bootstrap(vm);
@@ -1109,6 +1111,8 @@ PyVM *pyvm_new(Arena *a)
     vm_install_methods(vm);
     vm_install_builtins(vm);
     vm_dict_set_static(vm, vm->globals, "__name__", vm_make_str(vm, "__main__", 8));
+    arena_on_free(a, vm_give_back_memory, vm);
+    arena_set_grow_hook(a, vm_arena_growing, vm);
     return vm;
 }
 
@@ -1117,9 +1121,20 @@ PyObj *pyvm_globals(PyVM *vm)
     return &vm->globals->ob;
 }
 
+int pyvm_line_running(const PyVM *vm)
+{
+    return vm->handler ? vm->line : 0;
+}
+
 void pyvm_set_step_limit(PyVM *vm, long steps)
 {
     vm->step_limit = steps;
+}
+
+void pyvm_set_work_limit(PyVM *vm, uint64_t units)
+{
+    vm->work_limit = units;
+    vm->work_check = vm->work < units ? vm->work + 1 : units + 1;
 }
 
 void pyvm_set_memory_limit(PyVM *vm, size_t bytes)
@@ -1148,7 +1163,6 @@ bool pyvm_run(PyVM *vm, const PyProgram *prog, PyObj *locals)
     env->globals = vm->globals;
     Run r = { prog, env };
     vm->steps = 0;
-    vm->arena_base = arena_bytes(vm->a);
     return vm_protect(vm, run, &r);
 }
 

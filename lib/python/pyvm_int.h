@@ -41,11 +41,19 @@ typedef struct PyStmt PyStmt;
 typedef struct PyScope {
     const char **locals;
     size_t nlocals;
+    /* a hash index over locals once there are many (a module of 200,000
+       names took 30 s to parse by scanning them): entries are index + 1,
+       0 free; local_mask + 1 of them, a power of two */
+    uint32_t *local_index;
+    size_t local_mask;
     const char **globals;
     size_t nglobals;
     const char **nonlocals;
     size_t nnonlocals;
 } PyScope;
+
+/* Whether the scope binds name locally. */
+bool vm_scope_has_local(const PyScope *s, const char *name);
 
 typedef struct PyFuncDef {
     const char *name;          /* "<lambda>" for a lambda */
@@ -354,8 +362,14 @@ struct PyVM {
     size_t stack_budget;       /* how much of it calls may take */
     int line;                  /* file line of the statement running */
     long steps, step_limit;
-    size_t arena_base;         /* arena_bytes() when the run started */
-    size_t memory_limit;       /* bytes a run may add to the arena */
+    /* The file's work budget (see vm_work): work done so far, the most
+       it may do, and the count at which vm_work_check runs next. */
+    uint64_t work, work_limit, work_check;
+    size_t arena_base;         /* arena_bytes() when it was made */
+    size_t memory_limit;       /* bytes it may add to the arena */
+    size_t pool_drawn;         /* of the run's shared memory (vm_reserve) */
+    size_t memory_slack;       /* allowed past the caps to report them */
+    bool reserving;            /* making a MemoryError: no checks */
     PyValue ret;               /* a return statement's value */
     const PyObj *in_repr[64];  /* containers being repr()'d: "[...]" */
     int nin_repr;
@@ -372,9 +386,51 @@ _Noreturn void vm_raise_class(PyVM *vm, PyClass *cls, const char *msg);
 PyValue vm_new_exception(PyVM *vm, PyClass *cls, const PyValue *args,
                          size_t nargs);
 void vm_step(PyVM *vm);
+
+/* Work, in units of roughly a nanosecond of this machine, charged before
+   it is done, by every native whose work grows with its operands (a
+   step, an item iterated, a byte searched or copied, a limb step of a
+   big int, a comparison of a sort): the step limit bounds statements,
+   this bounds what one statement can make a native do.  The budget is
+   the file's, over all its blocks and converter methods; spending it
+   raises RuntimeError at the statement's line.  Memory is checked at
+   the same points (vm_work_check). */
+enum {
+    WORK_STEP = 128,           /* a statement, call or loop round */
+    WORK_ITEM = 64,            /* an item a native iterates */
+    WORK_LIMB = 4,             /* a multiply-add of two big-int limbs */
+    WORK_COMPARE = 32,         /* a comparison a sort or search makes */
+    WORK_CALL = 32,            /* a native's call for a part of its work */
+    /* memory is checked every this much work (512 steps): often enough
+       that no loop outruns the cap by much, rarely enough to cost
+       nothing */
+    WORK_CHECK_EVERY = 65536,
+};
+#define WORK_LIMIT ((uint64_t)2000000000)
+void vm_work_check(PyVM *vm);
+static inline void vm_work(PyVM *vm, uint64_t units)
+{
+    if (units > vm->work_limit)
+        units = vm->work_limit + 1;
+    vm->work += units;
+    if (vm->work >= vm->work_check)
+        vm_work_check(vm);
+}
+/* The work of x * y (or x / y, and of a conversion of x to another base
+   with y = x), times times. */
+void vm_int_work(PyVM *vm, const char *x, const char *y, unsigned times);
+/* units per byte, for work measured in bytes (n * per, saturated) */
+static inline uint64_t vm_work_of(uint64_t n, uint64_t per)
+{
+    return n > UINT64_MAX / 64 / per ? UINT64_MAX / 64 : n * per;
+}
 /* MemoryError unless the block can take `bytes` more: a cap on the arena
    a run grows, checked as steps go and before every big allocation. */
 void vm_reserve(PyVM *vm, size_t bytes);
+/* Gives vm's share of the run's memory back (its arena is freed). */
+void vm_give_back_memory(void *vm);
+/* The arena's grow hook (arena_set_grow_hook). */
+void vm_arena_growing(void *vm, size_t size);
 size_t vm_stack_budget(void);
 /* Temporaries (see TempMark): uninitialised memory. */
 void *vm_temp_alloc(PyVM *vm, size_t size);
@@ -536,6 +592,10 @@ int64_t vm_index(PyVM *vm, PyValue v, const char *what);
 /* Code points of a str (UTF-8): counting, and the byte offset of one. */
 size_t vm_str_len(const char *s, size_t n);
 size_t vm_str_offset(const char *s, size_t n, size_t cp);
+/* The byte offset of needle's first (last: its last) occurrence in hay,
+   or SIZE_MAX; in linear time, its work charged. */
+size_t vm_find(PyVM *vm, const char *hay, size_t n, const char *needle,
+               size_t m, bool last);
 
 /* pyvm_builtins.c and pyvm_methods.c */
 void vm_install_builtins(PyVM *vm);

@@ -52,6 +52,7 @@ static PyValue l_insert(PyVM *vm, const PyArgs *a, void *data)
     if (i > (int64_t)l->len)
         i = (int64_t)l->len;
     vm_list_append(vm, l, py_none);
+    vm_work(vm, (l->len - 1 - (size_t)i) * sizeof *l->items >> 3);
     memmove(l->items + i + 1, l->items + i, (l->len - 1 - (size_t)i) * sizeof *l->items);
     l->items[i] = v[2];
     return py_none;
@@ -72,6 +73,7 @@ static PyValue l_pop(PyVM *vm, const PyArgs *a, void *data)
     if (i < 0 || i >= (int64_t)l->len)
         vm_raise_class(vm, vm->types[T_INDEX_ERROR], "pop index out of range");
     PyValue r = l->items[i];
+    vm_work(vm, (l->len - (size_t)i - 1) * sizeof *l->items >> 3);
     memmove(l->items + i, l->items + i + 1, (l->len - (size_t)i - 1) * sizeof *l->items);
     l->len--;
     return r;
@@ -79,9 +81,11 @@ static PyValue l_pop(PyVM *vm, const PyArgs *a, void *data)
 
 static int64_t list_find(PyVM *vm, PyList *l, PyValue x, size_t lo, size_t hi)
 {
-    for (size_t i = lo; i < hi && i < l->len; i++)
+    for (size_t i = lo; i < hi && i < l->len; i++) {
+        vm_work(vm, WORK_ITEM);
         if (vm_is(l->items[i], x) || vm_eq(vm, l->items[i], x))
             return (int64_t)i;
+    }
     return -1;
 }
 
@@ -94,6 +98,7 @@ static PyValue l_remove(PyVM *vm, const PyArgs *a, void *data)
     int64_t i = list_find(vm, l, v[1], 0, l->len);
     if (i < 0)
         vm_raise_class(vm, vm->types[T_VALUE_ERROR], "list.remove(x): x not in list");
+    vm_work(vm, (l->len - (size_t)i - 1) * sizeof *l->items >> 3);
     memmove(l->items + i, l->items + i + 1, (l->len - (size_t)i - 1) * sizeof *l->items);
     l->len--;
     return py_none;
@@ -122,6 +127,7 @@ static PyValue l_count(PyVM *vm, const PyArgs *a, void *data)
     size_t n;
     PyValue *items = vm_collect(vm, SELF, &n);
     int64_t c = 0;
+    vm_work(vm, n * WORK_ITEM);
     for (size_t i = 0; i < n; i++)
         c += vm_is(items[i], v[1]) || vm_eq(vm, items[i], v[1]);
     return vm_make_int64(vm, c);
@@ -137,6 +143,7 @@ static void merge_sort(PyVM *vm, PyValue *keys, size_t *idx, size_t *tmp,
     merge_sort(vm, keys, idx, tmp, half);
     merge_sort(vm, keys, idx + half, tmp, n - half);
     size_t i = 0, j = half, k = 0;
+    vm_work(vm, n * WORK_COMPARE);
     while (i < half && j < n) {
         if (vm_lt(vm, keys[idx[j]], keys[idx[i]]))
             tmp[k++] = idx[j++];
@@ -150,8 +157,11 @@ static void merge_sort(PyVM *vm, PyValue *keys, size_t *idx, size_t *tmp,
     memcpy(idx, tmp, n * sizeof *idx);
 }
 
-PyValue vm_sorted(PyVM *vm, PyValue *items, size_t n, PyValue key,
-                  bool reverse)
+/* items sorted into out (n of them; items is reordered when reverse).
+   The keys and the permutation are the sort's alone: temporaries, so
+   that sorting in a loop does not pile them up. */
+static void sort_into(PyVM *vm, PyValue *items, size_t n, PyValue key,
+                      bool reverse, PyValue *out)
 {
     /* reverse=True keeps equal items in order: reverse, sort, reverse */
     if (reverse)
@@ -160,20 +170,31 @@ PyValue vm_sorted(PyVM *vm, PyValue *items, size_t n, PyValue key,
             items[i] = items[n - 1 - i];
             items[n - 1 - i] = t;
         }
+    TempMark mark = vm_temp_mark(vm);
+    vm_reserve(vm, (n + 1) * (2 * sizeof(size_t) +
+                              (key.kind != PY_NONE ? sizeof(PyValue) : 0)));
     PyValue *keys = items;
     if (key.kind != PY_NONE) {
-        keys = arena_array_of(vm->a, PyValue, n + 1);
+        keys = vm_temp_array(vm, PyValue, n + 1);
         for (size_t i = 0; i < n; i++)
             keys[i] = vm_call1(vm, key, items[i]);
     }
-    size_t *idx = arena_array_of(vm->a, size_t, n + 1);
-    size_t *tmp = arena_array_of(vm->a, size_t, n + 1);
+    size_t *idx = vm_temp_array(vm, size_t, n + 1);
+    size_t *tmp = vm_temp_array(vm, size_t, n + 1);
     for (size_t i = 0; i < n; i++)
         idx[i] = i;
     merge_sort(vm, keys, idx, tmp, n);
-    PyList *l = vm_list_new(vm, n + 1);
     for (size_t i = 0; i < n; i++)
-        vm_list_append(vm, l, items[idx[reverse ? n - 1 - i : i]]);
+        out[i] = items[idx[reverse ? n - 1 - i : i]];
+    vm_temp_release(vm, mark);
+}
+
+PyValue vm_sorted(PyVM *vm, PyValue *items, size_t n, PyValue key,
+                  bool reverse)
+{
+    PyList *l = vm_list_new(vm, n + 1);
+    sort_into(vm, items, n, key, reverse, l->items);
+    l->len = n;
     return vm_obj(l);
 }
 
@@ -183,14 +204,15 @@ static PyValue l_sort(PyVM *vm, const PyArgs *a, void *data)
     ARGS(3);
     pyvm_bind(vm, a, "list.sort", "self * key= reverse=", v, NULL);
     PyList *l = self_list(a);
-    PyValue *copy = arena_array_of(vm->a, PyValue, l->len + 1);
-    memcpy(copy, l->items, l->len * sizeof *copy);
     size_t n = l->len;
-    PyValue sorted = vm_sorted(vm, copy, n,
-                               vm_given(v[1]) ? v[1] : py_none,
-                               vm_given(v[2]) && vm_truthy(vm, v[2]));
-    PyList *s = (PyList *)sorted.obj;
-    memcpy(l->items, s->items, n * sizeof *l->items);
+    /* sorted from a copy, straight back into the list */
+    TempMark mark = vm_temp_mark(vm);
+    vm_reserve(vm, (n + 1) * sizeof(PyValue));
+    PyValue *copy = vm_temp_array(vm, PyValue, n + 1);
+    memcpy(copy, l->items, n * sizeof *copy);
+    sort_into(vm, copy, n, vm_given(v[1]) ? v[1] : py_none,
+              vm_given(v[2]) && vm_truthy(vm, v[2]), l->items);
+    vm_temp_release(vm, mark);
     return py_none;
 }
 
@@ -608,6 +630,7 @@ static PyValue i_bit_length(PyVM *vm, const PyArgs *a, void *data)
         t++;
     if (!strcmp(t, "0"))
         return vm_make_int64(vm, 0);
+    vm_int_work(vm, t, t, 1);
     return vm_make_int64(vm, (int64_t)strlen(pyint_to_base(vm->a, t, 2)));
 }
 

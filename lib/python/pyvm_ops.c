@@ -26,7 +26,16 @@ PyValue vm_make_int64(PyVM *vm, int64_t i)
     };
     if (i >= 0 && i <= 10)
         return py_make_int(small[i]);
-    return py_make_int(arena_printf(vm->a, "%lld", (long long)i));
+    /* by hand: "%lld" is not one of arena_printf's quick formats, and
+       loops over ranges make an int per round */
+    char buf[24], *p = buf + sizeof buf;
+    uint64_t u = i < 0 ? (uint64_t)0 - (uint64_t)i : (uint64_t)i;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (i < 0)
+        *--p = '-';
+    return py_make_int(arena_strndup(vm->a, p, (size_t)(buf + sizeof buf - p)));
 }
 
 PyValue vm_make_float(double d)
@@ -37,6 +46,9 @@ PyValue vm_make_float(double d)
 
 PyValue vm_make_str(PyVM *vm, const char *s, size_t n)
 {
+    vm_work(vm, n >> 3);
+    if (n > 4096)
+        vm_reserve(vm, n);
     char *copy = arena_alloc_uninit(vm->a, n + 1);
     if (n)
         memcpy(copy, s, n);
@@ -47,6 +59,8 @@ PyValue vm_make_str(PyVM *vm, const char *s, size_t n)
 PyValue vm_make_tuple(PyVM *vm, const PyValue *items, size_t n)
 {
     PyValue t = { .kind = PY_TUPLE };
+    if (n > 4096)
+        vm_reserve(vm, n * sizeof(PyValue));
     t.items = arena_array_of(vm->a, PyValue, n + 1);
     if (n)
         memcpy(t.items, items, n * sizeof *items);
@@ -78,6 +92,21 @@ static PyValue big(PyVM *vm, char *digits)
                        "clinic's Python keeps ints below %d digits",
                        MAX_INT_DIGITS));
     return py_make_int(digits);
+}
+
+void vm_int_work(PyVM *vm, const char *x, const char *y, unsigned times)
+{
+    vm_work(vm, vm_work_of(pyint_work(x, y), (uint64_t)WORK_LIMB * times));
+}
+
+/* Refuses at once a result of about `digits` digits that big() would
+   refuse once made: computing it may take seconds. */
+static void check_digits(PyVM *vm, double digits)
+{
+    if (digits > MAX_INT_DIGITS + 1)
+        vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
+                       "clinic's Python keeps ints below %d digits",
+                       MAX_INT_DIGITS));
 }
 
 /* Python 3.11 refuses to turn an int of more than 4300 digits into
@@ -196,6 +225,9 @@ static PyValue int_pow(PyVM *vm, PyValue x, PyValue y)
         vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
                        "clinic's Python keeps ints below %d digits",
                        MAX_INT_DIGITS));
+    /* the last squaring's limb steps, twice (the others, the result's) */
+    double limbs = (base_digits > 0 ? base_digits : 0) * (double)e / 9 + 1;
+    vm_work(vm, (uint64_t)(limbs * limbs) * WORK_LIMB * 2);
     return big(vm, pyint_pow(vm->a, b, (uint64_t)e));
 }
 
@@ -208,6 +240,8 @@ static double int_true_divide(PyVM *vm, const char *x, const char *y)
     const char *a = x + (x[0] == '-'), *b = y + (y[0] == '-');
     if (!strcmp(a, "0"))
         return negative ? -0.0 : 0.0;
+    vm_int_work(vm, a, a, 1);
+    vm_int_work(vm, b, b, 1);
     long la = (long)strlen(pyint_to_base(vm->a, a, 2));
     long lb = (long)strlen(pyint_to_base(vm->a, b, 2));
     long diff = la - lb;
@@ -220,6 +254,7 @@ static double int_true_divide(PyVM *vm, const char *x, const char *y)
     const char *n = k >= 0 ? pyint_lshift(vm->a, a, (uint64_t)k) : a;
     const char *d = k >= 0 ? b : pyint_lshift(vm->a, b, (uint64_t)-k);
     char *q, *r;
+    vm_int_work(vm, n, d, 2);
     pyint_divmod(vm->a, n, d, &q, &r);
     unsigned long long qi = strtoull(q, NULL, 10);
     if (strcmp(r, "0"))
@@ -241,17 +276,21 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
         if (!strcmp(op, "Add")) {
             if (small && !add_overflows(a, b))
                 return vm_make_int64(vm, a + b);
+            vm_work(vm, strlen(xs) + strlen(ys));
             return big(vm, pyint_add(vm->a, xs, ys));
         }
         break;
     case 'S':
         if (small && !(b == INT64_MIN) && !add_overflows(a, -b))
             return vm_make_int64(vm, a - b);
+        vm_work(vm, strlen(xs) + strlen(ys));
         return big(vm, pyint_sub(vm->a, xs, ys));
     case 'M':
         if (!strcmp(op, "Mult")) {
             if (small && !mul_overflows(a, b))
                 return vm_make_int64(vm, a * b);
+            check_digits(vm, (double)(strlen(xs) + strlen(ys)) - 3);
+            vm_int_work(vm, xs, ys, 1);
             return big(vm, pyint_mul(vm->a, xs, ys));
         }
         if (!strcmp(op, "Mod")) {
@@ -264,6 +303,7 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
                 return vm_make_int64(vm, r);
             }
             char *r;
+            vm_int_work(vm, xs, ys, 2);
             if (!pyint_divmod(vm->a, xs, ys, NULL, &r))
                 zero_division(vm, "integer modulo by zero");
             return big(vm, r);
@@ -279,6 +319,7 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
             return vm_make_int64(vm, q);
         } else {
             char *q;
+            vm_int_work(vm, xs, ys, 2);
             if (!pyint_divmod(vm->a, xs, ys, &q, NULL))
                 zero_division(vm, "integer division or modulo by zero");
             return big(vm, q);
@@ -314,12 +355,16 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
             if (small && n < 62 && a >= -(INT64_C(1) << (62 - n)) &&
                 a < (INT64_C(1) << (62 - n)))
                 return vm_make_int64(vm, a * (INT64_C(1) << n));
-            if ((double)n * 0.30103 > MAX_INT_DIGITS)
-                vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "shift too big");
+            double digits = (double)strlen(xs) - 1 + (double)n * 0.30103;
+            check_digits(vm, digits);
+            /* n / 29 passes over at most the result's limbs */
+            vm_work(vm, (uint64_t)((double)(n / 29 + 1) * (digits / 9 + 1)) *
+                        WORK_LIMB);
             return big(vm, pyint_lshift(vm->a, xs, (uint64_t)n));
         }
         if (small)
             return vm_make_int64(vm, n >= 63 ? (a < 0 ? -1 : 0) : a >> n);
+        vm_int_work(vm, xs, xs, 3);
         return big(vm, pyint_rshift(vm->a, xs, (uint64_t)n));
     }
     case 'B': {
@@ -330,6 +375,8 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
         if (small)
             return vm_make_int64(vm, c == '&' ? (a & b) : c == '|' ? (a | b)
                                                                    : (a ^ b));
+        const char *longer = strlen(xs) > strlen(ys) ? xs : ys;
+        vm_int_work(vm, longer, longer, 4);
         return big(vm, pyint_bitop(vm->a, xs, ys, c));
     }
     default:
@@ -549,6 +596,7 @@ static PyValue repeat(PyVM *vm, PyValue seq, PyValue count)
         if (n && seq.len > (size_t)(1 << 26) / (size_t)n)
             vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "string too long");
         vm_reserve(vm, seq.len * (size_t)n + 1);
+        vm_work(vm, seq.len * (size_t)n >> 3);
         char *s = arena_alloc_uninit(vm->a, seq.len * (size_t)n + 1);
         for (int64_t i = 0; i < n; i++)
             memcpy(s + seq.len * (size_t)i, seq.s, seq.len);
@@ -562,6 +610,7 @@ static PyValue repeat(PyVM *vm, PyValue seq, PyValue count)
     PyValue *items = vm_collect(vm, seq, &len);
     if (n && len > (size_t)(1 << 22) / (size_t)n)
         vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "sequence too long");
+    vm_work(vm, len * (size_t)n * sizeof(PyValue) >> 3);
     PyList *l = vm_list_new(vm, len * (size_t)n + 1);
     for (int64_t i = 0; i < n; i++)
         for (size_t k = 0; k < len; k++)
@@ -575,6 +624,7 @@ static PyValue concat(PyVM *vm, PyValue x, PyValue y)
 {
     if (x.kind == PY_STR || x.kind == PY_BYTES) {
         vm_reserve(vm, x.len + y.len + 1);
+        vm_work(vm, (x.len + y.len) >> 3);
         char *s = arena_alloc_uninit(vm->a, x.len + y.len + 1);
         memcpy(s, x.s, x.len);
         memcpy(s + x.len, y.s, y.len);
@@ -586,6 +636,7 @@ static PyValue concat(PyVM *vm, PyValue x, PyValue y)
     }
     size_t nx, ny;
     PyValue *a = vm_collect(vm, x, &nx), *b = vm_collect(vm, y, &ny);
+    vm_work(vm, (nx + ny) * sizeof(PyValue) >> 3);
     PyList *l = vm_list_new(vm, nx + ny + 1);
     for (size_t i = 0; i < nx; i++)
         vm_list_append(vm, l, a[i]);
@@ -801,6 +852,7 @@ bool vm_eq(PyVM *vm, PyValue x, PyValue y)
         if (x.kind == PY_TUPLE && y.kind == PY_TUPLE) {
             if (x.nitems != y.nitems)
                 return false;
+            vm_work(vm, x.nitems * WORK_ITEM);
             for (size_t i = 0; i < x.nitems; i++)
                 if (!vm_is(x.items[i], y.items[i]) &&
                     !vm_eq(vm, x.items[i], y.items[i]))
@@ -825,6 +877,7 @@ bool vm_eq(PyVM *vm, PyValue x, PyValue y)
         PyList *a = (PyList *)x.obj, *b = (PyList *)y.obj;
         if (a->len != b->len)
             return false;
+        vm_work(vm, a->len * WORK_ITEM);
         for (size_t i = 0; i < a->len && i < b->len; i++)
             if (!vm_is(a->items[i], b->items[i]) &&
                 !vm_eq(vm, a->items[i], b->items[i]))
@@ -835,6 +888,7 @@ bool vm_eq(PyVM *vm, PyValue x, PyValue y)
         PyDict *a = (PyDict *)x.obj, *b = (PyDict *)y.obj;
         if (a->len != b->len)
             return false;
+        vm_work(vm, a->len * WORK_ITEM);
         for (size_t i = 0; i < a->len; i++) {
             PyValue *v = vm_dict_find(vm, b, a->keys[i]);
             if (!v || (!vm_is(*v, a->values[i]) && !vm_eq(vm, *v, a->values[i])))
@@ -902,6 +956,7 @@ static int64_t hash_tuple(PyVM *vm, const PyValue *items, size_t n)
     const uint64_t p1 = 11400714785074694791ULL, p2 = 14029467366897019727ULL,
                    p5 = 2870177450012600261ULL;
     uint64_t acc = p5;
+    vm_work(vm, n * WORK_ITEM);
     for (size_t i = 0; i < n; i++) {
         uint64_t lane = (uint64_t)vm_hash(vm, items[i]);
         acc += lane * p2;
@@ -1023,6 +1078,7 @@ static int compare_sequences(PyVM *vm, const PyValue *a, size_t na,
                              const PyValue *b, size_t nb, const char *op,
                              bool *decided)
 {
+    vm_work(vm, (na < nb ? na : nb) * WORK_ITEM);
     for (size_t i = 0; i < na && i < nb; i++) {
         if (vm_is(a[i], b[i]) || vm_eq(vm, a[i], b[i]))
             continue;

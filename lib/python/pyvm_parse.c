@@ -179,13 +179,69 @@ static void add_name(Arena *a, const char ***names, size_t *n, size_t *cap,
     (*names)[(*n)++] = name;
 }
 
+/* Scopes of a few names are scanned; past this many, hashed. */
+#define FEW_LOCALS 16
+
+static size_t name_hash(const char *s)
+{
+    size_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+bool vm_scope_has_local(const PyScope *s, const char *name)
+{
+    if (!s->local_index)
+        return in_names(s->locals, s->nlocals, name);
+    for (size_t i = name_hash(name) & s->local_mask;;
+         i = (i + 1) & s->local_mask) {
+        uint32_t k = s->local_index[i];
+        if (!k)
+            return false;
+        if (!strcmp(s->locals[k - 1], name))
+            return true;
+    }
+}
+
+static void index_local(PyScope *s, size_t k)
+{
+    size_t i = name_hash(s->locals[k]) & s->local_mask;
+    while (s->local_index[i])
+        i = (i + 1) & s->local_mask;
+    s->local_index[i] = (uint32_t)k + 1;
+}
+
+static void add_local(StmtParser *sp, PyScope *s, const char *name)
+{
+    if (vm_scope_has_local(s, name))
+        return;
+    s->locals = grow(sp->p->a, s->locals, s->nlocals, &sp->sb->caplocals,
+                     sizeof *s->locals);
+    s->locals[s->nlocals++] = name;
+    if (s->nlocals < FEW_LOCALS)
+        return;
+    if (s->local_index && s->nlocals * 2 <= s->local_mask + 1) {
+        index_local(s, s->nlocals - 1);
+        return;
+    }
+    /* at most half full: rebuilt four times as big as the names */
+    size_t size = 64;
+    while (size < s->nlocals * 4)
+        size *= 2;
+    s->local_index = arena_array_of(sp->p->a, uint32_t, size);
+    s->local_mask = size - 1;
+    for (size_t k = 0; k < s->nlocals; k++)
+        index_local(s, k);
+}
+
 static void bind_name(StmtParser *sp, const char *name)
 {
     PyScope *s = sp->sb->scope;
     if (in_names(s->globals, s->nglobals, name) ||
         in_names(s->nonlocals, s->nnonlocals, name))
         return;
-    add_name(sp->p->a, &s->locals, &s->nlocals, &sp->sb->caplocals, name);
+    add_local(sp, s, name);
 }
 
 /* The names an assignment target binds. */
@@ -531,7 +587,7 @@ static PyStmt *simple_statement(StmtParser *sp)
         PyScope *scope = sp->sb->scope;
         for (size_t i = 0; i < s->nnames; i++) {
             const char *name = s->names[i];
-            if (in_names(scope->locals, scope->nlocals, name))
+            if (vm_scope_has_local(scope, name))
                 fail_at(sp, "SyntaxError", line, arena_printf(sp->p->a,
                         "name '%s' is assigned to before %s declaration",
                         name, global ? "global" : "nonlocal"));
@@ -853,8 +909,7 @@ static void check_nonlocals(StmtParser *sp)
         const NonlocalCheck *c = &sp->checks[i];
         bool found = false;
         for (ScopeBuilder *b = c->where->up; b && !found; b = b->up)
-            if (b->is_function &&
-                in_names(b->scope->locals, b->scope->nlocals, c->name))
+            if (b->is_function && vm_scope_has_local(b->scope, c->name))
                 found = true;
         if (!found)
             fail_at(sp, "SyntaxError", c->line, arena_printf(sp->p->a,

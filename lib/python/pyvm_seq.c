@@ -18,6 +18,7 @@ void ab_add(ABuf *b, const char *s, size_t n)
         while (cap < b->len + n + 1)
             cap *= 2;
         vm_reserve(b->vm, cap);
+        vm_work(b->vm, cap >> 3);
         char *ns = arena_alloc_uninit(b->vm->a, cap);
         if (b->len)
             memcpy(ns, b->s, b->len);
@@ -108,12 +109,155 @@ size_t vm_str_offset(const char *s, size_t n, size_t cp)
     return i;
 }
 
+/* ---- substring search --------------------------------------------------
+
+   Crochemore and Perrin's two-way algorithm: linear time and constant
+   memory for any needle, where trying every position costs n * m (a
+   needle of 500,000 bytes in a text of 1,000,000 took seconds).  A
+   search from the end is the same search in the text and the needle
+   read backwards.  Needles shorter than SHORT_NEEDLE, which every normal
+   search has, keep the plain loop (at most SHORT_NEEDLE * n). */
+#define SHORT_NEEDLE 16
+#define AT(p, len, i, rev) ((rev) ? (p)[(len) - 1 - (i)] : (p)[i])
+
+/* The start - 1 of x's maximal suffix (SIZE_MAX: the whole of x) for
+   the byte order or (flip) its reverse, and that suffix's period. */
+static size_t max_suffix(const unsigned char *x, size_t m, bool rev,
+                         bool flip, size_t *period)
+{
+    size_t ms = SIZE_MAX, j = 0, k = 1, p = 1;
+    while (j + k < m) {
+        unsigned a = AT(x, m, j + k, rev), b = AT(x, m, ms + k, rev);
+        if (flip ? a > b : a < b) {
+            j += k;
+            k = 1;
+            p = j - ms;
+        } else if (a == b) {
+            if (k != p) {
+                k++;
+            } else {
+                j += p;
+                k = 1;
+            }
+        } else {
+            ms = j;
+            j = ms + 1;
+            k = p = 1;
+        }
+    }
+    *period = p;
+    return ms;
+}
+
+/* The first match of x (m >= 1) in y, counted from y's end when rev;
+   *scanned gets how far into y the search looked. */
+static inline size_t two_way(const unsigned char *y, size_t n,
+                             const unsigned char *x, size_t m, bool rev,
+                             size_t *scanned)
+{
+    size_t p1, p2;
+    size_t s1 = max_suffix(x, m, rev, false, &p1) + 1;
+    size_t s2 = max_suffix(x, m, rev, true, &p2) + 1;
+    /* the critical factorisation: x = x[:left] + x[left:] */
+    size_t left = s1 > s2 ? s1 : s2, per = s1 > s2 ? p1 : p2;
+    bool periodic = per + left <= m;
+    for (size_t i = 0; periodic && i < left; i++)
+        periodic = AT(x, m, i, rev) == AT(x, m, i + per, rev);
+    size_t j = 0;
+    if (periodic) {
+        size_t mem = 0;
+        while (j + m <= n) {
+            size_t i = left > mem ? left : mem;
+            while (i < m && AT(x, m, i, rev) == AT(y, n, i + j, rev))
+                i++;
+            if (i < m) {
+                j += i - left + 1;
+                mem = 0;
+                continue;
+            }
+            i = left;
+            while (i > mem && AT(x, m, i - 1, rev) == AT(y, n, i - 1 + j, rev))
+                i--;
+            if (i <= mem) {
+                *scanned = j + m;
+                return j;
+            }
+            j += per;
+            mem = m - per;
+        }
+    } else {
+        per = (left > m - left ? left : m - left) + 1;
+        while (j + m <= n) {
+            size_t i = left;
+            while (i < m && AT(x, m, i, rev) == AT(y, n, i + j, rev))
+                i++;
+            if (i < m) {
+                j += i - left + 1;
+                continue;
+            }
+            i = left;
+            while (i > 0 && AT(x, m, i - 1, rev) == AT(y, n, i - 1 + j, rev))
+                i--;
+            if (i == 0) {
+                *scanned = j + m;
+                return j;
+            }
+            j += per;
+        }
+    }
+    *scanned = n;
+    return SIZE_MAX;
+}
+
+size_t vm_find(PyVM *vm, const char *hay, size_t n, const char *needle,
+               size_t m, bool last)
+{
+    if (m > n)
+        return SIZE_MAX;
+    if (m == 0)
+        return last ? n : 0;
+    size_t at = SIZE_MAX, scanned = n;
+    if (m < SHORT_NEEDLE) {
+        if (!last) {
+            for (const char *p = hay; (p = memchr(p, needle[0], (size_t)(hay + n - m + 1 - p)));
+                 p++)
+                if (!memcmp(p, needle, m)) {
+                    at = (size_t)(p - hay);
+                    scanned = at + m;
+                    break;
+                }
+        } else {
+            for (size_t k = n - m + 1; k-- > 0;)
+                if (hay[k] == needle[0] && !memcmp(hay + k, needle, m)) {
+                    at = k;
+                    scanned = n - k;
+                    break;
+                }
+        }
+        vm_work(vm, WORK_CALL + vm_work_of(scanned, m > 1 ? 2 : 1));
+        return at;
+    }
+    const unsigned char *y = (const unsigned char *)hay;
+    const unsigned char *x = (const unsigned char *)needle;
+    if (!last) {
+        at = two_way(y, n, x, m, false, &scanned);
+    } else {
+        at = two_way(y, n, x, m, true, &scanned);
+        if (at != SIZE_MAX)
+            at = n - at - m;
+    }
+    vm_work(vm, WORK_CALL + vm_work_of(scanned + m, 4));
+    return at;
+}
+
 /* ---- lists ------------------------------------------------------------- */
 
 PyList *vm_list_new(PyVM *vm, size_t cap)
 {
     PyList *l = vm_alloc_obj(vm, sizeof *l, OBJ_LIST, vm->types[T_LIST]);
     l->cap = cap ? cap : 4;
+    if (l->cap > 4096)
+        vm_reserve(vm, l->cap * sizeof(PyValue));
     l->items = arena_array_of(vm->a, PyValue, l->cap);
     return l;
 }
@@ -123,6 +267,7 @@ void vm_list_append(PyVM *vm, PyList *l, PyValue v)
     if (l->len == l->cap) {
         size_t cap = l->cap * 2;
         vm_reserve(vm, cap * sizeof(PyValue));
+        vm_work(vm, cap * sizeof(PyValue) >> 3);
         if (cap > ((size_t)1 << 24))
             vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "list too long");
         PyValue *items = arena_array_of(vm->a, PyValue, cap);
@@ -289,6 +434,7 @@ static PyValue str_char(PyVM *vm, PyValue s, size_t cp)
 
 static PyValue str_slice(PyVM *vm, PyValue s, PySlice *sl)
 {
+    vm_work(vm, s.len >> 3);   /* read to count its code points */
     bool ascii = vm_str_ascii(s.s, s.len);
     int64_t n = ascii ? (int64_t)s.len : (int64_t)vm_str_len(s.s, s.len);
     int64_t start, stop, step;
@@ -321,6 +467,8 @@ static PyValue *items_slice(PyVM *vm, const PyValue *items, size_t n,
 {
     int64_t start, stop, step;
     int64_t c = slice_indices(vm, sl, (int64_t)n, &start, &stop, &step);
+    vm_work(vm, (uint64_t)c * sizeof(PyValue) >> 3);
+    vm_reserve(vm, (size_t)c * sizeof(PyValue));
     PyValue *out = arena_array_of(vm->a, PyValue, (size_t)c + 1);
     for (int64_t i = 0, k = start; i < c; i++, k += step)
         out[i] = items[k];
@@ -546,16 +694,6 @@ int64_t vm_len(PyVM *vm, PyValue v)
                    "object of type '%s' has no len()", vm_type_name(vm, v)));
 }
 
-static bool find_bytes(const char *hay, size_t n, const char *needle, size_t m)
-{
-    if (m == 0)
-        return true;
-    for (size_t i = 0; i + m <= n; i++)
-        if (memcmp(hay + i, needle, m) == 0)
-            return true;
-    return false;
-}
-
 bool vm_contains(PyVM *vm, PyValue container, PyValue item)
 {
     if (container.kind == PY_STR || container.kind == PY_BYTES) {
@@ -566,7 +704,8 @@ bool vm_contains(PyVM *vm, PyValue container, PyValue item)
                              "not %s"
                            : "a bytes-like object is required, not '%s'",
                            vm_type_name(vm, item)));
-        return find_bytes(container.s, container.len, item.s, item.len);
+        return vm_find(vm, container.s, container.len, item.s, item.len,
+                       false) != SIZE_MAX;
     }
     if (vm_is_kind(container, OBJ_DICT))
         return vm_dict_find(vm, (PyDict *)container.obj, item) != NULL;
@@ -601,6 +740,7 @@ bool vm_contains(PyVM *vm, PyValue container, PyValue item)
     /* a tuple and a list read item by item as their iterators read them
        (the list live: __eq__ may change it), without making one */
     if (container.kind == PY_TUPLE) {
+        vm_work(vm, container.nitems * WORK_ITEM);
         for (size_t i = 0; i < container.nitems; i++)
             if (vm_is(container.items[i], item) ||
                 vm_eq(vm, container.items[i], item))
@@ -610,6 +750,7 @@ bool vm_contains(PyVM *vm, PyValue container, PyValue item)
     if (vm_is_kind(container, OBJ_LIST)) {
         const PyList *l = (const PyList *)container.obj;
         for (size_t i = 0; i < l->len; i++) {
+            vm_work(vm, WORK_ITEM);
             PyValue v = l->items[i];
             if (vm_is(v, item) || vm_eq(vm, v, item))
                 return true;
@@ -711,6 +852,8 @@ static void user_next(PyVM *vm, void *ctx)
 
 bool vm_next(PyVM *vm, PyValue itv, PyValue *out)
 {
+    /* natives iterate without steps (sum, min, sorted, join, ...) */
+    vm_work(vm, WORK_ITEM);
     if (!vm_is_kind(itv, OBJ_ITER)) {
         UserNext u = { itv, py_none };
         if (vm_protect(vm, user_next, &u)) {
@@ -799,6 +942,8 @@ PyValue *vm_collect(PyVM *vm, PyValue iterable, size_t *n)
     }
     if (vm_is_kind(iterable, OBJ_LIST)) {
         PyList *l = (PyList *)iterable.obj;
+        vm_work(vm, l->len * sizeof(PyValue) >> 3);
+        vm_reserve(vm, l->len * sizeof(PyValue));
         PyValue *copy = arena_array_of(vm->a, PyValue, l->len + 1);
         memcpy(copy, l->items, l->len * sizeof *copy);
         *n = l->len;

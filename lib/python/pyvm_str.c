@@ -30,6 +30,7 @@ typedef struct Chars {
 static Chars decode(PyVM *vm, PyValue s)
 {
     Chars c;
+    vm_work(vm, s.len * 2);
     c.cp = arena_array_of(vm->a, uint32_t, s.len + 1);
     c.off = arena_array_of(vm->a, size_t, s.len + 1);
     c.n = 0;
@@ -151,12 +152,12 @@ static PyValue split_impl(PyVM *vm, const PyArgs *a, bool from_right)
         int64_t done = 0;
         for (;;) {
             const char *hit = NULL;
-            if (maxsplit < 0 || done < maxsplit)
-                for (size_t k = i; k + sep.len <= s.len; k++)
-                    if (!memcmp(s.s + k, sep.s, sep.len)) {
-                        hit = s.s + k;
-                        break;
-                    }
+            if (maxsplit < 0 || done < maxsplit) {
+                size_t k = vm_find(vm, s.s + i, s.len - i, sep.s, sep.len,
+                                   false);
+                if (k != SIZE_MAX)
+                    hit = s.s + i + k;
+            }
             if (!hit) {
                 vm_list_append(vm, parts, str_v(vm, s.s + i, s.len - i));
                 break;
@@ -172,12 +173,8 @@ static PyValue split_impl(PyVM *vm, const PyArgs *a, bool from_right)
     int64_t done = 0;
     for (;;) {
         size_t hit = SIZE_MAX;
-        if ((maxsplit < 0 || done < maxsplit) && end >= sep.len)
-            for (size_t k = end - sep.len + 1; k-- > 0;)
-                if (!memcmp(s.s + k, sep.s, sep.len)) {
-                    hit = k;
-                    break;
-                }
+        if (maxsplit < 0 || done < maxsplit)
+            hit = vm_find(vm, s.s, end, sep.s, sep.len, true);
         if (hit == SIZE_MAX) {
             tmp[nt++] = str_v(vm, s.s, end);
             break;
@@ -362,42 +359,32 @@ static PyValue search(PyVM *vm, const PyArgs *a, const char *fname,
     if (sub.kind != PY_STR)
         vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                        "must be str, not %s", vm_type_name(vm, sub)));
-    Chars c = decode(vm, SELF);
-    size_t lo, hi;
-    vm_span(vm, v[2], v[3], c.n, &lo, &hi);
+    size_t ncp = vm_str_len(SELF.s, SELF.len), lo, hi;
+    vm_span(vm, v[2], v[3], ncp, &lo, &hi);
     int64_t found = -1, hits = 0;
     if (lo <= hi) {
-        size_t b0 = c.off[lo], b1 = c.off[hi];
+        size_t b0 = ncp == SELF.len ? lo : vm_str_offset(SELF.s, SELF.len, lo);
+        size_t b1 = ncp == SELF.len ? hi
+                  : b0 + vm_str_offset(SELF.s + b0, SELF.len - b0, hi - lo);
         if (count) {
             if (sub.len == 0) {
                 hits = (int64_t)(hi - lo) + 1;
             } else {
-                for (size_t k = b0; k + sub.len <= b1;) {
-                    if (!memcmp(SELF.s + k, sub.s, sub.len)) {
-                        hits++;
-                        k += sub.len;
-                    } else {
-                        k++;
-                    }
+                for (size_t k = b0;;) {
+                    size_t at = vm_find(vm, SELF.s + k, b1 - k, sub.s,
+                                        sub.len, false);
+                    if (at == SIZE_MAX)
+                        break;
+                    hits++;
+                    k += at + sub.len;
                 }
             }
             return vm_make_int64(vm, hits);
         }
-        if (sub.len <= b1 - b0) {
-            if (from_right) {
-                for (size_t k = b1 - sub.len + 1; k-- > b0;)
-                    if (!memcmp(SELF.s + k, sub.s, sub.len)) {
-                        found = (int64_t)k;
-                        break;
-                    }
-            } else {
-                for (size_t k = b0; k + sub.len <= b1; k++)
-                    if (!memcmp(SELF.s + k, sub.s, sub.len)) {
-                        found = (int64_t)k;
-                        break;
-                    }
-            }
-        }
+        size_t at = vm_find(vm, SELF.s + b0, b1 - b0, sub.s, sub.len,
+                            from_right);
+        if (at != SIZE_MAX)
+            found = (int64_t)(b0 + at);
     } else if (count) {
         return vm_make_int64(vm, 0);
     }
@@ -442,14 +429,17 @@ static PyValue s_replace(PyVM *vm, const PyArgs *a, void *data)
     }
     size_t i = 0;
     while (i < s.len) {
-        if ((count < 0 || done < count) && i + old.len <= s.len &&
-            !memcmp(s.s + i, old.s, old.len)) {
-            ab_add(&b, new_.s, new_.len);
-            i += old.len;
-            done++;
-        } else {
-            ab_addc(&b, s.s[i++]);
+        size_t at = count < 0 || done < count
+                  ? vm_find(vm, s.s + i, s.len - i, old.s, old.len, false)
+                  : SIZE_MAX;
+        if (at == SIZE_MAX) {
+            ab_add(&b, s.s + i, s.len - i);
+            break;
         }
+        ab_add(&b, s.s + i, at);
+        ab_add(&b, new_.s, new_.len);
+        i += at + old.len;
+        done++;
     }
     return ab_value(&b);
 }
@@ -604,21 +594,7 @@ static PyValue partition(PyVM *vm, const PyArgs *a, bool from_right)
         vm_raise_class(vm, vm->types[T_VALUE_ERROR], "empty separator");
     PyValue s = SELF, empty = str_v(vm, "", 0);
     size_t hit = SIZE_MAX;
-    if (sep.len <= s.len) {
-        if (from_right) {
-            for (size_t k = s.len - sep.len + 1; k-- > 0;)
-                if (!memcmp(s.s + k, sep.s, sep.len)) {
-                    hit = k;
-                    break;
-                }
-        } else {
-            for (size_t k = 0; k + sep.len <= s.len; k++)
-                if (!memcmp(s.s + k, sep.s, sep.len)) {
-                    hit = k;
-                    break;
-                }
-        }
-    }
+    hit = vm_find(vm, s.s, s.len, sep.s, sep.len, from_right);
     PyValue parts[3];
     if (hit == SIZE_MAX) {
         parts[0] = from_right ? empty : s;

@@ -350,6 +350,8 @@ bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
     if (!found)
         return false;
     vm_dict_changing(d);
+    /* compacting and reindexing: the whole dict */
+    vm_work(vm, d->len * 8);
     size_t e = (size_t)d->index[i], rest = d->len - e - 1;
     memmove(d->keys + e, d->keys + e + 1, rest * sizeof *d->keys);
     memmove(d->values + e, d->values + e + 1, rest * sizeof *d->values);
@@ -362,6 +364,7 @@ bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
 PyDict *vm_dict_copy(PyVM *vm, const PyDict *d)
 {
     PyDict *c = vm_dict_new(vm);
+    vm_work(vm, d->len * WORK_ITEM);
     vm_dict_reserve(vm, c, d->len);
     for (size_t i = 0; i < d->len; i++)
         vm_dict_set(vm, c, d->keys[i], *value_at((PyDict *)d, i));
@@ -527,6 +530,7 @@ void vm_set_merge(PyVM *vm, PySet *so, const PySet *other)
 {
     if (other == so || other->used == 0)
         return;
+    vm_work(vm, (other->mask + 1) * WORK_ITEM);
     if ((so->fill + other->used) * 5 >= so->mask * 3)
         set_resize(vm, so, (so->used + other->used) * 2);
     if (so->fill == 0 && so->mask == other->mask &&
@@ -561,6 +565,7 @@ PySet *vm_set_copy(PyVM *vm, const PySet *s, bool frozen)
 /* The operators, in the order setobject.c builds their results. */
 PySet *vm_set_intersection(PyVM *vm, PySet *so, PySet *other)
 {
+    vm_work(vm, (other->mask + 1) * WORK_ITEM);
     if (so == other)
         return vm_set_copy(vm, so, so->frozen);
     PySet *result = vm_set_new(vm, so->frozen);
@@ -579,6 +584,7 @@ PySet *vm_set_intersection(PyVM *vm, PySet *so, PySet *other)
 
 PySet *vm_set_difference(PyVM *vm, PySet *so, PySet *other)
 {
+    vm_work(vm, (so->mask + other->mask + 2) * WORK_ITEM);
     if ((so->used >> 2) > other->used) {
         PySet *result = vm_set_copy(vm, so, so->frozen);
         for (size_t i = 0; i <= other->mask; i++)
@@ -597,6 +603,7 @@ PySet *vm_set_difference(PyVM *vm, PySet *so, PySet *other)
 
 PySet *vm_set_symmetric_difference(PyVM *vm, PySet *so, PySet *other)
 {
+    vm_work(vm, (so->mask + 1) * WORK_ITEM);
     PySet *result = vm_set_copy(vm, other, so->frozen);
     for (size_t i = 0; i <= so->mask; i++) {
         SetEntry *e = &so->table[i];

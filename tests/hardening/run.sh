@@ -17,6 +17,8 @@
 #   kill-loop      tests/hardening/kill_loop.sh (KILL_ITERATIONS, 200)
 #   concurrency    tests/hardening/concurrency.sh
 #   line-endings   tests/hardening/line_endings.sh
+#   bounds         tests/hardening/bounds.sh: hostile python blocks within
+#                  10 s and 600 MiB each, one memory cap for -j 4
 #
 # The count is of test cases: a part that prints "NAME: N passed, M failed"
 # as its last such line counts N and M; any other part counts as one.
@@ -69,6 +71,7 @@ part small sh tests/hardening/small.sh "$CLINIC"
 part kill-loop sh tests/hardening/kill_loop.sh "$CLINIC"
 part concurrency sh tests/hardening/concurrency.sh "$CLINIC"
 part line-endings sh tests/hardening/line_endings.sh "$CLINIC"
+part bounds sh tests/hardening/bounds.sh "$CLINIC"
 part valgrind $MAKE --no-print-directory valgrind
 
 echo "== hardening summary$summary"

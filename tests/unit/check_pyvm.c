@@ -444,6 +444,80 @@ START_TEST(test_limits)
     }
     CHECK("x = 2 ** 10 ** 7", "!MemoryError: clinic's Python keeps ints "
           "below 100000 digits @1");
+    CHECK("x = 1\ny = x << 400000", "!MemoryError: clinic's Python keeps "
+          "ints below 100000 digits @2");
+}
+END_TEST
+
+/* The work budget: natives pay for what they do by size, before they do
+   it, and the error names the statement. */
+START_TEST(test_work_budget)
+{
+    static const char *const busy[] = {
+        "s = 'ab' * 100000\nfor i in range(1000):\n    s.count('ab')",
+        "s = 'a' * 100000\nfor i in range(1000):\n    s.find('a' * 50 + 'b')",
+        "x = list(range(10000))\nfor i in range(1000):\n    -1 in x",
+        "x = list(range(10000))\nfor i in range(1000):\n    sorted(x)",
+        "x = 7 ** 3000\nfor i in range(1000):\n    x * x",
+        "x = list(range(10000))\nfor i in range(1000):\n    sum(x)",
+    };
+    for (size_t i = 0; i < sizeof busy / sizeof *busy; i++) {
+        PyVM *vm = pyvm_new(arena);
+        pyvm_set_work_limit(vm, 20000000);
+        const char *got = run_vm(vm, busy[i]);
+        ck_assert_msg(strstr(got, "!RuntimeError: the python blocks of this "
+                             "file did more work than clinic allows "
+                             "(20000000 units") && strstr(got, "@3"),
+                      "%s: %s", busy[i], got);
+    }
+    /* the budget is the interpreter's, over its runs */
+    PyVM *vm = pyvm_new(arena);
+    pyvm_set_work_limit(vm, 20000000);
+    for (int i = 0; i < 2; i++)
+        ck_assert_str_eq(run_vm(vm, "s = 'ab' * 100000\nfor i in "
+                                "range(2):\n    s.count('ab')"), "");
+    ck_assert_ptr_nonnull(strstr(run_vm(vm, "s = 'ab' * 100000\nfor i in "
+                                        "range(2):\n    s.count('ab')"),
+                                 "did more work than clinic allows"));
+}
+END_TEST
+
+/* CPython's limit on int <-> decimal text, checked before converting;
+   other bases are free of it and linear enough. */
+START_TEST(test_int_digit_limit)
+{
+    CHECK("x = int('9' * 100001)", "!ValueError: Exceeds the limit (4300 "
+          "digits) for integer string conversion: value has 100001 digits; "
+          "use sys.set_int_max_str_digits() to increase the limit @1");
+    CHECK("x = int('9' * 5000 + 'x')", "!ValueError: Exceeds the limit (4300 "
+          "digits) for integer string conversion: value has 5000 digits; "
+          "use sys.set_int_max_str_digits() to increase the limit @1");
+    CHECK("x = int('9' * 50 + 'x')", "!ValueError: invalid literal for "
+          "int() with base 10: '99999999999999999999999999999999999999999"
+          "999999999x' @1");
+    CHECK("print(int('9' * 4300) % 1000, int('f' * 20000, 16).bit_length())",
+          "999 80000\n");
+    CHECK("print(int('-0x_7f', 0), int('z' * 30, 36) % 97, int(' 1_0 '))",
+          "-127 0 10\n");
+}
+END_TEST
+
+/* Substring search in linear time, forward and backward, on the
+   periodic and aperiodic needles two-way tells apart. */
+START_TEST(test_search)
+{
+    CHECK("s = 'a' * 1000000\nn = 'a' * 500000 + 'b'\n"
+          "print(s.find(n), s.rfind(n), s.count(n), n in s, "
+          "s.rfind('a' * 500000), s.count('a' * 300000))",
+          "-1 -1 0 False 500000 3\n");
+    CHECK("s = 'abaabaabaab' * 3 + 'xyz' + 'abaab' * 4\n"
+          "n = 'abaabaabaabaabaabaab'\n"
+          "print(s.find(n), s.rfind(n), s.find('abaabxyzabaab'), "
+          "s.rfind('baababaababaab'), s.count('abaabaab'), "
+          "s.split('aabaab'), s.rpartition('abaabxyz'))",
+          "-1 -1 28 42 3 ['ab', 'aabab', 'aabab', "
+          "'aabxyzabaababaababaababaab'] ('abaabaabaababaabaabaababaaba', "
+          "'abaabxyz', 'abaababaababaababaab')\n");
 }
 END_TEST
 
@@ -577,6 +651,9 @@ static Suite *pyvm_suite(void)
     tcase_add_test(tc, test_refused_constructs);
     tcase_add_test(tc, test_syntax_errors);
     tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, test_work_budget);
+    tcase_add_test(tc, test_int_digit_limit);
+    tcase_add_test(tc, test_search);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("host");
