@@ -238,6 +238,11 @@ bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope,
 bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
                         PyValue *out, const char **error);
 
+/* The SyntaxError message the compiler would give for an expression the
+   parser accepted ("'yield' outside function", "keyword argument
+   repeated: a"), or NULL: eval() of a parsed tree compiles it first. */
+const char *pyexpr_compile_error(Arena *a, const PyExpr *e);
+
 /* The last line of a traceback for an exception given by its repr (as
    pyexpr_eval reports it): "NameError(\"name 'x' is not defined\")" gives
    "NameError: name 'x' is not defined", "MemoryError()" "MemoryError",

@@ -1338,7 +1338,11 @@ bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope, PyValue *out,
 {
     Eval ev = { .a = a, .scope = scope };
     PyValue v;
-    if (eval(&ev, e, &v)) {
+    /* compile() refuses what the parser let through before anything runs */
+    const char *syntax = pyexpr_compile_error(a, e);
+    if (syntax)
+        raise(&ev, "SyntaxError", syntax);
+    else if (eval(&ev, e, &v)) {
         *out = v;
         if (error)
             *error = NULL;

@@ -330,6 +330,36 @@ END_TEST
 
 /* ---- syntax ----------------------------------------------------------- */
 
+/* eval() of a parsed tree compiles it first: what the compiler refuses
+   fails before anything is evaluated, wherever it sits in the tree. */
+START_TEST(test_eval_compiles_first)
+{
+    Arena *a = arena_new();
+    PyValue v;
+    const char *error;
+    ck_assert(!eval_text(a, "dict(a=1, a=2)", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_str_eq(error, "SyntaxError('keyword argument repeated: a')");
+    ck_assert(!eval_text(a, "[undefined, f(x=1, y=2, x=3)]", PY_SCOPE_GLOBALS,
+                         &v, &error));
+    ck_assert_str_eq(error, "SyntaxError('keyword argument repeated: x')");
+    ck_assert(!eval_text(a, "1 if 1 else (yield)", PY_SCOPE_GLOBALS, &v,
+                         &error));
+    ck_assert_str_eq(error, "SyntaxError(\"'yield' outside function\")");
+    /* a lambda is a function: its yield is fine */
+    ck_assert(eval_text(a, "lambda: (yield)", PY_SCOPE_GLOBALS, &v, &error));
+    /* "**" entries have no name to repeat */
+    ck_assert(eval_text(a, "dict(**{}, **{})", PY_SCOPE_GLOBALS, &v, &error));
+    PySyntaxError err;
+    PyExpr *e = pyexpr_parse(a, "f(a=1, **{}, a=(yield))", &err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(pyexpr_compile_error(a, e),
+                     "keyword argument repeated: a");
+    e = pyexpr_parse(a, "f(a, b=1)", &err);
+    ck_assert_ptr_null(pyexpr_compile_error(a, e));
+    arena_free(a);
+}
+END_TEST
+
 START_TEST(test_nodes)
 {
     Arena *a = arena_new();
@@ -484,6 +514,7 @@ static Suite *pyexpr_suite(void)
     tcase_add_test(tc, test_int_literals);
     tcase_add_test(tc, test_truthy_equal);
     tcase_add_test(tc, test_eval_namespace);
+    tcase_add_test(tc, test_eval_compiles_first);
     tcase_add_test(tc, test_nodes);
     tcase_add_test(tc, test_walk);
     tcase_add_test(tc, test_params);
