@@ -50,6 +50,10 @@ typedef struct PyObj PyObj;     /* pyvm_int.h */
 struct PyValue {
     PyKind kind;
     bool b;              /* PY_BOOL */
+    bool uncomputed;     /* an opaque value whose s is a stand-in ("<long>",
+                            "<object>"): the evaluator did not compute it
+                            (a call, a result too large), so it may be
+                            tested but never written out */
     const char *s;       /* PY_INT: decimal digits with optional '-' (any
                             size); PY_STR: UTF-8 text; PY_BYTES: bytes */
     size_t len;          /* length of s */
@@ -203,6 +207,10 @@ char *pyexpr_dump(Arena *a, const PyExpr *e);
 
 /* An object PyValue cannot model (PY_UNKNOWN with a type_name). */
 bool py_is_opaque(const PyValue *v);
+/* Whether v, or an item inside it (a tuple's, a list's, a dict's), is a
+   stand-in the evaluator did not compute: its repr would write the
+   stand-in out. */
+bool py_is_uncomputed(const PyValue *v);
 
 /* The default value as state_parameter parses it: ast.parse("x = TEXT").
    Returns body[0].value, NULL with *err on SyntaxError (err->text is

@@ -219,9 +219,31 @@ PyValue py_make_opaque(const char *type_name, const char *repr)
     return v;
 }
 
+PyValue py_make_uncomputed(const char *type_name, const char *stand_in)
+{
+    PyValue v = py_make_opaque(type_name, stand_in);
+    v.uncomputed = true;
+    return v;
+}
+
 bool py_is_opaque(const PyValue *v)
 {
     return v->kind == PY_UNKNOWN && v->type_name != NULL;
+}
+
+bool py_is_uncomputed(const PyValue *v)
+{
+    if (v->uncomputed)
+        return true;
+    if (v->kind != PY_TUPLE && !(py_is_opaque(v) && v->items))
+        return false;
+    /* a dict's keys are followed by its values */
+    size_t n = v->kind == PY_UNKNOWN && strcmp(v->type_name, "dict") == 0
+                   ? 2 * v->nitems : v->nitems;
+    for (size_t i = 0; i < n; i++)
+        if (py_is_uncomputed(&v->items[i]))
+            return true;
+    return false;
 }
 
 /* ---- floats ------------------------------------------------------------ */
