@@ -123,6 +123,10 @@ ConverterPython **converters_python_slot(const Clinic *c);
    converter methods they call in turn go through the dispatch again,
    as self.method() does in Python. */
 
+/* Fails when v is a stand-in clinic did not compute, about to be handed
+   to a python block's code. */
+void converter_check_computed(Clinic *c, const char *what, const PyValue *v);
+
 /* CConverter.__init__(self, name, py_name, function, default, **kwargs):
    the checks of the default and the c_default/py_default/annotation
    keywords, then self.converter_init(**kwargs). */

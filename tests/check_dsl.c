@@ -785,6 +785,47 @@ START_TEST(test_converter_call_forms)
 }
 END_TEST
 
+/* A converter argument written into the C code is a str clinic computed:
+   never a stand-in for one it did not. */
+START_TEST(test_converter_values)
+{
+    Function *f = parse_ok(M "m.f\n    a: int(c_default='0' * 1000001) = 1");
+    const char *c_default = param(f, "a")->converter->c_default;
+    ck_assert_uint_eq(strlen(c_default), 1000001);
+    ck_assert(strspn(c_default, "0") == 1000001);
+    f = parse_ok(M "m.g\n    a: object(subclass_of='&' + 'X' * 3 + '_Type')");
+    ck_assert_str_eq(param(f, "a")->converter->subclass_of, "&XXX_Type");
+    ck_assert_error(M "m.f\n    a: str(encoding=open('x').read())",
+                    "t.c:4: error: cannot write out the value given for "
+                    "encoding: clinic did not compute it\n"
+                    "t.c:4: note: clinic evaluates literals, its own names "
+                    "and operations on them; not calls, nor results too "
+                    "large to keep\n");
+    ck_assert(strstr(parse_error(M "m.f\n    a: object(subclass_of='%s' % 'x')"),
+                     "error: cannot write out the str given for subclass_of: "
+                     "clinic did not compute it\n"));
+    ck_assert_error(M "m.f\n    a: object(subclass_of='x' * 2**40)",
+                    "t.c:4: error: Exception raised during parsing:\n"
+                    "MemoryError: the value built here passes 16 MiB: clinic "
+                    "stops there\n");
+    ck_assert_error(M "m.f\n    a: int(c_default=10**5000) = 1",
+                    "t.c:4: error: c_default must be a str, not int\n");
+    ck_assert_error(M "m.f\n    a: int(py_default=(1,)) = 1",
+                    "t.c:4: error: py_default must be a str, not tuple\n");
+    ck_assert_error(M "m.f\n    a: object(type=len)",
+                    "t.c:4: error: type must be a str, not "
+                    "builtin_function_or_method\n");
+    ck_assert_error(M "m.f\n    a: object(converter=[x for x in 'ab'][0])",
+                    "t.c:4: error: cannot write out the value given for "
+                    "converter: clinic did not compute it\n"
+                    "t.c:4: note: clinic evaluates literals, its own names "
+                    "and operations on them; not calls, nor results too "
+                    "large to keep\n");
+    /* a return converter keeps its py_default, never writes it out */
+    parse_ok(M "m.h -> int(py_default=open('x'))\n    a: int\n\nDoc.");
+}
+END_TEST
+
 START_TEST(test_default_errors)
 {
     /* the default as written, not clinic.py's 'x = ' wrapper around it */
@@ -1241,6 +1282,7 @@ static Suite *dsl_suite(void)
     tcase_add_test(tc, test_clone_errors);
     tcase_add_test(tc, test_parameter_errors);
     tcase_add_test(tc, test_converter_call_forms);
+    tcase_add_test(tc, test_converter_values);
     tcase_add_test(tc, test_default_errors);
     tcase_add_test(tc, test_self_placement_errors);
     tcase_add_test(tc, test_special_symbol_errors);
