@@ -33,11 +33,12 @@ static const char *type_name_of(Clinic *c, const PyValue *v)
 
 void converter_check_computed(Clinic *c, const char *what, const PyValue *v)
 {
-    /* the code could write out, compare or measure the stand-in */
+    /* whatever tests, measures or writes out the stand-in gets it wrong:
+       its truth, its length, its text */
     if (py_is_uncomputed(v))
-        clinic_fail_note(c, 0, uncomputed_note, "cannot pass the %s given "
-                         "for %s to a python block: clinic did not compute "
-                         "it", py_value_type_name(v), what);
+        clinic_fail_note(c, 0, uncomputed_note, "cannot use the %s given "
+                         "for %s: clinic did not compute it",
+                         py_value_type_name(v), what);
 }
 
 /* A keyword argument written into the C code as given (c_default=,
@@ -140,6 +141,7 @@ static void bind_init_args(Clinic *c, const ConverterRow *row,
                              "%s.converter_init() got an unexpected keyword "
                              "argument '%s'", row->init_owner, args[k].name);
         }
+        converter_check_computed(c, args[k].name, &args[k].value);
         out->values[i] = args[k].value;
     }
 }
@@ -541,10 +543,12 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
         else if (strcmp(n, "annotation") == 0)
             annotation = &args[i].value;
         else if (strcmp(n, "unused") == 0 &&
-                 (c->dialect->syntax & SYNTAX_UNUSED))
+                 (c->dialect->syntax & SYNTAX_UNUSED)) {
+            converter_check_computed(c, n, &args[i].value);
             conv->unused = py_truthy(&args[i].value);
-        else
+        } else {
             rest[nrest++] = args[i];
+        }
     }
 
     conv->name = text_legal_c_identifier(c->arena, name);

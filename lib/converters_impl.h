@@ -123,8 +123,8 @@ ConverterPython **converters_python_slot(const Clinic *c);
    converter methods they call in turn go through the dispatch again,
    as self.method() does in Python. */
 
-/* Fails when v is a stand-in clinic did not compute, about to be handed
-   to a python block's code. */
+/* Fails when v, given for what, is a stand-in clinic did not compute:
+   before converter_init tests it or a python block's code gets it. */
 void converter_check_computed(Clinic *c, const char *what, const PyValue *v);
 
 /* CConverter.__init__(self, name, py_name, function, default, **kwargs):

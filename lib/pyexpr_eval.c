@@ -675,6 +675,10 @@ static bool eval_unaryop(Eval *ev, const PyExpr *e, PyValue *out)
     if (!eval(ev, e->left, &v))
         return false;
     if (strcmp(e->op, "Not") == 0) {
+        if (py_is_uncomputed(&v)) {
+            *out = py_make_uncomputed("bool", "<bool>");
+            return true;
+        }
         memset(out, 0, sizeof *out);
         out->kind = PY_BOOL;
         out->b = !py_truthy(&v);
@@ -881,6 +885,11 @@ static bool eval_compare(Eval *ev, const PyExpr *e, PyValue *out)
         bool res = false;
         if (!eval(ev, e->items[i], &r))
             return false;
+        if (py_is_uncomputed(&l) || py_is_uncomputed(&r)) {
+            /* what a stand-in compares to is not known either */
+            *out = py_make_uncomputed("bool", "<bool>");
+            return true;
+        }
         const char *op = e->ops[i];
         if (strcmp(op, "Eq") == 0 || strcmp(op, "NotEq") == 0) {
             res = py_equal(&l, &r) == (op[0] == 'E');
@@ -994,6 +1003,10 @@ static bool call_builtin(Eval *ev, const char *name, const PyValue *args, size_t
         return true;
     }
     if (strcmp(name, "bool") == 0) {
+        if (x && py_is_uncomputed(x)) {
+            *out = py_make_uncomputed("bool", "<bool>");
+            return true;
+        }
         memset(out, 0, sizeof *out);
         out->kind = PY_BOOL;
         out->b = x ? py_truthy(x) : false;
@@ -1277,6 +1290,11 @@ static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
         for (size_t i = 0; i < e->nitems; i++) {
             if (!eval(ev, e->items[i], out))
                 return false;
+            if (py_is_uncomputed(out)) {
+                /* which operand is the result depends on its truth */
+                *out = py_make_uncomputed("object", "<object>");
+                return true;
+            }
             bool t = py_truthy(out);
             if ((e->op[0] == 'A') != t)
                 return true;
@@ -1288,6 +1306,10 @@ static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
         PyValue t;
         if (!eval(ev, e->test, &t))
             return false;
+        if (py_is_uncomputed(&t)) {
+            *out = py_make_uncomputed("object", "<object>");
+            return true;
+        }
         return eval(ev, py_truthy(&t) ? e->left : e->right, out);
     }
     case PX_TUPLE:

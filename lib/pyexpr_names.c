@@ -314,17 +314,15 @@ bool pyns_lookup(Arena *a, const char *id, PyEvalScope scope, PyValue *out)
         }
     }
     if (IN_SORTED(modules, id)) {
-        *out = py_make_uncomputed("module", arena_printf(a, "<module '%s'>", id));
+        *out = py_make_opaque("module", arena_printf(a, "<module '%s'>", id));
         return true;
     }
     if (IN_SORTED(classes, id) || IN_SORTED(builtin_classes, id)) {
         *out = py_make_opaque("type", arena_printf(a, "<class '%s'>", id));
-        /* clinic.py's own are its module's: <class '__main__.Block'> */
-        out->uncomputed = !IN_SORTED(builtin_classes, id);
         return true;
     }
     if (IN_SORTED(functions, id)) {
-        *out = py_make_uncomputed("function", arena_printf(a, "<function %s>", id));
+        *out = py_make_opaque("function", arena_printf(a, "<function %s>", id));
         return true;
     }
     if (IN_SORTED(builtins, id)) {

@@ -796,13 +796,13 @@ START_TEST(test_converter_values)
     f = parse_ok(M "m.g\n    a: object(subclass_of='&' + 'X' * 3 + '_Type')");
     ck_assert_str_eq(param(f, "a")->converter->subclass_of, "&XXX_Type");
     ck_assert_error(M "m.f\n    a: str(encoding=open('x').read())",
-                    "t.c:4: error: cannot write out the value given for "
+                    "t.c:4: error: cannot use the object given for "
                     "encoding: clinic did not compute it\n"
                     "t.c:4: note: clinic evaluates literals, its own names "
                     "and operations on them; not calls, nor results too "
                     "large to keep\n");
     ck_assert(strstr(parse_error(M "m.f\n    a: object(subclass_of='%s' % 'x')"),
-                     "error: cannot write out the str given for subclass_of: "
+                     "error: cannot use the str given for subclass_of: "
                      "clinic did not compute it\n"));
     ck_assert_error(M "m.f\n    a: object(subclass_of='x' * 2**40)",
                     "t.c:4: error: Exception raised during parsing:\n"
@@ -816,11 +816,25 @@ START_TEST(test_converter_values)
                     "t.c:4: error: type must be a str, not "
                     "builtin_function_or_method\n");
     ck_assert_error(M "m.f\n    a: object(converter=[x for x in 'ab'][0])",
-                    "t.c:4: error: cannot write out the value given for "
+                    "t.c:4: error: cannot use the object given for "
                     "converter: clinic did not compute it\n"
                     "t.c:4: note: clinic evaluates literals, its own names "
                     "and operations on them; not calls, nor results too "
                     "large to keep\n");
+    /* c_default= is written out as given */
+    ck_assert_error(M "m.f\n    a: int(c_default=[x for x in 'ab'][0]) = 1",
+                    "t.c:4: error: cannot write out the value given for "
+                    "c_default: clinic did not compute it\n"
+                    "t.c:4: note: clinic evaluates literals, its own names "
+                    "and operations on them; not calls, nor results too "
+                    "large to keep\n");
+    /* what is tested is as unknown: its truth, what it compares to */
+    ck_assert(strstr(parse_error(M "m.f\n    a: unsigned_int(bitwise=(open('x') == 1))"),
+                     "error: cannot use the bool given for bitwise: clinic did "
+                     "not compute it\n"));
+    ck_assert(strstr(parse_error(M "m.f\n    a: object(subclass_of='a' if open('x') else 'b')"),
+                     "error: cannot use the object given for subclass_of: "
+                     "clinic did not compute it\n"));
     /* a return converter keeps its py_default, never writes it out */
     parse_ok(M "m.h -> int(py_default=open('x'))\n    a: int\n\nDoc.");
 }
