@@ -1017,9 +1017,10 @@ static bool call_builtin(Eval *ev, const char *name, const PyValue *args, size_t
             *out = py_make_str("", 0);
         else if (x->kind == PY_STR)
             *out = *x;
-        else if (py_is_opaque(x) || py_is_uncomputed(x))
+        else if (!py_repr_is_exact(x) || opaque_is(x, "str") || opaque_is(x, "bytes"))
             *out = py_make_uncomputed("str", "<str>");
         else {
+            /* str() is repr() for every other object we keep */
             const char *r = py_repr(ev->a, x);
             *out = py_make_str(r, strlen(r));
         }

@@ -315,14 +315,18 @@ bool pyns_lookup(Arena *a, const char *id, PyEvalScope scope, PyValue *out)
     }
     if (IN_SORTED(modules, id)) {
         *out = py_make_opaque("module", arena_printf(a, "<module '%s'>", id));
+        out->inexact = true;    /* <module 'os' from '/usr/lib/...'> */
         return true;
     }
     if (IN_SORTED(classes, id) || IN_SORTED(builtin_classes, id)) {
         *out = py_make_opaque("type", arena_printf(a, "<class '%s'>", id));
+        /* clinic.py's own are its module's: <class '__main__.Block'> */
+        out->inexact = !IN_SORTED(builtin_classes, id);
         return true;
     }
     if (IN_SORTED(functions, id)) {
         *out = py_make_opaque("function", arena_printf(a, "<function %s>", id));
+        out->inexact = true;    /* <function fail at 0x7f...> */
         return true;
     }
     if (IN_SORTED(builtins, id)) {

@@ -406,14 +406,29 @@ START_TEST(test_eval_uncomputed)
                       "%s: %s", uncomputed[i], error);
         ck_assert_msg(py_is_uncomputed(&v), "%s", uncomputed[i]);
     }
-    /* reprs that are Python's own are kept */
+    /* reprs that are Python's own are kept, and str() of them */
     static const char *const computed[] = {
         "len", "KeyError", "...", "(1, 'a', None)", "{'a': [1]}",
+        "str([1, 'a'])", "str({1: len})",
     };
     for (size_t i = 0; i < sizeof computed / sizeof *computed; i++) {
         ck_assert(eval_text(a, computed[i], PY_SCOPE_GLOBALS, &v, &error));
-        ck_assert_msg(!py_is_uncomputed(&v), "%s", computed[i]);
+        ck_assert_msg(py_repr_is_exact(&v), "%s", computed[i]);
     }
+    ck_assert(eval_text(a, "str([1, 'a'])", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_str_eq(v.s, "[1, 'a']");
+    /* a module or clinic.py's function is a known object with a repr we
+       do not have (a path, an address): tested, not written out */
+    static const char *const inexact[] = { "sys", "(1, fail)", "[Block]" };
+    for (size_t i = 0; i < sizeof inexact / sizeof *inexact; i++) {
+        ck_assert(eval_text(a, inexact[i], PY_SCOPE_GLOBALS, &v, &error));
+        ck_assert_msg(!py_is_uncomputed(&v) && !py_repr_is_exact(&v), "%s",
+                      inexact[i]);
+    }
+    ck_assert(eval_text(a, "str((1, sys))", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(py_is_uncomputed(&v));
+    ck_assert(eval_text(a, "not sys", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(v.kind == PY_BOOL && !v.b);
     arena_free(a);
 }
 END_TEST
