@@ -697,12 +697,13 @@ const char *converter_default_repr(Clinic *c, const Converter *conv)
                     "not know its repr", conv->name);
     if (v->kind != PY_OBJECT)
         return py_repr(c->arena, v);
-    /* an exception in __repr__ is one in clinic.py's format_docstring */
+    /* an exception in __repr__ is one in clinic.py's format_docstring;
+       the object is the native's one argument, as self */
     ConverterPython *py = cpy_of(c);
     PyValue fn = pyvm_native(py->vm, "repr", native_repr, NULL, false);
-    PyArgs a = { v, 1, NULL, NULL, 0 };
+    PyArgs none = { NULL, 0, NULL, NULL, 0 };
     PyValue result;
-    if (!pyvm_pcall(py->vm, fn, &a, &result))
+    if (!pyvm_pcall_method(py->vm, fn, *v, &none, &result))
         cpy_python_error(py);
     return result.s;
 }
