@@ -1,6 +1,6 @@
 # clinic — a standalone C implementation of CPython 3.11's Argument Clinic.
 #
-#   make                  build clinic/clinic
+#   make                  build build/clinic
 #   make check            install dependencies, build with gcc and clang
 #                         (-Werror), run every test tier; ends with
 #                         "check: N passed, N failed"; includes make
@@ -48,9 +48,14 @@ DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs libpcre2-8 2>/dev/null || echo -lpcr
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(DEPS_CFLAGS) -Ilib $(CFLAGS)
+# CLINIC_NO_SIMD=1: the plain C paths alone; CLINIC_NO_AVX2=1: no AVX2 paths
+# (lib/base/simd.h)
+SIMD_FLAGS := $(if $(filter 1,$(CLINIC_NO_SIMD)),-DCLINIC_NO_SIMD) \
+              $(if $(filter 1,$(CLINIC_NO_AVX2)),-DCLINIC_NO_AVX2)
 
-# Quiet build lines ("  CC      lib/dsl.c"); V=1 shows the full commands.
+ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(DEPS_CFLAGS) $(SIMD_FLAGS) -Ilib $(CFLAGS)
+
+# Quiet build lines ("  CC      lib/parse/dsl.c"); V=1 shows the full commands.
 ifeq ($(V),1)
 Q :=
 say = @true
@@ -62,15 +67,16 @@ endif
 # BUILD and CLINIC_BIN let one tree hold several builds side by side
 # (make check puts its clang build in build/clang).
 BUILD    ?= build
-CLINIC_BIN ?= clinic/clinic
-LIB_SRC  := $(sort $(wildcard lib/*.c))
+CLINIC_BIN ?= $(BUILD)/clinic
+LIB_SRC  := $(sort $(wildcard lib/*/*.c))
+LIB_HDR  := $(wildcard lib/*/*.h)
 LIB_OBJ  := $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o) $(BUILD)/gen/portable_header.o
 LIBCLINIC := $(BUILD)/libclinic.a
-TEST_SRC := $(sort $(wildcard tests/check_*.c))
-TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_SRC := $(sort $(wildcard tests/unit/check_*.c))
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check unit test-bins fixtures cli workflow conformance \
-        conformance-reference bench demo install clean sanitize fuzz \
+        conformance-reference bench demo install clean sanitize fuzz simd exports quick fixture-expect \
         fuzz-smoke hardening query
 
 all: $(CLINIC_BIN)
@@ -78,16 +84,16 @@ all: $(CLINIC_BIN)
 # Fragments: hardening (valgrind, kill loop, ...) and the functional test.
 include $(sort $(wildcard tests/*.mk))
 
-$(BUILD)/lib/%.o: lib/%.c $(wildcard lib/*.h)
+$(BUILD)/lib/%.o: lib/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The header the portable target writes beside its code, as a C string.
-$(BUILD)/gen/portable_header.c: lib/portable/clinic_portable.h lib/portable/embed.awk
+$(BUILD)/gen/portable_header.c: lib/model/portable/clinic_portable.h lib/model/portable/embed.awk
 	@mkdir -p $(dir $@)
 	$(say) GEN $@
-	$(Q)awk -f lib/portable/embed.awk $< > $@.tmp && mv $@.tmp $@
+	$(Q)awk -f lib/model/portable/embed.awk $< > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/portable_header.o: $(BUILD)/gen/portable_header.c
 	$(say) CC $<
@@ -100,18 +106,18 @@ $(LIBCLINIC): $(LIB_OBJ)
 
 CLI_SRC  := $(sort $(wildcard clinic/*.c))
 
-$(CLINIC_BIN): $(CLI_SRC) $(wildcard clinic/*.h) $(LIBCLINIC) $(wildcard lib/*.h)
+$(CLINIC_BIN): $(CLI_SRC) $(wildcard clinic/*.h) $(LIBCLINIC) $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(say) LINK $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_SRC) $(LIBCLINIC) $(DEPS_LIBS) -lm
 
 # The old binary goes first: make unit builds with -k, and a test that no
 # longer compiles must be "not built", not its previous self run again.
-$(BUILD)/tests/%: tests/%.c $(LIBCLINIC) $(wildcard lib/*.h tests/*.h)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBCLINIC) $(LIB_HDR) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	@rm -f $@
 	$(say) LINK $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(LIBCLINIC) $(DEPS_LIBS) $(CHECK_LIBS) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBCLINIC) $(DEPS_LIBS) $(CHECK_LIBS) -lm
 
 deps:
 	@sh tests/deps.sh
@@ -124,7 +130,7 @@ UNIT_BIN = $(if $(ONLY),$(foreach t,$(subst $(comma), ,$(ONLY)),$(BUILD)/tests/$
 comma := ,
 unit:
 	@$(MAKE) --no-print-directory -k $(UNIT_BIN) || true
-	@sh tests/run_unit.sh $(UNIT_BIN)
+	@sh tests/unit/run_unit.sh $(UNIT_BIN)
 
 # ONLY=errors/NAME (or errors, or errors/NAME,directives): those fixtures
 fixtures: $(CLINIC_BIN)
@@ -148,6 +154,12 @@ bench: $(CLINIC_BIN)
 	@echo
 	@sh tests/bench/portable/run.sh $(CLINIC_BIN)
 
+exports: $(CLINIC_BIN)
+	@sh tests/exports.sh $(BUILD)
+
+simd:
+	@MAKE="$(MAKE)" PYTHON=$(PYTHON) sh tests/simd.sh
+
 query: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/query/run.sh $(CLINIC_BIN)
 
@@ -157,6 +169,16 @@ demo: deps
 
 check: deps
 	@MAKE="$(MAKE)" PYTHON=$(PYTHON) HARDENING=$(HARDENING) sh tests/check.sh
+
+# NAME=GROUP/NAME: fixtures/GROUP/NAME.c's expected result from the
+# reference clinic.py of its dialect, to review before committing
+fixture-expect:
+	@PYTHON=$(PYTHON) sh tests/fixture_expect.sh '$(NAME)'
+
+# the edit-compile-test loop: build, layers, exports, unit, fixtures,
+# pyvm-diff, cli (make check runs these and every other tier)
+quick:
+	@MAKE="$(MAKE)" PYTHON=$(PYTHON) QUICK=1 sh tests/check.sh
 
 install: $(CLINIC_BIN)
 	install -d $(DESTDIR)$(BINDIR)
@@ -178,7 +200,7 @@ sanitize:
 	    OPT="-O1 -g" CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" all test-bins
 	@PYTHON=$(PYTHON) sh tests/hardening/sanitize.sh build-asan
 
-$(FUZZ_BIN): tests/fuzz/fuzz_clinic.c $(LIB_SRC) $(wildcard lib/*.h)
+$(FUZZ_BIN): tests/fuzz/fuzz_clinic.c $(LIB_SRC) $(LIB_HDR)
 	@$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz OPT="-O1 -g" \
 	    CFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" \
 	    build-fuzz/libclinic.a
@@ -201,4 +223,4 @@ hardening: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/hardening/run.sh "$(MAKE)" $(CLINIC_BIN)
 
 clean:
-	rm -rf $(BUILD) build build-asan build-fuzz clinic/clinic
+	rm -rf $(BUILD) build build-asan build-fuzz

@@ -18,11 +18,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "context.h"
-#include "dialect.h"
-#include "io.h"
-#include "query.h"
-#include "strbuf.h"
+#include "drive/clinic.h"
 
 /* The exit status, in every mode: the worst of the files' statuses. */
 enum {
@@ -89,11 +85,11 @@ void report_error(Report *r, const char *path, const char *message);
    anything goes to stderr. */
 void report_emit(const Report *r);
 void report_clear(Report *r);
+/* Drops the bytes [start, end) of the report's text. */
+void report_cut(Report *r, size_t start, size_t end);
 
 /* ---- paths.c ----------------------------------------------------------- */
 
-/* os.path.normpath: "./a//b/../c" -> "a/c"; "" -> ".".  malloc'd. */
-char *path_normalize(const char *path);
 /* os.path.join(a, b).  malloc'd. */
 char *path_join(const char *a, const char *b);
 /* The name a diff gives path: relative to the current directory where
@@ -162,6 +158,14 @@ typedef struct Job {
     bool failed;
     size_t nchanged;           /* files that would change */
     Report report;
+    /* --check/--diff: each file reported as changing, and where its
+       lines are in the report (a file two inputs change, such as a
+       target's header beside both, is reported by the first only) */
+    struct ReportedChange {
+        char *path;
+        size_t start, end;
+    } *reported;
+    size_t nreported;
     IoCommit *commit;          /* NULL: nothing to write */
     FileRefs reads;            /* every file the work looked at */
     TextId *texts;             /* the texts it read, for sums.c */

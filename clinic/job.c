@@ -17,13 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "block.h"
-#include "clinic.h"
-#include "diff.h"
 
 /* ---- what a job read and wrote ----------------------------------------- */
 
-/* path_normalize(path), only copied when it is already normal (the
+/* io_normpath(path), only copied when it is already normal (the
    walk's paths are): no empty, "." or ".." component. */
 static char *normal_path(const char *path)
 {
@@ -34,7 +31,7 @@ static char *normal_path(const char *path)
             c++;
         size_t n = (size_t)(c - p);
         if (n == 0 || (p[0] == '.' && (n == 1 || (n == 2 && p[1] == '.'))))
-            return path_normalize(path);
+            return io_normpath(path);
         if (!*c)
             return xstrdup(path);
         p = c + 1;
@@ -122,12 +119,20 @@ static char *read_old(Job *job, const char *path, size_t *len,
 }
 
 /* The library's reader of other files (io_clinic_read's universal
-   newlines), noting what it read and the file's identity. */
+   newlines), noting what it read and the file's identity.  What the
+   library reads is what it will write (routed files, a target's header),
+   and those are never written through a symlink: one is refused here,
+   as ELOOP, before its target's text is even looked at. */
 static int job_read_file(void *userdata, const char *path, char **data,
                          size_t *len)
 {
     Job *job = userdata;
     struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        refs_add(&job->reads, path);
+        errno = ELOOP;
+        return -1;
+    }
     int fd = io_open_regular_st(path, &st);
     if (fd < 0) {
         refs_add(&job->reads, path);
@@ -256,25 +261,30 @@ static void fail_file(const Options *o, Job *job, const char *message)
 
 /* A unified diff with git's headers ("diff --git", "new file mode" for
    a file that does not exist yet), so that git apply and patch -p1 from
-   the current directory make exactly the change a write would. */
+   the current directory make exactly the change a write would.  Names
+   are quoted as git quotes them, and on the ---/+++ lines a name with a
+   space ends in a tab, as in git's diffs: patch reads a name up to a tab
+   when there is one, else up to the first space. */
 static void report_diff(Job *job, const char *path, const char *old,
                         size_t old_len, const char *new_text, size_t new_len)
 {
     char *label = path_label(path);
-    size_t n = strlen(label) + 3;
-    char *a = xmalloc(n), *b = xmalloc(n);
-    snprintf(a, n, "a/%s", label);
-    snprintf(b, n, "b/%s", label);
-    StrBuf out = STRBUF_INIT;
-    sb_addf(&out, "diff --git %s %s\n", a, b);
+    StrBuf a = STRBUF_INIT, b = STRBUF_INIT, out = STRBUF_INIT;
+    diff_add_git_name(&a, "a/", label);
+    diff_add_git_name(&b, "b/", label);
+    sb_addf(&out, "diff --git %s %s\n", a.buf, b.buf);
     if (!old)
         sb_adds(&out, "new file mode 100644\n");
-    diff_unified(&out, old ? a : "/dev/null", old ? old : "", old_len, b,
-                 new_text, new_len);
+    if (strchr(label, ' ')) {
+        sb_addc(&a, '\t');
+        sb_addc(&b, '\t');
+    }
+    diff_unified(&out, old ? a.buf : "/dev/null", old ? old : "", old_len,
+                 b.buf, new_text, new_len);
     report_add(&job->report, false, out.buf, out.len);
     sb_free(&out);
-    free(a);
-    free(b);
+    sb_free(&a);
+    sb_free(&b);
     free(label);
 }
 
@@ -287,13 +297,21 @@ static void report_change(const Options *o, Job *job, const char *path,
     job->nchanged++;
     if (job->status < EXIT_CHANGED)
         job->status = EXIT_CHANGED;
+    job->reported = xrealloc(job->reported, (job->nreported + 1) *
+                                                sizeof *job->reported);
+    struct ReportedChange *change = &job->reported[job->nreported++];
+    change->path = xstrdup(path);
+    change->start = job->report.text.len;
+    change->end = change->start;   /* set below, once it is written */
     if (o->check && !o->quiet) {
         char *label = path_label(path);
         report_printf(&job->report, false, "%s\n", label);
         free(label);
     }
-    if (!o->diff)
+    if (!o->diff) {
+        change->end = job->report.text.len;
         return;
+    }
     char *read = NULL;
     if (!old) {
         bool missing;
@@ -306,14 +324,40 @@ static void report_change(const Options *o, Job *job, const char *path,
     }
     report_diff(job, path, old, old_len, new_text, new_len);
     free(read);
+    job->reported[job->nreported - 1].end = job->report.text.len;
+}
+
+/* The files --check and --diff have reported as changing so far in the
+   run (main thread only). */
+static FileRefs run_reported;
+
+/* A write changes a file once, whichever inputs route text to it: the
+   files an earlier job already reported are dropped from this job's
+   report, so --check counts and --diff shows what a write would do. */
+static void drop_reported_twice(Job *job)
+{
+    for (size_t i = job->nreported; i-- > 0;) {
+        struct ReportedChange *change = &job->reported[i];
+        FileRefs one = {0};
+        refs_add(&one, change->path);
+        if (refs_overlap(&one, &run_reported)) {
+            report_cut(&job->report, change->start, change->end);
+            job->nchanged--;
+        } else {
+            refs_add(&run_reported, change->path);
+        }
+        refs_clear(&one);
+    }
+    if (!job->nchanged && job->status == EXIT_CHANGED)
+        job->status = EXIT_OK;
 }
 
 static void commit_add(Job *job, const char *path, const char *data,
-                       size_t len, bool make_dirs)
+                       size_t len, bool routed)
 {
     if (!job->commit)
         job->commit = io_commit_new();
-    io_commit_add(job->commit, path, data, len, make_dirs);
+    io_commit_add(job->commit, path, data, len, routed);
     job->write_paths = xrealloc(job->write_paths,
                                 (job->nwrites + 1) * sizeof *job->write_paths);
     job->write_paths[job->nwrites++] = xstrdup(path);
@@ -344,6 +388,47 @@ static bool routed_onto_own_file(Job *job, const Clinic *c)
         }
     }
     return false;
+}
+
+/* A routed file that would change, whose path below the input's
+   directory passes through a symlink ("clinic -> /elsewhere", as a pull
+   request can bring): written, it would land wherever the link points.
+   The input's own directory is the user's, however they reached it;
+   and the routed file itself being a link is refused by the library. */
+static bool routed_through_link(Job *job, const Clinic *c)
+{
+    char *dir = io_dirname(job->path);
+    size_t n = strlen(dir);
+    bool here = !strcmp(dir, ".");
+    bool refused = false;
+    for (size_t i = 0; i < c->nfiles && !refused; i++) {
+        const char *routed = c->files[i].path;
+        const char *below = here && routed[0] != '/' ? routed
+                            : !strncmp(routed, dir, n) && routed[n] == '/'
+                                ? routed + n + 1 : NULL;
+        if (!c->files[i].changed || !below)
+            continue;
+        for (const char *slash = strchr(below, '/'); slash && !refused;
+             slash = strchr(slash + 1, '/')) {
+            size_t len = (size_t)(slash - routed);
+            char *on_the_way = xmalloc(len + 1);
+            memcpy(on_the_way, routed, len);
+            on_the_way[len] = '\0';
+            struct stat st;
+            if (lstat(on_the_way, &st) == 0 && S_ISLNK(st.st_mode)) {
+                report_printf(&job->report, true,
+                              "%s:%d: error: Destination file %s would be "
+                              "written through %s, a symbolic link: clinic "
+                              "writes the files it routes output to itself, "
+                              "never through a link (remove the link)\n",
+                              job->path, c->line, routed, on_the_way);
+                refused = true;
+            }
+            free(on_the_way);
+        }
+    }
+    free(dir);
+    return refused;
 }
 
 /* ---- the job ------------------------------------------------------------- */
@@ -477,6 +562,8 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
         clinic_free(c);
         return;
     }
+    if (rc == 0 && !job->from_stdin && routed_through_link(job, c))
+        rc = -1;
     if (rc != 0) {
         clinic_free(c);
         fail(job);
@@ -541,6 +628,11 @@ void job_reset(Job *job)
     job->nwrites = 0;
     refs_clear(&job->reads);
     job_forget_texts(job);
+    for (size_t i = 0; i < job->nreported; i++)
+        free(job->reported[i].path);
+    free(job->reported);
+    job->reported = NULL;
+    job->nreported = 0;
     if (job->queried)
         query_file_free(&job->query);
     job->queried = false;
@@ -548,6 +640,7 @@ void job_reset(Job *job)
 
 int job_commit(const Options *o, Job *job, Tally *t)
 {
+    drop_reported_twice(job);
     report_emit(&job->report);
     if (job->error_only) {   /* no file: not counted */
         fflush(stdout);
@@ -569,6 +662,17 @@ int job_commit(const Options *o, Job *job, Tally *t)
            one of them (by name or identity) must be done again */
         for (size_t i = 0; i < job->nwrites; i++)
             refs_add(&job->writes, job->write_paths[i]);
+        /* what was computed is written only over the very files it was
+           computed from: another process may have replaced one since */
+        for (size_t i = 0; i < job->ntexts; i++) {
+            const TextId *read = &job->texts[i];
+            IoStamp stamp = {
+                .dev = read->dev, .ino = read->ino, .size = read->size,
+                .mtime_sec = read->mtime_sec, .mtime_nsec = read->mtime_nsec,
+                .ctime_sec = read->ctime_sec, .ctime_nsec = read->ctime_nsec,
+            };
+            io_commit_expect(job->commit, read->path, &stamp);
+        }
         IoError err;
         int written = io_commit_run(job->commit, &err);
         if (written < 0) {

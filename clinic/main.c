@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
 #include "cli.h"
-#include "converters.h"
 
 /* "2 files would be regenerated, 40 unchanged, 1 failed", on stderr:
    always with --check/--diff, else when something was written (a run
@@ -68,6 +68,63 @@ static void keep_freed_memory(void)
 #endif
 }
 
+/* A file named on the command line, for finding the ones named twice. */
+typedef struct Named {
+    bool exists;
+    dev_t dev;
+    ino_t ino;
+    char *path;        /* normalised: the name of a file not there */
+    size_t index;
+} Named;
+
+static int compare_named(const void *pa, const void *pb)
+{
+    const Named *a = pa, *b = pb;
+    if (a->exists != b->exists)
+        return a->exists ? -1 : 1;
+    if (a->exists) {
+        if (a->dev != b->dev)
+            return a->dev < b->dev ? -1 : 1;
+        if (a->ino != b->ino)
+            return a->ino < b->ino ? -1 : 1;
+    } else {
+        int c = strcmp(a->path, b->path);
+        if (c)
+            return c;
+    }
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Which of the files are a file named before (a.c and ./a.c, a symlink
+   and its target, two hard links): processed twice, one would be
+   written twice and its diff printed twice.  Sorted, not compared pair
+   by pair: a pre-commit hook names thousands of files.  malloc'd. */
+static bool *files_named_twice(const Options *o)
+{
+    Named *named = xmalloc((o->nfiles ? o->nfiles : 1) * sizeof *named);
+    for (size_t i = 0; i < o->nfiles; i++) {
+        struct stat st;
+        named[i].exists = stat(o->files[i], &st) == 0;
+        named[i].dev = named[i].exists ? st.st_dev : 0;
+        named[i].ino = named[i].exists ? st.st_ino : 0;
+        named[i].path = named[i].exists ? NULL : io_normpath(o->files[i]);
+        named[i].index = i;
+    }
+    qsort(named, o->nfiles, sizeof *named, compare_named);
+    bool *twice = xcalloc(o->nfiles ? o->nfiles : 1, sizeof *twice);
+    for (size_t i = 1; i < o->nfiles; i++) {
+        const Named *a = &named[i - 1], *b = &named[i];
+        if (a->exists == b->exists &&
+            (a->exists ? a->dev == b->dev && a->ino == b->ino
+                       : !strcmp(a->path, b->path)))
+            twice[b->index] = true;   /* the first keeps its place */
+    }
+    for (size_t i = 0; i < o->nfiles; i++)
+        free(named[i].path);
+    free(named);
+    return twice;
+}
+
 int main(int argc, char **argv)
 {
     keep_freed_memory();
@@ -114,9 +171,12 @@ int main(int argc, char **argv)
             usage_error(NULL);
         if (o.output && o.nfiles > 1)
             usage_error("can't use -o with multiple filenames.");
+        bool *twice = files_named_twice(&o);
         Pool *pool = pool_new(&o, o.nfiles > 1);
         for (size_t i = 0; i < o.nfiles; i++)
-            pool_add(pool, o.files[i], o.output, false);
+            if (!twice[i])
+                pool_add(pool, o.files[i], o.output, false);
+        free(twice);
         status = pool_finish(pool, &tally);
     }
     if (o.query) {

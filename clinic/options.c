@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "target.h"
 
 static const char usage_text[] =
     "usage: clinic [-h] [-f] [-o OUTPUT] [-v] [-q] [--converters] [--make]\n"

@@ -1,6 +1,7 @@
 /*
- * paths.c — path names as the command shows and compares them:
- * normalised as os.path.normpath does, joined as os.path.join does, and
+ * paths.c — path names as the command shows and compares them (the
+ * library's io_normpath normalises them as os.path.normpath does):
+ * joined as os.path.join does, and
  * made into the labels of a diff that git apply and patch -p1 accept;
  * and the CPython tree a path is in, for its dialect.
  */
@@ -11,43 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-char *path_normalize(const char *path)
-{
-    size_t n = strlen(path);
-    char *out = xmalloc(n + 2);
-    char **parts = xmalloc((n + 1) * sizeof *parts);
-    char *copy = xstrdup(path);
-    size_t nparts = 0;
-    bool absolute = path[0] == '/';
-    char *save = NULL;   /* strtok_r: workers call this too */
-    for (char *tok = strtok_r(copy, "/", &save); tok;
-         tok = strtok_r(NULL, "/", &save)) {
-        if (strcmp(tok, ".") == 0)
-            continue;
-        if (strcmp(tok, "..") == 0 &&
-            ((nparts > 0 && strcmp(parts[nparts - 1], "..") != 0) ||
-             absolute)) {
-            if (nparts > 0)
-                nparts--;
-            continue;
-        }
-        parts[nparts++] = tok;
-    }
-    out[0] = '\0';
-    if (absolute)
-        strcat(out, "/");
-    for (size_t i = 0; i < nparts; i++) {
-        if (i)
-            strcat(out, "/");
-        strcat(out, parts[i]);
-    }
-    if (!out[0])
-        strcpy(out, ".");
-    free(parts);
-    free(copy);
-    return out;
-}
 
 char *path_join(const char *a, const char *b)
 {
@@ -75,7 +39,7 @@ static size_t split_components(char *path, char **parts)
 
 char *path_label(const char *path)
 {
-    char *norm = path_normalize(path);
+    char *norm = io_normpath(path);
     char cwd[PATH_MAX];
     if (norm[0] != '/' || !getcwd(cwd, sizeof cwd))
         return norm;

@@ -68,6 +68,19 @@ void report_emit(const Report *r)
     }
 }
 
+void report_cut(Report *r, size_t start, size_t end)
+{
+    size_t n = end - start;
+    memmove(r->text.buf + start, r->text.buf + end, r->text.len - end);
+    r->text.len -= n;
+    r->text.buf[r->text.len] = '\0';
+    for (size_t i = 0; i < r->n; i++)
+        if (r->ends[i] >= end)
+            r->ends[i] -= n;
+        else if (r->ends[i] > start)
+            r->ends[i] = start;
+}
+
 void report_clear(Report *r)
 {
     sb_free(&r->text);

@@ -24,7 +24,7 @@ typedef struct SumEntry {
     TextId id;
     size_t offset, len;
     size_t hash;
-    char sum[41];
+    char sum[CHECKSUM_HEX_LEN + 1];
 } SumEntry;
 
 /* The entries in the order they came, in chunks that are never moved,

@@ -72,7 +72,7 @@ static bool excluded(Walk *w, const char *path, const struct stat *st,
                     x->ino == st->st_ino;
         if (!same) {
             if (!norm)
-                norm = path_normalize(path);
+                norm = io_normpath(path);
             same = !strcmp(norm, x->path);
         }
         if (same) {
@@ -124,7 +124,7 @@ static Node *node_new(char *path, Node *parent)
 {
     Node *n = xcalloc(1, sizeof *n);
     n->path = path;
-    n->norm = path_normalize(path);
+    n->norm = io_normpath(path);
     n->parent = parent;
     return n;
 }
@@ -214,7 +214,7 @@ static void before_commit(void *data, const Job *job, size_t index)
         struct stat st;
         if (lstat(job->write_paths[i], &st) == 0)
             continue;   /* replaced, not created */
-        char *dir = path_normalize(job->write_paths[i]);
+        char *dir = io_normpath(job->write_paths[i]);
         for (;;) {
             char *slash = strrchr(dir, '/');
             if (!slash)
@@ -395,7 +395,7 @@ void walk_tree(const Options *o, Pool *pool)
         Exclude *x = &w.excludes[i];
         char *joined = path_join(o->srcdir, o->excludes[i]);
         x->given = o->excludes[i];
-        x->path = path_normalize(joined);
+        x->path = io_normpath(joined);
         x->exists = stat(joined, &st) == 0;
         x->dev = x->exists ? st.st_dev : 0;
         x->ino = x->exists ? st.st_ino : 0;

@@ -4,12 +4,15 @@
 # files alone, -o, --make (skipped directories, --exclude, one bad file
 # not stopping the others); the exit status scheme for CI (0 fresh, 1
 # would change, 2 error, in every mode), the summary line and -q,
-# --exit-non-zero-on-write, standard input ("clinic -").  Inputs are
+# --exit-non-zero-on-write, standard input ("clinic -"); files clinic
+# writes beside its output (the portable header, routed files) never
+# through a symlink nor over a user's header, a file named twice, a tree
+# with refused files under --check, --json and --make.  Inputs are
 # blocks of directives only, whose expected output clinic.py produced.
 #
 #   sh tests/check_cli.sh [path/to/clinic]
 set -u
-CLINIC=${1:-${CLINIC:-clinic/clinic}}
+CLINIC=${1:-${CLINIC:-build/clinic}}
 case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
 T=$(mktemp -d /tmp/check_cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -285,6 +288,126 @@ head -3 stdout.txt | tr '\n' ' ' | grep -q -- '^diff --git a/sub/x.c b/sub/x.c -
     fail "clinic --diff -: labels: $(head -3 stdout.txt)"
 expect_status 2 "$CLINIC" - in.c
 expect_status 2 "$CLINIC" -o out.c -
+
+# --- files clinic writes beside its output (item 1 of issue 28) ----------
+# The portable target's clinic_portable.h and routed files are clinic's to
+# name: never written through a symlink, and the header never over a file
+# clinic did not write (unless -f).  --check counts and --diff shows them.
+rm -rf beside; mkdir beside
+printf '/*[clinic input]\noutput preset block\nmodule m\nm.f\n    a: int\n    /\n[clinic start generated code]*/\n' >beside/p.c
+cp beside/p.c beside/p.orig
+echo victim >beside/victim.txt
+ln -s victim.txt beside/clinic_portable.h
+expect_status 2 "$CLINIC" --target portable beside/p.c
+grep -q "^beside/p.c:[0-9]*: error: Destination file 'beside/clinic_portable.h' is a symbolic link" err.txt && pass ||
+    fail "portable header through a symlink: $(cat err.txt)"
+[ "$(cat beside/victim.txt)" = victim ] && cmp -s beside/p.c beside/p.orig && [ -L beside/clinic_portable.h ] && pass ||
+    fail "portable header through a symlink: files changed"
+expect_status 2 "$CLINIC" --target portable -f --make --srcdir beside
+[ "$(cat beside/victim.txt)" = victim ] && pass || fail "--make -f wrote through the header's symlink"
+rm beside/clinic_portable.h
+echo '/* my own header */' >beside/clinic_portable.h
+expect_status 2 "$CLINIC" --target portable beside/p.c
+grep -q "error: 'beside/clinic_portable.h' exists and is not the header clinic writes" err.txt && pass ||
+    fail "a header clinic did not write: $(cat err.txt)"
+expect_status 2 "$CLINIC" --target portable --check beside/p.c
+[ "$(cat beside/clinic_portable.h)" = '/* my own header */' ] && cmp -s beside/p.c beside/p.orig && pass ||
+    fail "a header clinic did not write: files changed"
+expect_status 0 "$CLINIC" --target portable -f beside/p.c
+grep -q 'clinic_portable.h -- what the argument parsers' beside/clinic_portable.h && pass ||
+    fail "-f did not replace a header clinic did not write"
+# an older header of clinic's (its first line, another text) is rewritten
+{ head -n 2 beside/clinic_portable.h; echo ' * an older version */'; } >beside/old.h
+mv beside/old.h beside/clinic_portable.h
+cp beside/p.orig beside/p.c
+expect_status 1 "$CLINIC" --target portable --check beside/p.c
+[ "$(cat out.txt)" = "$(printf 'beside/clinic_portable.h\nbeside/p.c')" ] && pass ||
+    fail "--check and the header: $(cat out.txt)"
+grep -q '^2 files would be regenerated' err.txt && pass || fail "--check count with the header: $(cat err.txt)"
+"$CLINIC" --target portable --diff beside/p.c >out.txt 2>/dev/null
+[ "$(grep -c '^diff --git' out.txt)" = 2 ] && grep -q '^+++ b/beside/clinic_portable.h$' out.txt && pass ||
+    fail "--diff and the header: $(grep '^diff' out.txt)"
+expect_status 0 "$CLINIC" --target portable beside/p.c
+grep -q '^2 files regenerated' err.txt && pass || fail "write count with the header: $(cat err.txt)"
+# two inputs beside one header: --make --check counts it once, as a write does
+rm -rf twoin; mkdir twoin
+cp beside/p.orig twoin/a.c; cp beside/p.orig twoin/b.c
+expect_status 1 "$CLINIC" --target portable --make --srcdir twoin --check
+[ "$(grep -c clinic_portable.h out.txt)" = 1 ] && grep -q '^3 files would be regenerated' err.txt && pass ||
+    fail "--make --check with a shared header: $(cat out.txt err.txt)"
+"$CLINIC" --target portable --make --srcdir twoin --diff >out.txt 2>/dev/null
+[ "$(grep -c '^diff --git a/twoin/clinic_portable.h' out.txt)" = 1 ] && pass ||
+    fail "--make --diff with a shared header: $(grep '^diff' out.txt)"
+expect_status 0 "$CLINIC" --target portable --make --srcdir twoin
+grep -q '^3 files regenerated' err.txt && pass || fail "--make with a shared header: $(cat err.txt)"
+# a routed file that is a symlink: refused, whatever it points to
+rm -rf rlink; mkdir -p rlink/clinic
+printf '/*[clinic input]\nmodule m\nm.f\n    a: int\n\nDoc.\n[clinic start generated code]*/\n' >rlink/r.c
+cp rlink/r.c rlink/r.orig
+echo victim >rlink/victim.txt
+ln -s ../victim.txt rlink/clinic/r.c.h
+expect_status 2 "$CLINIC" rlink/r.c
+grep -q "^rlink/r.c:[0-9]*: error: Destination file 'rlink/clinic/r.c.h' is a symbolic link" err.txt && pass ||
+    fail "routed file through a symlink: $(cat err.txt)"
+expect_status 2 "$CLINIC" -f rlink/r.c
+[ "$(cat rlink/victim.txt)" = victim ] && cmp -s rlink/r.c rlink/r.orig && [ -L rlink/clinic/r.c.h ] && pass ||
+    fail "routed file through a symlink: files changed"
+ln -sf ../nowhere.txt rlink/clinic/r.c.h   # dangling: not created either
+expect_status 2 "$CLINIC" rlink/r.c
+[ ! -e rlink/nowhere.txt ] && pass || fail "routed file through a dangling symlink: created its target"
+# a directory on the routed file's way that is a symlink: refused too
+rm -rf rlink/clinic; mkdir rlink/elsewhere; ln -s elsewhere rlink/clinic
+expect_status 2 "$CLINIC" rlink/r.c
+grep -q "^rlink/r.c:[0-9]*: error: Destination file rlink/clinic/r.c.h would be written through rlink/clinic, a symbolic link" err.txt && pass ||
+    fail "routed file through a symlinked directory: $(cat err.txt)"
+[ -z "$(ls rlink/elsewhere)" ] && cmp -s rlink/r.c rlink/r.orig && pass ||
+    fail "routed file through a symlinked directory: files changed"
+expect_status 2 "$CLINIC" --check rlink/r.c
+# the input itself may be a symlink: written through, as always
+rm -rf ilink; mkdir ilink
+cp in.c ilink/real.c; ln -s real.c ilink/link.c
+expect_status 0 "$CLINIC" ilink/link.c
+[ -L ilink/link.c ] && cmp -s ilink/real.c expected.c && pass || fail "input through a symlink not written through"
+
+# --- a file named twice is processed once ---------------------------------
+rm -rf twice; mkdir twice
+cp in.c twice/a.c; ln -s a.c twice/l.c
+expect_status 1 "$CLINIC" --diff twice/a.c ./twice/a.c twice/l.c "$PWD/twice/a.c" twice//a.c
+[ "$(grep -c '^diff --git' out.txt)" = 1 ] && grep -q '^1 file would be regenerated, 0 unchanged' err.txt && pass ||
+    fail "--diff of a file named twice: $(grep -c '^diff' out.txt) diffs; $(cat err.txt)"
+expect_status 0 "$CLINIC" twice/a.c ./twice/a.c
+grep -q '^1 file regenerated, 0 unchanged' err.txt && pass || fail "a file named twice: $(cat err.txt)"
+
+# --- a tree where some files are refused (item 6 of issue 28) -------------
+# The others are written or reported, --json stays valid JSON, exit 2.
+rm -rf mixed; mkdir -p mixed/clinic
+for n in 1 2 3; do cp in.c mixed/good$n.c; done
+cp expected.c mixed/bad_sum.c
+sed -i 's/output=da39a3ee5e6b4b0d input=bb0565424c99751c/output=0000000000000000 input=bb0565424c99751c/' mixed/bad_sum.c
+printf '/*[clinic input]\nmodule m\nm.f\n    a: int\n\nDoc.\n[clinic start generated code]*/\n' >mixed/linked.c
+echo victim >mixed/victim.txt
+ln -s ../victim.txt mixed/clinic/linked.c.h
+printf '/*[clinic input]\nmodule m\nm.f\n    a: nosuchconverter\n[clinic start generated code]*/\n' >mixed/bad_dsl.c
+printf 'int x = 1;\n/*[clinic input]\n' >mixed/unterminated.c
+cp -R mixed mixed.orig
+expect_status 2 "$CLINIC" --make --srcdir mixed --check
+[ "$(sort out.txt | tr '\n' ' ')" = "mixed/good1.c mixed/good2.c mixed/good3.c " ] && pass ||
+    fail "--check over a tree with refused files: $(cat out.txt)"
+grep -q '3 files would be regenerated, .* 4 failed' err.txt && pass || fail "--check summary: $(tail -n 1 err.txt)"
+diff -r mixed mixed.orig >/dev/null && pass || fail "--check over a tree with refused files wrote something"
+"$CLINIC" --make --srcdir mixed --json >json.txt 2>err.txt; got=$?
+[ "$got" = 2 ] && pass || fail "--json over a tree with refused files exited $got"
+python3 -m json.tool json.txt >/dev/null 2>&1 && pass || fail "--json over a tree with refused files: invalid JSON"
+[ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["files"]))' json.txt 2>/dev/null)" = 7 ] && pass ||
+    fail "--json over a tree with refused files: not every file listed"
+expect_status 2 "$CLINIC" -j 2 --make --srcdir mixed
+for n in 1 2 3; do
+    cmp -s mixed/good$n.c expected.c && pass || fail "--make over a tree with refused files: good$n.c not written"
+done
+for f in bad_sum.c linked.c bad_dsl.c unterminated.c victim.txt; do
+    cmp -s mixed/$f mixed.orig/$f && pass || fail "--make over a tree with refused files: $f changed"
+done
+grep -q '3 files regenerated, [0-9]* unchanged, 4 failed' err.txt && pass || fail "--make summary: $(tail -n 1 err.txt)"
 
 echo "cli: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

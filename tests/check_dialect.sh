@@ -6,7 +6,7 @@
 #
 #   sh tests/check_dialect.sh [path/to/clinic]
 set -u
-CLINIC=${1:-${CLINIC:-clinic/clinic}}
+CLINIC=${1:-${CLINIC:-build/clinic}}
 case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
 T=$(mktemp -d "${TMPDIR:-/tmp}/check_dialect.XXXXXX")
 trap 'rm -rf "$T"' EXIT

@@ -1,5 +1,5 @@
 # The differential tests of clinic's Python interpreter (tests/pyvm/):
-# pyvm_run runs programs with lib/pyvm*.c, differential.py generates
+# pyvm_run runs programs with lib/python/pyvm*.c, differential.py generates
 # random programs and compares pyvm_run's results with python3's.
 #   make pyvm-diff        PYVM_DIFF_COUNT programs from a fixed seed (make
 #                         check runs it)
@@ -11,7 +11,7 @@ PYVM_DIFF_SEED ?= 1
 PYVM_DIFF_COUNT ?= 600
 PYVM_FUZZ_COUNT ?= 20000
 
-$(PYVM_RUN): tests/pyvm/pyvm_run.c $(LIBCLINIC) $(wildcard lib/*.h)
+$(PYVM_RUN): tests/pyvm/pyvm_run.c $(LIBCLINIC) $(LIB_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCLINIC) $(DEPS_LIBS) -lm
 

@@ -21,11 +21,11 @@
 #                           each is one test
 #
 # Prints failures with a diff, a line per group and a total; exits non-zero
-# on any failure.  CLINIC=path overrides ./clinic/clinic.  ONLY=GROUP or
+# on any failure.  CLINIC=path overrides ./build/clinic.  ONLY=GROUP or
 # ONLY=GROUP/NAME (several, comma-separated) runs just those.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-CLINIC=${CLINIC:-$top/clinic/clinic}
+CLINIC=${CLINIC:-$top/build/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-fixtures.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM

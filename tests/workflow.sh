@@ -20,12 +20,14 @@
 #                input changed in place, a routed file changed, a routed
 #                file not there yet (a new file), --make over a tree, an
 #                absolute path, a CRLF file and a file without a final
-#                newline
+#                newline; names with a space, tab, newline, quote,
+#                backslash, UTF-8 and non-UTF-8 bytes (quoted as git
+#                quotes them: the headers are git diff's own)
 #
 # Prints one line per case and "workflow: N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-CLINIC=${1:-${CLINIC:-$top/clinic/clinic}}
+CLINIC=${1:-${CLINIC:-$top/build/clinic}}
 case $CLINIC in /*) ;; *) CLINIC=$top/$CLINIC ;; esac
 . "$top/tests/hardening/common.sh"
 T_NAME=workflow
@@ -253,5 +255,58 @@ for tool in "git apply" "patch -p1"; do
     applies_like_write "--make over a tree" "$tool" . --make --srcdir pkg
     applies_like_write "absolute path" "$tool" pkg @here@/routed.c
 done
+
+# ---- --diff with names git quotes ------------------------------------------------
+# Files (in place and routed) named with a space, a tab, a newline, a quote,
+# a backslash, UTF-8 and a byte that is not UTF-8: --diff must name them as
+# git does (C-quoted, a tab after a name with a space) for both tools.
+d=$T_WORK/names-base
+mkdir -p "$d/pkg/dir x"
+i=0
+for n in "sp ace.c" "$(printf 'ta\tb.c')" "$(printf 'new\nline.c')" 'qu"ote.c' \
+         'back\slash.c' "$(printf 'caf\303\251.c')" "$(printf 'bad\377.c')" \
+         "dir x/in place.c" "$(printf 'ctl\001.c')"; do
+    i=$((i + 1))
+    module "m$i" > "$d/pkg/$n"
+    case $n in dir*) sed -i '/^module m/i output preset block' "$d/pkg/$n" ;; esac
+done
+for tool in "git apply" "patch -p1"; do
+    rm -rf "$T_WORK/written" "$T_WORK/patched"
+    cp -R "$d" "$T_WORK/written"
+    cp -R "$d" "$T_WORK/patched"
+    (cd "$T_WORK/written" && clinic --make --srcdir pkg) > /dev/null 2>&1
+    rc=0
+    (cd "$T_WORK/patched" && clinic --diff --make --srcdir pkg) > "$T_WORK/patch" 2> "$T_LOG" || rc=$?
+    if [ $rc -ne 1 ]; then
+        t_bad "names git quotes ($tool)" "clinic --diff exited $rc, not 1: $(head -c 300 "$T_LOG")"
+        continue
+    fi
+    case $tool in
+        "git apply") (cd "$T_WORK/patched" && git apply --whitespace=nowarn "$T_WORK/patch") > "$T_LOG" 2>&1 ;;
+        "patch -p1") (cd "$T_WORK/patched" && patch -s -p1 < "$T_WORK/patch") > "$T_LOG" 2>&1 ;;
+    esac || { t_bad "names git quotes ($tool)" "$tool refused the diff: $(head -c 300 "$T_LOG")"; continue; }
+    if diff -r "$T_WORK/written" "$T_WORK/patched" > "$T_LOG" 2>&1 &&
+       [ "$(find "$T_WORK/patched" | wc -l)" = "$(find "$T_WORK/written" | wc -l)" ]; then
+        t_ok "names with a space, tab, newline, quote, backslash, UTF-8, not UTF-8: $tool gives what a write gives"
+    else
+        t_bad "names git quotes ($tool)" "trees differ: $(head -n 5 "$T_LOG")"
+    fi
+done
+# the same names in git's own diff of the written tree: the headers match
+r=$T_WORK/names-git
+rm -rf "$r"; cp -R "$d" "$r"
+if (cd "$r" && git init -q && git add -A && git commit -qm base &&
+    clinic --diff --make --srcdir pkg > "$T_WORK/ours"; clinic --make --srcdir pkg &&
+    git add -N . && git diff) > "$T_WORK/git.diff" 2> "$T_LOG"; then
+    grep -E '^(diff --git|--- |\+\+\+ )' "$T_WORK/git.diff" | sort > "$T_WORK/git.heads"
+    grep -E '^(diff --git|--- |\+\+\+ )' "$T_WORK/ours" | sort > "$T_WORK/our.heads"
+    if cmp -s "$T_WORK/git.heads" "$T_WORK/our.heads"; then
+        t_ok "--diff's file headers are git diff's, byte for byte"
+    else
+        t_bad "--diff headers" "differ from git's: $(diff "$T_WORK/git.heads" "$T_WORK/our.heads" | head -n 6)"
+    fi
+else
+    t_bad "--diff headers" "git failed: $(head -c 300 "$T_LOG")"
+fi
 
 t_end

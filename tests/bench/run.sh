@@ -9,12 +9,12 @@
 # instructions with one worker (callgrind), the tree doubled and the
 # largest file alone.  Not a test: it fails only if a tool cannot be run
 # at all.
-#   usage: run.sh [CLINIC]          (default clinic/clinic)
+#   usage: run.sh [CLINIC]          (default build/clinic)
 #   CLINIC_CACHE, PYTHON, RUNS      as for make conformance
 #   BENCH_DIALECTS                  default "3.11 3.13"
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-CLINIC=${1:-clinic/clinic}
+CLINIC=${1:-build/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
 CACHE=${CLINIC_CACHE:-${HOME:-/tmp}/.cache/clinic-conformance}
 PYTHON=${PYTHON:-python3}

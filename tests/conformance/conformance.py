@@ -26,7 +26,7 @@ Every tier works on scratch copies; the cached tree is never written to.
              it expects: the tool must refuse each, with that message,
              leaving the file untouched.
 
-The tool is ./clinic/clinic by default, or the reference itself with
+The tool is ./build/clinic by default, or the reference itself with
 --reference (proves the stripper and the harness: everything must pass).
 Scores below the floors in tests/conformance/floor fail the run.
 """
@@ -699,7 +699,7 @@ def main():
     ap.add_argument("--refdir", required=True, help="directory of clinic.py and cpp.py")
     ap.add_argument("--clinic-test", required=True)
     ap.add_argument("--dialect", default="3.11", choices=sorted(DIALECTS))
-    ap.add_argument("--clinic", default="clinic/clinic")
+    ap.add_argument("--clinic", default="build/clinic")
     ap.add_argument("--reference", action="store_true",
                     help="run the harness with clinic.py instead of our binary")
     ap.add_argument("--python", default="python3")

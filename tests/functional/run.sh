@@ -16,7 +16,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-CLINIC=${1:-clinic/clinic}
+CLINIC=${1:-build/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$top/$CLINIC ;; esac
 verbose=
 [ "${2:-}" = -v ] && verbose=-v

@@ -32,9 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clinic.h"
-#include "io.h"
-#include "query.h"
+#include "drive/clinic.h"
+#include "base/io.h"
+#include "drive/query.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -51,12 +51,12 @@ snapshot_equal() {
 }
 
 # t_begin NAME [CLINIC]: a script's setup: T_NAME; CLINIC (absolute; by
-# default the tree's clinic/clinic, $top being the tree); T_WORK, a scratch
+# default the tree's build/clinic, $top being the tree); T_WORK, a scratch
 # directory removed on exit (a script with more to undo sets its own trap
 # after); T_LOG; is_root
 t_begin() {
     T_NAME=$1
-    CLINIC=${2:-$top/clinic/clinic}
+    CLINIC=${2:-$top/build/clinic}
     case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
     T_WORK=$(mktemp -d "${TMPDIR:-/tmp}/clinic-$1.XXXXXX")
     T_LOG=$T_WORK/log

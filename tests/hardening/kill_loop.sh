@@ -17,7 +17,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
-CLINIC=${1:-$top/clinic/clinic}
+CLINIC=${1:-$top/build/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
 ITER=${KILL_ITERATIONS:-200}
 

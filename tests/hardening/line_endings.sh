@@ -25,7 +25,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
-CLINIC=${1:-$top/clinic/clinic}
+CLINIC=${1:-$top/build/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
 REF=$(find_reference)
 PYTHON=${PYTHON:-python3}

@@ -24,7 +24,7 @@ set -u
 MAKE=${1:-make}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-CLINIC=${2:-$top/clinic/clinic}
+CLINIC=${2:-$top/build/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$top/$CLINIC ;; esac
 cd "$top" || exit 1
 . tests/counts.sh

@@ -29,7 +29,7 @@ part() {
     pass=$((pass + p)) nfail=$((nfail + f))
 }
 
-part unit sh tests/run_unit.sh $(ls "$B"/tests/check_* 2>/dev/null)
+part unit env CK_TIMEOUT_MULTIPLIER=4 sh tests/unit/run_unit.sh $(ls "$B"/tests/check_* 2>/dev/null)
 part fixtures env CLINIC="$B/clinic" sh tests/run_fixtures.sh
 part malformed env HARDENING_MEMLIMIT_KB=0 sh tests/hardening/malformed.sh "$B/clinic"
 part cli sh tests/check_cli.sh "$B/clinic"

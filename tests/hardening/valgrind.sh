@@ -9,7 +9,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/common.sh"
-CLINIC=${1:-$top/clinic/clinic}
+CLINIC=${1:-$top/build/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
 command -v valgrind > /dev/null || { echo "valgrind: FAIL: valgrind is not installed"; exit 1; }
 

@@ -31,7 +31,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-CLINIC=${1:-clinic/clinic}
+CLINIC=${1:-build/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$top/$CLINIC ;; esac
 VERSIONS="3.9 3.10 3.11 3.12 3.13"
 ABI3_VERSIONS="3.10 3.11 3.12 3.13"

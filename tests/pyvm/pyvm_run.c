@@ -1,5 +1,5 @@
 /*
- * pyvm_run — runs Python programs with clinic's interpreter (lib/pyvm.h),
+ * pyvm_run — runs Python programs with clinic's interpreter (lib/python/pyvm.h),
  * for the differential tests (differential.py): for each file, prints
  * what the program printed, then, if an exception escaped, "EXCEPTION:
  * TYPE" on a line of its own (and the message on stderr).  A program the
@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "arena.h"
-#include "pyvm.h"
+#include "base/arena.h"
+#include "python/pyvm.h"
 
 static char *read_all(const char *path)
 {

@@ -322,7 +322,7 @@ def main():
     ap.add_argument("--tree", required=True)
     ap.add_argument("--refdir", required=True)
     ap.add_argument("--clinic-test", required=True)
-    ap.add_argument("--clinic", default="clinic/clinic")
+    ap.add_argument("--clinic", default="build/clinic")
     ap.add_argument("--cache", required=True)
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--floor", default=None)

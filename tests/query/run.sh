@@ -31,14 +31,14 @@
 #                dialect, from its patchlevel.h): exit, schema, stats,
 #                unchanged
 #
-#   usage: run.sh [CLINIC]         (default clinic/clinic)
+#   usage: run.sh [CLINIC]         (default build/clinic)
 #   CLINIC_CACHE, PYTHON           as for make conformance
 #   JSONSCHEMA_PYTHON              an interpreter with jsonschema
 #                                  (default /usr/bin/python3, Debian's)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-CLINIC=${1:-clinic/clinic}
+CLINIC=${1:-build/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
 CACHE=${CLINIC_CACHE:-${HOME:-/tmp}/.cache/clinic-conformance}
 PYTHON=${PYTHON:-python3}

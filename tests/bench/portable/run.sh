@@ -10,7 +10,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
-CLINIC=${1:-clinic/clinic}
+CLINIC=${1:-build/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$top/$CLINIC ;; esac
 PY=$(sh "$top/tests/portable/pythons.sh" 3.11 | sed -n 's/^3.11 //p')
 [ -n "$PY" ] || { echo "bench: no CPython 3.11 with headers" >&2; exit 1; }

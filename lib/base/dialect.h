@@ -1,0 +1,280 @@
+/*
+ * dialect.h — the Argument Clinic versions clinic reproduces, as data.
+ *
+ * A dialect is one CPython version's Argument Clinic (3.11's clinic.py,
+ * 3.13's libclinic): the same pipeline, told apart by a small set of named
+ * differences, one file each (dialect_3_11.c, dialect_3_13.c; dialect.c
+ * chooses among them) — the syntax it accepts (decorators and
+ * markers), what it writes differently (the keyword parser's declaration,
+ * converter snippets, the #include header of routed files, the Limited C
+ * API), the names it renames, and its error wordings.  A file's dialect is
+ * chosen once, when its Clinic context is made (ClinicOptions.dialect);
+ * the stages read these fields, never the dialect's name.
+ */
+#ifndef CLINIC_DIALECT_H
+#define CLINIC_DIALECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A built-in converter class whose C type the dialect writes otherwise. */
+typedef struct DialectConverterType {
+    const char *converter;     /* "Py_UNICODE_converter" */
+    const char *type;          /* "const wchar_t *" */
+} DialectConverterType;
+
+/* A name under which a class is registered. */
+typedef struct DialectAlias {
+    const char *name;          /* "object" */
+    const char *class_name;    /* "CReturnConverter" */
+} DialectAlias;
+
+/* Which C API a converter snippet is written for. */
+enum { SNIPPET_ANY_API, SNIPPET_FULL_API, SNIPPET_LIMITED_API };
+
+/* One converter's specialised parsing snippet (a parse_arg() of
+   clinic.py's converter classes; "cleanup" is Py_UNICODE's cleanup()):
+   for a class and a variant (the format unit, or a case its parse_arg
+   tells apart: "limited", "str_or_none"), the template, a str.format text with {argname}, {paramname},
+   {length_name}, {bad_argument} ... (converters_render.c fills them). */
+typedef struct DialectSnippet {
+    const char *converter;     /* the class: "int_converter", "CConverter" */
+    const char *variant;       /* "i", "O!", "limited", ... */
+    unsigned char api;         /* SNIPPET_*_API */
+    const char *text;
+    /* {bad_argument} and {bad_argument2}: the type error, naming what
+       was expected (text, or with expected_expr a C expression) */
+    const char *expected;
+    const char *expected2;
+    bool expected_expr;
+    /* an #include the snippet needs, and why (the comment) */
+    const char *include;
+    const char *include_reason;
+    /* The reference's text is this one indented by `indent` spaces, after
+       a newline and before as many spaces (0: 16), which a Python
+       parse_arg adding to super()'s sees. */
+    unsigned char indent;
+} DialectSnippet;
+
+/* The dialect's syntax where the dialects differ (bits of
+   Dialect.syntax). */
+enum {
+    SYNTAX_CRITICAL_SECTION = 1u << 0,   /* @critical_section [a [b]] */
+    SYNTAX_GETSET = 1u << 1,             /* @getter, @setter */
+    SYNTAX_TEXT_SIGNATURE = 1u << 2,     /* @text_signature "(...)" */
+    SYNTAX_DEPRECATION = 1u << 3,        /* '* [from X.Y]', '/ [from X.Y]' */
+    SYNTAX_UNUSED = 1u << 4,             /* converter(unused=True) */
+    SYNTAX_VERSION = 1u << 5,            /* the 'version' directive (3.11's;
+                                            3.13 has none) */
+};
+
+/* How a keyword parser declares its static _PyArg_Parser (3.13's
+   declare_parser): an optional preamble defining KWTUPLE, then the
+   declaration.  The texts are str.format templates of the generator
+   (doubled braces, {keywords_c}, {keywords_py}, {name}, {format_units}). */
+typedef struct DialectKeywordParser {
+    const char *kwtuple_none;      /* no keyword parameters */
+    const char *kwtuple_some;      /* some: printf %d is how many */
+    const char *kwtuple_limited;   /* the Limited C API */
+    const char *declaration;       /* printf %s is fname or format */
+    const char *fname;             /* the parser's name ... */
+    const char *format;            /* ... or its format string */
+    /* The Limited C API's fallback, PyArg_ParseTupleAndKeywords's. */
+    const char *limited_keywords;
+} DialectKeywordParser;
+
+/*
+ * The error and warning messages whose wording differs between the
+ * dialects.  Each dialect's table gives the text of those it words its
+ * own way (NULL: its base's).  The texts are formats for message.c: the
+ * arguments are strings, "%s" takes the next one as it is, "%r" as Python
+ * repr() shows it, "%2$s" (or "%2$r") the second; "%%" is '%'.  Every
+ * dialect's text takes the same arguments, in the order given here.
+ */
+typedef enum DialectMessage {
+    MSG_CHECKSUM_MISMATCH,          /* expected, computed */
+    MSG_DESTINATION_TYPE,           /* type, name, the valid types */
+    MSG_DESTINATION_TOO_FEW,        /* name, type */
+    MSG_DESTINATION_TOO_MANY,       /* name, type */
+    MSG_DESTINATION_CLEAR,          /* name */
+    MSG_DESTINATION_MKDIR,          /* file, directory */
+    MSG_DESTINATION_MODIFIED,       /* file */
+    MSG_NO_PARENT,                  /* the fields so far, those from there */
+    MSG_TEXT_AFTER_MARKER,          /* name */
+    MSG_TEXT_BEFORE_MARKER,         /* name */
+    MSG_GROUPS_NOT_POSITIONAL,
+    MSG_DEFAULT_TYPE,               /* class, repr(default), field, types */
+    MSG_CANNOT_DEDENT,
+    MSG_MODULE_DEFINED,             /* name */
+    MSG_OUTPUT_COMMAND,             /* name, fields " a b", "
+ - 'a'..." */
+    MSG_PRESERVE_TWICE,
+    MSG_TAB_IN_DSL,                 /* line */
+    MSG_CLONE_KIND,
+    MSG_ILLEGAL_FUNCTION_NAME,      /* name */
+    MSG_ILLEGAL_C_BASENAME,         /* name */
+    MSG_BAD_ANNOTATION,             /* full name, annotation, stripped */
+    MSG_SPECIAL_METHOD,             /* name */
+    MSG_NEW_NOT_CLASSMETHOD,
+    MSG_INIT_NOT_NORMAL,            /* the kind, "CLASS_METHOD" */
+    MSG_INVALID_PARAMETER,          /* function, line */
+    MSG_INVALID_PARAMETER_COMMA,    /* function, line */
+    MSG_INVALID_PARAMETER_DEFAULT,  /* function, line */
+    MSG_INVALID_PARAMETER_KWARGS,   /* function, line */
+    MSG_DEFAULT_MISSING,            /* parameter */
+    MSG_DEFAULT_SYNTAX,             /* repr(default), repr(the line parsed:
+                                       "x = DEFAULT\n") */
+    MSG_MALFORMED_DEFAULT,          /* repr(default), repr(exception) */
+    MSG_EXPRESSION_NEEDS_C_DEFAULT, /* default, ast.dump() */
+    MSG_CONSTANT_NEEDS_C_DEFAULT,   /* default */
+    MSG_NOT_A_CONVERTER,            /* name, "legacy " or "" */
+    MSG_GROUP_STATE_A,              /* function, state */
+    MSG_GROUP_STATE_B,              /* function, state */
+    MSG_GROUP_STATE_C,              /* function, state */
+    MSG_GROUP_STATE_D,              /* function, state */
+    MSG_UNMATCHED_BRACKET,          /* function */
+    MSG_EMPTY_GROUP,                /* function */
+    MSG_STAR_TWICE,                 /* function */
+    MSG_SLASH_TWICE,                /* function */
+    MSG_SLASH_AFTER_STAR,           /* function */
+    MSG_NO_SUMMARY,                 /* full name */
+    MSG_STAR_WITHOUT_PARAMETERS,    /* function, the marker ("*") */
+    MSG_NON_ASCII_DOCSTRING,        /* the characters, repr()'d */
+    MSG_FUNCTION_IN_CONVERTER_INIT, /* the class, the attribute of
+                                       self.function (3.11 fails there) */
+    MSG_COUNT
+} DialectMessage;
+
+/* Behaviour the reference changed between versions without new syntax,
+   by what it fixed (bits of Dialect.fixes). */
+enum {
+    /* min_kw_only does not count the *args parameter */
+    FIX_MIN_KW_ONLY_AFTER_VARARG = 1u << 0,
+    /* the parser's name of a parameter ("__clinic_args") is the one its
+       format-string argument, Py_UNICODE's snippet and cleanup use */
+    FIX_PARSER_NAME_EVERYWHERE = 1u << 1,
+    /* a module declared twice is an error (3.11 looked for a class) */
+    FIX_MODULE_REDEFINED = 1u << 2,
+    /* the function line's name is checked (parent, special methods,
+       __new__ and __init__) before its return annotation, and a clone's
+       names must be legal */
+    FIX_FUNCTION_NAME_FIRST = 1u << 3,
+    /* the parameters after *args are keyword-only */
+    FIX_KEYWORD_ONLY_AFTER_VARARG = 1u << 4,
+    /* a clone of __new__ or __init__ may be of another kind */
+    FIX_CLONE_NEW_OR_INIT = 1u << 5,
+    /* defining_class is positional-only, and needs a class */
+    FIX_DEFINING_CLASS_POSITIONAL = 1u << 6,
+    /* bool's c_default= stays as given (only Py_True and Py_False become
+       1 and 0), and an unknown default is left alone */
+    FIX_BOOL_KEEPS_C_DEFAULT = 1u << 7,
+    /* parse_converter checks the call: a callee that is not a name and a
+       "**mapping" among the arguments are refused with a message (3.11
+       reads the callee's .id, and evaluates a "**mapping", then fails to
+       call the converter with a None key) */
+    FIX_CONVERTER_CALL_CHECKED = 1u << 8,
+};
+
+typedef struct Dialect {
+    const char *name;          /* "3.11": what --dialect takes */
+    int major, minor;          /* the CPython version it reproduces */
+    const char *reference;     /* what it reproduces, for --help */
+    /* The dialect this one changes: whatever is not given here (NULL or
+       not in a table) is the base's. */
+    const struct Dialect *base;
+    /* what --make walks: file name endings, NULL-terminated */
+    const char *const *make_extensions;
+    unsigned syntax;           /* SYNTAX_ bits */
+    unsigned fixes;            /* FIX_ bits */
+
+    /* Routed files open with the #includes the code needs
+       (gen_includes.c). */
+    bool header_includes;
+    /* A file that defines Py_LIMITED_API gets Limited C API code. */
+    bool limited_capi;
+    /* Parameter names that clash with the parser's own variables, renamed
+       "__clinic_NAME" in the parser (bpo-39741), NULL-terminated. */
+    const char *const *prefixed_names;
+    /* Non-ASCII docstrings are warned about line by line, naming the
+       characters, as the DSL reads them (3.13), not once per function as
+       the C string is made (3.11). */
+    bool docstring_ascii_check;
+    /* An argument's display name, as parse_arg() gets it, is in double
+       quotes ("\"argument 'x'\"", 3.11) or not. */
+    bool quoted_displayname;
+
+    const DialectKeywordParser *keyword_parser;
+    /* The METH_METHOD parser of a function without parameters refuses
+       arguments when this C condition holds. */
+    const char *defining_class_no_args;
+    /* __new__ and __init__ of a class with a typedef check that no
+       subclass changed the slot before refusing keywords: the checks
+       ({self} and {type} for the names, {prefix} for the type object's
+       "Type." or "type->"), and the declaration they need (NULL: none). */
+    const char *self_type_check_new;
+    const char *self_type_check_init;
+    const char *base_type_ptr;
+
+    /* The converters' parsing snippets this dialect writes (new, or
+       changed from its base's). */
+    const DialectSnippet *snippets;
+    size_t nsnippets;
+
+    /* Its wording of the messages (see DialectMessage). */
+    const char *const *messages;
+
+    /* Built-in converters with another C type, NULL-terminated by
+       converter (NULL: none). */
+    const DialectConverterType *converter_types;
+    /* The return converters of the base it does not have, and the names
+       it adds (both NULL-terminated; NULL: none). */
+    const char *const *return_converters_lacking;
+    const DialectAlias *return_converter_aliases;
+    /* Where clinic's own classes live, as their repr() shows in listings
+       and messages: buffer, robuffer and rwbuffer; Null. */
+    const char *buffer_module;
+    const char *null_module;
+} Dialect;
+
+/* Every dialect, oldest first, NULL-terminated; and each by name. */
+extern const Dialect *const dialects[];
+extern const Dialect dialect_3_11;   /* dialect_3_11.c */
+extern const Dialect dialect_3_13;   /* dialect_3_13.c */
+
+/* The dialect a file gets when nothing says otherwise: 3.11. */
+const Dialect *dialect_default(void);
+
+/* By name ("3.13"); NULL when there is no such dialect. */
+const Dialect *dialect_find(const char *name);
+
+/* The dialect for a CPython tree of version major.minor: the newest
+   dialect not newer than the tree (3.12 gets 3.11, 3.14 gets 3.13), or
+   the default for trees older than every dialect. */
+const Dialect *dialect_for_version(int major, int minor);
+
+/* PY_MAJOR_VERSION and PY_MINOR_VERSION from the text of a CPython
+   Include/patchlevel.h.  Returns false when they are not both there. */
+bool dialect_read_patchlevel(const char *text, size_t len, int *major,
+                             int *minor);
+
+/* The snippet of converter class `converter` for `variant`, written for
+   the full C API or (limited) the Limited C API; looked for in d, then in
+   its bases.  NULL: the class has none (its parse_arg defers to its base
+   class's). */
+const DialectSnippet *dialect_snippet(const Dialect *d, const char *converter,
+                                      const char *variant, bool limited);
+
+/* The C type the dialect gives the built-in converter class `converter`,
+   or NULL when it keeps the class's own. */
+const char *dialect_converter_type(const Dialect *d, const char *converter);
+
+/* Whether the dialect has no return converter of this name. */
+bool dialect_lacks_return_converter(const Dialect *d, const char *name);
+
+/* The dialect's wording of message id (from d, or its bases). */
+const char *dialect_message(const Dialect *d, DialectMessage id);
+
+/* Whether the dialect --make walks a file of this name. */
+bool dialect_makes(const Dialect *d, const char *filename);
+
+#endif

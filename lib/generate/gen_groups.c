@@ -1,0 +1,332 @@
+/*
+ * gen_groups.c — option groups ("[" and "]" around positional-only
+ * parameters): which argument counts select which groups, and the
+ * switch statement of PyArg_ParseTuple calls that parses them
+ * (clinic.py's permute_*_option_groups, group_to_variable_name and
+ * render_option_group_parsing).
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/converters.h"
+#include "generate/gen_int.h"
+#include "base/text.h"
+
+/* ---- permutations ---------------------------------------------------------- */
+
+/* Appends the items of the groups g[from..to) to out. */
+static void append_groups(const void **out, size_t *n, const GenItems *g,
+                          size_t from, size_t to)
+{
+    size_t i, j;
+    for (i = from; i < to; i++)
+        for (j = 0; j < g[i].n; j++)
+            out[(*n)++] = g[i].items[j];
+}
+
+static size_t total_items(const GenItems *g, size_t n)
+{
+    size_t i, total = 0;
+    for (i = 0; i < n; i++)
+        total += g[i].n;
+    return total;
+}
+
+size_t gen_permute_optional_groups(Arena *a, const GenItems *left,
+                                   size_t nleft, const GenItems *required,
+                                   const GenItems *right, size_t nright,
+                                   GenItems **out)
+{
+    size_t cap = (nleft + 1) * (nright + 1);
+    size_t max_items = total_items(left, nleft) + required->n +
+                       total_items(right, nright);
+    GenItems *result = arena_array_of(a, GenItems, cap);
+    bool *seen = arena_array_of(a, bool, max_items + 1);
+    size_t count = 0, r, l, i, j;
+
+    *out = NULL;
+    if (required->n == 0 && nleft != 0)
+        return 0;
+
+    /* permute_right_option_groups yields the first r right groups,
+       permute_left_option_groups the last l left groups; the first
+       combination of each length wins. */
+    for (r = 0; r <= nright; r++) {
+        for (l = 0; l <= nleft; l++) {
+            const void **items = arena_array_of(a, const void *, max_items + 1);
+            size_t n = 0;
+            append_groups(items, &n, left, nleft - l, nleft);
+            for (i = 0; i < required->n; i++)
+                items[n++] = required->items[i];
+            append_groups(items, &n, right, 0, r);
+            if (seen[n])
+                continue;
+            seen[n] = true;
+            result[count].items = items;
+            result[count].n = n;
+            count++;
+        }
+    }
+
+    /* accumulator.sort(key=len): stable, so insertion sort. */
+    for (i = 1; i < count; i++) {
+        GenItems t = result[i];
+        for (j = i; j > 0 && result[j - 1].n > t.n; j--)
+            result[j] = result[j - 1];
+        result[j] = t;
+    }
+    *out = result;
+    return count;
+}
+
+/* ---- Python's set iteration order ------------------------------------------ */
+
+/*
+ * render_option_group_parsing sets the group flags in the order Python
+ * iterates `{p.group for p in subset}`.  That order is the slot order of
+ * CPython's set hash table, so we replay 3.11's setobject.c insertion
+ * (linear probing, perturbation, growth) for small ints, whose hash is
+ * the int itself except hash(-1) == -2.
+ */
+#define PYSET_LINEAR_PROBES 9
+#define PYSET_PERTURB_SHIFT 5
+#define PYSET_MINSIZE 8
+
+typedef struct PySetSlot {
+    bool used;
+    long key;
+    intptr_t hash;
+} PySetSlot;
+
+typedef struct PySetSim {
+    PySetSlot *table;
+    size_t mask;
+    size_t fill;
+} PySetSim;
+
+static intptr_t pyint_hash(long v)
+{
+    return v == -1 ? -2 : (intptr_t)v;
+}
+
+static void pyset_store(PySetSlot *e, long key, intptr_t hash)
+{
+    e->used = true;
+    e->key = key;
+    e->hash = hash;
+}
+
+/* setobject.c's set_insert_clean: no duplicates, no dummies. */
+static void pyset_insert_clean(PySetSlot *table, size_t mask, long key,
+                               intptr_t hash)
+{
+    size_t perturb = (size_t)hash;
+    size_t i = (size_t)hash & mask;
+    size_t j;
+
+    for (;;) {
+        if (!table[i].used) {
+            pyset_store(&table[i], key, hash);
+            return;
+        }
+        if (i + PYSET_LINEAR_PROBES <= mask) {
+            for (j = 1; j <= PYSET_LINEAR_PROBES; j++) {
+                if (!table[i + j].used) {
+                    pyset_store(&table[i + j], key, hash);
+                    return;
+                }
+            }
+        }
+        perturb >>= PYSET_PERTURB_SHIFT;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+}
+
+static void pyset_resize(PySetSim *s, size_t minused)
+{
+    size_t newsize = PYSET_MINSIZE, i;
+    PySetSlot *old = s->table;
+    size_t oldsize = s->mask + 1;
+
+    while (newsize <= minused)
+        newsize <<= 1;
+    s->table = xcalloc(newsize, sizeof *s->table);
+    s->mask = newsize - 1;
+    for (i = 0; i < oldsize; i++)
+        if (old[i].used)
+            pyset_insert_clean(s->table, s->mask, old[i].key, old[i].hash);
+    free(old);
+}
+
+/* setobject.c's set_add_entry. */
+static void pyset_add(PySetSim *s, long key)
+{
+    intptr_t hash = pyint_hash(key);
+    size_t mask = s->mask;
+    size_t perturb = (size_t)hash;
+    size_t i = (size_t)hash & mask;
+    PySetSlot *e;
+
+    for (;;) {
+        size_t k = i;
+        int probes = (i + PYSET_LINEAR_PROBES <= mask) ? PYSET_LINEAR_PROBES : 0;
+        do {
+            e = &s->table[k];
+            if (!e->used)
+                goto found_unused;
+            if (e->hash == hash && e->key == key)
+                return;                     /* already a member */
+            k++;
+        } while (probes--);
+        perturb >>= PYSET_PERTURB_SHIFT;
+        i = (i * 5 + 1 + perturb) & mask;
+    }
+found_unused:
+    pyset_store(e, key, hash);
+    s->fill++;
+    if (s->fill * 5 >= mask * 3)
+        pyset_resize(s, s->fill > 50000 ? s->fill * 2 : s->fill * 4);
+}
+
+size_t gen_pyset_int_order(const long *values, size_t n, long *out)
+{
+    PySetSim s;
+    size_t i, count = 0;
+
+    s.table = xcalloc(PYSET_MINSIZE, sizeof *s.table);
+    s.mask = PYSET_MINSIZE - 1;
+    s.fill = 0;
+    for (i = 0; i < n; i++)
+        pyset_add(&s, values[i]);
+    for (i = 0; i <= s.mask; i++)
+        if (s.table[i].used)
+            out[count++] = s.table[i].key;
+    free(s.table);
+    return count;
+}
+
+/* ---- the switch -------------------------------------------------------------- */
+
+const char *gen_group_to_variable_name(Clinic *c, int group)
+{
+    return arena_printf(c->arena, "group_%s_%d", group < 0 ? "left" : "right",
+                        group < 0 ? -group : group);
+}
+
+/* One `case N:` of the switch: parse exactly the parameters of subset. */
+static void render_case(Clinic *c, Function *f, const GenItems *subset,
+                        StrBuf *out)
+{
+    Arena *a = c->arena;
+    StrList parse_arguments = {0};
+    StrBuf format_units = STRBUF_INIT;
+    StrBuf booleans = STRBUF_INIT;
+    StrMap d = {0}, lf = {0};
+    long *ids = arena_array_of(a, long, subset->n);
+    long *ordered = arena_array_of(a, long, subset->n);
+    size_t i, nordered;
+    const char *s, *missing = NULL;
+    char *formatted;
+
+    for (i = 0; i < subset->n; i++) {
+        const Parameter *p = subset->items[i];
+        ids[i] = p->group;
+        sb_adds(&format_units, p->converter->format_unit);
+        converter_parse_argument(c, p->converter, &parse_arguments);
+    }
+    nordered = gen_pyset_int_order(ids, subset->n, ordered);
+    for (i = 0; i < nordered; i++) {
+        if (ordered[i] == 0)              /* group_ids.discard(0) */
+            continue;
+        if (booleans.len)
+            sb_addc(&booleans, '\n');
+        sb_addf(&booleans, "%s = 1;",
+                gen_group_to_variable_name(c, (int)ordered[i]));
+    }
+
+    strmap_set(a, &lf, "group_booleans", sb_take(&booleans, a));
+    s = text_linear_format(a,
+        "    case {count}:\n"
+        "        if (!PyArg_ParseTuple(args, \"{format_units}:{name}\", "
+        "{parse_arguments})) {{\n"
+        "            goto exit;\n"
+        "        }}\n"
+        "        {group_booleans}\n"
+        "        break;\n", &lf);
+
+    strmap_set(a, &d, "count", arena_printf(a, "%zu", subset->n));
+    strmap_set(a, &d, "name", f->name);
+    strmap_set(a, &d, "format_units", sb_take(&format_units, a));
+    strmap_set(a, &d, "parse_arguments",
+               strlist_join(a, &parse_arguments, ", "));
+    formatted = text_format_map(a, s, &d, &missing);
+    if (!formatted)
+        clinic_fail(c, 0, "KeyError: '%s'", missing);
+    sb_adds(out, formatted);
+}
+
+const char *gen_option_group_parsing(Clinic *c, Function *f)
+{
+    Arena *a = c->arena;
+    size_t nparams = f->nparameters;
+    Parameter **params = f->parameters;
+    GenItems *left = arena_array_of(a, GenItems, nparams + 1);
+    GenItems *right = arena_array_of(a, GenItems, nparams + 1);
+    GenItems required = {arena_array_of(a, const void *, nparams + 1), 0};
+    GenItems *current = NULL, *subsets;
+    size_t nleft = 0, nright = 0, nsubsets, i;
+    size_t count_min = SIZE_MAX, count_max = 0;
+    int last = INT_MIN;                   /* clinic.py's `unspecified` */
+    StrBuf sb = STRBUF_INIT;
+
+    if (nparams && params[0]->converter->cls->is_self) {
+        params++;
+        nparams--;
+    }
+
+    for (i = 0; i < nparams; i++) {
+        Parameter *p = params[i];
+        if (p->group != last) {
+            last = p->group;
+            if (p->group < 0) {
+                current = &left[nleft++];
+            } else if (p->group == 0) {
+                current = &required;
+            } else {
+                current = &right[nright++];
+            }
+            if (current != &required) {
+                current->items = arena_array_of(a, const void *, nparams);
+                current->n = 0;
+            }
+        }
+        current->items[current->n++] = p;
+    }
+
+    nsubsets = gen_permute_optional_groups(a, left, nleft, &required, right,
+                                           nright, &subsets);
+    if (!subsets)
+        clinic_fail(c, 0, "AssertionError");
+
+    sb_adds(&sb, "switch (PyTuple_GET_SIZE(args)) {\n");
+    for (i = 0; i < nsubsets; i++) {
+        size_t count = subsets[i].n;
+        if (count < count_min)
+            count_min = count;
+        if (count > count_max)
+            count_max = count;
+        if (count == 0) {
+            sb_adds(&sb, "    case 0:\n        break;\n");
+            continue;
+        }
+        render_case(c, f, &subsets[i], &sb);
+    }
+    sb_adds(&sb, "    default:\n");
+    sb_addf(&sb, "        PyErr_SetString(PyExc_TypeError, \"%s requires %zu "
+                 "to %zu arguments\");\n", f->full_name, count_min, count_max);
+    sb_adds(&sb, "        goto exit;\n");
+    sb_adds(&sb, "}");
+    return text_format_escape(a, sb_take(&sb, a));
+}

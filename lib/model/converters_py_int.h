@@ -1,0 +1,159 @@
+/*
+ * converters_py_int.h — converters as Python classes, shared by the three
+ * files that make them (private to them):
+ *
+ *   converters_py.c        the object model: the file's interpreter state,
+ *                          converters, functions, parameters, classes and
+ *                          CRenderData as host objects, the converter
+ *                          classes (built-in ones and a block's)
+ *   converters_dispatch.c  the methods: the natives Python calls, and the
+ *                          one dispatch every call from C goes through
+ *   converters_pyns.c      clinic.py's module namespace: fail, warn, the
+ *                          text helpers, add_c_converter, constants
+ */
+#ifndef CLINIC_CONVERTERS_PY_INT_H
+#define CLINIC_CONVERTERS_PY_INT_H
+
+#include <stdint.h>
+
+#include "model/converters_int.h"
+#include "python/pyvm.h"
+
+/* A method of a built-in converter class: its native, and which of the
+   built-in classes define it themselves (a bit per ConverterKind or
+   ReturnKind), as clinic.py's class bodies do. */
+typedef struct MethodDef {
+    const char *name;
+    PyNativeFn native;
+    uint64_t kinds;
+    bool property;             /* a property, not a method */
+    int arg;                   /* what the native needs told (a snippet) */
+} MethodDef;
+
+/* A function of clinic.py's module namespace. */
+typedef struct NamespaceDef {
+    const char *name;
+    PyNativeFn native;
+    const char *data;
+} NamespaceDef;
+
+/* What one version of clinic.py gives python blocks, as data: the
+   methods its converter classes define, its module's functions and
+   constants, and the module its classes print in.  The interpreter,
+   the object model and the dispatch are the same for every version; a
+   dialect picks its flavour by version (cpy_flavour_of). */
+typedef struct PyFlavour {
+    const char *version;       /* the Dialect's name: "3.11" */
+    const MethodDef *converter_methods;   /* each ends with a NULL name */
+    const MethodDef *return_methods;
+    const NamespaceDef *functions;
+    size_t nfunctions;
+    const char *const (*strings)[2];   /* name, value */
+    size_t nstrings;
+    const char *module;        /* where clinic.py's classes live */
+    /* A block runs in clinic.py's module globals (3.11: its helpers and
+       constants are there), or in libclinic's small parser namespace
+       (3.13: the converter classes, buffer, unspecified, NoneType). */
+    bool module_globals;
+    /* parse_arg(self, argname, displayname, *, limited_capi) (3.13) */
+    bool parse_arg_limited_capi;
+    /* self.function inside converter_init is a LandMine that fails when
+       used (3.11), or fails at once (3.13). */
+    bool landmine;
+    /* CConverter has unused and broken_limited_capi (3.13) */
+    bool libclinic_attrs;
+} PyFlavour;
+
+/* clinic.py 3.11's and 3.13's (converters_pyns.c), from the tables of
+   converters_dispatch.c and converters_pyns.c */
+extern const PyFlavour cpy_flavour_3_11;
+extern const PyFlavour cpy_flavour_3_13;
+extern const MethodDef cpy_converter_methods_3_11[];
+extern const MethodDef cpy_converter_methods_3_13[];
+extern const MethodDef cpy_return_methods_3_11[];
+/* The flavour of the dialect (3.11's for one without its own). */
+const PyFlavour *cpy_flavour_of(const Dialect *d);
+
+/* A pointer to its host object (functions, parameters, ...). */
+typedef struct HostEntry {
+    const void *ptr;
+    PyObj *obj;
+} HostEntry;
+
+struct ConverterPython {
+    Clinic *c;
+    PyVM *vm;
+    const PyFlavour *flavour;
+    PyObj **row_class;          /* converter_rows' classes, made on use */
+    PyObj **return_row_class;   /* return_rows' classes */
+    PyObj *cls_function, *cls_parameter, *cls_class, *cls_module;
+    PyObj *cls_renderdata, *cls_landmine;
+    PyObj *landmine;
+    HostEntry *hosts;           /* open addressing, a power of two */
+    size_t nhosts, caphosts;
+    size_t nhosts_kept;   /* after the last forget_scratch_hosts(): none
+                             added since when nhosts is still that */
+    /* Making a return converter for an annotation: a ValueError escaping
+       it is caught (value_error set), as clinic.py's DSL catches it. */
+    bool catch_value_error, value_error;
+};
+
+/* converters_py.c: the state, made on first use */
+ConverterPython *cpy_of(Clinic *c);
+ConverterPython *cpy_of_vm(PyVM *vm);
+
+/* values across the boundary */
+PyValue cpy_str_or_none(ConverterPython *py, const char *s);
+/* An exception escaping Python code C called: clinic.py's parse loop
+   reports any exception as "Exception raised during parsing". */
+CLINIC_NORETURN void cpy_python_error(ConverterPython *py);
+/* A method's result where clinic.py uses it as a str; None is NULL when
+   none_ok, "" where clinic.py only tests it. */
+const char *cpy_result_str(ConverterPython *py, PyValue v, bool none_ok,
+                           const char *method);
+void cpy_kwargs_of(ConverterPython *py, const ConverterArg *args,
+                   size_t nargs, const char ***names, PyValue **values);
+ConverterArg *cpy_args_of_dict(ConverterPython *py, PyObj *dict, size_t *n);
+
+/* CRenderData, lists and template dicts: Python objects refreshed from
+   C (to_python), and C refreshed from them (from_python, unwrap_data),
+   whenever control crosses. */
+PyValue cpy_data_to_python(ConverterPython *py, RenderData *data);
+void cpy_data_from_python(ConverterPython *py, PyValue w, RenderData *data);
+RenderData *cpy_unwrap_data(ConverterPython *py, PyValue v);
+void cpy_fill_list(ConverterPython *py, PyObj *list, const StrList *from);
+void cpy_read_list(ConverterPython *py, PyValue v, StrList *to);
+PyValue cpy_strlist_to_python(ConverterPython *py, const StrList *l);
+PyValue cpy_strmap_to_python(ConverterPython *py, const StrMap *m);
+void cpy_strmap_from_python(ConverterPython *py, PyValue v, StrMap *m);
+
+/* host objects, one per C object */
+PyValue cpy_converter_object(ConverterPython *py, const Converter *conv);
+PyValue cpy_return_converter_object(ConverterPython *py,
+                                    ReturnConverter *rc);
+PyValue cpy_function_object(ConverterPython *py, const Function *f);
+PyValue cpy_parameter_object(ConverterPython *py, const Parameter *p);
+Converter *cpy_unwrap_converter(ConverterPython *py, PyValue self,
+                                const char *method);
+ReturnConverter *cpy_unwrap_return_converter(ConverterPython *py,
+                                             PyValue self,
+                                             const char *method);
+Function *cpy_unwrap_function(ConverterPython *py, PyValue v);
+Parameter *cpy_unwrap_parameter(ConverterPython *py, PyValue v);
+
+/* the classes of the built-in converters, made on use */
+PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row);
+PyObj *cpy_return_row_class(ConverterPython *py, const ReturnRow *row);
+
+/* converters_dispatch.c: the methods a built-in class defines */
+void cpy_add_methods(ConverterPython *py, PyObj *dict, const ConverterRow *row,
+                     const ConverterRow *base);
+void cpy_add_return_methods(ConverterPython *py, PyObj *dict,
+                            const ReturnRow *row, const ReturnRow *base);
+bool cpy_given(PyValue v);     /* an optional native argument was given */
+const char *cpy_need_str(ConverterPython *py, PyValue v, const char *what);
+
+/* converters_pyns.c */
+void cpy_install_namespace(ConverterPython *py);
+
+#endif

@@ -1,0 +1,656 @@
+/*
+ * pyvm_call.c — calls and exceptions (Lua's ldo.c).
+ *
+ * A call binds its arguments to parameters exactly as CPython does,
+ * with CPython's TypeError messages, then runs a Python function
+ * (pyvm_eval.c), a native, a bound method or a class.  An exception is a
+ * longjmp to the innermost protected call (vm_protect), which restores
+ * the interpreter's state and describes the exception the way the last
+ * line of a traceback does.  Nothing needs unwinding by hand: all memory
+ * is the arena's.
+ */
+#include "python/pyvm_int.h"
+
+#include <sys/resource.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Python's default recursion limit, less what the interpreter's own
+   frames below the first call use. */
+#define MAX_DEPTH 990
+
+/* The C stack a run may take: a call that would go past it is Python's
+   RecursionError rather than a crash.  Ordinary builds reach MAX_DEPTH
+   long before (a Python call takes 2-4 KiB); it is what stops a deep
+   recursion under a sanitizer, or on a small stack (ulimit -s).  Threads
+   get the same stack as the main thread (clinic/pool.c).  The margin is
+   for what runs between two calls: the parsers' and the formatters'
+   depths are bounded. */
+size_t vm_stack_budget(void)
+{
+    size_t size = (size_t)8 << 20;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        size = (size_t)rl.rlim_cur;
+    size_t margin = (size_t)1 << 20;
+    return size > 2 * margin ? size - margin : size / 2;
+}
+
+static void enter_call(PyVM *vm)
+{
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    if (vm->depth >= MAX_DEPTH ||
+        (vm->stack_base > here && vm->stack_base - here > vm->stack_budget))
+        vm_raise_class(vm, vm->types[T_RECURSION_ERROR],
+                       "maximum recursion depth exceeded");
+    vm->depth++;
+}
+
+/* ---- temporaries -------------------------------------------------------- */
+
+/* Under AddressSanitizer what is given back is poisoned (arena.h), so
+   that a temporary kept past its call fails the tests (as arena.c's
+   resets do). */
+#define TEMP_CHUNK (16 * 1024)
+
+void *vm_temp_alloc(PyVM *vm, size_t size)
+{
+    size = (size + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) *
+           _Alignof(max_align_t);
+    TempChunk *c = vm->temp;
+    if (!c || c->size - c->used < size) {
+        /* the next chunk, when one was given back and is big enough */
+        TempChunk *n = c ? c->next : vm->temp_first;
+        if (!n || n->size < size) {
+            size_t want = size > TEMP_CHUNK ? size : TEMP_CHUNK;
+            TempChunk *fresh = arena_alloc_uninit(vm->a, sizeof *fresh + want);
+            fresh->size = want;
+            fresh->next = n;
+            if (c)
+                c->next = fresh;
+            else
+                vm->temp_first = fresh;
+            n = fresh;
+        }
+        n->used = 0;
+        c = vm->temp = n;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += size;
+    ARENA_UNPOISON(p, size);
+    return p;
+}
+
+void vm_temp_release(PyVM *vm, TempMark m)
+{
+#ifdef ARENA_ASAN
+    for (TempChunk *c = m.chunk ? m.chunk : vm->temp_first; c; c = c->next) {
+        size_t from = c == m.chunk ? m.used : 0;
+        ARENA_POISON((char *)c->data + from, c->size - from);
+    }
+#endif
+    vm->temp = m.chunk;
+    if (m.chunk)
+        m.chunk->used = m.used;
+}
+
+/* ---- raising ----------------------------------------------------------- */
+
+void vm_throw(PyVM *vm, PyValue exc)
+{
+    vm->error.value = exc;
+    vm->error.line = vm->line;
+    if (!vm->handler) {
+        fprintf(stderr, "clinic: Python exception outside a protected call\n");
+        abort();
+    }
+    longjmp(vm->handler->jb, 1);
+}
+
+PyValue vm_new_exception(PyVM *vm, PyClass *cls, const PyValue *args,
+                         size_t nargs)
+{
+    PyInstance *inst = vm_alloc_obj(vm, sizeof *inst, OBJ_INSTANCE, cls);
+    inst->dict = vm_dict_new(vm);
+    inst->args = vm_make_tuple(vm, args, nargs);
+    return vm_obj(inst);
+}
+
+void vm_raise_class(PyVM *vm, PyClass *cls, const char *msg)
+{
+    /* an empty message is an exception without arguments: MemoryError() */
+    PyValue arg = msg ? vm_make_str(vm, msg, strlen(msg)) : py_none;
+    vm_throw(vm, vm_new_exception(vm, cls, &arg, msg && *msg ? 1 : 0));
+}
+
+void pyvm_raise(PyVM *vm, const char *type, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = arena_vprintf(vm->a, fmt, ap);
+    va_end(ap);
+    PyObj *cls = pyvm_builtin_class(vm, type);
+    vm_raise_class(vm, cls ? (PyClass *)cls : vm->types[T_RUNTIME_ERROR], msg);
+}
+
+/* More memory than a python block can mean is stopped too: the arena
+   only grows while a block runs, and a runaway one would take the
+   machine down before clinic could report it. */
+void vm_reserve(PyVM *vm, size_t bytes)
+{
+    size_t used = arena_bytes(vm->a) - vm->arena_base;
+    if (used > vm->memory_limit || bytes > vm->memory_limit - used)
+        vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
+                       "the python block used more than %zu MiB: clinic "
+                       "stops it there", vm->memory_limit >> 20));
+}
+
+void vm_step(PyVM *vm)
+{
+    if ((vm->steps & 1023) == 0)
+        vm_reserve(vm, 0);
+    if (++vm->steps > vm->step_limit) {
+        vm->steps = 0;   /* the error path itself may step */
+        vm_raise_class(vm, vm->types[T_RUNTIME_ERROR], arena_printf(vm->a,
+                       "the python block ran more than %ld steps: clinic "
+                       "stops it there", vm->step_limit));
+    }
+}
+
+static bool is_key_error(PyVM *vm, PyClass *cls)
+{
+    return vm_is_subclass(cls, vm->types[T_KEY_ERROR]);
+}
+
+/* str(exc) for the traceback line, protected against a failing __str__. */
+static void exception_str(PyVM *vm, void *ctx)
+{
+    const char **out = ctx;
+    PyValue exc = vm->error.value;
+    PyClass *cls = vm_type_of(vm, exc);
+    if (vm_is_kind(exc, OBJ_INSTANCE) && cls->is_exception) {
+        PyValue str_fn;
+        PyClass *owner;
+        if (vm_lookup(cls, "__str__", &str_fn, &owner) &&
+            !!strcmp(owner->module, "builtins")) {
+            *out = vm_str(vm, exc);
+            return;
+        }
+        PyValue args = ((PyInstance *)exc.obj)->args;
+        if (args.nitems == 0)
+            *out = "";
+        else if (args.nitems == 1)
+            *out = is_key_error(vm, cls) ? vm_repr(vm, args.items[0])
+                                             : vm_str(vm, args.items[0]);
+        else
+            *out = vm_repr(vm, args);
+        return;
+    }
+    *out = vm_str(vm, exc);
+}
+
+/* Fills vm->error's descriptions from its value. */
+static void describe_error(PyVM *vm)
+{
+    PyError *e = &vm->error;
+    PyValue exc = e->value;
+    int line = e->line;
+    PyClass *cls = vm_as_class(exc);
+    if (!cls)
+        cls = vm_type_of(vm, exc);
+    const char *type = cls->qualname;
+    if (strcmp(cls->module, "builtins") && strcmp(cls->module, "__main__"))
+        type = arena_printf(vm->a, "%s.%s", cls->module, cls->qualname);
+    const char *msg = "";
+    if (!vm_as_class(exc)) {
+        Handler *saved = vm->handler;
+        if (!vm_protect(vm, exception_str, &msg))
+            msg = "<exception str() failed>";
+        vm->handler = saved;
+        e->value = exc;
+    }
+    e->type = type;
+    e->message = msg;
+    e->text = *msg ? arena_printf(vm->a, "%s: %s", type, msg) : type;
+    e->line = line;
+}
+
+bool vm_protect(PyVM *vm, void (*f)(PyVM *, void *), void *ctx)
+{
+    Handler h;
+    h.prev = vm->handler;
+    h.frame = vm->frame;
+    h.depth = vm->depth;
+    h.temp = vm_temp_mark(vm);
+    int line = vm->line;
+    if (!h.prev)   /* the outermost run: calls measure the stack from here */
+        vm->stack_base = (uintptr_t)__builtin_frame_address(0);
+    vm->handler = &h;
+    if (setjmp(h.jb) == 0) {
+        f(vm, ctx);
+        vm->handler = h.prev;
+        return true;
+    }
+    vm->handler = h.prev;
+    vm->frame = h.frame;
+    vm->depth = h.depth;
+    vm_temp_release(vm, h.temp);
+    PyError saved = vm->error;
+    describe_error(vm);
+    saved.type = vm->error.type;
+    saved.message = vm->error.message;
+    saved.text = vm->error.text;
+    vm->error = saved;
+    vm->line = line;
+    return false;
+}
+
+bool vm_exception_matches(PyVM *vm, PyClass *cls)
+{
+    return vm_isinstance(vm, vm->error.value, cls);
+}
+
+const PyError *pyvm_error(const PyVM *vm)
+{
+    return &vm->error;
+}
+
+/* ---- binding arguments to parameters ----------------------------------- */
+
+/* A signature: the parameters a call binds, as ceval.c sees a code
+   object's. */
+typedef struct Sig {
+    const char *fname;
+    const char *const *names;  /* npos positional (nposonly first), then
+                                  nkwonly keyword-only */
+    size_t nposonly, npos, nkwonly;
+    const PyValue *defaults;   /* the last ndefaults positional ones */
+    size_t ndefaults;
+    const PyValue *kwdefaults; /* per keyword-only ... */
+    const bool *kwhas_default; /* ... when this says it has one */
+    const char *vararg, *kwarg;
+} Sig;
+
+static const char *plural(size_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+/* "'a'", "'a' and 'b'", "'a', 'b', and 'c'" */
+static const char *name_list(PyVM *vm, const char **names, size_t n)
+{
+    ABuf b = { vm, NULL, 0, 0 };
+    for (size_t i = 0; i < n; i++) {
+        if (i && n > 2)
+            ab_adds(&b, ", ");
+        if (i == n - 1 && n > 1)
+            ab_adds(&b, n == 2 ? " and " : "and ");
+        ab_addf(&b, "'%s'", names[i]);
+    }
+    return b.s;
+}
+
+_Noreturn static void type_error(PyVM *vm, const char *msg)
+{
+    vm_raise_class(vm, vm->types[T_TYPE_ERROR], msg);
+}
+
+static void bind(PyVM *vm, const Sig *s, const PyValue *args, size_t nargs,
+                 const char *const *kwnames, const PyValue *kwvalues,
+                 size_t nkw, PyValue *slots, bool *filled, PyValue *varargs,
+                 PyDict **kwargs)
+{
+    size_t n = s->npos + s->nkwonly;
+    for (size_t i = 0; i < n; i++)
+        filled[i] = false;
+    size_t take = nargs < s->npos ? nargs : s->npos;
+    for (size_t i = 0; i < take; i++) {
+        slots[i] = args[i];
+        filled[i] = true;
+    }
+    if (nargs > s->npos && !s->vararg) {
+        size_t kwonly_given = 0;
+        for (size_t k = 0; k < nkw; k++)
+            for (size_t i = s->npos; i < n; i++)
+                if (strcmp(kwnames[k], s->names[i]) == 0)
+                    kwonly_given++;
+        const char *sig = s->ndefaults
+            ? arena_printf(vm->a, "from %zu to %zu", s->npos - s->ndefaults,
+                           s->npos)
+            : arena_printf(vm->a, "%zu", s->npos);
+        bool many = s->ndefaults || s->npos != 1;
+        if (kwonly_given)
+            type_error(vm, arena_printf(vm->a, "%s() takes %s positional "
+                       "argument%s but %zu positional argument%s (and %zu "
+                       "keyword-only argument%s) were given", s->fname, sig,
+                       many ? "s" : "", nargs, plural(nargs), kwonly_given,
+                       plural(kwonly_given)));
+        type_error(vm, arena_printf(vm->a, "%s() takes %s positional "
+                   "argument%s but %zu %s given", s->fname, sig,
+                   many ? "s" : "", nargs, nargs == 1 ? "was" : "were"));
+    }
+    if (s->vararg)
+        *varargs = vm_make_tuple(vm, nargs > take ? args + take : NULL,
+                                 nargs > take ? nargs - take : 0);
+    if (s->kwarg)
+        *kwargs = vm_dict_new(vm);
+    const char **posonly_as_kw = NULL;
+    size_t nposonly_as_kw = 0;
+    for (size_t k = 0; k < nkw; k++) {
+        size_t i;
+        for (i = s->nposonly; i < n; i++)
+            if (strcmp(kwnames[k], s->names[i]) == 0)
+                break;
+        if (i < n) {
+            if (filled[i])
+                type_error(vm, arena_printf(vm->a, "%s() got multiple values "
+                           "for argument '%s'", s->fname, kwnames[k]));
+            slots[i] = kwvalues[k];
+            filled[i] = true;
+            continue;
+        }
+        if (s->kwarg) {
+            if (vm_dict_find_str(*kwargs, kwnames[k]))
+                type_error(vm, arena_printf(vm->a, "%s() got multiple values "
+                           "for keyword argument '%s'", s->fname, kwnames[k]));
+            vm_dict_set_str(vm, *kwargs, kwnames[k], kwvalues[k]);
+            continue;
+        }
+        bool posonly = false;
+        for (i = 0; i < s->nposonly; i++)
+            if (strcmp(kwnames[k], s->names[i]) == 0)
+                posonly = true;
+        if (posonly) {
+            if (!posonly_as_kw)
+                posonly_as_kw = vm_temp_array(vm, const char *, nkw);
+            posonly_as_kw[nposonly_as_kw++] = kwnames[k];
+            continue;
+        }
+        type_error(vm, arena_printf(vm->a, "%s() got an unexpected keyword "
+                   "argument '%s'", s->fname, kwnames[k]));
+    }
+    if (nposonly_as_kw) {
+        ABuf b = { vm, NULL, 0, 0 };
+        for (size_t i = 0; i < nposonly_as_kw; i++)
+            ab_addf(&b, "%s'%s'", i ? ", " : "", posonly_as_kw[i]);
+        type_error(vm, arena_printf(vm->a, "%s() got some positional-only "
+                   "arguments passed as keyword arguments: %s", s->fname,
+                   b.s));
+    }
+    /* defaults, then what is still missing */
+    const char **missing = vm_temp_array(vm, const char *, n + 1);
+    size_t nmissing = 0;
+    size_t first_default = s->npos - s->ndefaults;
+    for (size_t i = 0; i < s->npos; i++) {
+        if (filled[i])
+            continue;
+        if (i >= first_default) {
+            slots[i] = s->defaults[i - first_default];
+            filled[i] = true;
+        } else {
+            missing[nmissing++] = s->names[i];
+        }
+    }
+    if (nmissing)
+        type_error(vm, arena_printf(vm->a, "%s() missing %zu required "
+                   "positional argument%s: %s", s->fname, nmissing,
+                   plural(nmissing), name_list(vm, missing, nmissing)));
+    for (size_t i = s->npos; i < n; i++) {
+        if (filled[i])
+            continue;
+        size_t k = i - s->npos;
+        if (s->kwhas_default[k]) {
+            slots[i] = s->kwdefaults[k];
+            filled[i] = true;
+        } else {
+            missing[nmissing++] = s->names[i];
+        }
+    }
+    if (nmissing)
+        type_error(vm, arena_printf(vm->a, "%s() missing %zu required "
+                   "keyword-only argument%s: %s", s->fname, nmissing,
+                   plural(nmissing), name_list(vm, missing, nmissing)));
+}
+
+/* Binds a Python function's call into the locals of its new scope. */
+void vm_bind_function_args(PyVM *vm, PyFunction *f, const PyValue *args,
+                           size_t nargs, const char *const *kwnames,
+                           const PyValue *kwvalues, size_t nkw, PyDict *vars)
+{
+    const PyArguments *pa = f->def->args;
+    size_t npos = pa->nposonlyargs + pa->nargs, n = npos + pa->nkwonlyargs;
+    TempMark mark = vm_temp_mark(vm);
+    const char **names = vm_temp_array(vm, const char *, n + 1);
+    bool *kwhas = vm_temp_array(vm, bool, pa->nkwonlyargs + 1);
+    for (size_t i = 0; i < pa->nposonlyargs; i++)
+        names[i] = pa->posonlyargs[i].arg;
+    for (size_t i = 0; i < pa->nargs; i++)
+        names[pa->nposonlyargs + i] = pa->args[i].arg;
+    for (size_t i = 0; i < pa->nkwonlyargs; i++) {
+        names[npos + i] = pa->kwonlyargs[i].arg;
+        kwhas[i] = pa->kw_defaults[i] != NULL;
+    }
+    Sig s = {
+        .fname = f->qualname, .names = names, .nposonly = pa->nposonlyargs,
+        .npos = npos, .nkwonly = pa->nkwonlyargs, .defaults = f->defaults,
+        .ndefaults = pa->ndefaults, .kwdefaults = f->kwdefaults,
+        .kwhas_default = kwhas,
+        .vararg = pa->vararg ? pa->vararg->arg : NULL,
+        .kwarg = pa->kwarg ? pa->kwarg->arg : NULL,
+    };
+    PyValue *slots = vm_temp_array(vm, PyValue, n + 1);
+    bool *filled = vm_temp_array(vm, bool, n + 1);
+    PyValue varargs;
+    PyDict *kwargs = NULL;
+    bind(vm, &s, args, nargs, kwnames, kwvalues, nkw, slots, filled, &varargs,
+         &kwargs);
+    for (size_t i = 0; i < n; i++)
+        vm_dict_set_str(vm, vars, names[i], slots[i]);
+    if (s.vararg)
+        vm_dict_set_str(vm, vars, s.vararg, varargs);
+    if (s.kwarg)
+        vm_dict_set_str(vm, vars, s.kwarg, vm_obj(kwargs));
+    vm_temp_release(vm, mark);
+}
+
+void pyvm_bind(PyVM *vm, const PyArgs *a, const char *fname, const char *spec,
+               PyValue *out, PyObj **kwargs)
+{
+    const char *names[16];
+    bool optional[16];
+    size_t n = 0, npos = 0, nrequired_pos = 0;
+    TempMark mark = vm_temp_mark(vm);
+    bool kwonly = false, has_kwarg = false;
+    for (const char *p = spec; *p;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        const char *start = p;
+        while (*p && *p != ' ')
+            p++;
+        size_t len = (size_t)(p - start);
+        if (len == 1 && *start == '*') {
+            kwonly = true;
+            continue;
+        }
+        if (len == 2 && start[0] == '*' && start[1] == '*') {
+            has_kwarg = true;
+            continue;
+        }
+        bool opt = start[len - 1] == '=';
+        size_t namelen = opt ? len - 1 : len;
+        char *name = vm_temp_alloc(vm, namelen + 1);
+        memcpy(name, start, namelen);
+        name[namelen] = '\0';
+        names[n] = name;
+        optional[n] = opt;
+        if (!kwonly) {
+            npos++;
+            if (!opt)
+                nrequired_pos = npos;
+        }
+        n++;
+    }
+    PyValue defaults[16], kwdefaults[16];
+    bool kwhas[16];
+    for (size_t i = 0; i < n; i++) {
+        defaults[i] = kwdefaults[i] = py_unspecified;
+        kwhas[i] = i >= npos && optional[i];
+    }
+    Sig s = {
+        .fname = fname, .names = names, .npos = npos, .nkwonly = n - npos,
+        .defaults = defaults, .ndefaults = npos - nrequired_pos,
+        .kwdefaults = kwdefaults + 0, .kwhas_default = kwhas + npos,
+        .kwarg = has_kwarg ? "kwargs" : NULL,
+    };
+    bool filled[16];
+    PyValue varargs;
+    PyDict *kw = NULL;
+    bind(vm, &s, a->args, a->nargs, a->kwnames, a->kwvalues, a->nkw, out,
+         filled, &varargs, &kw);
+    if (kwargs)
+        *kwargs = kw ? &kw->ob : NULL;
+    vm_temp_release(vm, mark);
+}
+
+/* ---- calling ----------------------------------------------------------- */
+
+PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
+                const char *const *kwnames, const PyValue *kwvalues,
+                size_t nkw)
+{
+    vm_step(vm);
+    if (fn.kind == PY_OBJECT) {
+        switch (fn.obj->kind) {
+        case OBJ_FUNCTION: {
+            enter_call(vm);
+            PyValue r = vm_run_function(vm, (PyFunction *)fn.obj, args, nargs,
+                                        kwnames, kwvalues, nkw);
+            vm->depth--;
+            return r;
+        }
+        case OBJ_NATIVE: {
+            PyNative *n = (PyNative *)fn.obj;
+            PyArgs a = { args, nargs, kwnames, kwvalues, nkw };
+            enter_call(vm);
+            PyValue r = n->fn(vm, &a, n->data);
+            vm->depth--;
+            return r;
+        }
+        case OBJ_METHOD: {
+            PyMethod *m = (PyMethod *)fn.obj;
+            TempMark mark = vm_temp_mark(vm);
+            PyValue *full = vm_temp_array(vm, PyValue, nargs + 1);
+            full[0] = m->self;
+            if (nargs)
+                memcpy(full + 1, args, nargs * sizeof *args);
+            PyValue r = vm_call(vm, m->func, full, nargs + 1, kwnames,
+                                kwvalues, nkw);
+            vm_temp_release(vm, mark);
+            return r;
+        }
+        case OBJ_CLASS:
+            return vm_instantiate(vm, (PyClass *)fn.obj, args, nargs,
+                                  kwnames, kwvalues, nkw);
+        case OBJ_WRAPPER:
+            if (fn.obj->type != vm->types[T_PROPERTY])
+                return vm_call(vm, ((PyWrapper *)fn.obj)->func, args, nargs,
+                               kwnames, kwvalues, nkw);
+            break;
+        case OBJ_INSTANCE: {
+            PyValue call;
+            if (vm_lookup(fn.obj->type, "__call__", &call, NULL))
+                return vm_call(vm, vm_bind(vm, call, fn, NULL), args, nargs,
+                               kwnames, kwvalues, nkw);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    type_error(vm, arena_printf(vm->a, "'%s' object is not callable",
+                                vm_type_name(vm, fn)));
+}
+
+PyValue vm_call0(PyVM *vm, PyValue fn)
+{
+    return vm_call(vm, fn, NULL, 0, NULL, NULL, 0);
+}
+
+PyValue vm_call1(PyVM *vm, PyValue fn, PyValue x)
+{
+    return vm_call(vm, fn, &x, 1, NULL, NULL, 0);
+}
+
+PyValue vm_call2(PyVM *vm, PyValue fn, PyValue x, PyValue y)
+{
+    PyValue args[2] = { x, y };
+    return vm_call(vm, fn, args, 2, NULL, NULL, 0);
+}
+
+bool vm_call_special(PyVM *vm, PyValue self, const char *name,
+                     const PyValue *args, size_t nargs, PyValue *out)
+{
+    PyClass *type = vm_type_of(vm, self);
+    PyValue fn;
+    if (!vm_lookup(type, name, &fn, NULL))
+        return false;
+    TempMark mark = vm_temp_mark(vm);
+    PyValue *full = vm_temp_array(vm, PyValue, nargs + 1);
+    full[0] = self;
+    if (nargs)
+        memcpy(full + 1, args, nargs * sizeof *args);
+    *out = vm_call(vm, fn, full, nargs + 1, NULL, NULL, 0);
+    vm_temp_release(vm, mark);
+    return true;
+}
+
+PyValue pyvm_call(PyVM *vm, PyValue fn, const PyArgs *a)
+{
+    return vm_call(vm, fn, a->args, a->nargs, a->kwnames, a->kwvalues, a->nkw);
+}
+
+typedef struct PCall {
+    PyValue fn;
+    const PyArgs *a;
+    PyValue result;
+} PCall;
+
+static void pcall(PyVM *vm, void *ctx)
+{
+    PCall *c = ctx;
+    c->result = pyvm_call(vm, c->fn, c->a);
+}
+
+/* A protected call: false when an exception escaped (pyvm_error()). */
+static bool pyvm_pcall(PyVM *vm, PyValue fn, const PyArgs *a, PyValue *result)
+{
+    PCall c = { fn, a, py_none };
+    /* an error before the callee's first statement has no line of its
+       own: it is the host's (line 0) */
+    int line = vm->line;
+    vm->line = 0;
+    bool ok = vm_protect(vm, pcall, &c);
+    vm->line = line;
+    if (result)
+        *result = c.result;
+    return ok;
+}
+
+bool pyvm_pcall_method(PyVM *vm, PyValue fn, PyValue self, const PyArgs *a,
+                       PyValue *result)
+{
+    TempMark mark = vm_temp_mark(vm);
+    PyValue *full = vm_temp_array(vm, PyValue, a->nargs + 1);
+    full[0] = self;
+    if (a->nargs)
+        memcpy(full + 1, a->args, a->nargs * sizeof *full);
+    PyArgs b = { full, a->nargs + 1, a->kwnames, a->kwvalues, a->nkw };
+    bool ok = pyvm_pcall(vm, fn, &b, result);
+    vm_temp_release(vm, mark);
+    return ok;
+}
