@@ -168,6 +168,11 @@ enum {
     /* bool's c_default= stays as given (only Py_True and Py_False become
        1 and 0), and an unknown default is left alone */
     FIX_BOOL_KEEPS_C_DEFAULT = 1u << 7,
+    /* parse_converter checks the call: a callee that is not a name and a
+       "**mapping" among the arguments are refused with a message (3.11
+       reads the callee's .id, and evaluates a "**mapping", then fails to
+       call the converter with a None key) */
+    FIX_CONVERTER_CALL_CHECKED = 1u << 8,
 };
 
 typedef struct Dialect {

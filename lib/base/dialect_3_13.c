@@ -437,7 +437,8 @@ const Dialect dialect_3_13 = {
     .fixes = FIX_MIN_KW_ONLY_AFTER_VARARG | FIX_PARSER_NAME_EVERYWHERE |
              FIX_MODULE_REDEFINED | FIX_FUNCTION_NAME_FIRST |
              FIX_KEYWORD_ONLY_AFTER_VARARG | FIX_CLONE_NEW_OR_INIT |
-             FIX_DEFINING_CLASS_POSITIONAL | FIX_BOOL_KEEPS_C_DEFAULT,
+             FIX_DEFINING_CLASS_POSITIONAL | FIX_BOOL_KEEPS_C_DEFAULT |
+             FIX_CONVERTER_CALL_CHECKED,
     .header_includes = true,
     .limited_capi = true,
     .prefixed_names = prefixed_names_3_13,

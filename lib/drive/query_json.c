@@ -142,7 +142,7 @@ static void parameter(Clinic *c, JsonWriter *w, const Parameter *p)
         json_begin_object(w);
         key_string(w, "python", conv->py_default && *conv->py_default
                                     ? conv->py_default
-                                    : py_repr(c->arena, &conv->default_value));
+                                    : converter_default_repr(c, conv));
         key_text_or_null(w, "c", conv->c_default);
         json_end_object(w);
     } else {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/converters_int.h"
+#include "model/converters_py_int.h"
 #include "model/message.h"
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -19,13 +20,51 @@ static bool is_set_of(const PyValue *v, unsigned types)
     return v->kind == PY_SET && v->types == types;
 }
 
-/* A keyword argument used as a C string (type=, converter=, ...).
-   Python would keep any object; a str is what makes sense in C. */
-static const char *arg_text(Clinic *c, const PyValue *v)
+static const char uncomputed_note[] =
+    "clinic evaluates literals, its own names and operations on them; not "
+    "calls, nor results too large to keep";
+
+/* The type name of v for a message: an interpreter object's own. */
+static const char *type_name_of(Clinic *c, const PyValue *v)
+{
+    return v->kind == PY_OBJECT ? pyvm_type_name(cpy_of(c)->vm, *v)
+                                : py_value_type_name(v);
+}
+
+void converter_check_computed(Clinic *c, const char *what, const PyValue *v,
+                              bool to_python)
+{
+    /* whatever tests, measures or writes out the stand-in gets it wrong:
+       its truth, its length, its text; Python code may print any object
+       it gets, so it gets none whose repr clinic does not know */
+    if (py_is_uncomputed(v))
+        clinic_fail_note(c, 0, uncomputed_note, "cannot use the %s given "
+                         "for %s: clinic did not compute it",
+                         py_value_type_name(v), what);
+    if (to_python && !py_repr_is_exact(v))
+        clinic_fail(c, 0, "cannot pass the %s given for %s to a python "
+                    "block: clinic does not know its repr",
+                    py_value_type_name(v), what);
+}
+
+/* A keyword argument written into the C code as given (c_default=,
+   type=, subclass_of=, ...).  clinic.py keeps any object there and then
+   fails to join or test it as a str (a TypeError, or an AttributeError
+   for type=): only a str can be written out, and only one clinic
+   computed, never the stand-in for a value its evaluator did not
+   compute (a call's result). */
+static const char *arg_text(Clinic *c, const char *what, const PyValue *v)
 {
     if (v->kind == PY_STR)
         return arena_strndup(c->arena, v->s, v->len);
-    return py_repr(c->arena, v);
+    /* a stand-in whose type is a str's or unknown */
+    const char *type = type_name_of(c, v);
+    if (py_is_uncomputed(v) && (!strcmp(type, "str") ||
+                                !strcmp(type, "object")))
+        clinic_fail_note(c, 0, uncomputed_note, "cannot write out the %s "
+                         "given for %s: clinic did not compute it",
+                         type[0] == 's' ? "str" : "value", what);
+    clinic_fail(c, 0, "%s must be a str, not %s", what, type);
 }
 
 /* isinstance(value, default_type) for a default_type bit set. */
@@ -108,6 +147,7 @@ static void bind_init_args(Clinic *c, const ConverterRow *row,
                              "%s.converter_init() got an unexpected keyword "
                              "argument '%s'", row->init_owner, args[k].name);
         }
+        converter_check_computed(c, args[k].name, &args[k].value, false);
         out->values[i] = args[k].value;
     }
 }
@@ -247,7 +287,7 @@ static void str_converter_init(Clinic *c, Converter *conv,
         if (k != PY_NONE && k != PY_UNSPECIFIED)
             clinic_fail(c, 0, "str_converter: Argument Clinic doesn't "
                               "support default values for encoded strings");
-        conv->encoding = arg_text(c, encoding);
+        conv->encoding = arg_text(c, "encoding", encoding);
         conv->type = "char *";
         /* sorry, clinic can't support preallocated buffers for es# and et# */
         conv->c_default = "NULL";
@@ -315,7 +355,8 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
     case CK_DEFINING_CLASS:
     case CK_SELF: {
         const PyValue *type = ARG("type");
-        conv->self_type = type->kind == PY_NONE ? NULL : arg_text(c, type);
+        conv->self_type = type->kind == PY_NONE ? NULL
+                                                : arg_text(c, "type", type);
         break;
     }
     case CK_CHAR: {
@@ -355,7 +396,7 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
         else if (!is_set_of(accept, PYT_INT))
             fail_illegal_accept(c, "int_converter", accept);
         if (type->kind != PY_NONE)
-            conv->type = arg_text(c, type);
+            conv->type = arg_text(c, "type", type);
         break;
     }
     case CK_PY_SSIZE_T: {
@@ -388,13 +429,13 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
                 clinic_fail(c, 0, "object: Cannot pass in both 'converter' "
                                   "and 'subclass_of'");
             conv->format_unit = "O&";
-            conv->converter = arg_text(c, converter);
+            conv->converter = arg_text(c, "converter", converter);
         } else if (py_truthy(subclass_of)) {
             conv->format_unit = "O!";
-            conv->subclass_of = arg_text(c, subclass_of);
+            conv->subclass_of = arg_text(c, "subclass_of", subclass_of);
         }
         if (type->kind != PY_NONE)
-            conv->type = arg_text(c, type);
+            conv->type = arg_text(c, "type", type);
         break;
     }
     case CK_STR:
@@ -508,10 +549,12 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
         else if (strcmp(n, "annotation") == 0)
             annotation = &args[i].value;
         else if (strcmp(n, "unused") == 0 &&
-                 (c->dialect->syntax & SYNTAX_UNUSED))
+                 (c->dialect->syntax & SYNTAX_UNUSED)) {
+            converter_check_computed(c, n, &args[i].value, false);
             conv->unused = py_truthy(&args[i].value);
-        else
+        } else {
             rest[nrest++] = args[i];
+        }
     }
 
     conv->name = text_legal_c_identifier(c->arena, name);
@@ -532,9 +575,9 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
     }
 
     if (c_default && py_truthy(c_default))
-        conv->c_default = arg_text(c, c_default);
+        conv->c_default = arg_text(c, "c_default", c_default);
     if (py_default && py_truthy(py_default))
-        conv->py_default = arg_text(c, py_default);
+        conv->py_default = arg_text(c, "py_default", py_default);
 
     if (annotation && annotation->kind != PY_UNSPECIFIED)
         clinic_fail(c, 0,
@@ -616,8 +659,13 @@ void builtin_return_converter_init(Clinic *c, ReturnConverter *rc,
     const char *unexpected = NULL;
     for (size_t i = 0; i < nargs; i++) {
         if (strcmp(args[i].name, "py_default") == 0) {
-            if (py_truthy(&args[i].value) || args[i].value.kind == PY_STR)
-                rc->py_default = arg_text(c, &args[i].value);
+            /* kept, never written out: any value clinic computed */
+            const PyValue *v = &args[i].value;
+            if (v->kind == PY_STR)
+                rc->py_default = arena_strndup(c->arena, v->s, v->len);
+            else if (py_truthy(v) && v->kind != PY_OBJECT &&
+                     !py_is_uncomputed(v))
+                rc->py_default = py_repr(c->arena, v);
             continue;
         }
         if (!unexpected)

@@ -86,6 +86,9 @@ ReturnConverter *return_converter_for_annotation(Clinic *c,
    the built-in behaviour of the class that defines it does, in C.
    converter_is_optional is Parameter.is_optional (no dispatch). */
 bool converter_is_optional(const Converter *conv);
+/* repr() of the default as the signature shows it (py_default unset): a
+   python block's object by its own repr, which may run its __repr__. */
+const char *converter_default_repr(Clinic *c, const Converter *conv);
 const char *converter_parser_name(Clinic *c, const Converter *conv);
 const char *converter_length_name(Clinic *c, const Converter *conv);
 void converter_pre_render(Clinic *c, Converter *conv);

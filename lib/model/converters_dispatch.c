@@ -628,6 +628,14 @@ static PyValue call0(ConverterPython *py, PyValue fn, const Converter *conv)
                          NULL, 0, false);
 }
 
+/* The DSL's keyword arguments, before a python block's method gets them. */
+static void check_computed_args(Clinic *c, const ConverterArg *args,
+                                size_t nargs)
+{
+    for (size_t i = 0; i < nargs; i++)
+        converter_check_computed(c, args[i].name, &args[i].value, true);
+}
+
 Converter *converter_create(Clinic *c, const ConverterClass *cls,
                             const char *name, const char *py_name,
                             Function *function, PyValue default_value,
@@ -644,6 +652,8 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
     }
     const char **names;
     PyValue *values;
+    check_computed_args(c, args, nargs);
+    converter_check_computed(c, "the default", &default_value, true);
     cpy_kwargs_of(py, args, nargs, &names, &values);
     PyValue pos[4] = { pyvm_str(py->vm, name), pyvm_str(py->vm, py_name),
                        cpy_function_object(py, function),
@@ -665,11 +675,37 @@ void converter_call_init(Clinic *c, Converter *conv, const ConverterArg *args,
     } else {
         const char **names;
         PyValue *values;
+        check_computed_args(c, args, nargs);
         cpy_kwargs_of(py, args, nargs, &names, &values);
         call_override(py, fn, cpy_converter_object(py, conv), NULL, 0, names,
                       values, nargs, false);
     }
     conv->initializing = false;
+}
+
+static PyValue native_repr(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)data;
+    return pyvm_str(vm, pyvm_repr(vm, a->args[0]));
+}
+
+const char *converter_default_repr(Clinic *c, const Converter *conv)
+{
+    const PyValue *v = &conv->default_value;
+    if (!py_repr_is_exact(v))
+        clinic_fail(c, 0, "cannot write out the default of %s: clinic does "
+                    "not know its repr", conv->name);
+    if (v->kind != PY_OBJECT)
+        return py_repr(c->arena, v);
+    /* an exception in __repr__ is one in clinic.py's format_docstring;
+       the object is the native's one argument, as self */
+    ConverterPython *py = cpy_of(c);
+    PyValue fn = pyvm_native(py->vm, "repr", native_repr, NULL, false);
+    PyArgs none = { NULL, 0, NULL, NULL, 0 };
+    PyValue result;
+    if (!pyvm_pcall_method(py->vm, fn, *v, &none, &result))
+        cpy_python_error(py);
+    return result.s;
 }
 
 bool converter_call_is_optional(Clinic *c, Converter *conv)
@@ -940,6 +976,7 @@ static void return_converter_call_init(ConverterPython *py, Clinic *c,
     }
     const char **names;
     PyValue *values;
+    check_computed_args(c, rest, nrest);
     cpy_kwargs_of(py, rest, nrest, &names, &values);
     PyArgs a = { NULL, 0, names, values, nrest };
     PyValue result;
@@ -974,6 +1011,7 @@ ReturnConverter *return_converter_create(Clinic *c,
     }
     const char **names;
     PyValue *values;
+    check_computed_args(c, args, nargs);
     cpy_kwargs_of(py, args, nargs, &names, &values);
     call_override(py, fn, cpy_return_converter_object(py, rc), NULL, 0, names,
                   values, nargs, false);

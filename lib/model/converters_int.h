@@ -123,6 +123,13 @@ ConverterPython **converters_python_slot(const Clinic *c);
    converter methods they call in turn go through the dispatch again,
    as self.method() does in Python. */
 
+/* Fails when v, given for what, is a stand-in clinic did not compute:
+   before converter_init tests it or (to_python) a python block's code
+   gets it, which must not get an object whose repr clinic does not know
+   either. */
+void converter_check_computed(Clinic *c, const char *what, const PyValue *v,
+                              bool to_python);
+
 /* CConverter.__init__(self, name, py_name, function, default, **kwargs):
    the checks of the default and the c_default/py_default/annotation
    keywords, then self.converter_init(**kwargs). */

@@ -47,10 +47,22 @@ const char *builtin_length_name(Clinic *c, const Converter *conv)
     return arena_concat_of(c->arena, converter_parser_name(c, conv), "_length");
 }
 
+/* The C type a declaration starts with.  A python block may set
+   self.type = None: clinic.py then fails on it (3.11: None has no
+   endswith(), 3.13: an assert), where writing nothing would declare an
+   untyped parameter. */
+static const char *declared_type(Clinic *c, const Converter *conv)
+{
+    if (!conv->type)
+        clinic_fail(c, 0, "cannot declare %s: its converter's type is None, "
+                    "not a str", conv->name);
+    return conv->type;
+}
+
 const char *builtin_simple_declaration(Clinic *c, const Converter *conv,
                                        bool by_reference, bool in_parser)
 {
-    const char *type = conv->type ? conv->type : "";
+    const char *type = declared_type(c, conv);
     size_t tlen = strlen(type);
     bool space = by_reference || !tlen || type[tlen - 1] != '*';
     const char *name = conv->name;
@@ -68,7 +80,7 @@ const char *builtin_declaration(Clinic *c, const Converter *conv)
     if (!converter_overrides(c, conv, "simple_declaration")) {
         /* the built-in simple_declaration(in_parser=True), put together
            with the rest in one piece */
-        const char *type = conv->type ? conv->type : "";
+        const char *type = declared_type(c, conv);
         size_t tlen = strlen(type);
         const char *space = !tlen || type[tlen - 1] != '*' ? " " : "";
         const char *name = converter_parser_name(c, conv);

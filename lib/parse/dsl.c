@@ -637,22 +637,59 @@ static bool is_unsupported_special_method(const char *name)
 }
 
 /* The keyword arguments of a converter call, evaluated in clinic.py's
-   namespace (parse_converter's eval_ast_expr). */
+   namespace (parse_converter's eval_ast_expr), in order.  A "**mapping"
+   has no name: 3.13 refuses it where it stands; 3.11 evaluates it like
+   the others and fails only when it calls the converter with a None key
+   among the keywords, so *splat says there was one (see
+   dsl_check_kwarg_splat). */
 static ConverterArg *eval_keywords(Clinic *c, const PyExpr *call,
-                                   size_t *nargs)
+                                   size_t *nargs, bool *splat)
 {
+    /* Python's compiler refuses a repeated keyword.  clinic.py compiles
+       each value alone and keeps the last one, which hides a typo or a
+       contradiction (bitwise=True, bitwise=False): refuse it as Python
+       would, before anything is evaluated. */
+    for (size_t i = 1; i < call->nkeywords; i++)
+        for (size_t j = 0; j < i && call->keywords[i].arg; j++)
+            if (call->keywords[j].arg &&
+                !strcmp(call->keywords[i].arg, call->keywords[j].arg))
+                clinic_fail(c, 0, "Exception raised during parsing:\n"
+                                  "SyntaxError: keyword argument repeated: %s",
+                            call->keywords[i].arg);
+
     ConverterArg *args = arena_array_of(c->arena, ConverterArg,
                                         call->nkeywords + 2);
+    size_t n = 0;
+    *splat = false;
     for (size_t i = 0; i < call->nkeywords; i++) {
+        const PyKeyword *k = &call->keywords[i];
+        if (!k->arg && (c->dialect->fixes & FIX_CONVERTER_CALL_CHECKED))
+            clinic_fail(c, 0, "Cannot use a kwarg splat in a function-call "
+                              "annotation");
         const char *error = NULL;
-        args[i].name = call->keywords[i].arg;
-        if (!pyexpr_eval_in(c->arena, call->keywords[i].value,
-                            PY_SCOPE_GLOBALS, &args[i].value, &error))
+        PyValue value;
+        if (!pyexpr_eval_in(c->arena, k->value, PY_SCOPE_GLOBALS, &value,
+                            &error))
             clinic_fail(c, 0, "Exception raised during parsing:\n%s",
                         error ? pyexpr_exception_line(c->arena, error) : "");
+        if (!k->arg) {
+            *splat = true;
+            continue;
+        }
+        args[n].name = k->arg;
+        args[n].value = value;
+        n++;
     }
-    *nargs = call->nkeywords;
+    *nargs = n;
     return args;
+}
+
+void dsl_check_kwarg_splat(Clinic *c, bool splat)
+{
+    /* Python's words when a call's **kwargs has a key that is not a str */
+    if (splat)
+        clinic_fail(c, 0, "Exception raised during parsing:\n"
+                          "TypeError: keywords must be strings");
 }
 
 /* The name of the node's class in Python's ast module. */
@@ -675,9 +712,10 @@ static const char *ast_class_name(const PyExpr *e)
    more, c_default and py_default). */
 const char *dsl_parse_converter(Clinic *c, const PyExpr *annotation,
                                 bool *legacy, ConverterArg **args,
-                                size_t *nargs)
+                                size_t *nargs, bool *splat)
 {
     *legacy = false;
+    *splat = false;
     *nargs = 0;
     *args = arena_array_of(c->arena, ConverterArg, 2);
     if (annotation && annotation->kind == PX_CONST &&
@@ -688,7 +726,9 @@ const char *dsl_parse_converter(Clinic *c, const PyExpr *annotation,
     }
     if (annotation && annotation->kind == PX_NAME)
         return annotation->id;
-    if (!annotation || annotation->kind != PX_CALL)
+    if (!annotation || annotation->kind != PX_CALL ||
+        (annotation->left->kind != PX_NAME &&
+         (c->dialect->fixes & FIX_CONVERTER_CALL_CHECKED)))
         clinic_fail(c, 0, "Annotations must be either a name, a function "
                           "call, or a string.");
     if (annotation->left->kind != PX_NAME)
@@ -696,7 +736,7 @@ const char *dsl_parse_converter(Clinic *c, const PyExpr *annotation,
         clinic_fail(c, 0, "Exception raised during parsing:\n"
                           "AttributeError: '%s' object has no attribute 'id'",
                     ast_class_name(annotation->left));
-    *args = eval_keywords(c, annotation, nargs);
+    *args = eval_keywords(c, annotation, nargs, splat);
     return annotation->left->id;
 }
 
@@ -710,10 +750,11 @@ static ReturnConverter *parse_return_annotation(Clinic *c,
         clinic_failm(c, 0, MSG_BAD_ANNOTATION,
                      MSG_ARGS(full_name, returns,
                               text_strip(c->arena, returns)));
-    bool legacy;
+    bool legacy, splat;
     ConverterArg *args;
     size_t nargs;
-    const char *name = dsl_parse_converter(c, e, &legacy, &args, &nargs);
+    const char *name = dsl_parse_converter(c, e, &legacy, &args, &nargs,
+                                           &splat);
     if (legacy)
         clinic_fail(c, 0, "Legacy converter %s not allowed as a return "
                           "converter", dsl_repr_str(c, name));
@@ -722,6 +763,7 @@ static ReturnConverter *parse_return_annotation(Clinic *c,
         clinic_fail_note(c, 0, converter_suggestion(c, true, name),
                          "No available return converter called %s",
                          dsl_repr_str(c, name));
+    dsl_check_kwarg_splat(c, splat);
     ReturnConverter *rc = return_converter_for_annotation(c, cls, args,
                                                           nargs);
     if (!rc)

@@ -220,7 +220,7 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
         if (p->kind != PARAM_VAR_POSITIONAL && converter_is_optional(conv))
             value = conv->py_default && *conv->py_default
                         ? conv->py_default
-                        : py_repr(c->arena, &conv->default_value);
+                        : converter_default_repr(c, conv);
         int brackets = (i ? right_bracket[i] : 0) - right_bracket_count;
         size_t name_len = strlen(name), value_len = value ? strlen(value) : 0;
         Text p_text = TEXT_INIT(c);   /* its text is the item's */

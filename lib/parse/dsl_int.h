@@ -108,10 +108,13 @@ void dsl_next_state(Clinic *c, DslState *d, DslStateFn state,
 bool dsl_ignore_line(Clinic *c, const char *line);
 /* clinic.py's parse_converter: the converter's name, whether it is a
    legacy format unit, and its keyword arguments (with room for two
-   more). */
+   more); *splat: whether a "**mapping" was among them, left out. */
 const char *dsl_parse_converter(Clinic *c, const PyExpr *annotation,
                                 bool *legacy, ConverterArg **args,
-                                size_t *nargs);
+                                size_t *nargs, bool *splat);
+/* Where 3.11's clinic.py calls the converter with those keyword
+   arguments: a "**mapping" among them fails there (a TypeError). */
+void dsl_check_kwarg_splat(Clinic *c, bool splat);
 
 int dsl_indent_infer(Clinic *c, IndentStack *s, const char *line);
 

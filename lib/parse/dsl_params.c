@@ -668,11 +668,11 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
 
     bool is_vararg = decl.is_vararg;
     const char *parameter_name = decl.name;
-    bool legacy;
+    bool legacy, splat;
     ConverterArg *args;
     size_t nargs;
     const char *name = dsl_parse_converter(c, decl.annotation, &legacy,
-                                           &args, &nargs);
+                                           &args, &nargs, &splat);
     ConverterCall annotation = {name, legacy, args, nargs};
 
     PyValue value;
@@ -701,6 +701,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     if (legacy) {
         if (!legacy_converter_find(c, name))
             clinic_failm(c, 0, MSG_NOT_A_CONVERTER, MSG_ARGS(name, "legacy "));
+        dsl_check_kwarg_splat(c, splat);
         converter = legacy_converter_create(c, name, converter_name,
                                             parameter_name, f, value, args,
                                             nargs);
@@ -709,6 +710,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         if (!cls)
             clinic_failm_note(c, 0, converter_suggestion(c, false, name),
                               MSG_NOT_A_CONVERTER, MSG_ARGS(name, ""));
+        dsl_check_kwarg_splat(c, splat);
         converter = converter_create(c, cls, converter_name, parameter_name,
                                      f, value, args, nargs);
     }

@@ -1331,36 +1331,42 @@ static const char *eval_syntax_error(Arena *a, const char *msg, const char *text
 
 typedef struct CompileCheck {
     Arena *a;
-    const char *error;
+    const char *msg;      /* the SyntaxError's message, once found */
+    size_t start, end;    /* and where: byte offsets of the node */
     int in_lambda;
 } CompileCheck;
+
+static bool compile_error_at(CompileCheck *cc, const char *msg, size_t start,
+                             size_t end)
+{
+    cc->msg = msg;
+    cc->start = start;
+    cc->end = end;
+    return true;
+}
 
 /* The compiler's errors for an expression valid to the parser. */
 static bool compile_error(const PyExpr *e, void *ctx)
 {
     CompileCheck *cc = ctx;
     /* a lambda is a function: yield is fine there, await is not */
-    if ((e->kind == PX_YIELD || e->kind == PX_YIELDFROM) && !cc->in_lambda) {
-        cc->error = eval_syntax_error(cc->a, "'yield' outside function", NULL,
-                                      e->start + 1, e->end + 1);
-        return true;
-    }
-    if (e->kind == PX_AWAIT) {
-        cc->error = eval_syntax_error(cc->a, cc->in_lambda ? "'await' outside async function"
-                                                           : "'await' outside function",
-                                      NULL, e->start + 1, e->end + 1);
-        return true;
-    }
+    if ((e->kind == PX_YIELD || e->kind == PX_YIELDFROM) && !cc->in_lambda)
+        return compile_error_at(cc, "'yield' outside function", e->start,
+                                e->end);
+    if (e->kind == PX_AWAIT)
+        return compile_error_at(cc, cc->in_lambda
+                                        ? "'await' outside async function"
+                                        : "'await' outside function",
+                                e->start, e->end);
     if (e->kind == PX_CALL) {
         for (size_t i = 0; i < e->nkeywords; i++)
             for (size_t j = 0; j < i; j++)
                 if (e->keywords[i].arg && e->keywords[j].arg &&
-                    strcmp(e->keywords[i].arg, e->keywords[j].arg) == 0) {
-                    cc->error = eval_syntax_error(
-                        cc->a, arena_printf(cc->a, "keyword argument repeated: %s", e->keywords[i].arg),
-                        NULL, e->keywords[i].start + 1, e->keywords[i].end + 1);
-                    return true;
-                }
+                    strcmp(e->keywords[i].arg, e->keywords[j].arg) == 0)
+                    return compile_error_at(
+                        cc, arena_printf(cc->a, "keyword argument repeated: %s",
+                                         e->keywords[i].arg),
+                        e->keywords[i].start, e->keywords[i].end);
     }
     return false;
 }
@@ -1406,6 +1412,12 @@ static bool find_compile_error(const PyExpr *e, CompileCheck *cc)
     return false;
 }
 
+const char *pyexpr_compile_error(Arena *a, const PyExpr *e)
+{
+    CompileCheck cc = { .a = a };
+    return find_compile_error(e, &cc) ? cc.msg : NULL;
+}
+
 static PyExpr *plain_default(Arena *a, const char *text, size_t frame);
 
 bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
@@ -1434,7 +1446,8 @@ bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
     CompileCheck cc = { .a = a };
     if (find_compile_error(res.expr, &cc)) {
         if (error)
-            *error = cc.error;
+            *error = eval_syntax_error(a, cc.msg, NULL, cc.start + 1,
+                                       cc.end + 1);
         return false;
     }
     return pyexpr_eval_in(a, res.expr, scope, out, error);

@@ -50,6 +50,13 @@ typedef struct PyObj PyObj;     /* pyvm_int.h */
 struct PyValue {
     PyKind kind;
     bool b;              /* PY_BOOL */
+    bool uncomputed;     /* an opaque value whose s is a stand-in ("<long>",
+                            "<object>"): the evaluator did not compute it
+                            (a call, a result too large), so it is neither
+                            tested nor written out */
+    bool inexact;        /* an object clinic knows (a module, a function)
+                            whose s is not Python's repr (that has a path
+                            or an address): tested, never written out */
     const char *s;       /* PY_INT: decimal digits with optional '-' (any
                             size); PY_STR: UTF-8 text; PY_BYTES: bytes */
     size_t len;          /* length of s */
@@ -203,6 +210,12 @@ char *pyexpr_dump(Arena *a, const PyExpr *e);
 
 /* An object PyValue cannot model (PY_UNKNOWN with a type_name). */
 bool py_is_opaque(const PyValue *v);
+/* Whether v, or an item inside it (a tuple's, a list's, a dict's), is a
+   stand-in the evaluator did not compute. */
+bool py_is_uncomputed(const PyValue *v);
+/* Whether repr(v) is py_repr(v): nothing inside it is uncomputed or
+   inexact. */
+bool py_repr_is_exact(const PyValue *v);
 
 /* The default value as state_parameter parses it: ast.parse("x = TEXT").
    Returns body[0].value, NULL with *err on SyntaxError (err->text is
@@ -237,6 +250,11 @@ bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope,
    SyntaxError, whose repr (with its location tuple) is in *error. */
 bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
                         PyValue *out, const char **error);
+
+/* The SyntaxError message the compiler would give for an expression the
+   parser accepted ("'yield' outside function", "keyword argument
+   repeated: a"), or NULL: eval() of a parsed tree compiles it first. */
+const char *pyexpr_compile_error(Arena *a, const PyExpr *e);
 
 /* The last line of a traceback for an exception given by its repr (as
    pyexpr_eval reports it): "NameError(\"name 'x' is not defined\")" gives

@@ -28,7 +28,13 @@ typedef struct Eval {
     Arena *a;
     PyEvalScope scope;
     const char *error;
+    size_t built;         /* bytes of strs, bytes and tuples built so far */
 } Eval;
+
+/* What one evaluation may build.  Python builds any str its memory
+   holds; ours stay in the file's arena until the file is done, and no
+   C initialiser needs more. */
+#define EVAL_BUILD_LIMIT ((size_t)16 << 20)
 
 static bool raise(Eval *ev, const char *exc, const char *msg)
 {
@@ -40,6 +46,18 @@ static bool raise(Eval *ev, const char *exc, const char *msg)
     sb_addc(&sb, ')');
     ev->error = pysb_take(&sb, ev->a);
     return false;
+}
+
+/* Counts bytes the evaluation builds: MemoryError past the limit. */
+static bool charge(Eval *ev, size_t bytes)
+{
+    if (bytes <= EVAL_BUILD_LIMIT - ev->built) {
+        ev->built += bytes;
+        return true;
+    }
+    return raise(ev, "MemoryError",
+                 arena_printf(ev->a, "the value built here passes %zu MiB: clinic stops there",
+                              EVAL_BUILD_LIMIT >> 20));
 }
 
 static bool eval(Eval *ev, const PyExpr *e, PyValue *out);
@@ -92,7 +110,7 @@ static bool eval_attribute(Eval *ev, const PyExpr *e, PyValue *out)
         out->f = attr[0] == 'r' ? base.f : base.kind == PY_COMPLEX ? base.imag : 0.0;
         return true;
     }
-    *out = py_make_opaque("object", arena_printf(ev->a, "<%s>", e->source ? e->source : attr));
+    *out = py_make_uncomputed("object", arena_printf(ev->a, "<%s>", e->source ? e->source : attr));
     return true;
 }
 
@@ -148,7 +166,7 @@ static PyValue float_value(double d)
 /* A big int we do not compute: still an int for type checks. */
 static PyValue big_int(void)
 {
-    return py_make_opaque("int", "<int>");
+    return py_make_uncomputed("int", "<int>");
 }
 
 static const char *int_text(const PyValue *v)
@@ -417,6 +435,8 @@ static bool sequence_binop(Eval *ev, const char *op, const PyValue *lp, const Py
             return true;
         }
         if ((l.kind == PY_STR || l.kind == PY_BYTES) && r.kind == l.kind) {
+            if (!charge(ev, l.len + r.len))
+                return false;
             char *s = arena_alloc(ev->a, l.len + r.len + 1);
             memcpy(s, l.s, l.len);
             memcpy(s + l.len, r.s, r.len);
@@ -425,15 +445,18 @@ static bool sequence_binop(Eval *ev, const char *op, const PyValue *lp, const Py
             out->len = l.len + r.len;
             return true;
         }
-        if (r.kind != l.kind && !is_list(&r)) {
-            *out = py_make_opaque(t, "<object>");
+        if ((r.kind != l.kind && !is_list(&r)) || l.uncomputed || r.uncomputed) {
+            *out = py_make_uncomputed(t, "<object>");
+            return true;
+        }
+        PyValue *items = join_items(ev->a, &l, &r);
+        if (is_list(&l)) {
+            *out = pyvalue_display(ev->a, "list", items, NULL, l.nitems + r.nitems);
             return true;
         }
         *out = l;
-        out->items = join_items(ev->a, &l, &r);
+        out->items = items;
         out->nitems = l.nitems + r.nitems;
-        if (is_list(&l))
-            out->s = "<list>", out->len = 6;
         return true;
     }
     if (strcmp(op, "Mult") == 0 && (is_sequence(&l) || is_sequence(&r))) {
@@ -443,26 +466,40 @@ static bool sequence_binop(Eval *ev, const char *op, const PyValue *lp, const Py
                          arena_printf(ev->a, "can't multiply sequence by non-int of type '%s'",
                                       py_value_type_name(count)));
         int64_t k;
-        if ((seq->kind == PY_STR || seq->kind == PY_BYTES) && get_i64(count, &k)) {
-            if (k > 0 && (double)seq->len * (double)k > 1e6) {
-                /* too long to be worth building */
-                *out = py_make_opaque(py_value_type_name(seq), "<long>");
-                return true;
+        if (!get_i64(count, &k))
+            return raise(ev, "OverflowError", "cannot fit 'int' into an index-sized integer");
+        if (seq->kind == PY_STR || seq->kind == PY_BYTES) {
+            size_t total = k > 0 && seq->len ? seq->len * (size_t)k : 0;
+            if (k > 0 && seq->len > (size_t)(INT64_MAX / k))
+                return raise(ev, "OverflowError", seq->kind == PY_STR
+                                                      ? "repeated string is too long"
+                                                      : "repeated bytes are too long");
+            if (!charge(ev, total))
+                return false;
+            /* the copies double: a few memcpy calls, not k */
+            char *buf = arena_alloc_uninit(ev->a, total + 1);
+            size_t done = total ? seq->len : 0;
+            if (done)
+                memcpy(buf, seq->s, done);
+            while (done < total) {
+                size_t n = done < total - done ? done : total - done;
+                memcpy(buf + done, buf, n);
+                done += n;
             }
-            StrBuf sb = STRBUF_INIT;
-            for (int64_t i = 0; i < k; i++)
-                sb_add(&sb, seq->s, seq->len);
+            buf[total] = '\0';
             *out = *seq;
-            out->len = sb.len;
-            out->s = pysb_take(&sb, ev->a);
+            out->len = total;
+            out->s = buf;
             return true;
         }
-        if ((seq->kind == PY_TUPLE || is_list(seq)) && seq->nitems &&
-            (!get_i64(count, &k) || (k > 0 && (double)k * (double)seq->nitems > 1e12)))
+        if ((seq->kind == PY_TUPLE || is_list(seq)) && seq->nitems && k > 0 &&
+            (double)k * (double)seq->nitems > 1e12)
             return raise(ev, "MemoryError", NULL);
-        if (seq->kind == PY_TUPLE && get_i64(count, &k) &&
+        if (seq->kind == PY_TUPLE &&
             (k <= 0 || seq->nitems == 0 || seq->nitems * (size_t)k <= 100000)) {
             size_t total = k <= 0 ? 0 : seq->nitems * (size_t)k;
+            if (!charge(ev, total * sizeof(PyValue)))
+                return false;
             *out = *seq;
             out->nitems = total;
             out->items = arena_array_of(ev->a, PyValue, total ? total : 1);
@@ -470,7 +507,7 @@ static bool sequence_binop(Eval *ev, const char *op, const PyValue *lp, const Py
                 out->items[i] = seq->items[i % seq->nitems];
             return true;
         }
-        *out = py_make_opaque(py_value_type_name(seq), "<object>");
+        *out = py_make_uncomputed(py_value_type_name(seq), "<object>");
         return true;
     }
     if (strcmp(op, "Mod") == 0 && (is_str(&l) || is_bytes(&l))) {
@@ -482,7 +519,7 @@ static bool sequence_binop(Eval *ev, const char *op, const PyValue *lp, const Py
                              l.kind == PY_STR ? "not all arguments converted during string formatting"
                                               : "not all arguments converted during bytes formatting");
         }
-        *out = py_make_opaque(py_value_type_name(&l), "<formatted>");
+        *out = py_make_uncomputed(py_value_type_name(&l), "<formatted>");
         return true;
     }
     if (strcmp(op, "BitOr") == 0 &&
@@ -492,7 +529,7 @@ static bool sequence_binop(Eval *ev, const char *op, const PyValue *lp, const Py
          opaque_is(&r, "types.UnionType")) &&
         !(l.kind == PY_NONE && r.kind == PY_NONE)) {
         /* int | None is a types.UnionType */
-        *out = py_make_opaque("types.UnionType", "<union>");
+        *out = py_make_uncomputed("types.UnionType", "<union>");
         return true;
     }
     if (is_set(&l) && is_set(&r) &&
@@ -506,12 +543,12 @@ static bool sequence_binop(Eval *ev, const char *op, const PyValue *lp, const Py
                        : strcmp(op, "BitOr") == 0 ? l.types | r.types
                        : strcmp(op, "BitAnd") == 0 ? l.types & r.types : l.types ^ r.types;
         } else {
-            *out = py_make_opaque("set", "<set>");
+            *out = py_make_uncomputed("set", "<set>");
         }
         return true;
     }
     if (strcmp(op, "BitOr") == 0 && is_dict(&l) && is_dict(&r)) {
-        *out = py_make_opaque("dict", "<dict>");
+        *out = py_make_uncomputed("dict", "<dict>");
         return true;
     }
     return unsupported(ev, op, &l, &r);
@@ -524,7 +561,7 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
         return false;
     const char *op = e->op;
     if (permissive(&l) || permissive(&r)) {
-        *out = py_make_opaque("object", "<object>");
+        *out = py_make_uncomputed("object", "<object>");
         return true;
     }
     /* a complex result we did not compute still combines with numbers */
@@ -536,7 +573,7 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
             strcmp(op, "RShift") == 0 || strcmp(op, "BitAnd") == 0 || strcmp(op, "BitOr") == 0 ||
             strcmp(op, "BitXor") == 0 || strcmp(op, "MatMult") == 0)
             return unsupported(ev, op, &l, &r);
-        *out = py_make_opaque("complex", "<complex>");
+        *out = py_make_uncomputed("complex", "<complex>");
         return true;
     }
     bool lbig = py_is_opaque(&l) && strcmp(l.type_name, "int") == 0;
@@ -623,7 +660,7 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
                 out->imag = 0.0;
                 return true;
             }
-            *out = py_make_opaque("complex", "<complex>");
+            *out = py_make_uncomputed("complex", "<complex>");
         } else {
             return unsupported(ev, op, &l, &r);
         }
@@ -638,6 +675,10 @@ static bool eval_unaryop(Eval *ev, const PyExpr *e, PyValue *out)
     if (!eval(ev, e->left, &v))
         return false;
     if (strcmp(e->op, "Not") == 0) {
+        if (py_is_uncomputed(&v)) {
+            *out = py_make_uncomputed("bool", "<bool>");
+            return true;
+        }
         memset(out, 0, sizeof *out);
         out->kind = PY_BOOL;
         out->b = !py_truthy(&v);
@@ -669,7 +710,7 @@ static bool eval_unaryop(Eval *ev, const PyExpr *e, PyValue *out)
     return true;
 bad:
     if (permissive(&v)) {
-        *out = py_make_opaque("object", "<object>");
+        *out = py_make_uncomputed("object", "<object>");
         return true;
     }
     return raise(ev, "TypeError", arena_printf(ev->a, "bad operand type for unary %s: '%s'",
@@ -844,6 +885,11 @@ static bool eval_compare(Eval *ev, const PyExpr *e, PyValue *out)
         bool res = false;
         if (!eval(ev, e->items[i], &r))
             return false;
+        if (py_is_uncomputed(&l) || py_is_uncomputed(&r)) {
+            /* what a stand-in compares to is not known either */
+            *out = py_make_uncomputed("bool", "<bool>");
+            return true;
+        }
         const char *op = e->ops[i];
         if (strcmp(op, "Eq") == 0 || strcmp(op, "NotEq") == 0) {
             res = py_equal(&l, &r) == (op[0] == 'E');
@@ -879,7 +925,7 @@ static bool eval_items(Eval *ev, PyExpr *const *items, size_t n, PyValue **out)
             /* unpacking: the result's length is unknown to us */
             if (!eval(ev, items[i]->left, &vals[i]))
                 return false;
-            vals[i] = py_make_opaque("object", "<unpacked>");
+            vals[i] = py_make_uncomputed("object", "<unpacked>");
             continue;
         }
         if (!eval(ev, items[i], &vals[i]))
@@ -889,9 +935,11 @@ static bool eval_items(Eval *ev, PyExpr *const *items, size_t n, PyValue **out)
     return true;
 }
 
-/* len() of a value, or -1 when it has none. */
+/* len() of a value, or -1 when it has none or we do not know it. */
 static int64_t value_len(const PyValue *v)
 {
+    if (v->uncomputed)
+        return -1;   /* a comprehension's list: its items are not kept */
     if (v->kind == PY_STR) {
         int64_t n = 0;
         for (size_t i = 0; i < v->len; i++)
@@ -955,6 +1003,10 @@ static bool call_builtin(Eval *ev, const char *name, const PyValue *args, size_t
         return true;
     }
     if (strcmp(name, "bool") == 0) {
+        if (x && py_is_uncomputed(x)) {
+            *out = py_make_uncomputed("bool", "<bool>");
+            return true;
+        }
         memset(out, 0, sizeof *out);
         out->kind = PY_BOOL;
         out->b = x ? py_truthy(x) : false;
@@ -965,9 +1017,10 @@ static bool call_builtin(Eval *ev, const char *name, const PyValue *args, size_t
             *out = py_make_str("", 0);
         else if (x->kind == PY_STR)
             *out = *x;
-        else if (py_is_opaque(x))
-            *out = py_make_opaque("str", "<str>");
+        else if (!py_repr_is_exact(x) || opaque_is(x, "str") || opaque_is(x, "bytes"))
+            *out = py_make_uncomputed("str", "<str>");
         else {
+            /* str() is repr() for every other object we keep */
             const char *r = py_repr(ev->a, x);
             *out = py_make_str(r, strlen(r));
         }
@@ -1068,7 +1121,7 @@ static bool call_builtin(Eval *ev, const char *name, const PyValue *args, size_t
             for (size_t i = 0; i < x->nitems; i++)
                 if (unhashable(&x->items[i]))
                     return raise_unhashable(ev, &x->items[i]);
-        *out = py_make_opaque("set", "<set>");
+        *out = py_make_uncomputed("set", "<set>");
         return true;
     }
     *handled = false;
@@ -1107,7 +1160,7 @@ static bool eval_call(Eval *ev, const PyExpr *e, PyValue *out)
             !opaque_is(&f, "function") && !opaque_is(&f, "builtin_function_or_method"))
             return raise(ev, "TypeError", arena_printf(ev->a, "'%s' object is not callable",
                                                        py_value_type_name(&f)));
-        *out = py_make_opaque(f.kind == PY_TYPE ? py_type_name(f.types) : "object", "<object>");
+        *out = py_make_uncomputed(f.kind == PY_TYPE ? py_type_name(f.types) : "object", "<object>");
         return true;
     }
     return raise(ev, "TypeError", arena_printf(ev->a, "'%s' object is not callable",
@@ -1143,12 +1196,12 @@ static bool eval_subscript(Eval *ev, const PyExpr *e, PyValue *out)
         return false;
     }
     if (permissive(&v)) {
-        *out = py_make_opaque("object", "<object>");
+        *out = py_make_uncomputed("object", "<object>");
         return true;
     }
     if (v.kind == PY_TYPE || opaque_is(&v, "type")) {
         if (v.kind != PY_TYPE && generic_class(&v)) {
-            *out = py_make_opaque("types.GenericAlias", "<generic alias>");
+            *out = py_make_uncomputed("types.GenericAlias", "<generic alias>");
             return true;
         }
         const char *tn = v.kind == PY_TYPE ? py_type_name(v.types)
@@ -1174,7 +1227,7 @@ static bool eval_subscript(Eval *ev, const PyExpr *e, PyValue *out)
     if (!is_sequence(&v))
         return raise(ev, "TypeError", arena_printf(ev->a, "'%s' object is not subscriptable", tn));
     if (is_slice) {
-        *out = py_make_opaque(tn, "<slice>");
+        *out = py_make_uncomputed(tn, "<slice>");
         return true;
     }
     if (!is_int(&idx) && !is_big_int(&idx) && !permissive(&idx)) {
@@ -1187,8 +1240,9 @@ static bool eval_subscript(Eval *ev, const PyExpr *e, PyValue *out)
                                   is_bytes(&v) ? "byte" : tn, it));
     }
     int64_t i, n = value_len(&v);
-    if (py_is_opaque(&v) && !is_list(&v)) {
-        *out = py_make_opaque(is_bytes(&v) ? "int" : tn, "<item>");
+    if (n < 0 || (py_is_opaque(&v) && !is_list(&v))) {
+        *out = py_make_uncomputed(is_bytes(&v) ? "int" : is_str(&v) ? "str" : "object",
+                                  "<item>");
         return true;
     }
     if (!get_i64(&idx, &i))
@@ -1237,6 +1291,11 @@ static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
         for (size_t i = 0; i < e->nitems; i++) {
             if (!eval(ev, e->items[i], out))
                 return false;
+            if (py_is_uncomputed(out)) {
+                /* which operand is the result depends on its truth */
+                *out = py_make_uncomputed("object", "<object>");
+                return true;
+            }
             bool t = py_truthy(out);
             if ((e->op[0] == 'A') != t)
                 return true;
@@ -1248,6 +1307,10 @@ static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
         PyValue t;
         if (!eval(ev, e->test, &t))
             return false;
+        if (py_is_uncomputed(&t)) {
+            *out = py_make_uncomputed("object", "<object>");
+            return true;
+        }
         return eval(ev, py_truthy(&t) ? e->left : e->right, out);
     }
     case PX_TUPLE:
@@ -1287,25 +1350,25 @@ static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
                 !eval(ev, e->values[i], &vals2[i]))
                 return false;
             if (!e->items[i])
-                return (*out = py_make_opaque("dict", "{...}")), true;
+                return (*out = py_make_uncomputed("dict", "{...}")), true;
         }
         *out = pyvalue_display(ev->a, "dict", vals, vals2, e->nitems);
         return true;
     case PX_LAMBDA:
-        *out = py_make_opaque("function", "<function <lambda>>");
+        *out = py_make_uncomputed("function", "<function <lambda>>");
         return true;
     case PX_JOINEDSTR:
         for (size_t i = 0; i < e->nitems; i++)
             if (e->items[i]->kind == PX_FORMATTEDVALUE && !eval(ev, e->items[i]->left, out))
                 return false;
-        *out = py_make_opaque("str", "<f-string>");
+        *out = py_make_uncomputed("str", "<f-string>");
         return true;
     case PX_NAMEDEXPR:
         return eval(ev, e->right, out);
     case PX_SUBSCRIPT:
         return eval_subscript(ev, e, out);
     case PX_GENEXP:
-        *out = py_make_opaque("generator", "<generator object <genexpr>>");
+        *out = py_make_uncomputed("generator", "<generator object <genexpr>>");
         return true;
     case PX_LISTCOMP:
     case PX_SETCOMP:
@@ -1314,7 +1377,7 @@ static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
         PyValue it;
         if (e->ngenerators && !eval(ev, e->generators[0].iter, &it))
             return false;
-        *out = py_make_opaque(e->kind == PX_LISTCOMP ? "list" : e->kind == PX_SETCOMP ? "set" : "dict",
+        *out = py_make_uncomputed(e->kind == PX_LISTCOMP ? "list" : e->kind == PX_SETCOMP ? "set" : "dict",
                               "<comprehension>");
         return true;
     }
@@ -1329,7 +1392,7 @@ static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
     case PX_FORMATTEDVALUE:
         break;
     }
-    *out = py_make_opaque("object", "<object>");
+    *out = py_make_uncomputed("object", "<object>");
     return true;
 }
 
@@ -1338,7 +1401,11 @@ bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope, PyValue *out,
 {
     Eval ev = { .a = a, .scope = scope };
     PyValue v;
-    if (eval(&ev, e, &v)) {
+    /* compile() refuses what the parser let through before anything runs */
+    const char *syntax = pyexpr_compile_error(a, e);
+    if (syntax)
+        raise(&ev, "SyntaxError", syntax);
+    else if (eval(&ev, e, &v)) {
         *out = v;
         if (error)
             *error = NULL;

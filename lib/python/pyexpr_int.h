@@ -83,5 +83,8 @@ int pyns_module_attr(const char *module, const char *attr, PyValue *out);
 PyValue py_make_int(const char *digits);
 PyValue py_make_str(const char *s, size_t len);
 PyValue py_make_opaque(const char *type_name, const char *repr);
+/* An opaque value of that type the evaluator did not compute: what
+   stands for it is never written out (see PyValue.uncomputed). */
+PyValue py_make_uncomputed(const char *type_name, const char *stand_in);
 
 #endif

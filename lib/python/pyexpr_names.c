@@ -303,26 +303,30 @@ bool pyns_lookup(Arena *a, const char *id, PyEvalScope scope, PyValue *out)
             *out = py_make_opaque("module", arena_printf(a, "<module '%s' (built-in)>", "builtins"));
             return true;
         case N_DICT:
-            *out = py_make_opaque("dict", "{...}");
+            *out = py_make_uncomputed("dict", "{...}");
             return true;
         case N_SET:
-            *out = py_make_opaque("set", "{...}");
+            *out = py_make_uncomputed("set", "{...}");
             return true;
         default:
-            *out = py_make_opaque("object", arena_printf(a, "<%s>", id));
+            *out = py_make_uncomputed("object", arena_printf(a, "<%s>", id));
             return true;
         }
     }
     if (IN_SORTED(modules, id)) {
         *out = py_make_opaque("module", arena_printf(a, "<module '%s'>", id));
+        out->inexact = true;    /* <module 'os' from '/usr/lib/...'> */
         return true;
     }
     if (IN_SORTED(classes, id) || IN_SORTED(builtin_classes, id)) {
         *out = py_make_opaque("type", arena_printf(a, "<class '%s'>", id));
+        /* clinic.py's own are its module's: <class '__main__.Block'> */
+        out->inexact = !IN_SORTED(builtin_classes, id);
         return true;
     }
     if (IN_SORTED(functions, id)) {
         *out = py_make_opaque("function", arena_printf(a, "<function %s>", id));
+        out->inexact = true;    /* <function fail at 0x7f...> */
         return true;
     }
     if (IN_SORTED(builtins, id)) {
@@ -331,7 +335,7 @@ bool pyns_lookup(Arena *a, const char *id, PyEvalScope scope, PyValue *out)
         return true;
     }
     if (scope == PY_SCOPE_STATE_PARAMETER && IN(state_parameter_locals, id)) {
-        *out = py_make_opaque("object", arena_printf(a, "<%s>", id));
+        *out = py_make_uncomputed("object", arena_printf(a, "<%s>", id));
         return true;
     }
     return false;

@@ -150,9 +150,43 @@ PyValue py_make_opaque(const char *type_name, const char *repr)
     return v;
 }
 
+PyValue py_make_uncomputed(const char *type_name, const char *stand_in)
+{
+    PyValue v = py_make_opaque(type_name, stand_in);
+    v.uncomputed = true;
+    return v;
+}
+
 bool py_is_opaque(const PyValue *v)
 {
     return v->kind == PY_UNKNOWN && v->type_name != NULL;
+}
+
+/* Whether v or an item inside it is marked uncomputed (or, unless
+   only_uncomputed, inexact). */
+static bool any_marked(const PyValue *v, bool only_uncomputed)
+{
+    if (v->uncomputed || (v->inexact && !only_uncomputed))
+        return true;
+    if (v->kind != PY_TUPLE && !(py_is_opaque(v) && v->items))
+        return false;
+    /* a dict's keys are followed by its values */
+    size_t n = v->kind == PY_UNKNOWN && strcmp(v->type_name, "dict") == 0
+                   ? 2 * v->nitems : v->nitems;
+    for (size_t i = 0; i < n; i++)
+        if (any_marked(&v->items[i], only_uncomputed))
+            return true;
+    return false;
+}
+
+bool py_is_uncomputed(const PyValue *v)
+{
+    return any_marked(v, true);
+}
+
+bool py_repr_is_exact(const PyValue *v)
+{
+    return !any_marked(v, false);
 }
 
 /* ---- floats ------------------------------------------------------------ */

@@ -286,6 +286,11 @@ static void check_expr(StmtParser *sp, const PyExpr *e, int line)
         return;
     if (pyexpr_any(e, visit_refused, NULL))
         refuse(sp, line, "a generator (yield) or 'await'");
+    /* what the compiler refuses in a tree the parser accepted: a keyword
+       argument repeated in a call */
+    const char *msg = pyexpr_compile_error(sp->p->a, e);
+    if (msg)
+        fail_at(sp, "SyntaxError", line, msg);
     pyexpr_any(e, visit_named_expr, sp);
 }
 

@@ -717,6 +717,130 @@ START_TEST(test_parameter_errors)
 }
 END_TEST
 
+/* Every form a converter call can take: positional arguments are never
+   looked at (clinic.py reads only the keywords), a "**mapping" fails
+   where 3.11's clinic.py calls the converter, a repeated keyword is
+   Python's SyntaxError. */
+START_TEST(test_converter_call_forms)
+{
+    static const char *const ignored[] = {
+        "a: int(*[])", "a: int(*())", "a: int(1, 2)", "a: int(undefined)",
+        "a: int(*x)", "a: int(accept={int}, *[])",
+    };
+    for (size_t i = 0; i < sizeof ignored / sizeof *ignored; i++) {
+        Function *f = parse_ok(arena_printf(clinic->arena, M "m.f%zu\n    %s",
+                                            i, ignored[i]));
+        ck_assert_str_eq(param(f, "a")->converter->cls->name, "int");
+    }
+    static const char *const splats[] = {
+        "a: int(**{})", "a: int(bitwise=True, **{})", "a: int(**dict(a=1))",
+        "a: int(**{'a': 1})", "a: int(**{1: 2})", "a: int(**{}, **{})",
+        "a: int(**{}, accept={int})",
+    };
+    for (size_t i = 0; i < sizeof splats / sizeof *splats; i++)
+        ck_assert_error(arena_printf(clinic->arena, M "m.f\n    %s",
+                                     splats[i]),
+                        "t.c:4: error: Exception raised during parsing:\n"
+                        "TypeError: keywords must be strings\n");
+    ck_assert_error(M "m.f -> int(**{})\n    a: int",
+                    "t.c:3: error: Exception raised during parsing:\n"
+                    "TypeError: keywords must be strings\n");
+    /* what clinic.py checks first still comes first */
+    ck_assert_error(M "m.f\n    a: int(**x)",
+                    "t.c:4: error: Exception raised during parsing:\n"
+                    "NameError: name 'x' is not defined\n");
+    ck_assert_error(M "m.f\n    a: nosuch(**{})",
+                    "t.c:4: error: nosuch is not a valid converter\n");
+    ck_assert_error(M "m.f\n    a: int(py_default='1', **{})",
+                    "t.c:4: error: You can't specify py_default without "
+                    "specifying a default value!\n");
+    ck_assert_error(M "m.f\n    a: 'i'(**{})",
+                    "t.c:4: error: Exception raised during parsing:\n"
+                    "AttributeError: 'Constant' object has no attribute "
+                    "'id'\n");
+    ck_assert_error(M "m.f -> nosuch(**{})\n    a: int",
+                    "t.c:3: error: No available return converter called "
+                    "'nosuch'\n");
+
+    ck_assert_error(M "m.f\n    a: unsigned_int(bitwise=True, bitwise=False)",
+                    "t.c:4: error: Exception raised during parsing:\n"
+                    "SyntaxError: keyword argument repeated: bitwise\n");
+    ck_assert_error(M "m.f -> int(py_default='a', py_default='b')\n    a: int",
+                    "t.c:3: error: Exception raised during parsing:\n"
+                    "SyntaxError: keyword argument repeated: py_default\n");
+    /* before any value is evaluated, as Python compiles before it runs */
+    ck_assert_error(M "m.f\n    a: int(x=undefined, x=1)",
+                    "t.c:4: error: Exception raised during parsing:\n"
+                    "SyntaxError: keyword argument repeated: x\n");
+    /* each value is compiled: a repeat or a yield anywhere in it */
+    ck_assert_error(M "m.f\n    a: int(c_default=dict(a=1, a=2)) = 1",
+                    "t.c:4: error: Exception raised during parsing:\n"
+                    "SyntaxError: keyword argument repeated: a\n");
+    ck_assert_error(M "m.f\n    a: int(c_default=1 if 1 else (yield)) = 1",
+                    "t.c:4: error: Exception raised during parsing:\n"
+                    "SyntaxError: 'yield' outside function\n");
+    /* a ** and a repeat of a named one: the repeat is the SyntaxError */
+    ck_assert_error(M "m.f\n    a: int(**{}, x=1, **{}, x=2)",
+                    "t.c:4: error: Exception raised during parsing:\n"
+                    "SyntaxError: keyword argument repeated: x\n");
+}
+END_TEST
+
+/* A converter argument written into the C code is a str clinic computed:
+   never a stand-in for one it did not. */
+START_TEST(test_converter_values)
+{
+    Function *f = parse_ok(M "m.f\n    a: int(c_default='0' * 1000001) = 1");
+    const char *c_default = param(f, "a")->converter->c_default;
+    ck_assert_uint_eq(strlen(c_default), 1000001);
+    ck_assert(strspn(c_default, "0") == 1000001);
+    f = parse_ok(M "m.g\n    a: object(subclass_of='&' + 'X' * 3 + '_Type')");
+    ck_assert_str_eq(param(f, "a")->converter->subclass_of, "&XXX_Type");
+    ck_assert_error(M "m.f\n    a: str(encoding=open('x').read())",
+                    "t.c:4: error: cannot use the object given for "
+                    "encoding: clinic did not compute it\n"
+                    "t.c:4: note: clinic evaluates literals, its own names "
+                    "and operations on them; not calls, nor results too "
+                    "large to keep\n");
+    ck_assert(strstr(parse_error(M "m.f\n    a: object(subclass_of='%s' % 'x')"),
+                     "error: cannot use the str given for subclass_of: "
+                     "clinic did not compute it\n"));
+    ck_assert_error(M "m.f\n    a: object(subclass_of='x' * 2**40)",
+                    "t.c:4: error: Exception raised during parsing:\n"
+                    "MemoryError: the value built here passes 16 MiB: clinic "
+                    "stops there\n");
+    ck_assert_error(M "m.f\n    a: int(c_default=10**5000) = 1",
+                    "t.c:4: error: c_default must be a str, not int\n");
+    ck_assert_error(M "m.f\n    a: int(py_default=(1,)) = 1",
+                    "t.c:4: error: py_default must be a str, not tuple\n");
+    ck_assert_error(M "m.f\n    a: object(type=len)",
+                    "t.c:4: error: type must be a str, not "
+                    "builtin_function_or_method\n");
+    ck_assert_error(M "m.f\n    a: object(converter=[x for x in 'ab'][0])",
+                    "t.c:4: error: cannot use the object given for "
+                    "converter: clinic did not compute it\n"
+                    "t.c:4: note: clinic evaluates literals, its own names "
+                    "and operations on them; not calls, nor results too "
+                    "large to keep\n");
+    /* c_default= is written out as given */
+    ck_assert_error(M "m.f\n    a: int(c_default=[x for x in 'ab'][0]) = 1",
+                    "t.c:4: error: cannot write out the value given for "
+                    "c_default: clinic did not compute it\n"
+                    "t.c:4: note: clinic evaluates literals, its own names "
+                    "and operations on them; not calls, nor results too "
+                    "large to keep\n");
+    /* what is tested is as unknown: its truth, what it compares to */
+    ck_assert(strstr(parse_error(M "m.f\n    a: unsigned_int(bitwise=(open('x') == 1))"),
+                     "error: cannot use the bool given for bitwise: clinic did "
+                     "not compute it\n"));
+    ck_assert(strstr(parse_error(M "m.f\n    a: object(subclass_of='a' if open('x') else 'b')"),
+                     "error: cannot use the object given for subclass_of: "
+                     "clinic did not compute it\n"));
+    /* a return converter keeps its py_default, never writes it out */
+    parse_ok(M "m.h -> int(py_default=open('x'))\n    a: int\n\nDoc.");
+}
+END_TEST
+
 START_TEST(test_default_errors)
 {
     /* the default as written, not clinic.py's 'x = ' wrapper around it */
@@ -1079,6 +1203,37 @@ START_TEST(test_unused_and_varargs)
 }
 END_TEST
 
+/* 3.13's parse_converter refuses a "**mapping" where it stands, and a
+   callee that is not a name. */
+START_TEST(test_converter_call_forms_3_13)
+{
+    declare_module_and_class();
+    ck_assert_error("m.f\n    a: int(**{})",
+                    "t.c:3: error: Cannot use a kwarg splat in a "
+                    "function-call annotation\n");
+    ck_assert_error("m.f -> int(**{})\n    a: int",
+                    "t.c:2: error: Cannot use a kwarg splat in a "
+                    "function-call annotation\n");
+    /* before the converter's name is looked up and before a later
+       keyword is evaluated, after an earlier one */
+    ck_assert_error("m.f\n    a: nosuch(**{}, a=undefined)",
+                    "t.c:3: error: Cannot use a kwarg splat in a "
+                    "function-call annotation\n");
+    ck_assert_error("m.f\n    a: int(a=undefined, **{})",
+                    "t.c:3: error: Exception raised during parsing:\n"
+                    "NameError: name 'undefined' is not defined\n");
+    ck_assert_error("m.f\n    a: int(bitwise=1, bitwise=1)",
+                    "t.c:3: error: Exception raised during parsing:\n"
+                    "SyntaxError: keyword argument repeated: bitwise\n");
+    ck_assert_error("m.f\n    a: 'i'(**{})",
+                    "t.c:3: error: Annotations must be either a name, a "
+                    "function call, or a string.\n");
+    ck_assert_error("m.f\n    a: x.y()",
+                    "t.c:3: error: Annotations must be either a name, a "
+                    "function call, or a string.\n");
+}
+END_TEST
+
 /* The same lines in the 3.11 dialect: not its syntax. */
 START_TEST(test_3_13_syntax_in_3_11)
 {
@@ -1141,6 +1296,8 @@ static Suite *dsl_suite(void)
     tcase_add_test(tc, test_directive_errors);
     tcase_add_test(tc, test_clone_errors);
     tcase_add_test(tc, test_parameter_errors);
+    tcase_add_test(tc, test_converter_call_forms);
+    tcase_add_test(tc, test_converter_values);
     tcase_add_test(tc, test_default_errors);
     tcase_add_test(tc, test_self_placement_errors);
     tcase_add_test(tc, test_special_symbol_errors);
@@ -1155,6 +1312,7 @@ static Suite *dsl_suite(void)
     tcase_add_test(tc, test_text_signature);
     tcase_add_test(tc, test_deprecation_markers);
     tcase_add_test(tc, test_unused_and_varargs);
+    tcase_add_test(tc, test_converter_call_forms_3_13);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("3.13's syntax in 3.11");

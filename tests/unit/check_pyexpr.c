@@ -331,6 +331,109 @@ END_TEST
 
 /* ---- syntax ----------------------------------------------------------- */
 
+/* eval() of a parsed tree compiles it first: what the compiler refuses
+   fails before anything is evaluated, wherever it sits in the tree. */
+START_TEST(test_eval_compiles_first)
+{
+    Arena *a = arena_new();
+    PyValue v;
+    const char *error;
+    ck_assert(!eval_text(a, "dict(a=1, a=2)", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_str_eq(error, "SyntaxError('keyword argument repeated: a')");
+    ck_assert(!eval_text(a, "[undefined, f(x=1, y=2, x=3)]", PY_SCOPE_GLOBALS,
+                         &v, &error));
+    ck_assert_str_eq(error, "SyntaxError('keyword argument repeated: x')");
+    ck_assert(!eval_text(a, "1 if 1 else (yield)", PY_SCOPE_GLOBALS, &v,
+                         &error));
+    ck_assert_str_eq(error, "SyntaxError(\"'yield' outside function\")");
+    /* a lambda is a function: its yield is fine */
+    ck_assert(eval_text(a, "lambda: (yield)", PY_SCOPE_GLOBALS, &v, &error));
+    /* "**" entries have no name to repeat */
+    ck_assert(eval_text(a, "dict(**{}, **{})", PY_SCOPE_GLOBALS, &v, &error));
+    PySyntaxError err;
+    PyExpr *e = pyexpr_parse(a, "f(a=1, **{}, a=(yield))", &err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(pyexpr_compile_error(a, e),
+                     "keyword argument repeated: a");
+    e = pyexpr_parse(a, "f(a, b=1)", &err);
+    ck_assert_ptr_null(pyexpr_compile_error(a, e));
+    arena_free(a);
+}
+END_TEST
+
+/* What the evaluator does not compute is marked, never passed off as a
+   value: a str or bytes is built in full up to its limit. */
+START_TEST(test_eval_uncomputed)
+{
+    Arena *a = arena_new();
+    PyValue v;
+    const char *error;
+    ck_assert(eval_text(a, "'ab' * 1000001", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_int_eq(v.kind, PY_STR);
+    ck_assert_uint_eq(v.len, 2000002);
+    ck_assert(v.s[0] == 'a' && v.s[2000001] == 'b' && v.s[2000002] == '\0');
+    ck_assert(!py_is_uncomputed(&v));
+    ck_assert(eval_text(a, "b'x' * 3 + b'y'", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_int_eq(v.kind, PY_BYTES);
+    ck_assert_str_eq(py_repr(a, &v), "b'xxxy'");
+    ck_assert(eval_text(a, "'' * 2**62", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_uint_eq(v.len, 0);
+    ck_assert(eval_text(a, "'x' * -3", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_uint_eq(v.len, 0);
+    ck_assert(!eval_text(a, "'x' * 2**40", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_str_eq(pyexpr_exception_line(a, error), "MemoryError: the value "
+                     "built here passes 16 MiB: clinic stops there");
+    ck_assert(!eval_text(a, "'ab' * (2**63 - 1)", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_str_eq(error, "OverflowError('repeated string is too long')");
+    ck_assert(!eval_text(a, "'x' * 2**100", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_str_eq(pyexpr_exception_line(a, error), "OverflowError: cannot "
+                     "fit 'int' into an index-sized integer");
+    /* the limit counts everything one evaluation builds */
+    ck_assert(!eval_text(a, "('x' * 2**23 + 'y') + ('x' * 2**23)",
+                         PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(!strncmp(error, "MemoryError(", 12));
+    /* a list joined is a list with its repr */
+    ck_assert(eval_text(a, "[1] + ['a']", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_str_eq(py_repr(a, &v), "[1, 'a']");
+    ck_assert(!py_is_uncomputed(&v));
+    static const char *const uncomputed[] = {
+        "open('x').read()", "'%d' % 5", "f'{1}'", "10 ** 5000",
+        "[x for x in 'ab']", "[x for x in 'ab'][0]", "('a', len)[0:1]",
+        "('a', str(1).join('b'))", "[1] + [x for x in 'a']",
+        "str(([x for x in 'a'],))", "{1: __file__}", "converters",
+    };
+    for (size_t i = 0; i < sizeof uncomputed / sizeof *uncomputed; i++) {
+        ck_assert_msg(eval_text(a, uncomputed[i], PY_SCOPE_GLOBALS, &v, &error),
+                      "%s: %s", uncomputed[i], error);
+        ck_assert_msg(py_is_uncomputed(&v), "%s", uncomputed[i]);
+    }
+    /* reprs that are Python's own are kept, and str() of them */
+    static const char *const computed[] = {
+        "len", "KeyError", "...", "(1, 'a', None)", "{'a': [1]}",
+        "str([1, 'a'])", "str({1: len})",
+    };
+    for (size_t i = 0; i < sizeof computed / sizeof *computed; i++) {
+        ck_assert(eval_text(a, computed[i], PY_SCOPE_GLOBALS, &v, &error));
+        ck_assert_msg(py_repr_is_exact(&v), "%s", computed[i]);
+    }
+    ck_assert(eval_text(a, "str([1, 'a'])", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert_str_eq(v.s, "[1, 'a']");
+    /* a module or clinic.py's function is a known object with a repr we
+       do not have (a path, an address): tested, not written out */
+    static const char *const inexact[] = { "sys", "(1, fail)", "[Block]" };
+    for (size_t i = 0; i < sizeof inexact / sizeof *inexact; i++) {
+        ck_assert(eval_text(a, inexact[i], PY_SCOPE_GLOBALS, &v, &error));
+        ck_assert_msg(!py_is_uncomputed(&v) && !py_repr_is_exact(&v), "%s",
+                      inexact[i]);
+    }
+    ck_assert(eval_text(a, "str((1, sys))", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(py_is_uncomputed(&v));
+    ck_assert(eval_text(a, "not sys", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(v.kind == PY_BOOL && !v.b);
+    arena_free(a);
+}
+END_TEST
+
 START_TEST(test_nodes)
 {
     Arena *a = arena_new();
@@ -485,6 +588,8 @@ static Suite *pyexpr_suite(void)
     tcase_add_test(tc, test_int_literals);
     tcase_add_test(tc, test_truthy_equal);
     tcase_add_test(tc, test_eval_namespace);
+    tcase_add_test(tc, test_eval_compiles_first);
+    tcase_add_test(tc, test_eval_uncomputed);
     tcase_add_test(tc, test_nodes);
     tcase_add_test(tc, test_walk);
     tcase_add_test(tc, test_params);

@@ -390,6 +390,11 @@ START_TEST(test_syntax_errors)
 {
     CHECK("x = (1,", "!SyntaxError: '(' was never closed @1");
     CHECK("if x\n    pass", "!SyntaxError: expected ':' @1");
+    /* the compiler's check, not a TypeError when the call runs */
+    CHECK("def f(**k): pass\nif 0:\n    f(a=1, b=2, a=3)",
+          "!SyntaxError: keyword argument repeated: a @3");
+    CHECK("x = [dict(**{}, b=1, **{}, b=2)]",
+          "!SyntaxError: keyword argument repeated: b @1");
     CHECK("def f():\nreturn 1", "!IndentationError: expected an indented "
           "block after function definition on line 1 @2");
     CHECK("if 1:\n        a = 1\n    b = 2", "!IndentationError: unindent does"
