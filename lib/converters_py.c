@@ -189,8 +189,10 @@ static unsigned types_of(ConverterPython *py, PyValue v)
         return 0;
     if (v.kind == PY_TUPLE) {
         unsigned bits = 0;
+        pyvm_enter(py->vm, "");
         for (size_t i = 0; i < v.nitems; i++)
             bits |= types_of(py, v.items[i]);
+        pyvm_leave(py->vm);
         return bits;
     }
     if (v.kind == PY_OBJECT && v.obj == pyvm_builtin_class(py->vm, "Null"))

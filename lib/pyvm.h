@@ -251,6 +251,12 @@ bool pyvm_pcall_method(PyVM *vm, PyValue fn, PyValue self, const PyArgs *a,
 PyValue pyvm_getattr(PyVM *vm, PyValue obj, const char *name);
 void pyvm_setattr(PyVM *vm, PyValue obj, const char *name, PyValue v);
 
+/* Py_EnterRecursiveCall and Py_LeaveRecursiveCall, for a host function
+   that recurses into the values it is given: RecursionError ("maximum
+   recursion depth exceeded" and where) past the interpreter's limit. */
+void pyvm_enter(PyVM *vm, const char *where);
+void pyvm_leave(PyVM *vm);
+
 /* Raises exception type (a built-in exception's name) with a message. */
 _Noreturn void pyvm_raise(PyVM *vm, const char *type, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

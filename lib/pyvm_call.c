@@ -18,13 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Python's default recursion limit, less what the interpreter's own
-   frames below the first call use. */
-#define MAX_DEPTH 990
-
 /* The C stack a run may take: a call that would go past it is Python's
    RecursionError rather than a crash.  Ordinary builds reach MAX_DEPTH
-   long before (a Python call takes 2-4 KiB); it is what stops a deep
+   long before (a Python call takes 2-4 KiB; VM_MAX_DEPTH); it is what stops a deep
    recursion under a sanitizer, or on a small stack (ulimit -s).  Threads
    get the same stack as the main thread (clinic/pool.c).  The margin is
    for what runs between two calls: the parsers' and the formatters'
@@ -39,14 +35,20 @@ size_t vm_stack_budget(void)
     return size > 2 * margin ? size - margin : size / 2;
 }
 
-static void enter_call(PyVM *vm)
+void vm_recursion_error(PyVM *vm, const char *where)
 {
-    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-    if (vm->depth >= MAX_DEPTH ||
-        (vm->stack_base > here && vm->stack_base - here > vm->stack_budget))
-        vm_raise_class(vm, vm->types[T_RECURSION_ERROR],
-                       "maximum recursion depth exceeded");
-    vm->depth++;
+    vm_raise_class(vm, vm->types[T_RECURSION_ERROR], arena_printf(vm->a,
+                   "maximum recursion depth exceeded%s", where));
+}
+
+void pyvm_enter(PyVM *vm, const char *where)
+{
+    vm_enter(vm, where);
+}
+
+void pyvm_leave(PyVM *vm)
+{
+    vm_leave(vm);
 }
 
 /* ---- temporaries -------------------------------------------------------- */
@@ -224,6 +226,7 @@ bool vm_protect(PyVM *vm, void (*f)(PyVM *, void *), void *ctx)
     h.prev = vm->handler;
     h.frame = vm->frame;
     h.depth = vm->depth;
+    h.nin_repr = vm->nin_repr;
     h.temp = vm_temp_mark(vm);
     int line = vm->line;
     if (!h.prev)   /* the outermost run: calls measure the stack from here */
@@ -237,6 +240,7 @@ bool vm_protect(PyVM *vm, void (*f)(PyVM *, void *), void *ctx)
     vm->handler = h.prev;
     vm->frame = h.frame;
     vm->depth = h.depth;
+    vm->nin_repr = h.nin_repr;
     vm_temp_release(vm, h.temp);
     PyError saved = vm->error;
     describe_error(vm);
@@ -527,18 +531,18 @@ PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
     if (fn.kind == PY_OBJECT) {
         switch (fn.obj->kind) {
         case OBJ_FUNCTION: {
-            enter_call(vm);
+            vm_enter(vm, "");
             PyValue r = vm_run_function(vm, (PyFunction *)fn.obj, args, nargs,
                                         kwnames, kwvalues, nkw);
-            vm->depth--;
+            vm_leave(vm);
             return r;
         }
         case OBJ_NATIVE: {
             PyNative *n = (PyNative *)fn.obj;
             PyArgs a = { args, nargs, kwnames, kwvalues, nkw };
-            enter_call(vm);
+            vm_enter(vm, "");
             PyValue r = n->fn(vm, &a, n->data);
-            vm->depth--;
+            vm_leave(vm);
             return r;
         }
         case OBJ_METHOD: {

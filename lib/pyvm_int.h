@@ -335,6 +335,7 @@ typedef struct Handler {
     struct Handler *prev;
     Frame *frame;
     int depth;
+    int nin_repr;
     TempMark temp;
 } Handler;
 
@@ -357,8 +358,8 @@ struct PyVM {
     size_t arena_base;         /* arena_bytes() when the run started */
     size_t memory_limit;       /* bytes a run may add to the arena */
     PyValue ret;               /* a return statement's value */
-    const PyObj *in_repr[64];  /* containers being repr()'d: "[...]" */
-    int nin_repr;
+    const PyObj **in_repr;     /* containers being repr()'d: "[...]" */
+    int nin_repr, in_repr_cap;
     void *host;                /* pyvm_set_host() */
     TempChunk *temp;           /* the chunk temporaries come from now */
     TempChunk *temp_first;
@@ -372,6 +373,31 @@ _Noreturn void vm_raise_class(PyVM *vm, PyClass *cls, const char *msg);
 PyValue vm_new_exception(PyVM *vm, PyClass *cls, const PyValue *args,
                          size_t nargs);
 void vm_step(PyVM *vm);
+/* Python's default recursion limit, less what the interpreter's own
+   frames below the first call use. */
+#define VM_MAX_DEPTH 990
+/* Py_EnterRecursiveCall: the one bound on recursion on the C stack.  A
+   Python call enters, and so does every native that recurses into the
+   values it is given (comparing, hashing, repr() of containers, ...),
+   so that a deep or cyclic value is a RecursionError ("maximum recursion
+   depth exceeded" and `where`: " in comparison") where it would overflow
+   the stack.  Both the depth and the C stack taken since the outermost
+   run began (vm_stack_budget) are checked; an exception restores the
+   depth (vm_protect), otherwise each vm_enter is paired with a
+   vm_leave. */
+_Noreturn void vm_recursion_error(PyVM *vm, const char *where);
+static inline void vm_enter(PyVM *vm, const char *where)
+{
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    if (vm->depth >= VM_MAX_DEPTH ||
+        (vm->stack_base > here && vm->stack_base - here > vm->stack_budget))
+        vm_recursion_error(vm, where);
+    vm->depth++;
+}
+static inline void vm_leave(PyVM *vm)
+{
+    vm->depth--;
+}
 /* MemoryError unless the block can take `bytes` more: a cap on the arena
    a run grows, checked as steps go and before every big allocation. */
 void vm_reserve(PyVM *vm, size_t bytes);

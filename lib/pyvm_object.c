@@ -967,9 +967,13 @@ PyValue pyvm_export(PyVM *vm, PyValue v)
         return out;
     }
     if (v.kind == PY_TUPLE) {
+        /* what clinic keeps is no deeper than vm_enter allows, so that
+           its own recursive walks (py_repr, py_equal) cannot overflow */
         PyValue *items = arena_array_of(vm->a, PyValue, v.nitems + 1);
+        vm_enter(vm, "");
         for (size_t i = 0; i < v.nitems; i++)
             items[i] = pyvm_export(vm, v.items[i]);
+        vm_leave(vm);
         return vm_make_tuple(vm, items, v.nitems);
     }
     return v;

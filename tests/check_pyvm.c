@@ -446,6 +446,102 @@ START_TEST(test_limits)
 }
 END_TEST
 
+/* Natives that recurse into the values they are given count as calls:
+   a deep or cyclic value is CPython's RecursionError, not a crash. */
+START_TEST(test_deep_values)
+{
+    static const struct {
+        const char *expr, *where;
+    } cases[] = {
+        { "hash(t)", "while hashing an object" },
+        { "t == u", "in comparison" },
+        { "t != u", "in comparison" },
+        { "t < u", "in comparison" },
+        { "t in [u]", "in comparison" },
+        { "[t].count(u)", "in comparison" },
+        { "[t].index(u)", "in comparison" },
+        { "[t].remove(u)", "in comparison" },
+        { "sorted([t, u])", "in comparison" },
+        { "max([t, u])", "in comparison" },
+        { "min(t, u)", "in comparison" },
+        { "{t: 1}", "while hashing an object" },
+        { "{t}", "while hashing an object" },
+        { "frozenset([t])", "while hashing an object" },
+        { "set([t])", "while hashing an object" },
+        { "repr(t)", "while getting the repr of an object" },
+        { "str(t)", "while getting the repr of an object" },
+        { "ascii(t)", "while getting the repr of an object" },
+        { "format(t)", "while getting the repr of an object" },
+        { "'%s' % (t,)", "while getting the repr of an object" },
+        { "'{!r}'.format(t)", "while getting the repr of an object" },
+        { "f'{t}'", "while getting the repr of an object" },
+        { "print(t)", "while getting the repr of an object" },
+        { "isinstance(1, t)", "in __instancecheck__" },
+        { "issubclass(int, t)", "in __subclasscheck__" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *src = arena_printf(arena,
+            "t = ()\nu = ()\nfor i in range(%d):\n    t = (t,)\n"
+            "    u = (u,)\nx = %s\n", i ? 2000 : 60000, cases[i].expr);
+        const char *want = arena_printf(arena, "!RecursionError: maximum "
+                                        "recursion depth exceeded %s @6",
+                                        cases[i].where);
+        const char *got = run(src);
+        ck_assert_msg(!strcmp(got, want), "%s: %s", cases[i].expr, got);
+    }
+    /* lists, dicts, frozensets, exceptions, and cycles */
+    CHECK("a = []\nb = []\nfor i in range(2000):\n    a = [a]\n    b = [b]\n"
+          "print(a == b)",
+          "!RecursionError: maximum recursion depth exceeded in comparison "
+          "@6");
+    CHECK("d = {}\nfor i in range(2000):\n    d = {1: d}\nprint(d)",
+          "!RecursionError: maximum recursion depth exceeded while getting "
+          "the repr of an object @4");
+    CHECK("e = Exception()\nfor i in range(2000):\n    e = Exception(e)\n"
+          "print(e)",
+          "!RecursionError: maximum recursion depth exceeded while getting "
+          "the str of an object @4");
+    CHECK("a = []\nb = [a]\na.append(b)\nprint(a, b)\na == b",
+          "[[[...]]] [[[...]]]\n!RecursionError: maximum recursion depth "
+          "exceeded in comparison @5");
+    CHECK("a = []\nb = [a]\na.append(b)\na < b",
+          "!RecursionError: maximum recursion depth exceeded in comparison "
+          "@4");
+    /* as deep as CPython's limit allows, no less */
+    CHECK("a = []\nb = []\nfor i in range(500):\n    a = [a]\n"
+          "    b = [b]\nprint(len(repr(a)), a == b, hash((((1,),),)))",
+          "1002 True -1460496959077774829\n");
+    /* the containers being repr()'d are forgotten when an exception ends
+       the run: the next run's cycles are found afresh */
+    PyVM *vm = pyvm_new(arena);
+    ck_assert_str_eq(run_vm(vm, "a = []\nfor i in range(2000):\n    a = [a]\n"
+                            "repr(a)"),
+                     "!RecursionError: maximum recursion depth exceeded "
+                     "while getting the repr of an object @4");
+    ck_assert_str_eq(run_vm(vm, "b = [1]\nb.append(b)\nprint(b)"),
+                     "[1, [...]]\n");
+    /* a deep value crossing into clinic */
+    PyValue deep = pyvm_str(vm, "x");
+    for (int i = 0; i < 60000; i++)
+        deep = pyvm_tuple(vm, &deep, 1);
+    pyvm_dict_set(vm, pyvm_globals(vm), "deep", deep);
+    ck_assert_str_eq(run_vm(vm, "print(deep == deep, len(deep))"),
+                     "True 1\n");
+    /* on a small stack the C stack runs out first: RecursionError still */
+    struct rlimit saved, small;
+    ck_assert_int_eq(getrlimit(RLIMIT_STACK, &saved), 0);
+    small = saved;
+    small.rlim_cur = 512 * 1024;
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &small), 0);
+    vm = pyvm_new(arena);
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &saved), 0);
+    ck_assert_str_eq(run_vm(vm, "t = ()\nfor i in range(900):\n    t = [t]\n"
+                            "t == [t]"),
+                     "!RecursionError: maximum recursion depth exceeded in "
+                     "comparison @4");
+}
+END_TEST
+
 /* ---- the host interface --------------------------------------------------- */
 
 typedef struct Thing {
@@ -576,6 +672,7 @@ static Suite *pyvm_suite(void)
     tcase_add_test(tc, test_refused_constructs);
     tcase_add_test(tc, test_syntax_errors);
     tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, test_deep_values);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("host");
