@@ -14,6 +14,7 @@
 
 #include "arena.h"
 #include "pyvm.h"
+#include "strbuf.h"
 
 static Arena *arena;
 
@@ -542,6 +543,32 @@ START_TEST(test_deep_values)
 }
 END_TEST
 
+/* Statements nest on the C stack when parsed and run: an elif chain is
+   a loop, however long; blocks nest 99 deep, as CPython's tokenizer
+   allows. */
+START_TEST(test_statement_nesting)
+{
+    StrBuf sb = STRBUF_INIT;
+    sb_adds(&sb, "x = 99999\nif x == 0:\n    print(0)\n");
+    for (int i = 1; i < 100000; i++)
+        sb_addf(&sb, "elif x == %d:\n    print(%d)\n", i, i);
+    sb_adds(&sb, "else:\n    print('none')\n");
+    char *src = sb_take(&sb, arena);
+    CHECK(src, "99999\n");
+    src[4] = '-';   /* x = -9999 */
+    CHECK(src, "none\n");
+    for (int depth = 99; depth <= 100; depth++) {
+        sb = (StrBuf)STRBUF_INIT;
+        for (int i = 0; i < depth; i++)
+            sb_addf(&sb, "%*sif 1:\n", i, "");
+        sb_addf(&sb, "%*sprint('in')\n", depth, "");
+        CHECK(sb_take(&sb, arena),
+              depth < 100 ? "in\n" : "!IndentationError: too many levels "
+                                     "of indentation @101");
+    }
+}
+END_TEST
+
 /* ---- the host interface --------------------------------------------------- */
 
 typedef struct Thing {
@@ -673,6 +700,7 @@ static Suite *pyvm_suite(void)
     tcase_add_test(tc, test_syntax_errors);
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_deep_values);
+    tcase_add_test(tc, test_statement_nesting);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("host");
