@@ -287,6 +287,9 @@ PyValue cpy_data_to_python(ConverterPython *py, RenderData *data)
     return w;
 }
 
+/* CRenderData has no attributes of its own, only a kind (HostKind). */
+static const PyHostOps renderdata_ops = { NULL, NULL, NULL };
+
 /* What Python code did to the object, back into data. */
 void cpy_data_from_python(ConverterPython *py, PyValue w, RenderData *data)
 {
@@ -306,11 +309,10 @@ void cpy_data_from_python(ConverterPython *py, PyValue w, RenderData *data)
 
 RenderData *cpy_unwrap_data(ConverterPython *py, PyValue v)
 {
-    if (!pyvm_instance_host(v) ||
-        !pyvm_is_subclass(pyvm_class_of(py->vm, v), py->cls_renderdata))
+    RenderData *d = pyvm_instance_host_of(v, &renderdata_ops);
+    if (!d)
         pyvm_raise(py->vm, "TypeError", "clinic needs a CRenderData, not %s",
-                   pyvm_type_name(py->vm, v));
-    RenderData *d = pyvm_instance_host(v);
+                   cpy_not_clinics(py, v, "CRenderData"));
     cpy_data_from_python(py, v, d);
     return d;
 }
@@ -446,24 +448,35 @@ static void set_field(ConverterPython *py, const Field *f, void *base,
     }
 }
 
+static const PyHostOps function_ops, parameter_ops;
+
+const char *cpy_not_clinics(ConverterPython *py, PyValue v, const char *want)
+{
+    const char *name = pyvm_type_name(py->vm, v);
+    if (strcmp(name, want))
+        return name;
+    return arena_printf(py->c->arena, "an object of the python block's "
+                        "class %s", name);
+}
+
 Function *cpy_unwrap_function(ConverterPython *py, PyValue v)
 {
     if (v.kind == PY_NONE)
         return NULL;
-    if (!pyvm_instance_host(v) ||
-        !pyvm_is_subclass(pyvm_class_of(py->vm, v), py->cls_function))
+    Function *f = pyvm_instance_host_of(v, &function_ops);
+    if (!f)
         pyvm_raise(py->vm, "TypeError", "clinic needs a Function, not %s",
-                   pyvm_type_name(py->vm, v));
-    return pyvm_instance_host(v);
+                   cpy_not_clinics(py, v, "Function"));
+    return f;
 }
 
 Parameter *cpy_unwrap_parameter(ConverterPython *py, PyValue v)
 {
-    if (!pyvm_instance_host(v) ||
-        !pyvm_is_subclass(pyvm_class_of(py->vm, v), py->cls_parameter))
+    Parameter *p = pyvm_instance_host_of(v, &parameter_ops);
+    if (!p)
         pyvm_raise(py->vm, "TypeError", "clinic needs a Parameter, not %s",
-                   pyvm_type_name(py->vm, v));
-    return pyvm_instance_host(v);
+                   cpy_not_clinics(py, v, "Parameter"));
+    return p;
 }
 
 static bool converter_getattr(PyVM *vm, PyObj *self, const char *name,
@@ -601,15 +614,23 @@ PyValue cpy_return_converter_object(ConverterPython *py,
     return pyvm_obj(rc->object);
 }
 
+/* "a 'int'", as CPython says, or what cpy_not_clinics says. */
+static const char *received(ConverterPython *py, PyValue v, const char *want)
+{
+    const char *name = cpy_not_clinics(py, v, want);
+    if (name != pyvm_type_name(py->vm, v))
+        return name;
+    return arena_printf(py->c->arena, "a '%s'", name);
+}
+
 Converter *cpy_unwrap_converter(ConverterPython *py, PyValue self,
                                    const char *method)
 {
-    Converter *conv = pyvm_instance_host(self);
-    if (!conv || !pyvm_is_subclass(pyvm_class_of(py->vm, self),
-                                   cpy_row_class(py, &converter_rows[0])))
+    Converter *conv = pyvm_instance_host_of(self, &converter_ops);
+    if (!conv)
         pyvm_raise(py->vm, "TypeError", "descriptor '%s' requires a "
-                   "'CConverter' object but received a '%s'", method,
-                   pyvm_type_name(py->vm, self));
+                   "'CConverter' object but received %s", method,
+                   received(py, self, "CConverter"));
     return conv;
 }
 
@@ -617,12 +638,11 @@ ReturnConverter *cpy_unwrap_return_converter(ConverterPython *py,
                                                 PyValue self,
                                                 const char *method)
 {
-    ReturnConverter *rc = pyvm_instance_host(self);
-    if (!rc || !pyvm_is_subclass(pyvm_class_of(py->vm, self),
-                                 cpy_return_row_class(py, &return_rows[0])))
+    ReturnConverter *rc = pyvm_instance_host_of(self, &return_converter_ops);
+    if (!rc)
         pyvm_raise(py->vm, "TypeError", "descriptor '%s' requires a "
-                   "'CReturnConverter' object but received a '%s'", method,
-                   pyvm_type_name(py->vm, self));
+                   "'CReturnConverter' object but received %s", method,
+                   received(py, self, "CReturnConverter"));
     return rc;
 }
 
@@ -792,12 +812,26 @@ static const PyHostOps class_ops = { class_getattr, NULL, NULL };
 static const PyHostOps module_ops = { module_getattr, NULL, NULL };
 static const PyHostOps landmine_ops = { landmine_getattr, NULL, NULL };
 
+/* The host classes, by name and kind. */
+static const HostKind host_function = { "Function", &function_ops },
+    host_parameter = { "Parameter", &parameter_ops },
+    host_class = { "Class", &class_ops },
+    host_module = { "Module", &module_ops },
+    host_renderdata = { "CRenderData", &renderdata_ops },
+    host_landmine = { "LandMine", &landmine_ops };
+
 /* The reprs clinic.py gives them, and Parameter's predicates. */
 static PyValue host_repr(PyVM *vm, const PyArgs *a, void *data)
 {
-    const char *what = data;
+    const HostKind *kind = data;
+    const char *what = kind->name;
     PyValue self = a->args[0];
-    void *host = pyvm_instance_host(self);
+    /* self may be another host class's, its class deriving from both */
+    void *host = pyvm_instance_host_of(self, kind->ops);
+    if (!host)
+        pyvm_raise(vm, "TypeError", "descriptor '__repr__' requires a '%s' "
+                   "object but received %s", what,
+                   received(cpy_of_vm(vm), self, what));
     if (!strcmp(what, "LandMine"))
         return pyvm_str(vm, arena_printf(cpy_of_vm(vm)->c->arena,
                         "<LandMine %s>", py_repr_str(cpy_of_vm(vm)->c->arena,
@@ -968,15 +1002,14 @@ static void return_converter_class_created(PyVM *vm, PyObj *cls)
     return_converter_register_class(py->c, rc);
 }
 
-PyObj *cpy_host_class(ConverterPython *py, const char *name,
-                         const PyHostOps *ops)
+PyObj *cpy_host_class(ConverterPython *py, const HostKind *kind)
 {
     PyObj *dict = pyvm_dict_new(py->vm);
     pyvm_dict_set_static(py->vm, dict, "__repr__",
-                  pyvm_native(py->vm, "__repr__", host_repr, (void *)name,
+                  pyvm_native(py->vm, "__repr__", host_repr, (void *)kind,
                               true));
-    return pyvm_class_new(py->vm, name, py->flavour->module, NULL, 0, dict,
-                          ops, NULL);
+    return pyvm_class_new(py->vm, kind->name, py->flavour->module, NULL, 0,
+                          dict, kind->ops, NULL);
 }
 
 ConverterPython *cpy_of(Clinic *c)
@@ -995,12 +1028,12 @@ ConverterPython *cpy_of(Clinic *c)
     c->before_scratch_reset = forget_scratch_hosts;
     py->row_class = arena_array_of(a, PyObj *, converter_nrows);
     py->return_row_class = arena_array_of(a, PyObj *, return_nrows);
-    py->cls_function = cpy_host_class(py, "Function", &function_ops);
-    py->cls_parameter = cpy_host_class(py, "Parameter", &parameter_ops);
-    py->cls_class = cpy_host_class(py, "Class", &class_ops);
-    py->cls_module = cpy_host_class(py, "Module", &module_ops);
-    py->cls_renderdata = cpy_host_class(py, "CRenderData", NULL);
-    py->cls_landmine = cpy_host_class(py, "LandMine", &landmine_ops);
+    py->cls_function = cpy_host_class(py, &host_function);
+    py->cls_parameter = cpy_host_class(py, &host_parameter);
+    py->cls_class = cpy_host_class(py, &host_class);
+    py->cls_module = cpy_host_class(py, &host_module);
+    py->cls_renderdata = cpy_host_class(py, &host_renderdata);
+    py->cls_landmine = cpy_host_class(py, &host_landmine);
     static const struct {
         const char *name;
         ParamKind kind;

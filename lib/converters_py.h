@@ -138,14 +138,24 @@ Converter *cpy_unwrap_converter(ConverterPython *py, PyValue self,
 ReturnConverter *cpy_unwrap_return_converter(ConverterPython *py,
                                              PyValue self,
                                              const char *method);
+/* The type of v, as a message that wants clinic's class `want` names
+   it: "an object of the python block's class Parameter" when the names
+   are the same ("clinic needs a Parameter, not Parameter" would not
+   tell). */
+const char *cpy_not_clinics(ConverterPython *py, PyValue v, const char *want);
 Function *cpy_unwrap_function(ConverterPython *py, PyValue v);
 Parameter *cpy_unwrap_parameter(ConverterPython *py, PyValue v);
 
 /* the classes of the built-in converters, made on use */
 PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row);
 PyObj *cpy_return_row_class(ConverterPython *py, const ReturnRow *row);
-PyObj *cpy_host_class(ConverterPython *py, const char *name,
-                      const PyHostOps *ops);
+/* The classes of clinic's objects (Function, Parameter, ...), by name
+   and by the PyHostOps that tell their host pointers apart. */
+typedef struct HostKind {
+    const char *name;
+    const PyHostOps *ops;
+} HostKind;
+PyObj *cpy_host_class(ConverterPython *py, const HostKind *kind);
 
 /* converters_dispatch.c: the methods a built-in class defines */
 void cpy_add_methods(ConverterPython *py, PyObj *dict, const ConverterRow *row,

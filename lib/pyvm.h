@@ -235,6 +235,11 @@ PyObj *pyvm_builtin_class(PyVM *vm, const char *name);
    beyond the host's (NULL: a new one). */
 PyObj *pyvm_instance_new(PyVM *vm, PyObj *cls, void *host, PyObj *dict);
 void *pyvm_instance_host(PyValue v);
+/* v's host pointer when it is of the kind ops stands for (v's class
+   has these ops): NULL for anything else, such as an object whose class
+   derives from two host classes and whose host is the other one's.  A
+   python block cannot make instances of a host class (TypeError). */
+void *pyvm_instance_host_of(PyValue v, const PyHostOps *ops);
 PyObj *pyvm_instance_dict(PyValue v);
 
 /* ---- calling, attributes, raising -------------------------------------- */

@@ -244,6 +244,12 @@ PyValue vm_instantiate(PyVM *vm, PyClass *cls, const PyValue *args,
                            arena_printf(vm->a, "clinic's Python cannot "
                                         "subclass the built-in type '%s'",
                                         cls->mro[i]->name));
+    /* the host makes those, with the C object behind them: one made
+       here would have none, and a method of the host would find none */
+    if (cls->host)
+        vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
+                       "cannot create '%s' instances in a python block: "
+                       "clinic makes them", cls->name));
     PyInstance *inst = vm_alloc_obj(vm, sizeof *inst, OBJ_INSTANCE, cls);
     inst->dict = vm_dict_new(vm);
     inst->args = vm_make_tuple(vm, args, nargs);
@@ -845,6 +851,12 @@ PyObj *pyvm_instance_new(PyVM *vm, PyObj *cls, void *host, PyObj *dict)
 void *pyvm_instance_host(PyValue v)
 {
     return vm_is_kind(v, OBJ_INSTANCE) ? ((PyInstance *)v.obj)->host : NULL;
+}
+
+void *pyvm_instance_host_of(PyValue v, const PyHostOps *ops)
+{
+    return vm_is_kind(v, OBJ_INSTANCE) && v.obj->type->host == ops
+               ? ((PyInstance *)v.obj)->host : NULL;
 }
 
 PyObj *pyvm_instance_dict(PyValue v)

@@ -650,6 +650,19 @@ START_TEST(test_host_classes)
     ck_assert_str_eq(run_vm(vm, "one.describe(upper=1, nope=2)"),
                      "!TypeError: Thing.describe() got an unexpected keyword "
                      "argument 'nope' @1");
+    /* the host makes the instances: one made by Python would have no
+       host behind it */
+    ck_assert_str_eq(run_vm(vm, "class Sub2(Thing):\n    def __init__(self):"
+                            "\n        pass\nSub2()"),
+                     "!TypeError: cannot create 'Sub2' instances in a python "
+                     "block: clinic makes them @4");
+    /* a host pointer is read as the kind its class's ops stand for */
+    static const PyHostOps other_ops = { NULL, NULL, NULL };
+    PyValue onev;
+    ck_assert(pyvm_dict_get(vm, pyvm_globals(vm), "one", &onev));
+    ck_assert_ptr_eq(pyvm_instance_host_of(onev, &thing_ops), &one);
+    ck_assert_ptr_null(pyvm_instance_host_of(onev, &other_ops));
+    ck_assert_ptr_null(pyvm_instance_host_of(pyvm_int(vm, 1), &thing_ops));
 }
 END_TEST
 
