@@ -682,6 +682,19 @@ bool converter_call_is_optional(Clinic *c, Converter *conv)
     return pyvm_truthy(py->vm, call0(py, fn, conv));
 }
 
+/* An attribute clinic.py's code uses as a str, left None by a python
+   block (converter_init, or a class without it): clinic.py fails there
+   with a TypeError or an AttributeError, and so do we, rather than write
+   a declaration without its type. */
+static void need_str_attr(Clinic *c, const Converter *conv, const char *value,
+                     const char *attr)
+{
+    if (!value)
+        cpy_fail_exception(c, arena_printf(c->arena, "TypeError: %s.%s is "
+                           "None where clinic.py needs a str",
+                           conv->cls->class_name, attr));
+}
+
 /* render, _render_self and _render_non_self */
 static void dispatch_render(Clinic *c, const char *name, Converter *conv,
                             Parameter *p, RenderData *data)
@@ -690,12 +703,21 @@ static void dispatch_render(Clinic *c, const char *name, Converter *conv,
     PyValue fn;
     const ConverterRow *row;
     if (!find_override(c, conv->cls, name, &py, &fn, &row)) {
-        if (name[0] == 'r')
+        /* clinic.py's self_converter has a render of its own */
+        bool self = row->kind == CK_SELF;
+        if (name[0] == 'r') {
             builtin_render(c, row->kind, conv, p, data);
-        else if (!strcmp(name, "_render_self"))
+        } else if (!strcmp(name, "_render_self")) {
+            if (!self)   /* simple_declaration() */
+                need_str_attr(c, conv, conv->type, "type");
             builtin_render_self(c, conv, p, data);
-        else
+        } else {
+            if (!self) {   /* declaration(), then "".join(format_units) */
+                need_str_attr(c, conv, conv->type, "type");
+                need_str_attr(c, conv, conv->format_unit, "format_unit");
+            }
             builtin_render_non_self(c, conv, p, data);
+        }
         return;
     }
     PyValue w = cpy_data_to_python(py, data);
@@ -812,6 +834,9 @@ void converter_pre_render(Clinic *c, Converter *conv)
         builtin_pre_render(c, row->kind, conv);
     else
         call0(py, fn, conv);
+    /* every part of the output names the variable: clinic.py's
+       _render_self fails on it first ("" + None) */
+    need_str_attr(c, conv, conv->name, "name");
 }
 
 const char *converter_parse_arg(Clinic *c, Converter *conv,
@@ -996,13 +1021,32 @@ ReturnConverter *return_converter_for_annotation(Clinic *c,
     return py->value_error ? NULL : rc;
 }
 
+/* need_str_attr for a return converter. */
+static void need_return_str(Clinic *c, const ReturnConverter *rc,
+                            const char *value, const char *attr)
+{
+    if (!value)
+        cpy_fail_exception(c, arena_printf(c->arena, "TypeError: %s.%s is "
+                           "None where clinic.py needs a str",
+                           rc->cls->class_name, attr));
+}
+
 void return_converter_render(Clinic *c, ReturnConverter *rc, Function *f,
                              RenderData *data)
 {
     ConverterPython *py;
     PyValue fn;
     const ReturnRow *row;
+    /* the impl's return type (clinic.py would write "static None") */
+    need_return_str(c, rc, rc->type, "type");
     if (!find_return_override(c, rc->cls, "render", &py, &fn, &row)) {
+        /* what the built-in renders join or format into the C code */
+        if (row->kind == RK_LONG) {
+            need_return_str(c, rc, rc->conversion_fn, "conversion_fn");
+            need_return_str(c, rc, rc->unsigned_cast, "unsigned_cast");
+        }
+        if (row->kind == RK_LONG || row->kind == RK_DOUBLE)
+            need_return_str(c, rc, rc->cast, "cast");
         builtin_return_render(c, row->kind, rc, f, data);
         return;
     }
