@@ -523,6 +523,18 @@ void pyvm_bind(PyVM *vm, const PyArgs *a, const char *fname, const char *spec,
 
 /* ---- calling ----------------------------------------------------------- */
 
+PyValue vm_call_link(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
+                     const char *const *kwnames, const PyValue *kwvalues,
+                     size_t nkw)
+{
+    if (vm_is_kind(fn, OBJ_FUNCTION) || vm_is_kind(fn, OBJ_NATIVE))
+        return vm_call(vm, fn, args, nargs, kwnames, kwvalues, nkw);
+    vm_enter(vm, " while calling a Python object");
+    PyValue r = vm_call(vm, fn, args, nargs, kwnames, kwvalues, nkw);
+    vm_leave(vm);
+    return r;
+}
+
 PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 const char *const *kwnames, const PyValue *kwvalues,
                 size_t nkw)
@@ -552,8 +564,8 @@ PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
             full[0] = m->self;
             if (nargs)
                 memcpy(full + 1, args, nargs * sizeof *args);
-            PyValue r = vm_call(vm, m->func, full, nargs + 1, kwnames,
-                                kwvalues, nkw);
+            PyValue r = vm_call_link(vm, m->func, full, nargs + 1, kwnames,
+                                     kwvalues, nkw);
             vm_temp_release(vm, mark);
             return r;
         }
@@ -562,14 +574,14 @@ PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                                   kwnames, kwvalues, nkw);
         case OBJ_WRAPPER:
             if (fn.obj->type != vm->types[T_PROPERTY])
-                return vm_call(vm, ((PyWrapper *)fn.obj)->func, args, nargs,
-                               kwnames, kwvalues, nkw);
+                return vm_call_link(vm, ((PyWrapper *)fn.obj)->func, args,
+                                    nargs, kwnames, kwvalues, nkw);
             break;
         case OBJ_INSTANCE: {
             PyValue call;
             if (vm_lookup(fn.obj->type, "__call__", &call, NULL))
-                return vm_call(vm, vm_bind(vm, call, fn, NULL), args, nargs,
-                               kwnames, kwvalues, nkw);
+                return vm_call_link(vm, vm_bind(vm, call, fn, NULL), args,
+                                    nargs, kwnames, kwvalues, nkw);
             break;
         }
         default:

@@ -778,6 +778,11 @@ static PyValue eval_lambda(PyVM *vm, Env *env, const PyExpr *e)
 
 static PyValue eval(PyVM *vm, Env *env, const PyExpr *e)
 {
+    /* an expression nests as deep as the parser allows (2,000), which a
+       stack that calls have mostly taken may not hold (a sanitizer's
+       frames are big): the stack is checked as vm_enter checks it */
+    if (e->kind != PX_CONST && e->kind != PX_NAME && vm_stack_spent(vm))
+        vm_recursion_error(vm, "");
     switch (e->kind) {
     case PX_CONST:
         return e->value;

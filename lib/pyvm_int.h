@@ -386,11 +386,14 @@ void vm_step(PyVM *vm);
    depth (vm_protect), otherwise each vm_enter is paired with a
    vm_leave. */
 _Noreturn void vm_recursion_error(PyVM *vm, const char *where);
-static inline void vm_enter(PyVM *vm, const char *where)
+static inline bool vm_stack_spent(const PyVM *vm)
 {
     uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-    if (vm->depth >= VM_MAX_DEPTH ||
-        (vm->stack_base > here && vm->stack_base - here > vm->stack_budget))
+    return vm->stack_base > here && vm->stack_base - here > vm->stack_budget;
+}
+static inline void vm_enter(PyVM *vm, const char *where)
+{
+    if (vm->depth >= VM_MAX_DEPTH || vm_stack_spent(vm))
         vm_recursion_error(vm, where);
     vm->depth++;
 }
@@ -414,6 +417,13 @@ void vm_temp_release(PyVM *vm, TempMark m);
 PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 const char *const *kwnames, const PyValue *kwvalues,
                 size_t nkw);
+/* vm_call for a call that forwards to fn (a bound method's function, a
+   staticmethod's, __call__, __init__): a chain of them is as long as
+   Python code makes it, so a link that is not a function or a native
+   (which enter themselves) enters as a call. */
+PyValue vm_call_link(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
+                     const char *const *kwnames, const PyValue *kwvalues,
+                     size_t nkw);
 PyValue vm_call0(PyVM *vm, PyValue fn);
 PyValue vm_call1(PyVM *vm, PyValue fn, PyValue x);
 PyValue vm_call2(PyVM *vm, PyValue fn, PyValue x, PyValue y);

@@ -261,7 +261,8 @@ PyValue vm_instantiate(PyVM *vm, PyClass *cls, const PyValue *args,
         full[0] = self;
         if (nargs)
             memcpy(full + 1, args, nargs * sizeof *args);
-        PyValue r = vm_call(vm, init, full, nargs + 1, kwnames, kwvalues, nkw);
+        PyValue r = vm_call_link(vm, init, full, nargs + 1, kwnames, kwvalues,
+                                 nkw);
         if (r.kind != PY_NONE)
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "__init__() should return None, not '%s'",
@@ -397,7 +398,11 @@ static bool special_attribute(PyVM *vm, PyValue obj, const char *name,
                 *out = m->func;
                 return true;
             }
-            return vm_getattr_opt(vm, m->func, name, out);
+            /* the function's: m->func may be a method in turn */
+            vm_enter(vm, "");
+            bool found = vm_getattr_opt(vm, m->func, name, out);
+            vm_leave(vm);
+            return found;
         }
         if (o->kind == OBJ_INSTANCE && o->type->is_exception &&
             !strcmp(name, "args")) {

@@ -540,6 +540,45 @@ START_TEST(test_deep_values)
                             "t == [t]"),
                      "!RecursionError: maximum recursion depth exceeded in "
                      "comparison @4");
+    /* and an expression nested as deep as the parser allows */
+    small.rlim_cur = 128 * 1024;
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &small), 0);
+    vm = pyvm_new(arena);
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &saved), 0);
+    StrBuf sb = STRBUF_INIT;
+    sb_adds(&sb, "x = ");
+    for (int i = 0; i < 1990; i++)
+        sb_adds(&sb, "1 if 0 else ");
+    sb_adds(&sb, "1");
+    ck_assert_str_eq(run_vm(vm, sb_take(&sb, arena)),
+                     "!RecursionError: maximum recursion depth exceeded @1");
+}
+END_TEST
+
+/* Calls that forward to another (a bound method's function, __call__,
+   __init__, a staticmethod's) count when the chain is Python's own. */
+START_TEST(test_call_chains)
+{
+    CHECK("class A:\n    pass\nA.__call__ = A()\nA()()",
+          "!RecursionError: maximum recursion depth exceeded while calling a "
+          "Python object @4");
+    CHECK("A = type('A', (), {})\nA.__init__ = A\nA()",
+          "!RecursionError: maximum recursion depth exceeded while calling a "
+          "Python object @3");
+    CHECK("x = len\nfor i in range(2000):\n    x = staticmethod(x)\nx([1])",
+          "!RecursionError: maximum recursion depth exceeded while calling a "
+          "Python object @4");
+    const char *chain = "def f(*a):\n    return len(a)\nx = f\n"
+                        "for i in range(2000):\n"
+                        "    x = type('C', (), {'a': classmethod(x)}).a\n";
+    CHECK(arena_printf(arena, "%sx()", chain),
+          "!RecursionError: maximum recursion depth exceeded while calling a "
+          "Python object @6");
+    CHECK(arena_printf(arena, "%sx.__name__", chain),
+          "!RecursionError: maximum recursion depth exceeded @6");
+    /* a method's own call is one call, not two */
+    CHECK("class A:\n    def f(self, n):\n        return self.f(n + 1) if n "
+          "< 980 else n\nprint(A().f(0))", "980\n");
 }
 END_TEST
 
@@ -713,6 +752,7 @@ static Suite *pyvm_suite(void)
     tcase_add_test(tc, test_syntax_errors);
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_deep_values);
+    tcase_add_test(tc, test_call_chains);
     tcase_add_test(tc, test_statement_nesting);
     suite_add_tcase(s, tc);
 
