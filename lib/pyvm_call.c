@@ -19,12 +19,12 @@
 #include <string.h>
 
 /* The C stack a run may take: a call that would go past it is Python's
-   RecursionError rather than a crash.  Ordinary builds reach MAX_DEPTH
-   long before (a Python call takes 2-4 KiB; VM_MAX_DEPTH); it is what stops a deep
+   RecursionError rather than a crash.  Ordinary builds reach VM_MAX_DEPTH
+   long before (a Python call takes 2-4 KiB); it is what stops a deep
    recursion under a sanitizer, or on a small stack (ulimit -s).  Threads
    get the same stack as the main thread (clinic/pool.c).  The margin is
-   for what runs between two calls: the parsers' and the formatters'
-   depths are bounded. */
+   for what runs between two checks (vm_enter, eval): the parsers' and the
+   formatters' depths are bounded. */
 size_t vm_stack_budget(void)
 {
     size_t size = (size_t)8 << 20;
