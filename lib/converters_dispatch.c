@@ -42,7 +42,7 @@ const char *cpy_need_str(ConverterPython *py, PyValue v, const char *what)
 {
     if (v.kind != PY_STR)
         pyvm_raise(py->vm, "TypeError", "%s must be a str, not %s", what,
-                   pyvm_type_name(py->vm, v));
+                   cpy_other_type(py, v, "str"));
     return v.s;
 }
 

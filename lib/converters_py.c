@@ -149,7 +149,7 @@ const char *cpy_result_str(ConverterPython *py, PyValue v, bool none_ok,
         return "";
     cpy_fail_exception(py->c, arena_printf(py->c->arena, "TypeError: %s() "
                    "returned %s where clinic.py needs a str", method,
-                   pyvm_type_name(py->vm, v)));
+                   cpy_other_type(py, v, "str")));
 }
 
 /* Keyword arguments given to a converter, for a Python converter_init. */
@@ -253,7 +253,8 @@ void cpy_read_list(ConverterPython *py, PyValue v, StrList *to)
     PyObj *list = pyvm_as_list(v);
     if (!list)
         cpy_fail_exception(py->c, arena_printf(py->c->arena, "TypeError: clinic "
-                       "needs a list of str, not %s", pyvm_type_name(py->vm, v)));
+                       "needs a list of str, not %s",
+                       cpy_other_type(py, v, "list")));
     to->len = 0;
     for (size_t i = 0; i < pyvm_list_len(list); i++) {
         PyValue item = pyvm_list_item(list, i);
@@ -312,7 +313,7 @@ RenderData *cpy_unwrap_data(ConverterPython *py, PyValue v)
     RenderData *d = pyvm_instance_host_of(v, &renderdata_ops);
     if (!d)
         pyvm_raise(py->vm, "TypeError", "clinic needs a CRenderData, not %s",
-                   cpy_not_clinics(py, v, "CRenderData"));
+                   cpy_other_type(py, v, "CRenderData"));
     cpy_data_from_python(py, v, d);
     return d;
 }
@@ -433,7 +434,7 @@ static void set_field(ConverterPython *py, const Field *f, void *base,
         if (v.kind != PY_STR && v.kind != PY_NONE)
             pyvm_raise(py->vm, "TypeError", "clinic keeps %s.%s as a str or "
                        "None, not %s", owner, f->name,
-                       pyvm_type_name(py->vm, v));
+                       cpy_other_type(py, v, "str"));
         *(const char **)p = v.kind == PY_STR ? v.s : NULL;
         break;
     case F_BOOL:
@@ -450,7 +451,7 @@ static void set_field(ConverterPython *py, const Field *f, void *base,
 
 static const PyHostOps function_ops, parameter_ops;
 
-const char *cpy_not_clinics(ConverterPython *py, PyValue v, const char *want)
+const char *cpy_other_type(ConverterPython *py, PyValue v, const char *want)
 {
     const char *name = pyvm_type_name(py->vm, v);
     if (strcmp(name, want))
@@ -466,7 +467,7 @@ Function *cpy_unwrap_function(ConverterPython *py, PyValue v)
     Function *f = pyvm_instance_host_of(v, &function_ops);
     if (!f)
         pyvm_raise(py->vm, "TypeError", "clinic needs a Function, not %s",
-                   cpy_not_clinics(py, v, "Function"));
+                   cpy_other_type(py, v, "Function"));
     return f;
 }
 
@@ -475,7 +476,7 @@ Parameter *cpy_unwrap_parameter(ConverterPython *py, PyValue v)
     Parameter *p = pyvm_instance_host_of(v, &parameter_ops);
     if (!p)
         pyvm_raise(py->vm, "TypeError", "clinic needs a Parameter, not %s",
-                   cpy_not_clinics(py, v, "Parameter"));
+                   cpy_other_type(py, v, "Parameter"));
     return p;
 }
 
@@ -614,10 +615,10 @@ PyValue cpy_return_converter_object(ConverterPython *py,
     return pyvm_obj(rc->object);
 }
 
-/* "a 'int'", as CPython says, or what cpy_not_clinics says. */
+/* "a 'int'", as CPython says, or what cpy_other_type says. */
 static const char *received(ConverterPython *py, PyValue v, const char *want)
 {
-    const char *name = cpy_not_clinics(py, v, want);
+    const char *name = cpy_other_type(py, v, want);
     if (name != pyvm_type_name(py->vm, v))
         return name;
     return arena_printf(py->c->arena, "a '%s'", name);
@@ -950,7 +951,8 @@ static bool class_field_ok(ConverterPython *py, const Field *f, PyValue v,
                                 f->kind == F_STR ? "a str or None"
                                                  : "a class or a tuple of "
                                                    "classes",
-                                pyvm_type_name(py->vm, v));
+                                cpy_other_type(py, v, f->kind == F_STR
+                                                      ? "str" : "tuple"));
     return ok;
 }
 

@@ -138,11 +138,11 @@ Converter *cpy_unwrap_converter(ConverterPython *py, PyValue self,
 ReturnConverter *cpy_unwrap_return_converter(ConverterPython *py,
                                              PyValue self,
                                              const char *method);
-/* The type of v, as a message that wants clinic's class `want` names
-   it: "an object of the python block's class Parameter" when the names
-   are the same ("clinic needs a Parameter, not Parameter" would not
-   tell). */
-const char *cpy_not_clinics(ConverterPython *py, PyValue v, const char *want);
+/* The type of v, as a message that wants a `want` (clinic's class or a
+   built-in one: "Parameter", "str") and got v names it: "an object of the
+   python block's class Parameter" when the names are the same ("clinic
+   needs a Parameter, not Parameter" would not tell). */
+const char *cpy_other_type(ConverterPython *py, PyValue v, const char *want);
 Function *cpy_unwrap_function(ConverterPython *py, PyValue v);
 Parameter *cpy_unwrap_parameter(ConverterPython *py, PyValue v);
 

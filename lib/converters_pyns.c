@@ -60,7 +60,7 @@ static const char *str_arg(PyVM *vm, const PyArgs *a, const char *fname)
     pyvm_bind(vm, a, fname, "s", v, NULL);
     if (v[0].kind != PY_STR)
         pyvm_raise(vm, "TypeError", "%s() needs a str, not %s", fname,
-                   pyvm_type_name(vm, v[0]));
+                   cpy_other_type(cpy_of_vm(vm), v[0], "str"));
     return v[0].s;
 }
 

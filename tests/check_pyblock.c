@@ -420,6 +420,9 @@ START_TEST(test_host_objects)
                 "P.is_optional(Parameter())\n", 13,
                 "TypeError: clinic needs a Parameter, not an object of the "
                 "python block's class Parameter");
+    check_error("class str:\n    pass\nc_repr(str())\n", 12, "TypeError: "
+                "c_repr() needs a str, not an object of the python block's "
+                "class str");
 }
 END_TEST
 
