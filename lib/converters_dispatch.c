@@ -720,11 +720,12 @@ static void dispatch_render(Clinic *c, const char *name, Converter *conv,
         }
         return;
     }
-    PyValue w = cpy_data_to_python(py, data);
+    void *lent;
+    PyValue w = cpy_data_lend(py, data, &lent);
     PyValue args[2] = { cpy_parameter_object(py, p), w };
     call_override(py, fn, cpy_converter_object(py, conv), args, 2, NULL, NULL, 0,
                   false);
-    cpy_data_from_python(py, w, data);
+    cpy_data_end(py, w, data, lent);
 }
 
 void converter_render(Clinic *c, Converter *conv, Parameter *p,
@@ -1050,11 +1051,12 @@ void return_converter_render(Clinic *c, ReturnConverter *rc, Function *f,
         builtin_return_render(c, row->kind, rc, f, data);
         return;
     }
-    PyValue w = cpy_data_to_python(py, data);
+    void *lent;
+    PyValue w = cpy_data_lend(py, data, &lent);
     PyValue args[2] = { cpy_function_object(py, f), w };
     call_override(py, fn, cpy_return_converter_object(py, rc), args, 2, NULL,
                   NULL, 0, false);
-    cpy_data_from_python(py, w, data);
+    cpy_data_end(py, w, data, lent);
 }
 
 void return_converter_declare(Clinic *c, ReturnConverter *rc,
@@ -1067,11 +1069,12 @@ void return_converter_declare(Clinic *c, ReturnConverter *rc,
         builtin_declare(c, rc, data, name);
         return;
     }
-    PyValue w = cpy_data_to_python(py, data);
+    void *lent;
+    PyValue w = cpy_data_lend(py, data, &lent);
     PyValue args[2] = { w, pyvm_str(py->vm, name ? name : "_return_value") };
     call_override(py, fn, cpy_return_converter_object(py, rc), args, 2, NULL,
                   NULL, 0, false);
-    cpy_data_from_python(py, w, data);
+    cpy_data_end(py, w, data, lent);
 }
 
 static void dispatch_err_occurred(Clinic *c, ReturnConverter *rc,
@@ -1088,11 +1091,12 @@ static void dispatch_err_occurred(Clinic *c, ReturnConverter *rc,
             builtin_err_occurred_if(c, text, data);
         return;
     }
-    PyValue w = cpy_data_to_python(py, data);
+    void *lent;
+    PyValue w = cpy_data_lend(py, data, &lent);
     PyValue args[2] = { pyvm_str(py->vm, text), w };
     call_override(py, fn, cpy_return_converter_object(py, rc), args, 2, NULL,
                   NULL, 0, false);
-    cpy_data_from_python(py, w, data);
+    cpy_data_end(py, w, data, lent);
 }
 
 void return_converter_err_occurred_if(Clinic *c, ReturnConverter *rc,

@@ -79,7 +79,9 @@ static void host_add(ConverterPython *py, const void *ptr, PyObj *obj)
 /* Python converters see C objects through host objects, one per address:
    those of the objects in the scratch arena, which is about to be reset
    (clinic_scratch_end), are forgotten, so an object made later at the
-   same address gets a host of its own. */
+   same address gets a host of its own, and lose their C object, so that
+   one a block kept (in a class attribute) raises RuntimeError instead of
+   reading freed memory. */
 static void forget_scratch_hosts(Clinic *c)
 {
     const Arena *a = c->scratch;
@@ -88,9 +90,14 @@ static void forget_scratch_hosts(Clinic *c)
         return;   /* hosts are only added in between */
     size_t cap = py->caphosts, kept = 0;
     HostEntry *entries = py->hosts;
-    for (size_t i = 0; i < cap; i++)
-        if (entries[i].ptr && !arena_owns(a, entries[i].ptr))
+    for (size_t i = 0; i < cap; i++) {
+        if (!entries[i].ptr)
+            continue;
+        if (arena_owns(a, entries[i].ptr))
+            pyvm_instance_set_host(entries[i].obj, NULL);
+        else
             entries[kept++] = entries[i];
+    }
     /* open addressing: the survivors are placed anew */
     HostEntry *survivors = xmalloc((kept + 1) * sizeof *entries);
     memcpy(survivors, entries, kept * sizeof *entries);
@@ -308,6 +315,24 @@ void cpy_data_from_python(ConverterPython *py, PyValue w, RenderData *data)
         data->return_value = rv.kind == PY_STR ? rv.s : NULL;
 }
 
+PyValue cpy_data_lend(ConverterPython *py, RenderData *data, void **lent)
+{
+    bool existed = host_find(py, data) != NULL;
+    PyValue w = cpy_data_to_python(py, data);
+    /* one made now has data already, and is lent for the first time */
+    *lent = pyvm_instance_set_host(w.obj, data);
+    if (!existed)
+        *lent = NULL;
+    return w;
+}
+
+void cpy_data_end(ConverterPython *py, PyValue w, RenderData *data,
+                  void *lent)
+{
+    cpy_data_from_python(py, w, data);
+    pyvm_instance_set_host(w.obj, lent);
+}
+
 RenderData *cpy_unwrap_data(ConverterPython *py, PyValue v)
 {
     RenderData *d = pyvm_instance_host_of(v, &renderdata_ops);
@@ -454,6 +479,9 @@ static const PyHostOps function_ops, parameter_ops;
 const char *cpy_other_type(ConverterPython *py, PyValue v, const char *want)
 {
     const char *name = pyvm_type_name(py->vm, v);
+    if (pyvm_instance_gone(v))
+        return arena_printf(py->c->arena, "a %s whose C object is gone "
+                            "(clinic made it for a step that is over)", name);
     if (strcmp(name, want))
         return name;
     return arena_printf(py->c->arena, "an object of the python block's "
@@ -598,6 +626,9 @@ PyValue cpy_converter_object(ConverterPython *py, const Converter *cconv)
         if (!conv->attrs)
             conv->attrs = pyvm_dict_new(py->vm);
         conv->object = pyvm_instance_new(py->vm, cls, conv, conv->attrs);
+        /* a copy made to render a function: forgotten with it */
+        if (py->c->scratch && arena_owns(py->c->scratch, conv))
+            host_add(py, conv, conv->object);
     }
     return pyvm_obj(conv->object);
 }

@@ -120,6 +120,14 @@ ConverterArg *cpy_args_of_dict(ConverterPython *py, PyObj *dict, size_t *n);
    whenever control crosses. */
 PyValue cpy_data_to_python(ConverterPython *py, RenderData *data);
 void cpy_data_from_python(ConverterPython *py, PyValue w, RenderData *data);
+/* cpy_data_to_python and cpy_data_from_python around a call of Python
+   code: data is the generator's, on its stack while it renders one
+   function, so its object is backed by it only during such calls (lent
+   keeps what the object had, for nested calls); one a block keeps
+   raises RuntimeError afterwards instead of writing to a dead frame. */
+PyValue cpy_data_lend(ConverterPython *py, RenderData *data, void **lent);
+void cpy_data_end(ConverterPython *py, PyValue w, RenderData *data,
+                  void *lent);
 RenderData *cpy_unwrap_data(ConverterPython *py, PyValue v);
 void cpy_fill_list(ConverterPython *py, PyObj *list, const StrList *from);
 void cpy_read_list(ConverterPython *py, PyValue v, StrList *to);

@@ -240,6 +240,12 @@ void *pyvm_instance_host(PyValue v);
    derives from two host classes and whose host is the other one's.  A
    python block cannot make instances of a host class (TypeError). */
 void *pyvm_instance_host_of(PyValue v, const PyHostOps *ops);
+/* Sets o's host pointer and returns the one it had.  NULL: the host's
+   object is gone, and reading or writing a host attribute of o raises
+   RuntimeError (a python block may keep o longer than the host keeps
+   what it stands for). */
+void *pyvm_instance_set_host(PyObj *o, void *host);
+bool pyvm_instance_gone(PyValue v);
 PyObj *pyvm_instance_dict(PyValue v);
 
 /* ---- calling, attributes, raising -------------------------------------- */

@@ -470,6 +470,16 @@ static bool super_getattr(PyVM *vm, PySuper *s, const char *name, PyValue *out)
 }
 
 /* obj.name without raising: false when there is no such attribute. */
+/* An instance of a host class whose host object is gone (the host took
+   it back: pyvm_instance_set_host), or that never had one. */
+_Noreturn static void host_gone(PyVM *vm, PyValue obj)
+{
+    vm_raise_class(vm, vm->types[T_RUNTIME_ERROR], arena_printf(vm->a,
+                   "the C object behind this '%s' object is gone: clinic "
+                   "made it for a step that is over", vm_type_name(vm, obj)));
+}
+
+
 bool vm_getattr_opt(PyVM *vm, PyValue obj, const char *name, PyValue *out)
 {
     if (vm_is_kind(obj, OBJ_SUPER)) {
@@ -514,10 +524,12 @@ bool vm_getattr_opt(PyVM *vm, PyValue obj, const char *name, PyValue *out)
     }
 
     PyClass *type = vm_type_of(vm, obj);
-    if (type->host && vm_is_kind(obj, OBJ_INSTANCE) &&
-        ((PyInstance *)obj.obj)->host && type->host->getattr &&
-        type->host->getattr(vm, obj.obj, name, out))
-        return true;
+    if (type->host && vm_is_kind(obj, OBJ_INSTANCE) && type->host->getattr) {
+        if (!((PyInstance *)obj.obj)->host)
+            host_gone(vm, obj);
+        if (type->host->getattr(vm, obj.obj, name, out))
+            return true;
+    }
 
     PyValue cv;
     PyClass *owner = NULL;
@@ -602,10 +614,12 @@ void vm_setattr(PyVM *vm, PyValue obj, const char *name, PyValue v)
         return;
     }
     PyClass *type = vm_type_of(vm, obj);
-    if (type->host && vm_is_kind(obj, OBJ_INSTANCE) &&
-        ((PyInstance *)obj.obj)->host && type->host->setattr &&
-        type->host->setattr(vm, obj.obj, name, v))
-        return;
+    if (type->host && vm_is_kind(obj, OBJ_INSTANCE) && type->host->setattr) {
+        if (!((PyInstance *)obj.obj)->host)
+            host_gone(vm, obj);
+        if (type->host->setattr(vm, obj.obj, name, v))
+            return;
+    }
     PyValue cv;
     if (vm_lookup(type, name, &cv, NULL) && is_property(vm, cv))
         vm_raise_class(vm, vm->types[T_ATTRIBUTE_ERROR], arena_printf(vm->a,
@@ -856,6 +870,20 @@ PyObj *pyvm_instance_new(PyVM *vm, PyObj *cls, void *host, PyObj *dict)
 void *pyvm_instance_host(PyValue v)
 {
     return vm_is_kind(v, OBJ_INSTANCE) ? ((PyInstance *)v.obj)->host : NULL;
+}
+
+void *pyvm_instance_set_host(PyObj *o, void *host)
+{
+    PyInstance *inst = (PyInstance *)o;
+    void *old = inst->host;
+    inst->host = host;
+    return old;
+}
+
+bool pyvm_instance_gone(PyValue v)
+{
+    return vm_is_kind(v, OBJ_INSTANCE) && v.obj->type->host &&
+           !((PyInstance *)v.obj)->host;
 }
 
 void *pyvm_instance_host_of(PyValue v, const PyHostOps *ops)
