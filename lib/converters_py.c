@@ -565,7 +565,17 @@ static bool converter_setattr(PyVM *vm, PyObj *self, const char *name,
         return true;
     }
     if (!strcmp(name, "parameter")) {
-        conv->parameter = cpy_unwrap_parameter(py, v);
+        Parameter *p = cpy_unwrap_parameter(py, v);
+        /* the copies a function is rendered with go with the scratch
+           arena (forget_scratch_hosts): a converter that outlives it
+           would keep a dangling pointer */
+        const Arena *scratch = py->c->scratch;
+        if (scratch && arena_owns(scratch, p) && !arena_owns(scratch, conv))
+            pyvm_raise(vm, "TypeError", "clinic cannot keep this Parameter "
+                       "in %s: it is a copy made to render one function, "
+                       "and the converter outlives it",
+                       pyvm_type_name(vm, pyvm_obj(self)));
+        conv->parameter = p;
         return true;
     }
     if (!strcmp(name, "specified_type") &&
