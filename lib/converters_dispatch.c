@@ -1117,7 +1117,9 @@ void return_converter_err_occurred_if_null_pointer(Clinic *c,
 static void add_method(ConverterPython *py, PyObj *dict, const MethodDef *m,
                        const ConverterRow *row, const ReturnRow *return_row)
 {
-    Binding *b = arena_new_of(py->c->arena, Binding);
+    /* the class outlives the step that made it (a scratch one: a class
+       first used while a function renders) */
+    Binding *b = arena_new_of(py->c->file_arena, Binding);
     b->def = m;
     b->row = row;
     b->return_row = return_row;

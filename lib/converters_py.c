@@ -179,7 +179,10 @@ ConverterArg *cpy_args_of_dict(ConverterPython *py, PyObj *dict,
     size_t count = 0;
     while (dict && pyvm_dict_entry(dict, count, &k, &v))
         count++;
-    ConverterArg *args = arena_array_of(py->c->arena, ConverterArg, count + 1);
+    /* kept by add_legacy_c_converter's decorator, which may be made while
+       a function renders (in the scratch arena) */
+    ConverterArg *args = arena_array_of(py->c->file_arena, ConverterArg,
+                                        count + 1);
     for (size_t i = 0; i < count; i++) {
         pyvm_dict_entry(dict, i, &k, &v);
         args[i].name = k.s;
@@ -987,7 +990,7 @@ static bool class_field_ok(ConverterPython *py, const Field *f, PyValue v,
              (v.kind == PY_OBJECT &&
               v.obj == pyvm_builtin_class(py->vm, "Null"));
     if (!ok && invalid && !*invalid)
-        *invalid = arena_printf(py->c->arena, "TypeError: clinic needs "
+        *invalid = arena_printf(py->c->file_arena, "TypeError: clinic needs "
                                 "%s.%s to be %s, not %s", class_name, f->name,
                                 f->kind == F_STR ? "a str or None"
                                                  : "a class or a tuple of "
@@ -1004,7 +1007,7 @@ static void converter_class_created(PyVM *vm, PyObj *cls)
 {
     ConverterPython *py = cpy_of_vm(vm);
     const ConverterClass *base = pyvm_class_data(cls);
-    ConverterClass *cc = arena_new_of(py->c->arena, ConverterClass);
+    ConverterClass *cc = arena_new_of(py->c->file_arena, ConverterClass);
     cc->class_name = pyvm_class_name(cls);
     cc->base = base;
     cc->pyclass = cls;
@@ -1029,7 +1032,8 @@ static void return_converter_class_created(PyVM *vm, PyObj *cls)
 {
     ConverterPython *py = cpy_of_vm(vm);
     const ReturnConverterClass *base = pyvm_class_data(cls);
-    ReturnConverterClass *rc = arena_new_of(py->c->arena, ReturnConverterClass);
+    ReturnConverterClass *rc = arena_new_of(py->c->file_arena,
+                                            ReturnConverterClass);
     rc->class_name = pyvm_class_name(cls);
     rc->base = base;
     rc->pyclass = cls;
