@@ -662,10 +662,10 @@ PyValue cpy_return_converter_object(ConverterPython *py,
 /* "a 'int'", as CPython says, or what cpy_other_type says. */
 static const char *received(ConverterPython *py, PyValue v, const char *want)
 {
-    const char *name = cpy_other_type(py, v, want);
-    if (name != pyvm_type_name(py->vm, v))
-        return name;
-    return arena_printf(py->c->arena, "a '%s'", name);
+    const char *name = pyvm_type_name(py->vm, v);
+    if (!pyvm_instance_gone(v) && strcmp(name, want))
+        return arena_printf(py->c->arena, "a '%s'", name);
+    return cpy_other_type(py, v, want);
 }
 
 Converter *cpy_unwrap_converter(ConverterPython *py, PyValue self,

@@ -149,7 +149,8 @@ ReturnConverter *cpy_unwrap_return_converter(ConverterPython *py,
 /* The type of v, as a message that wants a `want` (clinic's class or a
    built-in one: "Parameter", "str") and got v names it: "an object of the
    python block's class Parameter" when the names are the same ("clinic
-   needs a Parameter, not Parameter" would not tell). */
+   needs a Parameter, not Parameter" would not tell), "a Parameter whose C
+   object is gone" for one clinic took back (pyvm_instance_gone). */
 const char *cpy_other_type(ConverterPython *py, PyValue v, const char *want);
 Function *cpy_unwrap_function(ConverterPython *py, PyValue v);
 Parameter *cpy_unwrap_parameter(ConverterPython *py, PyValue v);
