@@ -42,7 +42,7 @@ const char *cpy_need_str(ConverterPython *py, PyValue v, const char *what)
 {
     if (v.kind != PY_STR)
         pyvm_raise(py->vm, "TypeError", "%s must be a str, not %s", what,
-                   pyvm_type_name(py->vm, v));
+                   cpy_other_type(py, v, "str"));
     return v.s;
 }
 
@@ -718,6 +718,19 @@ bool converter_call_is_optional(Clinic *c, Converter *conv)
     return pyvm_truthy(py->vm, call0(py, fn, conv));
 }
 
+/* An attribute clinic.py's code uses as a str, left None by a python
+   block (converter_init, or a class without it): clinic.py fails there
+   with a TypeError or an AttributeError, and so do we, rather than write
+   a declaration without its type. */
+static void need_str_attr(Clinic *c, const Converter *conv, const char *value,
+                     const char *attr)
+{
+    if (!value)
+        cpy_fail_exception(c, arena_printf(c->arena, "TypeError: %s.%s is "
+                           "None where clinic.py needs a str",
+                           conv->cls->class_name, attr));
+}
+
 /* render, _render_self and _render_non_self */
 static void dispatch_render(Clinic *c, const char *name, Converter *conv,
                             Parameter *p, RenderData *data)
@@ -726,19 +739,29 @@ static void dispatch_render(Clinic *c, const char *name, Converter *conv,
     PyValue fn;
     const ConverterRow *row;
     if (!find_override(c, conv->cls, name, &py, &fn, &row)) {
-        if (name[0] == 'r')
+        /* clinic.py's self_converter has a render of its own */
+        bool self = row->kind == CK_SELF;
+        if (name[0] == 'r') {
             builtin_render(c, row->kind, conv, p, data);
-        else if (!strcmp(name, "_render_self"))
+        } else if (!strcmp(name, "_render_self")) {
+            if (!self)   /* simple_declaration() */
+                need_str_attr(c, conv, conv->type, "type");
             builtin_render_self(c, conv, p, data);
-        else
+        } else {
+            if (!self) {   /* declaration(), then "".join(format_units) */
+                need_str_attr(c, conv, conv->type, "type");
+                need_str_attr(c, conv, conv->format_unit, "format_unit");
+            }
             builtin_render_non_self(c, conv, p, data);
+        }
         return;
     }
-    PyValue w = cpy_data_to_python(py, data);
+    void *lent;
+    PyValue w = cpy_data_lend(py, data, &lent);
     PyValue args[2] = { cpy_parameter_object(py, p), w };
     call_override(py, fn, cpy_converter_object(py, conv), args, 2, NULL, NULL, 0,
                   false);
-    cpy_data_from_python(py, w, data);
+    cpy_data_end(py, w, data, lent);
 }
 
 void converter_render(Clinic *c, Converter *conv, Parameter *p,
@@ -848,6 +871,9 @@ void converter_pre_render(Clinic *c, Converter *conv)
         builtin_pre_render(c, row->kind, conv);
     else
         call0(py, fn, conv);
+    /* every part of the output names the variable: clinic.py's
+       _render_self fails on it first ("" + None) */
+    need_str_attr(c, conv, conv->name, "name");
 }
 
 const char *converter_parse_arg(Clinic *c, Converter *conv,
@@ -1034,21 +1060,41 @@ ReturnConverter *return_converter_for_annotation(Clinic *c,
     return py->value_error ? NULL : rc;
 }
 
+/* need_str_attr for a return converter. */
+static void need_return_str(Clinic *c, const ReturnConverter *rc,
+                            const char *value, const char *attr)
+{
+    if (!value)
+        cpy_fail_exception(c, arena_printf(c->arena, "TypeError: %s.%s is "
+                           "None where clinic.py needs a str",
+                           rc->cls->class_name, attr));
+}
+
 void return_converter_render(Clinic *c, ReturnConverter *rc, Function *f,
                              RenderData *data)
 {
     ConverterPython *py;
     PyValue fn;
     const ReturnRow *row;
+    /* the impl's return type (clinic.py would write "static None") */
+    need_return_str(c, rc, rc->type, "type");
     if (!find_return_override(c, rc->cls, "render", &py, &fn, &row)) {
+        /* what the built-in renders join or format into the C code */
+        if (row->kind == RK_LONG) {
+            need_return_str(c, rc, rc->conversion_fn, "conversion_fn");
+            need_return_str(c, rc, rc->unsigned_cast, "unsigned_cast");
+        }
+        if (row->kind == RK_LONG || row->kind == RK_DOUBLE)
+            need_return_str(c, rc, rc->cast, "cast");
         builtin_return_render(c, row->kind, rc, f, data);
         return;
     }
-    PyValue w = cpy_data_to_python(py, data);
+    void *lent;
+    PyValue w = cpy_data_lend(py, data, &lent);
     PyValue args[2] = { cpy_function_object(py, f), w };
     call_override(py, fn, cpy_return_converter_object(py, rc), args, 2, NULL,
                   NULL, 0, false);
-    cpy_data_from_python(py, w, data);
+    cpy_data_end(py, w, data, lent);
 }
 
 void return_converter_declare(Clinic *c, ReturnConverter *rc,
@@ -1061,11 +1107,12 @@ void return_converter_declare(Clinic *c, ReturnConverter *rc,
         builtin_declare(c, rc, data, name);
         return;
     }
-    PyValue w = cpy_data_to_python(py, data);
+    void *lent;
+    PyValue w = cpy_data_lend(py, data, &lent);
     PyValue args[2] = { w, pyvm_str(py->vm, name ? name : "_return_value") };
     call_override(py, fn, cpy_return_converter_object(py, rc), args, 2, NULL,
                   NULL, 0, false);
-    cpy_data_from_python(py, w, data);
+    cpy_data_end(py, w, data, lent);
 }
 
 static void dispatch_err_occurred(Clinic *c, ReturnConverter *rc,
@@ -1082,11 +1129,12 @@ static void dispatch_err_occurred(Clinic *c, ReturnConverter *rc,
             builtin_err_occurred_if(c, text, data);
         return;
     }
-    PyValue w = cpy_data_to_python(py, data);
+    void *lent;
+    PyValue w = cpy_data_lend(py, data, &lent);
     PyValue args[2] = { pyvm_str(py->vm, text), w };
     call_override(py, fn, cpy_return_converter_object(py, rc), args, 2, NULL,
                   NULL, 0, false);
-    cpy_data_from_python(py, w, data);
+    cpy_data_end(py, w, data, lent);
 }
 
 void return_converter_err_occurred_if(Clinic *c, ReturnConverter *rc,
@@ -1098,7 +1146,9 @@ void return_converter_err_occurred_if(Clinic *c, ReturnConverter *rc,
 static void add_method(ConverterPython *py, PyObj *dict, const MethodDef *m,
                        const ConverterRow *row, const ReturnRow *return_row)
 {
-    Binding *b = arena_new_of(py->c->arena, Binding);
+    /* the class outlives the step that made it (a scratch one: a class
+       first used while a function renders) */
+    Binding *b = arena_new_of(py->c->file_arena, Binding);
     b->def = m;
     b->row = row;
     b->return_row = return_row;

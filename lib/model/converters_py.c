@@ -79,7 +79,9 @@ static void host_add(ConverterPython *py, const void *ptr, PyObj *obj)
 /* Python converters see C objects through host objects, one per address:
    those of the objects in the scratch arena, which is about to be reset
    (clinic_scratch_end), are forgotten, so an object made later at the
-   same address gets a host of its own. */
+   same address gets a host of its own, and lose their C object, so that
+   one a block kept (in a class attribute) raises RuntimeError instead of
+   reading freed memory. */
 static void forget_scratch_hosts(Clinic *c)
 {
     const Arena *a = c->scratch;
@@ -88,9 +90,14 @@ static void forget_scratch_hosts(Clinic *c)
         return;   /* hosts are only added in between */
     size_t cap = py->caphosts, kept = 0;
     HostEntry *entries = py->hosts;
-    for (size_t i = 0; i < cap; i++)
-        if (entries[i].ptr && !arena_owns(a, entries[i].ptr))
+    for (size_t i = 0; i < cap; i++) {
+        if (!entries[i].ptr)
+            continue;
+        if (arena_owns(a, entries[i].ptr))
+            pyvm_instance_set_host(entries[i].obj, NULL);
+        else
             entries[kept++] = entries[i];
+    }
     /* open addressing: the survivors are placed anew */
     HostEntry *survivors = xmalloc((kept + 1) * sizeof *entries);
     memcpy(survivors, entries, kept * sizeof *entries);
@@ -131,7 +138,7 @@ CLINIC_NORETURN void cpy_python_error(ConverterPython *py)
                 "Exception raised during parsing:\n%s", e->text);
 }
 
-static CLINIC_NORETURN void cpy_fail_exception(Clinic *c, const char *text)
+CLINIC_NORETURN void cpy_fail_exception(Clinic *c, const char *text)
 {
     clinic_fail(c, 0, "Exception raised during parsing:\n%s", text);
 }
@@ -149,7 +156,7 @@ const char *cpy_result_str(ConverterPython *py, PyValue v, bool none_ok,
         return "";
     cpy_fail_exception(py->c, arena_printf(py->c->arena, "TypeError: %s() "
                    "returned %s where clinic.py needs a str", method,
-                   pyvm_type_name(py->vm, v)));
+                   cpy_other_type(py, v, "str")));
 }
 
 /* Keyword arguments given to a converter, for a Python converter_init. */
@@ -172,7 +179,10 @@ ConverterArg *cpy_args_of_dict(ConverterPython *py, PyObj *dict,
     size_t count = 0;
     while (dict && pyvm_dict_entry(dict, count, &k, &v))
         count++;
-    ConverterArg *args = arena_array_of(py->c->arena, ConverterArg, count + 1);
+    /* kept by add_legacy_c_converter's decorator, which may be made while
+       a function renders (in the scratch arena) */
+    ConverterArg *args = arena_array_of(py->c->file_arena, ConverterArg,
+                                        count + 1);
     for (size_t i = 0; i < count; i++) {
         pyvm_dict_entry(dict, i, &k, &v);
         args[i].name = k.s;
@@ -189,8 +199,10 @@ static unsigned types_of(ConverterPython *py, PyValue v)
         return 0;
     if (v.kind == PY_TUPLE) {
         unsigned bits = 0;
+        pyvm_enter(py->vm, "");
         for (size_t i = 0; i < v.nitems; i++)
             bits |= types_of(py, v.items[i]);
+        pyvm_leave(py->vm);
         return bits;
     }
     if (v.kind == PY_OBJECT && v.obj == pyvm_builtin_class(py->vm, "Null"))
@@ -251,7 +263,8 @@ void cpy_read_list(ConverterPython *py, PyValue v, StrList *to)
     PyObj *list = pyvm_as_list(v);
     if (!list)
         cpy_fail_exception(py->c, arena_printf(py->c->arena, "TypeError: clinic "
-                       "needs a list of str, not %s", pyvm_type_name(py->vm, v)));
+                       "needs a list of str, not %s",
+                       cpy_other_type(py, v, "list")));
     to->len = 0;
     for (size_t i = 0; i < pyvm_list_len(list); i++) {
         PyValue item = pyvm_list_item(list, i);
@@ -285,8 +298,12 @@ PyValue cpy_data_to_python(ConverterPython *py, RenderData *data)
     return w;
 }
 
+/* CRenderData has no attributes of its own, only a kind (HostKind). */
+static const PyHostOps renderdata_ops = { NULL, NULL, NULL };
+
 /* What Python code did to the object, back into data. */
-void cpy_data_from_python(ConverterPython *py, PyValue w, RenderData *data)
+static void cpy_data_from_python(ConverterPython *py, PyValue w,
+                                 RenderData *data)
 {
     PyObj *dict = pyvm_instance_dict(w);
     for (size_t i = 0; i < NLISTS; i++) {
@@ -302,13 +319,30 @@ void cpy_data_from_python(ConverterPython *py, PyValue w, RenderData *data)
         data->return_value = rv.kind == PY_STR ? rv.s : NULL;
 }
 
+PyValue cpy_data_lend(ConverterPython *py, RenderData *data, void **lent)
+{
+    bool existed = host_find(py, data) != NULL;
+    PyValue w = cpy_data_to_python(py, data);
+    /* one made now has data already, and is lent for the first time */
+    *lent = pyvm_instance_set_host(w.obj, data);
+    if (!existed)
+        *lent = NULL;
+    return w;
+}
+
+void cpy_data_end(ConverterPython *py, PyValue w, RenderData *data,
+                  void *lent)
+{
+    cpy_data_from_python(py, w, data);
+    pyvm_instance_set_host(w.obj, lent);
+}
+
 RenderData *cpy_unwrap_data(ConverterPython *py, PyValue v)
 {
-    if (!pyvm_instance_host(v) ||
-        !pyvm_is_subclass(pyvm_class_of(py->vm, v), py->cls_renderdata))
+    RenderData *d = pyvm_instance_host_of(v, &renderdata_ops);
+    if (!d)
         pyvm_raise(py->vm, "TypeError", "clinic needs a CRenderData, not %s",
-                   pyvm_type_name(py->vm, v));
-    RenderData *d = pyvm_instance_host(v);
+                   cpy_other_type(py, v, "CRenderData"));
     cpy_data_from_python(py, v, d);
     return d;
 }
@@ -429,7 +463,7 @@ static void set_field(ConverterPython *py, const Field *f, void *base,
         if (v.kind != PY_STR && v.kind != PY_NONE)
             pyvm_raise(py->vm, "TypeError", "clinic keeps %s.%s as a str or "
                        "None, not %s", owner, f->name,
-                       pyvm_type_name(py->vm, v));
+                       cpy_other_type(py, v, "str"));
         *(const char **)p = v.kind == PY_STR ? v.s : NULL;
         break;
     case F_BOOL:
@@ -444,24 +478,38 @@ static void set_field(ConverterPython *py, const Field *f, void *base,
     }
 }
 
+static const PyHostOps function_ops, parameter_ops;
+
+const char *cpy_other_type(ConverterPython *py, PyValue v, const char *want)
+{
+    const char *name = pyvm_type_name(py->vm, v);
+    if (pyvm_instance_gone(v))
+        return arena_printf(py->c->arena, "a %s whose C object is gone "
+                            "(clinic made it for a step that is over)", name);
+    if (strcmp(name, want))
+        return name;
+    return arena_printf(py->c->arena, "an object of the python block's "
+                        "class %s", name);
+}
+
 Function *cpy_unwrap_function(ConverterPython *py, PyValue v)
 {
     if (v.kind == PY_NONE)
         return NULL;
-    if (!pyvm_instance_host(v) ||
-        !pyvm_is_subclass(pyvm_class_of(py->vm, v), py->cls_function))
+    Function *f = pyvm_instance_host_of(v, &function_ops);
+    if (!f)
         pyvm_raise(py->vm, "TypeError", "clinic needs a Function, not %s",
-                   pyvm_type_name(py->vm, v));
-    return pyvm_instance_host(v);
+                   cpy_other_type(py, v, "Function"));
+    return f;
 }
 
 Parameter *cpy_unwrap_parameter(ConverterPython *py, PyValue v)
 {
-    if (!pyvm_instance_host(v) ||
-        !pyvm_is_subclass(pyvm_class_of(py->vm, v), py->cls_parameter))
+    Parameter *p = pyvm_instance_host_of(v, &parameter_ops);
+    if (!p)
         pyvm_raise(py->vm, "TypeError", "clinic needs a Parameter, not %s",
-                   pyvm_type_name(py->vm, v));
-    return pyvm_instance_host(v);
+                   cpy_other_type(py, v, "Parameter"));
+    return p;
 }
 
 static bool converter_getattr(PyVM *vm, PyObj *self, const char *name,
@@ -521,7 +569,17 @@ static bool converter_setattr(PyVM *vm, PyObj *self, const char *name,
         return true;
     }
     if (!strcmp(name, "parameter")) {
-        conv->parameter = cpy_unwrap_parameter(py, v);
+        Parameter *p = cpy_unwrap_parameter(py, v);
+        /* the copies a function is rendered with go with the scratch
+           arena (forget_scratch_hosts): a converter that outlives it
+           would keep a dangling pointer */
+        const Arena *scratch = py->c->scratch;
+        if (scratch && arena_owns(scratch, p) && !arena_owns(scratch, conv))
+            pyvm_raise(vm, "TypeError", "clinic cannot keep this Parameter "
+                       "in %s: it is a copy made to render one function, "
+                       "and the converter outlives it",
+                       pyvm_type_name(vm, pyvm_obj(self)));
+        conv->parameter = p;
         return true;
     }
     if (!strcmp(name, "specified_type") &&
@@ -582,6 +640,9 @@ PyValue cpy_converter_object(ConverterPython *py, const Converter *cconv)
         if (!conv->attrs)
             conv->attrs = pyvm_dict_new(py->vm);
         conv->object = pyvm_instance_new(py->vm, cls, conv, conv->attrs);
+        /* a copy made to render a function: forgotten with it */
+        if (py->c->scratch && arena_owns(py->c->scratch, conv))
+            host_add(py, conv, conv->object);
     }
     return pyvm_obj(conv->object);
 }
@@ -599,15 +660,23 @@ PyValue cpy_return_converter_object(ConverterPython *py,
     return pyvm_obj(rc->object);
 }
 
+/* "a 'int'", as CPython says, or what cpy_other_type says. */
+static const char *received(ConverterPython *py, PyValue v, const char *want)
+{
+    const char *name = pyvm_type_name(py->vm, v);
+    if (!pyvm_instance_gone(v) && strcmp(name, want))
+        return arena_printf(py->c->arena, "a '%s'", name);
+    return cpy_other_type(py, v, want);
+}
+
 Converter *cpy_unwrap_converter(ConverterPython *py, PyValue self,
                                    const char *method)
 {
-    Converter *conv = pyvm_instance_host(self);
-    if (!conv || !pyvm_is_subclass(pyvm_class_of(py->vm, self),
-                                   cpy_row_class(py, &converter_rows[0])))
+    Converter *conv = pyvm_instance_host_of(self, &converter_ops);
+    if (!conv)
         pyvm_raise(py->vm, "TypeError", "descriptor '%s' requires a "
-                   "'CConverter' object but received a '%s'", method,
-                   pyvm_type_name(py->vm, self));
+                   "'CConverter' object but received %s", method,
+                   received(py, self, "CConverter"));
     return conv;
 }
 
@@ -615,12 +684,11 @@ ReturnConverter *cpy_unwrap_return_converter(ConverterPython *py,
                                                 PyValue self,
                                                 const char *method)
 {
-    ReturnConverter *rc = pyvm_instance_host(self);
-    if (!rc || !pyvm_is_subclass(pyvm_class_of(py->vm, self),
-                                 cpy_return_row_class(py, &return_rows[0])))
+    ReturnConverter *rc = pyvm_instance_host_of(self, &return_converter_ops);
+    if (!rc)
         pyvm_raise(py->vm, "TypeError", "descriptor '%s' requires a "
-                   "'CReturnConverter' object but received a '%s'", method,
-                   pyvm_type_name(py->vm, self));
+                   "'CReturnConverter' object but received %s", method,
+                   received(py, self, "CReturnConverter"));
     return rc;
 }
 
@@ -790,12 +858,33 @@ static const PyHostOps class_ops = { class_getattr, NULL, NULL };
 static const PyHostOps module_ops = { module_getattr, NULL, NULL };
 static const PyHostOps landmine_ops = { landmine_getattr, NULL, NULL };
 
+/* The classes of clinic's objects (Function, Parameter, ...), by name
+   and by the PyHostOps that tell their host pointers apart. */
+typedef struct HostKind {
+    const char *name;
+    const PyHostOps *ops;
+} HostKind;
+
+/* The host classes, by name and kind. */
+static const HostKind host_function = { "Function", &function_ops },
+    host_parameter = { "Parameter", &parameter_ops },
+    host_class = { "Class", &class_ops },
+    host_module = { "Module", &module_ops },
+    host_renderdata = { "CRenderData", &renderdata_ops },
+    host_landmine = { "LandMine", &landmine_ops };
+
 /* The reprs clinic.py gives them, and Parameter's predicates. */
 static PyValue host_repr(PyVM *vm, const PyArgs *a, void *data)
 {
-    const char *what = data;
+    const HostKind *kind = data;
+    const char *what = kind->name;
     PyValue self = a->args[0];
-    void *host = pyvm_instance_host(self);
+    /* self may be another host class's, its class deriving from both */
+    void *host = pyvm_instance_host_of(self, kind->ops);
+    if (!host)
+        pyvm_raise(vm, "TypeError", "descriptor '__repr__' requires a '%s' "
+                   "object but received %s", what,
+                   received(cpy_of_vm(vm), self, what));
     if (!strcmp(what, "LandMine"))
         return pyvm_str(vm, arena_printf(cpy_of_vm(vm)->c->arena,
                         "<LandMine %s>", py_repr_str(cpy_of_vm(vm)->c->arena,
@@ -909,12 +998,13 @@ static bool class_field_ok(ConverterPython *py, const Field *f, PyValue v,
              (v.kind == PY_OBJECT &&
               v.obj == pyvm_builtin_class(py->vm, "Null"));
     if (!ok && invalid && !*invalid)
-        *invalid = arena_printf(py->c->arena, "TypeError: clinic needs "
+        *invalid = arena_printf(py->c->file_arena, "TypeError: clinic needs "
                                 "%s.%s to be %s, not %s", class_name, f->name,
                                 f->kind == F_STR ? "a str or None"
                                                  : "a class or a tuple of "
                                                    "classes",
-                                pyvm_type_name(py->vm, v));
+                                cpy_other_type(py, v, f->kind == F_STR
+                                                      ? "str" : "tuple"));
     return ok;
 }
 
@@ -925,7 +1015,7 @@ static void converter_class_created(PyVM *vm, PyObj *cls)
 {
     ConverterPython *py = cpy_of_vm(vm);
     const ConverterClass *base = pyvm_class_data(cls);
-    ConverterClass *cc = arena_new_of(py->c->arena, ConverterClass);
+    ConverterClass *cc = arena_new_of(py->c->file_arena, ConverterClass);
     cc->class_name = pyvm_class_name(cls);
     cc->base = base;
     cc->pyclass = cls;
@@ -950,7 +1040,8 @@ static void return_converter_class_created(PyVM *vm, PyObj *cls)
 {
     ConverterPython *py = cpy_of_vm(vm);
     const ReturnConverterClass *base = pyvm_class_data(cls);
-    ReturnConverterClass *rc = arena_new_of(py->c->arena, ReturnConverterClass);
+    ReturnConverterClass *rc = arena_new_of(py->c->file_arena,
+                                            ReturnConverterClass);
     rc->class_name = pyvm_class_name(cls);
     rc->base = base;
     rc->pyclass = cls;
@@ -966,15 +1057,14 @@ static void return_converter_class_created(PyVM *vm, PyObj *cls)
     return_converter_register_class(py->c, rc);
 }
 
-static PyObj *cpy_host_class(ConverterPython *py, const char *name,
-                         const PyHostOps *ops)
+static PyObj *cpy_host_class(ConverterPython *py, const HostKind *kind)
 {
     PyObj *dict = pyvm_dict_new(py->vm);
     pyvm_dict_set_static(py->vm, dict, "__repr__",
-                  pyvm_native(py->vm, "__repr__", host_repr, (void *)name,
+                  pyvm_native(py->vm, "__repr__", host_repr, (void *)kind,
                               true));
-    return pyvm_class_new(py->vm, name, py->flavour->module, NULL, 0, dict,
-                          ops, NULL);
+    return pyvm_class_new(py->vm, kind->name, py->flavour->module, NULL, 0,
+                          dict, kind->ops, NULL);
 }
 
 ConverterPython *cpy_of(Clinic *c)
@@ -993,12 +1083,12 @@ ConverterPython *cpy_of(Clinic *c)
     c->before_scratch_reset = forget_scratch_hosts;
     py->row_class = arena_array_of(a, PyObj *, converter_nrows);
     py->return_row_class = arena_array_of(a, PyObj *, return_nrows);
-    py->cls_function = cpy_host_class(py, "Function", &function_ops);
-    py->cls_parameter = cpy_host_class(py, "Parameter", &parameter_ops);
-    py->cls_class = cpy_host_class(py, "Class", &class_ops);
-    py->cls_module = cpy_host_class(py, "Module", &module_ops);
-    py->cls_renderdata = cpy_host_class(py, "CRenderData", NULL);
-    py->cls_landmine = cpy_host_class(py, "LandMine", &landmine_ops);
+    py->cls_function = cpy_host_class(py, &host_function);
+    py->cls_parameter = cpy_host_class(py, &host_parameter);
+    py->cls_class = cpy_host_class(py, &host_class);
+    py->cls_module = cpy_host_class(py, &host_module);
+    py->cls_renderdata = cpy_host_class(py, &host_renderdata);
+    py->cls_landmine = cpy_host_class(py, &host_landmine);
     static const struct {
         const char *name;
         ParamKind kind;

@@ -107,6 +107,8 @@ PyValue cpy_str_or_none(ConverterPython *py, const char *s);
 /* An exception escaping Python code C called: clinic.py's parse loop
    reports any exception as "Exception raised during parsing". */
 CLINIC_NORETURN void cpy_python_error(ConverterPython *py);
+/* The same for an exception clinic raises itself (text: "Type: message"). */
+CLINIC_NORETURN void cpy_fail_exception(Clinic *c, const char *text);
 /* A method's result where clinic.py uses it as a str; None is NULL when
    none_ok, "" where clinic.py only tests it. */
 const char *cpy_result_str(ConverterPython *py, PyValue v, bool none_ok,
@@ -119,7 +121,14 @@ ConverterArg *cpy_args_of_dict(ConverterPython *py, PyObj *dict, size_t *n);
    C (to_python), and C refreshed from them (from_python, unwrap_data),
    whenever control crosses. */
 PyValue cpy_data_to_python(ConverterPython *py, RenderData *data);
-void cpy_data_from_python(ConverterPython *py, PyValue w, RenderData *data);
+/* cpy_data_to_python and its way back around a call of Python
+   code: data is the generator's, on its stack while it renders one
+   function, so its object is backed by it only during such calls (lent
+   keeps what the object had, for nested calls); one a block keeps
+   raises RuntimeError afterwards instead of writing to a dead frame. */
+PyValue cpy_data_lend(ConverterPython *py, RenderData *data, void **lent);
+void cpy_data_end(ConverterPython *py, PyValue w, RenderData *data,
+                  void *lent);
 RenderData *cpy_unwrap_data(ConverterPython *py, PyValue v);
 void cpy_fill_list(ConverterPython *py, PyObj *list, const StrList *from);
 void cpy_read_list(ConverterPython *py, PyValue v, StrList *to);
@@ -138,6 +147,12 @@ Converter *cpy_unwrap_converter(ConverterPython *py, PyValue self,
 ReturnConverter *cpy_unwrap_return_converter(ConverterPython *py,
                                              PyValue self,
                                              const char *method);
+/* The type of v, as a message that wants a `want` (clinic's class or a
+   built-in one: "Parameter", "str") and got v names it: "an object of the
+   python block's class Parameter" when the names are the same ("clinic
+   needs a Parameter, not Parameter" would not tell), "a Parameter whose C
+   object is gone" for one clinic took back (pyvm_instance_gone). */
+const char *cpy_other_type(ConverterPython *py, PyValue v, const char *want);
 Function *cpy_unwrap_function(ConverterPython *py, PyValue v);
 Parameter *cpy_unwrap_parameter(ConverterPython *py, PyValue v);
 

@@ -60,7 +60,7 @@ static const char *str_arg(PyVM *vm, const PyArgs *a, const char *fname)
     pyvm_bind(vm, a, fname, "s", v, NULL);
     if (v[0].kind != PY_STR)
         pyvm_raise(vm, "TypeError", "%s() needs a str, not %s", fname,
-                   pyvm_type_name(vm, v[0]));
+                   cpy_other_type(cpy_of_vm(vm), v[0], "str"));
     return v[0].s;
 }
 
@@ -249,7 +249,7 @@ static PyValue ns_add_c_converter(PyVM *vm, const PyArgs *a, void *data)
         size_t n = strlen(cname), k = strlen(suffix);
         if (n < k || strcmp(cname + n - k, suffix))
             return v[0];
-        name = arena_strndup(py->c->arena, cname, n - k);
+        name = arena_strndup(py->c->file_arena, cname, n - k);
     }
     if (is_return)
         return_converter_register_name(py->c, name, rcls);
@@ -308,7 +308,8 @@ static PyValue ns_add_legacy_c_converter(PyVM *vm, const PyArgs *a,
     PyValue v[1];
     PyObj *kw;
     pyvm_bind(vm, a, "add_legacy_c_converter", "format_unit **", v, &kw);
-    LegacyDecorator *d = arena_new_of(py->c->arena, LegacyDecorator);
+    /* the registry keeps what it registers for the whole file */
+    LegacyDecorator *d = arena_new_of(py->c->file_arena, LegacyDecorator);
     d->format_unit = v[0].kind == PY_STR ? v[0].s : "";
     d->kwargs = cpy_args_of_dict(py, kw, &d->nkwargs);
     return pyvm_native(vm, "closure", legacy_decorator, d, false);

@@ -687,7 +687,8 @@ ConverterRegistry *converters_new(Arena *a, const Dialect *d)
 
 const ConverterClass *converter_class_find(const Clinic *c, const char *name)
 {
-    return named_get(c->arena, &c->converters->converters, name);
+    ConverterRegistry *r = c->converters;
+    return named_get(r->arena, &r->converters, name);
 }
 
 /* The names of the converters (and return converters) known now,
@@ -727,19 +728,22 @@ const LegacyEntry *legacy_entry_find(const Clinic *c, const char *unit)
 const ReturnConverterClass *return_converter_class_find(const Clinic *c,
                                                         const char *name)
 {
-    return named_get(c->arena, &c->converters->return_converters, name);
+    ConverterRegistry *r = c->converters;
+    return named_get(r->arena, &r->return_converters, name);
 }
 
 const ConverterClass *converter_class_by_class_name(const Clinic *c,
                                                     const char *class_name)
 {
-    return named_get(c->arena, &c->converters->classes, class_name);
+    ConverterRegistry *r = c->converters;
+    return named_get(r->arena, &r->classes, class_name);
 }
 
 const ReturnConverterClass *
 return_converter_class_by_class_name(const Clinic *c, const char *class_name)
 {
-    return named_get(c->arena, &c->converters->return_classes, class_name);
+    ConverterRegistry *r = c->converters;
+    return named_get(r->arena, &r->return_classes, class_name);
 }
 
 /* The part of a class name before suffix, or NULL if it does not end so
@@ -796,7 +800,7 @@ static void *grow(Arena *a, void *items, size_t len, size_t *cap,
 void converter_register_class(Clinic *c, ConverterClass *cls)
 {
     ConverterRegistry *r = c->converters;
-    r->declared = grow(c->arena, r->declared, r->ndeclared, &r->capdeclared,
+    r->declared = grow(r->arena, r->declared, r->ndeclared, &r->capdeclared,
                        sizeof *r->declared);
     r->declared[r->ndeclared++] = cls;
     if (!cls->base)
@@ -804,15 +808,15 @@ void converter_register_class(Clinic *c, ConverterClass *cls)
     inherit_attributes(cls);
 
     /* CConverterAutoRegister: add_c_converter ... */
-    const char *key = strip_suffix(c->arena, cls->class_name, "_converter");
+    const char *key = strip_suffix(r->arena, cls->class_name, "_converter");
     if (!cls->class_name)
         key = cls->name;
     if (!cls->name)
         cls->name = key ? key : cls->class_name;
     if (key)
-        named_set(c->arena, &r->converters, key, cls);
+        named_set(r->arena, &r->converters, key, cls);
     if (cls->class_name)
-        named_set(c->arena, &r->classes, cls->class_name, cls);
+        named_set(r->arena, &r->classes, cls->class_name, cls);
 
     /* ... and add_default_legacy_c_converter. */
     const char *unit = cls->format_unit;
@@ -826,7 +830,7 @@ void converter_register_class(Clinic *c, ConverterClass *cls)
 void return_converter_register_class(Clinic *c, ReturnConverterClass *cls)
 {
     ConverterRegistry *r = c->converters;
-    r->return_declared = grow(c->arena, r->return_declared,
+    r->return_declared = grow(r->arena, r->return_declared,
                               r->nreturn_declared, &r->capreturn_declared,
                               sizeof *r->return_declared);
     r->return_declared[r->nreturn_declared++] = cls;
@@ -844,15 +848,15 @@ void return_converter_register_class(Clinic *c, ReturnConverterClass *cls)
         cls->unsigned_cast = b->unsigned_cast;
 
     const char *key =
-        strip_suffix(c->arena, cls->class_name, "_return_converter");
+        strip_suffix(r->arena, cls->class_name, "_return_converter");
     if (!cls->class_name)
         key = cls->name;
     if (!cls->name)
         cls->name = key ? key : cls->class_name;
     if (key)
-        named_set(c->arena, &r->return_converters, key, cls);
+        named_set(r->arena, &r->return_converters, key, cls);
     if (cls->class_name)
-        named_set(c->arena, &r->return_classes, cls->class_name, cls);
+        named_set(r->arena, &r->return_classes, cls->class_name, cls);
 }
 
 size_t converters_declared(const Clinic *c,
@@ -874,13 +878,15 @@ size_t return_converters_declared(const Clinic *c,
 void converter_register_name(Clinic *c, const char *name,
                              const ConverterClass *cls)
 {
-    named_set(c->arena, &c->converters->converters, name, cls);
+    ConverterRegistry *r = c->converters;
+    named_set(r->arena, &r->converters, name, cls);
 }
 
 void return_converter_register_name(Clinic *c, const char *name,
                                     const ReturnConverterClass *cls)
 {
-    named_set(c->arena, &c->converters->return_converters, name, cls);
+    ConverterRegistry *r = c->converters;
+    named_set(r->arena, &r->return_converters, name, cls);
 }
 
 void converter_register_legacy(Clinic *c, const char *format_unit,

@@ -239,6 +239,17 @@ PyObj *pyvm_builtin_class(PyVM *vm, const char *name);
    beyond the host's (NULL: a new one). */
 PyObj *pyvm_instance_new(PyVM *vm, PyObj *cls, void *host, PyObj *dict);
 void *pyvm_instance_host(PyValue v);
+/* v's host pointer when it is of the kind ops stands for (v's class
+   has these ops): NULL for anything else, such as an object whose class
+   derives from two host classes and whose host is the other one's.  A
+   python block cannot make instances of a host class (TypeError). */
+void *pyvm_instance_host_of(PyValue v, const PyHostOps *ops);
+/* Sets o's host pointer and returns the one it had.  NULL: the host's
+   object is gone, and reading or writing a host attribute of o raises
+   RuntimeError (a python block may keep o longer than the host keeps
+   what it stands for). */
+void *pyvm_instance_set_host(PyObj *o, void *host);
+bool pyvm_instance_gone(PyValue v);
 PyObj *pyvm_instance_dict(PyValue v);
 
 /* ---- calling, attributes, raising -------------------------------------- */
@@ -251,6 +262,12 @@ bool pyvm_pcall_method(PyVM *vm, PyValue fn, PyValue self, const PyArgs *a,
                        PyValue *result);
 
 PyValue pyvm_getattr(PyVM *vm, PyValue obj, const char *name);
+
+/* Py_EnterRecursiveCall and Py_LeaveRecursiveCall, for a host function
+   that recurses into the values it is given: RecursionError ("maximum
+   recursion depth exceeded" and where) past the interpreter's limit. */
+void pyvm_enter(PyVM *vm, const char *where);
+void pyvm_leave(PyVM *vm);
 
 /* Raises exception type (a built-in exception's name) with a message. */
 _Noreturn void pyvm_raise(PyVM *vm, const char *type, const char *fmt, ...)

@@ -542,10 +542,13 @@ static bool isinstance_of(PyVM *vm, PyValue v, PyValue classes, bool subclass,
     if (cls)
         return class_check(vm, v, cls, subclass);
     if (classes.kind == PY_TUPLE) {
-        for (size_t i = 0; i < classes.nitems; i++)
-            if (isinstance_of(vm, v, classes.items[i], subclass, fname))
-                return true;
-        return false;
+        bool found = false;
+        vm_enter(vm, subclass ? " in __subclasscheck__"
+                              : " in __instancecheck__");
+        for (size_t i = 0; i < classes.nitems && !found; i++)
+            found = isinstance_of(vm, v, classes.items[i], subclass, fname);
+        vm_leave(vm);
+        return found;
     }
     if (classes.kind == PY_TYPE || classes.kind == PY_SET)
         return isinstance_of(vm, v, pyvm_import(vm, classes), subclass, fname);

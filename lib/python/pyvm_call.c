@@ -19,17 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Python's default recursion limit, less what the interpreter's own
-   frames below the first call use. */
-#define MAX_DEPTH 990
-
 /* The C stack a run may take: a call that would go past it is Python's
-   RecursionError rather than a crash.  Ordinary builds reach MAX_DEPTH
+   RecursionError rather than a crash.  Ordinary builds reach VM_MAX_DEPTH
    long before (a Python call takes 2-4 KiB); it is what stops a deep
    recursion under a sanitizer, or on a small stack (ulimit -s).  Threads
    get the same stack as the main thread (clinic/pool.c).  The margin is
-   for what runs between two calls: the parsers' and the formatters'
-   depths are bounded. */
+   for what runs between two checks (vm_enter, eval): the parsers' and the
+   formatters' depths are bounded. */
 size_t vm_stack_budget(void)
 {
     size_t size = (size_t)8 << 20;
@@ -40,14 +36,20 @@ size_t vm_stack_budget(void)
     return size > 2 * margin ? size - margin : size / 2;
 }
 
-static void enter_call(PyVM *vm)
+void vm_recursion_error(PyVM *vm, const char *where)
 {
-    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-    if (vm->depth >= MAX_DEPTH ||
-        (vm->stack_base > here && vm->stack_base - here > vm->stack_budget))
-        vm_raise_class(vm, vm->types[T_RECURSION_ERROR],
-                       "maximum recursion depth exceeded");
-    vm->depth++;
+    vm_raise_class(vm, vm->types[T_RECURSION_ERROR], arena_printf(vm->a,
+                   "maximum recursion depth exceeded%s", where));
+}
+
+void pyvm_enter(PyVM *vm, const char *where)
+{
+    vm_enter(vm, where);
+}
+
+void pyvm_leave(PyVM *vm)
+{
+    vm_leave(vm);
 }
 
 /* ---- temporaries -------------------------------------------------------- */
@@ -318,6 +320,7 @@ bool vm_protect(PyVM *vm, void (*f)(PyVM *, void *), void *ctx)
     h.prev = vm->handler;
     h.frame = vm->frame;
     h.depth = vm->depth;
+    h.nin_repr = vm->nin_repr;
     h.temp = vm_temp_mark(vm);
     int line = vm->line;
     if (!h.prev)   /* the outermost run: calls measure the stack from here */
@@ -331,6 +334,7 @@ bool vm_protect(PyVM *vm, void (*f)(PyVM *, void *), void *ctx)
     vm->handler = h.prev;
     vm->frame = h.frame;
     vm->depth = h.depth;
+    vm->nin_repr = h.nin_repr;
     vm_temp_release(vm, h.temp);
     PyError saved = vm->error;
     describe_error(vm);
@@ -613,6 +617,18 @@ void pyvm_bind(PyVM *vm, const PyArgs *a, const char *fname, const char *spec,
 
 /* ---- calling ----------------------------------------------------------- */
 
+PyValue vm_call_link(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
+                     const char *const *kwnames, const PyValue *kwvalues,
+                     size_t nkw)
+{
+    if (vm_is_kind(fn, OBJ_FUNCTION) || vm_is_kind(fn, OBJ_NATIVE))
+        return vm_call(vm, fn, args, nargs, kwnames, kwvalues, nkw);
+    vm_enter(vm, " while calling a Python object");
+    PyValue r = vm_call(vm, fn, args, nargs, kwnames, kwvalues, nkw);
+    vm_leave(vm);
+    return r;
+}
+
 PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 const char *const *kwnames, const PyValue *kwvalues,
                 size_t nkw)
@@ -621,18 +637,18 @@ PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
     if (fn.kind == PY_OBJECT) {
         switch (fn.obj->kind) {
         case OBJ_FUNCTION: {
-            enter_call(vm);
+            vm_enter(vm, "");
             PyValue r = vm_run_function(vm, (PyFunction *)fn.obj, args, nargs,
                                         kwnames, kwvalues, nkw);
-            vm->depth--;
+            vm_leave(vm);
             return r;
         }
         case OBJ_NATIVE: {
             PyNative *n = (PyNative *)fn.obj;
             PyArgs a = { args, nargs, kwnames, kwvalues, nkw };
-            enter_call(vm);
+            vm_enter(vm, "");
             PyValue r = n->fn(vm, &a, n->data);
-            vm->depth--;
+            vm_leave(vm);
             return r;
         }
         case OBJ_METHOD: {
@@ -642,8 +658,8 @@ PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
             full[0] = m->self;
             if (nargs)
                 memcpy(full + 1, args, nargs * sizeof *args);
-            PyValue r = vm_call(vm, m->func, full, nargs + 1, kwnames,
-                                kwvalues, nkw);
+            PyValue r = vm_call_link(vm, m->func, full, nargs + 1, kwnames,
+                                     kwvalues, nkw);
             vm_temp_release(vm, mark);
             return r;
         }
@@ -652,14 +668,14 @@ PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                                   kwnames, kwvalues, nkw);
         case OBJ_WRAPPER:
             if (fn.obj->type != vm->types[T_PROPERTY])
-                return vm_call(vm, ((PyWrapper *)fn.obj)->func, args, nargs,
-                               kwnames, kwvalues, nkw);
+                return vm_call_link(vm, ((PyWrapper *)fn.obj)->func, args,
+                                    nargs, kwnames, kwvalues, nkw);
             break;
         case OBJ_INSTANCE: {
             PyValue call;
             if (vm_lookup(fn.obj->type, "__call__", &call, NULL))
-                return vm_call(vm, vm_bind(vm, call, fn, NULL), args, nargs,
-                               kwnames, kwvalues, nkw);
+                return vm_call_link(vm, vm_bind(vm, call, fn, NULL), args,
+                                    nargs, kwnames, kwvalues, nkw);
             break;
         }
         default:

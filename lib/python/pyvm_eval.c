@@ -777,6 +777,11 @@ static PyValue eval_lambda(PyVM *vm, Env *env, const PyExpr *e)
 
 static PyValue eval(PyVM *vm, Env *env, const PyExpr *e)
 {
+    /* an expression nests as deep as the parser allows (2,000), which a
+       stack that calls have mostly taken may not hold (a sanitizer's
+       frames are big): the stack is checked as vm_enter checks it */
+    if (e->kind != PX_CONST && e->kind != PX_NAME && vm_stack_spent(vm))
+        vm_recursion_error(vm, "");
     switch (e->kind) {
     case PX_CONST:
         return e->value;
@@ -1042,9 +1047,15 @@ static Flow exec_stmt(PyVM *vm, Env *env, const PyStmt *s)
             del_target(vm, env, s->targets[i]);
         return FLOW_NORMAL;
     case ST_IF:
-        if (vm_truthy(vm, eval(vm, env, s->test)))
-            return exec_block(vm, env, s->body, s->nbody);
-        return exec_block(vm, env, s->orelse, s->norelse);
+        /* an elif chain (pyvm_parse.c) runs as a loop */
+        while (!vm_truthy(vm, eval(vm, env, s->test))) {
+            if (s->norelse != 1 || s->orelse[0]->kind != ST_IF)
+                return exec_block(vm, env, s->orelse, s->norelse);
+            s = s->orelse[0];
+            vm->line = s->line;
+            vm_step(vm);
+        }
+        return exec_block(vm, env, s->body, s->nbody);
     case ST_WHILE:
         while (vm_truthy(vm, eval(vm, env, s->test))) {
             Flow f = exec_block(vm, env, s->body, s->nbody);

@@ -343,6 +343,7 @@ typedef struct Handler {
     struct Handler *prev;
     Frame *frame;
     int depth;
+    int nin_repr;
     TempMark temp;
 } Handler;
 
@@ -371,8 +372,8 @@ struct PyVM {
     size_t memory_slack;       /* allowed past the caps to report them */
     bool reserving;            /* making a MemoryError: no checks */
     PyValue ret;               /* a return statement's value */
-    const PyObj *in_repr[64];  /* containers being repr()'d: "[...]" */
-    int nin_repr;
+    const PyObj **in_repr;     /* containers being repr()'d: "[...]" */
+    int nin_repr, in_repr_cap;
     void *host;                /* pyvm_set_host() */
     TempChunk *temp;           /* the chunk temporaries come from now */
     TempChunk *temp_first;
@@ -424,6 +425,34 @@ static inline uint64_t vm_work_of(uint64_t n, uint64_t per)
 {
     return n > UINT64_MAX / 64 / per ? UINT64_MAX / 64 : n * per;
 }
+/* Python's default recursion limit, less what the interpreter's own
+   frames below the first call use. */
+#define VM_MAX_DEPTH 990
+/* Py_EnterRecursiveCall: the one bound on recursion on the C stack.  A
+   Python call enters, and so does every native that recurses into the
+   values it is given (comparing, hashing, repr() of containers, ...),
+   so that a deep or cyclic value is a RecursionError ("maximum recursion
+   depth exceeded" and `where`: " in comparison") where it would overflow
+   the stack.  Both the depth and the C stack taken since the outermost
+   run began (vm_stack_budget) are checked; an exception restores the
+   depth (vm_protect), otherwise each vm_enter is paired with a
+   vm_leave. */
+_Noreturn void vm_recursion_error(PyVM *vm, const char *where);
+static inline bool vm_stack_spent(const PyVM *vm)
+{
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    return vm->stack_base > here && vm->stack_base - here > vm->stack_budget;
+}
+static inline void vm_enter(PyVM *vm, const char *where)
+{
+    if (vm->depth >= VM_MAX_DEPTH || vm_stack_spent(vm))
+        vm_recursion_error(vm, where);
+    vm->depth++;
+}
+static inline void vm_leave(PyVM *vm)
+{
+    vm->depth--;
+}
 /* MemoryError unless the block can take `bytes` more: a cap on the arena
    a run grows, checked as steps go and before every big allocation. */
 void vm_reserve(PyVM *vm, size_t bytes);
@@ -444,6 +473,13 @@ void vm_temp_release(PyVM *vm, TempMark m);
 PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 const char *const *kwnames, const PyValue *kwvalues,
                 size_t nkw);
+/* vm_call for a call that forwards to fn (a bound method's function, a
+   staticmethod's, __call__, __init__): a chain of them is as long as
+   Python code makes it, so a link that is not a function or a native
+   (which enter themselves) enters as a call. */
+PyValue vm_call_link(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
+                     const char *const *kwnames, const PyValue *kwvalues,
+                     size_t nkw);
 PyValue vm_call0(PyVM *vm, PyValue fn);
 PyValue vm_call1(PyVM *vm, PyValue fn, PyValue x);
 PyValue vm_call2(PyVM *vm, PyValue fn, PyValue x, PyValue y);

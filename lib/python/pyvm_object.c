@@ -244,6 +244,12 @@ PyValue vm_instantiate(PyVM *vm, PyClass *cls, const PyValue *args,
                            arena_printf(vm->a, "clinic's Python cannot "
                                         "subclass the built-in type '%s'",
                                         cls->mro[i]->name));
+    /* the host makes those, with the C object behind them: one made
+       here would have none, and a method of the host would find none */
+    if (cls->host)
+        vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
+                       "cannot create '%s' instances in a python block: "
+                       "clinic makes them", cls->name));
     PyInstance *inst = vm_alloc_obj(vm, sizeof *inst, OBJ_INSTANCE, cls);
     inst->dict = vm_dict_new(vm);
     inst->args = vm_make_tuple(vm, args, nargs);
@@ -255,7 +261,8 @@ PyValue vm_instantiate(PyVM *vm, PyClass *cls, const PyValue *args,
         full[0] = self;
         if (nargs)
             memcpy(full + 1, args, nargs * sizeof *args);
-        PyValue r = vm_call(vm, init, full, nargs + 1, kwnames, kwvalues, nkw);
+        PyValue r = vm_call_link(vm, init, full, nargs + 1, kwnames, kwvalues,
+                                 nkw);
         if (r.kind != PY_NONE)
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "__init__() should return None, not '%s'",
@@ -391,7 +398,11 @@ static bool special_attribute(PyVM *vm, PyValue obj, const char *name,
                 *out = m->func;
                 return true;
             }
-            return vm_getattr_opt(vm, m->func, name, out);
+            /* the function's: m->func may be a method in turn */
+            vm_enter(vm, "");
+            bool found = vm_getattr_opt(vm, m->func, name, out);
+            vm_leave(vm);
+            return found;
         }
         if (o->kind == OBJ_INSTANCE && o->type->is_exception &&
             !strcmp(name, "args")) {
@@ -459,6 +470,16 @@ static bool super_getattr(PyVM *vm, PySuper *s, const char *name, PyValue *out)
 }
 
 /* obj.name without raising: false when there is no such attribute. */
+/* An instance of a host class whose host object is gone (the host took
+   it back: pyvm_instance_set_host), or that never had one. */
+_Noreturn static void host_gone(PyVM *vm, PyValue obj)
+{
+    vm_raise_class(vm, vm->types[T_RUNTIME_ERROR], arena_printf(vm->a,
+                   "the C object behind this '%s' object is gone: clinic "
+                   "made it for a step that is over", vm_type_name(vm, obj)));
+}
+
+
 bool vm_getattr_opt(PyVM *vm, PyValue obj, const char *name, PyValue *out)
 {
     if (vm_is_kind(obj, OBJ_SUPER)) {
@@ -503,10 +524,12 @@ bool vm_getattr_opt(PyVM *vm, PyValue obj, const char *name, PyValue *out)
     }
 
     PyClass *type = vm_type_of(vm, obj);
-    if (type->host && vm_is_kind(obj, OBJ_INSTANCE) &&
-        ((PyInstance *)obj.obj)->host && type->host->getattr &&
-        type->host->getattr(vm, obj.obj, name, out))
-        return true;
+    if (type->host && vm_is_kind(obj, OBJ_INSTANCE) && type->host->getattr) {
+        if (!((PyInstance *)obj.obj)->host)
+            host_gone(vm, obj);
+        if (type->host->getattr(vm, obj.obj, name, out))
+            return true;
+    }
 
     PyValue cv;
     PyClass *owner = NULL;
@@ -591,10 +614,12 @@ void vm_setattr(PyVM *vm, PyValue obj, const char *name, PyValue v)
         return;
     }
     PyClass *type = vm_type_of(vm, obj);
-    if (type->host && vm_is_kind(obj, OBJ_INSTANCE) &&
-        ((PyInstance *)obj.obj)->host && type->host->setattr &&
-        type->host->setattr(vm, obj.obj, name, v))
-        return;
+    if (type->host && vm_is_kind(obj, OBJ_INSTANCE) && type->host->setattr) {
+        if (!((PyInstance *)obj.obj)->host)
+            host_gone(vm, obj);
+        if (type->host->setattr(vm, obj.obj, name, v))
+            return;
+    }
     PyValue cv;
     if (vm_lookup(type, name, &cv, NULL) && is_property(vm, cv))
         vm_raise_class(vm, vm->types[T_ATTRIBUTE_ERROR], arena_printf(vm->a,
@@ -841,6 +866,26 @@ void *pyvm_instance_host(PyValue v)
     return vm_is_kind(v, OBJ_INSTANCE) ? ((PyInstance *)v.obj)->host : NULL;
 }
 
+void *pyvm_instance_set_host(PyObj *o, void *host)
+{
+    PyInstance *inst = (PyInstance *)o;
+    void *old = inst->host;
+    inst->host = host;
+    return old;
+}
+
+bool pyvm_instance_gone(PyValue v)
+{
+    return vm_is_kind(v, OBJ_INSTANCE) && v.obj->type->host &&
+           !((PyInstance *)v.obj)->host;
+}
+
+void *pyvm_instance_host_of(PyValue v, const PyHostOps *ops)
+{
+    return vm_is_kind(v, OBJ_INSTANCE) && v.obj->type->host == ops
+               ? ((PyInstance *)v.obj)->host : NULL;
+}
+
 PyObj *pyvm_instance_dict(PyValue v)
 {
     return vm_is_kind(v, OBJ_INSTANCE) ? &((PyInstance *)v.obj)->dict->ob
@@ -956,9 +1001,13 @@ PyValue pyvm_export(PyVM *vm, PyValue v)
         return out;
     }
     if (v.kind == PY_TUPLE) {
+        /* what clinic keeps is no deeper than vm_enter allows, so that
+           its own recursive walks (py_repr, py_equal) cannot overflow */
         PyValue *items = arena_array_of(vm->a, PyValue, v.nitems + 1);
+        vm_enter(vm, "");
         for (size_t i = 0; i < v.nitems; i++)
             items[i] = pyvm_export(vm, v.items[i]);
+        vm_leave(vm);
         return vm_make_tuple(vm, items, v.nitems);
     }
     return v;

@@ -846,7 +846,8 @@ static bool user_eq(PyVM *vm, PyValue x, PyValue y, bool *found)
     return false;
 }
 
-bool vm_eq(PyVM *vm, PyValue x, PyValue y)
+/* x == y for a container or an object: what may recurse. */
+static bool eq_deep(PyVM *vm, PyValue x, PyValue y)
 {
     if (x.kind != PY_OBJECT && y.kind != PY_OBJECT) {
         if (x.kind == PY_TUPLE && y.kind == PY_TUPLE) {
@@ -920,6 +921,17 @@ bool vm_eq(PyVM *vm, PyValue x, PyValue y)
     }
 }
 
+bool vm_eq(PyVM *vm, PyValue x, PyValue y)
+{
+    if (x.kind != PY_OBJECT && y.kind != PY_OBJECT &&
+        (x.kind != PY_TUPLE || y.kind != PY_TUPLE))
+        return py_equal(&x, &y);
+    vm_enter(vm, " in comparison");
+    bool r = eq_deep(vm, x, y);
+    vm_leave(vm);
+    return r;
+}
+
 /* CPython's hash of a float (_Py_HashDouble). */
 static int64_t hash_double(double v)
 {
@@ -951,18 +963,23 @@ static int64_t hash_double(double v)
     return h == -1 ? -2 : h;
 }
 
+/* CPython checks no depth there (a deep tuple overflows its stack) */
+#define HASHING " while hashing an object"
+
 static int64_t hash_tuple(PyVM *vm, const PyValue *items, size_t n)
 {
     const uint64_t p1 = 11400714785074694791ULL, p2 = 14029467366897019727ULL,
                    p5 = 2870177450012600261ULL;
     uint64_t acc = p5;
     vm_work(vm, n * WORK_ITEM);
+    vm_enter(vm, HASHING);
     for (size_t i = 0; i < n; i++) {
         uint64_t lane = (uint64_t)vm_hash(vm, items[i]);
         acc += lane * p2;
         acc = (acc << 31) | (acc >> 33);
         acc *= p1;
     }
+    vm_leave(vm);
     acc += n ^ (p5 ^ 3527539UL);
     if (acc == (uint64_t)-1)
         return 1546275796;
@@ -1035,8 +1052,10 @@ int64_t vm_hash(PyVM *vm, PyValue v)
             uint64_t h = 0;
             size_t pos = 0;
             PyValue key;
+            vm_enter(vm, HASHING);
             while (vm_set_next((PySet *)o, &pos, &key))
                 h ^= (uint64_t)vm_hash(vm, key) * 3644798167u;
+            vm_leave(vm);
             return (int64_t)h;
         }
     case OBJ_INSTANCE: {
@@ -1058,9 +1077,13 @@ int64_t vm_hash(PyVM *vm, PyValue v)
             unhashable(vm, v);
         return hash_pointer(o);
     }
-    case OBJ_METHOD:
-        return vm_hash(vm, ((PyMethod *)o)->self) ^
-               vm_hash(vm, ((PyMethod *)o)->func);
+    case OBJ_METHOD: {
+        vm_enter(vm, HASHING);
+        int64_t h = vm_hash(vm, ((PyMethod *)o)->self) ^
+                    vm_hash(vm, ((PyMethod *)o)->func);
+        vm_leave(vm);
+        return h;
+    }
     case OBJ_CLASS:
         /* the builtin classes clinic knows hash as in the reference
            interpreter, so sets of them iterate (and print) in its order */
@@ -1158,7 +1181,9 @@ static bool order(PyVM *vm, const char *op, PyValue x, PyValue y)
         size_t na, nb;
         PyValue *a = vm_collect(vm, x, &na), *b = vm_collect(vm, y, &nb);
         bool decided;
+        vm_enter(vm, " in comparison");
         int c = compare_sequences(vm, a, na, b, nb, op, &decided);
+        vm_leave(vm);
         return decided ? c != 0 : ordered(op, c);
     }
     if (vm_is_kind(x, OBJ_SET) && vm_is_kind(y, OBJ_SET)) {

@@ -43,6 +43,7 @@ typedef struct StmtParser {
     size_t nlines;
     int loop_depth;            /* loops around the statement being parsed,
                                   within the current function */
+    int blocks;                /* indented blocks around it */
     ScopeBuilder *sb;
     const char *class_prefix;  /* qualname prefix: "A." inside class A */
     /* an IndentationError or a refusal: p->fail is longjmp'd with 2 */
@@ -671,6 +672,11 @@ static StmtList block(StmtParser *sp, int indent, const char *what,
                           arena_printf(sp->p->a, "expected an indented block "
                                        "after %s on line %d", what,
                                        header_line));
+    /* CPython's tokenizer stops at 100 levels (MAXINDENT), and so do we:
+       statements nest on the C stack, here and when they run */
+    if (++sp->blocks >= 100)
+        indentation_error(sp, tok_line(sp, t), "too many levels of "
+                          "indentation");
     for (;;) {
         statement(sp, &body, inner);
         skip_newlines(sp);
@@ -686,6 +692,7 @@ static StmtList block(StmtParser *sp, int indent, const char *what,
                               "match any outer indentation level");
         break;
     }
+    sp->blocks--;
     return body;
 }
 
@@ -701,28 +708,40 @@ static bool continues_with(StmtParser *sp, int indent, const char *keyword)
     return false;
 }
 
+/* An elif is an if statement, the else of the one before: a chain as
+   long as the file is, made by a loop rather than nested calls. */
 static PyStmt *if_statement(StmtParser *sp, int indent, int line,
                             const char *what)
 {
-    PyStmt *s = new_stmt(sp, ST_IF, line);
-    s->test = parsed(sp, px_parse_named_expression(sp->p), line);
-    StmtList body = block(sp, indent, what, line);
-    s->body = body.items;
-    s->nbody = body.n;
-    if (continues_with(sp, indent, "elif")) {
-        int l = tok_line(sp, tok(sp));
+    PyStmt *first = NULL, *prev = NULL;
+    for (;;) {
+        PyStmt *s = new_stmt(sp, ST_IF, line);
+        s->test = parsed(sp, px_parse_named_expression(sp->p), line);
+        StmtList body = block(sp, indent, what, line);
+        s->body = body.items;
+        s->nbody = body.n;
+        if (prev) {
+            prev->orelse = arena_array_of(sp->p->a, PyStmt *, 1);
+            prev->orelse[0] = s;
+            prev->norelse = 1;
+        } else {
+            first = s;
+        }
+        prev = s;
+        if (!continues_with(sp, indent, "elif"))
+            break;
+        line = tok_line(sp, tok(sp));
         sp->p->pos++;
-        s->orelse = arena_array_of(sp->p->a, PyStmt *, 1);
-        s->orelse[0] = if_statement(sp, indent, l, "'elif' statement");
-        s->norelse = 1;
-    } else if (continues_with(sp, indent, "else")) {
+        what = "'elif' statement";
+    }
+    if (continues_with(sp, indent, "else")) {
         int l = tok_line(sp, tok(sp));
         sp->p->pos++;
         StmtList orelse = block(sp, indent, "'else' statement", l);
-        s->orelse = orelse.items;
-        s->norelse = orelse.n;
+        prev->orelse = orelse.items;
+        prev->norelse = orelse.n;
     }
-    return s;
+    return first;
 }
 
 static void loop_else(StmtParser *sp, PyStmt *s, int indent)

@@ -963,15 +963,23 @@ PyValue *vm_collect(PyVM *vm, PyValue iterable, size_t *n)
 
 static void repr_into(PyVM *vm, ABuf *b, PyValue v);
 
+#define REPR " while getting the repr of an object"
+
+/* Py_ReprEnter: false when o is being repr()'d already (a cycle).  As
+   many containers can be open as vm_enter allows. */
 static bool enter_repr(PyVM *vm, const PyObj *o)
 {
     for (int i = 0; i < vm->nin_repr; i++)
         if (vm->in_repr[i] == o)
             return false;
-    if (vm->nin_repr == (int)(sizeof vm->in_repr / sizeof vm->in_repr[0]))
-        vm_raise_class(vm, vm->types[T_RECURSION_ERROR],
-                       "maximum recursion depth exceeded while getting the "
-                       "repr of an object");
+    if (vm->nin_repr == vm->in_repr_cap) {
+        int cap = vm->in_repr_cap ? 2 * vm->in_repr_cap : 16;
+        const PyObj **grown = arena_array_of(vm->a, const PyObj *, cap);
+        if (vm->nin_repr)
+            memcpy(grown, vm->in_repr, vm->nin_repr * sizeof *grown);
+        vm->in_repr = grown;
+        vm->in_repr_cap = cap;
+    }
     vm->in_repr[vm->nin_repr++] = o;
     return true;
 }
@@ -1177,14 +1185,18 @@ static void repr_into(PyVM *vm, ABuf *b, PyValue v)
     vm_step(vm);
     switch (v.kind) {
     case PY_OBJECT:
+        vm_enter(vm, REPR);
         object_repr(vm, b, v);
+        vm_leave(vm);
         return;
     case PY_TUPLE:
+        vm_enter(vm, REPR);
         ab_addc(b, '(');
         repr_items(vm, b, v.items, v.nitems);
         if (v.nitems == 1)
             ab_addc(b, ',');
         ab_addc(b, ')');
+        vm_leave(vm);
         return;
     case PY_TYPE:
     case PY_SET:
@@ -1228,10 +1240,14 @@ const char *vm_str(PyVM *vm, PyValue v)
             PyValue args = ((PyInstance *)v.obj)->args;
             if (args.nitems == 0)
                 return "";
-            if (args.nitems == 1)
-                return vm_is_subclass(type, vm->types[T_KEY_ERROR])
-                           ? vm_repr(vm, args.items[0])
-                           : vm_str(vm, args.items[0]);
+            if (args.nitems == 1) {
+                if (vm_is_subclass(type, vm->types[T_KEY_ERROR]))
+                    return vm_repr(vm, args.items[0]);
+                vm_enter(vm, " while getting the str of an object");
+                const char *s = vm_str(vm, args.items[0]);
+                vm_leave(vm);
+                return s;
+            }
             return vm_repr(vm, args);
         }
     }

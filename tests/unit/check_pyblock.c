@@ -382,6 +382,45 @@ START_TEST(test_exceptions)
 }
 END_TEST
 
+/* Objects of clinic's classes (Function, Parameter, the converters...)
+   carry the C object behind them: a block cannot make one (it would
+   have none), and clinic's methods check what they are given. */
+START_TEST(test_host_objects)
+{
+    static const char *const classes[] = {
+        "Function", "Parameter", "Class", "Module", "CRenderData",
+        "LandMine", "CConverter", "int_converter", "CReturnConverter",
+        "long_return_converter",
+    };
+    Arena *a = arena_new();
+    for (size_t i = 0; i < sizeof classes / sizeof *classes; i++)
+        check_error(arena_printf(a, "print(%s())\n", classes[i]), 10,
+                    arena_printf(a, "TypeError: cannot create '%s' instances "
+                                 "in a python block: clinic makes them",
+                                 classes[i]));
+    arena_free(a);
+    check_error("class F(Function):\n    def __init__(self):\n        pass\n"
+                "print(repr(F()))\n", 13,
+                "TypeError: cannot create 'F' instances");
+    check_error("Function.__repr__(5)\n", 10, "TypeError: descriptor "
+                "'__repr__' requires a 'Function' object but received a "
+                "'int'");
+    /* a class of the block named as clinic's is told apart from it */
+    check_error("class CConverter:\n    pass\n"
+                "int_converter.render(CConverter(), None, None)\n", 12,
+                "TypeError: descriptor 'render' requires a 'CConverter' "
+                "object but received an object of the python block's class "
+                "CConverter");
+    check_error("P = Parameter\nclass Parameter:\n    pass\n"
+                "P.is_optional(Parameter())\n", 13,
+                "TypeError: clinic needs a Parameter, not an object of the "
+                "python block's class Parameter");
+    check_error("class str:\n    pass\nc_repr(str())\n", 12, "TypeError: "
+                "c_repr() needs a str, not an object of the python block's "
+                "class str");
+}
+END_TEST
+
 /* fail() is clinic.py's: the message as given, at the block's line. */
 START_TEST(test_fail_and_warn)
 {
@@ -418,6 +457,7 @@ static Suite *pyblock_suite(void)
     tcase_add_test(tc, test_every_refusal_says_why);
     tcase_add_test(tc, test_syntax_errors);
     tcase_add_test(tc, test_exceptions);
+    tcase_add_test(tc, test_host_objects);
     tcase_add_test(tc, test_fail_and_warn);
     suite_add_tcase(s, tc);
     return s;

@@ -15,6 +15,9 @@
 #include "base/arena.h"
 #include "python/pyvm.h"
 #include "unit.h"
+#include "base/arena.h"
+#include "python/pyvm.h"
+#include "base/strbuf.h"
 
 static Arena *arena;
 
@@ -526,6 +529,177 @@ START_TEST(test_search)
 }
 END_TEST
 
+/* Natives that recurse into the values they are given count as calls:
+   a deep or cyclic value is CPython's RecursionError, not a crash. */
+START_TEST(test_deep_values)
+{
+    static const struct {
+        const char *expr, *where;
+    } cases[] = {
+        { "hash(t)", "while hashing an object" },
+        { "t == u", "in comparison" },
+        { "t != u", "in comparison" },
+        { "t < u", "in comparison" },
+        { "t in [u]", "in comparison" },
+        { "[t].count(u)", "in comparison" },
+        { "[t].index(u)", "in comparison" },
+        { "[t].remove(u)", "in comparison" },
+        { "sorted([t, u])", "in comparison" },
+        { "max([t, u])", "in comparison" },
+        { "min(t, u)", "in comparison" },
+        { "{t: 1}", "while hashing an object" },
+        { "{t}", "while hashing an object" },
+        { "frozenset([t])", "while hashing an object" },
+        { "set([t])", "while hashing an object" },
+        { "repr(t)", "while getting the repr of an object" },
+        { "str(t)", "while getting the repr of an object" },
+        { "ascii(t)", "while getting the repr of an object" },
+        { "format(t)", "while getting the repr of an object" },
+        { "'%s' % (t,)", "while getting the repr of an object" },
+        { "'{!r}'.format(t)", "while getting the repr of an object" },
+        { "f'{t}'", "while getting the repr of an object" },
+        { "print(t)", "while getting the repr of an object" },
+        { "isinstance(1, t)", "in __instancecheck__" },
+        { "issubclass(int, t)", "in __subclasscheck__" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *src = arena_printf(arena,
+            "t = ()\nu = ()\nfor i in range(%d):\n    t = (t,)\n"
+            "    u = (u,)\nx = %s\n", i ? 2000 : 60000, cases[i].expr);
+        const char *want = arena_printf(arena, "!RecursionError: maximum "
+                                        "recursion depth exceeded %s @6",
+                                        cases[i].where);
+        const char *got = run(src);
+        ck_assert_msg(!strcmp(got, want), "%s: %s", cases[i].expr, got);
+    }
+    /* lists, dicts, frozensets, exceptions, and cycles */
+    CHECK("a = []\nb = []\nfor i in range(2000):\n    a = [a]\n    b = [b]\n"
+          "print(a == b)",
+          "!RecursionError: maximum recursion depth exceeded in comparison "
+          "@6");
+    CHECK("d = {}\nfor i in range(2000):\n    d = {1: d}\nprint(d)",
+          "!RecursionError: maximum recursion depth exceeded while getting "
+          "the repr of an object @4");
+    CHECK("e = Exception()\nfor i in range(2000):\n    e = Exception(e)\n"
+          "print(e)",
+          "!RecursionError: maximum recursion depth exceeded while getting "
+          "the str of an object @4");
+    CHECK("a = []\nb = [a]\na.append(b)\nprint(a, b)\na == b",
+          "[[[...]]] [[[...]]]\n!RecursionError: maximum recursion depth "
+          "exceeded in comparison @5");
+    CHECK("a = []\nb = [a]\na.append(b)\na < b",
+          "!RecursionError: maximum recursion depth exceeded in comparison "
+          "@4");
+    /* as deep as CPython's limit allows, no less */
+    CHECK("a = []\nb = []\nfor i in range(500):\n    a = [a]\n"
+          "    b = [b]\nprint(len(repr(a)), a == b, hash((((1,),),)))",
+          "1002 True -1460496959077774829\n");
+    /* the containers being repr()'d are forgotten when an exception ends
+       the run: the next run's cycles are found afresh */
+    PyVM *vm = pyvm_new(arena);
+    ck_assert_str_eq(run_vm(vm, "a = []\nfor i in range(2000):\n    a = [a]\n"
+                            "repr(a)"),
+                     "!RecursionError: maximum recursion depth exceeded "
+                     "while getting the repr of an object @4");
+    ck_assert_str_eq(run_vm(vm, "b = [1]\nb.append(b)\nprint(b)"),
+                     "[1, [...]]\n");
+    /* a deep value crossing into clinic */
+    PyValue deep = pyvm_str(vm, "x");
+    for (int i = 0; i < 60000; i++)
+        deep = pyvm_tuple(vm, &deep, 1);
+    pyvm_dict_set(vm, pyvm_globals(vm), "deep", deep);
+    ck_assert_str_eq(run_vm(vm, "print(deep == deep, len(deep))"),
+                     "True 1\n");
+    /* on a small stack the C stack runs out first: RecursionError still */
+    struct rlimit saved, small;
+    ck_assert_int_eq(getrlimit(RLIMIT_STACK, &saved), 0);
+    small = saved;
+    small.rlim_cur = 512 * 1024;
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &small), 0);
+    vm = pyvm_new(arena);
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &saved), 0);
+    ck_assert_str_eq(run_vm(vm, "t = ()\nfor i in range(900):\n    t = [t]\n"
+                            "t == [t]"),
+                     "!RecursionError: maximum recursion depth exceeded in "
+                     "comparison @4");
+    /* and an expression nested as deep as the parser allows */
+    small.rlim_cur = 128 * 1024;
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &small), 0);
+    vm = pyvm_new(arena);
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &saved), 0);
+    StrBuf sb = STRBUF_INIT;
+    sb_adds(&sb, "x = ");
+    for (int i = 0; i < 1990; i++)
+        sb_adds(&sb, "1 if 0 else ");
+    sb_adds(&sb, "1");
+    ck_assert_str_eq(run_vm(vm, sb_take(&sb, arena)),
+                     "!RecursionError: maximum recursion depth exceeded @1");
+}
+END_TEST
+
+/* Calls that forward to another (a bound method's function, __call__,
+   __init__, a staticmethod's) count when the chain is Python's own. */
+START_TEST(test_call_chains)
+{
+    CHECK("class A:\n    pass\nA.__call__ = A()\nA()()",
+          "!RecursionError: maximum recursion depth exceeded while calling a "
+          "Python object @4");
+    CHECK("A = type('A', (), {})\nA.__init__ = A\nA()",
+          "!RecursionError: maximum recursion depth exceeded while calling a "
+          "Python object @3");
+    CHECK("x = len\nfor i in range(2000):\n    x = staticmethod(x)\nx([1])",
+          "!RecursionError: maximum recursion depth exceeded while calling a "
+          "Python object @4");
+    const char *chain = "def f(*a):\n    return len(a)\nx = f\n"
+                        "for i in range(2000):\n"
+                        "    x = type('C', (), {'a': classmethod(x)}).a\n";
+    CHECK(arena_printf(arena, "%sx()", chain),
+          "!RecursionError: maximum recursion depth exceeded while calling a "
+          "Python object @6");
+    CHECK(arena_printf(arena, "%sx.__name__", chain),
+          "!RecursionError: maximum recursion depth exceeded @6");
+    /* a method's own call is one call, not two: 980 of them pass (on a
+       stack big enough for a sanitizer's frames, when it may grow) */
+    struct rlimit saved, big;
+    ck_assert_int_eq(getrlimit(RLIMIT_STACK, &saved), 0);
+    big = saved;
+    if (big.rlim_max == RLIM_INFINITY || big.rlim_max >= (64 << 20))
+        big.rlim_cur = 64 << 20;
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &big), 0);
+    PyVM *vm = pyvm_new(arena);
+    ck_assert_str_eq(run_vm(vm, "class A:\n    def f(self, n):\n        return "
+                            "self.f(n + 1) if n < 980 else n\nprint(A().f(0))"),
+                     "980\n");
+    ck_assert_int_eq(setrlimit(RLIMIT_STACK, &saved), 0);
+}
+END_TEST
+
+/* Statements nest on the C stack when parsed and run: an elif chain is
+   a loop, however long; blocks nest 99 deep, as CPython's tokenizer
+   allows. */
+START_TEST(test_statement_nesting)
+{
+    StrBuf sb = STRBUF_INIT;
+    sb_adds(&sb, "x = 99999\nif x == 0:\n    print(0)\n");
+    for (int i = 1; i < 100000; i++)
+        sb_addf(&sb, "elif x == %d:\n    print(%d)\n", i, i);
+    sb_adds(&sb, "else:\n    print('none')\n");
+    char *src = sb_take(&sb, arena);
+    CHECK(src, "99999\n");
+    src[4] = '-';   /* x = -9999 */
+    CHECK(src, "none\n");
+    for (int depth = 99; depth <= 100; depth++) {
+        sb = (StrBuf)STRBUF_INIT;
+        for (int i = 0; i < depth; i++)
+            sb_addf(&sb, "%*sif 1:\n", i, "");
+        sb_addf(&sb, "%*sprint('in')\n", depth, "");
+        CHECK(sb_take(&sb, arena),
+              depth < 100 ? "in\n" : "!IndentationError: too many levels "
+                                     "of indentation @101");
+    }
+}
+END_TEST
+
 /* ---- the host interface --------------------------------------------------- */
 
 typedef struct Thing {
@@ -607,6 +781,19 @@ START_TEST(test_host_classes)
     ck_assert_str_eq(run_vm(vm, "one.describe(upper=1, nope=2)"),
                      "!TypeError: Thing.describe() got an unexpected keyword "
                      "argument 'nope' @1");
+    /* the host makes the instances: one made by Python would have no
+       host behind it */
+    ck_assert_str_eq(run_vm(vm, "class Sub2(Thing):\n    def __init__(self):"
+                            "\n        pass\nSub2()"),
+                     "!TypeError: cannot create 'Sub2' instances in a python "
+                     "block: clinic makes them @4");
+    /* a host pointer is read as the kind its class's ops stand for */
+    static const PyHostOps other_ops = { NULL, NULL, NULL };
+    PyValue onev;
+    ck_assert(pyvm_dict_get(vm, pyvm_globals(vm), "one", &onev));
+    ck_assert_ptr_eq(pyvm_instance_host_of(onev, &thing_ops), &one);
+    ck_assert_ptr_null(pyvm_instance_host_of(onev, &other_ops));
+    ck_assert_ptr_null(pyvm_instance_host_of(pyvm_int(vm, 1), &thing_ops));
 }
 END_TEST
 
@@ -659,6 +846,9 @@ static Suite *pyvm_suite(void)
     tcase_add_test(tc, test_work_budget);
     tcase_add_test(tc, test_int_digit_limit);
     tcase_add_test(tc, test_search);
+    tcase_add_test(tc, test_deep_values);
+    tcase_add_test(tc, test_call_chains);
+    tcase_add_test(tc, test_statement_nesting);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("host");
