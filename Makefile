@@ -178,15 +178,35 @@ sanitize:
 	    OPT="-O1 -g" CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" all test-bins
 	@PYTHON=$(PYTHON) sh tests/hardening/sanitize.sh build-asan
 
-$(FUZZ_BIN): tests/fuzz/fuzz_clinic.c $(LIB_SRC) $(wildcard lib/*.h)
+# The library instrumented for libFuzzer once; three programs link it:
+# fuzz_clinic (bytes are a C file), fuzz_blocks (bytes are the choices of
+# the generator, tests/fuzz/gen.c) and gen_run (the generator's seeds, one
+# child each, for make check).  -I: every folder of lib/ with headers.
+FUZZ_GEN_BIN := build-fuzz/fuzz_blocks
+GEN_RUN_BIN  := build-fuzz/gen_run
+FUZZ_INC     := $(addprefix -I,$(sort lib $(dir $(wildcard lib/*/*.h))))
+FUZZ_COMMON  := tests/fuzz/fuzz_run.c tests/fuzz/fuzz_run.h
+FUZZ_GEN_SRC := tests/fuzz/gen.c tests/fuzz/gen.h
+FUZZ_LINK     = clang $(CSTD) $(WARN) -O1 -g $(DEPS_CFLAGS) $(FUZZ_INC) -Itests/fuzz \
+	    -fno-omit-frame-pointer -o $@ $(filter %.c,$^) build-fuzz/libclinic.a $(DEPS_LIBS) -lm
+
+ifneq ($(BUILD),build-fuzz)
+build-fuzz/libclinic.a: $(LIB_SRC) $(wildcard lib/*.h)
 	@$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz OPT="-O1 -g" \
 	    CFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" \
 	    build-fuzz/libclinic.a
-	clang $(CSTD) $(WARN) -O1 -g $(DEPS_CFLAGS) -Ilib \
-	    -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
-	    -o $@ tests/fuzz/fuzz_clinic.c build-fuzz/libclinic.a $(DEPS_LIBS) -lm
+endif
 
-fuzz-smoke: $(FUZZ_BIN)
+$(FUZZ_BIN): tests/fuzz/fuzz_clinic.c $(FUZZ_COMMON) build-fuzz/libclinic.a
+	$(FUZZ_LINK) -fsanitize=fuzzer,address,undefined
+
+$(FUZZ_GEN_BIN): tests/fuzz/fuzz_blocks.c $(FUZZ_GEN_SRC) $(FUZZ_COMMON) build-fuzz/libclinic.a
+	$(FUZZ_LINK) -fsanitize=fuzzer,address,undefined
+
+$(GEN_RUN_BIN): tests/fuzz/gen_run.c $(FUZZ_GEN_SRC) $(FUZZ_COMMON) build-fuzz/libclinic.a
+	$(FUZZ_LINK) -fsanitize=fuzzer-no-link,address,undefined
+
+fuzz-smoke: $(FUZZ_BIN) $(FUZZ_GEN_BIN) $(GEN_RUN_BIN)
 	@sh tests/fuzz/smoke.sh $(FUZZ_BIN) 30
 
 fuzz: $(FUZZ_BIN)

@@ -1,0 +1,43 @@
+/*
+ * gen.h — a grammar-based generator of hostile C files (gen.c): python
+ * blocks that call every native of clinic's interpreter with odd
+ * arguments, converter subclasses with odd attributes, and clinic input
+ * blocks with odd converter calls.
+ *
+ * A file is a function of its source of choices alone: a seed (make
+ * check's deterministic run, gen_run.c) or the bytes of a libFuzzer input
+ * (fuzz_blocks.c), so any failure reproduces from the seed or the bytes.
+ */
+#ifndef CLINIC_FUZZ_GEN_H
+#define CLINIC_FUZZ_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Constructs left out (CLINIC_FUZZGEN_AVOID="deep,slow,..."), to look
+   past a crash class already known while it is being fixed. */
+enum {
+    FZ_AVOID_DEEP = 1 << 0,      /* data nested deeper than 1,000 */
+    FZ_AVOID_CYCLIC = 1 << 1,    /* lists and dicts that hold themselves */
+    FZ_AVOID_HOSTS = 1 << 2,     /* Function(), Module(), ... made by hand */
+    FZ_AVOID_NAME = 1 << 3,      /* self.name = ... in a converter */
+    FZ_AVOID_STARSTAR = 1 << 4,  /* ** arguments in the DSL */
+    FZ_AVOID_SLOW = 1 << 5,      /* big-int arithmetic, long searches */
+};
+
+/* Reads CLINIC_FUZZGEN_AVOID; returns the FZ_AVOID_* bits. */
+unsigned fzgen_avoid_from_env(void);
+
+/* The file for a seed, or for a libFuzzer input's bytes (the choices
+   they run out of continue from a hash of them).  malloc'd, NUL
+   terminated; *len is its length. */
+char *fzgen_from_seed(uint64_t seed, unsigned avoid, size_t *len);
+char *fzgen_from_bytes(const uint8_t *data, size_t size, unsigned avoid,
+                       size_t *len);
+
+/* The natives the generator calls, as the interpreter itself lists
+   them (printed by gen_run --natives). */
+void fzgen_print_catalogue(FILE *out);
+
+#endif
