@@ -19,8 +19,10 @@
 #                         the fuzz corpus, cross-checked against clinic.py
 #   make sanitize         ASan+UBSan build (build-asan/) and the tests under it
 #   make fuzz-smoke       libFuzzer build (build-fuzz/), seeds replayed, 30 s
-#   make fuzz             FUZZ_SECONDS (600) of fuzzing; FUZZ_FORK=1 goes on
-#                         past crashes; the corpus grows in build-fuzz/corpus
+#   make fuzz             FUZZ_SECONDS (600) of fuzzing for each of
+#                         FUZZ_TARGETS (clinic: C files, blocks: the
+#                         generator's); FUZZ_FORK=1 goes on past crashes;
+#                         the corpora grow in build-fuzz/corpus*
 #   make hardening        fuzz-smoke, sanitize and tests/hardening/*
 #   make install          PREFIX=/usr/local DESTDIR=
 #
@@ -207,15 +209,24 @@ $(GEN_RUN_BIN): tests/fuzz/gen_run.c $(FUZZ_GEN_SRC) $(FUZZ_COMMON) build-fuzz/l
 	$(FUZZ_LINK) -fsanitize=fuzzer-no-link,address,undefined
 
 fuzz-smoke: $(FUZZ_BIN) $(FUZZ_GEN_BIN) $(GEN_RUN_BIN)
-	@sh tests/fuzz/smoke.sh $(FUZZ_BIN) 30
+	@sh tests/fuzz/smoke.sh $(FUZZ_BIN) 30 $(GEN_RUN_BIN)
 
-fuzz: $(FUZZ_BIN)
-	@mkdir -p build-fuzz/corpus build-fuzz/artifacts
+# FUZZ_TARGETS: which campaigns, each FUZZ_SECONDS long: clinic (bytes
+# are a C file), blocks (bytes are the generator's choices).
+FUZZ_TARGETS ?= clinic blocks
+
+fuzz: $(FUZZ_BIN) $(FUZZ_GEN_BIN)
+	@mkdir -p build-fuzz/corpus build-fuzz/corpus-blocks build-fuzz/artifacts
 	@[ -n "$$(ls build-fuzz/corpus)" ] || sh tests/fuzz/make_corpus.sh build-fuzz/corpus
-	./$(FUZZ_BIN) -dict=tests/fuzz/clinic.dict -max_len=16384 -timeout=10 \
+	$(if $(filter clinic,$(FUZZ_TARGETS)),./$(FUZZ_BIN) -dict=tests/fuzz/clinic.dict \
+	    -max_len=16384 -timeout=10 \
 	    -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build-fuzz/artifacts/ \
-	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus
+	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus)
+	$(if $(filter blocks,$(FUZZ_TARGETS)),./$(FUZZ_GEN_BIN) -max_len=4096 -timeout=30 \
+	    -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=build-fuzz/artifacts/blocks- \
+	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus-blocks)
 
 hardening: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/hardening/run.sh "$(MAKE)" $(CLINIC_BIN)

@@ -13,7 +13,7 @@
  *   file     := ["python" block] {"clinic" block} ["python" block]
  *   python   := prelude {converter class | odd class} {statement}
  *   prelude  := deep data (tuples, lists, dicts, frozensets, classes,
- *               built 50 to 200,000 deep in a loop) | cyclic data
+ *               built 50 to 60,000 deep in a loop) | cyclic data
  *   class    := converter or return converter subclass of a built-in
  *               one, with odd class attributes and methods (any method
  *               name CConverter has) that set odd attributes on self,
@@ -821,7 +821,7 @@ static void stmt(Gen *g, int depth)
 
 static int deep_size(Gen *g)
 {
-    static const int sizes[] = { 50, 1000, 3000, 60000, 200000 };
+    static const int sizes[] = { 50, 1000, 3000, 60000 };
     int n = sizes[pick(g, COUNT(sizes))];
     return (g->avoid & FZ_AVOID_DEEP) && n > 1000 ? 1000 : n;
 }
@@ -884,11 +884,10 @@ static void prelude(Gen *g)
             /* a class deriving from the last: a long MRO, and a chain of
                calls through super(); type() of one costs its MRO's
                length squared, so 3,000 at most (pending/hang-mro-*) */
-            int k = deep_size(g);
+            int k = deep_size(g), cap = g->avoid & FZ_AVOID_SLOW ? 500 : 3000;
             out(g, "fz_deepk = object\nfor _ in range(%d):\n"
                 "    fz_deepk = type('K', (fz_deepk,), {})\n",
-                k > 3000 ? 3000 : (g->avoid & FZ_AVOID_SLOW) && k > 500
-                                    ? 500 : k);
+                k < cap ? k : cap);
             g->deepk = true;
             break;
         }
