@@ -388,9 +388,8 @@ static const char *const atoms[] = {
 /* sizes that must hit a limit, quickly */
 static const char *const huge[] = {
     "'a'*10**9", "'ab'*2**62", "[0]*10**9", "[None]*2**62", "(0,)*10**9",
-    "b'a'*10**9", "bytearray(10**9)", "'x'.ljust(10**9)", "'x'.center(2**63-1)",
-    "'x'.zfill(10**9)", "'\\t'.expandtabs(10**9)", "'%0*d' % (10**9, 1)",
-    "'{:>1000000000}'.format(1)", "list(range(10**9))", "range(10**30)",
+    "b'a'*10**9", "bytearray(10**9)", "'%0*d' % (10**9, 1)",
+    "list(range(10**9))", "range(10**30)",
     "'a'*100000", "[0]*100000", "'ab'.replace('', 'x'*100000)",
     "'x'*10**6 + 'y'", "{i: i for i in range(10**6)}", "'%s' * 10**6",
     "[[]]*10**6", "str([0]*10**6)", "' '.join(['a']*10**6)",
@@ -405,6 +404,9 @@ static const char *const slow[] = {
     "int('f'*20000, 16)", "('a'*10**6).find('a'*500000+'b')", "2**2**20",
     "pow(3, 10**6)", "str(1<<100000)", "hex(1<<10**6)", "sum(range(10**8))",
     "divmod(10**100000, 7**20000)", "'a'*10**6 in 'a'*10**7",
+    /* padding fills 256 MiB before it fails (pending/hang-padding-*) */
+    "'x'.ljust(10**9)", "'x'.center(2**63-1)", "'x'.zfill(10**9)",
+    "'\\t'.expandtabs(10**9)", "'{:>1000000000}'.format(1)",
 };
 
 static const char *const attrs_any[] = {
@@ -439,7 +441,7 @@ static bool have_data(const Gen *g)
 /* a deep, cyclic or odd datum the prelude made */
 static void datum(Gen *g)
 {
-    const char *have[12];
+    const char *have[16];
     size_t n = 0;
     if (g->deep) have[n++] = "fz_deep";
     if (g->deepl) have[n++] = "fz_deepl";
@@ -453,6 +455,9 @@ static void datum(Gen *g)
     if (g->selfref) have[n++] = "fz_k";
     if (g->odd) have[n++] = "fz_odd";
     if (g->odd) have[n++] = "fz_Odd";
+    if (g->odd) have[n++] = "fz_L";
+    if (g->odd) have[n++] = "fz_D";
+    if (g->odd) have[n++] = "fz_S";
     out(g, "%s", n ? have[pick(g, (unsigned)n)] : "None");
 }
 
@@ -460,6 +465,41 @@ static const Klass *pick_class(Gen *g)
 {
     return &cat.classes[pick(g, (unsigned)cat.nclasses)];
 }
+
+/* A method of a class, every (class, attribute) pair as likely: picking
+   the class first would call the 27 methodless exceptions' nothing as
+   often as str's 45 methods. */
+static const Klass *pick_method(Gen *g, const char **attr)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < cat.nclasses; i++)
+        total += cat.classes[i].attrs.n;
+    size_t k = pick(g, (unsigned)total);
+    for (size_t i = 0; i < cat.nclasses; i++) {
+        if (k < cat.classes[i].attrs.n) {
+            *attr = cat.classes[i].attrs.v[k];
+            return &cat.classes[i];
+        }
+        k -= cat.classes[i].attrs.n;
+    }
+    *attr = "mro";
+    return &cat.classes[0];
+}
+
+/* ints where a native wants an index, a count, a width or a self */
+static const char *const odd_ints[] = {
+    "0", "-1", "1", "2**31", "-2**31-1", "2**32", "2**63-1", "2**63",
+    "-2**63", "-2**63-1", "2**64", "-2**64", "10**400", "-10**400", "True",
+    "1.5", "-0.0", "float('nan')", "None", "'1'",
+};
+
+/* a self a method does not expect */
+static const char *const odd_selfs[] = {
+    "1", "None", "'a'", "[]", "1.5", "object()", "int", "()", "{}",
+    "-2**63", "10**400", "b'x'", "frozenset()", "CConverter", "len",
+    "NULL", "unspecified", "Function", "(lambda: 0)", "range(3)",
+    "super(int, 1)", "{}.keys()", "iter([])", "ValueError()",
+};
 
 /* A value of the class's own type where one is easy to make, so a method
    gets its own self and only odd arguments. */
@@ -491,7 +531,10 @@ static void args(Gen *g, int depth)
         out(g, "%s", n ? ", " : "");
         if (ONE_IN(g, 8))
             out(g, "*");
-        expr(g, depth);
+        if (ONE_IN(g, 3))
+            out(g, "%s", PICK(g, odd_ints));
+        else
+            expr(g, depth);
     }
     unsigned nkw = ONE_IN(g, 3) ? pick(g, 3) + 1 : 0;
     for (unsigned i = 0; i < nkw; i++, n++) {
@@ -519,8 +562,10 @@ static void args(Gen *g, int depth)
 
 static void call(Gen *g, int depth)
 {
-    const Klass *k = pick_class(g);
-    const char *attr = pick_name(g, &k->attrs);
+    const char *attr;
+    const Klass *k = ONE_IN(g, 4) ? pick_class(g) : pick_method(g, &attr);
+    if (k->attrs.n == 0 || ONE_IN(g, 8))
+        attr = pick_name(g, &k->attrs);
     switch (pick(g, 10)) {
     case 0: case 1: case 2:
         out(g, "%s", pick_name(g, &cat.functions));
@@ -530,10 +575,11 @@ static void call(Gen *g, int depth)
         if (k->attrs.n == 0)
             break;
         out(g, "(");
-        if (ONE_IN(g, 2))
-            sample_of(g, k);
-        else
-            expr(g, depth);
+        switch (pick(g, 3)) {
+        case 0: sample_of(g, k); break;
+        case 1: out(g, "%s", PICK(g, odd_selfs)); break;
+        default: expr(g, depth); break;
+        }
         if (ONE_IN(g, 2)) {
             out(g, ", ");
             expr(g, depth);
@@ -677,6 +723,11 @@ static void expr(Gen *g, int depth)
         out(g, "(");
         expr(g, depth - 1);
         out(g, ")[");
+        if (ONE_IN(g, 3)) {      /* odd bounds and steps */
+            out(g, "%s:%s:%s]", ONE_IN(g, 3) ? "" : PICK(g, odd_ints),
+                ONE_IN(g, 3) ? "" : PICK(g, odd_ints), PICK(g, odd_ints));
+            break;
+        }
         if (ONE_IN(g, 3)) {
             expr(g, depth - 1);
             out(g, ":");
@@ -840,6 +891,14 @@ static void odd_class(Gen *g)
         "object", "str", "int", "list", "dict", "tuple", "Exception",
         "type", "CConverter", "float", "set",
     };
+    /* what the dunders change under their caller's feet: defined
+       first, since fz_Odd() itself may run __init__ */
+    line_start(g);
+    out(g, "fz_L = [3, 1, 2]\n");
+    line_start(g);
+    out(g, "fz_D = {1: 0, 'a': 3}\n");
+    line_start(g);
+    out(g, "fz_S = {1, 'a'}\n");
     line_start(g);
     out(g, "class fz_Odd(%s):\n", PICK(g, bases));
     g->indent++;
@@ -848,6 +907,16 @@ static void odd_class(Gen *g)
         line_start(g);
         out(g, "def %s(self, *fz_a, **fz_k):\n", PICK(g, dunders));
         g->indent++;
+        if (ONE_IN(g, 3)) {   /* change what the caller is working on */
+            static const char *const mutations[] = {
+                "fz_L.clear()", "fz_D.clear()", "fz_L.append(self)",
+                "fz_D[len(fz_D)] = self", "fz_L[:] = range(100)",
+                "fz_L.sort()", "fz_D.update({i: i for i in range(100)})",
+                "fz_L.extend(fz_L)", "fz_S.clear()", "fz_S.add(len(fz_S))",
+            };
+            line_start(g);
+            out(g, "%s\n", PICK(g, mutations));
+        }
         line_start(g);
         out(g, "return ");
         if (ONE_IN(g, 4))
@@ -860,6 +929,10 @@ static void odd_class(Gen *g)
     g->indent--;
     line_start(g);
     out(g, "fz_odd = fz_Odd()\n");
+    line_start(g);
+    out(g, "fz_L[1:1] = [fz_odd, 0, fz_odd]\n");
+    line_start(g);
+    out(g, "fz_D[2] = fz_odd\n");
     g->odd = true;
 }
 
@@ -877,9 +950,17 @@ static void prelude(Gen *g)
         case 2: out(g, "fz_deepd = {}\nfor _ in range(%d):\n"
                     "    fz_deepd = {'k': fz_deepd}\n", deep_size(g));
                 g->deepd = true; break;
-        case 3: out(g, "fz_deepf = frozenset()\nfor _ in range(%d):\n"
-                    "    fz_deepf = frozenset([fz_deepf])\n", deep_size(g));
-                g->deepf = true; break;
+        case 3: {
+            /* each level hashes the whole chain again: quadratic
+               (pending/hang-frozenset-nesting.c) */
+            int k = deep_size(g);
+            if ((g->avoid & FZ_AVOID_SLOW) && k > 1000)
+                k = 1000;
+            out(g, "fz_deepf = frozenset()\nfor _ in range(%d):\n"
+                "    fz_deepf = frozenset([fz_deepf])\n", k);
+            g->deepf = true;
+            break;
+        }
         case 4: {
             /* a class deriving from the last: a long MRO, and a chain of
                calls through super(); type() of one costs its MRO's
@@ -919,14 +1000,32 @@ static void prelude(Gen *g)
 
 /* ---- converter classes ------------------------------------------------- */
 
+/* What a converter's method can reach of clinic's objects: writing odd
+   values into them is how a block makes the generator read them back. */
+static const char *const targets[] = {
+    "self", "self", "self", "self.function", "self.function.module",
+    "self.function.cls", "fz_a[-1]", "fz_a[0]", "type(self)",
+    "self.function.return_converter", "self.function.parameters",
+};
+
 static void self_assign(Gen *g)
 {
     const char *a = ONE_IN(g, 3) ? pick_name(g, &cat.converter_methods)
                                  : PICK(g, attrs_any);
+    const char *t = PICK(g, targets);
     if ((g->avoid & FZ_AVOID_NAME) && !strcmp(a, "name"))
         a = "py_name";
     line_start(g);
-    out(g, "self.%s = ", a);
+    if (ONE_IN(g, 4)) {       /* the lists clinic keeps: odd items */
+        static const char *const ops[] = {
+            "append(", "extend(", "insert(0, ", "remove(", "__init__(",
+        };
+        out(g, "%s.%s.%s", t, PICK(g, attrs_any), PICK(g, ops));
+        expr(g, 2);
+        out(g, ")\n");
+        return;
+    }
+    out(g, "%s.%s = ", t, a);
     expr(g, 2);
     out(g, "\n");
 }

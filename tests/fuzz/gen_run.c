@@ -30,6 +30,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "fuzz_run.h"
 #include "gen.h"
@@ -109,6 +112,9 @@ static bool run_seed(uint64_t seed, const char *dir, unsigned avoid,
         return false;
     }
     if (pid == 0) {
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGKILL);   /* no orphan if we are killed */
+#endif
         if (!freopen(lpath, "w", stderr))
             _exit(3);
         fuzz_run_text((const uint8_t *)text, len);
