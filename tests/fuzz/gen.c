@@ -562,9 +562,9 @@ static void args(Gen *g, int depth)
 
 static void call(Gen *g, int depth)
 {
-    const char *attr;
+    const char *attr = NULL;
     const Klass *k = ONE_IN(g, 4) ? pick_class(g) : pick_method(g, &attr);
-    if (k->attrs.n == 0 || ONE_IN(g, 8))
+    if (!attr)
         attr = pick_name(g, &k->attrs);
     switch (pick(g, 10)) {
     case 0: case 1: case 2:
