@@ -328,13 +328,18 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* A choice among n: the input's next byte (two for n > 256) while it
-   lasts, so libFuzzer's mutations are changes of the choices made. */
+/* A choice among n: the input's next byte (two for n > 256), so
+   libFuzzer's mutations are changes of the choices made; past its end,
+   the first choice, the smallest (an atom, no arguments, no loop), so
+   a short input is a short file and minimizing an input shortens it.
+   A seed's choices come from splitmix64. */
 static unsigned pick(Gen *g, unsigned n)
 {
     if (n <= 1)
         return 0;
-    if (g->pos < g->size) {
+    if (g->data) {
+        if (g->pos >= g->size)
+            return 0;
         unsigned v = g->data[g->pos++];
         if (n > 256 && g->pos < g->size)
             v = v << 8 | g->data[g->pos++];
@@ -1300,12 +1305,8 @@ char *fzgen_from_bytes(const uint8_t *data, size_t size, unsigned avoid,
                        size_t *len)
 {
     Gen g = {0};
-    uint64_t h = 0xcbf29ce484222325u;   /* FNV-1a */
-    for (size_t i = 0; i < size; i++)
-        h = (h ^ data[i]) * 0x100000001b3u;
-    g.data = data;
+    g.data = data ? data : (const uint8_t *)"";
     g.size = size;
-    g.state = h;
     g.avoid = avoid;
     return generate(&g, len);
 }

@@ -29,8 +29,8 @@ enum {
 /* Reads CLINIC_FUZZGEN_AVOID; returns the FZ_AVOID_* bits. */
 unsigned fzgen_avoid_from_env(void);
 
-/* The file for a seed, or for a libFuzzer input's bytes (the choices
-   they run out of continue from a hash of them).  malloc'd, NUL
+/* The file for a seed, or for a libFuzzer input's bytes (a byte a
+   choice; past the end, every choice is the first).  malloc'd, NUL
    terminated; *len is its length. */
 char *fzgen_from_seed(uint64_t seed, unsigned avoid, size_t *len);
 char *fzgen_from_bytes(const uint8_t *data, size_t size, unsigned avoid,
