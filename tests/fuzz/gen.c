@@ -394,7 +394,7 @@ static const char *const atoms[] = {
 static const char *const huge[] = {
     "'a'*10**9", "'ab'*2**62", "[0]*10**9", "[None]*2**62", "(0,)*10**9",
     "b'a'*10**9", "bytearray(10**9)", "'%0*d' % (10**9, 1)",
-    "list(range(10**9))", "range(10**30)",
+    "range(10**30)",
     "'a'*100000", "[0]*100000", "'ab'.replace('', 'x'*100000)",
     "'x'*10**6 + 'y'", "{i: i for i in range(10**6)}", "'%s' * 10**6",
     "[[]]*10**6", "str([0]*10**6)", "' '.join(['a']*10**6)",
@@ -412,6 +412,7 @@ static const char *const slow[] = {
     /* padding fills 256 MiB before it fails (pending/hang-padding-*) */
     "'x'.ljust(10**9)", "'x'.center(2**63-1)", "'x'.zfill(10**9)",
     "'\\t'.expandtabs(10**9)", "'{:>1000000000}'.format(1)",
+    "list(range(10**9))", "tuple(range(2**62))", "set(range(10**8))",
 };
 
 static const char *const attrs_any[] = {
@@ -1309,4 +1310,58 @@ char *fzgen_from_bytes(const uint8_t *data, size_t size, unsigned avoid,
     g.size = size;
     g.avoid = avoid;
     return generate(&g, len);
+}
+
+/* ---- the sweep: each native once, with an odd self -------------------- */
+
+static size_t sweep_natives(void)
+{
+    size_t n = cat.functions.n;
+    for (size_t i = 0; i < cat.nclasses; i++)
+        n += cat.classes[i].attrs.n;
+    return n;
+}
+
+size_t fzgen_sweep_size(void)
+{
+    make_catalogue();
+    return sweep_natives() * COUNT(odd_selfs);
+}
+
+size_t fzgen_sweep_natives(void)
+{
+    make_catalogue();
+    return sweep_natives();
+}
+
+char *fzgen_sweep(size_t k, size_t *len)
+{
+    make_catalogue();
+    size_t n = sweep_natives();
+    if (k >= n * COUNT(odd_selfs))
+        return NULL;
+    size_t which = k % n, round = k / n;
+    /* the self turns with the native, so one pass over the natives
+       already gives each kind of self to many of them */
+    const char *self = odd_selfs[(which + round) % COUNT(odd_selfs)];
+    const char *arg = odd_ints[(which + 3 * round) % COUNT(odd_ints)];
+    Buf b = {0};
+    buf_add(&b, "/* fuzzgen sweep %zu */\n/*[python input]\n", k);
+    if (which < cat.functions.n) {
+        buf_add(&b, "x = %s(%s%s%s)\n", cat.functions.v[which], self,
+                round % 2 ? ", " : "", round % 2 ? arg : "");
+    } else {
+        which -= cat.functions.n;
+        const Klass *c = cat.classes;
+        while (which >= c->attrs.n) {
+            which -= c->attrs.n;
+            c++;
+        }
+        buf_add(&b, "x = (%s).%s(%s%s%s)\n", c->expr, c->attrs.v[which],
+                round % 3 == 2 ? "" : self, round % 2 ? ", " : "",
+                round % 2 ? arg : "");
+    }
+    buf_add(&b, "[python start generated code]*/\n");
+    *len = b.len;
+    return b.p;
 }

@@ -36,6 +36,14 @@ char *fzgen_from_seed(uint64_t seed, unsigned avoid, size_t *len);
 char *fzgen_from_bytes(const uint8_t *data, size_t size, unsigned avoid,
                        size_t *len);
 
+/* The sweep: file k calls one native (k modulo their number) with a
+   self it does not expect and, every other round, an odd int; NULL past
+   the last (fzgen_sweep_size() files: each native with each odd self).
+   The first fzgen_sweep_natives() files call every native once. */
+size_t fzgen_sweep_size(void);
+size_t fzgen_sweep_natives(void);
+char *fzgen_sweep(size_t k, size_t *len);
+
 /* The natives the generator calls, as the interpreter itself lists
    them (printed by gen_run --natives). */
 void fzgen_print_catalogue(FILE *out);

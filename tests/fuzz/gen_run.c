@@ -11,7 +11,11 @@
  *       in DIR as seed-N.c and seed-N.log, and the seed is printed.  -T
  *       stops starting new seeds after that many seconds (a slow machine
  *       must not make check hang; the seeds not run are said).
+ *   gen_run -w [-s FIRST] [-n COUNT] ... DIR
+ *       the sweep instead of seeds (gen.h): by default one pass, each
+ *       native of the catalogue called once with an odd self
  *   gen_run -p SEED          prints the file of SEED
+ *   gen_run -P K             prints the sweep's file K
  *   gen_run -b FILE          prints the file a fuzz_blocks input makes
  *   gen_run -c               prints the catalogue of natives
  *
@@ -89,16 +93,21 @@ static void show_log(const char *path)
     fclose(f);
 }
 
-/* Runs one seed's file in a child; true when it passed. */
-static bool run_seed(uint64_t seed, const char *dir, unsigned avoid,
-                     double timeout, long mib)
+/* Runs one seed's file (or the sweep's file number seed) in a child;
+   true when it passed. */
+static bool run_seed(uint64_t seed, bool sweep, const char *dir,
+                     unsigned avoid, double timeout, long mib)
 {
     size_t len;
-    char *text = fzgen_from_seed(seed, avoid, &len);
+    char *text = sweep ? fzgen_sweep(seed, &len)
+                       : fzgen_from_seed(seed, avoid, &len);
+    const char *what = sweep ? "sweep" : "seed";
+    if (!text)
+        return true;
     char cpath[4096], lpath[4096];
-    snprintf(cpath, sizeof cpath, "%s/seed-%llu.c", dir,
+    snprintf(cpath, sizeof cpath, "%s/%s-%llu.c", dir, what,
              (unsigned long long)seed);
-    snprintf(lpath, sizeof lpath, "%s/seed-%llu.log", dir,
+    snprintf(lpath, sizeof lpath, "%s/%s-%llu.log", dir, what,
              (unsigned long long)seed);
     if (write_file(cpath, text, len) != 0) {
         free(text);
@@ -162,8 +171,8 @@ static bool run_seed(uint64_t seed, const char *dir, unsigned avoid,
         unlink(lpath);
         return true;
     }
-    fprintf(stderr, "gen_run: FAIL: seed %llu: %s: %s (messages in %s)\n",
-            (unsigned long long)seed, why, cpath, lpath);
+    fprintf(stderr, "gen_run: FAIL: %s %llu: %s: %s (messages in %s)\n",
+            what, (unsigned long long)seed, why, cpath, lpath);
     show_log(lpath);
     return false;
 }
@@ -199,21 +208,24 @@ static void usage(void)
 {
     fprintf(stderr, "usage: gen_run [-s FIRST] [-n COUNT] [-t SECONDS] "
             "[-m MIB] [-T SECONDS] DIR\n"
-            "       gen_run -p SEED | -b FILE | -c\n");
+            "       gen_run -w [-s FIRST] [-n COUNT] DIR\n"
+            "       gen_run -p SEED | -P K | -b FILE | -c\n");
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
     unsigned long long first = 1, count = 200;
+    bool sweep = false, counted = false;
     double timeout = 10, total = 0;
     long mib = 2048;
     unsigned avoid = fzgen_avoid_from_env();
     int opt;
-    while ((opt = getopt(argc, argv, "s:n:t:m:T:p:b:c")) != -1) {
+    while ((opt = getopt(argc, argv, "s:n:t:m:T:p:b:cwP:")) != -1) {
         switch (opt) {
         case 's': first = strtoull(optarg, NULL, 10); break;
-        case 'n': count = strtoull(optarg, NULL, 10); break;
+        case 'n': count = strtoull(optarg, NULL, 10); counted = true; break;
+        case 'w': sweep = true; break;
         case 't': timeout = atof(optarg); break;
         case 'm': mib = atol(optarg); break;
         case 'T': total = atof(optarg); break;
@@ -227,12 +239,24 @@ int main(int argc, char **argv)
         }
         case 'b': return print_bytes_file(optarg, avoid);
         case 'c': fzgen_print_catalogue(stdout); return 0;
+        case 'P': {
+            size_t len;
+            char *text = fzgen_sweep(strtoull(optarg, NULL, 10), &len);
+            if (text)
+                fwrite(text, 1, len, stdout);
+            free(text);
+            return text ? 0 : 1;
+        }
         default: usage();
         }
     }
     if (optind != argc - 1)
         usage();
     const char *dir = argv[optind];
+    if (sweep && !counted)     /* one pass: every native once */
+        count = fzgen_sweep_natives();
+    if (sweep && !counted && first == 1)
+        first = 0;
     double start = now();
     unsigned long long ran = 0, failed = 0;
     for (unsigned long long s = first; s < first + count; s++) {
@@ -242,10 +266,11 @@ int main(int argc, char **argv)
             break;
         }
         ran++;
-        if (!run_seed(s, dir, avoid, timeout, mib))
+        if (!run_seed(s, sweep, dir, avoid, timeout, mib))
             failed++;
     }
-    fprintf(stderr, "gen_run: %llu seeds from %llu in %.1f s, %llu failed\n",
-            ran, first, now() - start, failed);
+    fprintf(stderr, "gen_run: %llu %s from %llu in %.1f s, %llu failed\n",
+            ran, sweep ? "sweep files" : "seeds", first, now() - start,
+            failed);
     return failed ? 1 : 0;
 }
