@@ -663,7 +663,8 @@ static void expr(Gen *g, int depth)
             out(g, "%s", PICK(g, atoms));
         break;
     case 5:
-        if (!(g->avoid & FZ_AVOID_SLOW) && ONE_IN(g, 4))
+        /* rare: each may take the whole CPU budget, seconds */
+        if (!(g->avoid & FZ_AVOID_SLOW) && ONE_IN(g, 16))
             out(g, "(%s)", PICK(g, slow));
         else
             out(g, "(%s)", PICK(g, huge));
@@ -1158,7 +1159,7 @@ static const char *const legacy[] = {
 
 static void dsl_value(Gen *g)
 {
-    if (!(g->avoid & FZ_AVOID_SLOW) && ONE_IN(g, 40)) {
+    if (!(g->avoid & FZ_AVOID_SLOW) && ONE_IN(g, 80)) {
         const char *v = PICK(g, dsl_slow);
         if (strcmp(v, "@hex") == 0) {   /* a 100,000-digit literal */
             out(g, "0x");
