@@ -305,9 +305,9 @@ unsigned fzgen_avoid_from_env(void)
 /* ---- choices ----------------------------------------------------------- */
 
 typedef struct Gen {
-    const uint8_t *data;     /* a libFuzzer input's bytes, then ... */
+    const uint8_t *data;     /* a libFuzzer input's bytes, or NULL: */
     size_t size, pos;
-    uint64_t state;          /* ... splitmix64 */
+    uint64_t state;          /* a seed's splitmix64 */
     unsigned avoid;
     Buf out;
     int indent;
