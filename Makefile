@@ -212,7 +212,9 @@ fuzz-smoke: $(FUZZ_BIN) $(FUZZ_GEN_BIN) $(GEN_RUN_BIN)
 	@sh tests/fuzz/smoke.sh $(FUZZ_BIN) 30 $(GEN_RUN_BIN)
 
 # FUZZ_TARGETS: which campaigns, each FUZZ_SECONDS long: clinic (bytes
-# are a C file), blocks (bytes are the generator's choices).
+# are a C file), blocks (bytes are the generator's choices; -len_control=0:
+# a file needs a few hundred choices, libFuzzer's slow growth from 4 bytes
+# kept them tiny).
 FUZZ_TARGETS ?= clinic blocks
 
 fuzz: $(FUZZ_BIN) $(FUZZ_GEN_BIN)
@@ -223,7 +225,7 @@ fuzz: $(FUZZ_BIN) $(FUZZ_GEN_BIN)
 	    -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build-fuzz/artifacts/ \
 	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus)
-	$(if $(filter blocks,$(FUZZ_TARGETS)),./$(FUZZ_GEN_BIN) -max_len=4096 -timeout=30 \
+	$(if $(filter blocks,$(FUZZ_TARGETS)),./$(FUZZ_GEN_BIN) -max_len=4096 -len_control=0 -timeout=30 \
 	    -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build-fuzz/artifacts/blocks- \
 	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus-blocks)
