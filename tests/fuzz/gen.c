@@ -1325,10 +1325,22 @@ static size_t sweep_natives(void)
     return n;
 }
 
+/* After the odd selfs, the sweep's rounds give every native deep or
+   cyclic data, as self and as argument: the natives that recurse */
+static const struct {
+    const char *name, *make;
+} sweep_data[] = {
+    { "t", "t = ()\nfor _ in range(60000):\n    t = (t,)\n" },
+    { "l", "l = []\nfor _ in range(60000):\n    l = [l]\n" },
+    { "d", "d = {}\nfor _ in range(60000):\n    d = {'k': d}\n" },
+    { "c", "c = []\nc.append(c)\n" },
+    { "c", "c = {}\nc[1] = c\n" },
+};
+
 size_t fzgen_sweep_size(void)
 {
     make_catalogue();
-    return sweep_natives() * COUNT(odd_selfs);
+    return sweep_natives() * (COUNT(odd_selfs) + COUNT(sweep_data));
 }
 
 size_t fzgen_sweep_natives(void)
@@ -1341,7 +1353,7 @@ char *fzgen_sweep(size_t k, size_t *len)
 {
     make_catalogue();
     size_t n = sweep_natives();
-    if (k >= n * COUNT(odd_selfs))
+    if (k >= fzgen_sweep_size())
         return NULL;
     size_t which = k % n, round = k / n;
     /* the self turns with the native, so one pass over the natives
@@ -1350,6 +1362,11 @@ char *fzgen_sweep(size_t k, size_t *len)
     const char *arg = odd_ints[(which + 3 * round) % COUNT(odd_ints)];
     Buf b = {0};
     buf_add(&b, "/* fuzzgen sweep %zu */\n/*[python input]\n", k);
+    if (round >= COUNT(odd_selfs)) {
+        size_t r = round - COUNT(odd_selfs);
+        buf_add(&b, "%s", sweep_data[r].make);
+        self = arg = sweep_data[r].name;
+    }
     if (which < cat.functions.n) {
         buf_add(&b, "x = %s(%s%s%s)\n", cat.functions.v[which], self,
                 round % 2 ? ", " : "", round % 2 ? arg : "");

@@ -37,8 +37,9 @@ char *fzgen_from_bytes(const uint8_t *data, size_t size, unsigned avoid,
                        size_t *len);
 
 /* The sweep: file k calls one native (k modulo their number) with a
-   self it does not expect and, every other round, an odd int; NULL past
-   the last (fzgen_sweep_size() files: each native with each odd self).
+   self it does not expect and, every other round, an odd int; then, a
+   round each, with 60,000-deep tuples, lists, dicts and cyclic lists and
+   dicts as self and argument.  NULL past the last, fzgen_sweep_size().
    The first fzgen_sweep_natives() files call every native once. */
 size_t fzgen_sweep_size(void);
 size_t fzgen_sweep_natives(void);
