@@ -19,8 +19,10 @@
 #                         the fuzz corpus, cross-checked against clinic.py
 #   make sanitize         ASan+UBSan build (build-asan/) and the tests under it
 #   make fuzz-smoke       libFuzzer build (build-fuzz/), seeds replayed, 30 s
-#   make fuzz             FUZZ_SECONDS (600) of fuzzing; FUZZ_FORK=1 goes on
-#                         past crashes; the corpus grows in build-fuzz/corpus
+#   make fuzz             FUZZ_SECONDS (600) of fuzzing for each of
+#                         FUZZ_TARGETS (clinic: C files, blocks: the
+#                         generator's); FUZZ_FORK=1 goes on past crashes;
+#                         the corpora grow in build-fuzz/corpus*
 #   make hardening        fuzz-smoke, sanitize and tests/hardening/*
 #   make install          PREFIX=/usr/local DESTDIR=
 #   make deb              the Debian package, build/clinic_VERSION_ARCH.deb
@@ -253,24 +255,55 @@ sanitize:
 	    OPT="-O1 -g" CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" all test-bins
 	@PYTHON=$(PYTHON) sh tests/hardening/sanitize.sh build-asan
 
-$(FUZZ_BIN): tests/fuzz/fuzz_clinic.c $(LIB_SRC) $(LIB_HDR)
+# The library instrumented for libFuzzer once; three programs link it:
+# fuzz_clinic (bytes are a C file), fuzz_blocks (bytes are the choices of
+# the generator, tests/fuzz/gen.c) and gen_run (the generator's seeds, one
+# child each, for make check).
+FUZZ_GEN_BIN := build-fuzz/fuzz_blocks
+GEN_RUN_BIN  := build-fuzz/gen_run
+FUZZ_INC     := -Ilib
+FUZZ_COMMON  := tests/fuzz/fuzz_run.c tests/fuzz/fuzz_run.h
+FUZZ_GEN_SRC := tests/fuzz/gen.c tests/fuzz/gen.h
+FUZZ_LINK     = clang $(CSTD) $(WARN) -O1 -g $(DEPS_CFLAGS) $(FUZZ_INC) -Itests/fuzz \
+	    -fno-omit-frame-pointer -o $@ $(filter %.c,$^) build-fuzz/libclinic.a $(DEPS_LIBS) -lm
+
+ifneq ($(BUILD),build-fuzz)
+build-fuzz/libclinic.a: $(LIB_SRC) $(LIB_HDR)
 	@$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz OPT="-O1 -g" \
 	    CFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" \
 	    build-fuzz/libclinic.a
-	clang $(CSTD) $(WARN) -O1 -g $(DEPS_CFLAGS) -Ilib \
-	    -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer \
-	    -o $@ tests/fuzz/fuzz_clinic.c build-fuzz/libclinic.a $(DEPS_LIBS) -lm
+endif
 
-fuzz-smoke: $(FUZZ_BIN)
-	@sh tests/fuzz/smoke.sh $(FUZZ_BIN) 30
+$(FUZZ_BIN): tests/fuzz/fuzz_clinic.c $(FUZZ_COMMON) build-fuzz/libclinic.a
+	$(FUZZ_LINK) -fsanitize=fuzzer,address,undefined
 
-fuzz: $(FUZZ_BIN)
-	@mkdir -p build-fuzz/corpus build-fuzz/artifacts
+$(FUZZ_GEN_BIN): tests/fuzz/fuzz_blocks.c $(FUZZ_GEN_SRC) $(FUZZ_COMMON) build-fuzz/libclinic.a
+	$(FUZZ_LINK) -fsanitize=fuzzer,address,undefined
+
+$(GEN_RUN_BIN): tests/fuzz/gen_run.c $(FUZZ_GEN_SRC) $(FUZZ_COMMON) build-fuzz/libclinic.a
+	$(FUZZ_LINK) -fsanitize=fuzzer-no-link,address,undefined
+
+fuzz-smoke: $(FUZZ_BIN) $(FUZZ_GEN_BIN) $(GEN_RUN_BIN)
+	@sh tests/fuzz/smoke.sh $(FUZZ_BIN) 30 $(GEN_RUN_BIN)
+
+# FUZZ_TARGETS: which campaigns, each FUZZ_SECONDS long: clinic (bytes
+# are a C file), blocks (bytes are the generator's choices; -len_control=0:
+# a file needs a few hundred choices, libFuzzer's slow growth from 4 bytes
+# kept them tiny).
+FUZZ_TARGETS ?= clinic blocks
+
+fuzz: $(FUZZ_BIN) $(FUZZ_GEN_BIN)
+	@mkdir -p build-fuzz/corpus build-fuzz/corpus-blocks build-fuzz/artifacts
 	@[ -n "$$(ls build-fuzz/corpus)" ] || sh tests/fuzz/make_corpus.sh build-fuzz/corpus
-	./$(FUZZ_BIN) -dict=tests/fuzz/clinic.dict -max_len=16384 -timeout=10 \
+	$(if $(filter clinic,$(FUZZ_TARGETS)),./$(FUZZ_BIN) -dict=tests/fuzz/clinic.dict \
+	    -max_len=16384 -timeout=10 \
 	    -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build-fuzz/artifacts/ \
-	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus
+	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus)
+	$(if $(filter blocks,$(FUZZ_TARGETS)),./$(FUZZ_GEN_BIN) -max_len=4096 -len_control=0 -timeout=30 \
+	    -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=build-fuzz/artifacts/blocks- \
+	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus-blocks)
 
 hardening: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/hardening/run.sh "$(MAKE)" $(CLINIC_BIN)

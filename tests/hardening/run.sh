@@ -3,7 +3,8 @@
 # earlier one fails; ends with "hardening: N passed, N failed" (one check
 # per part) and a non-zero status if any part failed.
 #
-#   fuzz-smoke     seeds + regressions replayed, 30 s of fuzzing (clang)
+#   fuzz-smoke     seeds + regressions replayed, 30 s of fuzzing, the
+#                  generator's sweep of the natives and 200 seeds (clang)
 #   sanitize       unit tests, fixtures, malformed inputs under ASan+UBSan
 #   fixtures       fixtures/malformed/ alone, through tests/run_fixtures.sh
 #   malformed      tests/hardening/malformed.sh
