@@ -711,10 +711,18 @@ static PyValue b_round(PyVM *vm, const PyArgs *a, void *data)
     int64_t n = nd ? vm_index(vm, v[1], "'float' object cannot be "
                                          "interpreted as an integer") : 0;
     if (x.kind == PY_INT || x.kind == PY_BOOL) {
+        if (x.kind == PY_BOOL)
+            x = vm_make_int64(vm, x.b);
         if (!nd || n >= 0)
-            return x.kind == PY_BOOL ? vm_make_int64(vm, x.b) : x;
-        /* round half to even at 10**-n */
-        char *m = pyint_pow(vm->a, "10", (uint64_t)-n), *q, *r;
+            return x;
+        uint64_t places = (uint64_t)0 - (uint64_t)n;
+        /* |x| < 10**digits <= 10**(places - 1): half of 10**places is
+           more, so x rounds to 0 (and 10**places is never computed) */
+        const char *digits = x.s + (x.s[0] == '-');
+        if (strlen(digits) < places)
+            return vm_make_int64(vm, 0);
+        /* round half to even at 10**places */
+        char *m = pyint_pow(vm->a, "10", places), *q, *r;
         pyint_divmod(vm->a, x.s, m, &q, &r);
         char *twice = pyint_mul(vm->a, r, "2");
         int c = pyint_cmp(twice, m);

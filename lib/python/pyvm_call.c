@@ -617,6 +617,33 @@ void pyvm_bind(PyVM *vm, const PyArgs *a, const char *fname, const char *spec,
 
 /* ---- calling ----------------------------------------------------------- */
 
+/* A built-in type's method called with a self that is none of its type's
+   (list.pop(5), str.upper()): CPython's descriptor errors, in the words
+   of a method ("unbound method list.pop() needs an argument") or of a
+   slot wrapper such as __str__. */
+static void check_self(PyVM *vm, const PyNative *n, const PyValue *args,
+                       size_t nargs)
+{
+    if (nargs && vm_isinstance(vm, args[0], n->self_type))
+        return;
+    const char *type = pyvm_class_name(&n->self_type->ob);
+    size_t len = strlen(n->name);
+    bool slot = len > 4 && !strncmp(n->name, "__", 2) &&
+                !strcmp(n->name + len - 2, "__");
+    if (!nargs)
+        type_error(vm, slot
+            ? arena_printf(vm->a, "descriptor '%s' of '%s' object needs an "
+                           "argument", n->name, type)
+            : arena_printf(vm->a, "unbound method %s.%s() needs an argument",
+                           type, n->name));
+    const char *got = vm_type_name(vm, args[0]);
+    type_error(vm, slot
+        ? arena_printf(vm->a, "descriptor '%s' requires a '%s' object but "
+                       "received a '%s'", n->name, type, got)
+        : arena_printf(vm->a, "descriptor '%s' for '%s' objects doesn't "
+                       "apply to a '%s' object", n->name, type, got));
+}
+
 PyValue vm_call_link(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                      const char *const *kwnames, const PyValue *kwvalues,
                      size_t nkw)
@@ -645,6 +672,9 @@ PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
         }
         case OBJ_NATIVE: {
             PyNative *n = (PyNative *)fn.obj;
+            if (n->self_type &&
+                (nargs == 0 || vm_type_of(vm, args[0]) != n->self_type))
+                check_self(vm, n, args, nargs);
             PyArgs a = { args, nargs, kwnames, kwvalues, nkw };
             vm_enter(vm, "");
             PyValue r = n->fn(vm, &a, n->data);

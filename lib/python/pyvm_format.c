@@ -146,6 +146,7 @@ static const char *pad(PyVM *vm, const Spec *sp, const char *sign_prefix,
     size_t left = align == '>' || align == '=' ? fillc
                 : align == '^' ? fillc / 2 : 0;
     size_t right = fillc - left;
+    vm_reserve(vm, vm_work_of(fillc, sp->fill_len) + blen + plen);
     if (align == '=')
         ab_adds(&b, sign_prefix);
     for (size_t i = 0; i < left; i++)

@@ -241,6 +241,10 @@ typedef struct PyNative {
     PyNativeFn fn;
     void *data;
     bool is_method;
+    /* A built-in type's method: the type its self must be an instance
+       of, checked on every call as CPython's method descriptors check it
+       (list.pop(5) is a TypeError); NULL: the native checks what it needs */
+    PyClass *self_type;
 } PyNative;
 
 typedef struct PyMethod {

@@ -836,6 +836,8 @@ static void install(PyVM *vm, int type, const NativeDef *defs, size_t which)
         natives[i].name = defs[i].name;
         natives[i].fn = defs[i].fn;
         natives[i].is_method = true;
+        /* every value is an object: object's methods take any self */
+        natives[i].self_type = type == T_OBJECT ? NULL : vm->types[type];
     }
     if (l->defs == defs && d->len == 0) {
         vm_dict_changing(d);

@@ -46,6 +46,7 @@ PyValue vm_native(PyVM *vm, const char *name, PyNativeFn fn, void *data,
     n->fn = fn;
     n->data = data;
     n->is_method = is_method;
+    n->self_type = NULL;
     return vm_obj(n);
 }
 
@@ -76,6 +77,16 @@ static bool c3_merge(PyVM *vm, PyClass *cls)
     cls->mro = arena_array_of(vm->a, PyClass *, total);
     cls->nmro = 0;
     cls->mro[cls->nmro++] = cls;
+    if (cls->nbases == 1) {
+        /* what the merge gives for one base, in one copy: a chain of
+           classes each deriving from the last is not cubic */
+        vm_work(vm, vm_work_of(lens[0], WORK_ITEM / 8));
+        memcpy(cls->mro + 1, seqs[0], lens[0] * sizeof *seqs[0]);
+        cls->nmro += lens[0];
+        return true;
+    }
+    /* each pick looks through every tail */
+    vm_work(vm, vm_work_of((uint64_t)total * total, WORK_COMPARE / 8));
     for (;;) {
         bool left = false;
         PyClass *pick = NULL;

@@ -369,6 +369,9 @@ static int64_t slice_indices(PyVM *vm, PySlice *s, int64_t n, int64_t *start,
     const char *msg = "slice indices must be integers or None or have an "
                       "__index__ method";
     *step = s->step.kind == PY_NONE ? 1 : vm_index(vm, s->step, msg);
+    /* as PySlice_Unpack: -step must be representable, for reversing */
+    if (*step < -INT64_MAX)
+        *step = -INT64_MAX;
     if (*step == 0)
         vm_raise_class(vm, vm->types[T_VALUE_ERROR], "slice step cannot be zero");
     bool back = *step < 0;

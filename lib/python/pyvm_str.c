@@ -637,6 +637,8 @@ static PyValue justify(PyVM *vm, const PyArgs *a, char how, const char *fname)
         left = pad;
     else if (how == 'c')
         left = pad / 2 + (pad & (size_t)width & 1);
+    /* the whole width, refused up front when it cannot be had */
+    vm_reserve(vm, vm_work_of(pad, fill.len) + SELF.len);
     ABuf b = { vm, NULL, 0, 0 };
     ab_add(&b, "", 0);
     for (size_t i = 0; i < left; i++)
@@ -661,6 +663,7 @@ static PyValue s_zfill(PyVM *vm, const PyArgs *a, void *data)
     if (width <= (int64_t)n)
         return SELF;
     size_t pad = (size_t)width - n;
+    vm_reserve(vm, pad + SELF.len);
     ABuf b = { vm, NULL, 0, 0 };
     ab_add(&b, "", 0);
     size_t start = 0;
@@ -688,6 +691,7 @@ static PyValue s_expandtabs(PyVM *vm, const PyArgs *a, void *data)
         if (c.cp[i] == '\t') {
             if (tab > 0) {
                 int64_t spaces = tab - col % tab;
+                vm_reserve(vm, (size_t)spaces);
                 for (int64_t k = 0; k < spaces; k++)
                     ab_addc(&b, ' ');
                 col += spaces;

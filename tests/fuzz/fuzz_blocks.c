@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "fuzz_run.h"
-#include "generate/gen.h"
+#include "gen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -45,7 +45,7 @@
 #include "drive/clinic.h"
 #include "model/converters.h"
 #include "base/dialect.h"
-#include "generate/gen.h"
+#include "gen.h"
 #include "python/pyvm.h"
 #include "python/pyvm_int.h"
 
@@ -1011,7 +1011,7 @@ static void prelude(Gen *g)
 
 /* What a converter's method can reach of clinic's objects: writing odd
    values into them is how a block makes the generator read them back. */
-static const char *const targets[] = {
+static const char *const reachable[] = {
     "self", "self", "self", "self.function", "self.function.module",
     "self.function.cls", "fz_a[-1]", "fz_a[0]", "type(self)",
     "self.function.return_converter", "self.function.parameters",
@@ -1021,7 +1021,7 @@ static void self_assign(Gen *g)
 {
     const char *a = ONE_IN(g, 3) ? pick_name(g, &cat.converter_methods)
                                  : PICK(g, attrs_any);
-    const char *t = PICK(g, targets);
+    const char *t = PICK(g, reachable);
     if ((g->avoid & FZ_AVOID_NAME) && !strcmp(a, "name"))
         a = "py_name";
     line_start(g);

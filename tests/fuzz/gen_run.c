@@ -39,7 +39,7 @@
 #endif
 
 #include "fuzz_run.h"
-#include "generate/gen.h"
+#include "gen.h"
 
 static double now(void)
 {
