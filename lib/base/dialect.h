@@ -2,8 +2,8 @@
  * dialect.h — the Argument Clinic versions clinic reproduces, as data.
  *
  * A dialect is one CPython version's Argument Clinic (3.11's clinic.py,
- * 3.13's libclinic): the same pipeline, told apart by a small set of named
- * differences, one file each (dialect_3_11.c, dialect_3_13.c; dialect.c
+ * 3.13's, 3.14's and 3.15's libclinic): the same pipeline, told apart by a small set of named
+ * differences, one file each (dialect_3_11.c ... dialect_3_15.c; dialect.c
  * chooses among them) — the syntax it accepts (decorators and
  * markers), what it writes differently (the keyword parser's declaration,
  * converter snippets, the #include header of routed files, the Limited C
@@ -81,7 +81,20 @@ typedef struct DialectKeywordParser {
     const char *format;            /* ... or its format string */
     /* The Limited C API's fallback, PyArg_ParseTupleAndKeywords's. */
     const char *limited_keywords;
+    /* The _PyArg_UnpackKeywords call with its counts named (3.14; NULL:
+       the positional counts, and _PyArg_UnpackKeywordsWithVararg for
+       *args): printf %s the result variable, %s its first arguments,
+       %d minpos, maxpos, minkw and varpos, %s the result again. */
+    const char *unpack_call;
 } DialectKeywordParser;
+
+struct Dialect;
+
+/* A dialect's text of the keyword parser field at `offset` (offsetof
+   DialectKeywordParser): from d, or its bases where d gives none. */
+const char *dialect_keyword_text(const struct Dialect *d, size_t offset);
+#define DIALECT_KEYWORD_TEXT(d, field) \
+    dialect_keyword_text((d), offsetof(DialectKeywordParser, field))
 
 /*
  * The error and warning messages whose wording differs between the
@@ -142,6 +155,7 @@ typedef enum DialectMessage {
     MSG_NON_ASCII_DOCSTRING,        /* the characters, repr()'d */
     MSG_FUNCTION_IN_CONVERTER_INIT, /* the class, the attribute of
                                        self.function (3.11 fails there) */
+    MSG_SUMMARY_TOO_LONG,           /* full name, the width (3.15) */
     MSG_COUNT
 } DialectMessage;
 
@@ -168,7 +182,32 @@ enum {
     /* bool's c_default= stays as given (only Py_True and Py_False become
        1 and 0), and an unknown default is left alone */
     FIX_BOOL_KEEPS_C_DEFAULT = 1u << 7,
+    /* a parser function takes its first argument as a plain PyObject *
+       (self, type or null), cast to the impl's type at the impl call,
+       and METH_O calls the impl directly only when that needs no cast
+       (3.14) */
+    FIX_PYOBJECT_SELF = 1u << 8,
 };
+
+/* What 3.13 accepts and fixes over 3.11, which the newer dialects keep. */
+#define DIALECT_3_13_SYNTAX                                                  \
+    (SYNTAX_CRITICAL_SECTION | SYNTAX_GETSET | SYNTAX_TEXT_SIGNATURE |       \
+     SYNTAX_DEPRECATION | SYNTAX_UNUSED)
+#define DIALECT_3_13_FIXES                                                   \
+    (FIX_MIN_KW_ONLY_AFTER_VARARG | FIX_PARSER_NAME_EVERYWHERE |             \
+     FIX_MODULE_REDEFINED | FIX_FUNCTION_NAME_FIRST |                        \
+     FIX_KEYWORD_ONLY_AFTER_VARARG | FIX_CLONE_NEW_OR_INIT |                 \
+     FIX_DEFINING_CLASS_POSITIONAL | FIX_BOOL_KEEPS_C_DEFAULT)
+#define DIALECT_3_13_DEFINING_CLASS_NO_ARGS                                  \
+    "nargs || (kwnames && PyTuple_GET_SIZE(kwnames))"
+#define DIALECT_3_13_SELF_TYPE_CHECK_NEW                                     \
+    "({self} == base_tp || {self}->tp_init == base_tp->tp_init)"
+#define DIALECT_3_13_SELF_TYPE_CHECK_INIT                                    \
+    "(Py_IS_TYPE({self}, base_tp) ||\n"                                      \
+    "         Py_TYPE({self})->tp_new == base_tp->tp_new)"
+#define DIALECT_3_13_BASE_TYPE_PTR "PyTypeObject *base_tp = {type};"
+#define DIALECT_3_13_BUFFER_MODULE "libclinic.converters"
+#define DIALECT_3_13_NULL_MODULE "libclinic.utils"
 
 typedef struct Dialect {
     const char *name;          /* "3.11": what --dialect takes */
@@ -229,12 +268,23 @@ typedef struct Dialect {
        and messages: buffer, robuffer and rwbuffer; Null. */
     const char *buffer_module;
     const char *null_module;
+    /* A docstring's summary line longer than this is an error, in a
+       class's method than summary_width_method (3.15; 0: any width). */
+    unsigned char summary_width, summary_width_method;
 } Dialect;
 
 /* Every dialect, oldest first, NULL-terminated; and each by name. */
 extern const Dialect *const dialects[];
 extern const Dialect dialect_3_11;   /* dialect_3_11.c */
 extern const Dialect dialect_3_13;   /* dialect_3_13.c */
+extern const Dialect dialect_3_14;   /* dialect_3_14.c */
+extern const Dialect dialect_3_15;   /* dialect_3_15.c */
+
+/* 3.13's tables, which the newer dialects keep. */
+extern const char *const make_extensions_3_13[];
+extern const char *const prefixed_names_3_13[];
+extern const char *const return_converters_lacking_3_13[];
+extern const DialectAlias return_converter_aliases_3_13[];
 
 /* The dialect a file gets when nothing says otherwise: 3.11. */
 const Dialect *dialect_default(void);
@@ -243,8 +293,8 @@ const Dialect *dialect_default(void);
 const Dialect *dialect_find(const char *name);
 
 /* The dialect for a CPython tree of version major.minor: the newest
-   dialect not newer than the tree (3.12 gets 3.11, 3.14 gets 3.13), or
-   the default for trees older than every dialect. */
+   dialect not newer than the tree (3.12 gets 3.11, 3.16 gets 3.15), or
+   the default for trees older than every dialect (3.16 gets 3.15). */
 const Dialect *dialect_for_version(int major, int minor);
 
 /* PY_MAJOR_VERSION and PY_MINOR_VERSION from the text of a CPython

@@ -1038,8 +1038,10 @@ void builtin_pre_render(Clinic *c, ConverterKind kind, Converter *conv)
 
 const char *builtin_parser_type(Clinic *c, const Converter *conv)
 {
-    (void)c;
     const Function *f = conv->function;
+    /* 3.14: every parser takes a plain object, but tp_new's type */
+    if (c->dialect->fixes & FIX_PYOBJECT_SELF)
+        return f->kind == FUNC_METHOD_NEW ? "PyTypeObject *" : "PyObject *";
     switch (f->kind) {
     case FUNC_METHOD_INIT:
     case FUNC_METHOD_NEW:

@@ -515,6 +515,22 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
         }
     }
 
+    /* 3.15: the summary line fits pydoc's 80 columns, with room for the
+       indentation of a class's method */
+    if (c->dialect->summary_width) {
+        unsigned width = f->cls && !function_kind_new_or_init(f->kind)
+                             ? c->dialect->summary_width_method
+                             : c->dialect->summary_width;
+        const char *nl = memchr(docstring, '\n', (size_t)(doc_end - docstring));
+        size_t len = (size_t)((nl ? nl : doc_end) - docstring), chars = 0;
+        for (size_t k = 0; k < len; k++)    /* code points, as len() */
+            chars += ((unsigned char)docstring[k] & 0xC0) != 0x80;
+        if (chars > width)
+            clinic_failm(c, 0, MSG_SUMMARY_TOO_LONG,
+                         MSG_ARGS(f->full_name,
+                                  arena_printf(c->arena, "%u", width)));
+    }
+
     int markers = 0;
     for (const char *s = strchr(docstring, '{') ? docstring : "";
          (s = strstr(s, "{parameters}")); s += 12)
