@@ -125,6 +125,17 @@ const char *dialect_keyword_text(const Dialect *d, size_t offset)
     return NULL;
 }
 
+const void *dialect_inherited(const Dialect *d, size_t offset)
+{
+    for (; d; d = d->base) {
+        const void *p = *(const void *const *)(const void *)(
+            (const char *)d + offset);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
 bool dialect_lacks_return_converter(const Dialect *d, const char *name)
 {
     for (const char *const *p = d->return_converters_lacking; p && *p; p++)

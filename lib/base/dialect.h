@@ -187,6 +187,9 @@ enum {
        and METH_O calls the impl directly only when that needs no cast
        (3.14) */
     FIX_PYOBJECT_SELF = 1u << 8,
+    /* an option group's case sets its group flags in parameter order
+       (3.14's dict.fromkeys), not in the order of a Python set of ints */
+    FIX_GROUP_FLAGS_IN_ORDER = 1u << 9,
 };
 
 /* What 3.13 accepts and fixes over 3.11, which the newer dialects keep. */
@@ -198,6 +201,8 @@ enum {
      FIX_MODULE_REDEFINED | FIX_FUNCTION_NAME_FIRST |                        \
      FIX_KEYWORD_ONLY_AFTER_VARARG | FIX_CLONE_NEW_OR_INIT |                 \
      FIX_DEFINING_CLASS_POSITIONAL | FIX_BOOL_KEEPS_C_DEFAULT)
+#define DIALECT_3_14_FIXES                                                   \
+    (DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF | FIX_GROUP_FLAGS_IN_ORDER)
 #define DIALECT_3_13_DEFINING_CLASS_NO_ARGS                                  \
     "nargs || (kwnames && PyTuple_GET_SIZE(kwnames))"
 #define DIALECT_3_13_SELF_TYPE_CHECK_NEW                                     \
@@ -271,7 +276,20 @@ typedef struct Dialect {
     /* A docstring's summary line longer than this is an error, in a
        class's method than summary_width_method (3.15; 0: any width). */
     unsigned char summary_width, summary_width_method;
+    /* What a setter's parser does first (3.14: refuse deletion), a
+       template of the generator (NULL: its base's; none in 3.11). */
+    const char *setter_preamble;
+    /* *args's converter is looked up as this prefix + its name (3.14:
+       "varpos_"; NULL: its base's; none in 3.11). */
+    const char *varpos_prefix;
 } Dialect;
+
+/* The pointer field at `offset` (offsetof Dialect) of d, or of its
+   nearest base that gives one: the fields added for 3.14 and later,
+   which the newer files need not restate. */
+const void *dialect_inherited(const Dialect *d, size_t offset);
+#define DIALECT_INHERITED(d, field) \
+    dialect_inherited((d), offsetof(Dialect, field))
 
 /* Every dialect, oldest first, NULL-terminated; and each by name. */
 extern const Dialect *const dialects[];

@@ -3,8 +3,10 @@
  * and libclinic/, as Debian's python3.14-examples ships it), as the
  * changes to 3.13's.  What is listed here so far: the static keyword
  * tuple's ob_hash, the _PyArg_UnpackKeywords call with its named counts,
- * and parser functions that take a plain PyObject * as their first
- * argument, cast at the impl call.  Everything else is 3.13's.
+ * parser functions that take a plain PyObject * as their first argument,
+ * cast at the impl call, the setter's deletion check, and the snippets of
+ * 'c', 'C', 'k' and 'K' (lengths in their own errors; any index for the
+ * bitwise ones).  Everything else is 3.13's.
  */
 #include "base/dialect.h"
 
@@ -42,16 +44,80 @@ static const DialectKeywordParser keyword_parser_3_14 = {
         "    }}",
 };
 
+/* The snippets 3.14 writes differently: a wrong length has its own
+   message (naming the length), and the bitwise converters take any
+   object with __index__. */
+static const DialectSnippet snippets_3_14[] = {
+    {.converter = "char_converter", .variant = "c", .api = SNIPPET_ANY_API,
+     .text =
+         "if (PyBytes_Check({argname})) {{{{\n"
+         "    if (PyBytes_GET_SIZE({argname}) != 1) {{{{\n"
+         "        PyErr_Format(PyExc_TypeError,\n"
+         "            \"{{name}}(): {displayname} must be a byte string of length 1, \"\n"
+         "            \"not a bytes object of length %zd\",\n"
+         "            PyBytes_GET_SIZE({argname}));\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    {paramname} = PyBytes_AS_STRING({argname})[0];\n"
+         "}}}}\n"
+         "else if (PyByteArray_Check({argname})) {{{{\n"
+         "    if (PyByteArray_GET_SIZE({argname}) != 1) {{{{\n"
+         "        PyErr_Format(PyExc_TypeError,\n"
+         "            \"{{name}}(): {displayname} must be a byte string of length 1, \"\n"
+         "            \"not a bytearray object of length %zd\",\n"
+         "            PyByteArray_GET_SIZE({argname}));\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    {paramname} = PyByteArray_AS_STRING({argname})[0];\n"
+         "}}}}\n"
+         "else {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n",
+     .expected = "a byte string of length 1"},
+    {.converter = "int_converter", .variant = "C", .api = SNIPPET_ANY_API,
+     .text =
+         "if (!PyUnicode_Check({argname})) {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "if (PyUnicode_GET_LENGTH({argname}) != 1) {{{{\n"
+         "    PyErr_Format(PyExc_TypeError,\n"
+         "        \"{{name}}(): {displayname} must be a unicode character, \"\n"
+         "        \"not a string of length %zd\",\n"
+         "        PyUnicode_GET_LENGTH({argname}));\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "{paramname} = PyUnicode_READ_CHAR({argname}, 0);\n",
+     .expected = "a unicode character"},
+    {.converter = "unsigned_long_converter", .variant = "k", .api = SNIPPET_ANY_API,
+     .text =
+         "if (!PyIndex_Check({argname})) {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "{paramname} = PyLong_AsUnsignedLongMask({argname});\n",
+     .expected = "int"},
+    {.converter = "unsigned_long_long_converter", .variant = "K", .api = SNIPPET_ANY_API,
+     .text =
+         "if (!PyIndex_Check({argname})) {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "{paramname} = PyLong_AsUnsignedLongLongMask({argname});\n",
+     .expected = "int"},
+};
+
 const Dialect dialect_3_14 = {
     .name = "3.14",
     .major = 3,
     .minor = 14,
     .reference = "CPython 3.14's Tools/clinic (clinic.py and libclinic/)",
     .base = &dialect_3_13,
-    /* as 3.13 */
+    /* as 3.13, but the fixes */
     .make_extensions = make_extensions_3_13,
     .syntax = DIALECT_3_13_SYNTAX,
-    .fixes = DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF,
+    .fixes = DIALECT_3_14_FIXES,
     .header_includes = true,
     .limited_capi = true,
     .prefixed_names = prefixed_names_3_13,
@@ -66,4 +132,18 @@ const Dialect dialect_3_14 = {
     .buffer_module = DIALECT_3_13_BUFFER_MODULE,
     .null_module = DIALECT_3_13_NULL_MODULE,
     .keyword_parser = &keyword_parser_3_14,
+    .snippets = snippets_3_14,
+    .nsnippets = sizeof snippets_3_14 / sizeof snippets_3_14[0],
+    /* a setter is called with NULL to delete the attribute: refused
+       before the impl is called */
+    .setter_preamble =
+        "    if (value == NULL) {{\n"
+        "        PyErr_Format(PyExc_AttributeError,\n"
+        "                     \"attribute '{name}' of '%.100s' objects cannot be deleted\",\n"
+        "                     Py_TYPE({self_name})->tp_name);\n"
+        "        return -1;\n"
+        "    }}",
+    /* the var-positional converters (varpos_tuple, varpos_array) are
+       still to come: *args is refused, as 3.14 refuses *args: object */
+    .varpos_prefix = "varpos_",
 };

@@ -19,10 +19,10 @@ const Dialect dialect_3_15 = {
     .minor = 15,
     .reference = "CPython 3.15's Tools/clinic (clinic.py and libclinic/)",
     .base = &dialect_3_14,
-    /* as 3.13 */
+    /* as 3.13, but the fixes */
     .make_extensions = make_extensions_3_13,
     .syntax = DIALECT_3_13_SYNTAX,
-    .fixes = DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF,
+    .fixes = DIALECT_3_14_FIXES,
     .header_includes = true,
     .limited_capi = true,
     .prefixed_names = prefixed_names_3_13,

@@ -236,7 +236,19 @@ static void render_case(Clinic *c, Function *f, const GenItems *subset,
         sb_adds(&format_units, p->converter->format_unit);
         converter_parse_argument(c, p->converter, &parse_arguments);
     }
-    nordered = gen_pyset_int_order(ids, subset->n, ordered);
+    if (c->dialect->fixes & FIX_GROUP_FLAGS_IN_ORDER) {
+        /* dict.fromkeys(): each group once, in parameter order */
+        nordered = 0;
+        for (i = 0; i < subset->n; i++) {
+            size_t k = 0;
+            while (k < nordered && ordered[k] != ids[i])
+                k++;
+            if (k == nordered)
+                ordered[nordered++] = ids[i];
+        }
+    } else {
+        nordered = gen_pyset_int_order(ids, subset->n, ordered);
+    }
     for (i = 0; i < nordered; i++) {
         if (ordered[i] == 0)              /* group_ids.discard(0) */
             continue;

@@ -772,6 +772,9 @@ static const char *format_snippet(Clinic *c, Converter *conv,
         text = text_replace(a, text, "{bad_argument}", bad[0]);
     if (bad[1])
         text = text_replace(a, text, "{bad_argument2}", bad[1]);
+    /* 3.14's length errors name the argument as the text says it */
+    if (strstr(text, "{displayname}"))
+        text = text_replace(a, text, "{displayname}", call->displayname);
     if (call->indent >= 0) {
         SnippetFields f = {c, conv, text, call->argname, paramname, extras};
         char *s = format_code(&f, call->indent);

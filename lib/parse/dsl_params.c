@@ -697,6 +697,10 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     }
 
     const char *converter_name = c_name && *c_name ? c_name : parameter_name;
+    /* 3.14: *args has a converter of its own kind, "varpos_" + name */
+    const char *varpos = DIALECT_INHERITED(c->dialect, varpos_prefix);
+    if (is_vararg && varpos)
+        name = arena_concat_of(c->arena, varpos, name);
     Converter *converter;
     if (legacy) {
         if (!legacy_converter_find(c, name))
