@@ -3,7 +3,8 @@
  * and libclinic/, as Debian's python3.15-examples ships it), as the
  * changes to 3.14's.  What is listed here so far: the width of a
  * docstring's summary line (over 72 characters, 68 in a class's method,
- * is an error).  Everything else is 3.14's.
+ * is an error) and the bitwise unsigned converters' PyLong_AsNativeBytes.
+ * Everything else is 3.14's.
  */
 #include "base/dialect.h"
 
@@ -11,6 +12,116 @@ static const char *const messages_3_15[MSG_COUNT] = {
     [MSG_SUMMARY_TOO_LONG] =
         "Summary line for %r is too long!\n"
         "The summary line must be no longer than %s characters.",
+};
+
+/* 3.15's bitwise unsigned converters ('B', 'H', 'I', 'k', 'K'; 'k' and
+   'K' after their index check) convert through PyLong_AsNativeBytes, and
+   warn (DeprecationWarning) where the value does not fit, in the full
+   and the Limited C API alike. */
+static const DialectSnippet snippets_3_15[] = {
+    {.converter = "unsigned_char_converter", .variant = "B", .api = SNIPPET_ANY_API,
+     .text =
+         "{{{{\n"
+         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
+         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
+         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
+         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
+         "    if (_bytes < 0) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
+         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
+         "            \"integer value out of range\", 1) < 0)\n"
+         "        {{{{\n"
+         "            goto exit;\n"
+         "        }}}}\n"
+         "    }}}}\n"
+         "}}}}\n",
+    },
+    {.converter = "unsigned_short_converter", .variant = "H", .api = SNIPPET_ANY_API,
+     .text =
+         "{{{{\n"
+         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
+         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
+         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
+         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
+         "    if (_bytes < 0) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
+         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
+         "            \"integer value out of range\", 1) < 0)\n"
+         "        {{{{\n"
+         "            goto exit;\n"
+         "        }}}}\n"
+         "    }}}}\n"
+         "}}}}\n",
+    },
+    {.converter = "unsigned_int_converter", .variant = "I", .api = SNIPPET_ANY_API,
+     .text =
+         "{{{{\n"
+         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
+         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
+         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
+         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
+         "    if (_bytes < 0) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
+         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
+         "            \"integer value out of range\", 1) < 0)\n"
+         "        {{{{\n"
+         "            goto exit;\n"
+         "        }}}}\n"
+         "    }}}}\n"
+         "}}}}\n",
+    },
+    {.converter = "unsigned_long_converter", .variant = "k", .api = SNIPPET_ANY_API,
+     .text =
+         "if (!PyIndex_Check({argname})) {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "{{{{\n"
+         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
+         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
+         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
+         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
+         "    if (_bytes < 0) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
+         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
+         "            \"integer value out of range\", 1) < 0)\n"
+         "        {{{{\n"
+         "            goto exit;\n"
+         "        }}}}\n"
+         "    }}}}\n"
+         "}}}}\n",
+     .expected = "int"},
+    {.converter = "unsigned_long_long_converter", .variant = "K", .api = SNIPPET_ANY_API,
+     .text =
+         "if (!PyIndex_Check({argname})) {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "{{{{\n"
+         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
+         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
+         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
+         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
+         "    if (_bytes < 0) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
+         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
+         "            \"integer value out of range\", 1) < 0)\n"
+         "        {{{{\n"
+         "            goto exit;\n"
+         "        }}}}\n"
+         "    }}}}\n"
+         "}}}}\n",
+     .expected = "int"},
 };
 
 const Dialect dialect_3_15 = {
@@ -40,4 +151,6 @@ const Dialect dialect_3_15 = {
     .summary_width = 72,
     .summary_width_method = 68,
     .messages = messages_3_15,
+    .snippets = snippets_3_15,
+    .nsnippets = sizeof snippets_3_15 / sizeof snippets_3_15[0],
 };
