@@ -66,6 +66,7 @@ enum {
     SYNTAX_UNUSED = 1u << 4,             /* converter(unused=True) */
     SYNTAX_VERSION = 1u << 5,            /* the 'version' directive (3.11's;
                                             3.13 has none) */
+    SYNTAX_DELETER = 1u << 6,            /* @deleter after @setter (3.14) */
 };
 
 /* How a keyword parser declares its static _PyArg_Parser (3.13's
@@ -190,6 +191,10 @@ enum {
     /* an option group's case sets its group flags in parameter order
        (3.14's dict.fromkeys), not in the order of a Python set of ints */
     FIX_GROUP_FLAGS_IN_ORDER = 1u << 9,
+    /* a default is checked against the type converter_init chose (its
+       accept), after it: int(accept={str}) takes a str, Py_buffer None
+       only with NoneType accepted (3.14) */
+    FIX_DEFAULT_TYPE_AFTER_INIT = 1u << 10,
 };
 
 /* What 3.13 accepts and fixes over 3.11, which the newer dialects keep. */
@@ -202,7 +207,8 @@ enum {
      FIX_KEYWORD_ONLY_AFTER_VARARG | FIX_CLONE_NEW_OR_INIT |                 \
      FIX_DEFINING_CLASS_POSITIONAL | FIX_BOOL_KEEPS_C_DEFAULT)
 #define DIALECT_3_14_FIXES                                                   \
-    (DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF | FIX_GROUP_FLAGS_IN_ORDER)
+    (DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF | FIX_GROUP_FLAGS_IN_ORDER |     \
+     FIX_DEFAULT_TYPE_AFTER_INIT)
 #define DIALECT_3_13_DEFINING_CLASS_NO_ARGS                                  \
     "nargs || (kwnames && PyTuple_GET_SIZE(kwnames))"
 #define DIALECT_3_13_SELF_TYPE_CHECK_NEW                                     \
@@ -282,6 +288,12 @@ typedef struct Dialect {
     /* *args's converter is looked up as this prefix + its name (3.14:
        "varpos_"; NULL: its base's; none in 3.11). */
     const char *varpos_prefix;
+    /* The var-positional converters so far, by the class whose parsing
+       they borrow (NULL: its base's). */
+    const DialectAlias *varpos_converters;
+    /* The name clinic's Null class has in messages (NULL: its base's;
+       "Null" in 3.11 and 3.13). */
+    const char *null_type_name;
 } Dialect;
 
 /* The pointer field at `offset` (offsetof Dialect) of d, or of its

@@ -108,6 +108,22 @@ static const DialectSnippet snippets_3_14[] = {
      .expected = "int"},
 };
 
+/* The var-positional converters.  *args: tuple is accepted, but its
+   parsing is still 3.13's (a tuple made by the parser, the old
+   _PyArg_UnpackKeywordsWithVararg), not 3.14's rework; varpos_array is
+   still to come. */
+static const DialectAlias varpos_converters_3_14[] = {
+    {"varpos_tuple", "object"},
+    {NULL, NULL},
+};
+
+/* 3.14 words these its own way. */
+static const char *const messages_3_14[MSG_COUNT] = {
+    /* one line: the declaration is parsed whole, as Python */
+    [MSG_INVALID_PARAMETER] =
+        "Function %r has an invalid parameter declaration: %r",
+};
+
 const Dialect dialect_3_14 = {
     .name = "3.14",
     .major = 3,
@@ -116,7 +132,7 @@ const Dialect dialect_3_14 = {
     .base = &dialect_3_13,
     /* as 3.13, but the fixes */
     .make_extensions = make_extensions_3_13,
-    .syntax = DIALECT_3_13_SYNTAX,
+    .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER,
     .fixes = DIALECT_3_14_FIXES,
     .header_includes = true,
     .limited_capi = true,
@@ -143,7 +159,9 @@ const Dialect dialect_3_14 = {
         "                     Py_TYPE({self_name})->tp_name);\n"
         "        return -1;\n"
         "    }}",
-    /* the var-positional converters (varpos_tuple, varpos_array) are
-       still to come: *args is refused, as 3.14 refuses *args: object */
+    /* *args: object is refused, as 3.14 refuses it */
     .varpos_prefix = "varpos_",
+    .varpos_converters = varpos_converters_3_14,
+    .messages = messages_3_14,
+    .null_type_name = "NullType",
 };

@@ -653,7 +653,7 @@ static void parse_no_args(ParseArgs *pa)
     } else if (pa->f->kind == FUNC_SETTER) {
         pa->parser_prototype = parser_prototype_setter;
         const char *preamble = DIALECT_INHERITED(c->dialect, setter_preamble);
-        if (preamble)
+        if (preamble && !pa->f->deleter)
             strlist_push(c->arena, &code, preamble);
     } else if (!pa->requires_defining_class) {
         pa->flags = "METH_NOARGS";

@@ -51,6 +51,7 @@ static bool value_has_type(const PyValue *v, unsigned types)
 /* default_type.__name__, or the names of the tuple joined by ", ". */
 static const char *type_names(Clinic *c, unsigned types)
 {
+    const char *null_name = DIALECT_INHERITED(c->dialect, null_type_name);
     StrBuf sb = STRBUF_INIT;
     for (size_t i = 0; i < conv_type_order_len; i++) {
         unsigned bit = conv_type_order[i];
@@ -58,7 +59,8 @@ static const char *type_names(Clinic *c, unsigned types)
             continue;
         if (sb.len)
             sb_adds(&sb, ", ");
-        sb_adds(&sb, bit == PYT_NULL ? "Null" : py_type_name(bit));
+        sb_adds(&sb, bit == PYT_NULL ? (null_name ? null_name : "Null")
+                                     : py_type_name(bit));
     }
     return sb_take(&sb, c->arena);
 }
@@ -350,9 +352,11 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
         break;
     case CK_INT: {
         const PyValue *accept = ARG("accept"), *type = ARG("type");
-        if (is_set_of(accept, PYT_STR))
+        if (is_set_of(accept, PYT_STR)) {
             conv->format_unit = "C";
-        else if (!is_set_of(accept, PYT_INT))
+            if (c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT)
+                conv->default_type = PYT_STR;
+        } else if (!is_set_of(accept, PYT_INT))
             fail_illegal_accept(c, "int_converter", accept);
         if (type->kind != PY_NONE)
             conv->type = arg_text(c, type);
@@ -422,9 +426,23 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
     case CK_PY_BUFFER: {
         const PyValue *accept = ARG("accept");
         PyKind k = conv->default_value.kind;
-        if (k != PY_UNSPECIFIED && k != PY_NONE)
+        bool typed = c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT;
+        if (!typed && k != PY_UNSPECIFIED && k != PY_NONE)
             clinic_fail(c, 0, "The only legal default value for Py_buffer "
                               "is None.");
+        /* 3.14: the defaults each accept takes */
+        if (typed) {
+            if (k == PY_STR || k == PY_BYTES)
+                clinic_fail(c, 0, "Py_buffer_converter: a str or bytes "
+                                  "default is not supported yet");
+            conv->default_type =
+                is_set_of(accept, PYT_STR | PYT_BUFFER | PYT_NONETYPE)
+                    ? PYT_STR | PYT_BYTES | PYT_NULL | PYT_NONETYPE
+                : is_set_of(accept, PYT_STR | PYT_BUFFER)
+                    ? PYT_STR | PYT_BYTES | PYT_NULL
+                : is_set_of(accept, PYT_BUFFER) ? PYT_BYTES | PYT_NULL
+                : PYT_NULL;
+        }
         conv->c_default = conv->c_ignored_default;
         if (is_set_of(accept, PYT_STR | PYT_BUFFER | PYT_NONETYPE))
             conv->format_unit = "z*";
@@ -519,8 +537,9 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
         clinic_fail(c, 0, "Illegal C identifier: %s", name);
     conv->py_name = py_name;
 
+    bool after_init = c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT;
     if (default_value.kind != PY_UNSPECIFIED) {
-        if (conv->default_type &&
+        if (!after_init && conv->default_type &&
             !value_has_type(&default_value, conv->default_type))
             clinic_failm(c, 0, MSG_DEFAULT_TYPE,
                          MSG_ARGS(cls->class_name ? cls->class_name
@@ -541,6 +560,14 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
                     "The 'annotation' parameter is not currently permitted.");
 
     converter_call_init(c, conv, rest, nrest);
+    /* 3.14 checks the default against the type converter_init chose */
+    if (after_init && default_value.kind != PY_UNSPECIFIED &&
+        conv->default_type &&
+        !value_has_type(&default_value, conv->default_type))
+        clinic_failm(c, 0, MSG_DEFAULT_TYPE,
+                     MSG_ARGS(cls->class_name ? cls->class_name : cls->name,
+                              conv_repr(c->arena, c->dialect, &default_value),
+                              name, type_names(c, conv->default_type)));
     conv->function = function;
 }
 

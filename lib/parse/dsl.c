@@ -312,6 +312,15 @@ static bool run_decorator_3_13(Clinic *c, DslState *d, const char *name,
             clinic_fail(c, 0, "Cannot apply both @getter and @setter to the "
                               "same function!");
         d->kind = kind;
+    } else if (!strcmp(name, "@deleter") &&
+               dsl_has_syntax(c, SYNTAX_DELETER)) {
+        check_arity(c, "at_deleter", NULL, 0, nargs);
+        if (d->kind != FUNC_SETTER)
+            clinic_fail(c, 0, "Can't set @deleter, @setter is not applied");
+        if (d->deleter)
+            clinic_fail(c, 0, "Cannot apply @deleter twice to the same "
+                              "function!");
+        d->deleter = true;
     } else if (!strcmp(name, "@text_signature") &&
                dsl_has_syntax(c, SYNTAX_TEXT_SIGNATURE)) {
         check_arity(c, "at_text_signature", text_signature_params, 1, nargs);
@@ -850,6 +859,7 @@ static void state_modulename_name(Clinic *c, DslState *d, const char *line)
     f->line = d->line;
     f->cpp_condition = "";
     f->critical_section = d->critical_section;
+    f->deleter = d->deleter;
     f->target_critical_section = d->target_critical_section.items;
     f->ntarget_critical_section = d->target_critical_section.len;
     f->forced_text_signature = d->forced_text_signature;
@@ -1088,6 +1098,7 @@ static void reset(DslState *d, Block *block)
     d->kind = FUNC_CALLABLE;
     d->coexist = false;
     d->critical_section = false;
+    d->deleter = false;
     d->target_critical_section = (StrList){0};
     d->forced_text_signature = NULL;
     d->deprecated_positional = (PyVersion){0, 0};

@@ -689,6 +689,9 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
             clinic_fail(c, 0, "You can't specify py_default without "
                               "specifying a default value!");
     } else {
+        if (is_vararg && DIALECT_INHERITED(c->dialect, varpos_prefix))
+            /* 3.14 parses the line as Python: *args = x is no syntax */
+            clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
         if (is_vararg)
             clinic_fail(c, 0, "Vararg can't take a default value!");
         if (d->parameter_state == PS_REQUIRED)
@@ -699,8 +702,13 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     const char *converter_name = c_name && *c_name ? c_name : parameter_name;
     /* 3.14: *args has a converter of its own kind, "varpos_" + name */
     const char *varpos = DIALECT_INHERITED(c->dialect, varpos_prefix);
-    if (is_vararg && varpos)
+    if (is_vararg && varpos) {
         name = arena_concat_of(c->arena, varpos, name);
+        const DialectAlias *al = DIALECT_INHERITED(c->dialect, varpos_converters);
+        for (; al && al->name; al++)
+            if (strcmp(al->name, name) == 0)
+                name = al->class_name;
+    }
     Converter *converter;
     if (legacy) {
         if (!legacy_converter_find(c, name))
