@@ -67,6 +67,9 @@ enum {
     SYNTAX_VERSION = 1u << 5,            /* the 'version' directive (3.11's;
                                             3.13 has none) */
     SYNTAX_DELETER = 1u << 6,            /* @deleter after @setter (3.14) */
+    SYNTAX_PERMIT_LONG = 1u << 7,        /* @permit_long_summary,
+                                            @permit_long_docstring_body
+                                            (3.15) */
 };
 
 /* How a keyword parser declares its static _PyArg_Parser (3.13's
@@ -157,6 +160,9 @@ typedef enum DialectMessage {
     MSG_FUNCTION_IN_CONVERTER_INIT, /* the class, the attribute of
                                        self.function (3.11 fails there) */
     MSG_SUMMARY_TOO_LONG,           /* full name, the width (3.15) */
+    MSG_BODY_TOO_LONG,              /* full name, the width (3.15) */
+    MSG_REMOVE_PERMIT_LONG_SUMMARY, /* full name (3.15) */
+    MSG_REMOVE_PERMIT_LONG_BODY,    /* full name (3.15) */
     MSG_COUNT
 } DialectMessage;
 
@@ -195,6 +201,11 @@ enum {
        accept), after it: int(accept={str}) takes a str, Py_buffer None
        only with NoneType accepted (3.14) */
     FIX_DEFAULT_TYPE_AFTER_INIT = 1u << 10,
+    /* optional groups with optional parameters: each argument count maps
+       to one subset (an ambiguous configuration is an error), the counts
+       it takes by omitting some fall through to its case, and '|' marks
+       them in the format units (3.14's count_required) */
+    FIX_GROUP_OPTIONAL_COUNTS = 1u << 11,
 };
 
 /* What 3.13 accepts and fixes over 3.11, which the newer dialects keep. */
@@ -208,7 +219,7 @@ enum {
      FIX_DEFINING_CLASS_POSITIONAL | FIX_BOOL_KEEPS_C_DEFAULT)
 #define DIALECT_3_14_FIXES                                                   \
     (DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF | FIX_GROUP_FLAGS_IN_ORDER |     \
-     FIX_DEFAULT_TYPE_AFTER_INIT)
+     FIX_DEFAULT_TYPE_AFTER_INIT | FIX_GROUP_OPTIONAL_COUNTS)
 #define DIALECT_3_13_DEFINING_CLASS_NO_ARGS                                  \
     "nargs || (kwnames && PyTuple_GET_SIZE(kwnames))"
 #define DIALECT_3_13_SELF_TYPE_CHECK_NEW                                     \

@@ -12,6 +12,13 @@ static const char *const messages_3_15[MSG_COUNT] = {
     [MSG_SUMMARY_TOO_LONG] =
         "Summary line for %r is too long!\n"
         "The summary line must be no longer than %s characters.",
+    [MSG_BODY_TOO_LONG] =
+        "Docstring lines for %r are too long!\n"
+        "Lines should be no longer than %s characters.",
+    [MSG_REMOVE_PERMIT_LONG_SUMMARY] =
+        "Remove the @permit_long_summary decorator from %r!\n",
+    [MSG_REMOVE_PERMIT_LONG_BODY] =
+        "Remove the @permit_long_docstring_body decorator from %r!\n",
 };
 
 /* 3.15's bitwise unsigned converters ('B', 'H', 'I', 'k', 'K'; 'k' and
@@ -132,7 +139,7 @@ const Dialect dialect_3_15 = {
     .base = &dialect_3_14,
     /* as 3.13, but the fixes */
     .make_extensions = make_extensions_3_13,
-    .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER,
+    .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER | SYNTAX_PERMIT_LONG,
     .fixes = DIALECT_3_14_FIXES,
     .header_includes = true,
     .limited_capi = true,

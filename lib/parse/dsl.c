@@ -321,6 +321,18 @@ static bool run_decorator_3_13(Clinic *c, DslState *d, const char *name,
             clinic_fail(c, 0, "Cannot apply @deleter twice to the same "
                               "function!");
         d->deleter = true;
+    } else if ((!strcmp(name, "@permit_long_summary") ||
+                !strcmp(name, "@permit_long_docstring_body")) &&
+               dsl_has_syntax(c, SYNTAX_PERMIT_LONG)) {
+        bool summary = name[13] == 's';
+        bool *flag = summary ? &d->permit_long_summary
+                             : &d->permit_long_docstring_body;
+        check_arity(c, summary ? "at_permit_long_summary"
+                               : "at_permit_long_docstring_body",
+                    NULL, 0, nargs);
+        if (*flag)
+            clinic_fail(c, 0, "Called %s twice!", name);
+        *flag = true;
     } else if (!strcmp(name, "@text_signature") &&
                dsl_has_syntax(c, SYNTAX_TEXT_SIGNATURE)) {
         check_arity(c, "at_text_signature", text_signature_params, 1, nargs);
@@ -1099,6 +1111,8 @@ static void reset(DslState *d, Block *block)
     d->coexist = false;
     d->critical_section = false;
     d->deleter = false;
+    d->permit_long_summary = false;
+    d->permit_long_docstring_body = false;
     d->target_critical_section = (StrList){0};
     d->forced_text_signature = NULL;
     d->deprecated_positional = (PyVersion){0, 0};
