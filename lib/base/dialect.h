@@ -206,6 +206,9 @@ enum {
        it takes by omitting some fall through to its case, and '|' marks
        them in the format units (3.14's count_required) */
     FIX_GROUP_OPTIONAL_COUNTS = 1u << 11,
+    /* an attribute has at most one getter and one setter, sharing their C
+       basename (3.14's add_function) */
+    FIX_ACCESSOR_PAIRS = 1u << 12,
 };
 
 /* What 3.13 accepts and fixes over 3.11, which the newer dialects keep. */
@@ -219,7 +222,8 @@ enum {
      FIX_DEFINING_CLASS_POSITIONAL | FIX_BOOL_KEEPS_C_DEFAULT)
 #define DIALECT_3_14_FIXES                                                   \
     (DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF | FIX_GROUP_FLAGS_IN_ORDER |     \
-     FIX_DEFAULT_TYPE_AFTER_INIT | FIX_GROUP_OPTIONAL_COUNTS)
+     FIX_DEFAULT_TYPE_AFTER_INIT | FIX_GROUP_OPTIONAL_COUNTS |               \
+     FIX_ACCESSOR_PAIRS)
 #define DIALECT_3_13_DEFINING_CLASS_NO_ARGS                                  \
     "nargs || (kwnames && PyTuple_GET_SIZE(kwnames))"
 #define DIALECT_3_13_SELF_TYPE_CHECK_NEW                                     \

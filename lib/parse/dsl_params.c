@@ -696,6 +696,16 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
             clinic_fail(c, 0, "Vararg can't take a default value!");
         if (d->parameter_state == PS_REQUIRED)
             d->parameter_state = PS_OPTIONAL;
+        if (DIALECT_INHERITED(c->dialect, varpos_prefix)) {
+            /* 3.14 parses the whole line as Python: a default that is
+               no expression makes the declaration invalid */
+            PySyntaxError err = {0};
+            const char *def = text_strip(c->arena,
+                                         dsl_line_text(c->dsl, default_text));
+            if (!pyexpr_parse_default(c->arena, def, &err))
+                clinic_failm(c, 0, MSG_INVALID_PARAMETER,
+                             MSG_ARGS(f->name, line));
+        }
         parse_default(c, default_text, args, &nargs, &value);
     }
 
