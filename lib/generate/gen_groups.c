@@ -356,7 +356,7 @@ const char *gen_option_group_parsing(Clinic *c, Function *f)
                     clinic_fail(c, 0, "Function %s has an ambiguous group "
                                 "configuration: a call with %zu argument(s) "
                                 "can be parsed in more than one way.",
-                                arena_printf(a, "'%s'", f->name), k);
+                                arena_printf(a, "'%s'", f->full_name), k);
                 by_count[k] = &subsets[i];
             }
         for (size_t k = 0; k <= most; k++) {
