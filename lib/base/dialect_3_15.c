@@ -8,6 +8,13 @@
  */
 #include "base/dialect.h"
 
+/* kwds joins the names renamed "__clinic_NAME" in the parser (3.15's
+   **kwds parser declares one). */
+static const char *const prefixed_names_3_15[] = {
+    "_keywords", "_parser", "args", "argsbuf", "fastargs", "kwargs", "kwds",
+    "kwnames", "nargs", "noptargs", "return_value", NULL,
+};
+
 static const char *const messages_3_15[MSG_COUNT] = {
     [MSG_SUMMARY_TOO_LONG] =
         "Summary line for %r is too long!\n"
@@ -143,7 +150,7 @@ const Dialect dialect_3_15 = {
     .fixes = DIALECT_3_14_FIXES,
     .header_includes = true,
     .limited_capi = true,
-    .prefixed_names = prefixed_names_3_13,
+    .prefixed_names = prefixed_names_3_15,
     .docstring_ascii_check = true,
     .quoted_displayname = false,
     .defining_class_no_args = DIALECT_3_13_DEFINING_CLASS_NO_ARGS,
