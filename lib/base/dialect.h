@@ -309,6 +309,9 @@ typedef struct Dialect {
     /* The name clinic's Null class has in messages (NULL: its base's;
        "Null" in 3.11 and 3.13). */
     const char *null_type_name;
+    /* **kwds's converter is looked up as this prefix + its name (3.15:
+       "var_keyword_"; NULL: its base's; none before 3.15). */
+    const char *var_keyword_prefix;
 } Dialect;
 
 /* The pointer field at `offset` (offsetof Dialect) of d, or of its

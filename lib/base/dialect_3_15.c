@@ -165,6 +165,8 @@ const Dialect dialect_3_15 = {
     .summary_width = 72,
     .summary_width_method = 68,
     .messages = messages_3_15,
+    /* **kwds: its errors so far; var_keyword_dict itself is to come */
+    .var_keyword_prefix = "var_keyword_",
     .snippets = snippets_3_15,
     .nsnippets = sizeof snippets_3_15 / sizeof snippets_3_15[0],
 };
