@@ -16,7 +16,8 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 pass() { passes=$((passes + 1)); }
 
 # A function whose output tells the dialects apart: 3.11 declares its
-# keyword parser in one line, 3.13 with designated initializers.
+# keyword parser in one line, 3.13 with designated initializers, 3.14
+# (and 3.15) names the counts of its _PyArg_UnpackKeywords call.
 cat >f.c <<'EOF2'
 /*[clinic input]
 output preset block
@@ -31,7 +32,8 @@ F.
 [clinic start generated code]*/
 EOF2
 dialect_of() {   # dialect_of FILE: which dialect's output FILE holds
-    if grep -q '\.fname = "f",' "$1"; then echo 3.13
+    if grep -q '/\*minpos\*/' "$1"; then echo 3.14
+    elif grep -q '\.fname = "f",' "$1"; then echo 3.13
     elif grep -q '{NULL, _keywords, "f", 0}' "$1"; then echo 3.11
     else echo none; fi
 }
@@ -70,7 +72,25 @@ expect 3.11 t311/Modules/f.c
 patchlevel t312 3 12
 expect 3.11 t312/Modules/f.c
 patchlevel t314 3 14
-expect 3.13 t314/Modules/f.c
+expect 3.14 t314/Modules/f.c
+expect 3.13 t314/Modules/f.c --dialect 3.13
+patchlevel t316 3 16
+expect 3.14 t316/Modules/f.c
+# 3.15 tells itself from 3.14 by the width of a docstring's summary line
+long_summary() {   # long_summary FILE: a function whose summary is too long
+    mkdir -p "$(dirname "$1")"
+    sed 's/^F\.$/A summary line that goes on and on and on, well past the seventy-two columns of 3.15./' \
+        f.c > "$1"
+}
+long_summary t314/l.c
+"$CLINIC" t314/l.c >out.txt 2>err.txt && pass || fail "3.14 refused a long summary: $(cat err.txt)"
+for t in t316/l.c t314/l2.c; do
+    long_summary $t
+    opt=; [ $t = t314/l2.c ] && opt="--dialect 3.15"
+    "$CLINIC" $opt $t >out.txt 2>err.txt && fail "3.15 accepted a long summary ($t)"
+    grep -q "Summary line for 'm.f' is too long!" err.txt && pass ||
+        fail "3.15, long summary: $(cat err.txt)"
+done
 # an older tree, or a patchlevel.h without the versions: the default
 patchlevel t310 3 10
 expect 3.11 t310/f.c
@@ -80,7 +100,7 @@ expect 3.11 broken/f.c
 # usage errors
 "$CLINIC" --dialect 3.12 f.c >out.txt 2>err.txt
 [ $? = 2 ] && pass || fail "--dialect 3.12 did not exit 2"
-grep -q "argument --dialect: invalid choice: '3.12' (choose from '3.11', '3.13')" err.txt && pass ||
+grep -q "argument --dialect: invalid choice: '3.12' (choose from '3.11', '3.13', '3.14', '3.15')" err.txt && pass ||
     fail "--dialect 3.12: message: $(cat err.txt)"
 "$CLINIC" --dialect >out.txt 2>err.txt
 [ $? = 2 ] && pass || fail "--dialect without a value did not exit 2"
@@ -89,7 +109,9 @@ grep -q "argument --dialect: invalid choice: '3.12' (choose from '3.11', '3.13')
 "$CLINIC" --version >out.txt 2>&1 && pass || fail "--version failed"
 grep -q '^dialect 3.11: .*(the default)$' out.txt && pass || fail "--version: 3.11"
 grep -q '^dialect 3.13: ' out.txt && pass || fail "--version: 3.13"
-"$CLINIC" --help | grep -q -- '--dialect {3.11,3.13}' && pass || fail "--help: --dialect"
+grep -q '^dialect 3.14: ' out.txt && pass || fail "--version: 3.14"
+grep -q '^dialect 3.15: ' out.txt && pass || fail "--version: 3.15"
+"$CLINIC" --help | grep -q -- '--dialect {3.11,3.13,3.14,3.15}' && pass || fail "--help: --dialect"
 
 # --make: 3.13 also walks .cpp files; the tree's version applies
 mkdir -p mk/Include mk/PC

@@ -1,8 +1,8 @@
 /*
  * dialect.c — choosing a dialect (by name, or by a CPython tree's
  * version), and looking up its tables.  The dialects themselves are in
- * dialect_3_11.c and dialect_3_13.c, one file each: adding one (3.14, a
- * portable target) is adding a file and a line to the list below.
+ * dialect_3_11.c, dialect_3_13.c, dialect_3_14.c and dialect_3_15.c, one
+ * file each: adding one is adding a file and a line to the list below.
  */
 #include "base/dialect.h"
 
@@ -11,7 +11,8 @@
 
 /* ---- choosing one ---------------------------------------------------- */
 
-const Dialect *const dialects[] = {&dialect_3_11, &dialect_3_13, NULL};
+const Dialect *const dialects[] = {&dialect_3_11, &dialect_3_13, &dialect_3_14,
+                                   &dialect_3_15, NULL};
 
 const Dialect *dialect_default(void)
 {
@@ -109,6 +110,29 @@ const char *dialect_converter_type(const Dialect *d, const char *converter)
              t && t->converter; t++)
             if (strcmp(t->converter, converter) == 0)
                 return t->type;
+    return NULL;
+}
+
+const char *dialect_keyword_text(const Dialect *d, size_t offset)
+{
+    for (; d; d = d->base)
+        if (d->keyword_parser) {
+            const char *text = *(const char *const *)(const void *)(
+                (const char *)d->keyword_parser + offset);
+            if (text)
+                return text;
+        }
+    return NULL;
+}
+
+const void *dialect_inherited(const Dialect *d, size_t offset)
+{
+    for (; d; d = d->base) {
+        const void *p = *(const void *const *)(const void *)(
+            (const char *)d + offset);
+        if (p)
+            return p;
+    }
     return NULL;
 }
 

@@ -2,8 +2,8 @@
  * dialect.h — the Argument Clinic versions clinic reproduces, as data.
  *
  * A dialect is one CPython version's Argument Clinic (3.11's clinic.py,
- * 3.13's libclinic): the same pipeline, told apart by a small set of named
- * differences, one file each (dialect_3_11.c, dialect_3_13.c; dialect.c
+ * 3.13's, 3.14's and 3.15's libclinic): the same pipeline, told apart by a small set of named
+ * differences, one file each (dialect_3_11.c ... dialect_3_15.c; dialect.c
  * chooses among them) — the syntax it accepts (decorators and
  * markers), what it writes differently (the keyword parser's declaration,
  * converter snippets, the #include header of routed files, the Limited C
@@ -66,6 +66,10 @@ enum {
     SYNTAX_UNUSED = 1u << 4,             /* converter(unused=True) */
     SYNTAX_VERSION = 1u << 5,            /* the 'version' directive (3.11's;
                                             3.13 has none) */
+    SYNTAX_DELETER = 1u << 6,            /* @deleter after @setter (3.14) */
+    SYNTAX_PERMIT_LONG = 1u << 7,        /* @permit_long_summary,
+                                            @permit_long_docstring_body
+                                            (3.15) */
 };
 
 /* How a keyword parser declares its static _PyArg_Parser (3.13's
@@ -81,7 +85,20 @@ typedef struct DialectKeywordParser {
     const char *format;            /* ... or its format string */
     /* The Limited C API's fallback, PyArg_ParseTupleAndKeywords's. */
     const char *limited_keywords;
+    /* The _PyArg_UnpackKeywords call with its counts named (3.14; NULL:
+       the positional counts, and _PyArg_UnpackKeywordsWithVararg for
+       *args): printf %s the result variable, %s its first arguments,
+       %d minpos, maxpos, minkw and varpos, %s the result again. */
+    const char *unpack_call;
 } DialectKeywordParser;
+
+struct Dialect;
+
+/* A dialect's text of the keyword parser field at `offset` (offsetof
+   DialectKeywordParser): from d, or its bases where d gives none. */
+const char *dialect_keyword_text(const struct Dialect *d, size_t offset);
+#define DIALECT_KEYWORD_TEXT(d, field) \
+    dialect_keyword_text((d), offsetof(DialectKeywordParser, field))
 
 /*
  * The error and warning messages whose wording differs between the
@@ -142,6 +159,10 @@ typedef enum DialectMessage {
     MSG_NON_ASCII_DOCSTRING,        /* the characters, repr()'d */
     MSG_FUNCTION_IN_CONVERTER_INIT, /* the class, the attribute of
                                        self.function (3.11 fails there) */
+    MSG_SUMMARY_TOO_LONG,           /* full name, the width (3.15) */
+    MSG_BODY_TOO_LONG,              /* full name, the width (3.15) */
+    MSG_REMOVE_PERMIT_LONG_SUMMARY, /* full name (3.15) */
+    MSG_REMOVE_PERMIT_LONG_BODY,    /* full name (3.15) */
     MSG_COUNT
 } DialectMessage;
 
@@ -173,7 +194,52 @@ enum {
        reads the callee's .id, and evaluates a "**mapping", then fails to
        call the converter with a None key) */
     FIX_CONVERTER_CALL_CHECKED = 1u << 8,
+    /* a parser function takes its first argument as a plain PyObject *
+       (self, type or null), cast to the impl's type at the impl call,
+       and METH_O calls the impl directly only when that needs no cast
+       (3.14) */
+    FIX_PYOBJECT_SELF = 1u << 9,
+    /* an option group's case sets its group flags in parameter order
+       (3.14's dict.fromkeys), not in the order of a Python set of ints */
+    FIX_GROUP_FLAGS_IN_ORDER = 1u << 10,
+    /* a default is checked against the type converter_init chose (its
+       accept), after it: int(accept={str}) takes a str, Py_buffer None
+       only with NoneType accepted (3.14) */
+    FIX_DEFAULT_TYPE_AFTER_INIT = 1u << 11,
+    /* optional groups with optional parameters: each argument count maps
+       to one subset (an ambiguous configuration is an error), the counts
+       it takes by omitting some fall through to its case, and '|' marks
+       them in the format units (3.14's count_required) */
+    FIX_GROUP_OPTIONAL_COUNTS = 1u << 12,
+    /* an attribute has at most one getter and one setter, sharing their C
+       basename (3.14's add_function) */
+    FIX_ACCESSOR_PAIRS = 1u << 13,
 };
+
+/* What 3.13 accepts and fixes over 3.11, which the newer dialects keep. */
+#define DIALECT_3_13_SYNTAX                                                  \
+    (SYNTAX_CRITICAL_SECTION | SYNTAX_GETSET | SYNTAX_TEXT_SIGNATURE |       \
+     SYNTAX_DEPRECATION | SYNTAX_UNUSED)
+#define DIALECT_3_13_FIXES                                                   \
+    (FIX_MIN_KW_ONLY_AFTER_VARARG | FIX_PARSER_NAME_EVERYWHERE |             \
+     FIX_MODULE_REDEFINED | FIX_FUNCTION_NAME_FIRST |                        \
+     FIX_KEYWORD_ONLY_AFTER_VARARG | FIX_CLONE_NEW_OR_INIT |                 \
+     FIX_DEFINING_CLASS_POSITIONAL | FIX_BOOL_KEEPS_C_DEFAULT |              \
+     FIX_CONVERTER_CALL_CHECKED)
+#define DIALECT_3_14_FIXES                                                   \
+    (DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF | FIX_GROUP_FLAGS_IN_ORDER |     \
+     FIX_DEFAULT_TYPE_AFTER_INIT | FIX_GROUP_OPTIONAL_COUNTS |               \
+     FIX_ACCESSOR_PAIRS)
+#define DIALECT_3_13_DEFINING_CLASS_NO_ARGS                                  \
+    "nargs || (kwnames && PyTuple_GET_SIZE(kwnames))"
+#define DIALECT_3_13_SELF_TYPE_CHECK_NEW                                     \
+    "({self} == base_tp || {self}->tp_init == base_tp->tp_init)"
+#define DIALECT_3_13_SELF_TYPE_CHECK_INIT                                    \
+    "(Py_IS_TYPE({self}, base_tp) ||\n"                                      \
+    "         Py_TYPE({self})->tp_new == base_tp->tp_new)"
+#define DIALECT_3_13_BASE_TYPE_PTR "PyTypeObject *base_tp = {type};"
+#define DIALECT_3_13_BUFFER_MODULE "libclinic.converters"
+#define DIALECT_3_13_NULL_MODULE "libclinic.utils"
 
 typedef struct Dialect {
     const char *name;          /* "3.11": what --dialect takes */
@@ -234,12 +300,45 @@ typedef struct Dialect {
        and messages: buffer, robuffer and rwbuffer; Null. */
     const char *buffer_module;
     const char *null_module;
+    /* A docstring's summary line longer than this is an error, in a
+       class's method than summary_width_method (3.15; 0: any width). */
+    unsigned char summary_width, summary_width_method;
+    /* What a setter's parser does first (3.14: refuse deletion), a
+       template of the generator (NULL: its base's; none in 3.11). */
+    const char *setter_preamble;
+    /* *args's converter is looked up as this prefix + its name (3.14:
+       "varpos_"; NULL: its base's; none in 3.11). */
+    const char *varpos_prefix;
+    /* The var-positional converters so far, by the class whose parsing
+       they borrow (NULL: its base's). */
+    const DialectAlias *varpos_converters;
+    /* The name clinic's Null class has in messages (NULL: its base's;
+       "Null" in 3.11 and 3.13). */
+    const char *null_type_name;
+    /* **kwds's converter is looked up as this prefix + its name (3.15:
+       "var_keyword_"; NULL: its base's; none before 3.15). */
+    const char *var_keyword_prefix;
 } Dialect;
+
+/* The pointer field at `offset` (offsetof Dialect) of d, or of its
+   nearest base that gives one: the fields added for 3.14 and later,
+   which the newer files need not restate. */
+const void *dialect_inherited(const Dialect *d, size_t offset);
+#define DIALECT_INHERITED(d, field) \
+    dialect_inherited((d), offsetof(Dialect, field))
 
 /* Every dialect, oldest first, NULL-terminated; and each by name. */
 extern const Dialect *const dialects[];
 extern const Dialect dialect_3_11;   /* dialect_3_11.c */
 extern const Dialect dialect_3_13;   /* dialect_3_13.c */
+extern const Dialect dialect_3_14;   /* dialect_3_14.c */
+extern const Dialect dialect_3_15;   /* dialect_3_15.c */
+
+/* 3.13's tables, which the newer dialects keep. */
+extern const char *const make_extensions_3_13[];
+extern const char *const prefixed_names_3_13[];
+extern const char *const return_converters_lacking_3_13[];
+extern const DialectAlias return_converter_aliases_3_13[];
 
 /* The dialect a file gets when nothing says otherwise: 3.11. */
 const Dialect *dialect_default(void);
@@ -248,8 +347,8 @@ const Dialect *dialect_default(void);
 const Dialect *dialect_find(const char *name);
 
 /* The dialect for a CPython tree of version major.minor: the newest
-   dialect not newer than the tree (3.12 gets 3.11, 3.14 gets 3.13), or
-   the default for trees older than every dialect. */
+   dialect not newer than the tree (3.12 gets 3.11, 3.16 gets 3.15), or
+   the default for trees older than every dialect (3.16 gets 3.15). */
 const Dialect *dialect_for_version(int major, int minor);
 
 /* PY_MAJOR_VERSION and PY_MINOR_VERSION from the text of a CPython

@@ -7,9 +7,9 @@
  */
 #include "base/dialect.h"
 
-static const char *const make_extensions_3_13[] = {".c", ".cpp", ".h", NULL};
+const char *const make_extensions_3_13[] = {".c", ".cpp", ".h", NULL};
 
-static const char *const prefixed_names_3_13[] = {
+const char *const prefixed_names_3_13[] = {
     "_keywords", "_parser", "args", "argsbuf", "fastargs", "kwargs",
     "kwnames", "nargs", "noptargs", "return_value", NULL,
 };
@@ -417,10 +417,10 @@ static const DialectConverterType converter_types_3_13[] = {
 
 /* 3.13 dropped the NoneType and init return converters, and registers
    CReturnConverter itself as "object". */
-static const char *const return_converters_lacking_3_13[] = {
+const char *const return_converters_lacking_3_13[] = {
     "NoneType", "init", NULL,
 };
-static const DialectAlias return_converter_aliases_3_13[] = {
+const DialectAlias return_converter_aliases_3_13[] = {
     {"object", "CReturnConverter"},
     {NULL, NULL},
 };
@@ -432,33 +432,25 @@ const Dialect dialect_3_13 = {
     .reference = "CPython 3.13's Tools/clinic (clinic.py and libclinic/)",
     .base = &dialect_3_11,
     .make_extensions = make_extensions_3_13,
-    .syntax = SYNTAX_CRITICAL_SECTION | SYNTAX_GETSET | SYNTAX_TEXT_SIGNATURE |
-              SYNTAX_DEPRECATION | SYNTAX_UNUSED,
-    .fixes = FIX_MIN_KW_ONLY_AFTER_VARARG | FIX_PARSER_NAME_EVERYWHERE |
-             FIX_MODULE_REDEFINED | FIX_FUNCTION_NAME_FIRST |
-             FIX_KEYWORD_ONLY_AFTER_VARARG | FIX_CLONE_NEW_OR_INIT |
-             FIX_DEFINING_CLASS_POSITIONAL | FIX_BOOL_KEEPS_C_DEFAULT |
-             FIX_CONVERTER_CALL_CHECKED,
+    .syntax = DIALECT_3_13_SYNTAX,
+    .fixes = DIALECT_3_13_FIXES,
     .header_includes = true,
     .limited_capi = true,
     .prefixed_names = prefixed_names_3_13,
     .docstring_ascii_check = true,
     .quoted_displayname = false,
     .keyword_parser = &keyword_parser_3_13,
-    .defining_class_no_args = "nargs || (kwnames && PyTuple_GET_SIZE(kwnames))",
-    .self_type_check_new =
-        "({self} == base_tp || {self}->tp_init == base_tp->tp_init)",
-    .self_type_check_init =
-        "(Py_IS_TYPE({self}, base_tp) ||\n"
-        "         Py_TYPE({self})->tp_new == base_tp->tp_new)",
-    .base_type_ptr = "PyTypeObject *base_tp = {type};",
+    .defining_class_no_args = DIALECT_3_13_DEFINING_CLASS_NO_ARGS,
+    .self_type_check_new = DIALECT_3_13_SELF_TYPE_CHECK_NEW,
+    .self_type_check_init = DIALECT_3_13_SELF_TYPE_CHECK_INIT,
+    .base_type_ptr = DIALECT_3_13_BASE_TYPE_PTR,
     .snippets = snippets_3_13,
     .nsnippets = sizeof snippets_3_13 / sizeof snippets_3_13[0],
     .messages = messages_3_13,
     .converter_types = converter_types_3_13,
     .return_converters_lacking = return_converters_lacking_3_13,
     .return_converter_aliases = return_converter_aliases_3_13,
-    .buffer_module = "libclinic.converters",
-    .null_module = "libclinic.utils",
+    .buffer_module = DIALECT_3_13_BUFFER_MODULE,
+    .null_module = DIALECT_3_13_NULL_MODULE,
 };
 

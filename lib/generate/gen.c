@@ -282,6 +282,7 @@ static const char *c_basename_of(Clinic *c, const Function *f)
     X(PARSE_ARGUMENTS, "parse_arguments")                                  \
     X(PARSE_ARGUMENTS_COMMA, "parse_arguments_comma")                      \
     X(IMPL_PARAMETERS, "impl_parameters")                                  \
+    X(PARSER_PARAMETERS, "parser_parameters")                              \
     X(IMPL_ARGUMENTS, "impl_arguments")                                    \
     X(RETURN_CONVERSION, "return_conversion")                              \
     X(POST_PARSING, "post_parsing") X(CLEANUP, "cleanup")                  \
@@ -372,7 +373,8 @@ static int field_index(const char *k, size_t n)
         }
         break;
     case 16: i = TF_IMPL_RETURN_TYPE; break;
-    case 17: i = TF_RETURN_CONVERSION; break;
+    case 17: i = k[0] == 'p' ? TF_PARSER_PARAMETERS : TF_RETURN_CONVERSION;
+             break;
     case 19: i = TF_DEFINING_CLASS_NAME; break;
     case 20: i = TF_OPTION_GROUP_PARSING; break;
     case 21: i = TF_PARSE_ARGUMENTS_COMMA; break;
@@ -671,6 +673,13 @@ static void fill_template_dict(Clinic *c, Function *f, Parameter **params,
     td_set(d, TF_IMPL_PARAMETERS,
            strlist_join(a, &data->impl_parameters, ", "));
     td_set(d, TF_IMPL_ARGUMENTS, strlist_join(a, &data->impl_arguments, ", "));
+    /* 3.14's METH_O parser: the impl's parameters after self */
+    StrList rest = data->impl_parameters;
+    if (rest.len) {
+        rest.items++;
+        rest.len--;
+    }
+    td_set(d, TF_PARSER_PARAMETERS, strlist_join(a, &rest, ", "));
     /* the text rstripped: its first text_rstrip_len() bytes */
     s = strlist_join(a, &data->return_conversion, "");
     td_set_unescaped(d, TF_RETURN_CONVERSION, s, text_rstrip_len(s));
@@ -1225,7 +1234,8 @@ const char *gen_render_function(Clinic *c, Function *f)
     /* The reference's HACK: a METH_O parser taking the impl's parameters
        must not also declare the one parameter as a local. */
     if (strstr(templates[FIELD_METHODDEF_DEFINE], "METH_O") &&
-        strstr(templates[FIELD_PARSER_PROTOTYPE], "{impl_parameters}") &&
+        (strstr(templates[FIELD_PARSER_PROTOTYPE], "{impl_parameters}") ||
+         strstr(templates[FIELD_PARSER_PROTOTYPE], "{parser_parameters}")) &&
         data.declarations.len) {
         memmove(data.declarations.items, data.declarations.items + 1,
                 (data.declarations.len - 1) * sizeof *data.declarations.items);

@@ -217,7 +217,7 @@ const char *gen_group_to_variable_name(Clinic *c, int group)
 
 /* One `case N:` of the switch: parse exactly the parameters of subset. */
 static void render_case(Clinic *c, Function *f, const GenItems *subset,
-                        StrBuf *out)
+                        size_t n_required, StrBuf *out)
 {
     Arena *a = c->arena;
     StrList parse_arguments = {0};
@@ -233,10 +233,24 @@ static void render_case(Clinic *c, Function *f, const GenItems *subset,
     for (i = 0; i < subset->n; i++) {
         const Parameter *p = subset->items[i];
         ids[i] = p->group;
+        if (i == n_required)      /* 3.14: the omissible ones after '|' */
+            sb_addc(&format_units, '|');
         sb_adds(&format_units, p->converter->format_unit);
         converter_parse_argument(c, p->converter, &parse_arguments);
     }
-    nordered = gen_pyset_int_order(ids, subset->n, ordered);
+    if (c->dialect->fixes & FIX_GROUP_FLAGS_IN_ORDER) {
+        /* dict.fromkeys(): each group once, in parameter order */
+        nordered = 0;
+        for (i = 0; i < subset->n; i++) {
+            size_t k = 0;
+            while (k < nordered && ordered[k] != ids[i])
+                k++;
+            if (k == nordered)
+                ordered[nordered++] = ids[i];
+        }
+    } else {
+        nordered = gen_pyset_int_order(ids, subset->n, ordered);
+    }
     for (i = 0; i < nordered; i++) {
         if (ordered[i] == 0)              /* group_ids.discard(0) */
             continue;
@@ -265,6 +279,20 @@ static void render_case(Clinic *c, Function *f, const GenItems *subset,
     if (!formatted)
         clinic_fail(c, 0, "KeyError: '%s'", missing);
     sb_adds(out, formatted);
+}
+
+/* 3.14's count_required(): the arguments a call cannot omit, all but
+   the trailing optional parameters outside any group. */
+static size_t count_required(const GenItems *subset)
+{
+    size_t count = subset->n;
+    while (count) {
+        const Parameter *p = subset->items[count - 1];
+        if (p->group || !converter_is_optional(p->converter))
+            break;
+        count--;
+    }
+    return count;
 }
 
 const char *gen_option_group_parsing(Clinic *c, Function *f)
@@ -311,6 +339,42 @@ const char *gen_option_group_parsing(Clinic *c, Function *f)
         clinic_fail(c, 0, "AssertionError");
 
     sb_adds(&sb, "switch (PyTuple_GET_SIZE(args)) {\n");
+    if (c->dialect->fixes & FIX_GROUP_OPTIONAL_COUNTS) {
+        /* each argument count maps to the one subset that takes it; the
+           counts a subset takes by omitting optional parameters fall
+           through to its own case */
+        size_t most = 0;
+        for (i = 0; i < nsubsets; i++)
+            if (subsets[i].n > most)
+                most = subsets[i].n;
+        const GenItems **by_count = arena_array_of(a, const GenItems *,
+                                                   most + 1);
+        for (i = 0; i < nsubsets; i++)
+            for (size_t k = count_required(&subsets[i]); k <= subsets[i].n;
+                 k++) {
+                if (by_count[k])
+                    clinic_fail(c, 0, "Function %s has an ambiguous group "
+                                "configuration: a call with %zu argument(s) "
+                                "can be parsed in more than one way.",
+                                arena_printf(a, "'%s'", f->full_name), k);
+                by_count[k] = &subsets[i];
+            }
+        for (size_t k = 0; k <= most; k++) {
+            const GenItems *subset = by_count[k];
+            if (!subset)
+                continue;
+            if (k < count_min)
+                count_min = k;
+            count_max = k;
+            if (k < subset->n)
+                sb_addf(&sb, "    case %zu:\n", k);
+            else if (k == 0)
+                sb_adds(&sb, "    case 0:\n        break;\n");
+            else
+                render_case(c, f, subset, count_required(subset), &sb);
+        }
+        nsubsets = 0;
+    }
     for (i = 0; i < nsubsets; i++) {
         size_t count = subsets[i].n;
         if (count < count_min)
@@ -321,7 +385,7 @@ const char *gen_option_group_parsing(Clinic *c, Function *f)
             sb_adds(&sb, "    case 0:\n        break;\n");
             continue;
         }
-        render_case(c, f, &subsets[i], &sb);
+        render_case(c, f, &subsets[i], SIZE_MAX, &sb);
     }
     sb_adds(&sb, "    default:\n");
     sb_addf(&sb, "        PyErr_SetString(PyExc_TypeError, \"%s requires %zu "

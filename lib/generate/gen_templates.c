@@ -156,6 +156,12 @@ static const char parser_prototype_o_arg_[] = PARSER_PROTOTYPE_O_ARG_;
     "{c_basename}({impl_parameters})"
 static const char meth_o_prototype[] = METH_O_PROTOTYPE;
 
+/* 3.14's: the parser's own first argument, then the impl's others */
+#define METH_O_PROTOTYPE_SELF \
+    "static PyObject *\n" \
+    "{c_basename}({self_type}{self_name}, {parser_parameters})"
+static const char meth_o_prototype_self[] = METH_O_PROTOTYPE_SELF;
+
 /* The fixed templates as output_templates hands them on: wrapped in
    newlines, and a prototype with its ';' (put together by the compiler,
    not for each function). */
@@ -204,6 +210,8 @@ static const struct {
       WRAPPED_PROTOTYPE(PARSER_PROTOTYPE_O_ARG_) },
     { meth_o_prototype, WRAPPED(METH_O_PROTOTYPE),
       WRAPPED_PROTOTYPE(METH_O_PROTOTYPE) },
+    { meth_o_prototype_self, WRAPPED(METH_O_PROTOTYPE_SELF),
+      WRAPPED_PROTOTYPE(METH_O_PROTOTYPE_SELF) },
 };
 #undef WRAPPED
 #undef WRAPPED_PROTOTYPE
@@ -347,6 +355,23 @@ static bool use_meth_o(const ParseArgs *pa)
 static bool use_simple_return(const ParseArgs *pa)
 {
     return gen_default_return_converter(pa->f) && !pa->f->critical_section;
+}
+
+/* 3.14's use_pyobject_self(): the impl's self is a plain object, so the
+   parser needs no cast to call it. */
+static bool use_pyobject_self(const ParseArgs *pa)
+{
+    const Converter *self = pa->f->nparameters
+                                ? pa->f->parameters[0]->converter : NULL;
+    if (!self)
+        return true;
+    const char *type = self->type;
+    if (!type) {
+        const char *name;
+        correct_name_for_self(pa->f, &type, &name);
+    }
+    return strcmp(type, "PyObject *") == 0 &&
+           (!self->self_type || strcmp(self->self_type, "PyObject *") == 0);
 }
 
 static void select_prototypes(ParseArgs *pa)
@@ -581,7 +606,7 @@ static const char build_core_condition[] =
 static const char *declare_parser(ParseArgs *pa, bool hasformat)
 {
     Clinic *c = pa->c;
-    const DialectKeywordParser *kp = c->dialect->keyword_parser;
+    const Dialect *d = c->dialect;
     const char *kwtuple;
     int num_keywords = 0;
 
@@ -592,20 +617,24 @@ static const char *declare_parser(ParseArgs *pa, bool hasformat)
     }
     if (c->limited_capi) {      /* the file's, even where this function
                                    cannot use the Limited C API */
-        kwtuple = kp->kwtuple_limited;
+        kwtuple = DIALECT_KEYWORD_TEXT(d, kwtuple_limited);
     } else if (num_keywords == 0) {
-        kwtuple = kp->kwtuple_none;
+        kwtuple = DIALECT_KEYWORD_TEXT(d, kwtuple_none);
         gen_add_include(c, "pycore_runtime.h", "_Py_SINGLETON()",
                         build_core_condition);
     } else {
-        kwtuple = arena_printf(c->arena, kp->kwtuple_some, num_keywords);
+        kwtuple = arena_printf(c->arena, DIALECT_KEYWORD_TEXT(d, kwtuple_some),
+                               num_keywords);
         gen_add_include(c, "pycore_gc.h", "PyGC_Head", build_core_condition);
         gen_add_include(c, "pycore_runtime.h", "_Py_ID()",
                         build_core_condition);
     }
     return arena_concat_of(c->arena, kwtuple,
-                           arena_printf(c->arena, kp->declaration,
-                                        hasformat ? kp->format : kp->fname));
+                           arena_printf(c->arena,
+                                        DIALECT_KEYWORD_TEXT(d, declaration),
+                                        hasformat
+                                            ? DIALECT_KEYWORD_TEXT(d, format)
+                                            : DIALECT_KEYWORD_TEXT(d, fname)));
 }
 
 /* ---- the calling conventions -------------------------------------------- */
@@ -623,6 +652,9 @@ static void parse_no_args(ParseArgs *pa)
         pa->parser_prototype = parser_prototype_getter;
     } else if (pa->f->kind == FUNC_SETTER) {
         pa->parser_prototype = parser_prototype_setter;
+        const char *preamble = DIALECT_INHERITED(c->dialect, setter_preamble);
+        if (preamble && !pa->f->deleter)
+            strlist_push(c->arena, &code, preamble);
     } else if (!pa->requires_defining_class) {
         pa->flags = "METH_NOARGS";
         pa->parser_prototype = parser_prototype_noargs;
@@ -668,14 +700,18 @@ static void parse_one_arg(ParseArgs *pa)
 
     if (gen_is_object_converter(conv) && conv->format_unit &&
         strcmp(conv->format_unit, "O") == 0) {
-        if (use_simple_return(pa)) {
+        bool pyobject_self = (c->dialect->fixes & FIX_PYOBJECT_SELF) != 0;
+        const char *proto = pyobject_self ? meth_o_prototype_self
+                                          : meth_o_prototype;
+        if (use_simple_return(pa) &&
+            (!pyobject_self || use_pyobject_self(pa))) {
             /* Maps straight onto METH_O: the impl is the method. */
             pa->impl_prototype = "";
-            pa->impl_definition = meth_o_prototype;
+            pa->impl_definition = proto;
         } else {
             /* The reference's "SLIGHT HACK": the parser takes the impl's
                parameters (render_function drops their declaration). */
-            pa->parser_prototype = meth_o_prototype;
+            pa->parser_prototype = proto;
             parser_body(pa, &code);
         }
         return;
@@ -984,6 +1020,10 @@ static void parse_general(ParseArgs *pa)
         pa->fastcall = false;
     } else {
         const char *unpack, *unpack_args, *nargs;
+        /* 3.14's call, with its counts named; not yet for *args, whose
+           parsing 3.14 reworked */
+        const char *unpack_call = pa->vararg == -1
+            ? DIALECT_KEYWORD_TEXT(c->dialect, unpack_call) : NULL;
         if (pa->vararg == -1) {
             gen_add_include(c, modsupport_h, "_PyArg_UnpackKeywords()", NULL);
             unpack = "_PyArg_UnpackKeywords";
@@ -1015,11 +1055,16 @@ static void parse_general(ParseArgs *pa)
                     "%s\nPy_ssize_t noptargs = %s + (kwnames ? "
                     "PyTuple_GET_SIZE(kwnames) : 0) - %d;",
                     pa->declarations, nargs, pa->min_pos + pa->min_kw_only);
-            strlist_push(a, &code, arena_printf(a,
-                "    args = %s(args, nargs, NULL, kwnames, &_parser, %s, argsbuf);\n"
-                "    if (!args) {{\n"
-                "        goto exit;\n"
-                "    }}", unpack, unpack_args));
+            if (unpack_call)
+                strlist_push(a, &code, arena_printf(a, unpack_call, "args",
+                    "args, nargs, NULL, kwnames", pa->min_pos, pa->max_pos,
+                    pa->min_kw_only, 0, "args"));
+            else
+                strlist_push(a, &code, arena_printf(a,
+                    "    args = %s(args, nargs, NULL, kwnames, &_parser, %s, argsbuf);\n"
+                    "    if (!args) {{\n"
+                    "        goto exit;\n"
+                    "    }}", unpack, unpack_args));
         } else {
             pa->flags = "METH_VARARGS|METH_KEYWORDS";
             pa->parser_prototype = parser_prototype_keyword;
@@ -1034,12 +1079,17 @@ static void parse_general(ParseArgs *pa)
                     "%s\nPy_ssize_t noptargs = %s + (kwargs ? "
                     "PyDict_GET_SIZE(kwargs) : 0) - %d;",
                     pa->declarations, nargs, pa->min_pos + pa->min_kw_only);
-            strlist_push(a, &code, arena_printf(a,
-                "    fastargs = %s(_PyTuple_CAST(args)->ob_item, nargs, kwargs, "
-                "NULL, &_parser, %s, argsbuf);\n"
-                "    if (!fastargs) {{\n"
-                "        goto exit;\n"
-                "    }}", unpack, unpack_args));
+            if (unpack_call)
+                strlist_push(a, &code, arena_printf(a, unpack_call, "fastargs",
+                    "_PyTuple_CAST(args)->ob_item, nargs, kwargs, NULL",
+                    pa->min_pos, pa->max_pos, pa->min_kw_only, 0, "fastargs"));
+            else
+                strlist_push(a, &code, arena_printf(a,
+                    "    fastargs = %s(_PyTuple_CAST(args)->ob_item, nargs, kwargs, "
+                    "NULL, &_parser, %s, argsbuf);\n"
+                    "    if (!fastargs) {{\n"
+                    "        goto exit;\n"
+                    "    }}", unpack, unpack_args));
         }
     }
 
@@ -1100,7 +1150,8 @@ static void parse_general(ParseArgs *pa)
                 "    if (!PyArg_ParseTupleAndKeywords(args, kwargs, \"{format_units}:{name}\", _keywords,\n"
                 "        {parse_arguments}))\n"
                 "        goto exit;");
-            pa->declarations = c->dialect->keyword_parser->limited_keywords;
+            pa->declarations =
+                DIALECT_KEYWORD_TEXT(c->dialect, limited_keywords);
             if (dep_pos.n || dep_kw.n)
                 pa->declarations = arena_printf(a,
                     "%s\nPy_ssize_t nargs = PyTuple_Size(args);",

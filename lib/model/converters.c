@@ -90,6 +90,7 @@ static bool value_has_type(const PyValue *v, unsigned types)
 /* default_type.__name__, or the names of the tuple joined by ", ". */
 static const char *type_names(Clinic *c, unsigned types)
 {
+    const char *null_name = DIALECT_INHERITED(c->dialect, null_type_name);
     StrBuf sb = STRBUF_INIT;
     for (size_t i = 0; i < conv_type_order_len; i++) {
         unsigned bit = conv_type_order[i];
@@ -97,7 +98,8 @@ static const char *type_names(Clinic *c, unsigned types)
             continue;
         if (sb.len)
             sb_adds(&sb, ", ");
-        sb_adds(&sb, bit == PYT_NULL ? "Null" : py_type_name(bit));
+        sb_adds(&sb, bit == PYT_NULL ? (null_name ? null_name : "Null")
+                                     : py_type_name(bit));
     }
     return sb_take(&sb, c->arena);
 }
@@ -313,6 +315,78 @@ static const char *char_c_default(Clinic *c, const PyValue *v)
     return r;
 }
 
+/* 3.14's char default: the bytes as a C character constant, with C's
+   escapes and octal for the rest (c_bytes_repr), whatever their
+   number. */
+static const char *char_c_default_escaped(Clinic *c, const PyValue *v)
+{
+    if (v->len == 1 && v->s[0] == '\'')
+        return "'\\''";
+    if (v->len == 1 && v->s[0] == '"')
+        return "'\"'";
+    if (v->len == 1 && v->s[0] == '\0')
+        return "'\\0'";
+    StrBuf sb = STRBUF_INIT;
+    sb_addc(&sb, '\'');
+    for (size_t i = 0; i < v->len; i++) {
+        unsigned char ch = (unsigned char)v->s[i];
+        const char *esc = ch == '"' ? "\\\"" : ch == '\\' ? "\\\\"
+                        : ch == '\a' ? "\\a" : ch == '\b' ? "\\b"
+                        : ch == '\f' ? "\\f" : ch == '\n' ? "\\n"
+                        : ch == '\r' ? "\\r" : ch == '\t' ? "\\t"
+                        : ch == '\v' ? "\\v" : NULL;
+        if (esc)
+            sb_adds(&sb, esc);
+        else if (ch >= 32 && ch < 127)
+            sb_addc(&sb, (char)ch);
+        else
+            sb_addf(&sb, "\\%03o", ch);
+    }
+    sb_addc(&sb, '\'');
+    const char *s = sb_take(&sb, c->arena);
+    /* no trigraphs, nothing like a comment */
+    if (strstr(s, "??"))
+        s = text_replace(c->arena, text_replace(c->arena, s, "??", "?\\?"),
+                         "\\??", "\\?\\?");
+    s = text_replace(c->arena, s, "/*", "/\\*");
+    return text_replace(c->arena, s, "*/", "*\\/");
+}
+
+/* 3.14's c_unichar_repr(): a one-character str default of
+   int(accept={str}) as a C character constant, or in hex. */
+static const char *unichar_c_default(Clinic *c, const PyValue *v)
+{
+    /* one code point, as ord() wants */
+    size_t points = 0;
+    for (size_t i = 0; i < v->len; i++)
+        points += ((unsigned char)v->s[i] & 0xC0) != 0x80;
+    if (points != 1)
+        fail_type_error(c, arena_printf(c->arena, "ord() expected a "
+                        "character, but string of length %zu found", points));
+    const unsigned char *s = (const unsigned char *)v->s;
+    unsigned long cp = s[0];
+    if (cp >= 0x80) {
+        int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : 1;
+        cp &= 0x3Fu >> more;
+        for (int k = 1; k <= more && (size_t)k < v->len; k++)
+            cp = (cp << 6) | (s[k] & 0x3F);
+    }
+    if (cp == '\'')
+        return "'\\''";
+    if (cp == '"')
+        return "'\"'";
+    if (cp == 0)
+        return "0";
+    static const char escapes[] = "\a\b\f\n\r\t\v\"\\";
+    static const char letters[] = "abfnrtv\"\\";
+    const char *e = cp && cp < 0x80 ? strchr(escapes, (int)cp) : NULL;
+    if (e)
+        return arena_printf(c->arena, "'\\%c'", letters[e - escapes]);
+    if (cp >= 32 && cp < 127)
+        return arena_printf(c->arena, "'%c'", (int)cp);
+    return arena_printf(c->arena, "0x%02lx", cp);
+}
+
 static void bitwise_init(Converter *conv, const PyValue *bitwise,
                          const char *unit, const char *converter)
 {
@@ -361,7 +435,11 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
     }
     case CK_CHAR: {
         const PyValue *d = &conv->default_value;
-        if (d->kind == PY_BYTES) {
+        if (d->kind == PY_BYTES &&
+            (c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT)) {
+            /* 3.14: any bytes (its length check is unreachable) */
+            conv->c_default = char_c_default_escaped(c, d);
+        } else if (d->kind == PY_BYTES) {
             if (d->len != 1)
                 clinic_fail(c, 0, "char_converter: illegal default value %s",
                             py_repr(c->arena, d));
@@ -391,9 +469,14 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
         break;
     case CK_INT: {
         const PyValue *accept = ARG("accept"), *type = ARG("type");
-        if (is_set_of(accept, PYT_STR))
+        if (is_set_of(accept, PYT_STR)) {
             conv->format_unit = "C";
-        else if (!is_set_of(accept, PYT_INT))
+            if (c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT) {
+                conv->default_type = PYT_STR;
+                if (conv->default_value.kind == PY_STR)
+                    conv->c_default = unichar_c_default(c, &conv->default_value);
+            }
+        } else if (!is_set_of(accept, PYT_INT))
             fail_illegal_accept(c, "int_converter", accept);
         if (type->kind != PY_NONE)
             conv->type = arg_text(c, "type", type);
@@ -463,9 +546,23 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
     case CK_PY_BUFFER: {
         const PyValue *accept = ARG("accept");
         PyKind k = conv->default_value.kind;
-        if (k != PY_UNSPECIFIED && k != PY_NONE)
+        bool typed = c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT;
+        if (!typed && k != PY_UNSPECIFIED && k != PY_NONE)
             clinic_fail(c, 0, "The only legal default value for Py_buffer "
                               "is None.");
+        /* 3.14: the defaults each accept takes */
+        if (typed) {
+            if (k == PY_STR || k == PY_BYTES)
+                clinic_fail(c, 0, "Py_buffer_converter: a str or bytes "
+                                  "default is not supported yet");
+            conv->default_type =
+                is_set_of(accept, PYT_STR | PYT_BUFFER | PYT_NONETYPE)
+                    ? PYT_STR | PYT_BYTES | PYT_NULL | PYT_NONETYPE
+                : is_set_of(accept, PYT_STR | PYT_BUFFER)
+                    ? PYT_STR | PYT_BYTES | PYT_NULL
+                : is_set_of(accept, PYT_BUFFER) ? PYT_BYTES | PYT_NULL
+                : PYT_NULL;
+        }
         conv->c_default = conv->c_ignored_default;
         if (is_set_of(accept, PYT_STR | PYT_BUFFER | PYT_NONETYPE))
             conv->format_unit = "z*";
@@ -562,8 +659,9 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
         clinic_fail(c, 0, "Illegal C identifier: %s", name);
     conv->py_name = py_name;
 
+    bool after_init = c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT;
     if (default_value.kind != PY_UNSPECIFIED) {
-        if (conv->default_type &&
+        if (!after_init && conv->default_type &&
             !value_has_type(&default_value, conv->default_type))
             clinic_failm(c, 0, MSG_DEFAULT_TYPE,
                          MSG_ARGS(cls->class_name ? cls->class_name
@@ -584,6 +682,14 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
                     "The 'annotation' parameter is not currently permitted.");
 
     converter_call_init(c, conv, rest, nrest);
+    /* 3.14 checks the default against the type converter_init chose */
+    if (after_init && default_value.kind != PY_UNSPECIFIED &&
+        conv->default_type &&
+        !value_has_type(&default_value, conv->default_type))
+        clinic_failm(c, 0, MSG_DEFAULT_TYPE,
+                     MSG_ARGS(cls->class_name ? cls->class_name : cls->name,
+                              conv_repr(c->arena, c->dialect, &default_value),
+                              name, type_names(c, conv->default_type)));
     conv->function = function;
 }
 

@@ -677,8 +677,15 @@ void converter_call_init(Clinic *c, Converter *conv, const ConverterArg *args,
         PyValue *values;
         check_computed_args(c, args, nargs);
         cpy_kwargs_of(py, args, nargs, &names, &values);
+        /* 3.14 sets self.default after converter_init: a block's
+           converter_init sees it unspecified */
+        PyValue given = conv->default_value;
+        if (c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT)
+            conv->default_value = py_unspecified;
         call_override(py, fn, cpy_converter_object(py, conv), NULL, 0, names,
                       values, nargs, false);
+        if (given.kind != PY_UNSPECIFIED)   /* as 3.14 assigns it after */
+            conv->default_value = given;
     }
     conv->initializing = false;
 }

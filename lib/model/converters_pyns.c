@@ -490,8 +490,11 @@ const PyFlavour *cpy_flavour_of(const Dialect *d)
 {
     static const PyFlavour *const flavours[] = { &cpy_flavour_3_11,
                                                  &cpy_flavour_3_13 };
-    for (size_t i = 0; i < COUNT(flavours); i++)
-        if (strcmp(flavours[i]->version, d->name) == 0)
-            return flavours[i];
+    /* a dialect without a flavour of its own has its base's (3.14's and
+       3.15's python blocks see 3.13's API, so far) */
+    for (; d; d = d->base)
+        for (size_t i = 0; i < COUNT(flavours); i++)
+            if (strcmp(flavours[i]->version, d->name) == 0)
+                return flavours[i];
     return &cpy_flavour_3_11;
 }

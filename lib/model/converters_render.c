@@ -784,6 +784,9 @@ static const char *format_snippet(Clinic *c, Converter *conv,
         text = text_replace(a, text, "{bad_argument}", bad[0]);
     if (bad[1])
         text = text_replace(a, text, "{bad_argument2}", bad[1]);
+    /* 3.14's length errors name the argument as the text says it */
+    if (strstr(text, "{displayname}"))
+        text = text_replace(a, text, "{displayname}", call->displayname);
     if (call->indent >= 0) {
         SnippetFields f = {c, conv, text, call->argname, paramname, extras};
         char *s = format_code(&f, call->indent);
@@ -1050,8 +1053,10 @@ void builtin_pre_render(Clinic *c, ConverterKind kind, Converter *conv)
 
 const char *builtin_parser_type(Clinic *c, const Converter *conv)
 {
-    (void)c;
     const Function *f = conv->function;
+    /* 3.14: every parser takes a plain object, but tp_new's type */
+    if (c->dialect->fixes & FIX_PYOBJECT_SELF)
+        return f->kind == FUNC_METHOD_NEW ? "PyTypeObject *" : "PyObject *";
     switch (f->kind) {
     case FUNC_METHOD_INIT:
     case FUNC_METHOD_NEW:

@@ -119,6 +119,9 @@ struct Function {
        @critical_section with the objects it locks (none: self). */
     const char *forced_text_signature;
     bool critical_section;
+    /* 3.14's @deleter: a setter that also deletes (clinic.py's
+       SETTER_AND_DELETER), so it is called with NULL */
+    bool deleter;
     const char **target_critical_section;
     size_t ntarget_critical_section;
     int block_line;          /* the line of its block's start marker */

@@ -201,6 +201,47 @@ static void module_and_class(Clinic *c, DslState *d, const char **fields,
     }
 }
 
+/* The C basename clinic.py gives a function: the one after 'as', else
+   the dotted name's fields joined by '_' (without a last __new__). */
+static const char *effective_c_basename(Clinic *c, const Function *f)
+{
+    if (f->c_basename && *f->c_basename)
+        return f->c_basename;
+    const char *name = f->full_name;
+    size_t n = strlen(name);
+    if (n > 8 && !strcmp(name + n - 8, ".__new__"))
+        n -= 8;
+    char *s = arena_strndup(c->arena, name, n);
+    for (char *p = s; *p; p++)
+        if (*p == '.')
+            *p = '_';
+    return s;
+}
+
+/* 3.14's add_function(): the getter and the setter of an attribute make
+   one PyGetSetDef entry, found by the C basename: one of each, sharing
+   it. */
+static void check_accessor_pair(Clinic *c, const Namespace *ns,
+                                const Function *f)
+{
+    if (f->kind != FUNC_GETTER && f->kind != FUNC_SETTER)
+        return;
+    for (size_t i = 0; i < ns->nfunctions; i++) {
+        const Function *other = ns->functions[i];
+        if ((other->kind != FUNC_GETTER && other->kind != FUNC_SETTER) ||
+            strcmp(other->full_name, f->full_name) != 0)
+            continue;
+        if (other->kind == f->kind)
+            clinic_fail(c, 0, "Cannot apply @%s to '%s' twice",
+                        f->kind == FUNC_SETTER ? "setter" : "getter",
+                        f->full_name);
+        if (strcmp(effective_c_basename(c, other),
+                   effective_c_basename(c, f)) != 0)
+            clinic_fail(c, 0, "The accessors of '%s' must have the same C "
+                              "basename", f->full_name);
+    }
+}
+
 static void namespace_add_function(Clinic *c, Namespace *ns, Function *f)
 {
     GROW(c, ns->functions, ns->nfunctions, ns->capfunctions);
@@ -312,6 +353,27 @@ static bool run_decorator_3_13(Clinic *c, DslState *d, const char *name,
             clinic_fail(c, 0, "Cannot apply both @getter and @setter to the "
                               "same function!");
         d->kind = kind;
+    } else if (!strcmp(name, "@deleter") &&
+               dsl_has_syntax(c, SYNTAX_DELETER)) {
+        check_arity(c, "at_deleter", NULL, 0, nargs);
+        if (d->kind != FUNC_SETTER)
+            clinic_fail(c, 0, "Can't set @deleter, @setter is not applied");
+        if (d->deleter)
+            clinic_fail(c, 0, "Cannot apply @deleter twice to the same "
+                              "function!");
+        d->deleter = true;
+    } else if ((!strcmp(name, "@permit_long_summary") ||
+                !strcmp(name, "@permit_long_docstring_body")) &&
+               dsl_has_syntax(c, SYNTAX_PERMIT_LONG)) {
+        bool summary = name[13] == 's';
+        bool *flag = summary ? &d->permit_long_summary
+                             : &d->permit_long_docstring_body;
+        check_arity(c, summary ? "at_permit_long_summary"
+                               : "at_permit_long_docstring_body",
+                    NULL, 0, nargs);
+        if (*flag)
+            clinic_fail(c, 0, "Called %s twice!", name);
+        *flag = true;
     } else if (!strcmp(name, "@text_signature") &&
                dsl_has_syntax(c, SYNTAX_TEXT_SIGNATURE)) {
         check_arity(c, "at_text_signature", text_signature_params, 1, nargs);
@@ -892,10 +954,13 @@ static void state_modulename_name(Clinic *c, DslState *d, const char *line)
     f->line = d->line;
     f->cpp_condition = "";
     f->critical_section = d->critical_section;
+    f->deleter = d->deleter;
     f->target_critical_section = d->target_critical_section.items;
     f->ntarget_critical_section = d->target_critical_section.len;
     f->forced_text_signature = d->forced_text_signature;
     d->function = f;
+    if (c->dialect->fixes & FIX_ACCESSOR_PAIRS)
+        check_accessor_pair(c, cls ? cls : module, f);
 
     /* insert a self converter automatically */
     const char *self_type, *self_name;
@@ -1130,6 +1195,9 @@ static void reset(DslState *d, Block *block)
     d->kind = FUNC_CALLABLE;
     d->coexist = false;
     d->critical_section = false;
+    d->deleter = false;
+    d->permit_long_summary = false;
+    d->permit_long_docstring_body = false;
     d->target_critical_section = (StrList){0};
     d->forced_text_signature = NULL;
     d->deprecated_positional = (PyVersion){0, 0};

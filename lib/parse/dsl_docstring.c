@@ -515,6 +515,50 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
         }
     }
 
+    /* 3.15: the summary line fits pydoc's 80 columns, with room for the
+       indentation of a class's method (an error); so should the other
+       lines (a warning); @permit_long_summary and
+       @permit_long_docstring_body allow them, and are warned about when
+       nothing needs them */
+    if (c->dialect->summary_width) {
+        unsigned width = f->cls && !function_kind_new_or_init(f->kind)
+                             ? c->dialect->summary_width_method
+                             : c->dialect->summary_width;
+        size_t summary = 0, body = 0;
+        size_t i = 0;
+        for (const char *s = docstring;; i++) {
+            const char *nl = memchr(s, '\n', (size_t)(doc_end - s));
+            const char *e = nl ? nl : doc_end;
+            size_t chars = 0;
+            for (const char *p = s; p < e; p++)   /* code points, as len() */
+                chars += ((unsigned char)*p & 0xC0) != 0x80;
+            if (i == 0)
+                summary = chars;
+            else if (chars > body)
+                body = chars;
+            if (!nl)
+                break;
+            s = nl + 1;
+        }
+        const char *w = arena_printf(c->arena, "%u", width);
+        if (summary > width) {
+            if (!d->permit_long_summary)
+                clinic_failm(c, 0, MSG_SUMMARY_TOO_LONG,
+                             MSG_ARGS(f->full_name, w));
+        } else if (d->permit_long_summary) {
+            clinic_warnm(c, 0, MSG_REMOVE_PERMIT_LONG_SUMMARY,
+                         MSG_ARGS(f->full_name));
+        }
+        if (body > width) {
+            if (!d->permit_long_docstring_body)
+                clinic_warnm(c, 0, MSG_BODY_TOO_LONG,
+                             MSG_ARGS(f->full_name, w));
+        } else if (d->permit_long_docstring_body) {
+            clinic_warnm(c, 0, MSG_REMOVE_PERMIT_LONG_BODY,
+                         MSG_ARGS(f->full_name));
+        }
+    }
+
     int markers = 0;
     for (const char *s = strchr(docstring, '{') ? docstring : "";
          (s = strstr(s, "{parameters}")); s += 12)

@@ -57,6 +57,9 @@ struct DslState {
     /* 3.13's decorators and markers */
     bool critical_section;
     StrList target_critical_section;
+    bool deleter;                      /* 3.14's @deleter */
+    bool permit_long_summary;          /* 3.15's decorators */
+    bool permit_long_docstring_body;
     const char *forced_text_signature;
     PyVersion deprecated_positional;   /* the last '* [from X.Y]' */
     PyVersion deprecated_keyword;      /* the last '/ [from X.Y]' */

@@ -519,6 +519,40 @@ static void parse_default(Clinic *c, const char *default_text,
 
 /* ---- a parameter line -------------------------------------------------- */
 
+/* 3.15's **kwds, as far as it goes: its errors.  Returns when the line is
+   refused as 3.14 refuses it (a parameter that takes keywords before). */
+static void var_keyword(Clinic *c, Function *f, const char *line,
+                        const char *default_text)
+{
+    if (default_text)   /* "**kwds = x" is no Python */
+        clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
+    for (size_t i = 0; i < f->nparameters; i++) {
+        ParamKind k = f->parameters[i]->kind;
+        if (k == PARAM_POSITIONAL_OR_KEYWORD || k == PARAM_KEYWORD_ONLY)
+            return;
+    }
+    /* the declaration without its "**", as one parameter: its name and
+       annotation */
+    PyParamDecl kw;
+    memset(&kw, 0, sizeof kw);
+    const char *stars = strstr(line, "**");
+    if (!stars || !pyexpr_parse_params(c->arena, stars + 2, &kw, NULL) ||
+        kw.nargs != 1)
+        clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
+    bool legacy, splat;
+    ConverterArg *args;
+    size_t nargs;
+    const char *name = dsl_parse_converter(c, kw.annotation, &legacy,
+                                           &args, &nargs, &splat);
+    name = arena_concat_of(c->arena,
+                           DIALECT_INHERITED(c->dialect, var_keyword_prefix),
+                           name);
+    if (strcmp(name, "var_keyword_dict") != 0)
+        clinic_failm(c, 0, MSG_NOT_A_CONVERTER,
+                     MSG_ARGS(name, legacy ? "legacy " : ""));
+    clinic_fail(c, 0, "**%s: dict is not supported yet", kw.name);
+}
+
 /* "name as c_name: converter" -> "name: converter", c_name. */
 static const char *take_c_name(Clinic *c, const char *line,
                                const char **c_name)
@@ -654,6 +688,8 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     if (decl.has_default)
         clinic_failm(c, 0, MSG_INVALID_PARAMETER_DEFAULT,
                      MSG_ARGS(f->name, line));
+    if (decl.has_kwarg && DIALECT_INHERITED(c->dialect, var_keyword_prefix))
+        var_keyword(c, f, line, default_text);
     if (decl.has_kwarg)
         clinic_failm(c, 0, MSG_INVALID_PARAMETER_KWARGS,
                      MSG_ARGS(f->name, line));
@@ -689,14 +725,36 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
             clinic_fail(c, 0, "You can't specify py_default without "
                               "specifying a default value!");
     } else {
+        if (is_vararg && DIALECT_INHERITED(c->dialect, varpos_prefix))
+            /* 3.14 parses the line as Python: *args = x is no syntax */
+            clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
         if (is_vararg)
             clinic_fail(c, 0, "Vararg can't take a default value!");
         if (d->parameter_state == PS_REQUIRED)
             d->parameter_state = PS_OPTIONAL;
+        if (DIALECT_INHERITED(c->dialect, varpos_prefix)) {
+            /* 3.14 parses the whole line as Python: a default that is
+               no expression makes the declaration invalid */
+            PySyntaxError err = {0};
+            const char *def = text_strip(c->arena,
+                                         dsl_line_text(c->dsl, default_text));
+            if (!pyexpr_parse_default(c->arena, def, &err))
+                clinic_failm(c, 0, MSG_INVALID_PARAMETER,
+                             MSG_ARGS(f->name, line));
+        }
         parse_default(c, default_text, args, &nargs, &value);
     }
 
     const char *converter_name = c_name && *c_name ? c_name : parameter_name;
+    /* 3.14: *args has a converter of its own kind, "varpos_" + name */
+    const char *varpos = DIALECT_INHERITED(c->dialect, varpos_prefix);
+    if (is_vararg && varpos) {
+        name = arena_concat_of(c->arena, varpos, name);
+        const DialectAlias *al = DIALECT_INHERITED(c->dialect, varpos_converters);
+        for (; al && al->name; al++)
+            if (strcmp(al->name, name) == 0)
+                name = al->class_name;
+    }
     Converter *converter;
     if (legacy) {
         if (!legacy_converter_find(c, name))

@@ -7,7 +7,8 @@ and every file is processed in a forked child, so no state (the `clinic`
 global, converters registered by [python input] blocks) leaks from one file
 to the next: each file sees a freshly imported clinic.py, as from the CLI.
 
-usage: python3 refrun.py CLINIC_DIR JOBS.json RESULTS.json
+usage: python3 refrun.py CLINIC_DIR JOBS.json RESULTS.json [force]
+("force": as clinic.py -f, generated output is not verified)
 JOBS.json: [[workdir, relpath], ...]; RESULTS.json: [[status, message], ...]
 where status is the exit status clinic.py's CLI would have had.
 """
@@ -51,6 +52,7 @@ def run_one(parse_file, error_type, workdir, relpath):
 
 def main():
     clinic_dir, jobs_path, results_path = sys.argv[1:4]
+    force = sys.argv[4:5] == ["force"]
     sys.path.insert(0, clinic_dir)
     sys.setrecursionlimit(10000)
     import clinic  # noqa: E402  (the reference, from the cache)
@@ -62,6 +64,8 @@ def main():
         import libclinic.cli
         parse_file = functools.partial(libclinic.cli.parse_file,
                                        limited_capi=False)
+        if force:
+            parse_file = functools.partial(parse_file, verify=False)
         error_type = libclinic.ClinicError
     with open(jobs_path) as f:
         jobs = json.load(f)

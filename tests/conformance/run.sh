@@ -4,8 +4,11 @@
 # reference clinic.py itself when given --reference (make
 # conformance-reference).  Ends with one line totalling every dialect's
 # floors: "conformance floors: N passed, N failed".
-#   --dialect D    score only dialect D (3.11 or 3.13); may be repeated;
-#                  default: both
+#   --dialect D    score only dialect D (3.11, 3.13, 3.14 or 3.15); may be
+#                  repeated; default: all four.  3.14 and 3.15 have no
+#                  tree: their corpus is their clinic.test.c and
+#                  test_clinic.py, and the 3.13 and 3.11 trees run with -f
+#                  (their tiers are in sid.py)
 # Other arguments go to conformance.py (e.g. --tiers regen,tamper -v).
 #   CLINIC_CACHE   cache directory (default $HOME/.cache/clinic-conformance)
 #   PYTHON         interpreter for the harness and both references (python3;
@@ -25,7 +28,7 @@ while [ $n -gt 0 ]; do
         *) set -- "$@" "$1"; shift; n=$((n - 1)) ;;
     esac
 done
-[ -n "$dialects" ] || dialects="3.11 3.13"
+[ -n "$dialects" ] || dialects="3.11 3.13 3.14 3.15"
 
 mkdir -p build
 verbose=
@@ -37,13 +40,28 @@ for d in $dialects; do
     case $d in
         3.11) fetch=fetch.sh floor=floor ;;
         3.13) fetch=fetch313.sh floor=floor-3.13 ;;
-        *) echo "conformance: unknown dialect $d (3.11 or 3.13)" >&2; exit 2 ;;
+        3.14) fetch=fetch314.sh floor=floor-3.14 ;;
+        3.15) fetch=fetch315.sh floor=floor-3.15 ;;
+        *) echo "conformance: unknown dialect $d (3.11, 3.13, 3.14 or 3.15)" >&2
+           exit 2 ;;
     esac
+    # 3.14 and 3.15: the older trees, run with -f through the reference
+    F313= F311=
+    case $d in
+        3.14|3.15)
+            eval "$(sh "$here/fetch313.sh" "$CACHE")"
+            F313="3.13.5=$TREE:$CLINIC_TEST"
+            eval "$(sh "$here/fetch.sh" "$CACHE")"
+            F311="3.11.2=$TREE:$CLINIC_TEST" ;;
+    esac
+    TREE= TEST_CLINIC=
     paths=$(sh "$here/$fetch" "$CACHE")
     eval "$paths"
     { rc=0
       "$PYTHON" "$here/conformance.py" --dialect "$d" --cache "$CACHE" \
-          --tree "$TREE" --refdir "$REFDIR" --clinic-test "$CLINIC_TEST" \
+          --tree "$TREE" --test-clinic "$TEST_CLINIC" \
+          --force-tree "$F313" --force-tree "$F311" \
+          --refdir "$REFDIR" --clinic-test "$CLINIC_TEST" \
           --python "$PYTHON" --floor "$here/$floor" \
           --report "build/conformance-$d.json" $verbose "$@" || rc=$?
       echo $rc > "$log.rc"; } | tee "$log"

@@ -15,13 +15,17 @@ START_TEST(find_by_name)
 {
     ck_assert_ptr_eq(dialect_find("3.11"), &dialect_3_11);
     ck_assert_ptr_eq(dialect_find("3.13"), &dialect_3_13);
+    ck_assert_ptr_eq(dialect_find("3.14"), &dialect_3_14);
+    ck_assert_ptr_eq(dialect_find("3.15"), &dialect_3_15);
     ck_assert_ptr_null(dialect_find("3.12"));
     ck_assert_ptr_null(dialect_find(""));
     ck_assert_ptr_eq(dialect_default(), &dialect_3_11);
     /* the list is oldest first and ends with NULL */
     ck_assert_ptr_eq(dialects[0], &dialect_3_11);
     ck_assert_ptr_eq(dialects[1], &dialect_3_13);
-    ck_assert_ptr_null(dialects[2]);
+    ck_assert_ptr_eq(dialects[2], &dialect_3_14);
+    ck_assert_ptr_eq(dialects[3], &dialect_3_15);
+    ck_assert_ptr_null(dialects[4]);
 }
 END_TEST
 
@@ -30,8 +34,10 @@ START_TEST(for_a_tree_version)
     ck_assert_ptr_eq(dialect_for_version(3, 11), &dialect_3_11);
     ck_assert_ptr_eq(dialect_for_version(3, 12), &dialect_3_11);
     ck_assert_ptr_eq(dialect_for_version(3, 13), &dialect_3_13);
-    ck_assert_ptr_eq(dialect_for_version(3, 14), &dialect_3_13);
-    ck_assert_ptr_eq(dialect_for_version(4, 0), &dialect_3_13);
+    ck_assert_ptr_eq(dialect_for_version(3, 14), &dialect_3_14);
+    ck_assert_ptr_eq(dialect_for_version(3, 15), &dialect_3_15);
+    ck_assert_ptr_eq(dialect_for_version(3, 16), &dialect_3_15);
+    ck_assert_ptr_eq(dialect_for_version(4, 0), &dialect_3_15);
     /* older than every dialect: the default */
     ck_assert_ptr_eq(dialect_for_version(3, 10), &dialect_3_11);
     ck_assert_ptr_eq(dialect_for_version(2, 7), &dialect_3_11);
@@ -121,12 +127,20 @@ END_TEST
 
 START_TEST(messages_are_inherited)
 {
+    /* the messages of the newer dialects' new errors come last, from
+       MSG_SUMMARY_TOO_LONG (3.15) on */
     for (int id = 0; id < MSG_COUNT; id++) {
-        ck_assert_msg(*dialect_message(&dialect_3_11, id),
-                      "3.11 has no text for message %d", id);
-        ck_assert_msg(*dialect_message(&dialect_3_13, id),
-                      "3.13 has no text for message %d", id);
+        if (id < MSG_SUMMARY_TOO_LONG) {
+            ck_assert_msg(*dialect_message(&dialect_3_11, id),
+                          "3.11 has no text for message %d", id);
+            ck_assert_msg(*dialect_message(&dialect_3_13, id),
+                          "3.13 has no text for message %d", id);
+        }
+        ck_assert_msg(*dialect_message(&dialect_3_15, id),
+                      "3.15 has no text for message %d", id);
     }
+    ck_assert_str_eq(dialect_message(&dialect_3_14, MSG_CHECKSUM_MISMATCH),
+                     dialect_message(&dialect_3_13, MSG_CHECKSUM_MISMATCH));
     ck_assert_str_eq(dialect_message(&dialect_3_13, MSG_GROUP_STATE_A),
                      dialect_message(&dialect_3_11, MSG_GROUP_STATE_A));
     ck_assert_str_ne(dialect_message(&dialect_3_13, MSG_CHECKSUM_MISMATCH),

@@ -1,0 +1,167 @@
+/*
+ * dialect_3_14.c — CPython 3.14's Argument Clinic (Tools/clinic/clinic.py
+ * and libclinic/, as Debian's python3.14-examples ships it), as the
+ * changes to 3.13's.  What is listed here so far: the static keyword
+ * tuple's ob_hash, the _PyArg_UnpackKeywords call with its named counts,
+ * parser functions that take a plain PyObject * as their first argument,
+ * cast at the impl call, the setter's deletion check, and the snippets of
+ * 'c', 'C', 'k' and 'K' (lengths in their own errors; any index for the
+ * bitwise ones).  Everything else is 3.13's.
+ */
+#include "base/dialect.h"
+
+/* 3.14's keyword tuple carries the tuple's cached hash (ob_hash, -1: not
+   computed yet); the rest of the declaration is 3.13's. */
+static const DialectKeywordParser keyword_parser_3_14 = {
+    .kwtuple_some =
+        "#if defined(Py_BUILD_CORE) && !defined(Py_BUILD_CORE_MODULE)\n"
+        "\n"
+        "#define NUM_KEYWORDS %d\n"
+        "static struct {{\n"
+        "    PyGC_Head _this_is_not_used;\n"
+        "    PyObject_VAR_HEAD\n"
+        "    Py_hash_t ob_hash;\n"
+        "    PyObject *ob_item[NUM_KEYWORDS];\n"
+        "}} _kwtuple = {{\n"
+        "    .ob_base = PyVarObject_HEAD_INIT(&PyTuple_Type, NUM_KEYWORDS)\n"
+        "    .ob_hash = -1,\n"
+        "    .ob_item = {{ {keywords_py} }},\n"
+        "}};\n"
+        "#undef NUM_KEYWORDS\n"
+        "#define KWTUPLE (&_kwtuple.ob_base.ob_base)\n"
+        "\n"
+        "#else  // !Py_BUILD_CORE\n"
+        "#  define KWTUPLE NULL\n"
+        "#endif  // !Py_BUILD_CORE\n"
+        "\n",
+    /* one function for keywords with or without *args, its counts named */
+    .unpack_call =
+        "    %s = _PyArg_UnpackKeywords(%s, &_parser,\n"
+        "            /*minpos*/ %d, /*maxpos*/ %d, /*minkw*/ %d, "
+        "/*varpos*/ %d, argsbuf);\n"
+        "    if (!%s) {{\n"
+        "        goto exit;\n"
+        "    }}",
+};
+
+/* The snippets 3.14 writes differently: a wrong length has its own
+   message (naming the length), and the bitwise converters take any
+   object with __index__. */
+static const DialectSnippet snippets_3_14[] = {
+    {.converter = "char_converter", .variant = "c", .api = SNIPPET_ANY_API,
+     .text =
+         "if (PyBytes_Check({argname})) {{{{\n"
+         "    if (PyBytes_GET_SIZE({argname}) != 1) {{{{\n"
+         "        PyErr_Format(PyExc_TypeError,\n"
+         "            \"{{name}}(): {displayname} must be a byte string of length 1, \"\n"
+         "            \"not a bytes object of length %zd\",\n"
+         "            PyBytes_GET_SIZE({argname}));\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    {paramname} = PyBytes_AS_STRING({argname})[0];\n"
+         "}}}}\n"
+         "else if (PyByteArray_Check({argname})) {{{{\n"
+         "    if (PyByteArray_GET_SIZE({argname}) != 1) {{{{\n"
+         "        PyErr_Format(PyExc_TypeError,\n"
+         "            \"{{name}}(): {displayname} must be a byte string of length 1, \"\n"
+         "            \"not a bytearray object of length %zd\",\n"
+         "            PyByteArray_GET_SIZE({argname}));\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    {paramname} = PyByteArray_AS_STRING({argname})[0];\n"
+         "}}}}\n"
+         "else {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n",
+     .expected = "a byte string of length 1"},
+    {.converter = "int_converter", .variant = "C", .api = SNIPPET_ANY_API,
+     .text =
+         "if (!PyUnicode_Check({argname})) {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "if (PyUnicode_GET_LENGTH({argname}) != 1) {{{{\n"
+         "    PyErr_Format(PyExc_TypeError,\n"
+         "        \"{{name}}(): {displayname} must be a unicode character, \"\n"
+         "        \"not a string of length %zd\",\n"
+         "        PyUnicode_GET_LENGTH({argname}));\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "{paramname} = PyUnicode_READ_CHAR({argname}, 0);\n",
+     .expected = "a unicode character"},
+    {.converter = "unsigned_long_converter", .variant = "k", .api = SNIPPET_ANY_API,
+     .text =
+         "if (!PyIndex_Check({argname})) {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "{paramname} = PyLong_AsUnsignedLongMask({argname});\n",
+     .expected = "int"},
+    {.converter = "unsigned_long_long_converter", .variant = "K", .api = SNIPPET_ANY_API,
+     .text =
+         "if (!PyIndex_Check({argname})) {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "{paramname} = PyLong_AsUnsignedLongLongMask({argname});\n",
+     .expected = "int"},
+};
+
+/* The var-positional converters.  *args: tuple is accepted, but its
+   parsing is still 3.13's (a tuple made by the parser, the old
+   _PyArg_UnpackKeywordsWithVararg), not 3.14's rework; varpos_array is
+   still to come. */
+static const DialectAlias varpos_converters_3_14[] = {
+    {"varpos_tuple", "object"},
+    {NULL, NULL},
+};
+
+/* 3.14 words these its own way. */
+static const char *const messages_3_14[MSG_COUNT] = {
+    /* one line: the declaration is parsed whole, as Python */
+    [MSG_INVALID_PARAMETER] =
+        "Function %r has an invalid parameter declaration: %r",
+};
+
+const Dialect dialect_3_14 = {
+    .name = "3.14",
+    .major = 3,
+    .minor = 14,
+    .reference = "CPython 3.14's Tools/clinic (clinic.py and libclinic/)",
+    .base = &dialect_3_13,
+    /* as 3.13, but the fixes */
+    .make_extensions = make_extensions_3_13,
+    .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER,
+    .fixes = DIALECT_3_14_FIXES,
+    .header_includes = true,
+    .limited_capi = true,
+    .prefixed_names = prefixed_names_3_13,
+    .docstring_ascii_check = true,
+    .quoted_displayname = false,
+    .defining_class_no_args = DIALECT_3_13_DEFINING_CLASS_NO_ARGS,
+    .self_type_check_new = DIALECT_3_13_SELF_TYPE_CHECK_NEW,
+    .self_type_check_init = DIALECT_3_13_SELF_TYPE_CHECK_INIT,
+    .base_type_ptr = DIALECT_3_13_BASE_TYPE_PTR,
+    .return_converters_lacking = return_converters_lacking_3_13,
+    .return_converter_aliases = return_converter_aliases_3_13,
+    .buffer_module = DIALECT_3_13_BUFFER_MODULE,
+    .null_module = DIALECT_3_13_NULL_MODULE,
+    .keyword_parser = &keyword_parser_3_14,
+    .snippets = snippets_3_14,
+    .nsnippets = sizeof snippets_3_14 / sizeof snippets_3_14[0],
+    /* a setter is called with NULL to delete the attribute: refused
+       before the impl is called */
+    .setter_preamble =
+        "    if (value == NULL) {{\n"
+        "        PyErr_Format(PyExc_AttributeError,\n"
+        "                     \"attribute '{name}' of '%.100s' objects cannot be deleted\",\n"
+        "                     Py_TYPE({self_name})->tp_name);\n"
+        "        return -1;\n"
+        "    }}",
+    /* *args: object is refused, as 3.14 refuses it */
+    .varpos_prefix = "varpos_",
+    .varpos_converters = varpos_converters_3_14,
+    .messages = messages_3_14,
+    .null_type_name = "NullType",
+};

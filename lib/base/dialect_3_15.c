@@ -1,0 +1,172 @@
+/*
+ * dialect_3_15.c — CPython 3.15's Argument Clinic (Tools/clinic/clinic.py
+ * and libclinic/, as Debian's python3.15-examples ships it), as the
+ * changes to 3.14's.  What is listed here so far: the width of a
+ * docstring's summary line (over 72 characters, 68 in a class's method,
+ * is an error) and the bitwise unsigned converters' PyLong_AsNativeBytes.
+ * Everything else is 3.14's.
+ */
+#include "base/dialect.h"
+
+/* kwds joins the names renamed "__clinic_NAME" in the parser (3.15's
+   **kwds parser declares one). */
+static const char *const prefixed_names_3_15[] = {
+    "_keywords", "_parser", "args", "argsbuf", "fastargs", "kwargs", "kwds",
+    "kwnames", "nargs", "noptargs", "return_value", NULL,
+};
+
+static const char *const messages_3_15[MSG_COUNT] = {
+    [MSG_SUMMARY_TOO_LONG] =
+        "Summary line for %r is too long!\n"
+        "The summary line must be no longer than %s characters.",
+    [MSG_BODY_TOO_LONG] =
+        "Docstring lines for %r are too long!\n"
+        "Lines should be no longer than %s characters.",
+    [MSG_REMOVE_PERMIT_LONG_SUMMARY] =
+        "Remove the @permit_long_summary decorator from %r!\n",
+    [MSG_REMOVE_PERMIT_LONG_BODY] =
+        "Remove the @permit_long_docstring_body decorator from %r!\n",
+};
+
+/* 3.15's bitwise unsigned converters ('B', 'H', 'I', 'k', 'K'; 'k' and
+   'K' after their index check) convert through PyLong_AsNativeBytes, and
+   warn (DeprecationWarning) where the value does not fit, in the full
+   and the Limited C API alike. */
+static const DialectSnippet snippets_3_15[] = {
+    {.converter = "unsigned_char_converter", .variant = "B", .api = SNIPPET_ANY_API,
+     .text =
+         "{{{{\n"
+         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
+         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
+         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
+         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
+         "    if (_bytes < 0) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
+         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
+         "            \"integer value out of range\", 1) < 0)\n"
+         "        {{{{\n"
+         "            goto exit;\n"
+         "        }}}}\n"
+         "    }}}}\n"
+         "}}}}\n",
+    },
+    {.converter = "unsigned_short_converter", .variant = "H", .api = SNIPPET_ANY_API,
+     .text =
+         "{{{{\n"
+         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
+         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
+         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
+         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
+         "    if (_bytes < 0) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
+         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
+         "            \"integer value out of range\", 1) < 0)\n"
+         "        {{{{\n"
+         "            goto exit;\n"
+         "        }}}}\n"
+         "    }}}}\n"
+         "}}}}\n",
+    },
+    {.converter = "unsigned_int_converter", .variant = "I", .api = SNIPPET_ANY_API,
+     .text =
+         "{{{{\n"
+         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
+         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
+         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
+         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
+         "    if (_bytes < 0) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
+         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
+         "            \"integer value out of range\", 1) < 0)\n"
+         "        {{{{\n"
+         "            goto exit;\n"
+         "        }}}}\n"
+         "    }}}}\n"
+         "}}}}\n",
+    },
+    {.converter = "unsigned_long_converter", .variant = "k", .api = SNIPPET_ANY_API,
+     .text =
+         "if (!PyIndex_Check({argname})) {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "{{{{\n"
+         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
+         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
+         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
+         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
+         "    if (_bytes < 0) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
+         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
+         "            \"integer value out of range\", 1) < 0)\n"
+         "        {{{{\n"
+         "            goto exit;\n"
+         "        }}}}\n"
+         "    }}}}\n"
+         "}}}}\n",
+     .expected = "int"},
+    {.converter = "unsigned_long_long_converter", .variant = "K", .api = SNIPPET_ANY_API,
+     .text =
+         "if (!PyIndex_Check({argname})) {{{{\n"
+         "    {bad_argument}\n"
+         "    goto exit;\n"
+         "}}}}\n"
+         "{{{{\n"
+         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
+         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
+         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
+         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
+         "    if (_bytes < 0) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
+         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
+         "            \"integer value out of range\", 1) < 0)\n"
+         "        {{{{\n"
+         "            goto exit;\n"
+         "        }}}}\n"
+         "    }}}}\n"
+         "}}}}\n",
+     .expected = "int"},
+};
+
+const Dialect dialect_3_15 = {
+    .name = "3.15",
+    .major = 3,
+    .minor = 15,
+    .reference = "CPython 3.15's Tools/clinic (clinic.py and libclinic/)",
+    .base = &dialect_3_14,
+    /* as 3.13, but the fixes */
+    .make_extensions = make_extensions_3_13,
+    .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER | SYNTAX_PERMIT_LONG,
+    .fixes = DIALECT_3_14_FIXES,
+    .header_includes = true,
+    .limited_capi = true,
+    .prefixed_names = prefixed_names_3_15,
+    .docstring_ascii_check = true,
+    .quoted_displayname = false,
+    .defining_class_no_args = DIALECT_3_13_DEFINING_CLASS_NO_ARGS,
+    .self_type_check_new = DIALECT_3_13_SELF_TYPE_CHECK_NEW,
+    .self_type_check_init = DIALECT_3_13_SELF_TYPE_CHECK_INIT,
+    .base_type_ptr = DIALECT_3_13_BASE_TYPE_PTR,
+    .return_converters_lacking = return_converters_lacking_3_13,
+    .return_converter_aliases = return_converter_aliases_3_13,
+    .buffer_module = DIALECT_3_13_BUFFER_MODULE,
+    .null_module = DIALECT_3_13_NULL_MODULE,
+    .keyword_parser = NULL,
+    .summary_width = 72,
+    .summary_width_method = 68,
+    .messages = messages_3_15,
+    /* **kwds: its errors so far; var_keyword_dict itself is to come */
+    .var_keyword_prefix = "var_keyword_",
+    .snippets = snippets_3_15,
+    .nsnippets = sizeof snippets_3_15 / sizeof snippets_3_15[0],
+};
