@@ -32,109 +32,44 @@ static const char *const messages_3_15[MSG_COUNT] = {
    'K' after their index check) convert through PyLong_AsNativeBytes, and
    warn (DeprecationWarning) where the value does not fit, in the full
    and the Limited C API alike. */
+#define AS_NATIVE_BYTES                                                       \
+    "{{{{\n"                                                                  \
+    "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, "  \
+    "sizeof({type}),\n"                                                      \
+    "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"                         \
+    "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"                           \
+    "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"                       \
+    "    if (_bytes < 0) {{{{\n"                                             \
+    "        goto exit;\n"                                                   \
+    "    }}}}\n"                                                             \
+    "    if ((size_t)_bytes > sizeof({type})) {{{{\n"                        \
+    "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"                   \
+    "            \"integer value out of range\", 1) < 0)\n"                  \
+    "        {{{{\n"                                                         \
+    "            goto exit;\n"                                               \
+    "        }}}}\n"                                                         \
+    "    }}}}\n"                                                             \
+    "}}}}\n"
+
+/* 'k' and 'K' take only an index */
+#define INDEX_CHECK                                                           \
+    "if (!PyIndex_Check({argname})) {{{{\n"                                   \
+    "    {bad_argument}\n"                                                   \
+    "    goto exit;\n"                                                       \
+    "}}}}\n"
+
 static const DialectSnippet snippets_3_15[] = {
     {.converter = "unsigned_char_converter", .variant = "B", .api = SNIPPET_ANY_API,
-     .text =
-         "{{{{\n"
-         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
-         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
-         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
-         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
-         "    if (_bytes < 0) {{{{\n"
-         "        goto exit;\n"
-         "    }}}}\n"
-         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
-         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
-         "            \"integer value out of range\", 1) < 0)\n"
-         "        {{{{\n"
-         "            goto exit;\n"
-         "        }}}}\n"
-         "    }}}}\n"
-         "}}}}\n",
-    },
+     .text = AS_NATIVE_BYTES},
     {.converter = "unsigned_short_converter", .variant = "H", .api = SNIPPET_ANY_API,
-     .text =
-         "{{{{\n"
-         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
-         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
-         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
-         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
-         "    if (_bytes < 0) {{{{\n"
-         "        goto exit;\n"
-         "    }}}}\n"
-         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
-         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
-         "            \"integer value out of range\", 1) < 0)\n"
-         "        {{{{\n"
-         "            goto exit;\n"
-         "        }}}}\n"
-         "    }}}}\n"
-         "}}}}\n",
-    },
+     .text = AS_NATIVE_BYTES},
     {.converter = "unsigned_int_converter", .variant = "I", .api = SNIPPET_ANY_API,
-     .text =
-         "{{{{\n"
-         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
-         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
-         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
-         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
-         "    if (_bytes < 0) {{{{\n"
-         "        goto exit;\n"
-         "    }}}}\n"
-         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
-         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
-         "            \"integer value out of range\", 1) < 0)\n"
-         "        {{{{\n"
-         "            goto exit;\n"
-         "        }}}}\n"
-         "    }}}}\n"
-         "}}}}\n",
-    },
+     .text = AS_NATIVE_BYTES},
     {.converter = "unsigned_long_converter", .variant = "k", .api = SNIPPET_ANY_API,
-     .text =
-         "if (!PyIndex_Check({argname})) {{{{\n"
-         "    {bad_argument}\n"
-         "    goto exit;\n"
-         "}}}}\n"
-         "{{{{\n"
-         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
-         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
-         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
-         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
-         "    if (_bytes < 0) {{{{\n"
-         "        goto exit;\n"
-         "    }}}}\n"
-         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
-         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
-         "            \"integer value out of range\", 1) < 0)\n"
-         "        {{{{\n"
-         "            goto exit;\n"
-         "        }}}}\n"
-         "    }}}}\n"
-         "}}}}\n",
+     .text = INDEX_CHECK AS_NATIVE_BYTES,
      .expected = "int"},
     {.converter = "unsigned_long_long_converter", .variant = "K", .api = SNIPPET_ANY_API,
-     .text =
-         "if (!PyIndex_Check({argname})) {{{{\n"
-         "    {bad_argument}\n"
-         "    goto exit;\n"
-         "}}}}\n"
-         "{{{{\n"
-         "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, sizeof({type}),\n"
-         "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"
-         "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"
-         "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"
-         "    if (_bytes < 0) {{{{\n"
-         "        goto exit;\n"
-         "    }}}}\n"
-         "    if ((size_t)_bytes > sizeof({type})) {{{{\n"
-         "        if (PyErr_WarnEx(PyExc_DeprecationWarning,\n"
-         "            \"integer value out of range\", 1) < 0)\n"
-         "        {{{{\n"
-         "            goto exit;\n"
-         "        }}}}\n"
-         "    }}}}\n"
-         "}}}}\n",
+     .text = INDEX_CHECK AS_NATIVE_BYTES,
      .expected = "int"},
 };
 
