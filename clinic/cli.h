@@ -135,10 +135,7 @@ typedef struct Tally {
 typedef struct TextId {
     char *path;                /* as the job or the library named it */
     bool usable;               /* the library sees it as it is on disk */
-    dev_t dev;
-    ino_t ino;
-    off_t size;
-    long long mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
+    IoStamp stamp;             /* its file, when it was read */
 } TextId;
 
 /* One input file: what running clinic on it prints and would write,

@@ -663,12 +663,7 @@ int job_commit(const Options *o, Job *job, Tally *t)
            computed from: another process may have replaced one since */
         for (size_t i = 0; i < job->ntexts; i++) {
             const TextId *read = &job->texts[i];
-            IoStamp stamp = {
-                .dev = read->dev, .ino = read->ino, .size = read->size,
-                .mtime_sec = read->mtime_sec, .mtime_nsec = read->mtime_nsec,
-                .ctime_sec = read->ctime_sec, .ctime_nsec = read->ctime_nsec,
-            };
-            io_commit_expect(job->commit, read->path, &stamp);
+            io_commit_expect(job->commit, read->path, &read->stamp);
         }
         IoError err;
         int written = io_commit_run(job->commit, &err);

@@ -50,20 +50,17 @@ static SumEntry *entry(size_t k)
 static bool same_entry(const SumEntry *e, const TextId *id, size_t offset,
                        size_t len)
 {
-    return e->offset == offset && e->len == len && e->id.dev == id->dev &&
-           e->id.ino == id->ino && e->id.size == id->size &&
-           e->id.mtime_sec == id->mtime_sec &&
-           e->id.mtime_nsec == id->mtime_nsec &&
-           e->id.ctime_sec == id->ctime_sec &&
-           e->id.ctime_nsec == id->ctime_nsec;
+    return e->offset == offset && e->len == len &&
+           io_stamp_same(&e->id.stamp, &id->stamp);
 }
 
 static size_t hash_entry(const TextId *id, size_t offset, size_t len)
 {
     /* FNV-1a over the fields that vary */
     const unsigned long long parts[] = {
-        (unsigned long long)id->dev, (unsigned long long)id->ino,
-        (unsigned long long)id->size, (unsigned long long)id->mtime_nsec,
+        (unsigned long long)id->stamp.dev, (unsigned long long)id->stamp.ino,
+        (unsigned long long)id->stamp.size,
+        (unsigned long long)id->stamp.mtime_nsec,
         (unsigned long long)offset, (unsigned long long)len,
     };
     unsigned long long h = 1469598103934665603ULL;
@@ -189,13 +186,7 @@ void job_note_text(Job *job, const char *path, const struct stat *st,
                 (size_t)st->st_size == len &&
                 !(len >= 3 && memcmp(raw, "\xef\xbb\xbf", 3) == 0) &&
                 !has_cr;
-    t->dev = st->st_dev;
-    t->ino = st->st_ino;
-    t->size = st->st_size;
-    t->mtime_sec = st->st_mtim.tv_sec;
-    t->mtime_nsec = st->st_mtim.tv_nsec;
-    t->ctime_sec = st->st_ctim.tv_sec;
-    t->ctime_nsec = st->st_ctim.tv_nsec;
+    io_stamp_of(st, &t->stamp);
 }
 
 void job_forget_texts(Job *job)

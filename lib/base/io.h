@@ -160,6 +160,8 @@ typedef struct IoStamp {
 } IoStamp;
 
 void io_stamp_of(const struct stat *st, IoStamp *stamp);
+/* The same file, not changed in between: every field equal. */
+bool io_stamp_same(const IoStamp *a, const IoStamp *b);
 /* The commit's texts were computed from path as stamped: before each
    rename it is stat'ed again, and if it is no longer that very file
    (another inode, size, modification or change time) the commit stops

@@ -555,6 +555,13 @@ void io_stamp_of(const struct stat *st, IoStamp *stamp)
     stamp->ctime_nsec = st->st_ctim.tv_nsec;
 }
 
+bool io_stamp_same(const IoStamp *a, const IoStamp *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+           a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec &&
+           a->ctime_sec == b->ctime_sec && a->ctime_nsec == b->ctime_nsec;
+}
+
 /* Is the file now (a file the commit's texts came from) one the commit
    writes, already holding the commit's text for it?  Then whoever
    changed it (a concurrent clinic) made the change this commit makes. */
@@ -585,12 +592,7 @@ static const Expected *changed_since_read(const IoCommit *commit)
         if (stat(x->path, &st) < 0)
             return x;
         io_stamp_of(&st, &now);
-        const IoStamp *then = &x->stamp;
-        if (now.dev != then->dev || now.ino != then->ino ||
-            now.size != then->size || now.mtime_sec != then->mtime_sec ||
-            now.mtime_nsec != then->mtime_nsec ||
-            now.ctime_sec != then->ctime_sec ||
-            now.ctime_nsec != then->ctime_nsec) {
+        if (!io_stamp_same(&now, &x->stamp)) {
             if (holds_commit_text(commit, &st))
                 continue;
             return x;
