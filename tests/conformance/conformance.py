@@ -914,21 +914,7 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    if args.report:
-        with open(args.report, "w") as f:
-            json.dump(report, f, indent=1, default=str)
-
-    floor = read_floor(args.floor)
-    below = [(k, scores[k], v) for k, v in floor.items() if k in scores and scores[k] < v]
-    checked = [k for k in floor if k in scores]
-    print("conformance %s scores: " % args.dialect
-          + ", ".join("%s %d" % kv for kv in scores.items()))
-    if args.floor:
-        for k, got, want in below:
-            print("conformance %s: FLOOR BROKEN: %s %d < floor %d" % (args.dialect, k, got, want))
-        print("conformance %s floors: %d passed, %d failed" % (
-            args.dialect, len(checked) - len(below), len(below)))
-    return 1 if below else 0
+    return finish(args, scores, report)
 
 
 if __name__ == "__main__":
