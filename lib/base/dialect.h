@@ -250,6 +250,10 @@ typedef struct Dialect {
     const struct Dialect *base;
     /* what --make walks: file name endings, NULL-terminated */
     const char *const *make_extensions;
+    /* --make names each file by os.path.normpath of the walk's path
+       ("./Modules/a.c" is "Modules/a.c", in messages and in the routed
+       files' {dirname}: 3.14) */
+    bool make_normalises_paths;
     unsigned syntax;           /* SYNTAX_ bits */
     unsigned fixes;            /* FIX_ bits */
 
