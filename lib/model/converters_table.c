@@ -918,11 +918,16 @@ static int lower_cmp(const char *x, const char *y)
     }
 }
 
-static int cmp_row_names(const void *x, const void *y)
+/* A name --converters lists, with its row (NULL: no arguments). */
+typedef struct ListedConverter {
+    const char *name;
+    const ConverterRow *row;
+} ListedConverter;
+
+static int cmp_listed(const void *x, const void *y)
 {
-    const ConverterRow *a = *(const ConverterRow *const *)x;
-    const ConverterRow *b = *(const ConverterRow *const *)y;
-    return lower_cmp(a->cls.name, b->cls.name);
+    return lower_cmp(((const ListedConverter *)x)->name,
+                     ((const ListedConverter *)y)->name);
 }
 
 static int cmp_names(const void *x, const void *y)
@@ -965,17 +970,25 @@ void converters_print(StrBuf *out, const Dialect *d)
     print_legacy_line(out, units, nunits, false);
     sb_addc(out, '\n');
 
-    const ConverterRow *rows[64];
-    size_t nrows = 0;
-    for (size_t i = 0; i < converter_nrows; i++)
+    /* the table's rows, and the var-positional converters the dialect
+       registers under their own names (varpos_tuple: *args: tuple),
+       which take no arguments */
+    ListedConverter listed[64];
+    size_t nlisted = 0;
+    for (size_t i = 0; i < converter_nrows && nlisted < 64; i++)
         if (converter_rows[i].listed)
-            rows[nrows++] = &converter_rows[i];
-    qsort(rows, nrows, sizeof rows[0], cmp_row_names);
+            listed[nlisted++] = (ListedConverter){
+                converter_rows[i].cls.name, &converter_rows[i] };
+    for (const DialectAlias *al = DIALECT_INHERITED(d, varpos_converters);
+         al && al->name && nlisted < 64; al++)
+        listed[nlisted++] = (ListedConverter){ al->name, NULL };
+    qsort(listed, nlisted, sizeof listed[0], cmp_listed);
     sb_adds(out, "Converters:\n");
-    for (size_t i = 0; i < nrows; i++) {
-        sb_addf(out, "    %s(", rows[i]->cls.name);
-        for (int j = 0; j < rows[i]->nparams; j++) {
-            const InitParam *p = &rows[i]->params[j];
+    for (size_t i = 0; i < nlisted; i++) {
+        const ConverterRow *row = listed[i].row;
+        sb_addf(out, "    %s(", listed[i].name);
+        for (int j = 0; row && j < row->nparams; j++) {
+            const InitParam *p = &row->params[j];
             sb_addf(out, "%s%s=%s", j ? ", " : "", p->name,
                     conv_repr(a, d, &p->default_value));
         }
