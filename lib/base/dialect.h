@@ -322,6 +322,10 @@ typedef struct Dialect {
     /* **kwds's converter is looked up as this prefix + its name (3.15:
        "var_keyword_"; NULL: its base's; none before 3.15). */
     const char *var_keyword_prefix;
+    /* The bitwise unsigned converters (format units B, H, I, k, K) warn
+       (a DeprecationWarning) when a value does not fit, which the older
+       ones wrap silently: deprecated, to become an error (3.15). */
+    bool bitwise_overflow_deprecated;
 } Dialect;
 
 /* The pointer field at `offset` (offsetof Dialect) of d, or of its
