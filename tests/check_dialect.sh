@@ -115,6 +115,15 @@ grep -q '^dialect 3.13: ' out.txt && pass || fail "--version: 3.13"
 grep -q '^dialect 3.14: ' out.txt && pass || fail "--version: 3.14"
 grep -q '^dialect 3.15: ' out.txt && pass || fail "--version: 3.15"
 "$CLINIC" --help | grep -q -- '--dialect {3.11,3.13,3.14,3.15}' && pass || fail "--help: --dialect"
+# the man page lists the dialects as --version prints them
+grep '^dialect ' out.txt > version-dialects.txt
+grep '^dialect 3\.[0-9]*: ' "$top/man/clinic.1" | cmp -s - version-dialects.txt && pass ||
+    fail "man/clinic.1's --version example is not what --version prints: $(grep '^dialect ' "$top/man/clinic.1")"
+sed -n '/^\.BI \\-\\-dialect " version"/,/^\.TP/p' "$top/man/clinic.1" > man-dialect.txt
+for d in 3.11 3.13 3.14 3.15; do
+    grep -q "^\.R\{0,1\}BR\{0,1\} .*$d" man-dialect.txt && pass ||
+        fail "man/clinic.1: --dialect does not list $d"
+done
 
 # --make: 3.13 also walks .cpp files; the tree's version applies
 mkdir -p mk/Include mk/PC
