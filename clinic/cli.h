@@ -156,9 +156,9 @@ typedef struct Job {
     bool failed;
     size_t nchanged;           /* files that would change */
     Report report;
-    /* --check/--diff/--dry-run: each file reported as changing, and where its
-       lines are in the report (a file two inputs change, such as a
-       target's header beside both, is reported by the first only) */
+    /* --check/--diff/--dry-run: each file reported as changing, and
+       where its lines are in the report (a file two inputs change, such
+       as a target's header beside both, is reported by the first only) */
     struct ReportedChange {
         char *path;
         size_t start, end;

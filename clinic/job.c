@@ -288,8 +288,8 @@ static void report_diff(Job *job, const char *path, const char *old,
     free(label);
 }
 
-/* --check / --diff / --dry-run for one file that would change.  old: its current
-   bytes when the caller has them (the input), else read here. */
+/* --check / --diff / --dry-run for one file that would change.  old: its
+   current bytes when the caller has them (the input), else read here. */
 static void report_change(const Options *o, Job *job, const char *path,
                           const char *old, size_t old_len,
                           const char *new_text, size_t new_len)

@@ -1,10 +1,10 @@
 /*
  * options.c — the command line, compatible with clinic.py's argparse
  * parser (the same options, messages and abbreviations), plus ours:
- * -q, --check, --diff, --dry-run (3.14's), --exit-non-zero-on-write, --exclude,
- * --stdin-filename, --version, --dialect, --limited, --target, "-" for standard
- * input, and the query modes --list (CPython's own since 2026), --json,
- * --stats and --docstring.
+ * -q, --check, --diff, --dry-run (3.14's), --exit-non-zero-on-write,
+ * --exclude, --stdin-filename, --version, --dialect, --limited, --target,
+ * "-" for standard input, and the query modes --list (CPython's own
+ * since 2026), --json, --stats and --docstring.
  */
 #include "cli.h"
 
@@ -73,10 +73,11 @@ static const char help_text[] =
     "change\n"
     "  --diff                write nothing; print a unified diff of what\n"
     "                        would change (git apply, patch -p1)\n"
-    "  --dry-run             write nothing; list the files that would change\n"
-    "                        as \"would create PATH\" or \"would update PATH\",\n"
-    "                        sorted, after all files (as 3.14's clinic.py);\n"
-    "                        the exit status is 0 all the same\n"
+    "  --dry-run             write nothing; list the files that would\n"
+    "                        change (\"would create PATH\", \"would update\n"
+    "                        PATH\"), sorted, after all files, as 3.14's\n"
+    "                        clinic.py does; the exit status is 0 all the\n"
+    "                        same\n"
     "  --exit-non-zero-on-write\n"
     "                        exit with status 1 when a file was written\n"
     "                        (for pre-commit hooks)\n"

@@ -104,7 +104,7 @@ const Dialect dialect_3_15 = {
     /* **kwds: its errors so far; var_keyword_dict itself is to come */
     .var_keyword_prefix = "var_keyword_",
     .snippets = snippets_3_15,
-    /* AS_NATIVE_BYTES: out of range warns */
-    .bitwise_overflow_deprecated = true,
     .nsnippets = sizeof snippets_3_15 / sizeof snippets_3_15[0],
+    /* AS_NATIVE_BYTES: a value out of range warns */
+    .bitwise_overflow_deprecated = true,
 };
