@@ -52,9 +52,7 @@ typedef enum Corner {
 } Corner;
 
 typedef struct Dsl {
-    const uint8_t *data;     /* a libFuzzer input's bytes, or NULL: */
-    size_t size, pos;
-    uint64_t state;          /* a seed's splitmix64 */
+    uint64_t state;          /* the seed's splitmix64 */
     char *buf;
     size_t len, cap;
     Corner corner;           /* the file's */
@@ -68,15 +66,10 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* A choice among n (as gen.c's pick: the input's next byte, past its
-   end the first choice; a seed's from splitmix64). */
+/* A choice among n. */
 static unsigned pick(Dsl *g, unsigned n)
 {
-    if (n <= 1)
-        return 0;
-    if (g->data)
-        return g->pos < g->size ? g->data[g->pos++] % n : 0;
-    return (unsigned)(splitmix(&g->state) % n);
+    return n <= 1 ? 0 : (unsigned)(splitmix(&g->state) % n);
 }
 
 #define ONE_IN(g, n) (pick((g), (n)) == 0)
@@ -485,13 +478,5 @@ char *fzdsl_from_seed(uint64_t seed, size_t *len)
 {
     Dsl g = {0};
     g.state = seed * 0x2545f4914f6cdd1du + 1;
-    return generate(&g, len);
-}
-
-char *fzdsl_from_bytes(const uint8_t *data, size_t size, size_t *len)
-{
-    Dsl g = {0};
-    g.data = data;
-    g.size = size;
     return generate(&g, len);
 }

@@ -8,8 +8,8 @@
  * deprecation markers, uint8 ... uint64, @getter/@setter/@deleter,
  * docstrings around the 3.15 width limits.
  *
- * A file is a function of its seed alone (or of a libFuzzer input's
- * bytes), so a mismatch reproduces from its seed.
+ * A file is a function of its seed alone, so a mismatch reproduces from
+ * its seed.
  */
 #ifndef CLINIC_FUZZ_GEN_DSL_H
 #define CLINIC_FUZZ_GEN_DSL_H
@@ -17,10 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The file for a seed, or for a libFuzzer input's bytes (a byte a
-   choice; past the end, every choice is the first).  malloc'd, NUL
-   terminated; *len is its length. */
+/* The file for a seed.  malloc'd, NUL terminated; *len is its length. */
 char *fzdsl_from_seed(uint64_t seed, size_t *len);
-char *fzdsl_from_bytes(const uint8_t *data, size_t size, size_t *len);
 
 #endif
