@@ -141,6 +141,7 @@ typedef struct Func {
     int name_tok, decl_start, lparen, rparen, body_open, body_close;
     const char *self_name, *self_type, *arg_name, *kwds_name;
     bool self_unused;
+    bool class_method;         /* METH_CLASS: @classmethod */
     Decl decls[MAX_DECLS];
     size_t ndecls;
     int parse_if, parse_end;   /* the parse statement's tokens */
@@ -252,6 +253,17 @@ static bool body_uses(const Func *f, int from, int to, const char *name)
     return false;
 }
 
+/* METH_NOARGS's second parameter ("void *unused", "PyObject *args
+   UNUSED"): none of its names is used in the body. */
+static bool noargs_parameter_unused(Func *f, int from, int to)
+{
+    for (int i = from; i < to; i++)
+        if (f->cv->toks[i].kind == TK_IDENT &&
+            body_uses(f, f->body_open, f->body_close, ctok_str(f->cv, i)))
+            return false;
+    return true;
+}
+
 static bool find_definition(Func *f)
 {
     Conv *cv = f->cv;
@@ -269,8 +281,8 @@ static bool find_definition(Func *f)
         found = i;
     }
     if (found < 0)
-        return refuse(f, REFUSE_SHAPE, "no definition of %s in the file",
-                      name);
+        return refuse(f, REFUSE_HIDDEN_CALL, "no definition of %s in the "
+                      "file (a macro defines it?)", name);
     if (ctok_count_ident(cv, name) != 2)
         return refuse(f, REFUSE_REFERENCED, "%s is named outside its "
                       "definition and its table entry", name);
@@ -312,6 +324,10 @@ static bool find_definition(Func *f)
     f->self_unused = unused ||
                      !body_uses(f, f->body_open, f->body_close, pname);
     for (size_t k = 1; k < n; k++) {
+        if (f->flags == FL_NOARGS && noargs_parameter_unused(f, fields[k], ends[k])) {
+            f->arg_name = NULL;   /* whatever its spelling: never read */
+            continue;
+        }
         if (!read_c_parameter(f, fields[k], ends[k], &type, &pname, &unused))
             return refuse(f, REFUSE_SHAPE, "%s's parameter %zu is not read",
                           name, k + 1);
@@ -1176,13 +1192,17 @@ static const char *write_block(Func *f, const char *class_type)
 {
     StrBuf sb = STRBUF_INIT;
     sb_adds(&sb, "/*[clinic input]\n");
+    if (f->class_method)
+        sb_adds(&sb, "@classmethod\n");
     sb_adds(&sb, f->full_name);
     if (f->c_basename)
         sb_addf(&sb, " as %s", f->c_basename);
     sb_adds(&sb, "\n");
     bool in_class = f->table->owner.class_name != NULL;
-    const char *default_self = in_class ? "self" : "module";
-    const char *default_type = in_class ? class_type : "PyObject *";
+    const char *default_self = f->class_method ? "type"
+                               : in_class ? "self" : "module";
+    const char *default_type = f->class_method ? "PyTypeObject *"
+                               : in_class ? class_type : "PyObject *";
     bool params = f->nparams || f->flags == FL_O;
     bool self_line = (!f->self_unused && strcmp(f->self_name, default_self)) ||
                      strcmp(f->self_type, default_type);
@@ -1331,7 +1351,7 @@ static void note(Conv *cv, int line, const char *fmt, ...)
 }
 
 static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
-                             const char **class_type)
+                             const char *class_type)
 {
     memset(f, 0, sizeof *f);
     f->cv = cv;
@@ -1346,6 +1366,7 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
                                          t->owner.module, e->pyname)
                           : e->pyname;
     bool varargs = false, keywords = false, o = false, noargs = false;
+    f->class_method = false;
     for (int i = e->flags_from; i < e->flags_to; i++) {
         if (ctok_is(cv, i, "|"))
             continue;
@@ -1357,6 +1378,8 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
             o = true;
         else if (ctok_ident(cv, i, "METH_NOARGS"))
             noargs = true;
+        else if (ctok_ident(cv, i, "METH_CLASS") && t->owner.class_name)
+            f->class_method = true;
         else
             return refuse(f, REFUSE_FLAGS, "flags %s",
                           ctok_join(cv, e->flags_from, e->flags_to));
@@ -1384,10 +1407,39 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
         return refuse(f, REFUSE_SHAPE, "METH_O's argument has no usable name");
     if (!rewrite_uses(f) || !choose_c_basename(f))
         return false;
-    if (t->owner.class_name && !*class_type)
-        *class_type = f->self_type;
-    write_edits(f, t->owner.class_name ? *class_type : NULL);
+    write_edits(f, class_type);
     return true;
+}
+
+/* The C type of self in a class's methods: the first parameter's type
+   of its first instance method defined in the file; "PyObject *" when
+   there is none. */
+static const char *class_self_type(Conv *cv, const Table *t)
+{
+    for (size_t ei = 0; ei < t->nentries; ei++) {
+        const Entry *e = &t->entries[ei];
+        if (!e->func)
+            continue;
+        bool instance = true;
+        for (int i = e->flags_from; i < e->flags_to; i++)
+            if (ctok_ident(cv, i, "METH_CLASS") || ctok_ident(cv, i, "METH_STATIC"))
+                instance = false;
+        if (!instance)
+            continue;
+        for (int i = 0; i + 1 < cv->ntoks; i++) {
+            if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, e->func) ||
+                !ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0 ||
+                !ctok_is(cv, cv->toks[i + 1].match + 1, "{"))
+                continue;
+            int fields[4], ends[4];
+            size_t n = ctok_split(cv, i + 2, cv->toks[i + 1].match, fields,
+                                  ends, 4);
+            if (n >= 1 && ends[0] - fields[0] >= 2 &&
+                cv->toks[ends[0] - 1].kind == TK_IDENT)
+                return type_text(cv, fields[0], ends[0] - 1, 0);
+        }
+    }
+    return "PyObject *";
 }
 
 static int compare_edits(const void *pa, const void *pb)
@@ -1405,6 +1457,47 @@ static bool declared(const Conv *cv, const char *line)
         if ((p == cv->text || p[-1] == '\n') && (p[n] == '\n' || p[n] == ' '))
             return true;
     return false;
+}
+
+/* A converted function, kept until the include's place is known. */
+typedef struct Done {
+    Edits edits;
+    int decl_start;
+    size_t table;
+    const char *full_name;
+    int line;
+    bool dropped;
+    const char *type_name;     /* of its types, the one defined last */
+    int type_pos;              /* the token where it is first named */
+} Done;
+
+/* The name a type is defined by: "FooObject" of "const FooObject *". */
+static const char *type_name(Conv *cv, const char *type)
+{
+    static const char *const words[] = {
+        "const", "struct", "union", "enum", "unsigned", "signed", "volatile",
+        NULL
+    };
+    const char *p = type;
+    while (*p) {
+        size_t n = strcspn(p, " *");
+        if (n && !(n == strlen(p) && 0)) {
+            char *w = arena_strndup(cv->c->arena, p, n);
+            if (!in_list(words, w))
+                return w;
+        }
+        p += n;
+        p += strspn(p, " *");
+    }
+    return NULL;
+}
+
+static int first_mention(const Conv *cv, const char *name)
+{
+    for (int i = 0; i < cv->ntoks; i++)
+        if (ctok_ident(cv, i, name))
+            return i;
+    return -1;
 }
 
 const char *convert_text(Clinic *c, const char *text, size_t len,
@@ -1428,9 +1521,13 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
     const char **class_types = arena_array_of(a, const char *,
                                               cv->ntables ? cv->ntables : 1);
     Func *f = arena_new_of(a, Func);
+    size_t nentries = 0;
+    for (size_t ti = 0; ti < cv->ntables; ti++)
+        nentries += cv->tables[ti].nentries;
+    Done *done = arena_array_of(a, Done, nentries ? nentries : 1);
+    size_t ndone = 0;
     for (size_t ti = 0; ti < cv->ntables; ti++) {
         Table *t = &cv->tables[ti];
-        bool any = false;
         for (size_t ei = 0; ei < t->nentries; ei++) {
             Entry *e = &t->entries[ei];
             if (!e->pyname || e->func_tok < 0)
@@ -1448,23 +1545,95 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             if (!only_wanted(cv, f))
                 continue;
             considered++;
-            if (!convert_function(cv, t, e, f, &class_types[ti])) {
+            if (t->owner.class_name && !class_types[ti])
+                class_types[ti] = class_self_type(cv, t);
+            if (!convert_function(cv, t, e, f, class_types[ti])) {
                 refused[f->why]++;
                 note(cv, f->line ? f->line : e->line, "%s left as it is (%s): %s",
                      f->full_name, reason_names[f->why], f->why_text);
                 continue;
             }
             converted++;
+            Done *d = &done[ndone++];
+            d->edits = f->edits;
+            d->decl_start = f->decl_start;
+            d->table = ti;
+            d->full_name = f->full_name;
+            d->line = f->line;
+            d->dropped = false;
+            d->type_name = NULL;
+            d->type_pos = -1;
+            /* the types its generated code names: defined before the
+               include? */
+            const char *types[MAX_PARAMS + 1];
+            size_t ntypes = 0;
+            types[ntypes++] = f->self_type;
+            for (size_t k = 0; k < f->nparams; k++)
+                types[ntypes++] = variable_type(f, f->params[k].decl,
+                                                f->params[k].dr);
+            for (size_t k = 0; k < ntypes; k++) {
+                const char *name = type_name(cv, types[k]);
+                int pos = name ? first_mention(cv, name) : -1;
+                if (pos > d->type_pos) {
+                    d->type_pos = pos;
+                    d->type_name = name;
+                }
+            }
+        }
+    }
+    /* The include goes before a method table: every table with a
+       _METHODDEF after it, every type the generated code names before
+       it.  Of the places, the one that keeps the most functions; those
+       it cannot keep are left. */
+    int best = -1;
+    size_t best_kept = 0;
+    for (size_t ti = 0; ti < cv->ntables; ti++) {
+        int at = cv->tables[ti].decl_start;
+        size_t kept = 0;
+        for (size_t k = 0; k < ndone; k++)
+            if (cv->tables[done[k].table].decl_start >= at &&
+                done[k].type_pos < at)
+                kept++;
+        if (kept > best_kept) {
+            best = at;
+            best_kept = kept;
+        }
+    }
+    first_table = best;
+    for (size_t k = 0; k < ndone; k++) {
+        Done *d = &done[k];
+        const Table *t = &cv->tables[d->table];
+        if (best >= 0 && t->decl_start >= best && d->type_pos < best)
+            continue;
+        d->dropped = true;
+        converted--;
+        refused[REFUSE_SHAPE]++;
+        if (best >= 0 && t->decl_start < best)
+            note(cv, d->line, "%s left as it is (%s): its table %s comes "
+                 "before the types of other converted functions, where the "
+                 "generated code is included", d->full_name,
+                 reason_names[REFUSE_SHAPE], t->name);
+        else
+            note(cv, d->line, "%s left as it is (%s): its type %s is named "
+                 "first after a method table the generated code must come "
+                 "before", d->full_name, reason_names[REFUSE_SHAPE],
+                 d->type_name ? d->type_name : "?");
+    }
+    for (size_t ti = 0; ti < cv->ntables; ti++) {
+        Table *t = &cv->tables[ti];
+        bool any = false;
+        for (size_t k = 0; k < ndone; k++) {
+            Done *d = &done[k];
+            if (d->dropped || d->table != ti)
+                continue;
             any = true;
-            for (size_t k = 0; k < f->edits.n; k++)
-                edit_add(a, &all, f->edits.e[k].start, f->edits.e[k].end,
-                         f->edits.e[k].text);
-            if (first_decl < 0 || f->decl_start < first_decl)
-                first_decl = f->decl_start;
+            for (size_t j = 0; j < d->edits.n; j++)
+                edit_add(a, &all, d->edits.e[j].start, d->edits.e[j].end,
+                         d->edits.e[j].text);
+            if (first_decl < 0 || d->decl_start < first_decl)
+                first_decl = d->decl_start;
         }
         if (any) {
-            if (first_table < 0 || t->decl_start < first_table)
-                first_table = t->decl_start;
             const char *mod = arena_printf(a, "module %s", t->owner.module);
             if (!declared(cv, mod) && !strstr(decls.buf, mod))
                 sb_addf(&decls, "%s\n", mod);
