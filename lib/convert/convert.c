@@ -36,6 +36,7 @@ static const char *const reason_names[CONVERT_NREASONS] = {
     [REFUSE_DOCSTRING] = "docstring",
     [REFUSE_OWNER] = "owner",
     [REFUSE_FLAGS] = "flags",
+    [REFUSE_ELSEWHERE] = "defined-elsewhere",
 };
 
 const char *convert_reason_name(ConvertRefusal why)
@@ -280,9 +281,15 @@ static bool find_definition(Func *f)
             return refuse(f, REFUSE_SHAPE, "%s is defined twice", name);
         found = i;
     }
-    if (found < 0)
-        return refuse(f, REFUSE_HIDDEN_CALL, "no definition of %s in the "
-                      "file (a macro defines it?)", name);
+    if (found < 0) {
+        for (int i = 0; i < cv->ntoks; i++)
+            if (cv->toks[i].kind == TK_PP &&
+                strstr(ctok_str(cv, i), name))
+                return refuse(f, REFUSE_HIDDEN_CALL, "%s is defined by a "
+                              "macro", name);
+        return refuse(f, REFUSE_ELSEWHERE, "%s is not defined in this file",
+                      name);
+    }
     if (ctok_count_ident(cv, name) != 2)
         return refuse(f, REFUSE_REFERENCED, "%s is named outside its "
                       "definition and its table entry", name);
@@ -919,7 +926,9 @@ static bool read_prelude(Func *f)
         if (ncalls)
             return refuse(f, REFUSE_TWO_PARSE_CALLS, "a METH_O or "
                           "METH_NOARGS function that parses again");
+        /* nothing parses: the body stays whole */
         f->parse_if = f->parse_end = f->body_open + 1;
+        return true;
     } else {
         if (!ncalls)
             return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* call in "
@@ -1209,11 +1218,10 @@ static const char *write_block(Func *f, const char *class_type)
     if (params || self_line)
         sb_adds(&sb, "\n");
     if (self_line) {
-        sb_addf(&sb, "    %s: self", f->self_unused ? default_self
-                                                    : f->self_name);
-        if (strcmp(f->self_type, default_type))
-            sb_addf(&sb, "(type=\"%s\")", f->self_type);
-        sb_adds(&sb, "\n");
+        /* with its type always: a renamed self is otherwise a plain
+           PyObject * in some dialects */
+        sb_addf(&sb, "    %s: self(type=\"%s\")\n",
+                f->self_unused ? default_self : f->self_name, f->self_type);
     }
     if (f->flags == FL_O)
         sb_addf(&sb, "    %s: object\n    /\n", f->arg_name);
@@ -1350,6 +1358,20 @@ static void note(Conv *cv, int line, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The dotted name of the owner's pyname (of the class itself when
+   pyname is NULL); the module is "" for a class at the top level. */
+static const char *full_name(Conv *cv, const Owner *o, const char *pyname)
+{
+    StrBuf sb = STRBUF_INIT;
+    if (o->module && *o->module)
+        sb_adds(&sb, o->module);
+    if (o->class_name)
+        sb_addf(&sb, "%s%s", sb.len ? "." : "", o->class_name);
+    if (pyname)
+        sb_addf(&sb, "%s%s", sb.len ? "." : "", pyname);
+    return sb_take(&sb, cv->c->arena);
+}
+
 static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
                              const char *class_type)
 {
@@ -1359,12 +1381,7 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
     f->entry = e;
     f->line = e->line;
     f->kwlist_decl_from = -1;
-    f->full_name = t->owner.class_name
-        ? arena_printf(cv->c->arena, "%s.%s.%s", t->owner.module,
-                       t->owner.class_name, e->pyname)
-        : t->owner.module ? arena_printf(cv->c->arena, "%s.%s",
-                                         t->owner.module, e->pyname)
-                          : e->pyname;
+    f->full_name = full_name(cv, &t->owner, e->pyname);
     bool varargs = false, keywords = false, o = false, noargs = false;
     f->class_method = false;
     for (int i = e->flags_from; i < e->flags_to; i++) {
@@ -1459,6 +1476,31 @@ static bool declared(const Conv *cv, const char *line)
     return false;
 }
 
+/* The C type of a class the file declares already ("class NAME "TYPE"
+   ..." in a clinic block), or NULL. */
+static const char *declared_class_type(Conv *cv, const char *name)
+{
+    const char *line = arena_printf(cv->c->arena, "class %s \"", name);
+    size_t n = strlen(line);
+    for (const char *p = cv->text; (p = strstr(p, line)) != NULL; p += n) {
+        if (p != cv->text && p[-1] != '\n')
+            continue;
+        const char *end = strchr(p + n, '"');
+        if (end && !memchr(p + n, '\n', (size_t)(end - (p + n))))
+            return arena_strndup(cv->c->arena, p + n, (size_t)(end - (p + n)));
+    }
+    return NULL;
+}
+
+/* The token of the file's own #include of its generated code, or -1. */
+static int existing_include(Conv *cv, const char *include)
+{
+    for (int i = 0; i < cv->ntoks; i++)
+        if (cv->toks[i].kind == TK_PP && strstr(ctok_str(cv, i), include))
+            return i;
+    return -1;
+}
+
 /* A converted function, kept until the include's place is known. */
 typedef struct Done {
     Edits edits;
@@ -1492,11 +1534,22 @@ static const char *type_name(Conv *cv, const char *type)
     return NULL;
 }
 
-static int first_mention(const Conv *cv, const char *name)
+/* Where the file defines the type name: "} name;", "typedef ... name;"
+   or "struct name {"; -1: not here (a header defines it). */
+static int type_definition(const Conv *cv, const char *name)
 {
-    for (int i = 0; i < cv->ntoks; i++)
-        if (ctok_ident(cv, i, name))
+    for (int i = 1; i + 1 < cv->ntoks; i++) {
+        if (!ctok_ident(cv, i, name))
+            continue;
+        if ((ctok_is(cv, i - 1, "}") && ctok_is(cv, i + 1, ";")) ||
+            ((ctok_ident(cv, i - 1, "struct") || ctok_ident(cv, i - 1, "union")) &&
+             ctok_is(cv, i + 1, "{")))
             return i;
+        if (ctok_is(cv, i + 1, ";"))
+            for (int k = i - 1; k >= 0 && cv->toks[k].kind == TK_IDENT; k--)
+                if (ctok_ident(cv, k, "typedef"))
+                    return i;
+    }
     return -1;
 }
 
@@ -1536,17 +1589,16 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             f->cv = cv;
             f->entry = e;
             f->table = t;
-            f->full_name = e->pyname;
-            if (t->owner.module)
-                f->full_name = t->owner.class_name
-                    ? arena_printf(a, "%s.%s.%s", t->owner.module,
-                                   t->owner.class_name, e->pyname)
-                    : arena_printf(a, "%s.%s", t->owner.module, e->pyname);
+            f->full_name = full_name(cv, &t->owner, e->pyname);
             if (!only_wanted(cv, f))
                 continue;
             considered++;
-            if (t->owner.class_name && !class_types[ti])
-                class_types[ti] = class_self_type(cv, t);
+            if (t->owner.class_name && !class_types[ti]) {
+                class_types[ti] = declared_class_type(
+                    cv, full_name(cv, &t->owner, NULL));
+                if (!class_types[ti])
+                    class_types[ti] = class_self_type(cv, t);
+            }
             if (!convert_function(cv, t, e, f, class_types[ti])) {
                 refused[f->why]++;
                 note(cv, f->line ? f->line : e->line, "%s left as it is (%s): %s",
@@ -1573,7 +1625,7 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
                                                 f->params[k].dr);
             for (size_t k = 0; k < ntypes; k++) {
                 const char *name = type_name(cv, types[k]);
-                int pos = name ? first_mention(cv, name) : -1;
+                int pos = name ? type_definition(cv, name) : -1;
                 if (pos > d->type_pos) {
                     d->type_pos = pos;
                     d->type_name = name;
@@ -1585,10 +1637,19 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
        _METHODDEF after it, every type the generated code names before
        it.  Of the places, the one that keeps the most functions; those
        it cannot keep are left. */
+    const char *slash = strrchr(c->filename, '/');
+    const char *include = arena_printf(a, "#include \"clinic/%s.h\"",
+                                       slash ? slash + 1 : c->filename);
+    int included = existing_include(cv, arena_printf(a, "\"clinic/%s.h\"",
+                                                     slash ? slash + 1
+                                                           : c->filename));
     int best = -1;
     size_t best_kept = 0;
-    for (size_t ti = 0; ti < cv->ntables; ti++) {
-        int at = cv->tables[ti].decl_start;
+    for (size_t ti = 0; ti < cv->ntables + (included >= 0); ti++) {
+        /* the file's own include, when it has one, is the one place */
+        if (included >= 0 && ti < cv->ntables)
+            continue;
+        int at = included >= 0 ? included : cv->tables[ti].decl_start;
         size_t kept = 0;
         for (size_t k = 0; k < ndone; k++)
             if (cv->tables[done[k].table].decl_start >= at &&
@@ -1614,8 +1675,8 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
                  "generated code is included", d->full_name,
                  reason_names[REFUSE_SHAPE], t->name);
         else
-            note(cv, d->line, "%s left as it is (%s): its type %s is named "
-                 "first after a method table the generated code must come "
+            note(cv, d->line, "%s left as it is (%s): its type %s is defined "
+                 "after a method table the generated code must come "
                  "before", d->full_name, reason_names[REFUSE_SHAPE],
                  d->type_name ? d->type_name : "?");
     }
@@ -1635,12 +1696,12 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
         }
         if (any) {
             const char *mod = arena_printf(a, "module %s", t->owner.module);
-            if (!declared(cv, mod) && !strstr(decls.buf, mod))
+            if (*t->owner.module && !declared(cv, mod) &&
+                !strstr(decls.buf, arena_printf(a, "%s\n", mod)))
                 sb_addf(&decls, "%s\n", mod);
             if (t->owner.class_name) {
-                const char *cls = arena_printf(a, "class %s.%s",
-                                               t->owner.module,
-                                               t->owner.class_name);
+                const char *cls = arena_printf(a, "class %s",
+                                               full_name(cv, &t->owner, NULL));
                 if (!declared(cv, cls))
                     sb_addf(&decls, "%s \"%s\" \"%s\"\n", cls, class_types[ti],
                             t->owner.type_object ? t->owner.type_object
@@ -1680,10 +1741,7 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
                  cv->toks[first_decl].start, block);
     }
     sb_free(&decls);
-    const char *slash = strrchr(c->filename, '/');
-    const char *include = arena_printf(a, "#include \"clinic/%s.h\"",
-                                       slash ? slash + 1 : c->filename);
-    if (!strstr(text, include)) {
+    if (included < 0) {
         size_t at = cv->toks[first_table].start;
         while (at > 0 && text[at - 1] != '\n')
             at--;

@@ -36,6 +36,8 @@ typedef enum ConvertRefusal {
     REFUSE_DOCSTRING,           /* a docstring clinic cannot take as is */
     REFUSE_OWNER,               /* no module or type known for the table */
     REFUSE_FLAGS,               /* METH_ flags clinic does not write */
+    REFUSE_ELSEWHERE,           /* the function is not defined in the
+                                   file */
     CONVERT_NREASONS
 } ConvertRefusal;
 

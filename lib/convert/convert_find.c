@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "base/text.h"
 #include "convert/convert_int.h"
 
 #define MAX_FIELDS 64
@@ -77,9 +78,8 @@ static bool designated(const Conv *cv, const Init *init)
     return false;
 }
 
-static Table *table_named(Conv *cv, const Conv *src, int tok)
+static Table *table_named(Conv *cv, int tok)
 {
-    (void)src;
     if (tok < 0)
         return NULL;
     for (size_t i = 0; i < cv->ntables; i++)
@@ -88,23 +88,35 @@ static Table *table_named(Conv *cv, const Conv *src, int tok)
     return NULL;
 }
 
-/* The name after the last dot of a type's tp_name. */
-static const char *class_of(const Conv *cv, int tok)
+/* A type's tp_name: the class is what follows the last dot, the module
+   what precedes it (the file's module when there is no dot, or none:
+   a class at the top level, as the builtins' are).  NULL: not read, or
+   a module of more than one name. */
+static const char *class_of(Conv *cv, int tok, const char **module)
 {
     int end;
     char *name = ctok_strings(cv, tok, &end);
     if (!name || !*name)
         return NULL;
     char *dot = strrchr(name, '.');
-    return dot ? dot + 1 : name;
+    if (!dot) {
+        *module = cv->module ? cv->module : "";
+        return text_is_legal_py_identifier(name) ? name : NULL;
+    }
+    *dot = '\0';
+    if (!text_is_legal_py_identifier(name) ||
+        !text_is_legal_py_identifier(dot + 1))
+        return NULL;
+    *module = name;
+    return dot + 1;
 }
 
-static void set_owner(Conv *cv, Table *t, const char *class_name,
-                      const char *type_object)
+static void set_owner(Table *t, const char *module,
+                      const char *class_name, const char *type_object)
 {
-    if (!t || t->owner.module || !cv->module)
+    if (!t || t->owner.module || !module)
         return;
-    t->owner.module = cv->module;
+    t->owner.module = module;
     t->owner.class_name = class_name;
     t->owner.type_object = type_object;
 }
@@ -235,7 +247,7 @@ void conv_find_tables(Conv *cv)
         if (!modname || !*modname || strchr(modname, '.'))
             continue;
         cv->module = modname;
-        set_owner(cv, table_named(cv, cv, methods), NULL, NULL);
+        set_owner(table_named(cv, methods), cv->module, NULL, NULL);
     }
 
     /* static types: PyTypeObject NAME = { PyVarObject_HEAD_INIT(..)
@@ -270,9 +282,11 @@ void conv_find_tables(Conv *cv)
                 methods = plain_name(cv, init.fields[base + 26],
                                      init.ends[base + 26]);
         }
-        const char *cls = name >= 0 ? class_of(cv, name) : NULL;
+        const char *module = NULL;
+        const char *cls = name >= 0 ? class_of(cv, name, &module) : NULL;
         if (cls)
-            set_owner(cv, table_named(cv, cv, methods), cls, type_object);
+            set_owner(table_named(cv, methods), module, cls,
+                      type_object);
     }
 
     /* heap types: PyType_Spec NAME = { "mod.Name", size, itemsize, flags,
@@ -295,7 +309,8 @@ void conv_find_tables(Conv *cv)
             name = init.fields[0];
             slots = plain_name(cv, init.fields[4], init.ends[4]);
         }
-        const char *cls = name >= 0 ? class_of(cv, name) : NULL;
+        const char *module = NULL;
+        const char *cls = name >= 0 ? class_of(cv, name, &module) : NULL;
         if (!cls || slots < 0)
             continue;
         /* PyType_Slot SLOTS[] = { {Py_tp_methods, table}, ... } */
@@ -315,7 +330,8 @@ void conv_find_tables(Conv *cv)
                 if (ctok_is(cv, f, "{") && ctok_ident(cv, f + 1, "Py_tp_methods") &&
                     ctok_is(cv, f + 2, ",") && cv->toks[f + 3].kind == TK_IDENT &&
                     ctok_is(cv, f + 4, "}"))
-                    set_owner(cv, table_named(cv, cv, f + 3), cls, NULL);
+                    set_owner(table_named(cv, f + 3), module, cls,
+                              NULL);
             }
             break;
         }
