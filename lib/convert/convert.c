@@ -1671,9 +1671,14 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
         refused[REFUSE_SHAPE]++;
         if (best >= 0 && t->decl_start < best)
             note(cv, d->line, "%s left as it is (%s): its table %s comes "
-                 "before the types of other converted functions, where the "
-                 "generated code is included", d->full_name,
-                 reason_names[REFUSE_SHAPE], t->name);
+                 "before the place the generated code is included (%s)",
+                 d->full_name, reason_names[REFUSE_SHAPE], t->name,
+                 included >= 0 ? "the file's own #include"
+                               : "after the types of other functions");
+        else if (best < 0 && included >= 0 && t->decl_start < included)
+            note(cv, d->line, "%s left as it is (%s): its table %s comes "
+                 "before the file's own #include of the generated code",
+                 d->full_name, reason_names[REFUSE_SHAPE], t->name);
         else
             note(cv, d->line, "%s left as it is (%s): its type %s is defined "
                  "after a method table the generated code must come "

@@ -69,12 +69,18 @@ static int plain_name(const Conv *cv, int from, int to)
     return -1;
 }
 
-/* Designated (".name = value"), maybe after a head macro. */
+/* Designated from the start (".name = value"), maybe after a head
+   macro; positional fields may end in designated ones, which do not
+   count. */
 static bool designated(const Conv *cv, const Init *init)
 {
-    for (size_t k = 0; k < init->n; k++)
-        if (ctok_is(cv, skip_head(cv, init->fields[k], init->ends[k]), "."))
+    for (size_t k = 0; k < init->n && k < 2; k++) {
+        int f = skip_head(cv, init->fields[k], init->ends[k]);
+        if (ctok_is(cv, f, "."))
             return true;
+        if (f == init->fields[k] && !strstr(ctok_str(cv, f), "HEAD_INIT"))
+            return false;   /* a positional field */
+    }
     return false;
 }
 
@@ -89,8 +95,8 @@ static Table *table_named(Conv *cv, int tok)
 }
 
 /* A type's tp_name: the class is what follows the last dot, the module
-   what precedes it (the file's module when there is no dot, or none:
-   a class at the top level, as the builtins' are).  NULL: not read, or
+   the file's (what precedes the dot when the file has none; with no dot
+   and no module, none: a class at the top level, as the builtins' are).  NULL: not read, or
    a module of more than one name. */
 static const char *class_of(Conv *cv, int tok, const char **module)
 {
@@ -107,7 +113,9 @@ static const char *class_of(Conv *cv, int tok, const char **module)
     if (!text_is_legal_py_identifier(name) ||
         !text_is_legal_py_identifier(dot + 1))
         return NULL;
-    *module = name;
+    /* the file's module names it in clinic ("collections.deque" of the
+       module _collections is _collections.deque) */
+    *module = cv->module ? cv->module : name;
     return dot + 1;
 }
 
