@@ -64,6 +64,79 @@ typedef struct Conv {
     const char *module;        /* from the PyModuleDef; NULL: none */
 } Conv;
 
+#define MAX_PARAMS 64
+#define MAX_DECLS 64
+#define MAX_DECLARATORS 16
+
+struct FormatUnit;
+
+typedef struct Edit {
+    size_t start, end;
+    const char *text;
+} Edit;
+
+typedef struct Edits {
+    Edit *e;
+    size_t n, cap;
+} Edits;
+
+/* A declarator of a declaration: "*name[..] = init". */
+typedef struct Declarator {
+    int from, to;              /* its tokens */
+    int name;
+    int stars;
+    bool array;
+    int init_from, init_to;    /* -1: no initialiser */
+    bool parsed;               /* the parse call fills it */
+} Declarator;
+
+typedef struct Decl {
+    int from, semi;            /* first token, its ";" */
+    int spec_from, spec_to;
+    Declarator d[MAX_DECLARATORS];
+    size_t nd;
+    bool is_kwlist;
+} Decl;
+
+typedef struct Param {
+    const char *pyname, *cname;
+    const struct FormatUnit *unit;
+    const char *converter;     /* the converter as written */
+    const char *length_name;   /* s#: the length variable */
+    const char *def;           /* the default as written; NULL: required */
+    bool kwonly;
+    Decl *decl;
+    Declarator *dr;
+    Decl *length_decl;
+    Declarator *length_dr;
+} Param;
+
+/* One function's conversion, built up until refused. */
+typedef struct Func {
+    Conv *cv;
+    const Table *table;
+    const Entry *entry;
+    const char *full_name;     /* the Python name, dotted */
+    int line;
+    ConvertRefusal why;
+    const char *why_text;
+    enum { FL_VARARGS, FL_KEYWORDS, FL_O, FL_NOARGS } flags;
+    int name_tok, decl_start, lparen, rparen, body_open, body_close;
+    const char *self_name, *self_type, *arg_name, *kwds_name;
+    bool self_unused;
+    bool class_method;         /* METH_CLASS: @classmethod */
+    Decl decls[MAX_DECLS];
+    size_t ndecls;
+    int parse_if, parse_end;   /* the parse statement's tokens */
+    Param params[MAX_PARAMS];
+    size_t nparams, npositional_only;
+    const char *doc;
+    int docvar_tok;            /* the PyDoc_STRVAR to remove; -1: none */
+    int kwlist_decl_from, kwlist_decl_semi;   /* file-scope kwlist to drop */
+    const char *c_basename;    /* NULL: clinic's default */
+    Edits edits;
+} Func;
+
 /* convert_lex.c */
 void conv_lex(Conv *cv);
 bool ctok_is(const Conv *cv, int i, const char *s);
@@ -84,5 +157,29 @@ char *ctok_join(const Conv *cv, int from, int to);
 
 /* convert_find.c */
 void conv_find_tables(Conv *cv);
+
+/* convert_read.c: what the function is */
+bool refuse(Func *f, ConvertRefusal why, const char *fmt, ...)
+    CLINIC_PRINTF(3, 4);
+void edit_add(Arena *a, Edits *ed, size_t start, size_t end,
+              const char *text);
+bool in_list(const char *const *list, const char *s);
+extern const char *const python_keywords[];
+size_t ctok_end(const Conv *cv, int i);
+/* The bytes [start, end) widened to whole lines when only blanks stand
+   beside them on their lines. */
+void whole_lines(const Conv *cv, size_t *start, size_t *end);
+/* A line of blanks at byte at: true, *next past its newline. */
+bool blank_line_at(const Conv *cv, size_t at, size_t *next);
+/* The type written as tokens [from, to) and stars: "const char *". */
+const char *type_text(Conv *cv, int from, int to, int stars);
+bool body_uses(const Func *f, int from, int to, const char *name);
+int find_semicolon(const Conv *cv, int from, int to);
+const char *variable_type(Func *f, Decl *d, Declarator *dr);
+bool find_definition(Func *f);
+bool read_docstring(Func *f);
+bool read_prelude(Func *f);
+bool read_parse_call(Func *f);
+bool rewrite_uses(Func *f);
 
 #endif
