@@ -380,13 +380,20 @@ static int compare_edits(const void *pa, const void *pb)
     return a->end < b->end ? -1 : a->end > b->end;   /* insertions first */
 }
 
-static bool declared(const Conv *cv, const char *line)
+/* Where the file declares "module NAME" or "class NAME ..." already (a
+   line of a clinic block): its byte offset, or -1. */
+static long declared_at(const Conv *cv, const char *line)
 {
     size_t n = strlen(line);
     for (const char *p = cv->text; (p = strstr(p, line)) != NULL; p += n)
         if ((p == cv->text || p[-1] == '\n') && (p[n] == '\n' || p[n] == ' '))
-            return true;
-    return false;
+            return (long)(p - cv->text);
+    return -1;
+}
+
+static bool declared(const Conv *cv, const char *line)
+{
+    return declared_at(cv, line) >= 0;
 }
 
 /* The C type of a class the file declares already ("class NAME "TYPE"
@@ -597,6 +604,30 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
                  "after a method table the generated code must come "
                  "before", d->full_name, reason_names[REFUSE_SHAPE],
                  d->type_name ? d->type_name : "?");
+    }
+    /* a block before the file's own declaration of its module or class
+       would name what is not declared yet */
+    for (size_t k = 0; k < ndone; k++) {
+        Done *d = &done[k];
+        const Table *t = &cv->tables[d->table];
+        if (d->dropped)
+            continue;
+        long mod = *t->owner.module
+            ? declared_at(cv, arena_printf(a, "module %s", t->owner.module))
+            : -1;
+        long cls = t->owner.class_name
+            ? declared_at(cv, arena_printf(a, "class %s",
+                                           full_name(cv, &t->owner, NULL)))
+            : -1;
+        long at = mod > cls ? mod : cls;
+        if (at < 0 || (size_t)at < cv->toks[d->decl_start].start)
+            continue;
+        d->dropped = true;
+        converted--;
+        refused[REFUSE_SHAPE]++;
+        note(cv, d->line, "%s left as it is (%s): it comes before the "
+             "file's declaration of its module or class", d->full_name,
+             reason_names[REFUSE_SHAPE]);
     }
     for (size_t ti = 0; ti < cv->ntables; ti++) {
         Table *t = &cv->tables[ti];
