@@ -191,6 +191,8 @@ bench: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/bench/run.sh $(CLINIC_BIN)
 	@echo
 	@sh tests/bench/portable/run.sh $(CLINIC_BIN)
+	@echo
+	@sh tests/bench/convert/run.sh $(CLINIC_BIN)
 
 exports: $(CLINIC_BIN)
 	@sh tests/exports.sh $(BUILD)
