@@ -245,6 +245,141 @@ START_TEST(test_process_twice)
 }
 END_TEST
 
+/* Runs convert_text on src; returns the new text (strdup'd) and the
+   notes in *notes (strdup'd). */
+static char *convert_source(const char *src, ConvertStats *stats,
+                            char **notes)
+{
+    ClinicOptions o = {0};
+    o.convert = true;
+    Clinic *c = clinic_new("m.c", &o);
+    size_t len;
+    const char *out = convert_text(c, src, strlen(src), &len, stats);
+    char *copy = strndup(out, len);
+    *notes = strdup(c->diagnostics.buf);
+    clinic_free(c);
+    return copy;
+}
+
+#define CLASS_TYPE(NAME, STRUCT, TABLE) \
+    "static PyTypeObject " NAME "_Type = {\n" \
+    "    PyVarObject_HEAD_INIT(NULL, 0)\n" \
+    "    .tp_name = \"m." NAME "\",\n" \
+    "    .tp_basicsize = sizeof(" STRUCT "),\n" \
+    "    .tp_methods = " TABLE ",\n" \
+    "};\n"
+
+#define METHOD(FN, STRUCT) \
+    "static PyObject *\n" FN "(" STRUCT " *self, PyObject *args)\n" \
+    "{\n    int n;\n    if (!PyArg_ParseTuple(args, \"i\", &n))\n" \
+    "        return NULL;\n    return PyLong_FromLong(n);\n}\n"
+
+#define TABLE(NAME, FN) \
+    "static PyMethodDef " NAME "[] = {\n" \
+    "    {\"f\", (PyCFunction)" FN ", METH_VARARGS, NULL},\n" \
+    "    {NULL, NULL}\n};\n"
+
+#define MODULE_DEF \
+    "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, NULL};\n"
+
+/* The include goes where it keeps the most functions: after every type
+   the generated code names, before every table it serves; a function
+   whose type comes only after that is left, with a note. */
+START_TEST(test_include_place)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD int a; } AObject;\n"
+        METHOD("A_f", "AObject") TABLE("A_methods", "A_f")
+        CLASS_TYPE("A", "AObject", "A_methods")
+        "typedef struct { PyObject_HEAD int b; } BObject;\n"
+        METHOD("B_f", "BObject") TABLE("B_methods", "B_f")
+        CLASS_TYPE("B", "BObject", "B_methods")
+        "typedef struct { PyObject_HEAD int c; } CObject;\n"
+        METHOD("C_f", "CObject") TABLE("C_methods", "C_f")
+        CLASS_TYPE("C", "CObject", "C_methods")
+        MODULE_DEF;
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    /* each type is defined after the table before it: every place keeps
+       one function, and the first (before A's table) wins */
+    ck_assert_uint_eq(stats.converted, 1);
+    ck_assert_uint_eq(stats.refused[REFUSE_SHAPE], 2);
+    ck_assert_msg(strstr(notes, "m.B.f left as it is (shape)") != NULL, "%s", notes);
+    char *inc = strstr(out, "#include \"clinic/m.c.h\"");
+    ck_assert(inc != NULL);
+    ck_assert(strstr(out, "M_A_F_METHODDEF") > inc);
+    ck_assert(strstr(out, "} AObject;") < inc);
+    free(out);
+    free(notes);
+
+    /* types from a header (never defined here) do not hold it back */
+    const char *headers =
+        "#include \"Python.h\"\n"
+        METHOD("A_f", "AObject") TABLE("A_methods", "A_f")
+        CLASS_TYPE("A", "AObject", "A_methods")
+        METHOD("B_f", "BObject") TABLE("B_methods", "B_f")
+        CLASS_TYPE("B", "BObject", "B_methods")
+        MODULE_DEF;
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(headers, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert(strstr(out, "class m.A \"AObject *\" \"&A_Type\"\n") != NULL);
+    ck_assert(strstr(out, "class m.B \"BObject *\" \"&B_Type\"\n") != NULL);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* METH_CLASS: @classmethod, with the function's own self line. */
+START_TEST(test_classmethod)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD } AObject;\n"
+        "static PyObject *\nA_make(PyObject *cls, PyObject *args)\n"
+        "{\n    int n = 0;\n    if (!PyArg_ParseTuple(args, \"|i\", &n))\n"
+        "        return NULL;\n    return PyObject_CallNoArgs(cls);\n}\n"
+        "static PyMethodDef A_methods[] = {\n"
+        "    {\"make\", (PyCFunction)A_make, METH_VARARGS | METH_CLASS, \"Make one.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        CLASS_TYPE("A", "AObject", "A_methods") MODULE_DEF;
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "/*[clinic input]\n@classmethod\nm.A.make\n\n"
+                              "    cls: self(type=\"PyObject *\")\n"
+                              "    n: int = 0\n    /\n\nMake one.\n") != NULL,
+                  "%s", out);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* The file's own include of its generated code is the one place. */
+START_TEST(test_existing_include)
+{
+    char *src = module_source(&cases[0]);
+    size_t n = strlen(src) + 64;
+    char *late = malloc(n);
+    /* the include after the table: the function cannot use it */
+    snprintf(late, n, "%s#include \"clinic/m.c.h\"\n", src);
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(late, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_msg(strstr(notes, "before the file's own #include") != NULL ||
+                  strstr(notes, "the file's own #include") != NULL, "%s", notes);
+    ck_assert_str_eq(out, late);
+    free(out);
+    free(notes);
+    free(late);
+    free(src);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -254,6 +389,9 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_comments_and_strings);
     tcase_add_test(tc, test_only);
     tcase_add_test(tc, test_process_twice);
+    tcase_add_test(tc, test_include_place);
+    tcase_add_test(tc, test_classmethod);
+    tcase_add_test(tc, test_existing_include);
     suite_add_tcase(s, tc);
     return s;
 }
