@@ -1,7 +1,7 @@
 #!/bin/sh
 # clinic --convert over the CPython 3.13.5 tree's Modules/ and Objects/
 # (the conformance cache; never into the repository): every file that
-# registers functions in a PyMethodDef table, the _test* modules aside.
+# registers functions in a PyMethodDef table, the test modules aside.
 # Prints a table, per file, of the functions converted and of those left
 # as they are by reason, and the totals; then checks that
 #
@@ -32,7 +32,7 @@ trap 'rm -rf "$scratch"' EXIT INT TERM
 cp -R "$src/Modules" "$src/Objects" "$scratch/"
 cd "$scratch" || exit 1
 files=$(grep -lE 'PyMethodDef' Modules/*.c Modules/*/*.c Objects/*.c |
-        grep -v '/_test' | LC_ALL=C sort)
+        grep -v -E '(^|\/)[^/]*test[^/]*\.c$' | LC_ALL=C sort)
 status=0
 "$CLINIC" -q --dialect 3.13 --convert $files 2> notes.txt
 rc=$?
