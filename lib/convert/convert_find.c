@@ -198,6 +198,42 @@ static int declaration_start(const Conv *cv, int name)
     return i;
 }
 
+/* The string a macro stands for, when the file defines it as one plain
+   literal ("#define PySocket_MODULE_NAME "_socket""); else NULL. */
+static char *defined_string(const Conv *cv, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < cv->ntoks; i++) {
+        if (cv->toks[i].kind != TK_PP)
+            continue;
+        const char *p = cv->text + cv->toks[i].start;
+        const char *e = p + cv->toks[i].len;
+        p++;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        if (e - p < 7 || memcmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t'))
+            continue;
+        p += 6;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        if ((size_t)(e - p) <= n || memcmp(p, name, n) ||
+            (p[n] != ' ' && p[n] != '\t'))
+            continue;
+        p += n;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        if (e - p < 2 || *p != '"' || e[-1] != '"')
+            return NULL;
+        for (const char *q = p + 1; q < e - 1; q++)
+            if (*q == '"' || *q == '\\')
+                return NULL;
+        return arena_strndup(cv->c->arena, p + 1, (size_t)(e - p - 2));
+    }
+    return NULL;
+}
+
 void conv_find_tables(Conv *cv)
 {
     size_t cap = 0;
@@ -252,6 +288,8 @@ void conv_find_tables(Conv *cv)
         }
         int end_name;
         char *modname = name >= 0 ? ctok_strings(cv, name, &end_name) : NULL;
+        if (!modname && name >= 0 && cv->toks[name].kind == TK_IDENT)
+            modname = defined_string(cv, ctok_str(cv, name));
         if (!modname || !*modname || strchr(modname, '.'))
             continue;
         cv->module = modname;
@@ -330,17 +368,14 @@ void conv_find_tables(Conv *cv)
             int cb = cv->toks[k + 2].match;
             if (cb < 0 || !ctok_is(cv, cb + 1, "=") || !ctok_is(cv, cb + 2, "{"))
                 continue;
-            Init slot_init;
-            if (!read_init(cv, cb + 2, &slot_init))
-                break;
-            for (size_t s = 0; s < slot_init.n; s++) {
-                int f = slot_init.fields[s];
+            /* preprocessor lines may stand between the slots: each
+               slot is read on its own */
+            int close = cv->toks[cb + 2].match;
+            for (int f = cb + 3; f + 4 < close; f++)
                 if (ctok_is(cv, f, "{") && ctok_ident(cv, f + 1, "Py_tp_methods") &&
                     ctok_is(cv, f + 2, ",") && cv->toks[f + 3].kind == TK_IDENT &&
                     ctok_is(cv, f + 4, "}"))
-                    set_owner(table_named(cv, f + 3), module, cls,
-                              NULL);
-            }
+                    set_owner(table_named(cv, f + 3), module, cls, NULL);
             break;
         }
     }

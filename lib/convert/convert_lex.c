@@ -29,6 +29,56 @@ static void push(Conv *cv, size_t *cap, TokKind kind, size_t start,
     cv->toks[cv->ntoks++] = (Tok){kind, start, len, line, -1, depth};
 }
 
+typedef struct CondLevel {
+    int depth, nstack, end_depth, end_nstack;
+} CondLevel;
+
+/* The directive's name: "if", "else", ... after the "#" and blanks. */
+static bool directive_is(const char *p, size_t n, const char *name)
+{
+    size_t i = 1, len = strlen(name);
+    while (i < n && (p[i] == ' ' || p[i] == '\t'))
+        i++;
+    return n - i >= len && !memcmp(p + i, name, len) &&
+           (n - i == len || !isalnum((unsigned char)p[i + len]));
+}
+
+static void directive(const char *p, size_t n, void *levels, int *nlevels,
+                      int *depth, int *nstack)
+{
+    CondLevel *cond = levels;
+    if (directive_is(p, n, "if") || directive_is(p, n, "ifdef") ||
+        directive_is(p, n, "ifndef")) {
+        if (*nlevels < 64)
+            cond[*nlevels] = (CondLevel){*depth, *nstack, -1, -1};
+        (*nlevels)++;
+    } else if (directive_is(p, n, "elif") || directive_is(p, n, "else") ||
+               directive_is(p, n, "elifdef") || directive_is(p, n, "elifndef")) {
+        if (*nlevels < 1 || *nlevels > 64)
+            return;
+        CondLevel *c = &cond[*nlevels - 1];
+        if (c->end_depth < 0) {
+            c->end_depth = *depth;
+            c->end_nstack = *nstack;
+        }
+        *depth = c->depth;
+        if (*nstack > c->nstack)
+            *nstack = c->nstack;
+    } else if (directive_is(p, n, "endif")) {
+        if (*nlevels < 1)
+            return;
+        if (*nlevels <= 64) {
+            CondLevel *c = &cond[*nlevels - 1];
+            if (c->end_depth >= 0) {
+                *depth = c->end_depth;
+                if (*nstack > c->end_nstack)
+                    *nstack = c->end_nstack;
+            }
+        }
+        (*nlevels)--;
+    }
+}
+
 void conv_lex(Conv *cv)
 {
     const char *s = cv->text;
@@ -36,6 +86,11 @@ void conv_lex(Conv *cv)
     int line = 1, depth = 0;
     bool line_start = true;
     int stack[256], nstack = 0;
+    /* #if/#else branches that each open a brace ("#ifdef X f(a) { #else
+       f(b) { #endif") would leave the count one too high: each branch
+       starts from where the #if was, and the first branch's end goes on */
+    CondLevel cond[64];
+    int ncond = 0;
     while (i < n) {
         char ch = s[i];
         if (ch == '\n') {
@@ -84,6 +139,7 @@ void conv_lex(Conv *cv)
                 }
             }
             push(cv, &cap, TK_PP, start, i - start, start_line, depth);
+            directive(s + start, i - start, cond, &ncond, &depth, &nstack);
             continue;
         }
         line_start = false;

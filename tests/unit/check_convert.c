@@ -380,6 +380,29 @@ START_TEST(test_existing_include)
 }
 END_TEST
 
+/* #if branches that each open a function's brace leave the braces
+   counted once: the table after them is still at the top level. */
+START_TEST(test_if_branches)
+{
+    char *src = module_source(&cases[0]);
+    const char *branches =
+        "#ifdef X\nstatic int g(int a) {\n#else\nstatic int g(long a) {\n#endif\n"
+        "    return 0;\n}\n";
+    size_t n = strlen(src) + strlen(branches) + 1;
+    char *both = malloc(n);
+    char *at = strstr(src, "static PyObject *");
+    snprintf(both, n, "%.*s%s%s", (int)(at - src), src, branches, at);
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(both, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    free(out);
+    free(notes);
+    free(both);
+    free(src);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -392,6 +415,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_include_place);
     tcase_add_test(tc, test_classmethod);
     tcase_add_test(tc, test_existing_include);
+    tcase_add_test(tc, test_if_branches);
     suite_add_tcase(s, tc);
     return s;
 }
