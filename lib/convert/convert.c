@@ -443,7 +443,7 @@ static const char *type_name(Conv *cv, const char *type)
     const char *p = type;
     while (*p) {
         size_t n = strcspn(p, " *");
-        if (n && !(n == strlen(p) && 0)) {
+        if (n) {
             char *w = arena_strndup(cv->c->arena, p, n);
             if (!in_list(words, w))
                 return w;
