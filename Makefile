@@ -14,6 +14,8 @@
 #   make conformance-reference             the conformance harness run with
 #                         the reference clinic.py itself (proves the harness)
 #   make bench            our clinic against clinic.py on the CPython tree
+#   make convert          clinic --convert's results (fixtures/convert)
+#                         built and called before and after conversion
 #   make query            the query modes (--list, --json, --stats,
 #                         --docstring) over the CPython tree, clinic.test and
 #                         the fuzz corpus, cross-checked against clinic.py
@@ -97,7 +99,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check unit test-bins fixtures cli workflow conformance \
         conformance-reference bench demo install clean sanitize fuzz simd exports quick fixture-expect \
-        fuzz-smoke fuzz-diff hardening query version deb package FORCE
+        fuzz-smoke fuzz-diff hardening query version deb package convert FORCE
 
 all: $(CLINIC_BIN)
 
@@ -191,6 +193,8 @@ bench: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/bench/run.sh $(CLINIC_BIN)
 	@echo
 	@sh tests/bench/portable/run.sh $(CLINIC_BIN)
+	@echo
+	@sh tests/bench/convert/run.sh $(CLINIC_BIN)
 
 exports: $(CLINIC_BIN)
 	@sh tests/exports.sh $(BUILD)
@@ -200,6 +204,11 @@ simd:
 
 query: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/query/run.sh $(CLINIC_BIN)
+
+# --convert's results built against CPython 3.9, 3.11 and 3.13 and called
+# before and after the conversion (fixtures/convert/*.calls)
+convert: $(CLINIC_BIN)
+	@sh tests/convert/run.sh $(CLINIC_BIN)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -54,6 +54,9 @@ typedef struct Options {
     const char *docstring_name;
     const Target *target;      /* --target; NULL: the default */
     Query *run;                /* the query run, when query is set */
+    bool convert;              /* --convert, --convert-only */
+    const char **convert_only;
+    size_t nconvert_only;
 } Options;
 
 void options_parse(int argc, char **argv, Options *o);

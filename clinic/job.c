@@ -519,7 +519,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
        unchanged; so comparing bytes below is write_file()'s text-mode
        comparison.  parse_file's quick exit: no marker, nothing to do
        (not even -o). */
-    if (!block_has_start_marker(text, len)) {
+    if (!o->convert && !block_has_start_marker(text, len)) {
         if (job->from_stdin && !o->query)
             finish_stdin(o, job, NULL, text, len);
         return;
@@ -547,6 +547,9 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.target = o->target;
     copts.dialect = o->dialect ? o->dialect : dialect_of_tree(path, false);
     copts.limited_capi = o->limited;
+    copts.convert = o->convert;
+    copts.convert_only = o->convert_only;
+    copts.nconvert_only = o->nconvert_only;
     Clinic *c = clinic_new(path, &copts);
     int rc = clinic_process(c, text, len);
     if (c->diagnostics.len)

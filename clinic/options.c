@@ -28,6 +28,7 @@ static const char usage_text[] =
     "              [--dialect {3.11,3.13,3.14,3.15}] [--limited]\n"
     "              [--version]\n"
     "              [--target {3.11,portable}]\n"
+    "              [--convert] [--convert-only NAME]\n"
     "              [filename ...]\n";
 
 static const char help_text[] =
@@ -116,6 +117,15 @@ static const char help_text[] =
     "                        dialect's code rewritten (not with --dialect\n"
     "                        3.13).  A file's \"target NAME\" directive wins\n"
     "                        over this option\n"
+    "  --convert             turn the functions that parse their arguments\n"
+    "                        by hand (PyArg_ParseTuple,\n"
+    "                        PyArg_ParseTupleAndKeywords, PyArg_UnpackTuple,\n"
+    "                        METH_O, METH_NOARGS) into clinic blocks, then\n"
+    "                        generate; what it cannot convert faithfully it\n"
+    "                        leaves as it is, with a note saying why\n"
+    "  --convert-only NAME   --convert, only the function NAME (its Python\n"
+    "                        name, dotted or not, or its C name); can be\n"
+    "                        given multiple times\n"
     "  --version             show the version and the dialects, and exit\n"
     "\n"
     "examples:\n"
@@ -165,7 +175,7 @@ typedef enum OptionId {
     OPT_MAKE, OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF, OPT_DRY_RUN,
     OPT_EXIT_ON_WRITE, OPT_STDIN_FILENAME, OPT_VERSION, OPT_JOBS,
     OPT_LIST, OPT_JSON, OPT_STATS, OPT_DOCSTRING, OPT_DIALECT, OPT_LIMITED,
-    OPT_TARGET,
+    OPT_TARGET, OPT_CONVERT, OPT_CONVERT_ONLY,
 } OptionId;
 
 typedef struct LongOption {
@@ -201,6 +211,8 @@ static const LongOption long_options[] = {
     {OPT_DIALECT, "dialect", "--dialect", true, 0},
     {OPT_LIMITED, "limited", "--limited", false, 0},
     {OPT_TARGET, "target", "--target", true, 0},
+    {OPT_CONVERT, "convert", "--convert", false, 0},
+    {OPT_CONVERT_ONLY, "convert-only", "--convert-only", true, 0},
 };
 #define NLONG (sizeof long_options / sizeof *long_options)
 
@@ -235,6 +247,15 @@ static void set_option(Options *o, const LongOption *opt, const char *arg)
         break;
     case OPT_LIMITED:
         o->limited = true;
+        break;
+    case OPT_CONVERT:
+        o->convert = true;
+        break;
+    case OPT_CONVERT_ONLY:
+        o->convert = true;
+        o->convert_only = xrealloc(o->convert_only, (o->nconvert_only + 1) *
+                                   sizeof *o->convert_only);
+        o->convert_only[o->nconvert_only++] = arg;
         break;
     case OPT_FORCE:
         o->force = true;
@@ -440,4 +461,5 @@ void options_free(Options *o)
 {
     free(o->files);
     free(o->excludes);
+    free(o->convert_only);
 }

@@ -49,6 +49,9 @@
 #                            and run on CPython 3.9-3.13 and as abi3
 #                            (tests/portable/run.sh; the CPythons a fresh
 #                            machine lacks are installed the first time)
+#   convert                  make convert: --convert's fixtures built as
+#                            modules on CPython 3.9, 3.11 and 3.13 and
+#                            called before and after conversion
 #   hardening                make hardening (HARDENING=0 leaves it out)
 set -u
 MAKE=${MAKE:-make}
@@ -143,6 +146,7 @@ functional_check() {
 }
 tier functional functional_check
 tier portable $MAKE --no-print-directory CC=gcc portable
+tier convert $MAKE --no-print-directory CC=gcc convert
 
 # make hardening (fuzz smoke, sanitizers, valgrind, malformed inputs, kill
 # loop, ...); HARDENING=0 leaves it out for a quick local run.

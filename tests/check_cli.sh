@@ -7,12 +7,14 @@
 # --exit-non-zero-on-write, standard input ("clinic -"); files clinic
 # writes beside its output (the portable header, routed files) never
 # through a symlink nor over a user's header, a file named twice, a tree
-# with refused files under --check, --json and --make.  Inputs are
+# with refused files under --check, --json and --make; --convert with
+# --check, --diff and --convert-only.  Inputs are
 # blocks of directives only, whose expected output clinic.py produced.
 #
 #   sh tests/check_cli.sh [path/to/clinic]
 set -u
 CLINIC=${1:-${CLINIC:-build/clinic}}
+TOP_FIXTURES=$(cd "$(dirname "$0")/.." && pwd)/fixtures
 case $CLINIC in /*) ;; *) CLINIC=$(pwd)/$CLINIC ;; esac
 T=$(mktemp -d /tmp/check_cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -495,6 +497,31 @@ for f in bad_sum.c linked.c bad_dsl.c unterminated.c victim.txt; do
     cmp -s mixed/$f mixed.orig/$f && pass || fail "--make over a tree with refused files: $f changed"
 done
 grep -q '3 files regenerated, [0-9]* unchanged, 4 failed' err.txt && pass || fail "--make summary: $(tail -n 1 err.txt)"
+
+# --- --convert: --check and --diff write nothing, --convert-only --------
+mkdir conv && cp "$TOP_FIXTURES/convert/keywords.c" conv/k.c && cp conv/k.c conv/k.orig
+expect_status 1 "$CLINIC" --convert --check conv/k.c
+grep -qx 'conv/k.c' out.txt && pass || fail "--convert --check: $(cat out.txt)"
+cmp -s conv/k.c conv/k.orig && [ ! -d conv/clinic ] && pass || fail "--convert --check wrote something"
+expect_status 1 "$CLINIC" --convert --diff conv/k.c
+grep -q '^+KEYWORDS_OPEN_IMPL\|^+    KEYWORDS_OPEN_METHODDEF' out.txt && grep -q '^+++ b/conv/clinic/k.c.h' out.txt && pass ||
+    fail "--convert --diff: $(head -n 5 out.txt)"
+cmp -s conv/k.c conv/k.orig && [ ! -d conv/clinic ] && pass || fail "--convert --diff wrote something"
+expect_status 0 "$CLINIC" --convert-only keywords.open conv/k.c
+grep -q 'KEYWORDS_OPEN_METHODDEF' conv/k.c && ! grep -q 'KEYWORDS_ANSWER_METHODDEF' conv/k.c && pass ||
+    fail "--convert-only converted the wrong functions"
+expect_status 0 "$CLINIC" --check conv/k.c
+expect_status 0 "$CLINIC" --convert conv/k.c
+grep -q 'KEYWORDS_ANSWER_METHODDEF' conv/k.c && pass || fail "--convert after --convert-only: $(cat err.txt)"
+# a function before the module declaration an earlier run wrote is left
+cp conv/k.orig conv/late.c
+"$CLINIC" --convert-only answer conv/late.c >/dev/null 2>&1
+expect_status 0 "$CLINIC" --convert conv/late.c
+grep -q "keywords.open left as it is (shape): it comes before the file's declaration" err.txt && pass ||
+    fail "--convert before an existing module declaration: $(cat err.txt)"
+expect_status 0 "$CLINIC" --check conv/late.c
+expect_status 0 "$CLINIC" --convert --check conv/k.c
+expect_status 2 "$CLINIC" --convert-only
 
 echo "cli: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

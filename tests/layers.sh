@@ -9,7 +9,7 @@
 set -eu
 
 # lowest first: base is the ground floor, drive the top
-FLOORS="base python model scan parse generate drive"
+FLOORS="base python model scan convert parse generate drive"
 
 lib=${1:-lib}
 if [ "$lib" = --self-test ]; then

@@ -13,6 +13,11 @@
 #                           with nothing added
 #   GROUP/options           (optional) more arguments for every run of the
 #                           group: "--dialect 3.13"
+#   NAME.stderr             (optional) the run's stderr, exactly (the notes
+#                           of --convert)
+#   GROUP/recheck           (optional) then "clinic --check NAME.c" on the
+#                           result, without the group's options, must find
+#                           nothing to change (--convert's output is final)
 #   NAME.c.list, NAME.c.json, NAME.c.stats
 #                           also: "clinic --list NAME.c" (--json, --stats)
 #                           must print exactly that on stdout, exit with
@@ -95,6 +100,16 @@ run_one() {   # run_one GROUPDIR NAME
         if ! cmp -s "$dir/$src.expected" "$t/$src"; then
             fail "$id" "$src differs from $src.expected"
             diff -u "$dir/$src.expected" "$t/$src" | head -n 30 | sed 's/^/    /'
+        fi
+        if [ -f "$dir/$name.stderr" ] &&
+           ! cmp -s "$dir/$name.stderr" "$scratch/stderr"; then
+            fail "$id" "stderr differs from $name.stderr"
+            diff -u "$dir/$name.stderr" "$scratch/stderr" | head -n 20 | sed 's/^/    /'
+        fi
+        if [ -f "$dir/recheck" ] &&
+           ! (cd "$t" && "$CLINIC" -q --check "$src") > "$scratch/recheck" 2>&1; then
+            fail "$id" "clinic --check would change the result again"
+            head -n 10 "$scratch/recheck" | sed 's/^/    /'
         fi
         if [ -d "$dir/$src.expected.d" ]; then
             cp -R "$dir/$src.expected.d/." "$scratch/want/"

@@ -103,6 +103,12 @@ typedef struct ClinicOptions {
     /* read_file hands back text already in universal newlines (no "\r"
        left): not searched for one again. */
     bool read_file_lf;
+    /* --convert (convert/convert.h): hand-written parsers become clinic
+       blocks before the file is processed; convert_only names the
+       functions to take (none: all). */
+    bool convert;
+    const char *const *convert_only;
+    size_t nconvert_only;
 } ClinicOptions;
 
 /* A file other than the input that a "file" destination writes.  Its text

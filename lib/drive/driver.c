@@ -19,6 +19,7 @@
 #include "generate/printer.h"
 #include "model/converters.h"
 #include "scan/cpp.h"
+#include "convert/convert.h"
 #include "parse/dsl.h"
 #include "model/model.h"
 #include "generate/output.h"
@@ -227,9 +228,9 @@ CLINIC_NORETURN static void fail_checksum(Clinic *c, Block *block)
    file alone when its text is the same.  Routed files get the input's
    line endings but no BOM. */
 static void restore_form(Clinic *c, const char *raw, size_t raw_len,
-                         PrintOut *out)
+                         PrintOut *out, bool converted)
 {
-    if (printout_unchanged(out)) {
+    if (printout_unchanged(out) && !converted) {
         c->output = raw;   /* the input itself: see clinic.h */
         c->output_len = raw_len;
     } else {
@@ -318,6 +319,18 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
         : o->input_scan && !o->input_scan->has_cr
             ? textform_read_lf(raw, raw_len, &c->form, &len)
             : textform_read_shared(c->arena, raw, raw_len, &c->form, &len);
+    /* --convert: the hand-written parsers become blocks first; the text
+       is then processed as if the user had written them */
+    bool converted = false;
+    if (o->convert) {
+        size_t converted_len;
+        const char *conv = convert_text(c, text, len, &converted_len, NULL);
+        if (conv != text) {
+            text = conv;
+            len = converted_len;
+            converted = true;
+        }
+    }
     /* (a marker holds no line break, so the input's bytes and its LF text
        have one alike) */
     if (!o->input_scan && !block_has_start_marker(text, len)) {
@@ -341,7 +354,7 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
         .no_nul = o->input_scan && !o->input_scan->has_nul,
         /* the caller's look at the input holds for the text it is (no
            "\r" to turn into "\n", no BOM to skip) */
-        .plain_len = o->input_scan && text == raw
+        .plain_len = o->input_scan && text == raw && !converted
                          ? o->input_scan->plain_len : 0,
         /* verbatim blocks only go to block_print() here, and a block's
            old output is only kept by the DSL for 'preserve', whose block
@@ -366,7 +379,7 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
     output_finish(c, out);
 
     if (!c->options.no_output)
-        restore_form(c, raw, raw_len, out);
+        restore_form(c, raw, raw_len, out, converted);
     printout_free(out);
     c->recover = outer;
     arena_set_out_of_memory(outer_oom);

@@ -1,0 +1,717 @@
+/*
+ * convert.c — clinic --convert: each function a PyMethodDef table
+ * registers, parsed by exactly one PyArg_ParseTuple,
+ * PyArg_ParseTupleAndKeywords or PyArg_UnpackTuple call at the top of its
+ * body (or METH_O, METH_NOARGS), becomes a [clinic input] block and its
+ * _impl: the parsed variables become parameters, the prelude that parsed
+ * them goes, the rest of the body stays byte for byte; the table entry
+ * becomes the _METHODDEF macro and the file includes clinic/FILE.c.h.
+ * Anything not read faithfully refuses the function, with a note.
+ * What a function is comes from convert_read.c; here is what it becomes
+ * (the block, the edits) and where the file's new pieces go.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "convert/convert_int.h"
+#include "convert/convert_units.h"
+
+static const char *const reason_names[CONVERT_NREASONS] = {
+    [REFUSE_TWO_PARSE_CALLS] = "two-parse-calls",
+    [REFUSE_ARGS_USED] = "args-used",
+    [REFUSE_EFFECTS_BEFORE] = "effects-before-parse",
+    [REFUSE_FORMAT_UNIT] = "format-unit",
+    [REFUSE_UNINITIALISED] = "uninitialised",
+    [REFUSE_HIDDEN_CALL] = "hidden-call",
+    [REFUSE_SHAPE] = "shape",
+    [REFUSE_TYPE] = "type",
+    [REFUSE_DEFAULT] = "default",
+    [REFUSE_REFERENCED] = "referenced",
+    [REFUSE_DOCSTRING] = "docstring",
+    [REFUSE_OWNER] = "owner",
+    [REFUSE_FLAGS] = "flags",
+    [REFUSE_ELSEWHERE] = "defined-elsewhere",
+};
+
+const char *convert_reason_name(ConvertRefusal why)
+{
+    return why < CONVERT_NREASONS ? reason_names[why] : "?";
+}
+
+/* ---- writing ----------------------------------------------------------------- */
+
+static bool only_wanted(const Conv *cv, const Func *f)
+{
+    const ClinicOptions *o = &cv->c->options;
+    if (!o->nconvert_only)
+        return true;
+    for (size_t i = 0; i < o->nconvert_only; i++) {
+        const char *w = o->convert_only[i];
+        if (!strcmp(w, f->entry->pyname) || !strcmp(w, f->full_name) ||
+            !strcmp(w, f->entry->func))
+            return true;
+    }
+    return false;
+}
+
+static char *upper(Arena *a, const char *s)
+{
+    char *u = arena_strdup(a, s);
+    for (char *p = u; *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+    return u;
+}
+
+/* clinic's names for the function (its C base name and what it derives):
+   any of them already in the file but the function itself asks for
+   "as" with the function's own name, and then none may be taken. */
+static bool choose_c_basename(Func *f)
+{
+    Conv *cv = f->cv;
+    Arena *a = cv->c->arena;
+    char *base = arena_strdup(a, f->full_name);
+    for (char *p = base; *p; p++)
+        if (*p == '.')
+            *p = '_';
+    for (int attempt = 0; attempt < 2; attempt++) {
+        const char *names[] = {
+            base, arena_printf(a, "%s_impl", base),
+            arena_printf(a, "%s__doc__", base),
+            arena_printf(a, "%s_METHODDEF", upper(a, base)),
+        };
+        bool taken = false;
+        for (size_t k = 0; k < 4; k++) {
+            int uses = ctok_count_ident(cv, names[k]);
+            if (uses && !(k == 0 && !strcmp(names[k], f->entry->func)))
+                taken = true;
+        }
+        if (!taken) {
+            f->c_basename = attempt ? base : NULL;
+            return true;
+        }
+        base = arena_strdup(a, f->entry->func);
+    }
+    return refuse(f, REFUSE_REFERENCED, "the names clinic would give %s are "
+                  "taken", f->full_name);
+}
+
+static const char *basename_of(const Func *f)
+{
+    if (f->c_basename)
+        return f->c_basename;
+    char *base = arena_strdup(f->cv->c->arena, f->full_name);
+    for (char *p = base; *p; p++)
+        if (*p == '.')
+            *p = '_';
+    return base;
+}
+
+static const char *write_block(Func *f, const char *class_type)
+{
+    StrBuf sb = STRBUF_INIT;
+    sb_adds(&sb, "/*[clinic input]\n");
+    if (f->class_method)
+        sb_adds(&sb, "@classmethod\n");
+    sb_adds(&sb, f->full_name);
+    if (f->c_basename)
+        sb_addf(&sb, " as %s", f->c_basename);
+    sb_adds(&sb, "\n");
+    bool in_class = f->table->owner.class_name != NULL;
+    const char *default_self = f->class_method ? "type"
+                               : in_class ? "self" : "module";
+    const char *default_type = f->class_method ? "PyTypeObject *"
+                               : in_class ? class_type : "PyObject *";
+    bool params = f->nparams || f->flags == FL_O;
+    bool self_line = (!f->self_unused && strcmp(f->self_name, default_self)) ||
+                     strcmp(f->self_type, default_type);
+    if (params || self_line)
+        sb_adds(&sb, "\n");
+    if (self_line) {
+        /* with its type always: a renamed self is otherwise a plain
+           PyObject * in some dialects */
+        sb_addf(&sb, "    %s: self(type=\"%s\")\n",
+                f->self_unused ? default_self : f->self_name, f->self_type);
+    }
+    if (f->flags == FL_O)
+        sb_addf(&sb, "    %s: object\n    /\n", f->arg_name);
+    bool star = false;
+    for (size_t k = 0; k < f->nparams; k++) {
+        const Param *p = &f->params[k];
+        if (p->kwonly && !star) {
+            sb_adds(&sb, "    *\n");
+            star = true;
+        }
+        sb_addf(&sb, "    %s", p->pyname);
+        if (strcmp(p->pyname, p->cname))
+            sb_addf(&sb, " as %s", p->cname);
+        sb_addf(&sb, ": %s", p->converter);
+        if (p->def)
+            sb_addf(&sb, " = %s", p->def);
+        sb_adds(&sb, "\n");
+        if (k + 1 == f->npositional_only)
+            sb_adds(&sb, "    /\n");
+    }
+    if (f->doc && *f->doc)
+        sb_addf(&sb, "\n%s\n", f->doc);
+    sb_adds(&sb, "[clinic start generated code]*/\n");
+    return sb_take(&sb, f->cv->c->arena);
+}
+
+/* The edits that remove a statement [from, semi] (widened to its lines). */
+static void remove_statement(Func *f, int from, int last, size_t *line_end)
+{
+    Conv *cv = f->cv;
+    size_t s = cv->toks[from].start, e = ctok_end(cv, last), next;
+    whole_lines(cv, &s, &e);
+    /* between two blank lines: one of them goes too */
+    if (s >= 1 && (s == 1 || cv->text[s - 2] == '\n') && cv->text[s - 1] == '\n' &&
+        blank_line_at(cv, e, &next))
+        e = next;
+    edit_add(cv->c->arena, &f->edits, s, e, "");
+    if (line_end)
+        *line_end = e;
+}
+
+static void write_edits(Func *f, const char *class_type)
+{
+    Conv *cv = f->cv;
+    Arena *a = cv->c->arena;
+    /* the declaration: the block in its place */
+    edit_add(a, &f->edits, cv->toks[f->decl_start].start,
+             cv->toks[f->body_open].start, write_block(f, class_type));
+    /* the prelude: parsed declarators, the kwlist, the parse statement */
+    bool all_gone = true;
+    for (size_t k = 0; k < f->ndecls; k++) {
+        Decl *d = &f->decls[k];
+        size_t kept = 0;
+        for (size_t j = 0; j < d->nd; j++)
+            if (!d->d[j].parsed)
+                kept++;
+        if (d->is_kwlist)
+            kept = 0;
+        if (kept == d->nd) {
+            all_gone = false;
+            continue;
+        }
+        if (!kept) {
+            remove_statement(f, d->from, d->semi, NULL);
+            continue;
+        }
+        all_gone = false;
+        StrBuf sb = STRBUF_INIT;
+        for (size_t j = 0; j < d->nd; j++) {
+            if (d->d[j].parsed)
+                continue;
+            if (sb.len)
+                sb_adds(&sb, ", ");
+            sb_add(&sb, cv->text + cv->toks[d->d[j].from].start,
+                   ctok_end(cv, d->d[j].to - 1) - cv->toks[d->d[j].from].start);
+        }
+        edit_add(a, &f->edits, cv->toks[d->d[0].from].start,
+                 cv->toks[d->semi].start, sb_take(&sb, a));
+    }
+    if (f->parse_end > f->parse_if) {
+        size_t end;
+        size_t start = cv->toks[f->parse_if].start;
+        remove_statement(f, f->parse_if, f->parse_end - 1, &end);
+        if (all_gone) {
+            /* nothing left before it: the blank lines between go too */
+            size_t s = start;
+            while (s > 0 && cv->text[s - 1] != '\n')
+                s--;
+            size_t blank_from = s, next;
+            while (blank_from > 0) {
+                size_t b = blank_from - 1;
+                while (b > 0 && cv->text[b - 1] != '\n')
+                    b--;
+                if (!blank_line_at(cv, b, &next) || next != blank_from)
+                    break;
+                blank_from = b;
+            }
+            if (blank_from < s)
+                edit_add(a, &f->edits, blank_from, s, "");
+        }
+        /* no blank line left doubled, or first in the body */
+        size_t next;
+        size_t before = start;
+        while (before > 0 && cv->text[before - 1] != '\n')
+            before--;
+        bool blank_before = before >= 1 && before >= 2 &&
+                            cv->text[before - 2] == '\n';
+        if ((all_gone || blank_before) && blank_line_at(cv, end, &next))
+            edit_add(a, &f->edits, end, next, "");
+    }
+    /* the table entry, and the comma after it */
+    const Entry *e = f->entry;
+    size_t es = cv->toks[e->open].start, ee = ctok_end(cv, e->close);
+    if (ctok_is(cv, e->close + 1, ","))
+        ee = ctok_end(cv, e->close + 1);
+    edit_add(a, &f->edits, es, ee,
+             arena_printf(a, "%s_METHODDEF", upper(a, basename_of(f))));
+    if (f->docvar_tok >= 0)
+        remove_statement(f, f->docvar_tok,
+                         find_semicolon(cv, f->docvar_tok, cv->ntoks), NULL);
+    if (f->kwlist_decl_from >= 0 && f->kwlist_decl_semi > 0)
+        remove_statement(f, f->kwlist_decl_from, f->kwlist_decl_semi, NULL);
+}
+
+static void note(Conv *cv, int line, const char *fmt, ...) CLINIC_PRINTF(3, 4);
+static void note(Conv *cv, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_addf(&cv->c->diagnostics, "%s:%d: note: convert: ", cv->c->filename,
+            line);
+    sb_vaddf(&cv->c->diagnostics, fmt, ap);
+    sb_addc(&cv->c->diagnostics, '\n');
+    va_end(ap);
+}
+
+/* The dotted name of the owner's pyname (of the class itself when
+   pyname is NULL); the module is "" for a class at the top level. */
+static const char *full_name(Conv *cv, const Owner *o, const char *pyname)
+{
+    StrBuf sb = STRBUF_INIT;
+    if (o->module && *o->module)
+        sb_adds(&sb, o->module);
+    if (o->class_name)
+        sb_addf(&sb, "%s%s", sb.len ? "." : "", o->class_name);
+    if (pyname)
+        sb_addf(&sb, "%s%s", sb.len ? "." : "", pyname);
+    return sb_take(&sb, cv->c->arena);
+}
+
+static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
+                             const char *class_type)
+{
+    memset(f, 0, sizeof *f);
+    f->cv = cv;
+    f->table = t;
+    f->entry = e;
+    f->line = e->line;
+    f->kwlist_decl_from = -1;
+    f->full_name = full_name(cv, &t->owner, e->pyname);
+    bool varargs = false, keywords = false, o = false, noargs = false;
+    f->class_method = false;
+    for (int i = e->flags_from; i < e->flags_to; i++) {
+        if (ctok_is(cv, i, "|"))
+            continue;
+        if (ctok_ident(cv, i, "METH_VARARGS"))
+            varargs = true;
+        else if (ctok_ident(cv, i, "METH_KEYWORDS"))
+            keywords = true;
+        else if (ctok_ident(cv, i, "METH_O"))
+            o = true;
+        else if (ctok_ident(cv, i, "METH_NOARGS"))
+            noargs = true;
+        else if (ctok_ident(cv, i, "METH_CLASS") && t->owner.class_name)
+            f->class_method = true;
+        else
+            return refuse(f, REFUSE_FLAGS, "flags %s",
+                          ctok_join(cv, e->flags_from, e->flags_to));
+    }
+    if (varargs + o + noargs != 1 || (keywords && !varargs))
+        return refuse(f, REFUSE_FLAGS, "flags %s",
+                      ctok_join(cv, e->flags_from, e->flags_to));
+    f->flags = o ? FL_O : noargs ? FL_NOARGS : keywords ? FL_KEYWORDS
+                                                        : FL_VARARGS;
+    if (!t->owner.module)
+        return refuse(f, REFUSE_OWNER, "no PyModuleDef or type names the "
+                      "table %s", t->name);
+    if (!find_definition(f) || !read_docstring(f) || !read_prelude(f))
+        return false;
+    if ((f->flags == FL_VARARGS || f->flags == FL_KEYWORDS) &&
+        !read_parse_call(f))
+        return false;
+    if (f->flags == FL_NOARGS && f->arg_name &&
+        body_uses(f, f->body_open, f->body_close, f->arg_name))
+        return refuse(f, REFUSE_ARGS_USED, "METH_NOARGS's %s is used",
+                      f->arg_name);
+    if (f->flags == FL_O && (!f->arg_name ||
+                             !text_is_legal_py_identifier(f->arg_name) ||
+                             in_list(python_keywords, f->arg_name)))
+        return refuse(f, REFUSE_SHAPE, "METH_O's argument has no usable name");
+    if (!rewrite_uses(f) || !choose_c_basename(f))
+        return false;
+    write_edits(f, class_type);
+    return true;
+}
+
+/* The C type of self in a class's methods: the first parameter's type
+   of its first instance method defined in the file; "PyObject *" when
+   there is none. */
+static const char *class_self_type(Conv *cv, const Table *t)
+{
+    for (size_t ei = 0; ei < t->nentries; ei++) {
+        const Entry *e = &t->entries[ei];
+        if (!e->func)
+            continue;
+        bool instance = true;
+        for (int i = e->flags_from; i < e->flags_to; i++)
+            if (ctok_ident(cv, i, "METH_CLASS") || ctok_ident(cv, i, "METH_STATIC"))
+                instance = false;
+        if (!instance)
+            continue;
+        for (int i = 0; i + 1 < cv->ntoks; i++) {
+            if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, e->func) ||
+                !ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0 ||
+                !ctok_is(cv, cv->toks[i + 1].match + 1, "{"))
+                continue;
+            int fields[4], ends[4];
+            size_t n = ctok_split(cv, i + 2, cv->toks[i + 1].match, fields,
+                                  ends, 4);
+            if (n >= 1 && ends[0] - fields[0] >= 2 &&
+                cv->toks[ends[0] - 1].kind == TK_IDENT)
+                return type_text(cv, fields[0], ends[0] - 1, 0);
+        }
+    }
+    return "PyObject *";
+}
+
+static int compare_edits(const void *pa, const void *pb)
+{
+    const Edit *a = pa, *b = pb;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->end < b->end ? -1 : a->end > b->end;   /* insertions first */
+}
+
+/* Where the file declares "module NAME" or "class NAME ..." already (a
+   line of a clinic block): its byte offset, or -1. */
+static long declared_at(const Conv *cv, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = cv->text; (p = strstr(p, line)) != NULL; p += n)
+        if ((p == cv->text || p[-1] == '\n') && (p[n] == '\n' || p[n] == ' '))
+            return (long)(p - cv->text);
+    return -1;
+}
+
+static bool declared(const Conv *cv, const char *line)
+{
+    return declared_at(cv, line) >= 0;
+}
+
+/* The C type of a class the file declares already ("class NAME "TYPE"
+   ..." in a clinic block), or NULL. */
+static const char *declared_class_type(Conv *cv, const char *name)
+{
+    const char *line = arena_printf(cv->c->arena, "class %s \"", name);
+    size_t n = strlen(line);
+    for (const char *p = cv->text; (p = strstr(p, line)) != NULL; p += n) {
+        if (p != cv->text && p[-1] != '\n')
+            continue;
+        const char *end = strchr(p + n, '"');
+        if (end && !memchr(p + n, '\n', (size_t)(end - (p + n))))
+            return arena_strndup(cv->c->arena, p + n, (size_t)(end - (p + n)));
+    }
+    return NULL;
+}
+
+/* The token of the file's own #include of its generated code, or -1. */
+static int existing_include(Conv *cv, const char *include)
+{
+    for (int i = 0; i < cv->ntoks; i++)
+        if (cv->toks[i].kind == TK_PP && strstr(ctok_str(cv, i), include))
+            return i;
+    return -1;
+}
+
+/* A converted function, kept until the include's place is known. */
+typedef struct Done {
+    Edits edits;
+    int decl_start;
+    size_t table;
+    const char *full_name;
+    int line;
+    bool dropped;
+    const char *type_name;     /* of its types, the one defined last */
+    int type_pos;              /* the token where it is first named */
+} Done;
+
+/* The name a type is defined by: "FooObject" of "const FooObject *". */
+static const char *type_name(Conv *cv, const char *type)
+{
+    static const char *const words[] = {
+        "const", "struct", "union", "enum", "unsigned", "signed", "volatile",
+        NULL
+    };
+    const char *p = type;
+    while (*p) {
+        size_t n = strcspn(p, " *");
+        if (n) {
+            char *w = arena_strndup(cv->c->arena, p, n);
+            if (!in_list(words, w))
+                return w;
+        }
+        p += n;
+        p += strspn(p, " *");
+    }
+    return NULL;
+}
+
+/* Where the file defines the type name: "} name;", "typedef ... name;"
+   or "struct name {"; -1: not here (a header defines it). */
+static int type_definition(const Conv *cv, const char *name)
+{
+    for (int i = 1; i + 1 < cv->ntoks; i++) {
+        if (!ctok_ident(cv, i, name))
+            continue;
+        if ((ctok_is(cv, i - 1, "}") && ctok_is(cv, i + 1, ";")) ||
+            ((ctok_ident(cv, i - 1, "struct") || ctok_ident(cv, i - 1, "union")) &&
+             ctok_is(cv, i + 1, "{")))
+            return i;
+        if (ctok_is(cv, i + 1, ";"))
+            for (int k = i - 1; k >= 0 && cv->toks[k].kind == TK_IDENT; k--)
+                if (ctok_ident(cv, k, "typedef"))
+                    return i;
+    }
+    return -1;
+}
+
+const char *convert_text(Clinic *c, const char *text, size_t len,
+                         size_t *out_len, ConvertStats *stats)
+{
+    Conv conv = {0};
+    Conv *cv = &conv;
+    cv->c = c;
+    cv->text = text;
+    cv->len = len;
+    conv_lex(cv);
+    conv_find_tables(cv);
+    *out_len = len;
+    Arena *a = c->arena;
+    Edits all = {0};
+    size_t considered = 0, converted = 0;
+    size_t refused[CONVERT_NREASONS] = {0};
+    int first_decl = -1;       /* the first converted function's start */
+    int first_table = -1;      /* the first table with a converted entry */
+    StrBuf decls = STRBUF_INIT;
+    const char **class_types = arena_array_of(a, const char *,
+                                              cv->ntables ? cv->ntables : 1);
+    Func *f = arena_new_of(a, Func);
+    size_t nentries = 0;
+    for (size_t ti = 0; ti < cv->ntables; ti++)
+        nentries += cv->tables[ti].nentries;
+    Done *done = arena_array_of(a, Done, nentries ? nentries : 1);
+    size_t ndone = 0;
+    for (size_t ti = 0; ti < cv->ntables; ti++) {
+        Table *t = &cv->tables[ti];
+        for (size_t ei = 0; ei < t->nentries; ei++) {
+            Entry *e = &t->entries[ei];
+            if (!e->pyname || e->func_tok < 0)
+                continue;   /* a macro, the sentinel */
+            memset(f, 0, sizeof *f);
+            f->cv = cv;
+            f->entry = e;
+            f->table = t;
+            f->full_name = full_name(cv, &t->owner, e->pyname);
+            if (!only_wanted(cv, f))
+                continue;
+            considered++;
+            if (t->owner.class_name && !class_types[ti]) {
+                class_types[ti] = declared_class_type(
+                    cv, full_name(cv, &t->owner, NULL));
+                if (!class_types[ti])
+                    class_types[ti] = class_self_type(cv, t);
+            }
+            if (!convert_function(cv, t, e, f, class_types[ti])) {
+                refused[f->why]++;
+                note(cv, f->line ? f->line : e->line, "%s left as it is (%s): %s",
+                     f->full_name, reason_names[f->why], f->why_text);
+                continue;
+            }
+            converted++;
+            Done *d = &done[ndone++];
+            d->edits = f->edits;
+            d->decl_start = f->decl_start;
+            d->table = ti;
+            d->full_name = f->full_name;
+            d->line = f->line;
+            d->dropped = false;
+            d->type_name = NULL;
+            d->type_pos = -1;
+            /* the types its generated code names: defined before the
+               include? */
+            const char *types[MAX_PARAMS + 1];
+            size_t ntypes = 0;
+            types[ntypes++] = f->self_type;
+            for (size_t k = 0; k < f->nparams; k++)
+                types[ntypes++] = variable_type(f, f->params[k].decl,
+                                                f->params[k].dr);
+            for (size_t k = 0; k < ntypes; k++) {
+                const char *name = type_name(cv, types[k]);
+                int pos = name ? type_definition(cv, name) : -1;
+                if (pos > d->type_pos) {
+                    d->type_pos = pos;
+                    d->type_name = name;
+                }
+            }
+        }
+    }
+    /* The include goes before a method table: every table with a
+       _METHODDEF after it, every type the generated code names before
+       it.  Of the places, the one that keeps the most functions; those
+       it cannot keep are left. */
+    const char *slash = strrchr(c->filename, '/');
+    const char *include = arena_printf(a, "#include \"clinic/%s.h\"",
+                                       slash ? slash + 1 : c->filename);
+    int included = existing_include(cv, arena_printf(a, "\"clinic/%s.h\"",
+                                                     slash ? slash + 1
+                                                           : c->filename));
+    int best = -1;
+    size_t best_kept = 0;
+    for (size_t ti = 0; ti < cv->ntables + (included >= 0); ti++) {
+        /* the file's own include, when it has one, is the one place */
+        if (included >= 0 && ti < cv->ntables)
+            continue;
+        int at = included >= 0 ? included : cv->tables[ti].decl_start;
+        size_t kept = 0;
+        for (size_t k = 0; k < ndone; k++)
+            if (cv->tables[done[k].table].decl_start >= at &&
+                done[k].type_pos < at)
+                kept++;
+        if (kept > best_kept) {
+            best = at;
+            best_kept = kept;
+        }
+    }
+    first_table = best;
+    for (size_t k = 0; k < ndone; k++) {
+        Done *d = &done[k];
+        const Table *t = &cv->tables[d->table];
+        if (best >= 0 && t->decl_start >= best && d->type_pos < best)
+            continue;
+        d->dropped = true;
+        converted--;
+        refused[REFUSE_SHAPE]++;
+        if (best >= 0 && t->decl_start < best)
+            note(cv, d->line, "%s left as it is (%s): its table %s comes "
+                 "before the place the generated code is included (%s)",
+                 d->full_name, reason_names[REFUSE_SHAPE], t->name,
+                 included >= 0 ? "the file's own #include"
+                               : "after the types of other functions");
+        else if (best < 0 && included >= 0 && t->decl_start < included)
+            note(cv, d->line, "%s left as it is (%s): its table %s comes "
+                 "before the file's own #include of the generated code",
+                 d->full_name, reason_names[REFUSE_SHAPE], t->name);
+        else
+            note(cv, d->line, "%s left as it is (%s): its type %s is defined "
+                 "after a method table the generated code must come "
+                 "before", d->full_name, reason_names[REFUSE_SHAPE],
+                 d->type_name ? d->type_name : "?");
+    }
+    /* a block before the file's own declaration of its module or class
+       would name what is not declared yet */
+    for (size_t k = 0; k < ndone; k++) {
+        Done *d = &done[k];
+        const Table *t = &cv->tables[d->table];
+        if (d->dropped)
+            continue;
+        long mod = *t->owner.module
+            ? declared_at(cv, arena_printf(a, "module %s", t->owner.module))
+            : -1;
+        long cls = t->owner.class_name
+            ? declared_at(cv, arena_printf(a, "class %s",
+                                           full_name(cv, &t->owner, NULL)))
+            : -1;
+        long at = mod > cls ? mod : cls;
+        if (at < 0 || (size_t)at < cv->toks[d->decl_start].start)
+            continue;
+        d->dropped = true;
+        converted--;
+        refused[REFUSE_SHAPE]++;
+        note(cv, d->line, "%s left as it is (%s): it comes before the "
+             "file's declaration of its module or class", d->full_name,
+             reason_names[REFUSE_SHAPE]);
+    }
+    for (size_t ti = 0; ti < cv->ntables; ti++) {
+        Table *t = &cv->tables[ti];
+        bool any = false;
+        for (size_t k = 0; k < ndone; k++) {
+            Done *d = &done[k];
+            if (d->dropped || d->table != ti)
+                continue;
+            any = true;
+            for (size_t j = 0; j < d->edits.n; j++)
+                edit_add(a, &all, d->edits.e[j].start, d->edits.e[j].end,
+                         d->edits.e[j].text);
+            if (first_decl < 0 || d->decl_start < first_decl)
+                first_decl = d->decl_start;
+        }
+        if (any) {
+            const char *mod = arena_printf(a, "module %s", t->owner.module);
+            if (*t->owner.module && !declared(cv, mod) &&
+                !strstr(decls.buf, arena_printf(a, "%s\n", mod)))
+                sb_addf(&decls, "%s\n", mod);
+            if (t->owner.class_name) {
+                const char *cls = arena_printf(a, "class %s",
+                                               full_name(cv, &t->owner, NULL));
+                if (!declared(cv, cls))
+                    sb_addf(&decls, "%s \"%s\" \"%s\"\n", cls, class_types[ti],
+                            t->owner.type_object ? t->owner.type_object
+                                                 : "NULL");
+            }
+        }
+    }
+    if (stats) {
+        stats->converted += converted;
+        for (size_t k = 0; k < CONVERT_NREASONS; k++)
+            stats->refused[k] += refused[k];
+    }
+    if (considered) {
+        StrBuf sum = STRBUF_INIT;
+        sb_addf(&sum, "%s: note: convert: %zu converted, %zu left as they "
+                "are", c->filename, converted, considered - converted);
+        const char *sep = " (";
+        for (size_t k = 0; k < CONVERT_NREASONS; k++)
+            if (refused[k]) {
+                sb_addf(&sum, "%s%zu %s", sep, refused[k], reason_names[k]);
+                sep = ", ";
+            }
+        sb_adds(&sum, *sep == ',' ? ")\n" : "\n");
+        sb_addsb(&c->diagnostics, &sum);
+        sb_free(&sum);
+    }
+    if (!converted) {
+        sb_free(&decls);
+        return text;
+    }
+    /* the declarations before the first function, the include before the
+       first table */
+    if (decls.len) {
+        sb_adds(&decls, "[clinic start generated code]*/\n\n");
+        const char *block = arena_printf(a, "/*[clinic input]\n%s", decls.buf);
+        edit_add(a, &all, cv->toks[first_decl].start,
+                 cv->toks[first_decl].start, block);
+    }
+    sb_free(&decls);
+    if (included < 0) {
+        size_t at = cv->toks[first_table].start;
+        while (at > 0 && text[at - 1] != '\n')
+            at--;
+        edit_add(a, &all, at, at, arena_printf(a, "%s\n\n", include));
+    }
+    qsort(all.e, all.n, sizeof *all.e, compare_edits);
+    StrBuf out = STRBUF_INIT;
+    size_t pos = 0;
+    for (size_t k = 0; k < all.n; k++) {
+        const Edit *ed = &all.e[k];
+        if (ed->start < pos) {
+            /* only removals overlap (blank lines two of them take) */
+            if (ed->end > pos)
+                pos = ed->end;
+            continue;
+        }
+        sb_add(&out, text + pos, ed->start - pos);
+        sb_adds(&out, ed->text);
+        pos = ed->end;
+    }
+    sb_add(&out, text + pos, len - pos);
+    *out_len = out.len;
+    return sb_take(&out, a);
+}

@@ -1,0 +1,382 @@
+/*
+ * convert_find.c — what a file declares at its top level, for --convert:
+ * its PyModuleDef (the module's name and function table), its types
+ * (static PyTypeObjects, PyType_Specs and their slots: each type's name and
+ * method table) and its PyMethodDef tables with their entries.  Only what
+ * is spelled out is taken: an initialiser with a preprocessor line in it,
+ * or a field that is not a plain name, names nothing.
+ */
+#include <string.h>
+
+#include "base/text.h"
+#include "convert/convert_int.h"
+
+#define MAX_FIELDS 64
+
+/* The fields of the initialiser whose "{" is token open: positional
+   fields in fields[], and designated ones (".name = value") looked up by
+   field_named().  Returns false when a preprocessor line is inside. */
+typedef struct Init {
+    int fields[MAX_FIELDS], ends[MAX_FIELDS];
+    size_t n;
+} Init;
+
+static bool read_init(const Conv *cv, int open, Init *init)
+{
+    int close = cv->toks[open].match;
+    if (close < 0)
+        return false;
+    for (int i = open + 1; i < close; i++)
+        if (cv->toks[i].kind == TK_PP)
+            return false;
+    init->n = ctok_split(cv, open + 1, close, init->fields, init->ends,
+                        MAX_FIELDS);
+    return init->n <= MAX_FIELDS;
+}
+
+/* Past a head macro ("PyVarObject_HEAD_INIT(NULL, 0)") that a field
+   begins with: it ends in a comma of its own. */
+static int skip_head(const Conv *cv, int f, int end)
+{
+    if (cv->toks[f].kind == TK_IDENT && ctok_is(cv, f + 1, "(") &&
+        cv->toks[f + 1].match > f && cv->toks[f + 1].match + 1 < end &&
+        strstr(ctok_str(cv, f), "HEAD_INIT"))
+        return cv->toks[f + 1].match + 1;
+    return f;
+}
+
+/* The value of ".name = value" among the fields: its first token, or -1. */
+static int field_named(const Conv *cv, const Init *init, const char *name,
+                       int *end)
+{
+    for (size_t k = 0; k < init->n; k++) {
+        int f = skip_head(cv, init->fields[k], init->ends[k]);
+        if (ctok_is(cv, f, ".") && ctok_ident(cv, f + 1, name) &&
+            ctok_is(cv, f + 2, "=")) {
+            *end = init->ends[k];
+            return f + 3;
+        }
+    }
+    return -1;
+}
+
+/* A field that is one identifier, maybe with a "&" before it: its token,
+   or -1. */
+static int plain_name(const Conv *cv, int from, int to)
+{
+    if (to - from == 1 && cv->toks[from].kind == TK_IDENT)
+        return from;
+    return -1;
+}
+
+/* Designated from the start (".name = value"), maybe after a head
+   macro; positional fields may end in designated ones, which do not
+   count. */
+static bool designated(const Conv *cv, const Init *init)
+{
+    for (size_t k = 0; k < init->n && k < 2; k++) {
+        int f = skip_head(cv, init->fields[k], init->ends[k]);
+        if (ctok_is(cv, f, "."))
+            return true;
+        if (f == init->fields[k] && !strstr(ctok_str(cv, f), "HEAD_INIT"))
+            return false;   /* a positional field */
+    }
+    return false;
+}
+
+static Table *table_named(Conv *cv, int tok)
+{
+    if (tok < 0)
+        return NULL;
+    for (size_t i = 0; i < cv->ntables; i++)
+        if (ctok_is(cv, tok, cv->tables[i].name))
+            return &cv->tables[i];
+    return NULL;
+}
+
+/* A type's tp_name: the class is what follows the last dot, the module
+   the file's (what precedes the dot when the file has none; with no dot
+   and no module, none: a class at the top level, as the builtins' are).  NULL: not read, or
+   a module of more than one name. */
+static const char *class_of(Conv *cv, int tok, const char **module)
+{
+    int end;
+    char *name = ctok_strings(cv, tok, &end);
+    if (!name || !*name)
+        return NULL;
+    char *dot = strrchr(name, '.');
+    if (!dot) {
+        *module = cv->module ? cv->module : "";
+        return text_is_legal_py_identifier(name) ? name : NULL;
+    }
+    *dot = '\0';
+    if (!text_is_legal_py_identifier(name) ||
+        !text_is_legal_py_identifier(dot + 1))
+        return NULL;
+    /* the file's module names it in clinic ("collections.deque" of the
+       module _collections is _collections.deque) */
+    *module = cv->module ? cv->module : name;
+    return dot + 1;
+}
+
+static void set_owner(Table *t, const char *module,
+                      const char *class_name, const char *type_object)
+{
+    if (!t || t->owner.module || !module)
+        return;
+    t->owner.module = module;
+    t->owner.class_name = class_name;
+    t->owner.type_object = type_object;
+}
+
+/* The entries of the table whose "{" is token open. */
+static void read_entries(Conv *cv, Table *t)
+{
+    size_t cap = 0;
+    for (int i = t->open + 1; i < t->close; i++) {
+        if (!ctok_is(cv, i, "{") || cv->toks[i].match < 0)
+            continue;
+        int close = cv->toks[i].match;
+        int f[8], e[8];
+        size_t n = ctok_split(cv, i + 1, close, f, e, 8);
+        Entry en = {0};
+        en.open = i;
+        en.close = close;
+        en.line = cv->toks[i].line;
+        en.name_tok = en.func_tok = -1;
+        if (n >= 3 && n <= 4 && e[0] - f[0] == 1 &&
+            cv->toks[f[0]].kind == TK_STRING) {
+            int end;
+            en.pyname = ctok_strings(cv, f[0], &end);
+            en.name_tok = f[0];
+            /* (PyCFunction)func, (PyCFunction)(void(*)(void))func, func */
+            int last = e[1] - 1;
+            if (last >= f[1] && cv->toks[last].kind == TK_IDENT) {
+                bool casts_only = true;
+                for (int k = f[1]; k < last; k++)
+                    if (cv->toks[k].kind == TK_IDENT &&
+                        !ctok_is(cv, k, "PyCFunction") &&
+                        !ctok_is(cv, k, "PyCFunctionWithKeywords") &&
+                        !ctok_is(cv, k, "void"))
+                        casts_only = false;
+                if (casts_only && (last == f[1] || ctok_is(cv, last - 1, ")"))) {
+                    en.func_tok = last;
+                    en.func = ctok_str(cv, last);
+                }
+            }
+            en.flags_from = f[2];
+            en.flags_to = e[2];
+            en.doc_from = n == 4 ? f[3] : e[2];
+            en.doc_to = n == 4 ? e[3] : e[2];
+        }
+        if (t->nentries == cap) {
+            size_t nc = cap ? 2 * cap : 16;
+            Entry *ne = arena_array_of(cv->c->arena, Entry, nc);
+            if (t->nentries)
+                memcpy(ne, t->entries, t->nentries * sizeof *ne);
+            t->entries = ne;
+            cap = nc;
+        }
+        t->entries[t->nentries++] = en;
+        i = close;
+    }
+}
+
+/* Walks back from the name of a top-level declaration to its first
+   token: past the specifiers, to the token after the last ";", "}" or
+   preprocessor line. */
+static int declaration_start(const Conv *cv, int name)
+{
+    int i = name;
+    while (i > 0) {
+        const Tok *p = &cv->toks[i - 1];
+        if (p->kind == TK_PP || ctok_is(cv, i - 1, ";") ||
+            ctok_is(cv, i - 1, "}") || ctok_is(cv, i - 1, "{"))
+            break;
+        i--;
+    }
+    return i;
+}
+
+/* The string a macro stands for, when the file defines it as one plain
+   literal ("#define PySocket_MODULE_NAME "_socket""); else NULL. */
+static char *defined_string(const Conv *cv, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < cv->ntoks; i++) {
+        if (cv->toks[i].kind != TK_PP)
+            continue;
+        const char *p = cv->text + cv->toks[i].start;
+        const char *e = p + cv->toks[i].len;
+        p++;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        if (e - p < 7 || memcmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t'))
+            continue;
+        p += 6;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        if ((size_t)(e - p) <= n || memcmp(p, name, n) ||
+            (p[n] != ' ' && p[n] != '\t'))
+            continue;
+        p += n;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        if (e - p < 2 || *p != '"' || e[-1] != '"')
+            return NULL;
+        for (const char *q = p + 1; q < e - 1; q++)
+            if (*q == '"' || *q == '\\')
+                return NULL;
+        return arena_strndup(cv->c->arena, p + 1, (size_t)(e - p - 2));
+    }
+    return NULL;
+}
+
+void conv_find_tables(Conv *cv)
+{
+    size_t cap = 0;
+    /* the tables first: the module and the types name them */
+    for (int i = 0; i + 4 < cv->ntoks; i++) {
+        if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, "PyMethodDef") ||
+            cv->toks[i + 1].kind != TK_IDENT || !ctok_is(cv, i + 2, "["))
+            continue;
+        int close_br = cv->toks[i + 2].match;
+        if (close_br < 0 || !ctok_is(cv, close_br + 1, "=") ||
+            !ctok_is(cv, close_br + 2, "{") || cv->toks[close_br + 2].match < 0)
+            continue;
+        if (cv->ntables == cap) {
+            size_t nc = cap ? 2 * cap : 8;
+            Table *nt = arena_array_of(cv->c->arena, Table, nc);
+            if (cv->ntables)
+                memcpy(nt, cv->tables, cv->ntables * sizeof *nt);
+            cv->tables = nt;
+            cap = nc;
+        }
+        Table *t = &cv->tables[cv->ntables++];
+        memset(t, 0, sizeof *t);
+        t->name = ctok_str(cv, i + 1);
+        t->open = close_br + 2;
+        t->close = cv->toks[t->open].match;
+        t->decl_start = declaration_start(cv, i + 1);
+        read_entries(cv, t);
+        i = t->close;
+    }
+
+    /* the module: PyModuleDef NAME = { PyModuleDef_HEAD_INIT, "name",
+       doc, size, methods, ... } or designated */
+    for (int i = 0; i + 3 < cv->ntoks && !cv->module; i++) {
+        if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, "PyModuleDef") ||
+            cv->toks[i + 1].kind != TK_IDENT || !ctok_is(cv, i + 2, "=") ||
+            !ctok_is(cv, i + 3, "{"))
+            continue;
+        Init init;
+        if (!read_init(cv, i + 3, &init))
+            continue;
+        int name = -1, methods = -1, end;
+        if (designated(cv, &init)) {
+            name = field_named(cv, &init, "m_name", &end);
+            int m = field_named(cv, &init, "m_methods", &end);
+            if (m >= 0)
+                methods = plain_name(cv, m, end);
+        } else if (init.n >= 2 && ctok_ident(cv, init.fields[0],
+                                            "PyModuleDef_HEAD_INIT")) {
+            name = init.fields[1];
+            if (init.n >= 5)
+                methods = plain_name(cv, init.fields[4], init.ends[4]);
+        }
+        int end_name;
+        char *modname = name >= 0 ? ctok_strings(cv, name, &end_name) : NULL;
+        if (!modname && name >= 0 && cv->toks[name].kind == TK_IDENT)
+            modname = defined_string(cv, ctok_str(cv, name));
+        if (!modname || !*modname || strchr(modname, '.'))
+            continue;
+        cv->module = modname;
+        set_owner(table_named(cv, methods), cv->module, NULL, NULL);
+    }
+
+    /* static types: PyTypeObject NAME = { PyVarObject_HEAD_INIT(..)
+       "mod.Name", ... (tp_methods is the 27th field) } */
+    for (int i = 0; i + 3 < cv->ntoks; i++) {
+        if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, "PyTypeObject") ||
+            cv->toks[i + 1].kind != TK_IDENT || !ctok_is(cv, i + 2, "=") ||
+            !ctok_is(cv, i + 3, "{"))
+            continue;
+        Init init;
+        if (!read_init(cv, i + 3, &init) || !init.n)
+            continue;
+        const char *type_object = arena_printf(cv->c->arena, "&%s",
+                                               ctok_str(cv, i + 1));
+        int name = -1, methods = -1, end;
+        if (designated(cv, &init)) {
+            name = field_named(cv, &init, "tp_name", &end);
+            int m = field_named(cv, &init, "tp_methods", &end);
+            if (m >= 0)
+                methods = plain_name(cv, m, end);
+        } else {
+            /* the head macro, then tp_name with or without a comma */
+            int f0 = init.fields[0];
+            if (!(ctok_ident(cv, f0, "PyVarObject_HEAD_INIT") ||
+                  ctok_ident(cv, f0, "PyObject_HEAD_INIT")) ||
+                !ctok_is(cv, f0 + 1, "("))
+                continue;
+            int after = cv->toks[f0 + 1].match + 1;
+            size_t base = after < init.ends[0] ? 0 : 1;
+            name = after < init.ends[0] ? after : (init.n > 1 ? init.fields[1] : -1);
+            if (init.n > base + 26)
+                methods = plain_name(cv, init.fields[base + 26],
+                                     init.ends[base + 26]);
+        }
+        const char *module = NULL;
+        const char *cls = name >= 0 ? class_of(cv, name, &module) : NULL;
+        if (cls)
+            set_owner(table_named(cv, methods), module, cls,
+                      type_object);
+    }
+
+    /* heap types: PyType_Spec NAME = { "mod.Name", size, itemsize, flags,
+       slots } whose slots hold {Py_tp_methods, table} */
+    for (int i = 0; i + 3 < cv->ntoks; i++) {
+        if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, "PyType_Spec") ||
+            cv->toks[i + 1].kind != TK_IDENT || !ctok_is(cv, i + 2, "=") ||
+            !ctok_is(cv, i + 3, "{"))
+            continue;
+        Init init;
+        if (!read_init(cv, i + 3, &init) || !init.n)
+            continue;
+        int name = -1, slots = -1, end;
+        if (designated(cv, &init)) {
+            name = field_named(cv, &init, "name", &end);
+            int s = field_named(cv, &init, "slots", &end);
+            if (s >= 0)
+                slots = plain_name(cv, s, end);
+        } else if (init.n >= 5) {
+            name = init.fields[0];
+            slots = plain_name(cv, init.fields[4], init.ends[4]);
+        }
+        const char *module = NULL;
+        const char *cls = name >= 0 ? class_of(cv, name, &module) : NULL;
+        if (!cls || slots < 0)
+            continue;
+        /* PyType_Slot SLOTS[] = { {Py_tp_methods, table}, ... } */
+        for (int k = 0; k + 4 < cv->ntoks; k++) {
+            if (cv->toks[k].depth != 0 || !ctok_ident(cv, k, "PyType_Slot") ||
+                !ctok_is(cv, k + 1, cv->text[0] ? ctok_str(cv, slots) : "") ||
+                !ctok_is(cv, k + 2, "["))
+                continue;
+            int cb = cv->toks[k + 2].match;
+            if (cb < 0 || !ctok_is(cv, cb + 1, "=") || !ctok_is(cv, cb + 2, "{"))
+                continue;
+            /* preprocessor lines may stand between the slots: each
+               slot is read on its own */
+            int close = cv->toks[cb + 2].match;
+            for (int f = cb + 3; f + 4 < close; f++)
+                if (ctok_is(cv, f, "{") && ctok_ident(cv, f + 1, "Py_tp_methods") &&
+                    ctok_is(cv, f + 2, ",") && cv->toks[f + 3].kind == TK_IDENT &&
+                    ctok_is(cv, f + 4, "}"))
+                    set_owner(table_named(cv, f + 3), module, cls, NULL);
+            break;
+        }
+    }
+}

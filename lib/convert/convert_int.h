@@ -1,0 +1,185 @@
+/*
+ * convert_int.h — what the files of convert/ share: the C tokens of the
+ * input (convert_lex.c), what the file declares at its top level (method
+ * tables, the module, the types: convert_find.c), and the edits the
+ * conversion makes (convert.c).
+ */
+#ifndef CLINIC_CONVERT_INT_H
+#define CLINIC_CONVERT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/context.h"
+#include "base/strbuf.h"
+#include "convert/convert.h"
+
+typedef enum TokKind {
+    TK_IDENT, TK_NUMBER, TK_STRING, TK_CHAR, TK_PUNCT, TK_PP
+} TokKind;
+
+/* One token: comments are not tokens; a preprocessor line (with its
+   continuations) is one TK_PP token. */
+typedef struct Tok {
+    TokKind kind;
+    size_t start, len;
+    int line;
+    int match;     /* ( [ {: the index of the closing one, and back; -1 */
+    int depth;     /* braces open before it */
+} Tok;
+
+/* A PyMethodDef entry {"name", (PyCFunction)func, FLAGS, doc}. */
+typedef struct Entry {
+    int open, close;           /* its braces */
+    int name_tok, func_tok;    /* the string, the function's identifier */
+    const char *pyname, *func;
+    int flags_from, flags_to;  /* tokens of the flags, [from, to) */
+    int doc_from, doc_to;      /* of the doc field; from == to: none */
+    int line;
+} Entry;
+
+typedef struct Owner {
+    const char *module;        /* the module's Python name */
+    const char *class_name;    /* NULL: module functions */
+    const char *type_object;   /* "&Foo_Type", or NULL: not known */
+} Owner;
+
+typedef struct Table {
+    const char *name;
+    int open, close;           /* its braces */
+    int decl_start;            /* the first token of its declaration */
+    Entry *entries;
+    size_t nentries;
+    Owner owner;               /* module == NULL: none found */
+} Table;
+
+typedef struct Conv {
+    Clinic *c;
+    const char *text;
+    size_t len;
+    Tok *toks;
+    int ntoks;
+    Table *tables;
+    size_t ntables;
+    const char *module;        /* from the PyModuleDef; NULL: none */
+} Conv;
+
+#define MAX_PARAMS 64
+#define MAX_DECLS 64
+#define MAX_DECLARATORS 16
+
+struct FormatUnit;
+
+typedef struct Edit {
+    size_t start, end;
+    const char *text;
+} Edit;
+
+typedef struct Edits {
+    Edit *e;
+    size_t n, cap;
+} Edits;
+
+/* A declarator of a declaration: "*name[..] = init". */
+typedef struct Declarator {
+    int from, to;              /* its tokens */
+    int name;
+    int stars;
+    bool array;
+    int init_from, init_to;    /* -1: no initialiser */
+    bool parsed;               /* the parse call fills it */
+} Declarator;
+
+typedef struct Decl {
+    int from, semi;            /* first token, its ";" */
+    int spec_from, spec_to;
+    Declarator d[MAX_DECLARATORS];
+    size_t nd;
+    bool is_kwlist;
+} Decl;
+
+typedef struct Param {
+    const char *pyname, *cname;
+    const struct FormatUnit *unit;
+    const char *converter;     /* the converter as written */
+    const char *length_name;   /* s#: the length variable */
+    const char *def;           /* the default as written; NULL: required */
+    bool kwonly;
+    Decl *decl;
+    Declarator *dr;
+    Decl *length_decl;
+    Declarator *length_dr;
+} Param;
+
+/* One function's conversion, built up until refused. */
+typedef struct Func {
+    Conv *cv;
+    const Table *table;
+    const Entry *entry;
+    const char *full_name;     /* the Python name, dotted */
+    int line;
+    ConvertRefusal why;
+    const char *why_text;
+    enum { FL_VARARGS, FL_KEYWORDS, FL_O, FL_NOARGS } flags;
+    int name_tok, decl_start, lparen, rparen, body_open, body_close;
+    const char *self_name, *self_type, *arg_name, *kwds_name;
+    bool self_unused;
+    bool class_method;         /* METH_CLASS: @classmethod */
+    Decl decls[MAX_DECLS];
+    size_t ndecls;
+    int parse_if, parse_end;   /* the parse statement's tokens */
+    Param params[MAX_PARAMS];
+    size_t nparams, npositional_only;
+    const char *doc;
+    int docvar_tok;            /* the PyDoc_STRVAR to remove; -1: none */
+    int kwlist_decl_from, kwlist_decl_semi;   /* file-scope kwlist to drop */
+    const char *c_basename;    /* NULL: clinic's default */
+    Edits edits;
+} Func;
+
+/* convert_lex.c */
+void conv_lex(Conv *cv);
+bool ctok_is(const Conv *cv, int i, const char *s);
+bool ctok_ident(const Conv *cv, int i, const char *s);
+char *ctok_str(const Conv *cv, int i);            /* arena copy */
+/* The value of adjacent string literals from token i on (C escapes
+   \n \t \\ \" \' and line continuations); *end: the token after; NULL
+   when i is no string or an escape is not one of those. */
+char *ctok_strings(const Conv *cv, int i, int *end);
+/* Tokens of [from, to) split at the commas not nested in brackets;
+   fields[k] = its first token, ends[k] = past its last. */
+size_t ctok_split(const Conv *cv, int from, int to, int *fields, int *ends,
+                 size_t max);
+/* How many identifier tokens spell name. */
+int ctok_count_ident(const Conv *cv, const char *name);
+/* The text of tokens [from, to) joined by single spaces. */
+char *ctok_join(const Conv *cv, int from, int to);
+
+/* convert_find.c */
+void conv_find_tables(Conv *cv);
+
+/* convert_read.c: what the function is */
+bool refuse(Func *f, ConvertRefusal why, const char *fmt, ...)
+    CLINIC_PRINTF(3, 4);
+void edit_add(Arena *a, Edits *ed, size_t start, size_t end,
+              const char *text);
+bool in_list(const char *const *list, const char *s);
+extern const char *const python_keywords[];
+size_t ctok_end(const Conv *cv, int i);
+/* The bytes [start, end) widened to whole lines when only blanks stand
+   beside them on their lines. */
+void whole_lines(const Conv *cv, size_t *start, size_t *end);
+/* A line of blanks at byte at: true, *next past its newline. */
+bool blank_line_at(const Conv *cv, size_t at, size_t *next);
+/* The type written as tokens [from, to) and stars: "const char *". */
+const char *type_text(Conv *cv, int from, int to, int stars);
+bool body_uses(const Func *f, int from, int to, const char *name);
+int find_semicolon(const Conv *cv, int from, int to);
+const char *variable_type(Func *f, Decl *d, Declarator *dr);
+bool find_definition(Func *f);
+bool read_docstring(Func *f);
+bool read_prelude(Func *f);
+bool read_parse_call(Func *f);
+bool rewrite_uses(Func *f);
+
+#endif

@@ -1,0 +1,426 @@
+/*
+ * check_convert.c — unit tests of --convert (lib/convert/): each format
+ * unit's converter, each reason a function is left as it is, and the
+ * pieces of a conversion (the block, the _impl, the table entry), run on
+ * text in memory.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drive/clinic.h"
+#include "convert/convert.h"
+#include "convert/convert_units.h"
+#include "unit.h"
+
+/* A module "m" with one function f, parsed as given. */
+#define MODULE_END \
+    "static PyMethodDef methods[] = {\n" \
+    "    {\"f\", (PyCFunction)(void(*)(void))m_f, FLAGS, \"Doc.\"},\n" \
+    "    {NULL, NULL, 0, NULL}\n};\n" \
+    "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n"
+
+typedef struct Case {
+    const char *name;
+    const char *body;        /* between "{" and "}" of m_f(module, args) */
+    const char *flags;       /* the entry's flags */
+    int reason;              /* -1: converted */
+    const char *wanted;      /* converted: in the new text */
+} Case;
+
+static const Case cases[] = {
+    {"int", "int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    a: int\n    /\n"},
+    {"optional_default", "long a = -3;\n if (!PyArg_ParseTuple(args, \"|l\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    a: long = -3\n"},
+    {"hex_default", "Py_ssize_t n = 0x10;\n if (!PyArg_ParseTuple(args, \"|n\", &n)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    n: Py_ssize_t = 0x10\n"},
+    {"bool", "int p = 1;\n if (!PyArg_ParseTuple(args, \"|p\", &p)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    p: bool = True\n"},
+    {"str_default", "const char *s = \"abc\";\n if (!PyArg_ParseTuple(args, \"|s\", &s)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    s: str = \"abc\"\n"},
+    {"z_null", "const char *s = NULL;\n if (!PyArg_ParseTuple(args, \"|z\", &s)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    s: str(accept={str, NoneType}) = None\n"},
+    {"object_none", "PyObject *o = Py_None;\n if (!PyArg_ParseTuple(args, \"|O\", &o)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    o: object = None\n"},
+    {"object_typed", "FooObject *o;\n if (!PyArg_ParseTuple(args, \"O\", &o)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    o: object(type='FooObject *')\n"},
+    {"o_bang", "PyObject *o;\n if (!PyArg_ParseTuple(args, \"O!\", &PyDict_Type, &o)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    o: object(subclass_of='&PyDict_Type')\n"},
+    {"o_amp", "int fd;\n if (!PyArg_ParseTuple(args, \"O&\", conv_fd, &fd)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    fd: object(converter='conv_fd', type='int')\n"},
+    {"es", "char *s;\n if (!PyArg_ParseTuple(args, \"es\", \"ascii\", &s)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    s: str(encoding='ascii')\n"},
+    {"et_sized", "char *s; Py_ssize_t n;\n if (!PyArg_ParseTuple(args, \"et#\", \"ascii\", &s, &n)) return NULL;\n return PyLong_FromSsize_t(n);",
+     "METH_VARARGS", -1, "return PyLong_FromSsize_t(s_length);"},
+    {"buffer_pointer", "Py_buffer b;\n if (!PyArg_ParseTuple(args, \"y*\", &b)) return NULL;\n PyBuffer_Release(&b);\n return PyLong_FromSsize_t(b.len);",
+     "METH_VARARGS", -1, "PyBuffer_Release(b);\n return PyLong_FromSsize_t(b->len);"},
+    {"keywords", "static char *kwlist[] = {\"\", \"x\", \"key\", NULL};\n int a, b = 0, c = 1;\n"
+     " if (!PyArg_ParseTupleAndKeywords(args, kw, \"i|i$i\", kwlist, &a, &b, &c)) return NULL;\n return NULL;",
+     "METH_VARARGS | METH_KEYWORDS", -1, "    a: int\n    /\n    x as b: int = 0\n    *\n    key as c: int = 1\n"},
+    {"unpack", "PyObject *a, *b = NULL;\n if (!PyArg_UnpackTuple(args, \"f\", 1, 2, &a, &b)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    a: object\n    b: object = NULL\n    /\n"},
+    {"entry_replaced", "int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    M_F_METHODDEF\n    {NULL, NULL, 0, NULL}"},
+    {"kept_declaration", "int a, kept = 2;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "int kept = 2;"},
+    {"two_calls", "int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_TWO_PARSE_CALLS, NULL},
+    {"by_count", "int a = 0;\n if (PyTuple_Size(args) > 2) return NULL;\n if (!PyArg_ParseTuple(args, \"|i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_TWO_PARSE_CALLS, NULL},
+    {"args_used", "int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return args;",
+     "METH_VARARGS", REFUSE_ARGS_USED, NULL},
+    {"effects", "int a = g();\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_EFFECTS_BEFORE, NULL},
+    {"statement_before", "int a;\n a = 3;\n if (!PyArg_ParseTuple(args, \"|i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_EFFECTS_BEFORE, NULL},
+    {"unit_paren", "int a, b;\n if (!PyArg_ParseTuple(args, \"(ii)\", &a, &b)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_FORMAT_UNIT, NULL},
+    {"unit_u", "void *a;\n if (!PyArg_ParseTuple(args, \"u\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_FORMAT_UNIT, NULL},
+    {"uninitialised", "int a;\n if (!PyArg_ParseTuple(args, \"|i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_UNINITIALISED, NULL},
+    {"macro", "int a;\n if (!MY_PARSE(args, &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_HIDDEN_CALL, NULL},
+    {"format_macro", "int a;\n if (!PyArg_ParseTuple(args, FORMAT, &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_HIDDEN_CALL, NULL},
+    {"type", "short a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_TYPE, NULL},
+    {"default_macro", "int a = FOO;\n if (!PyArg_ParseTuple(args, \"|i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_DEFAULT, NULL},
+    {"default_suffix", "long a = 1L;\n if (!PyArg_ParseTuple(args, \"|l\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_DEFAULT, NULL},
+    {"error_goto", "int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) goto done;\n done: return NULL;",
+     "METH_VARARGS", REFUSE_SHAPE, NULL},
+    {"flags", "return NULL;", "METH_FASTCALL", REFUSE_FLAGS, NULL},
+    {"keywords_without_kwlist", "int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS | METH_KEYWORDS", REFUSE_FLAGS, NULL},
+};
+
+/* m_f's source: its parameters from the flags. */
+static char *module_source(const Case *k)
+{
+    const char *params = strstr(k->flags, "KEYWORDS")
+        ? "PyObject *module, PyObject *args, PyObject *kw"
+        : "PyObject *module, PyObject *args";
+    const char *fmt = "#include \"Python.h\"\n\nstatic PyObject *\nm_f(%s)\n{\n %s\n}\n\n" MODULE_END;
+    size_t n = strlen(fmt) + strlen(params) + strlen(k->body) + 1;
+    char *flags_fmt = malloc(n);
+    snprintf(flags_fmt, n, fmt, params, k->body);
+    /* FLAGS in MODULE_END */
+    char *at = strstr(flags_fmt, "FLAGS");
+    size_t m = strlen(flags_fmt) + strlen(k->flags) + 1;
+    char *out = malloc(m);
+    snprintf(out, m, "%.*s%s%s", (int)(at - flags_fmt), flags_fmt, k->flags,
+             at + 5);
+    free(flags_fmt);
+    return out;
+}
+
+START_TEST(test_case)
+{
+    const Case *k = &cases[_i];
+    char *src = module_source(k);
+    ClinicOptions o = {0};
+    o.convert = true;
+    Clinic *c = clinic_new("m.c", &o);
+    ConvertStats stats = {0};
+    size_t len;
+    const char *out = convert_text(c, src, strlen(src), &len, &stats);
+    if (k->reason < 0) {
+        ck_assert_msg(stats.converted == 1, "%s: not converted: %s", k->name,
+                      c->diagnostics.buf);
+        ck_assert_msg(strstr(out, k->wanted) != NULL,
+                      "%s: lacks\n%s\nin\n%s", k->name, k->wanted, out);
+        ck_assert(strstr(out, "#include \"clinic/m.c.h\"\n") != NULL);
+        ck_assert(strstr(out, "/*[clinic input]\nmodule m\n") != NULL);
+        ck_assert(strstr(out, "PyArg_") == NULL);
+    } else {
+        ck_assert_msg(stats.converted == 0, "%s: converted:\n%s", k->name, out);
+        ck_assert_msg(stats.refused[k->reason] == 1, "%s: not refused for "
+                      "%s: %s", k->name, convert_reason_name(k->reason),
+                      c->diagnostics.buf);
+        /* left byte for byte, and said why */
+        ck_assert(out == src);
+        ck_assert_msg(strstr(c->diagnostics.buf, convert_reason_name(k->reason)),
+                      "%s: %s", k->name, c->diagnostics.buf);
+        ck_assert(strstr(c->diagnostics.buf, "m.c:4: note: convert: m.f left "
+                                             "as it is") != NULL ||
+                  strstr(c->diagnostics.buf, "note: convert: m.f left") != NULL);
+    }
+    clinic_free(c);
+    free(src);
+}
+END_TEST
+
+/* Every unit of the How-To's table has a converter; "(" and "u" none. */
+START_TEST(test_units)
+{
+    static const char *const known[] = {
+        "b", "B", "h", "H", "i", "I", "l", "k", "L", "K", "n", "c", "C", "f",
+        "d", "D", "s", "s*", "s#", "z", "z*", "z#", "y", "y*", "y#", "S",
+        "Y", "U", "w*", "es", "et", "es#", "et#", "O", "O!", "O&", "p", NULL
+    };
+    for (size_t i = 0; known[i]; i++) {
+        const char *p = known[i];
+        const FormatUnit *u = unit_next(&p);
+        ck_assert_msg(u && !strcmp(u->unit, known[i]) && *p == '\0',
+                      "unit %s", known[i]);
+        ck_assert(u->converter && *u->converter);
+    }
+    static const char *const unknown[] = {"(", "u", "Z", "w#", "e", "x", NULL};
+    for (size_t i = 0; unknown[i]; i++) {
+        const char *p = unknown[i];
+        ck_assert_msg(unit_next(&p) == NULL, "unit %s", unknown[i]);
+    }
+}
+END_TEST
+
+/* Comments and strings that look like code are not code. */
+START_TEST(test_comments_and_strings)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "/* static PyMethodDef fake[] = {{\"x\", x, METH_VARARGS, NULL}}; */\n"
+        "static const char *s = \"PyArg_ParseTuple(args, \\\"i\\\")\";\n"
+        "// PyModuleDef m = {PyModuleDef_HEAD_INIT, \"fake\"};\n";
+    ClinicOptions o = {0};
+    o.convert = true;
+    Clinic *c = clinic_new("m.c", &o);
+    ConvertStats stats = {0};
+    size_t len;
+    const char *out = convert_text(c, src, strlen(src), &len, &stats);
+    ck_assert(out == src && len == strlen(src));
+    ck_assert_uint_eq(c->diagnostics.len, 0);
+    clinic_free(c);
+}
+END_TEST
+
+/* --convert-only: the others are not even looked at. */
+START_TEST(test_only)
+{
+    char *src = module_source(&cases[0]);
+    const char *only[] = {"g"};
+    ClinicOptions o = {0};
+    o.convert = true;
+    o.convert_only = only;
+    o.nconvert_only = 1;
+    Clinic *c = clinic_new("m.c", &o);
+    ConvertStats stats = {0};
+    size_t len;
+    const char *out = convert_text(c, src, strlen(src), &len, &stats);
+    ck_assert(out == src);
+    ck_assert_uint_eq(c->diagnostics.len, 0);
+    clinic_free(c);
+    only[0] = "m.f";
+    c = clinic_new("m.c", &o);
+    out = convert_text(c, src, strlen(src), &len, &stats);
+    ck_assert(out != src);
+    ck_assert_uint_eq(stats.converted, 1);
+    clinic_free(c);
+    free(src);
+}
+END_TEST
+
+/* The whole pipeline: converted, generated, and generated again alike. */
+START_TEST(test_process_twice)
+{
+    char *src = module_source(&cases[13]);
+    ClinicOptions o = {0};
+    o.convert = true;
+    Clinic *c = clinic_new("m.c", &o);
+    ck_assert_int_eq(clinic_process(c, src, strlen(src)), 0);
+    ck_assert(strstr(c->output, "/*[clinic end generated code: output=") != NULL);
+    ck_assert_uint_eq(c->nfiles, 1);
+    char *first = strndup(c->output, c->output_len);
+    clinic_free(c);
+    ClinicOptions plain = {0};
+    c = clinic_new("m.c", &plain);
+    ck_assert_int_eq(clinic_process(c, first, strlen(first)), 0);
+    ck_assert(c->output == first);   /* unchanged: the very bytes */
+    clinic_free(c);
+    free(first);
+    free(src);
+}
+END_TEST
+
+/* Runs convert_text on src; returns the new text (strdup'd) and the
+   notes in *notes (strdup'd). */
+static char *convert_source(const char *src, ConvertStats *stats,
+                            char **notes)
+{
+    ClinicOptions o = {0};
+    o.convert = true;
+    Clinic *c = clinic_new("m.c", &o);
+    size_t len;
+    const char *out = convert_text(c, src, strlen(src), &len, stats);
+    char *copy = strndup(out, len);
+    *notes = strdup(c->diagnostics.buf);
+    clinic_free(c);
+    return copy;
+}
+
+#define CLASS_TYPE(NAME, STRUCT, TABLE) \
+    "static PyTypeObject " NAME "_Type = {\n" \
+    "    PyVarObject_HEAD_INIT(NULL, 0)\n" \
+    "    .tp_name = \"m." NAME "\",\n" \
+    "    .tp_basicsize = sizeof(" STRUCT "),\n" \
+    "    .tp_methods = " TABLE ",\n" \
+    "};\n"
+
+#define METHOD(FN, STRUCT) \
+    "static PyObject *\n" FN "(" STRUCT " *self, PyObject *args)\n" \
+    "{\n    int n;\n    if (!PyArg_ParseTuple(args, \"i\", &n))\n" \
+    "        return NULL;\n    return PyLong_FromLong(n);\n}\n"
+
+#define TABLE(NAME, FN) \
+    "static PyMethodDef " NAME "[] = {\n" \
+    "    {\"f\", (PyCFunction)" FN ", METH_VARARGS, NULL},\n" \
+    "    {NULL, NULL}\n};\n"
+
+#define MODULE_DEF \
+    "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, NULL};\n"
+
+/* The include goes where it keeps the most functions: after every type
+   the generated code names, before every table it serves; a function
+   whose type comes only after that is left, with a note. */
+START_TEST(test_include_place)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD int a; } AObject;\n"
+        METHOD("A_f", "AObject") TABLE("A_methods", "A_f")
+        CLASS_TYPE("A", "AObject", "A_methods")
+        "typedef struct { PyObject_HEAD int b; } BObject;\n"
+        METHOD("B_f", "BObject") TABLE("B_methods", "B_f")
+        CLASS_TYPE("B", "BObject", "B_methods")
+        "typedef struct { PyObject_HEAD int c; } CObject;\n"
+        METHOD("C_f", "CObject") TABLE("C_methods", "C_f")
+        CLASS_TYPE("C", "CObject", "C_methods")
+        MODULE_DEF;
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    /* each type is defined after the table before it: every place keeps
+       one function, and the first (before A's table) wins */
+    ck_assert_uint_eq(stats.converted, 1);
+    ck_assert_uint_eq(stats.refused[REFUSE_SHAPE], 2);
+    ck_assert_msg(strstr(notes, "m.B.f left as it is (shape)") != NULL, "%s", notes);
+    char *inc = strstr(out, "#include \"clinic/m.c.h\"");
+    ck_assert(inc != NULL);
+    ck_assert(strstr(out, "M_A_F_METHODDEF") > inc);
+    ck_assert(strstr(out, "} AObject;") < inc);
+    free(out);
+    free(notes);
+
+    /* types from a header (never defined here) do not hold it back */
+    const char *headers =
+        "#include \"Python.h\"\n"
+        METHOD("A_f", "AObject") TABLE("A_methods", "A_f")
+        CLASS_TYPE("A", "AObject", "A_methods")
+        METHOD("B_f", "BObject") TABLE("B_methods", "B_f")
+        CLASS_TYPE("B", "BObject", "B_methods")
+        MODULE_DEF;
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(headers, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert(strstr(out, "class m.A \"AObject *\" \"&A_Type\"\n") != NULL);
+    ck_assert(strstr(out, "class m.B \"BObject *\" \"&B_Type\"\n") != NULL);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* METH_CLASS: @classmethod, with the function's own self line. */
+START_TEST(test_classmethod)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD } AObject;\n"
+        "static PyObject *\nA_make(PyObject *cls, PyObject *args)\n"
+        "{\n    int n = 0;\n    if (!PyArg_ParseTuple(args, \"|i\", &n))\n"
+        "        return NULL;\n    return PyObject_CallNoArgs(cls);\n}\n"
+        "static PyMethodDef A_methods[] = {\n"
+        "    {\"make\", (PyCFunction)A_make, METH_VARARGS | METH_CLASS, \"Make one.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        CLASS_TYPE("A", "AObject", "A_methods") MODULE_DEF;
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "/*[clinic input]\n@classmethod\nm.A.make\n\n"
+                              "    cls: self(type=\"PyObject *\")\n"
+                              "    n: int = 0\n    /\n\nMake one.\n") != NULL,
+                  "%s", out);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* The file's own include of its generated code is the one place. */
+START_TEST(test_existing_include)
+{
+    char *src = module_source(&cases[0]);
+    size_t n = strlen(src) + 64;
+    char *late = malloc(n);
+    /* the include after the table: the function cannot use it */
+    snprintf(late, n, "%s#include \"clinic/m.c.h\"\n", src);
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(late, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_msg(strstr(notes, "before the file's own #include") != NULL ||
+                  strstr(notes, "the file's own #include") != NULL, "%s", notes);
+    ck_assert_str_eq(out, late);
+    free(out);
+    free(notes);
+    free(late);
+    free(src);
+}
+END_TEST
+
+/* #if branches that each open a function's brace leave the braces
+   counted once: the table after them is still at the top level. */
+START_TEST(test_if_branches)
+{
+    char *src = module_source(&cases[0]);
+    const char *branches =
+        "#ifdef X\nstatic int g(int a) {\n#else\nstatic int g(long a) {\n#endif\n"
+        "    return 0;\n}\n";
+    size_t n = strlen(src) + strlen(branches) + 1;
+    char *both = malloc(n);
+    char *at = strstr(src, "static PyObject *");
+    snprintf(both, n, "%.*s%s%s", (int)(at - src), src, branches, at);
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(both, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    free(out);
+    free(notes);
+    free(both);
+    free(src);
+}
+END_TEST
+
+static Suite *convert_suite(void)
+{
+    Suite *s = suite_create("convert");
+    TCase *tc = tcase_create("convert");
+    tcase_add_loop_test(tc, test_case, 0, (int)(sizeof cases / sizeof *cases));
+    tcase_add_test(tc, test_units);
+    tcase_add_test(tc, test_comments_and_strings);
+    tcase_add_test(tc, test_only);
+    tcase_add_test(tc, test_process_twice);
+    tcase_add_test(tc, test_include_place);
+    tcase_add_test(tc, test_classmethod);
+    tcase_add_test(tc, test_existing_include);
+    tcase_add_test(tc, test_if_branches);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return unit_run(convert_suite());
+}
