@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "model/target.h"
 #include "generate/gen.h"
 #include "generate/gen_int.h"
 #include "python/pyexpr.h"
@@ -216,11 +217,19 @@ const char *gen_deprecate_keyword_use(Clinic *c, Function *f,
             strlist_push(a, &conditions, arena_printf(a, "nargs < %d && %s",
                 i + 1, arena_printf(a, argname_fmt, i)));
         } else {
+            const char *keywords = fastcall ? "kwnames" : "kwargs";
+            if (c->target->keyword_given) {
+                containscheck = c->target->keyword_given;
+                strlist_push(a, &conditions, arena_printf(a,
+                    "nargs < %d && %s(%s, \"%s\")", i + 1, containscheck,
+                    keywords, p->name));
+                continue;
+            }
             containscheck = fastcall ? "PySequence_Contains"
                                      : "PyDict_Contains";
             strlist_push(a, &conditions, arena_printf(a,
                 "nargs < %d && %s(%s, %s)", i + 1, containscheck,
-                fastcall ? "kwnames" : "kwargs", gen_c_id(c, p->name)));
+                keywords, gen_c_id(c, p->name)));
             gen_add_include(c, "pycore_runtime.h", "_Py_ID()", NULL);
         }
     }

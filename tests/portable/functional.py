@@ -1,12 +1,16 @@
-"""Run CPython 3.11's ClinicFunctionalTest, on whatever CPython runs this,
-against a _testclinic module built from code our clinic generated.
+"""Run CPython 3.11's or 3.13's ClinicFunctionalTest, on whatever CPython
+runs this, against a _testclinic module built from code our clinic
+generated.
 
-test_clinic.py as a whole needs 3.11: it imports 3.11's clinic.py and
-test.support helpers other versions lack or changed.  ClinicFunctionalTest
-needs none of that: it calls _testclinic (as ac_tester) and reads a few
-limits from _testcapi.  So this driver takes the class's source and the
-file's plain `import X` lines out of 3.11's test_clinic.py, unchanged,
-and runs them with ac_tester bound to the module built in EXT_DIR.  It fails when that module is not the one
+test_clinic.py as a whole needs its own CPython: it imports that version's
+clinic.py and test.support helpers other versions lack or changed.
+ClinicFunctionalTest needs none of that: it calls _testclinic (as
+ac_tester) and reads a few limits from _testcapi.  So this driver takes the
+class's source and the file's imports of the standard library (`import X`,
+`from X import Y`, not those of the test package) out of test_clinic.py,
+unchanged, and runs them with ac_tester bound to the module built in
+EXT_DIR, and __file__ the test file (3.13 checks that a deprecation
+warning points at the caller's line).  It fails when that module is not the one
 imported, when no test ran, or when any was skipped.
 
 usage: functional.py TEST_CLINIC_PY EXT_DIR [-v] [--exclude NAME,...]
@@ -50,10 +54,13 @@ def main():
     if len(classes) != 1:
         fail("%s has no ClinicFunctionalTest class" % source_path)
     # the file's plain imports of the standard library (sys, inspect...)
-    imports = [node for node in tree.body if isinstance(node, ast.Import)]
+    imports = [node for node in tree.body
+               if isinstance(node, ast.Import) or
+               (isinstance(node, ast.ImportFrom) and node.level == 0 and
+                node.module.split(".")[0] != "test")]
     module = ast.Module(body=imports + classes, type_ignores=[])
     namespace = {"__name__": "test_clinic_functional", "unittest": unittest,
-                 "ac_tester": _testclinic}
+                 "ac_tester": _testclinic, "__file__": source_path}
     exec(compile(module, source_path, "exec"), namespace)
     case = namespace["ClinicFunctionalTest"]
 

@@ -33,6 +33,22 @@
 #  error "clinic --target portable: with Py_LIMITED_API, 0x030A0000 (3.10) or later is needed (METH_FASTCALL)"
 #endif
 
+/* ---- critical sections ------------------------------------------------ */
+
+/* @critical_section locks an object on the free-threaded build, through
+   the public API of 3.13 and later; before 3.13 (and under the Limited
+   API, which has none) a GIL serialises the calls: nothing to do.  The
+   definitions are pythoncapi_compat.h's, token for token, so that a module
+   may include both. */
+#if PY_VERSION_HEX < 0x030D0000 || defined(Py_LIMITED_API)
+#  ifndef Py_BEGIN_CRITICAL_SECTION
+#    define Py_BEGIN_CRITICAL_SECTION(op) {
+#    define Py_END_CRITICAL_SECTION() }
+#    define Py_BEGIN_CRITICAL_SECTION2(a, b) {
+#    define Py_END_CRITICAL_SECTION2() }
+#  endif
+#endif
+
 /* ---- the object macros, or the functions of the Limited API ---------- */
 
 #if defined(Py_LIMITED_API)
@@ -75,12 +91,14 @@
 #if PY_VERSION_HEX >= 0x030A0000
 #  define Clinic_NewRef(op) Py_NewRef(op)
 #else
+/* any object pointer, as Py_NewRef() takes it */
 static inline PyObject *
-Clinic_NewRef(PyObject *op)
+clinic_new_ref(PyObject *op)
 {
     Py_INCREF(op);
     return op;
 }
+#  define Clinic_NewRef(op) clinic_new_ref((PyObject *)(op))
 #endif
 
 /* A METH_FASTCALL, METH_KEYWORDS or METH_METHOD function in a PyMethodDef
@@ -398,17 +416,37 @@ clinic_no_positional(const char *funcname, PyObject *args)
 
 /* ---- keyword arguments ----------------------------------------------- */
 
+/* Whether the keyword `name` was passed, among a vectorcall's names (a
+   tuple) or a call's keyword arguments (a dict): the test, and the
+   errors, of PySequence_Contains and PyDict_Contains, which the parsers of
+   3.13 and later call with an interned str of CPython's core (for a
+   deprecated keyword parameter only). */
+static inline int
+ClinicArg_KeywordGiven(PyObject *keywords, const char *name)
+{
+    PyObject *key = PyUnicode_FromString(name);
+    if (key == NULL) {
+        return -1;
+    }
+    int given = PyTuple_Check(keywords) ? PySequence_Contains(keywords, key)
+                                        : PyDict_Contains(keywords, key);
+    Py_DECREF(key);
+    return given;
+}
+
 /* What the parsers declare statically: the parameters' names ("" for the
    positional-only ones, then NULL) and the function's name or a format
    string "units:name" -- the first four fields of 3.11's private parser struct,
-   in its order, so that the same initialisers fill it.  Nothing in it is
-   ever changed: no state is shared between calls, threads or
+   in its order, so that the same initialisers fill it, and the keyword
+   tuple 3.12 and later name (always NULL outside CPython's core).  Nothing
+   in it is ever changed: no state is shared between calls, threads or
    interpreters. */
 typedef struct {
     const char *format;
     const char *const *keywords;
     const char *fname;
     const char *custom_msg;
+    PyObject *kwtuple;
 } ClinicArg_Parser;
 
 /* A tuple's items as an array, where the full API can reach them. */
