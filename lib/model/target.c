@@ -44,6 +44,7 @@ static const CRename portable_names[] = {
     {"PyLong_AsUnsignedLongLongMask", "ClinicLong_AsUnsignedLongLongMask"},
     {"PyLong_AsUnsignedLongMask", "ClinicLong_AsUnsignedLongMask"},
     {"PyMem_FREE", "PyMem_Free"},
+    {"PyObject_AsFileDescriptor", "ClinicObject_AsFileDescriptor"},
     {"PyTuple_GET_ITEM", "ClinicTuple_GET_ITEM"},
     {"PyTuple_GET_SIZE", "ClinicTuple_GET_SIZE"},
     {"PyTuple_SET_ITEM", "ClinicTuple_SET_ITEM"},
@@ -82,11 +83,13 @@ static const CRename portable_names[] = {
    builds with -Wno-missing-field-initializers and -Wno-unused-parameter,
    an extension may not: a Py_buffer starts out as {0} (all of it zero,
    as {NULL, NULL} makes it), a format string's parser struct gets its
-   last two fields, and a static method's parser marks its unused first
-   parameter (3.13's defining-class method without parameters its
-   arguments). */
+   fourth field, 3.12's keyword tuple (NULL outside the core) none,
+   3.13's PyGetSetDef lines their closure (NULL), and a static method's
+   parser marks its unused first parameter (3.13's defining-class method
+   without parameters its arguments). */
 static const TargetRewrite portable_rewrites[] = {
-    {", _keywords, 0};", ", _keywords, 0, NULL, NULL};"},
+    {", _keywords, 0};", ", _keywords, 0, NULL};"},
+    {"        .kwtuple = KWTUPLE,\n", ""},
     {" = {NULL, NULL};", " = {0};"},
     {"(void *null, ", "(void *Py_UNUSED(null), "},
     {"PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)\n"
@@ -95,6 +98,8 @@ static const TargetRewrite portable_rewrites[] = {
      "PyObject *const *Py_UNUSED(args), Py_ssize_t nargs, PyObject *kwnames)\n"
      "{\n"
      "    if (nargs || (kwnames && ClinicTuple_GET_SIZE(kwnames))) {"},
+    {"_DOCSTR},\n", "_DOCSTR, NULL},\n"},
+    {"_set, NULL},\n", "_set, NULL, NULL},\n"},
     {"ClinicArg_UnpackKeywords(_PyTuple_CAST(args)->ob_item,",
      "ClinicArg_UnpackKeywordsFromTuple(args,"},
     {"ClinicArg_UnpackKeywordsWithVararg(_PyTuple_CAST(args)->ob_item,",
@@ -139,7 +144,8 @@ static const Target target_portable = {
     .nrewrites = sizeof portable_rewrites / sizeof *portable_rewrites,
     .members = portable_members,
     .nmembers = sizeof portable_members / sizeof *portable_members,
-    .preamble = "#include \"clinic_portable.h\"\n\n",
+    .preamble = "#define CLINIC_PORTABLE_DIALECT 0x%02X%02X0000\n"
+                "#include \"clinic_portable.h\"\n\n",
     .helper_prefix = "Clinic",
     .header_supplies = portable_header_supplies,
     .keyword_given = "ClinicArg_KeywordGiven",

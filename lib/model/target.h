@@ -51,8 +51,10 @@ typedef struct Target {
     const TargetMember *members;
     size_t nmembers;
     const char *preamble;      /* written once before a destination's
-                                  first text that calls a helper;
-                                  NULL: none */
+                                  first text that calls a helper, a
+                                  printf format given the dialect's major
+                                  and minor version (the helpers answer as
+                                  that CPython does); NULL: none */
     const char *helper_prefix; /* the helpers' names start so ("Clinic") */
     const char *const *header_supplies; /* public names of newer CPythons
                                   the header defines for the older ones

@@ -26,6 +26,13 @@
 #include <string.h>
 #include <wchar.h>
 
+/* The CPython whose Argument Clinic dialect the code including this was
+   written in (clinic defines it before the #include): the helpers raise
+   that version's messages, whatever CPython runs them. */
+#ifndef CLINIC_PORTABLE_DIALECT
+#  define CLINIC_PORTABLE_DIALECT 0x030B0000
+#endif
+
 #if PY_VERSION_HEX < 0x03090000
 #  error "clinic --target portable: the generated code needs CPython 3.9 or later"
 #endif
@@ -437,16 +444,14 @@ ClinicArg_KeywordGiven(PyObject *keywords, const char *name)
 /* What the parsers declare statically: the parameters' names ("" for the
    positional-only ones, then NULL) and the function's name or a format
    string "units:name" -- the first four fields of 3.11's private parser struct,
-   in its order, so that the same initialisers fill it, and the keyword
-   tuple 3.12 and later name (always NULL outside CPython's core).  Nothing
-   in it is ever changed: no state is shared between calls, threads or
+   in its order, so that the same initialisers fill it.  Nothing in it is
+   ever changed: no state is shared between calls, threads or
    interpreters. */
 typedef struct {
     const char *format;
     const char *const *keywords;
     const char *fname;
     const char *custom_msg;
-    PyObject *kwtuple;
 } ClinicArg_Parser;
 
 /* A tuple's items as an array, where the full API can reach them. */
@@ -493,9 +498,33 @@ clinic_call_init(clinic_call *call, PyObject *const *args, PyObject *tuple,
     }
 }
 
-/* Whether the str `key` is the ASCII name of `len` bytes. */
-static inline int
-clinic_name_is(PyObject *key, const char *name, size_t len)
+/* The keyword search runs for every keyword of every call: its small
+   steps are inlined whatever the compiler would choose. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define CLINIC_HOT_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#  define CLINIC_HOT_INLINE __forceinline
+#else
+#  define CLINIC_HOT_INLINE inline
+#endif
+
+/* Whether the n characters at data are the NUL-terminated name: name is
+   read no further than its end. */
+static CLINIC_HOT_INLINE int
+clinic_chars_are(const char *data, Py_ssize_t n, const char *name)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (name[i] != data[i] || name[i] == '\0') {
+            return 0;
+        }
+    }
+    return name[n] == '\0';
+}
+
+/* Whether the str `key` is the ASCII name (no strlen: the first
+   character that differs ends the comparison). */
+static CLINIC_HOT_INLINE int
+clinic_name_is(PyObject *key, const char *name)
 {
 #if defined(Py_LIMITED_API)
     Py_ssize_t size;
@@ -504,51 +533,59 @@ clinic_name_is(PyObject *key, const char *name, size_t len)
         PyErr_Clear();
         return 0;
     }
-    return (size_t)size == len && memcmp(utf8, name, len) == 0;
+    return clinic_chars_are(utf8, size, name);
 #else
+    /* A call's keywords are the interpreter's strs: compact ASCII, their
+       characters right after the object.  Any other str is compared the
+       long way (only an ASCII one can equal a name). */
+    if (!PyUnicode_IS_COMPACT_ASCII(key)) {
 #  if PY_VERSION_HEX < 0x030C0000
-    if (!PyUnicode_IS_READY(key)) {
-        return PyUnicode_CompareWithASCIIString(key, name) == 0;
-    }
+        if (!PyUnicode_IS_READY(key)) {
+            return PyUnicode_CompareWithASCIIString(key, name) == 0;
+        }
 #  endif
-    /* a name is ASCII: only a 1-byte str can equal it */
-    if (PyUnicode_KIND(key) != PyUnicode_1BYTE_KIND ||
-        (size_t)PyUnicode_GET_LENGTH(key) != len) {
-        return 0;
-    }
-    const char *data = (const char *)PyUnicode_DATA(key);
-    for (size_t i = 0; i < len; i++) {
-        if (data[i] != name[i]) {
+        if (PyUnicode_KIND(key) != PyUnicode_1BYTE_KIND) {
             return 0;
         }
+        return clinic_chars_are((const char *)PyUnicode_DATA(key),
+                                PyUnicode_GET_LENGTH(key), name);
     }
-    return 1;
+    /* (PyUnicode_DATA() of a compact ASCII str, without asking again) */
+    return clinic_chars_are((const char *)((PyASCIIObject *)key + 1),
+                            ((PyASCIIObject *)key)->length, name);
 #endif
 }
 
-/* The value of the keyword argument `name`, or NULL (borrowed; never an
-   error: keys that are not str match nothing).  Keywords mostly come in
-   the parameters' order: the search starts after the last one found. */
+/* The value of the keyword argument `name` among a dict's, or NULL
+   (borrowed; never an error: keys that are not str match nothing). */
 static inline PyObject *
+clinic_find_keyword_in_dict(PyObject *kwargs, const char *name)
+{
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(kwargs, &pos, &key, &value)) {
+        if (PyUnicode_Check(key) && clinic_name_is(key, name)) {
+            return value;
+        }
+    }
+    return NULL;
+}
+
+/* The value of the keyword argument `name`, or NULL (borrowed; never an
+   error).  A vectorcall's keywords mostly come in the parameters' order:
+   the search starts after the last one found. */
+static CLINIC_HOT_INLINE PyObject *
 clinic_find_keyword(clinic_call *call, const char *name)
 {
-    size_t len = strlen(name);
     if (call->kwargs != NULL) {
-        Py_ssize_t pos = 0;
-        PyObject *key, *value;
-        while (PyDict_Next(call->kwargs, &pos, &key, &value)) {
-            if (PyUnicode_Check(key) && clinic_name_is(key, name, len)) {
-                return value;
-            }
-        }
-        return NULL;
+        return clinic_find_keyword_in_dict(call->kwargs, name);
     }
     Py_ssize_t n = call->nkwargs, j = call->next;
     for (Py_ssize_t k = 0; k < n; k++, j++) {
         if (j >= n) {
             j = 0;
         }
-        if (clinic_name_is(ClinicTuple_GET_ITEM(call->kwnames, j), name, len)) {
+        if (clinic_name_is(ClinicTuple_GET_ITEM(call->kwnames, j), name)) {
             call->next = j + 1;
             return call->kwvalues[j];
         }
@@ -620,11 +657,18 @@ clinic_unexpected_keyword(const clinic_call *call,
             }
         }
         if (!match) {
+#if CLINIC_PORTABLE_DIALECT >= 0x030D0000
+            PyErr_Format(PyExc_TypeError,
+                         "%.200s%s got an unexpected keyword argument '%S'",
+                         parser->fname == NULL ? "this function" : parser->fname,
+                         clinic_fparens(parser), keyword);
+#else
             PyErr_Format(PyExc_TypeError,
                          "'%S' is an invalid keyword argument for %.200s%s",
                          keyword,
                          parser->fname == NULL ? "this function" : parser->fname,
                          clinic_fparens(parser));
+#endif
             return;
         }
     }
@@ -982,6 +1026,21 @@ ClinicLong_Size_t_Converter(PyObject *obj, void *ptr)
     }
     *(size_t *)ptr = uval;
     return 1;
+}
+
+/* A file descriptor as 3.13's PyObject_AsFileDescriptor() reads it, the
+   call 3.13's parsers make: a bool is used, with a RuntimeWarning. */
+static inline int
+ClinicObject_AsFileDescriptor(PyObject *o)
+{
+#if PY_VERSION_HEX < 0x030D0000
+    if (PyBool_Check(o) &&
+        PyErr_WarnEx(PyExc_RuntimeWarning,
+                     "bool is used as a file descriptor", 1) < 0) {
+        return -1;
+    }
+#endif
+    return PyObject_AsFileDescriptor(o);
 }
 
 /* A file descriptor: an int, or an object with fileno(). */
