@@ -40,6 +40,7 @@
 #
 # usage: run.sh [CLINIC]
 #   CLINIC_CACHE   the conformance cache (default ~/.cache/clinic-conformance)
+#   CLINIC_PYTHON_FT  a free-threaded CPython 3.13 (default: pythons.sh's)
 #   CLINIC_PYTHONS where pythons.sh builds missing CPythons
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -500,7 +501,10 @@ done
 # dialect; and the same module generated without its critical sections,
 # which must lose updates (or crash), or the test could not fail.
 ftran=
-PYFT=$(sh "$here/pythons.sh" --no-install 3.13t 2> "$out/pythons-ft.err" | sed -n 's/^3.13t //p')
+# (pythons.sh's line "3.13t PYTHON", or "3.13t none REASON"; $CLINIC_PYTHON_FT
+# names one it does not know)
+PYFT=${CLINIC_PYTHON_FT:-$(sh "$here/pythons.sh" --no-install 3.13t 2> "$out/pythons-ft.err" |
+                           awk '$1 == "3.13t" && $2 != "none" {print $2}')}
 FTD=$(echo $ready_dialects | awk '{print $1}')
 if [ -z "$PYFT" ]; then
     echo "== free-threaded: not run: tests/portable/pythons.sh yields no 3.13t" \
