@@ -684,7 +684,8 @@ static inline PyObject *const *
 clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
                        Py_ssize_t nargs, PyObject *kwargs, PyObject *kwnames,
                        const ClinicArg_Parser *parser,
-                       int minpos, int maxpos, int minkw, PyObject **buf)
+                       int minpos, int maxpos, int minkw, int varpos,
+                       PyObject **buf)
 {
     clinic_call call;
     int i, posonly, maxargs;
@@ -700,11 +701,11 @@ clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
     int minposonly = posonly < minpos ? posonly : minpos;
     Py_ssize_t nkwargs = call.nkwargs;
 
-    if (nkwargs == 0 && minkw == 0 && minpos <= nargs && nargs <= maxpos &&
-        call.tuple == NULL && args != NULL) {
+    if (nkwargs == 0 && minkw == 0 && minpos <= nargs &&
+        (varpos || nargs <= maxpos) && call.tuple == NULL && args != NULL) {
         return args;
     }
-    if (nargs + nkwargs > maxargs) {
+    if (!varpos && nargs + nkwargs > maxargs) {
         /* "keyword" when there are no positional arguments: bpo-31229 */
         PyErr_Format(PyExc_TypeError,
                      "%.200s%s takes at most %d %sargument%s (%zd given)",
@@ -713,7 +714,7 @@ clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
                      (maxargs == 1) ? "" : "s", nargs + nkwargs);
         return NULL;
     }
-    if (nargs > maxpos) {
+    if (!varpos && nargs > maxpos) {
         if (maxpos == 0) {
             PyErr_Format(PyExc_TypeError,
                          "%.200s%s takes no positional arguments",
@@ -737,6 +738,9 @@ clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
         return NULL;
     }
 
+    if (varpos && nargs > maxpos) {
+        nargs = maxpos;         /* the rest are *args' */
+    }
     for (i = 0; i < nargs; i++) {
         buf[i] = clinic_arg(&call, i);
     }
@@ -782,34 +786,60 @@ clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
     return buf;
 }
 
+/* 3.14 and later pass one more argument before buf, varpos: whether
+   the function takes *args (the positional arguments past maxpos, which
+   the parser then takes from args itself).  The helpers take both forms,
+   told apart by their number of arguments. */
+#define CLINIC_EXPAND(x) x
+#define CLINIC_BY_ARITY(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, form, ...) \
+    form
+
 /* The arguments of a call in parameter order;
    when they are all positional, and as many as may be, that is args
    itself, found inline. */
-#define ClinicArg_UnpackKeywords(args, nargs, kwargs, kwnames, parser,     \
-                                 minpos, maxpos, minkw, buf)                \
+#define clinic_unpack_keywords_10(args, nargs, kwargs, kwnames, parser,    \
+                                  minpos, maxpos, minkw, varpos, buf)       \
     (((minkw) == 0 && (kwargs) == NULL && (kwnames) == NULL &&              \
-      (minpos) <= (nargs) && (nargs) <= (maxpos) && (args) != NULL)         \
+      (minpos) <= (nargs) && ((varpos) || (nargs) <= (maxpos)) &&           \
+      (args) != NULL)                                                       \
          ? (args)                                                           \
          : clinic_unpack_keywords((args), NULL, (nargs), (kwargs),          \
                                   (kwnames), (parser), (minpos), (maxpos),  \
-                                  (minkw), (buf)))
+                                  (minkw), (varpos), (buf)))
+#define clinic_unpack_keywords_9(args, nargs, kwargs, kwnames, parser,     \
+                                 minpos, maxpos, minkw, buf)                \
+    clinic_unpack_keywords_10(args, nargs, kwargs, kwnames, parser,        \
+                              minpos, maxpos, minkw, 0, buf)
+#define ClinicArg_UnpackKeywords(...)                                       \
+    CLINIC_EXPAND(CLINIC_BY_ARITY(__VA_ARGS__, clinic_unpack_keywords_10,   \
+                                  clinic_unpack_keywords_9, ~)(__VA_ARGS__))
 
 /* The same for __new__ and __init__, whose positional arguments are a
    tuple (3.11 passes its items: the Limited API has no way to them). */
 #if defined(Py_LIMITED_API)
-#  define ClinicArg_UnpackKeywordsFromTuple(args, nargs, kwargs, kwnames,  \
-                                            parser, minpos, maxpos, minkw, \
-                                            buf)                           \
+#  define clinic_unpack_tuple_keywords_10(args, nargs, kwargs, kwnames,    \
+                                          parser, minpos, maxpos, minkw,   \
+                                          varpos, buf)                     \
     clinic_unpack_keywords(NULL, (args), (nargs), (kwargs), (kwnames),     \
-                           (parser), (minpos), (maxpos), (minkw), (buf))
+                           (parser), (minpos), (maxpos), (minkw), (varpos),\
+                           (buf))
 #else
-#  define ClinicArg_UnpackKeywordsFromTuple(args, nargs, kwargs, kwnames,  \
-                                            parser, minpos, maxpos, minkw, \
-                                            buf)                           \
-    ClinicArg_UnpackKeywords(ClinicTuple_ITEMS(args), (nargs), (kwargs),   \
-                             (kwnames), (parser), (minpos), (maxpos),      \
-                             (minkw), (buf))
+#  define clinic_unpack_tuple_keywords_10(args, nargs, kwargs, kwnames,    \
+                                          parser, minpos, maxpos, minkw,   \
+                                          varpos, buf)                     \
+    clinic_unpack_keywords_10(ClinicTuple_ITEMS(args), (nargs), (kwargs),  \
+                              (kwnames), (parser), (minpos), (maxpos),     \
+                              (minkw), (varpos), (buf))
 #endif
+#define clinic_unpack_tuple_keywords_9(args, nargs, kwargs, kwnames,       \
+                                       parser, minpos, maxpos, minkw, buf) \
+    clinic_unpack_tuple_keywords_10(args, nargs, kwargs, kwnames, parser,  \
+                                    minpos, maxpos, minkw, 0, buf)
+#define ClinicArg_UnpackKeywordsFromTuple(...)                              \
+    CLINIC_EXPAND(CLINIC_BY_ARITY(__VA_ARGS__,                              \
+                                  clinic_unpack_tuple_keywords_10,          \
+                                  clinic_unpack_tuple_keywords_9, ~)        \
+                  (__VA_ARGS__))
 
 /* The same for a function with *args,
    whose tuple (a new reference) goes to buf[vararg]. */
