@@ -45,6 +45,7 @@ static const CRename portable_names[] = {
     {"PyLong_AsUnsignedLongMask", "ClinicLong_AsUnsignedLongMask"},
     {"PyMem_FREE", "PyMem_Free"},
     {"PyObject_AsFileDescriptor", "ClinicObject_AsFileDescriptor"},
+    {"PyTuple_FromArray", "ClinicTuple_FromArray"},
     {"PyTuple_GET_ITEM", "ClinicTuple_GET_ITEM"},
     {"PyTuple_GET_SIZE", "ClinicTuple_GET_SIZE"},
     {"PyTuple_SET_ITEM", "ClinicTuple_SET_ITEM"},
@@ -74,6 +75,7 @@ static const CRename portable_names[] = {
     {"_PyLong_UnsignedLong_Converter", "ClinicLong_UnsignedLong_Converter"},
     {"_PyLong_UnsignedShort_Converter", "ClinicLong_UnsignedShort_Converter"},
     {"_PyNumber_Index", "PyNumber_Index"},
+    {"_PyTuple_FromArray", "ClinicTuple_FromArray"},
     {"_PyUnicode_WideCharString_Converter", "ClinicUnicode_WideCharString_Converter"},
     {"_PyUnicode_WideCharString_Opt_Converter", "ClinicUnicode_WideCharString_Opt_Converter"},
     {"_Py_convert_optional_to_ssize_t", "Clinic_convert_optional_to_ssize_t"},};

@@ -454,6 +454,22 @@ typedef struct {
     const char *custom_msg;
 } ClinicArg_Parser;
 
+/* A new tuple of n items (new references), for the *args of 3.14 and
+   later: private in 3.14, public as PyTuple_FromArray() from 3.15. */
+static inline PyObject *
+ClinicTuple_FromArray(PyObject *const *items, Py_ssize_t n)
+{
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(items[i]);
+        ClinicTuple_SET_ITEM(tuple, i, items[i]);
+    }
+    return tuple;
+}
+
 /* A tuple's items as an array, where the full API can reach them. */
 #if !defined(Py_LIMITED_API)
 #  define ClinicTuple_ITEMS(op) ((PyObject *const *)&PyTuple_GET_ITEM((op), 0))
