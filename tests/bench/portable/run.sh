@@ -30,13 +30,13 @@ for D in ${BENCH_PORTABLE_DIALECTS:-3.11 3.13}; do
     (cd "$o/own" && "$CLINIC" -q --dialect "$D" bench.c)
     (cd "$o/portable" && "$CLINIC" -q --dialect "$D" --target portable bench.c)
     inc=$("$PY" -c '
-    import os, sysconfig
-    p = sysconfig.get_paths()
-    print(" ".join(sorted({"-I" + p["include"], "-I" + p["platinclude"]})))')
+import sysconfig
+p = sysconfig.get_paths()
+print(" ".join(sorted({"-I" + p["include"], "-I" + p["platinclude"]})))')
     internal=$("$PY" -c '
-    import os, sysconfig
-    d = os.path.join(sysconfig.get_paths()["include"], "internal")
-    print("-DPy_BUILD_CORE_MODULE -I" + d if os.path.isdir(d) else "")')
+import os, sysconfig
+d = os.path.join(sysconfig.get_paths()["include"], "internal")
+print("-DPy_BUILD_CORE_MODULE -I" + d if os.path.isdir(d) else "")')
     suffix=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
     for d in own portable; do
         flags=
