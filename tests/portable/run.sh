@@ -349,14 +349,15 @@ done
 
 # clinic_portable.h's code, instrumented, in CPython 3.11 (the runtimes
 # preloaded: the interpreter is not built with them)
-sanitized() {   # MODULE SRC PLAN ORACLE
-    d=$out/asan
-    build "$PY311" "$2" "$d" "$1" "$(ext_suffix "$PY311")" gcc -O1 -g \
+sanitized() {   # MODULE SRC PLAN ORACLE [PY DIR]: on PY (default 3.11's), in DIR
+    spy=${5:-$PY311}
+    d=${6:-$out/asan}
+    build "$spy" "$2" "$d" "$1" "$(ext_suffix "$spy")" gcc -O1 -g \
         -fsanitize=address,undefined -fno-sanitize-recover=undefined \
         -fno-omit-frame-pointer || return 1
     ASAN_OPTIONS=detect_leaks=0 \
     LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
-        calls "$PY311" "$d" "$1" "$3" "$d/$1.calls" 2> "$d/$1.err" || {
+        calls "$spy" "$d" "$1" "$3" "$d/$1.calls" 2> "$d/$1.err" || {
         tail -n 20 "$d/$1.err"; return 1; }
     if grep -q 'runtime error\|AddressSanitizer' "$d/$1.err"; then
         cat "$d/$1.err"; return 1
@@ -444,6 +445,13 @@ for D in $ready_dialects; do
     for m in _testclinic everything313; do
         check "dialect $D: oracle $m: the calls to make" plan "$PYD" "$od/oracle" $m "$od/$m.plan"
         check "dialect $D: oracle $m calls" calls "$PYD" "$od/oracle" $m "$od/$m.plan" "$od/oracle-$m.calls"
+    done
+    echo "== dialect $D, portable, under ASan and UBSan, on CPython $D"
+    for m in _testclinic everything313; do
+        src=$ds/full/_testclinic.c
+        [ $m = everything313 ] && src=$ds/everything313/everything313.c
+        check "$D on $D, ASan+UBSan: $m calls" sanitized $m "$src" \
+            "$od/$m.plan" "$od/oracle-$m.calls" "$PYD" "$od/asan"
     done
     for v in $VERSIONS; do
         py=$(python_of "$v")
