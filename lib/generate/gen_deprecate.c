@@ -149,7 +149,10 @@ const char *gen_compiler_deprecated_warning(Clinic *c, const Function *f,
                  (vs[k].major == min.major && vs[k].minor < min.minor)))
                 min = vs[k];
     }
-    if (!min.major)
+    /* The reminder is for CPython's developers, built with the release it
+       names; an extension built outside the core goes on building on
+       every release (its callers still get the DeprecationWarning). */
+    if (!min.major || c->target->outside_core)
         return NULL;
 
     const char *message = arena_printf(c->arena,

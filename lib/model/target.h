@@ -68,8 +68,10 @@ typedef struct Target {
                                   NULL: the core's way */
     bool outside_core;         /* built outside CPython's core, never with
                                   Py_BUILD_CORE: no internal header is
-                                  #included, and the keyword parser has the
-                                  dialect's Limited API keyword tuple (none) */
+                                  #included, the keyword parser has the
+                                  dialect's Limited API keyword tuple
+                                  (none), and a deprecation stops no build
+                                  (no #error from the release it names) */
     const char *header_name;   /* the file written beside it; NULL: none */
     const char *header_text;
     const char *header_mark;   /* how every version of header_text has
