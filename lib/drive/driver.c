@@ -146,12 +146,6 @@ static const char *render_clinic_block(Clinic *c, Block *block,
     record->function = f;
     if (f) {
         f->block_line = block->line;
-        if (c->target->dialect && strcmp(c->target->dialect, c->dialect->name))
-            clinic_fail(c, block->line, "The target %s rewrites the code of "
-                        "the %s dialect, not %s's: use --dialect %s with it.",
-                        c->target->name,
-                        c->target->dialect, c->dialect->name,
-                        c->target->dialect);
         check_limited_api(c, f, block->line);
         const char *rendered = render_function(c, f);
         if (rendered && *rendered)

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "model/target.h"
 #include "generate/gen.h"
 #include "generate/gen_int.h"
 #include "python/pyexpr.h"
@@ -148,7 +149,10 @@ const char *gen_compiler_deprecated_warning(Clinic *c, const Function *f,
                  (vs[k].major == min.major && vs[k].minor < min.minor)))
                 min = vs[k];
     }
-    if (!min.major)
+    /* The reminder is for CPython's developers, built with the release it
+       names; an extension built outside the core goes on building on
+       every release (its callers still get the DeprecationWarning). */
+    if (!min.major || c->target->outside_core)
         return NULL;
 
     const char *message = arena_printf(c->arena,
@@ -216,11 +220,19 @@ const char *gen_deprecate_keyword_use(Clinic *c, Function *f,
             strlist_push(a, &conditions, arena_printf(a, "nargs < %d && %s",
                 i + 1, arena_printf(a, argname_fmt, i)));
         } else {
+            const char *keywords = fastcall ? "kwnames" : "kwargs";
+            if (c->target->keyword_given) {
+                containscheck = c->target->keyword_given;
+                strlist_push(a, &conditions, arena_printf(a,
+                    "nargs < %d && %s(%s, \"%s\")", i + 1, containscheck,
+                    keywords, p->name));
+                continue;
+            }
             containscheck = fastcall ? "PySequence_Contains"
                                      : "PyDict_Contains";
             strlist_push(a, &conditions, arena_printf(a,
                 "nargs < %d && %s(%s, %s)", i + 1, containscheck,
-                fastcall ? "kwnames" : "kwargs", gen_c_id(c, p->name)));
+                keywords, gen_c_id(c, p->name)));
             gen_add_include(c, "pycore_runtime.h", "_Py_ID()", NULL);
         }
     }

@@ -4,11 +4,13 @@
  * the generated code calls that lives in an internal header is recorded
  * with the reason, once per header, and the routed file starts with the
  * sorted list.  The generator and the converters record them in every
- * dialect; only a dialect with header_includes prints them.
+ * dialect; only a dialect with header_includes prints them, and only for
+ * a target built inside CPython's core (the headers are internal).
  */
 #include <string.h>
 
 #include "model/converters.h"
+#include "model/target.h"
 #include "generate/gen.h"
 #include "generate/gen_int.h"
 
@@ -66,7 +68,8 @@ static int compare_includes(const Include *x, const Include *y)
 const char *gen_includes_header(Clinic *c)
 {
     IncludeList *l = c->includes;
-    if (!c->dialect->header_includes || !l || !l->len)
+    if (!c->dialect->header_includes || c->target->outside_core || !l ||
+        !l->len)
         return "";
     const Include **sorted = arena_array_of(c->arena, const Include *, l->len);
     for (size_t i = 0; i < l->len; i++) {

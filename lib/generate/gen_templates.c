@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "model/converters.h"
+#include "model/target.h"
 #include "scan/cpp.h"
 #include "generate/gen.h"
 #include "generate/gen_int.h"
@@ -615,8 +616,9 @@ static const char *declare_parser(ParseArgs *pa, bool hasformat)
         if (k != PARAM_POSITIONAL_ONLY && k != PARAM_VAR_POSITIONAL)
             num_keywords++;
     }
-    if (c->limited_capi) {      /* the file's, even where this function
-                                   cannot use the Limited C API */
+    if (c->limited_capi || c->target->outside_core) {
+        /* the file's Limited C API, even where this function cannot use
+           it; or code that is never part of the core */
         kwtuple = DIALECT_KEYWORD_TEXT(d, kwtuple_limited);
     } else if (num_keywords == 0) {
         kwtuple = DIALECT_KEYWORD_TEXT(d, kwtuple_none);

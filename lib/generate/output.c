@@ -40,7 +40,11 @@ void output_append_field_n(Clinic *c, int field, const char *text, size_t n)
     if (t->preamble && uses_helpers && tb->dest->type != DEST_SUPPRESS &&
         !tb->dest->has_preamble) {
         tb->dest->has_preamble = true;
-        text = arena_printf(c->arena, "%s%s", t->preamble, text);
+        text = arena_concat_of(c->arena,
+                               arena_printf(c->arena, t->preamble,
+                                            c->dialect->major,
+                                            c->dialect->minor),
+                               text);
     }
     if (text != given)
         n = strlen(text);

@@ -1,12 +1,16 @@
 /*
  * target.c — the targets clinic writes code for, as data (target.h).
  *
- * "portable" renders exactly what the 3.11 target does, then renames
- * every private or version-bound name 3.11's parsers use to the helper of
- * clinic_portable.h that stands for it (each helper is named after the
- * name it replaces: _PyArg_X becomes ClinicArg_X, the PyTuple_X macros
- * ClinicTuple_X, which are functions under the Limited API), and has the
- * header included before the first generated line of each destination.
+ * "portable" renders exactly what the dialect in force writes for code
+ * built outside CPython's core (no internal header, no keyword tuple of
+ * the core's strings), then renames every private or version-bound name
+ * the parsers use to the helper of clinic_portable.h that stands for it
+ * (each helper is named after the name it replaces: _PyArg_X becomes
+ * ClinicArg_X, the PyTuple_X macros ClinicTuple_X, which are functions
+ * under the Limited API), and has the header included before the first
+ * generated line of each destination that needs it.  Every dialect goes
+ * through the same tables: what a newer dialect names differently is one
+ * more row here, never a test of the dialect.
  */
 #include "model/target.h"
 
@@ -34,11 +38,14 @@ static const CRename portable_names[] = {
     {"PyDict_GET_SIZE", "ClinicDict_GET_SIZE"},
     {"PyFloat_AS_DOUBLE", "ClinicFloat_AS_DOUBLE"},
     {"PyFloat_AsDouble", "ClinicFloat_AsDouble"},
+    {"PyLong_AsInt", "ClinicLong_AsInt"},
     {"PyLong_AsLong", "ClinicLong_AsLong"},
     {"PyLong_AsLongLong", "ClinicLong_AsLongLong"},
     {"PyLong_AsUnsignedLongLongMask", "ClinicLong_AsUnsignedLongLongMask"},
     {"PyLong_AsUnsignedLongMask", "ClinicLong_AsUnsignedLongMask"},
     {"PyMem_FREE", "PyMem_Free"},
+    {"PyObject_AsFileDescriptor", "ClinicObject_AsFileDescriptor"},
+    {"PyTuple_FromArray", "ClinicTuple_FromArray"},
     {"PyTuple_GET_ITEM", "ClinicTuple_GET_ITEM"},
     {"PyTuple_GET_SIZE", "ClinicTuple_GET_SIZE"},
     {"PyTuple_SET_ITEM", "ClinicTuple_SET_ITEM"},
@@ -68,6 +75,7 @@ static const CRename portable_names[] = {
     {"_PyLong_UnsignedLong_Converter", "ClinicLong_UnsignedLong_Converter"},
     {"_PyLong_UnsignedShort_Converter", "ClinicLong_UnsignedShort_Converter"},
     {"_PyNumber_Index", "PyNumber_Index"},
+    {"_PyTuple_FromArray", "ClinicTuple_FromArray"},
     {"_PyUnicode_WideCharString_Converter", "ClinicUnicode_WideCharString_Converter"},
     {"_PyUnicode_WideCharString_Opt_Converter", "ClinicUnicode_WideCharString_Opt_Converter"},
     {"_Py_convert_optional_to_ssize_t", "Clinic_convert_optional_to_ssize_t"},};
@@ -77,12 +85,23 @@ static const CRename portable_names[] = {
    builds with -Wno-missing-field-initializers and -Wno-unused-parameter,
    an extension may not: a Py_buffer starts out as {0} (all of it zero,
    as {NULL, NULL} makes it), a format string's parser struct gets its
-   fourth field, and a static method's parser marks its unused first
-   parameter. */
+   fourth field, 3.12's keyword tuple (NULL outside the core) none,
+   3.13's PyGetSetDef lines their closure (NULL), and a static method's
+   parser marks its unused first parameter (3.13's defining-class method
+   without parameters its arguments). */
 static const TargetRewrite portable_rewrites[] = {
     {", _keywords, 0};", ", _keywords, 0, NULL};"},
+    {"        .kwtuple = KWTUPLE,\n", ""},
     {" = {NULL, NULL};", " = {0};"},
     {"(void *null, ", "(void *Py_UNUSED(null), "},
+    {"PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)\n"
+     "{\n"
+     "    if (nargs || (kwnames && ClinicTuple_GET_SIZE(kwnames))) {",
+     "PyObject *const *Py_UNUSED(args), Py_ssize_t nargs, PyObject *kwnames)\n"
+     "{\n"
+     "    if (nargs || (kwnames && ClinicTuple_GET_SIZE(kwnames))) {"},
+    {"_DOCSTR},\n", "_DOCSTR, NULL},\n"},
+    {"_set, NULL},\n", "_set, NULL, NULL},\n"},
     {"ClinicArg_UnpackKeywords(_PyTuple_CAST(args)->ob_item,",
      "ClinicArg_UnpackKeywordsFromTuple(args,"},
     {"ClinicArg_UnpackKeywordsWithVararg(_PyTuple_CAST(args)->ob_item,",
@@ -110,6 +129,13 @@ static const TargetRefusal portable_limited_refusals[] = {
      "protocol, in the Limited API from 3.11 only"},
 };
 
+/* Public from 3.13 on; the header makes them nothing before (a GIL
+   serialises the calls there), as pythoncapi_compat.h does, token for
+   token, so that both headers may be included. */
+static const char *const portable_header_supplies[] = {
+    "Py_BEGIN_CRITICAL_SECTION", "Py_END_CRITICAL_SECTION", NULL,
+};
+
 static const Target target_portable = {
     .name = "portable",
     .summary = "any CPython from 3.9 on, public API only; abi3 with "
@@ -120,9 +146,12 @@ static const Target target_portable = {
     .nrewrites = sizeof portable_rewrites / sizeof *portable_rewrites,
     .members = portable_members,
     .nmembers = sizeof portable_members / sizeof *portable_members,
-    .preamble = "#include \"clinic_portable.h\"\n\n",
+    .preamble = "#define CLINIC_PORTABLE_DIALECT 0x%02X%02X0000\n"
+                "#include \"clinic_portable.h\"\n\n",
     .helper_prefix = "Clinic",
-    .dialect = "3.11",
+    .header_supplies = portable_header_supplies,
+    .keyword_given = "ClinicArg_KeywordGiven",
+    .outside_core = true,
     .header_name = "clinic_portable.h",
     .header_text = portable_header_text,
     .header_mark = "/*\n * clinic_portable.h -- what the argument parsers "
@@ -239,6 +268,9 @@ const char *target_rewrite(Arena *a, const Target *t, const char *text,
     /* (a rename to public API, "wchar_t" for Py_UNICODE, needs none) */
     *uses_helpers = text != original && t->helper_prefix &&
                     strstr(text, t->helper_prefix);
+    for (size_t i = 0; !*uses_helpers && t->header_supplies &&
+                       t->header_supplies[i]; i++)
+        *uses_helpers = strstr(text, t->header_supplies[i]) != NULL;
     return text;
 }
 

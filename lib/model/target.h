@@ -45,17 +45,33 @@ typedef struct TargetRefusal {
 typedef struct Target {
     const char *name;          /* "3.11", "portable" */
     const char *summary;       /* one line, for --help and --version */
-    const char *dialect;       /* the only dialect (dialect.h) whose code
-                                  it knows how to rewrite; NULL: any */
     CRenameTable api_names;    /* identifiers renamed in generated code */
     const TargetRewrite *rewrites;
     size_t nrewrites;
     const TargetMember *members;
     size_t nmembers;
     const char *preamble;      /* written once before a destination's
-                                  first text that calls a helper;
-                                  NULL: none */
+                                  first text that calls a helper, a
+                                  printf format given the dialect's major
+                                  and minor version (the helpers answer as
+                                  that CPython does); NULL: none */
     const char *helper_prefix; /* the helpers' names start so ("Clinic") */
+    const char *const *header_supplies; /* public names of newer CPythons
+                                  the header defines for the older ones
+                                  (Py_BEGIN_CRITICAL_SECTION before 3.13):
+                                  code naming one includes it; NULL-ended */
+    const char *keyword_given; /* the function f(keywords, "name") that
+                                  says whether a deprecated keyword was
+                                  passed (1, 0, or -1 with an exception),
+                                  where CPython's core looks the name's
+                                  interned str up in kwnames or kwargs;
+                                  NULL: the core's way */
+    bool outside_core;         /* built outside CPython's core, never with
+                                  Py_BUILD_CORE: no internal header is
+                                  #included, the keyword parser has the
+                                  dialect's Limited API keyword tuple
+                                  (none), and a deprecation stops no build
+                                  (no #error from the release it names) */
     const char *header_name;   /* the file written beside it; NULL: none */
     const char *header_text;
     const char *header_mark;   /* how every version of header_text has

@@ -18,15 +18,29 @@
 #      its imports checked against the stable ABI, loaded and tested on
 #      3.10 to 3.13 as abi3 (_testclinic without the functions the Limited
 #      API cannot express, named below; clinic must refuse them).
-#   4. No `_Py` name in any generated text or in clinic_portable.h.
+#   4. No `_Py` name and no internal header in any generated text (of
+#      every dialect) or in clinic_portable.h.
 #   5. On 3.11, _testclinic and everything built with ASan and UBSan make
 #      the same calls without an error.
+#   6. Each newer dialect (DIALECTS: 3.13): its CPython tree's
+#      _testclinic.c and tests/portable/everything313.c (the syntax 3.13
+#      added: critical sections, getters and setters, deprecations...)
+#      regenerated with --dialect D --target portable, built with gcc and
+#      clang on every CPython, D's ClinicFunctionalTest passing and the
+#      calls answered as D's own output answers them on CPython D; its
+#      _testclinic_limited.c and everything313 as abi3 (Py_LIMITED_API
+#      0x030A0000) on 3.10 to 3.13, with D's LimitedCAPIFunctionalTest.
+#   7. Free-threaded, when pythons.sh yields a 3.13t (named when not):
+#      tests/portable/ft_stress.py, 8 threads x 100,000 calls of
+#      everything313's critical-section methods, and the same module
+#      without them shown to lose updates.
 #
 # Prints which CPython ran each step and fails if any of the five is
 # missing.  Ends with "portable: N passed, M failed".
 #
 # usage: run.sh [CLINIC]
 #   CLINIC_CACHE   the conformance cache (default ~/.cache/clinic-conformance)
+#   CLINIC_PYTHON_FT  a free-threaded CPython 3.13 (default: pythons.sh's)
 #   CLINIC_PYTHONS where pythons.sh builds missing CPythons
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -156,14 +170,57 @@ refuses() {
 check "clinic refuses, with the Limited API 3.10, what it cannot express" refuses
 check "clinic --target portable regenerates the abi3 _testclinic.c" regenerate "$out/src/abi3" _testclinic.c --target portable
 
+# ---- the newer dialects: their sources ----------------------------------
+
+# Each newer dialect D (with its CPython tree, from the conformance cache):
+# D's _testclinic.c (stripped, the same shims) and everything313.c (the
+# syntax 3.13 added) regenerated with --dialect D --target portable, and
+# with --dialect D alone, the oracle: D's own output, built on CPython D
+# (as its core builds it: Py_BUILD_CORE_MODULE, the internal headers);
+# D's _testclinic_limited.c (its Limited C API output), with Py_LIMITED_API
+# LIMITED instead of 3.13's, for the abi3 build.  A new dialect with a
+# tree in the cache is one more word here.
+DIALECTS="3.13"
+dialect_fetch() { echo "$top/tests/conformance/fetch$(echo "$1" | tr -d .).sh"; }
+ready_dialects=
+for D in $DIALECTS; do
+    dpaths=$(sh "$(dialect_fetch "$D")" "$CACHE") || {
+        bad "dialect $D: the conformance cache could not be filled"; continue; }
+    DTREE=$(eval "$dpaths"; echo "$TREE")
+    ds=$out/d$D/src
+    mkdir -p "$ds/everything313" "$ds/everything313-oracle"
+    "$STRIPPY" "$here/sources.py" "$top/tests/conformance" \
+        "$DTREE/Modules/_testclinic.c" "$ds" "$LIMITED" "" "" \
+        "$DTREE/Modules/_testclinic_limited.c" > "$out/sources-$D.log" 2>&1 || {
+        cat "$out/sources-$D.log"; bad "dialect $D: preparing the sources"; continue; }
+    cp "$here/everything313.c" "$ds/everything313/everything313.c"
+    cp "$here/everything313.c" "$ds/everything313-oracle/everything313.c"
+    check "clinic --dialect $D regenerates its _testclinic.c: the oracle" \
+        regenerate "$ds/oracle" _testclinic.c --dialect "$D"
+    check "clinic --dialect $D regenerates everything313.c: the oracle" \
+        regenerate "$ds/everything313-oracle" everything313.c --dialect "$D"
+    check "clinic --dialect $D --target portable regenerates its _testclinic.c" \
+        regenerate "$ds/full" _testclinic.c --dialect "$D" --target portable
+    check "clinic --dialect $D --target portable regenerates its _testclinic_limited.c" \
+        regenerate "$ds/limited" _testclinic_limited.c --dialect "$D" --target portable
+    check "clinic --dialect $D --target portable regenerates everything313.c" \
+        regenerate "$ds/everything313" everything313.c --dialect "$D" --target portable
+    ready_dialects="$ready_dialects $D"
+done
+
 # ---- no _Py name -------------------------------------------------------
 
 # The generated text: the routed files whole, and the parts of the .c
 # files between each block's start and end markers.
 generated_text() {
-    for d in full abi3 demo everything; do
-        cat "$out/src/$d"/clinic/*.h
-        for f in "$out/src/$d"/*.c; do
+    dirs=
+    for d in full abi3 demo everything; do dirs="$dirs $out/src/$d"; done
+    for D in $ready_dialects; do
+        for d in full limited everything313; do dirs="$dirs $out/d$D/src/$d"; done
+    done
+    for d in $dirs; do
+        cat "$d"/clinic/*.h
+        for f in "$d"/*.c; do
             awk '/\[clinic start generated code\]\*\// {on = 1; next}
                  /\/\*\[clinic end generated code/ {on = 0}
                  on' "$f"
@@ -177,9 +234,12 @@ no_private_names() {
     if grep -n -E '(^|[^A-Za-z0-9_])_Py[A-Za-z0-9_]*' "$out/generated.txt"; then
         echo "the lines above name a _Py symbol"; return 1
     fi
-    echo "$lines generated lines, clinic_portable.h included: no _Py name"
+    if grep -n -E '#[ ]*include[ ]*"(pycore_|internal/)' "$out/generated.txt"; then
+        echo "the lines above include an internal header"; return 1
+    fi
+    echo "$lines generated lines, clinic_portable.h included: no _Py name, no internal header"
 }
-check "no _Py name in the generated code or clinic_portable.h" no_private_names
+check "no _Py name or internal header in the generated code (dialects 3.11$ready_dialects) or clinic_portable.h" no_private_names
 
 # ---- building ----------------------------------------------------------
 
@@ -289,14 +349,15 @@ done
 
 # clinic_portable.h's code, instrumented, in CPython 3.11 (the runtimes
 # preloaded: the interpreter is not built with them)
-sanitized() {   # MODULE SRC PLAN ORACLE
-    d=$out/asan
-    build "$PY311" "$2" "$d" "$1" "$(ext_suffix "$PY311")" gcc -O1 -g \
+sanitized() {   # MODULE SRC PLAN ORACLE [PY DIR]: on PY (default 3.11's), in DIR
+    spy=${5:-$PY311}
+    d=${6:-$out/asan}
+    build "$spy" "$2" "$d" "$1" "$(ext_suffix "$spy")" gcc -O1 -g \
         -fsanitize=address,undefined -fno-sanitize-recover=undefined \
         -fno-omit-frame-pointer || return 1
     ASAN_OPTIONS=detect_leaks=0 \
     LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
-        calls "$PY311" "$d" "$1" "$3" "$d/$1.calls" 2> "$d/$1.err" || {
+        calls "$spy" "$d" "$1" "$3" "$d/$1.calls" 2> "$d/$1.err" || {
         tail -n 20 "$d/$1.err"; return 1; }
     if grep -q 'runtime error\|AddressSanitizer' "$d/$1.err"; then
         cat "$d/$1.err"; return 1
@@ -354,7 +415,139 @@ else
     bad "abi3: no CPython 3.10 to build against"
 fi
 
+# ---- the newer dialects: built and run -----------------------------------
+
+# oracle_build PY SRC OUTDIR MODNAME: a dialect's own output, as CPython's
+# core builds it
+oracle_build() {
+    build "$1" "$2" "$3" "$4" "$(ext_suffix "$1")" gcc \
+        -Wno-unused-parameter -Wno-missing-field-initializers \
+        -DPy_BUILD_CORE_MODULE $("$1" -c '
+import os, sysconfig
+d = os.path.join(sysconfig.get_paths()["include"], "internal")
+print("-I" + d if os.path.isdir(d) else "")')
+}
+dran=
+for D in $ready_dialects; do
+    ds=$out/d$D/src
+    od=$out/d$D
+    DTREE=$(eval "$(sh "$(dialect_fetch "$D")" "$CACHE")"; echo "$TREE")
+    DTEST=$DTREE/Lib/test/test_clinic.py
+    PYD=$(python_of "$D")
+    if [ -z "$PYD" ]; then
+        bad "dialect $D: no CPython $D for its oracle"; continue
+    fi
+    echo "== dialect $D: the oracle, its own output built against CPython $D ($PYD)"
+    check "dialect $D: oracle _testclinic builds" oracle_build "$PYD" \
+        "$ds/oracle/_testclinic.c" "$od/oracle" _testclinic
+    check "dialect $D: oracle everything313 builds" oracle_build "$PYD" \
+        "$ds/everything313-oracle/everything313.c" "$od/oracle" everything313
+    for m in _testclinic everything313; do
+        check "dialect $D: oracle $m: the calls to make" plan "$PYD" "$od/oracle" $m "$od/$m.plan"
+        check "dialect $D: oracle $m calls" calls "$PYD" "$od/oracle" $m "$od/$m.plan" "$od/oracle-$m.calls"
+    done
+    echo "== dialect $D, portable, under ASan and UBSan, on CPython $D"
+    for m in _testclinic everything313; do
+        src=$ds/full/_testclinic.c
+        [ $m = everything313 ] && src=$ds/everything313/everything313.c
+        check "$D on $D, ASan+UBSan: $m calls" sanitized $m "$src" \
+            "$od/$m.plan" "$od/oracle-$m.calls" "$PYD" "$od/asan"
+    done
+    for v in $VERSIONS; do
+        py=$(python_of "$v")
+        [ -n "$py" ] || continue
+        echo "== dialect $D, portable, on CPython $v ($py)"
+        suffix=$(ext_suffix "$py")
+        b=$od/$v
+        for cc in gcc clang; do
+            check "$D on $v: _testclinic builds with $cc" build "$py" "$ds/full/_testclinic.c" \
+                "$b/$cc" _testclinic "$suffix" $cc
+            check "$D on $v: everything313 builds with $cc" build "$py" \
+                "$ds/everything313/everything313.c" "$b/$cc" everything313 "$suffix" $cc
+        done
+        check "$D on $v: $D's ClinicFunctionalTest" env PYTHONDONTWRITEBYTECODE=1 "$py" \
+            "$here/functional.py" "$DTEST" "$b/gcc"
+        for m in _testclinic everything313; do
+            check "$D on $v: $m calls" calls "$py" "$b/gcc" $m "$od/$m.plan" "$b/$m.calls"
+            check "$D on $v: $m calls as the oracle's" same_as_oracle "$od/oracle-$m.calls" "$b/$m.calls"
+        done
+        dran="$dran $D:$v"
+    done
+    if [ -n "$PY310" ]; then
+        echo "== dialect $D, abi3: Py_LIMITED_API=$LIMITED, built against CPython 3.10 ($PY310)"
+        b=$od/abi3
+        for cc in gcc clang; do
+            check "$D abi3: _testclinic_limited builds with $cc" build "$PY310" \
+                "$ds/limited/_testclinic_limited.c" "$b/$cc" _testclinic_limited .abi3.so $cc
+            check "$D abi3: everything313 builds with $cc" build "$PY310" \
+                "$ds/everything313/everything313.c" "$b/$cc" everything313 .abi3.so $cc \
+                -DPy_LIMITED_API=$LIMITED
+        done
+        check "$D abi3: the modules import only the stable ABI of 3.10" \
+            "$STRIPPY" "$here/stable_abi.py" "$TREE/Misc/stable_abi.toml" 3.10 \
+            "$b/gcc/_testclinic_limited.abi3.so" "$b/gcc/everything313.abi3.so"
+        for v in $ABI3_VERSIONS; do
+            py=$(python_of "$v")
+            [ -n "$py" ] || continue
+            check "$D abi3 on $v: $D's LimitedCAPIFunctionalTest" \
+                env PYTHONDONTWRITEBYTECODE=1 "$py" "$here/functional.py" \
+                "$DTEST" "$b/gcc" --module _testclinic_limited \
+                --class LimitedCAPIFunctionalTest
+            check "$D abi3 on $v: everything313 calls" calls "$py" "$b/gcc" everything313 \
+                "$od/everything313.plan" "$b/everything313-$v.calls"
+            check "$D abi3 on $v: everything313 calls as the oracle's" same_as_oracle \
+                "$od/oracle-everything313.calls" "$b/everything313-$v.calls"
+            dran="$dran $D:abi3:$v"
+        done
+    fi
+done
+
+# ---- free-threaded -------------------------------------------------------
+
+# everything313's Counter under 8 threads with the GIL off
+# (tests/portable/ft_stress.py), from the portable code of the first newer
+# dialect; and the same module generated without its critical sections,
+# which must lose updates (or crash), or the test could not fail.
+ftran=
+# (pythons.sh's line "3.13t PYTHON", or "3.13t none REASON"; $CLINIC_PYTHON_FT
+# names one it does not know)
+PYFT=${CLINIC_PYTHON_FT:-$(sh "$here/pythons.sh" --no-install 3.13t 2> "$out/pythons-ft.err" |
+                           awk '$1 == "3.13t" && $2 != "none" {print $2}')}
+FTD=$(echo $ready_dialects | awk '{print $1}')
+if [ -z "$PYFT" ]; then
+    echo "== free-threaded: not run: tests/portable/pythons.sh yields no 3.13t" \
+         "(a CPython 3.13 configured with --disable-gil)"
+elif [ -z "$FTD" ]; then
+    bad "free-threaded: no dialect 3.13 or later ran"
+else
+    echo "== free-threaded: CPython 3.13t ($PYFT), dialect $FTD"
+    fs=$out/ft/src
+    mkdir -p "$fs/unlocked"
+    grep -v '^@critical_section' "$here/everything313.c" > "$fs/unlocked/everything313.c"
+    check "clinic --dialect $FTD --target portable regenerates everything313.c without critical sections" \
+        regenerate "$fs/unlocked" everything313.c --dialect "$FTD" --target portable
+    ftsuffix=$(ext_suffix "$PYFT")
+    check "3.13t: everything313 builds" build "$PYFT" \
+        "$out/d$FTD/src/everything313/everything313.c" "$out/ft/locked" everything313 "$ftsuffix" gcc
+    check "3.13t: everything313 without critical sections builds" build "$PYFT" \
+        "$fs/unlocked/everything313.c" "$out/ft/unlocked" everything313 "$ftsuffix" gcc
+    check "3.13t: 8 threads x 100,000 calls with critical sections: no lost update" \
+        env PYTHONDONTWRITEBYTECODE=1 "$PYFT" "$here/ft_stress.py" "$out/ft/locked" locked
+    loses() {
+        env PYTHONDONTWRITEBYTECODE=1 "$PYFT" "$here/ft_stress.py" "$out/ft/unlocked" unlocked
+        rc=$?
+        if [ $rc -gt 128 ]; then
+            echo "ft_stress: without critical sections the interpreter died (signal $((rc - 128)))"
+            return 0
+        fi
+        return $rc
+    }
+    check "3.13t: the same without critical sections loses updates (the test can fail)" loses
+    ftran=" 3.13t"
+fi
+
 echo "== ran on CPython:${ran:- none}; abi3 on:${abi3ran:- none}"
+echo "== newer dialects ran:${dran:- none}; free-threaded:${ftran:- not run}"
 for v in $VERSIONS; do
     case " $ran " in *" $v "*) ;; *) bad "CPython $v: not run" ;; esac
 done

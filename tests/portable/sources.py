@@ -17,7 +17,15 @@ The shims touch the hand-written code only (run.sh lists them):
     and -Wmissing-field-initializers for the hand-written code
   abi3: PyTuple_SET_ITEM( becomes ClinicTuple_SET_ITEM(
 
+From 3.13's tree (a newer dialect's _testclinic.c), the shims also
+  drop its #include of pycore_object.h (for _PyObject_IsFreed), and mark
+  the unused parameters of custom_converter, written before the pragmas;
+  with _TESTCLINIC_LIMITED_C, OUT/limited/_testclinic_limited.c is that
+  file, stripped, with Py_LIMITED_API LIMITED instead of 0x030d0000 and
+  the pragmas after its generated code.
+
 usage: sources.py CONFORMANCE_DIR _TESTCLINIC_C OUT LIMITED LEFT_OUT HELPERS
+                  [_TESTCLINIC_LIMITED_C]
 (LEFT_OUT and HELPERS: comma-separated names)
 """
 import os
@@ -83,6 +91,15 @@ def main():
     full = replace_once(stripped, "#  define Py_BUILD_CORE_MODULE 1\n",
                         "   /* (shim: Py_BUILD_CORE_MODULE not defined) */\n",
                         "Py_BUILD_CORE_MODULE")
+    pycore_object = '#include "pycore_object.h"        // _PyObject_IsFreed()\n'
+    if pycore_object in full:
+        full = replace_once(full, pycore_object,
+                            "/* (shim: no pycore_object.h) */\n", "pycore_object.h")
+    custom = "custom_converter(PyObject *obj, custom_t *val)"
+    if custom in full:
+        full = replace_once(full, custom,
+                            "custom_converter(PyObject *Py_UNUSED(obj), "
+                            "custom_t *Py_UNUSED(val)) /* shim */", "custom_converter")
     full = replace_all(full, "_PyObject_IsFreed(arg)", "0 /* shim */", "_PyObject_IsFreed")
     full = replace_all(full, "Py_NewRef(", "Clinic_NewRef(", "Py_NewRef")
     full = replace_once(
@@ -105,6 +122,23 @@ def main():
         abi3 = remove_helper(abi3, name)
         print("abi3: left out the helper %s" % name)
     write("abi3/_testclinic.c", abi3)
+
+    if len(sys.argv) > 7:
+        with open(sys.argv[7], newline="") as f:
+            limited_text = blocks.strip(f.read())
+        limited_text = replace_once(limited_text,
+                                    "#  define Py_LIMITED_API 0x030d0000\n",
+                                    "#  define Py_LIMITED_API %s   /* shim */\n" % limited,
+                                    "Py_LIMITED_API")
+        limited_text = replace_once(
+            limited_text, '#include "clinic/_testclinic_limited.c.h"\n',
+            '#include "clinic/_testclinic_limited.c.h"\n'
+            '/* shim: the hand-written code below ignores its module argument and\n'
+            '   ends its table with {NULL, NULL} */\n'
+            '#pragma GCC diagnostic ignored "-Wunused-parameter"\n'
+            '#pragma GCC diagnostic ignored "-Wmissing-field-initializers"\n',
+            "the #include of the generated code")
+        write("limited/_testclinic_limited.c", limited_text)
 
 
 if __name__ == "__main__":

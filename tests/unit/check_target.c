@@ -166,6 +166,59 @@ START_TEST(portable_output_includes_its_header_written_beside)
 }
 END_TEST
 
+/* 3.13's syntax through the portable target: public API only, the
+   critical sections kept (the header makes them nothing before 3.13), the
+   dialect told to the header, the same tables as for 3.11; a deprecated
+   keyword of a format-string parser (m.h, forced by its str parameter) is
+   found by name, not by the core's interned str, and no #error stops the
+   build on the release a deprecation names. */
+START_TEST(portable_rewrites_the_3_13_dialect)
+{
+    static const char source313[] =
+        "/*[clinic input]\nmodule m\nclass m.T \"PyObject *\" \"T\"\n"
+        "[clinic start generated code]*/\n"
+        "/*[clinic input]\n@critical_section\nm.T.f\n    a: int\n"
+        "    b: object = None\n    / [from 3.99]\n    *\n    c: int = 0\n"
+        "[clinic start generated code]*/\n"
+        "/*[clinic input]\n@critical_section a b\nm.g\n    a: object\n"
+        "    b: object\n    /\n[clinic start generated code]*/\n"
+        "/*[clinic input]\nm.h\n    a: object\n    b: object = None\n"
+        "    / [from 3.99]\n    *\n"
+        "    d: str(accept={str, robuffer}, zeroes=True) = \"\"\n"
+        "[clinic start generated code]*/\n"
+        "/*[clinic input]\n@critical_section\n@getter\nm.T.x\n"
+        "[clinic start generated code]*/\n"
+        "/*[clinic input]\n@setter\nm.T.x\n"
+        "[clinic start generated code]*/\n";
+    ClinicOptions o = {0};
+    o.target = target_find("portable");
+    o.dialect = dialect_find("3.13");
+    ck_assert_ptr_nonnull(o.dialect);
+    Clinic *c = clinic_new("m.c", &o);
+    int rc = clinic_process(c, source313, strlen(source313));
+    ck_assert_msg(rc == 0, "%s", c->diagnostics.len ? c->diagnostics.buf : "");
+    const char *h = file_text(c, "./clinic/m.c.h");
+    ck_assert_ptr_nonnull(h);
+    ck_assert_ptr_null(strstr(h, "_Py"));
+    ck_assert_ptr_null(strstr(h, "pycore_"));
+    ck_assert_ptr_null(strstr(h, "Py_BUILD_CORE"));
+    ck_assert_ptr_null(strstr(h, ".kwtuple"));
+    /* the runtime warning stays; the build on 3.99 does not stop */
+    ck_assert_ptr_nonnull(strstr(h, "PyExc_DeprecationWarning"));
+    ck_assert_ptr_null(strstr(h, "PY_VERSION_HEX"));
+    ck_assert_ptr_nonnull(strstr(h, "#define CLINIC_PORTABLE_DIALECT 0x030D0000\n"
+                                    "#include \"clinic_portable.h\"\n"));
+    ck_assert_ptr_nonnull(strstr(h, "Py_BEGIN_CRITICAL_SECTION(self);"));
+    ck_assert_ptr_nonnull(strstr(h, "Py_BEGIN_CRITICAL_SECTION2(a, b);"));
+    ck_assert_ptr_nonnull(strstr(h, "ClinicArg_KeywordGiven(kwnames, \"b\")"));
+    ck_assert_ptr_nonnull(strstr(h, "ClinicLong_AsInt("));
+    ck_assert_ptr_nonnull(strstr(h, "ClinicArg_UnpackKeywords("));
+    ck_assert_ptr_nonnull(strstr(h, "M_T_X_GETSETDEF {\"x\", (getter)m_T_x_get, "
+                                    "(setter)m_T_x_set, m_T_x_DOCSTR, NULL},"));
+    clinic_free(c);
+}
+END_TEST
+
 START_TEST(the_directive_wins_over_the_option)
 {
     StrBuf sb = STRBUF_INIT;
@@ -283,6 +336,7 @@ static Suite *target_suite(void)
     tcase_add_test(tc, slots_are_read_through_macros);
     tcase_add_test(tc, limited_api_line_is_found);
     tcase_add_test(tc, portable_output_includes_its_header_written_beside);
+    tcase_add_test(tc, portable_rewrites_the_3_13_dialect);
     tcase_add_test(tc, the_directive_wins_over_the_option);
     tcase_add_test(tc, no_helper_no_header);
     tcase_add_test(tc, header_written_only_over_its_own);

@@ -26,11 +26,34 @@
 #include <string.h>
 #include <wchar.h>
 
+/* The CPython whose Argument Clinic dialect the code including this was
+   written in (clinic defines it before the #include): the helpers raise
+   that version's messages, whatever CPython runs them. */
+#ifndef CLINIC_PORTABLE_DIALECT
+#  define CLINIC_PORTABLE_DIALECT 0x030B0000
+#endif
+
 #if PY_VERSION_HEX < 0x03090000
 #  error "clinic --target portable: the generated code needs CPython 3.9 or later"
 #endif
 #if defined(Py_LIMITED_API) && Py_LIMITED_API + 0 < 0x030A0000
 #  error "clinic --target portable: with Py_LIMITED_API, 0x030A0000 (3.10) or later is needed (METH_FASTCALL)"
+#endif
+
+/* ---- critical sections ------------------------------------------------ */
+
+/* @critical_section locks an object on the free-threaded build, through
+   the public API of 3.13 and later; before 3.13 (and under the Limited
+   API, which has none) a GIL serialises the calls: nothing to do.  The
+   definitions are pythoncapi_compat.h's, token for token, so that a module
+   may include both. */
+#if PY_VERSION_HEX < 0x030D0000 || defined(Py_LIMITED_API)
+#  ifndef Py_BEGIN_CRITICAL_SECTION
+#    define Py_BEGIN_CRITICAL_SECTION(op) {
+#    define Py_END_CRITICAL_SECTION() }
+#    define Py_BEGIN_CRITICAL_SECTION2(a, b) {
+#    define Py_END_CRITICAL_SECTION2() }
+#  endif
 #endif
 
 /* ---- the object macros, or the functions of the Limited API ---------- */
@@ -75,12 +98,14 @@
 #if PY_VERSION_HEX >= 0x030A0000
 #  define Clinic_NewRef(op) Py_NewRef(op)
 #else
+/* any object pointer, as Py_NewRef() takes it */
 static inline PyObject *
-Clinic_NewRef(PyObject *op)
+clinic_new_ref(PyObject *op)
 {
     Py_INCREF(op);
     return op;
 }
+#  define Clinic_NewRef(op) clinic_new_ref((PyObject *)(op))
 #endif
 
 /* A METH_FASTCALL, METH_KEYWORDS or METH_METHOD function in a PyMethodDef
@@ -398,6 +423,24 @@ clinic_no_positional(const char *funcname, PyObject *args)
 
 /* ---- keyword arguments ----------------------------------------------- */
 
+/* Whether the keyword `name` was passed, among a vectorcall's names (a
+   tuple) or a call's keyword arguments (a dict): the test, and the
+   errors, of PySequence_Contains and PyDict_Contains, which the parsers of
+   3.13 and later call with an interned str of CPython's core (for a
+   deprecated keyword parameter only). */
+static inline int
+ClinicArg_KeywordGiven(PyObject *keywords, const char *name)
+{
+    PyObject *key = PyUnicode_FromString(name);
+    if (key == NULL) {
+        return -1;
+    }
+    int given = PyTuple_Check(keywords) ? PySequence_Contains(keywords, key)
+                                        : PyDict_Contains(keywords, key);
+    Py_DECREF(key);
+    return given;
+}
+
 /* What the parsers declare statically: the parameters' names ("" for the
    positional-only ones, then NULL) and the function's name or a format
    string "units:name" -- the first four fields of 3.11's private parser struct,
@@ -410,6 +453,22 @@ typedef struct {
     const char *fname;
     const char *custom_msg;
 } ClinicArg_Parser;
+
+/* A new tuple of n items (new references), for the *args of 3.14 and
+   later: private in 3.14, public as PyTuple_FromArray() from 3.15. */
+static inline PyObject *
+ClinicTuple_FromArray(PyObject *const *items, Py_ssize_t n)
+{
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(items[i]);
+        ClinicTuple_SET_ITEM(tuple, i, items[i]);
+    }
+    return tuple;
+}
 
 /* A tuple's items as an array, where the full API can reach them. */
 #if !defined(Py_LIMITED_API)
@@ -455,9 +514,33 @@ clinic_call_init(clinic_call *call, PyObject *const *args, PyObject *tuple,
     }
 }
 
-/* Whether the str `key` is the ASCII name of `len` bytes. */
-static inline int
-clinic_name_is(PyObject *key, const char *name, size_t len)
+/* The keyword search runs for every keyword of every call: its small
+   steps are inlined whatever the compiler would choose. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define CLINIC_HOT_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#  define CLINIC_HOT_INLINE __forceinline
+#else
+#  define CLINIC_HOT_INLINE inline
+#endif
+
+/* Whether the n characters at data are the NUL-terminated name: name is
+   read no further than its end. */
+static CLINIC_HOT_INLINE int
+clinic_chars_are(const char *data, Py_ssize_t n, const char *name)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (name[i] != data[i] || name[i] == '\0') {
+            return 0;
+        }
+    }
+    return name[n] == '\0';
+}
+
+/* Whether the str `key` is the ASCII name (no strlen: the first
+   character that differs ends the comparison). */
+static CLINIC_HOT_INLINE int
+clinic_name_is(PyObject *key, const char *name)
 {
 #if defined(Py_LIMITED_API)
     Py_ssize_t size;
@@ -466,51 +549,59 @@ clinic_name_is(PyObject *key, const char *name, size_t len)
         PyErr_Clear();
         return 0;
     }
-    return (size_t)size == len && memcmp(utf8, name, len) == 0;
+    return clinic_chars_are(utf8, size, name);
 #else
+    /* A call's keywords are the interpreter's strs: compact ASCII, their
+       characters right after the object.  Any other str is compared the
+       long way (only an ASCII one can equal a name). */
+    if (!PyUnicode_IS_COMPACT_ASCII(key)) {
 #  if PY_VERSION_HEX < 0x030C0000
-    if (!PyUnicode_IS_READY(key)) {
-        return PyUnicode_CompareWithASCIIString(key, name) == 0;
-    }
+        if (!PyUnicode_IS_READY(key)) {
+            return PyUnicode_CompareWithASCIIString(key, name) == 0;
+        }
 #  endif
-    /* a name is ASCII: only a 1-byte str can equal it */
-    if (PyUnicode_KIND(key) != PyUnicode_1BYTE_KIND ||
-        (size_t)PyUnicode_GET_LENGTH(key) != len) {
-        return 0;
-    }
-    const char *data = (const char *)PyUnicode_DATA(key);
-    for (size_t i = 0; i < len; i++) {
-        if (data[i] != name[i]) {
+        if (PyUnicode_KIND(key) != PyUnicode_1BYTE_KIND) {
             return 0;
         }
+        return clinic_chars_are((const char *)PyUnicode_DATA(key),
+                                PyUnicode_GET_LENGTH(key), name);
     }
-    return 1;
+    /* (PyUnicode_DATA() of a compact ASCII str, without asking again) */
+    return clinic_chars_are((const char *)((PyASCIIObject *)key + 1),
+                            ((PyASCIIObject *)key)->length, name);
 #endif
 }
 
-/* The value of the keyword argument `name`, or NULL (borrowed; never an
-   error: keys that are not str match nothing).  Keywords mostly come in
-   the parameters' order: the search starts after the last one found. */
+/* The value of the keyword argument `name` among a dict's, or NULL
+   (borrowed; never an error: keys that are not str match nothing). */
 static inline PyObject *
+clinic_find_keyword_in_dict(PyObject *kwargs, const char *name)
+{
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(kwargs, &pos, &key, &value)) {
+        if (PyUnicode_Check(key) && clinic_name_is(key, name)) {
+            return value;
+        }
+    }
+    return NULL;
+}
+
+/* The value of the keyword argument `name`, or NULL (borrowed; never an
+   error).  A vectorcall's keywords mostly come in the parameters' order:
+   the search starts after the last one found. */
+static CLINIC_HOT_INLINE PyObject *
 clinic_find_keyword(clinic_call *call, const char *name)
 {
-    size_t len = strlen(name);
     if (call->kwargs != NULL) {
-        Py_ssize_t pos = 0;
-        PyObject *key, *value;
-        while (PyDict_Next(call->kwargs, &pos, &key, &value)) {
-            if (PyUnicode_Check(key) && clinic_name_is(key, name, len)) {
-                return value;
-            }
-        }
-        return NULL;
+        return clinic_find_keyword_in_dict(call->kwargs, name);
     }
     Py_ssize_t n = call->nkwargs, j = call->next;
     for (Py_ssize_t k = 0; k < n; k++, j++) {
         if (j >= n) {
             j = 0;
         }
-        if (clinic_name_is(ClinicTuple_GET_ITEM(call->kwnames, j), name, len)) {
+        if (clinic_name_is(ClinicTuple_GET_ITEM(call->kwnames, j), name)) {
             call->next = j + 1;
             return call->kwvalues[j];
         }
@@ -582,11 +673,18 @@ clinic_unexpected_keyword(const clinic_call *call,
             }
         }
         if (!match) {
+#if CLINIC_PORTABLE_DIALECT >= 0x030D0000
+            PyErr_Format(PyExc_TypeError,
+                         "%.200s%s got an unexpected keyword argument '%S'",
+                         parser->fname == NULL ? "this function" : parser->fname,
+                         clinic_fparens(parser), keyword);
+#else
             PyErr_Format(PyExc_TypeError,
                          "'%S' is an invalid keyword argument for %.200s%s",
                          keyword,
                          parser->fname == NULL ? "this function" : parser->fname,
                          clinic_fparens(parser));
+#endif
             return;
         }
     }
@@ -602,7 +700,8 @@ static inline PyObject *const *
 clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
                        Py_ssize_t nargs, PyObject *kwargs, PyObject *kwnames,
                        const ClinicArg_Parser *parser,
-                       int minpos, int maxpos, int minkw, PyObject **buf)
+                       int minpos, int maxpos, int minkw, int varpos,
+                       PyObject **buf)
 {
     clinic_call call;
     int i, posonly, maxargs;
@@ -618,11 +717,11 @@ clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
     int minposonly = posonly < minpos ? posonly : minpos;
     Py_ssize_t nkwargs = call.nkwargs;
 
-    if (nkwargs == 0 && minkw == 0 && minpos <= nargs && nargs <= maxpos &&
-        call.tuple == NULL && args != NULL) {
+    if (nkwargs == 0 && minkw == 0 && minpos <= nargs &&
+        (varpos || nargs <= maxpos) && call.tuple == NULL && args != NULL) {
         return args;
     }
-    if (nargs + nkwargs > maxargs) {
+    if (!varpos && nargs + nkwargs > maxargs) {
         /* "keyword" when there are no positional arguments: bpo-31229 */
         PyErr_Format(PyExc_TypeError,
                      "%.200s%s takes at most %d %sargument%s (%zd given)",
@@ -631,7 +730,7 @@ clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
                      (maxargs == 1) ? "" : "s", nargs + nkwargs);
         return NULL;
     }
-    if (nargs > maxpos) {
+    if (!varpos && nargs > maxpos) {
         if (maxpos == 0) {
             PyErr_Format(PyExc_TypeError,
                          "%.200s%s takes no positional arguments",
@@ -655,6 +754,9 @@ clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
         return NULL;
     }
 
+    if (varpos && nargs > maxpos) {
+        nargs = maxpos;         /* the rest are *args' */
+    }
     for (i = 0; i < nargs; i++) {
         buf[i] = clinic_arg(&call, i);
     }
@@ -700,34 +802,60 @@ clinic_unpack_keywords(PyObject *const *args, PyObject *tuple,
     return buf;
 }
 
+/* 3.14 and later pass one more argument before buf, varpos: whether
+   the function takes *args (the positional arguments past maxpos, which
+   the parser then takes from args itself).  The helpers take both forms,
+   told apart by their number of arguments. */
+#define CLINIC_EXPAND(x) x
+#define CLINIC_BY_ARITY(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, form, ...) \
+    form
+
 /* The arguments of a call in parameter order;
    when they are all positional, and as many as may be, that is args
    itself, found inline. */
-#define ClinicArg_UnpackKeywords(args, nargs, kwargs, kwnames, parser,     \
-                                 minpos, maxpos, minkw, buf)                \
+#define clinic_unpack_keywords_10(args, nargs, kwargs, kwnames, parser,    \
+                                  minpos, maxpos, minkw, varpos, buf)       \
     (((minkw) == 0 && (kwargs) == NULL && (kwnames) == NULL &&              \
-      (minpos) <= (nargs) && (nargs) <= (maxpos) && (args) != NULL)         \
+      (minpos) <= (nargs) && ((varpos) || (nargs) <= (maxpos)) &&           \
+      (args) != NULL)                                                       \
          ? (args)                                                           \
          : clinic_unpack_keywords((args), NULL, (nargs), (kwargs),          \
                                   (kwnames), (parser), (minpos), (maxpos),  \
-                                  (minkw), (buf)))
+                                  (minkw), (varpos), (buf)))
+#define clinic_unpack_keywords_9(args, nargs, kwargs, kwnames, parser,     \
+                                 minpos, maxpos, minkw, buf)                \
+    clinic_unpack_keywords_10(args, nargs, kwargs, kwnames, parser,        \
+                              minpos, maxpos, minkw, 0, buf)
+#define ClinicArg_UnpackKeywords(...)                                       \
+    CLINIC_EXPAND(CLINIC_BY_ARITY(__VA_ARGS__, clinic_unpack_keywords_10,   \
+                                  clinic_unpack_keywords_9, ~)(__VA_ARGS__))
 
 /* The same for __new__ and __init__, whose positional arguments are a
    tuple (3.11 passes its items: the Limited API has no way to them). */
 #if defined(Py_LIMITED_API)
-#  define ClinicArg_UnpackKeywordsFromTuple(args, nargs, kwargs, kwnames,  \
-                                            parser, minpos, maxpos, minkw, \
-                                            buf)                           \
+#  define clinic_unpack_tuple_keywords_10(args, nargs, kwargs, kwnames,    \
+                                          parser, minpos, maxpos, minkw,   \
+                                          varpos, buf)                     \
     clinic_unpack_keywords(NULL, (args), (nargs), (kwargs), (kwnames),     \
-                           (parser), (minpos), (maxpos), (minkw), (buf))
+                           (parser), (minpos), (maxpos), (minkw), (varpos),\
+                           (buf))
 #else
-#  define ClinicArg_UnpackKeywordsFromTuple(args, nargs, kwargs, kwnames,  \
-                                            parser, minpos, maxpos, minkw, \
-                                            buf)                           \
-    ClinicArg_UnpackKeywords(ClinicTuple_ITEMS(args), (nargs), (kwargs),   \
-                             (kwnames), (parser), (minpos), (maxpos),      \
-                             (minkw), (buf))
+#  define clinic_unpack_tuple_keywords_10(args, nargs, kwargs, kwnames,    \
+                                          parser, minpos, maxpos, minkw,   \
+                                          varpos, buf)                     \
+    clinic_unpack_keywords_10(ClinicTuple_ITEMS(args), (nargs), (kwargs),  \
+                              (kwnames), (parser), (minpos), (maxpos),     \
+                              (minkw), (varpos), (buf))
 #endif
+#define clinic_unpack_tuple_keywords_9(args, nargs, kwargs, kwnames,       \
+                                       parser, minpos, maxpos, minkw, buf) \
+    clinic_unpack_tuple_keywords_10(args, nargs, kwargs, kwnames, parser,  \
+                                    minpos, maxpos, minkw, 0, buf)
+#define ClinicArg_UnpackKeywordsFromTuple(...)                              \
+    CLINIC_EXPAND(CLINIC_BY_ARITY(__VA_ARGS__,                              \
+                                  clinic_unpack_tuple_keywords_10,          \
+                                  clinic_unpack_tuple_keywords_9, ~)        \
+                  (__VA_ARGS__))
 
 /* The same for a function with *args,
    whose tuple (a new reference) goes to buf[vararg]. */
@@ -944,6 +1072,21 @@ ClinicLong_Size_t_Converter(PyObject *obj, void *ptr)
     }
     *(size_t *)ptr = uval;
     return 1;
+}
+
+/* A file descriptor as 3.13's PyObject_AsFileDescriptor() reads it, the
+   call 3.13's parsers make: a bool is used, with a RuntimeWarning. */
+static inline int
+ClinicObject_AsFileDescriptor(PyObject *o)
+{
+#if PY_VERSION_HEX < 0x030D0000
+    if (PyBool_Check(o) &&
+        PyErr_WarnEx(PyExc_RuntimeWarning,
+                     "bool is used as a file descriptor", 1) < 0) {
+        return -1;
+    }
+#endif
+    return PyObject_AsFileDescriptor(o);
 }
 
 /* A file descriptor: an int, or an object with fileno(). */

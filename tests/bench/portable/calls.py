@@ -3,11 +3,14 @@ a test), and the time the argument parsing takes: a call's time less that
 of the same call to bench.noop, which parses nothing.  Best of REPEAT runs
 of NUMBER calls each.
 
-usage: calls.py DIR_3_11 DIR_PORTABLE [NUMBER [REPEAT]]
-Each DIR holds a build of bench.c: with 3.11's output and with the
-portable target's, against the Python running this.  Prints one line per
-case: its name, then for 3.11's output, the portable output and
-PyArg_ParseTupleAndKeywords, each "calls/s:parse-ns".
+usage: calls.py DIR_OWN DIR_PORTABLE [NUMBER [REPEAT]]
+       calls.py --keyword-calls DIR N
+Each DIR holds a build of bench.c: with the dialect's own output and with
+the portable target's, against the Python running this.  Prints one line
+per case: its name, then for the dialect's output, the portable output
+and PyArg_ParseTupleAndKeywords, each "calls/s:parse-ns".  With
+--keyword-calls, makes N keyword calls to DIR's bench.f and nothing else
+(for an instruction count).
 """
 import glob
 import importlib.util
@@ -38,7 +41,16 @@ def timers(funcs, args):
             for f in funcs]
 
 
+def keyword_calls(path, n):
+    f, o = load(path).f, object()
+    for _ in range(n):
+        f(a=1, b=o, c=2.0)
+
+
 def main():
+    if sys.argv[1] == "--keyword-calls":
+        keyword_calls(sys.argv[2], int(sys.argv[3]))
+        return
     d311, dport = sys.argv[1], sys.argv[2]
     number = int(sys.argv[3]) if len(sys.argv) > 3 else 200000
     repeat = int(sys.argv[4]) if len(sys.argv) > 4 else 9

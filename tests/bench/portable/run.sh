@@ -1,10 +1,15 @@
 #!/bin/sh
-# make bench, second part: the cost of the portable target's parsers.
-# tests/bench/portable/bench.c is regenerated twice, by clinic (3.11's
-# output) and by clinic --target portable, and both are built against the
-# same CPython 3.11; calls.py times the same calls on both and on the same
+# make bench, second part: the cost of the portable target's parsers, for
+# each dialect D of BENCH_PORTABLE_DIALECTS (default "3.11 3.13"; a newer
+# one is one more word).  tests/bench/portable/bench.c is regenerated
+# twice, by clinic --dialect D (D's own output) and by clinic --dialect D
+# --target portable, and both are built against CPython D (D's own output
+# as CPython's core builds it: Py_BUILD_CORE_MODULE, the internal headers
+# for 3.13's); calls.py times the same calls on both and on the same
 # signature parsed by PyArg_ParseTupleAndKeywords, interleaved, best of
-# several rounds.  Not a test: it reports, and fails only if something
+# several rounds; and callgrind counts the instructions of 100,000 keyword
+# calls on each (the steady measure on a busy machine), less those of a
+# run without them.  Not a test: it reports, and fails only if something
 # cannot be built or run.
 #   usage: run.sh [CLINIC]         NUMBER, REPEAT: calls per round, rounds
 set -eu
@@ -12,41 +17,66 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 CLINIC=${1:-build/clinic}
 case $CLINIC in /*) ;; *) CLINIC=$top/$CLINIC ;; esac
-PY=$(sh "$top/tests/portable/pythons.sh" 3.11 | sed -n 's/^3.11 //p')
-[ -n "$PY" ] || { echo "bench: no CPython 3.11 with headers" >&2; exit 1; }
-
 out=$top/build/bench-portable
 rm -rf "$out"
-mkdir -p "$out/3.11" "$out/portable"
-cp "$here/bench.c" "$out/3.11/"
-cp "$here/bench.c" "$out/portable/"
-(cd "$out/3.11" && "$CLINIC" -q bench.c)
-(cd "$out/portable" && "$CLINIC" -q --target portable bench.c)
-inc=$("$PY" -c '
+
+for D in ${BENCH_PORTABLE_DIALECTS:-3.11 3.13}; do
+    PY=$(sh "$top/tests/portable/pythons.sh" "$D" | sed -n "s/^$D //p")
+    [ -n "$PY" ] || { echo "bench: no CPython $D with headers" >&2; exit 1; }
+    o=$out/$D
+    mkdir -p "$o/own" "$o/portable"
+    cp "$here/bench.c" "$o/own/"
+    cp "$here/bench.c" "$o/portable/"
+    (cd "$o/own" && "$CLINIC" -q --dialect "$D" bench.c)
+    (cd "$o/portable" && "$CLINIC" -q --dialect "$D" --target portable bench.c)
+    inc=$("$PY" -c '
 import sysconfig
 p = sysconfig.get_paths()
 print(" ".join(sorted({"-I" + p["include"], "-I" + p["platinclude"]})))')
-suffix=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-for d in 3.11 portable; do
-    # shellcheck disable=SC2086
-    ${CC:-cc} -shared -fPIC -O2 -std=c11 -Wall -Wextra -Werror \
-        -Wno-missing-field-initializers $inc \
-        -o "$out/$d/bench$suffix" "$out/$d/bench.c"
+    internal=$("$PY" -c '
+import os, sysconfig
+d = os.path.join(sysconfig.get_paths()["include"], "internal")
+print("-DPy_BUILD_CORE_MODULE -I" + d if os.path.isdir(d) else "")')
+    suffix=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+    for d in own portable; do
+        flags=
+        [ "$d" = own ] && flags=$internal
+        # shellcheck disable=SC2086
+        ${CC:-cc} -shared -fPIC -O2 -std=c11 -Wall -Wextra -Werror \
+            -Wno-missing-field-initializers -Wno-unused-parameter $inc $flags \
+            -o "$o/$d/bench$suffix" "$o/$d/bench.c"
 done
 
-echo "Calls per second on $("$PY" -c 'import sys; print(sys.version.split()[0])')" \
-     "(best of ${REPEAT:-9} rounds of ${NUMBER:-200000} calls),"
-echo "and the parsing's own time per call (less that of a call that parses nothing):"
-echo
-PYTHONDONTWRITEBYTECODE=1 "$PY" "$here/calls.py" "$out/3.11" "$out/portable" \
-    "${NUMBER:-200000}" "${REPEAT:-9}" | awk '
-function m(x) { return sprintf("%5.1fM", x / 1e6) }
-BEGIN {
-    printf "%-16s %16s %16s %16s %8s %8s\n", "call", "3.11 output", "portable",
-           "PyArg_Parse...", "port/3.11", "port/PTAK"
-}
-{
-    split($2, a, ":"); split($3, b, ":"); split($4, c, ":")
-    printf "%-16s %6s %5.1f ns %6s %5.1f ns %6s %5.1f ns %8.2f %8.1fx\n", $1,
-           m(a[1]), a[2], m(b[1]), b[2], m(c[1]), c[2], b[1] / a[1], b[1] / c[1]
-}'
+    echo "Dialect $D: calls per second on CPython $("$PY" -c 'import sys; print(sys.version.split()[0])')" \
+         "(best of ${REPEAT:-9} rounds of ${NUMBER:-200000} calls),"
+    echo "and the parsing's own time per call (less that of a call that parses nothing):"
+    echo
+    PYTHONDONTWRITEBYTECODE=1 "$PY" "$here/calls.py" "$o/own" "$o/portable" \
+        "${NUMBER:-200000}" "${REPEAT:-9}" | awk -v d="$D" '
+    function m(x) { return sprintf("%5.1fM", x / 1e6) }
+    BEGIN {
+        printf "%-16s %16s %16s %16s %8s %8s\n", "call", d " output", "portable",
+               "PyArg_Parse...", "port/own", "port/PTAK"
+    }
+    {
+        split($2, a, ":"); split($3, b, ":"); split($4, c, ":")
+        printf "%-16s %6s %5.1f ns %6s %5.1f ns %6s %5.1f ns %8.2f %8.1fx\n", $1,
+               m(a[1]), a[2], m(b[1]), b[2], m(c[1]), c[2], b[1] / a[1], b[1] / c[1]
+    }'
+    if command -v valgrind > /dev/null 2>&1; then
+        instr() {   # DIR N: instructions of a run making N keyword calls
+            PYTHONDONTWRITEBYTECODE=1 valgrind --tool=callgrind \
+                --callgrind-out-file=/dev/null "$PY" "$here/calls.py" --keyword-calls \
+                "$1" "$2" 2>&1 | sed -n 's/.*Collected : *//p'
+        }
+        n=100000
+        own=$(( ($(instr "$o/own" $n) - $(instr "$o/own" 0)) / n ))
+        port=$(( ($(instr "$o/portable" $n) - $(instr "$o/portable" 0)) / n ))
+        echo
+        echo "keyword call, instructions per call (callgrind): $D output $own," \
+             "portable $port: port/own $(awk -v a="$own" -v b="$port" 'BEGIN {printf "%.2f", a / b}')"
+    else
+        echo "keyword call, instructions per call: not measured (no valgrind)"
+    fi
+    echo
+done
