@@ -27,7 +27,7 @@
 typedef struct Eval {
     Arena *a;
     PyEvalScope scope;
-    const char *error;
+    PyException exc;      /* what was raised: exc.type NULL until then */
     size_t built;         /* bytes of strs, bytes and tuples built so far */
 } Eval;
 
@@ -36,16 +36,25 @@ typedef struct Eval {
    C initialiser needs more. */
 #define EVAL_BUILD_LIMIT ((size_t)16 << 20)
 
+/* Raises type(*args): message is str() of it, args_repr the arguments
+   as its repr() shows them. */
+static bool raise_args(Eval *ev, const char *type, const char *message,
+                       const char *args_repr)
+{
+    ev->exc.type = type;
+    ev->exc.message = message;
+    ev->exc.repr = arena_printf(ev->a, "%s(%s)", type, args_repr);
+    return false;
+}
+
+/* Raises type(msg), or type() when msg is NULL. */
 static bool raise(Eval *ev, const char *exc, const char *msg)
 {
+    if (!msg)
+        return raise_args(ev, exc, "", "");
     StrBuf sb = STRBUF_INIT;
-    sb_adds(&sb, exc);
-    sb_addc(&sb, '(');
-    if (msg)
-        pystr_repr(&sb, msg, strlen(msg));
-    sb_addc(&sb, ')');
-    ev->error = pysb_take(&sb, ev->a);
-    return false;
+    pystr_repr(&sb, msg, strlen(msg));
+    return raise_args(ev, exc, msg, pysb_take(&sb, ev->a));
 }
 
 /* Counts bytes the evaluation builds: MemoryError past the limit. */
@@ -335,8 +344,9 @@ static bool float_binop(Eval *ev, const char *op, double x, double y, PyValue *o
         double r = pow(x, y);
         if (isinf(r) && isfinite(x) && isfinite(y)) {
             /* CPython reports the C library's ERANGE as an OSError-style pair */
-            ev->error = "OverflowError(34, 'Numerical result out of range')";
-            return false;
+            return raise_args(ev, "OverflowError",
+                              "(34, 'Numerical result out of range')",
+                              "34, 'Numerical result out of range'");
         }
         *out = float_value(r);
     } else {
@@ -593,13 +603,13 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
     if (is_int(&l) && is_int(&r)) {
         if (exact_int_binop(ev, op, &l, &r, out))
             return true;
-        if (ev->error)
+        if (ev->exc.type)
             return false;
         int64_t x, y;
         if (get_i64(&l, &x) && get_i64(&r, &y)) {
             if (int_binop(ev, op, x, y, out))
                 return true;
-            if (ev->error)
+            if (ev->exc.type)
                 return false;
         } else if (strcmp(op, "MatMult") != 0) {
             if (strcmp(op, "Div") == 0 || strcmp(op, "FloorDiv") == 0 || strcmp(op, "Mod") == 0) {
@@ -619,7 +629,7 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
             return raise(ev, "OverflowError", "int too large to convert to float");
         if (float_binop(ev, op, x, y, out))
             return true;
-        if (ev->error)
+        if (ev->exc.type)
             return false;
         return unsupported(ev, op, &l, &r);
     }
@@ -1217,12 +1227,11 @@ static bool eval_subscript(Eval *ev, const PyExpr *e, PyValue *out)
                 *out = v.items[v.nitems + i];
                 return true;
             }
+        /* str() of a KeyError is the repr of its key */
         StrBuf sb = STRBUF_INIT;
-        sb_adds(&sb, "KeyError(");
         pyvalue_repr(&sb, &idx);
-        sb_addc(&sb, ')');
-        ev->error = pysb_take(&sb, ev->a);
-        return false;
+        const char *key = pysb_take(&sb, ev->a);
+        return raise_args(ev, "KeyError", key, key);
     }
     if (!is_sequence(&v))
         return raise(ev, "TypeError", arena_printf(ev->a, "'%s' object is not subscriptable", tn));
@@ -1397,7 +1406,7 @@ static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
 }
 
 bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope, PyValue *out,
-                    const char **error)
+                    PyException *exc)
 {
     Eval ev = { .a = a, .scope = scope };
     PyValue v;
@@ -1407,81 +1416,25 @@ bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope, PyValue *out,
         raise(&ev, "SyntaxError", syntax);
     else if (eval(&ev, e, &v)) {
         *out = v;
-        if (error)
-            *error = NULL;
+        if (exc)
+            *exc = (PyException){0};
         return true;
     }
-    if (error)
-        *error = ev.error;
+    if (exc)
+        *exc = ev.exc;
     return false;
 }
 
-bool pyexpr_eval(Arena *a, const PyExpr *e, PyValue *out, const char **error)
+bool pyexpr_eval(Arena *a, const PyExpr *e, PyValue *out, PyException *exc)
 {
-    return pyexpr_eval_in(a, e, PY_SCOPE_GLOBALS, out, error);
+    return pyexpr_eval_in(a, e, PY_SCOPE_GLOBALS, out, exc);
 }
 
 /* ---- exceptions as a traceback prints them -------------------------------- */
 
-/* Decodes the Python str literal at s (a repr we produced); returns the
-   position after it, or NULL when s holds no single literal. */
-static const char *unrepr(const char *s, StrBuf *out)
+char *pyexpr_exception_line(Arena *a, const PyException *exc)
 {
-    char quote = *s;
-    if (quote != '\'' && quote != '"')
-        return NULL;
-    for (s++; *s && *s != quote; s++) {
-        if (*s != '\\') {
-            sb_addc(out, *s);
-            continue;
-        }
-        s++;
-        switch (*s) {
-        case 'n': sb_addc(out, '\n'); break;
-        case 't': sb_addc(out, '\t'); break;
-        case 'r': sb_addc(out, '\r'); break;
-        case 'x': case 'u': case 'U': {
-            int digits = *s == 'x' ? 2 : *s == 'u' ? 4 : 8;
-            uint32_t cp = 0;
-            for (int i = 0; i < digits && isxdigit((unsigned char)s[1]); i++) {
-                s++;
-                cp = cp * 16 + (uint32_t)(isdigit((unsigned char)*s) ? *s - '0'
-                                                                     : (*s | 0x20) - 'a' + 10);
-            }
-            utf8_encode(out, cp);
-            break;
-        }
-        case '\0':
-            return NULL;
-        default: sb_addc(out, *s); break;
-        }
-    }
-    return *s == quote ? s + 1 : NULL;
-}
-
-char *pyexpr_exception_line(Arena *a, const char *error)
-{
-    const char *open = strchr(error, '(');
-    size_t n = strlen(error);
-    if (!open || n < 2 || error[n - 1] != ')')
-        return arena_strdup(a, error);
-    const char *args = open + 1;
-    size_t nargs = (size_t)(error + n - 1 - args);
-    int tlen = (int)(open - error);
-    if (nargs == 0)
-        return arena_strndup(a, error, (size_t)tlen);
-    /* KeyError's str() is the repr of its key */
-    if (strncmp(error, "KeyError(", 9) == 0)
-        return arena_printf(a, "KeyError: %.*s", (int)nargs, args);
-    StrBuf msg = STRBUF_INIT;
-    const char *end = unrepr(args, &msg);
-    char *line;
-    if (end && end == error + n - 1) {
-        line = arena_printf(a, "%.*s: %s", tlen, error, msg.buf);
-    } else {
-        /* several arguments: str() shows the args tuple */
-        line = arena_printf(a, "%.*s: (%.*s)", tlen, error, (int)nargs, args);
-    }
-    sb_free(&msg);
-    return line;
+    if (!*exc->message)
+        return arena_strdup(a, exc->type);
+    return arena_printf(a, "%s: %s", exc->type, exc->message);
 }
