@@ -14,6 +14,7 @@
  */
 #include "python/pyexpr.h"
 #include "python/pyexpr_int.h"
+#include "python/pyvm_int.h"
 #include "base/strbuf.h"
 
 #include <ctype.h>
@@ -29,6 +30,7 @@ typedef struct Eval {
     PyEvalScope scope;
     PyException exc;      /* what was raised: exc.type NULL until then */
     size_t built;         /* bytes of strs, bytes and tuples built so far */
+    uint64_t work;        /* work done so far (see spend) */
 } Eval;
 
 /* What one evaluation may build.  Python builds any str its memory
@@ -67,6 +69,29 @@ static bool charge(Eval *ev, size_t bytes)
     return raise(ev, "MemoryError",
                  arena_printf(ev->a, "the value built here passes %zu MiB: clinic stops there",
                               EVAL_BUILD_LIMIT >> 20));
+}
+
+/* Counts work the evaluation does, before it does it, in the units and
+   with the budget of the interpreter's (vm_work in pyvm_int.h): a file's
+   python blocks may work that much, and so may one expression.
+   RuntimeError past it. */
+static bool spend(Eval *ev, uint64_t units)
+{
+    if (units <= WORK_LIMIT - ev->work) {
+        ev->work += units;
+        return true;
+    }
+    return raise(ev, "RuntimeError",
+                 arena_printf(ev->a, "the expression did more work than clinic allows "
+                              "(%llu units: big-int limb steps, bytes searched): "
+                              "clinic stops it there",
+                              (unsigned long long)WORK_LIMIT));
+}
+
+/* The work of x * y, as the interpreter charges it (vm_int_work). */
+static bool spend_mul(Eval *ev, const char *x, const char *y)
+{
+    return spend(ev, vm_work_of(pyint_work(x, y), WORK_LIMB));
 }
 
 static bool eval(Eval *ev, const PyExpr *e, PyValue *out);
@@ -183,18 +208,25 @@ static const char *int_text(const PyValue *v)
     return v->kind == PY_BOOL ? (v->b ? "1" : "0") : v->s;
 }
 
-/* x ** n for n >= 0, or NULL when the result would be absurdly long. */
-static const char *int_pow(Arena *a, const char *x, int64_t n)
+/* x ** n for n >= 0, or NULL when the result would be absurdly long
+   (or, with ev->exc set, the work is past the budget). */
+static const char *int_pow(Eval *ev, const char *x, int64_t n)
 {
     const char *result = "1", *base = x;
     while (n > 0) {
         if (strlen(result) + strlen(base) > 3000)
             return NULL;
-        if (n & 1)
-            result = pyint_mul(a, result, base);
+        if (n & 1) {
+            if (!spend_mul(ev, result, base))
+                return NULL;
+            result = pyint_mul(ev->a, result, base);
+        }
         n >>= 1;
-        if (n)
-            base = pyint_mul(a, base, base);
+        if (n) {
+            if (!spend_mul(ev, base, base))
+                return NULL;
+            base = pyint_mul(ev->a, base, base);
+        }
     }
     return result;
 }
@@ -205,11 +237,13 @@ static bool exact_int_binop(Eval *ev, const char *op, const PyValue *l, const Py
 {
     const char *x = int_text(l), *y = int_text(r);
     int64_t n;
-    if (strcmp(op, "Add") == 0) {
-        *out = py_make_int(pyint_add(ev->a, x, y));
-    } else if (strcmp(op, "Sub") == 0) {
-        *out = py_make_int(pyint_add(ev->a, x, pyint_negate(ev->a, y)));
+    if (strcmp(op, "Add") == 0 || strcmp(op, "Sub") == 0) {
+        if (!spend(ev, strlen(x) + strlen(y)))
+            return false;
+        *out = py_make_int(pyint_add(ev->a, x, op[0] == 'A' ? y : pyint_negate(ev->a, y)));
     } else if (strcmp(op, "Mult") == 0) {
+        if (!spend_mul(ev, x, y))
+            return false;
         *out = py_make_int(pyint_mul(ev->a, x, y));
     } else if (strcmp(op, "LShift") == 0 && strcmp(x, "0") != 0 && *y != '-' &&
                (!pyint_to_i64(y, &n) || n > INT32_MAX)) {
@@ -218,9 +252,14 @@ static bool exact_int_binop(Eval *ev, const char *op, const PyValue *l, const Py
                                    : raise(ev, "OverflowError", "too many digits in integer");
     } else if ((strcmp(op, "Pow") == 0 || strcmp(op, "LShift") == 0) &&
                pyint_to_i64(y, &n) && n >= 0) {
-        const char *p = op[0] == 'P' ? int_pow(ev->a, x, n) : int_pow(ev->a, "2", n);
-        if (p && op[0] == 'L')
+        const char *p = op[0] == 'P' ? int_pow(ev, x, n) : int_pow(ev, "2", n);
+        if (ev->exc.type)
+            return false;
+        if (p && op[0] == 'L') {
+            if (!spend_mul(ev, x, p))
+                return false;
             p = pyint_mul(ev->a, x, p);
+        }
         *out = p ? py_make_int(p) : big_int();
     } else {
         return false;
@@ -818,12 +857,12 @@ static bool order(Eval *ev, const char *op, const PyValue *l, const PyValue *r, 
     return true;
 }
 
-static bool find_bytes(const char *hay, size_t n, const char *needle, size_t m)
+/* item in seq for two strs or two bytes: a search in linear time. */
+static bool find_bytes(Eval *ev, const PyValue *item, const PyValue *seq, bool *res)
 {
-    for (size_t i = 0; i + m <= n; i++)
-        if (memcmp(hay + i, needle, m) == 0)
-            return true;
-    return false;
+    uint64_t work;
+    *res = py_find(seq->s, seq->len, item->s, item->len, false, &work) != SIZE_MAX;
+    return spend(ev, work);
 }
 
 static bool contains(Eval *ev, const PyValue *item, const PyValue *seq, bool *res)
@@ -855,14 +894,12 @@ static bool contains(Eval *ev, const PyValue *item, const PyValue *seq, bool *re
                          arena_printf(ev->a, "'in <string>' requires string as left operand, not %s",
                                       py_value_type_name(item)));
         if (seq->kind == PY_STR && item->kind == PY_STR)
-            *res = find_bytes(seq->s, seq->len, item->s, item->len);
+            return find_bytes(ev, item, seq, res);
         return true;
     }
     if (is_bytes(seq)) {
-        if (item->kind == PY_BYTES && seq->kind == PY_BYTES) {
-            *res = find_bytes(seq->s, seq->len, item->s, item->len);
-            return true;
-        }
+        if (item->kind == PY_BYTES && seq->kind == PY_BYTES)
+            return find_bytes(ev, item, seq, res);
         int64_t byte;
         if (is_int(item) && get_i64(item, &byte)) {
             if (byte < 0 || byte > 255)

@@ -59,6 +59,13 @@ bool unicode_isprintable(uint32_t c);
 size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 void utf8_encode(StrBuf *sb, uint32_t cp);
 
+/* Where needle (m bytes) first occurs in hay (n bytes), or from the end
+   with last; SIZE_MAX when it does not.  Linear in n + m (two-way for
+   longer needles); *work gets the work done, in the interpreter's units
+   (pyvm_seq.c). */
+size_t py_find(const char *hay, size_t n, const char *needle, size_t m,
+               bool last, uint64_t *work);
+
 /* sb's text copied into the arena; sb's memory released. */
 char *pysb_take(StrBuf *sb, Arena *a);
 

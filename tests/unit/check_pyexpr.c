@@ -392,6 +392,27 @@ START_TEST(test_eval_uncomputed)
     ck_assert(!eval_text(a, "('x' * 2**23 + 'y') + ('x' * 2**23)",
                          PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert(!strncmp(exc.repr, "MemoryError(", 12));
+    /* a search takes time linear in its operands (a naive one would
+       compare 2**21 bytes at each of 2**21 places) */
+    ck_assert(eval_text(a, "'a' * 2**21 + 'b' in 'a' * 2**22",
+                        PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(v.kind == PY_BOOL && !v.b);
+    ck_assert(eval_text(a, "b'ab' in b'x' * 2**20 + b'ab'",
+                        PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(v.kind == PY_BOOL && v.b);
+    /* and big-int work has the interpreter's budget: 400 factors of
+       1401 digits are past it, 100 are not */
+    StrBuf product = STRBUF_INIT;
+    for (int i = 0; i < 400; i++)
+        sb_adds(&product, i ? " * 10**1400" : "10**1400");
+    ck_assert(!eval_text(a, product.buf, PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.type, "RuntimeError");
+    ck_assert_ptr_nonnull(strstr(exc.message, "more work than clinic allows"));
+    product.buf[strlen("10**1400") + 99 * strlen(" * 10**1400")] = '\0';
+    ck_assert(eval_text(a, product.buf, PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_int_eq(v.kind, PY_INT);
+    ck_assert_uint_eq(v.len, 100 * 1400 + 1);
+    sb_free(&product);
     /* a list joined is a list with its repr */
     ck_assert(eval_text(a, "[1] + ['a']", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(py_repr(a, &v), "[1, 'a']");
