@@ -150,26 +150,11 @@ static bool eval_attribute(Eval *ev, const PyExpr *e, PyValue *out)
 
 /* ---- arithmetic --------------------------------------------------------- */
 
-static const char *const op_symbols[][2] = {
-    { "Add", "+" }, { "Sub", "-" }, { "Mult", "*" }, { "Div", "/" },
-    { "FloorDiv", "//" }, { "Mod", "%" }, { "Pow", "** or pow()" },
-    { "LShift", "<<" }, { "RShift", ">>" }, { "BitOr", "|" },
-    { "BitXor", "^" }, { "BitAnd", "&" }, { "MatMult", "@" },
-};
-
-static const char *op_symbol(const char *op)
-{
-    for (size_t i = 0; i < sizeof op_symbols / sizeof op_symbols[0]; i++)
-        if (strcmp(op_symbols[i][0], op) == 0)
-            return op_symbols[i][1];
-    return op;
-}
-
 static bool unsupported(Eval *ev, const char *op, const PyValue *l, const PyValue *r)
 {
     return raise(ev, "TypeError",
                  arena_printf(ev->a, "unsupported operand type(s) for %s: '%s' and '%s'",
-                              op_symbol(op), py_value_type_name(l), py_value_type_name(r)));
+                              py_op_symbol(op), py_value_type_name(l), py_value_type_name(r)));
 }
 
 static bool is_int(const PyValue *v)
@@ -265,16 +250,6 @@ static bool exact_int_binop(Eval *ev, const char *op, const PyValue *l, const Py
         return false;
     }
     return true;
-}
-
-static double py_fmod(double x, double y)
-{
-    double m = fmod(x, y);
-    if (m != 0 && ((y < 0) != (m < 0)))
-        m += y;
-    else if (m == 0)
-        m = copysign(0.0, y);
-    return m;
 }
 
 static bool int_binop(Eval *ev, const char *op, int64_t x, int64_t y, PyValue *out)
@@ -376,7 +351,7 @@ static bool float_binop(Eval *ev, const char *op, double x, double y, PyValue *o
     } else if (strcmp(op, "Mod") == 0) {
         if (y == 0)
             return raise(ev, "ZeroDivisionError", "float modulo");
-        *out = float_value(py_fmod(x, y));
+        *out = float_value(py_float_mod(x, y));
     } else if (strcmp(op, "Pow") == 0) {
         if (x == 0 && y < 0)
             return raise(ev, "ZeroDivisionError", "0.0 cannot be raised to a negative power");

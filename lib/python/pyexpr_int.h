@@ -86,6 +86,12 @@ bool pyns_lookup(Arena *a, const char *id, PyEvalScope scope, PyValue *out);
    it exists but we do not model it, -1 when Python raises AttributeError. */
 int pyns_module_attr(const char *module, const char *attr, PyValue *out);
 
+/* Shared by the two evaluators (pyexpr_literal.c): the symbol of a
+   binary operator as TypeError's messages name it ("Add": "+", "Pow":
+   "** or pow()"), and x % y for floats, with the divisor's sign. */
+const char *py_op_symbol(const char *op);
+double py_float_mod(double x, double y);
+
 /* Makes values. */
 PyValue py_make_int(const char *digits);
 PyValue py_make_str(const char *s, size_t len);
