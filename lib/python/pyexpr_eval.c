@@ -797,7 +797,10 @@ static bool order(Eval *ev, const char *op, const PyValue *l, const PyValue *r, 
         *res = false;
         return true;
     }
-    if (lnum && rnum) {
+    if (is_int(l) && is_int(r)) {
+        /* exactly, at any size */
+        cmp = pyint_cmp(int_text(l), int_text(r));
+    } else if (lnum && rnum) {
         if (!pyvalue_as_double(l, &x) || !pyvalue_as_double(r, &y)) {
             *res = false;
             return true;
