@@ -270,6 +270,12 @@ const char *pyexpr_compile_error(Arena *a, const PyExpr *e);
    not defined", "MemoryError", "KeyError: 'k'". */
 char *pyexpr_exception_line(Arena *a, const PyException *exc);
 
+/* clinic.py's (3.11's) str constants at module level, name and value:
+   both namespaces, eval()'s (pyexpr_names.c) and the python blocks'
+   (converters_pyns.c), have them. */
+#define PY_CLINIC_NSTRINGS 10
+extern const char *const py_clinic_strings[PY_CLINIC_NSTRINGS][2];
+
 /* repr() of a Python str given as UTF-8 (what "{!r}" of a str prints). */
 char *py_repr_str(Arena *a, const char *s, size_t len);
 

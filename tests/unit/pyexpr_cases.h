@@ -1269,6 +1269,8 @@ static const struct PyexprCase { const char *mode, *text, *expected; } pyexpr_ca
     { "eval", "str", "<class 'str'>" },
     { "eval", "int", "<class 'int'>" },
     { "eval", "NoneType", "<class 'NoneType'>" },
+    { "eval", "CALLABLE", "'CALLABLE'" },
+    { "eval", "NO_VARARG", "'PY_SSIZE_T_MAX'" },
     { "eval", "buffer", "<class '__main__.buffer'>" },
     { "eval", "robuffer", "<class '__main__.robuffer'>" },
     { "eval", "rwbuffer", "<class '__main__.rwbuffer'>" },
