@@ -14,6 +14,8 @@
 
 #include <stdbool.h>
 
+#include "base/compiler.h"
+
 #if defined(__SSE2__) && !defined(CLINIC_NO_SIMD)
 #define CLINIC_SSE2 1
 #include <emmintrin.h>

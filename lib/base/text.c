@@ -110,7 +110,7 @@ static inline size_t next_with_hash(const StrMap *m, unsigned h, size_t from)
         if (m->len - i < 4)
             mask &= (1u << (m->len - i)) - 1;
         if (mask)
-            return i + (unsigned)__builtin_ctz(mask);
+            return i + (unsigned)clinic_lowest_bit(mask);
     }
     return m->len;
 #else
@@ -387,7 +387,7 @@ static inline const char *copy_to_brace(char **out, const char *p,
         unsigned mask = (unsigned)_mm_movemask_epi8(
             _mm_or_si128(_mm_cmpeq_epi8(x, open), _mm_cmpeq_epi8(x, close)));
         if (mask) {
-            unsigned k = (unsigned)__builtin_ctz(mask);
+            unsigned k = (unsigned)clinic_lowest_bit(mask);
             *out = o + k;
             return p + k;
         }
@@ -412,7 +412,7 @@ static const char *find_brace(const char *p, const char *end)
         unsigned mask = (unsigned)_mm_movemask_epi8(
             _mm_or_si128(_mm_cmpeq_epi8(x, open), _mm_cmpeq_epi8(x, close)));
         if (mask)
-            return p + __builtin_ctz(mask);
+            return p + clinic_lowest_bit(mask);
         p += 16;
     }
 #endif
@@ -444,7 +444,7 @@ static inline const char *find_any_of3(const char *p, const char *end, char x,
             _mm_cmpeq_epi8(v, vx),
             _mm_or_si128(_mm_cmpeq_epi8(v, vy), _mm_cmpeq_epi8(v, vz))));
         if (mask)
-            return p + __builtin_ctz(mask);
+            return p + clinic_lowest_bit(mask);
         p += 16;
     }
 #endif

@@ -17,6 +17,7 @@
 #include "model/message.h"
 #include "generate/output.h"
 #include "parse/route.h"
+#include "base/compiler.h"
 #include "base/text.h"
 
 /* ---- small pieces of the model ------------------------------------------- */
@@ -964,7 +965,7 @@ static const char *render_parser_definition(Arena *a, const char *t,
     /* the blocks' values, and whether the label stays */
     bool keep_exit = false;
     for (unsigned long long m = BLOCK_FIELDS & td->set; m; m &= m - 1) {
-        int i = __builtin_ctzll(m);
+        unsigned i = clinic_lowest_bit64(m);
         const char *v = td->value[i];
         if (!v)
             continue;

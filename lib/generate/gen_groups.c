@@ -13,6 +13,7 @@
 #include "model/converters.h"
 #include "generate/gen_int.h"
 #include "base/text.h"
+#include "python/pyvm.h"
 
 /* ---- permutations ---------------------------------------------------------- */
 
@@ -85,125 +86,22 @@ size_t gen_permute_optional_groups(Arena *a, const GenItems *left,
 
 /*
  * render_option_group_parsing sets the group flags in the order Python
- * iterates `{p.group for p in subset}`.  That order is the slot order of
- * CPython's set hash table, so we replay 3.11's setobject.c insertion
- * (linear probing, perturbation, growth) for small ints, whose hash is
- * the int itself except hash(-1) == -2.
+ * iterates `{p.group for p in subset}`: the slot order of the set's hash
+ * table (the interpreter's, pyset_order), for small ints, whose
+ * hash is the int itself except hash(-1) == -2.
  */
-#define PYSET_LINEAR_PROBES 9
-#define PYSET_PERTURB_SHIFT 5
-#define PYSET_MINSIZE 8
-
-typedef struct PySetSlot {
-    bool used;
-    long key;
-    intptr_t hash;
-} PySetSlot;
-
-typedef struct PySetSim {
-    PySetSlot *table;
-    size_t mask;
-    size_t fill;
-} PySetSim;
-
-static intptr_t pyint_hash(long v)
+size_t gen_pyset_int_order(Arena *a, const long *values, size_t n, long *out)
 {
-    return v == -1 ? -2 : (intptr_t)v;
-}
-
-static void pyset_store(PySetSlot *e, long key, intptr_t hash)
-{
-    e->used = true;
-    e->key = key;
-    e->hash = hash;
-}
-
-/* setobject.c's set_insert_clean: no duplicates, no dummies. */
-static void pyset_insert_clean(PySetSlot *table, size_t mask, long key,
-                               intptr_t hash)
-{
-    size_t perturb = (size_t)hash;
-    size_t i = (size_t)hash & mask;
-    size_t j;
-
-    for (;;) {
-        if (!table[i].used) {
-            pyset_store(&table[i], key, hash);
-            return;
-        }
-        if (i + PYSET_LINEAR_PROBES <= mask) {
-            for (j = 1; j <= PYSET_LINEAR_PROBES; j++) {
-                if (!table[i + j].used) {
-                    pyset_store(&table[i + j], key, hash);
-                    return;
-                }
-            }
-        }
-        perturb >>= PYSET_PERTURB_SHIFT;
-        i = (i * 5 + 1 + perturb) & mask;
+    int64_t *keys = arena_array_uninit(a, int64_t, n);
+    int64_t *hashes = arena_array_uninit(a, int64_t, n);
+    size_t *order = arena_array_uninit(a, size_t, n);
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = values[i];
+        hashes[i] = values[i] == -1 ? -2 : values[i];
     }
-}
-
-static void pyset_resize(PySetSim *s, size_t minused)
-{
-    size_t newsize = PYSET_MINSIZE, i;
-    PySetSlot *old = s->table;
-    size_t oldsize = s->mask + 1;
-
-    while (newsize <= minused)
-        newsize <<= 1;
-    s->table = xcalloc(newsize, sizeof *s->table);
-    s->mask = newsize - 1;
-    for (i = 0; i < oldsize; i++)
-        if (old[i].used)
-            pyset_insert_clean(s->table, s->mask, old[i].key, old[i].hash);
-    free(old);
-}
-
-/* setobject.c's set_add_entry. */
-static void pyset_add(PySetSim *s, long key)
-{
-    intptr_t hash = pyint_hash(key);
-    size_t mask = s->mask;
-    size_t perturb = (size_t)hash;
-    size_t i = (size_t)hash & mask;
-    PySetSlot *e;
-
-    for (;;) {
-        size_t k = i;
-        int probes = (i + PYSET_LINEAR_PROBES <= mask) ? PYSET_LINEAR_PROBES : 0;
-        do {
-            e = &s->table[k];
-            if (!e->used)
-                goto found_unused;
-            if (e->hash == hash && e->key == key)
-                return;                     /* already a member */
-            k++;
-        } while (probes--);
-        perturb >>= PYSET_PERTURB_SHIFT;
-        i = (i * 5 + 1 + perturb) & mask;
-    }
-found_unused:
-    pyset_store(e, key, hash);
-    s->fill++;
-    if (s->fill * 5 >= mask * 3)
-        pyset_resize(s, s->fill > 50000 ? s->fill * 2 : s->fill * 4);
-}
-
-size_t gen_pyset_int_order(const long *values, size_t n, long *out)
-{
-    PySetSim s;
-    size_t i, count = 0;
-
-    s.table = xcalloc(PYSET_MINSIZE, sizeof *s.table);
-    s.mask = PYSET_MINSIZE - 1;
-    s.fill = 0;
-    for (i = 0; i < n; i++)
-        pyset_add(&s, values[i]);
-    for (i = 0; i <= s.mask; i++)
-        if (s.table[i].used)
-            out[count++] = s.table[i].key;
-    free(s.table);
+    size_t count = pyset_order(a, keys, hashes, n, false, order);
+    for (size_t i = 0; i < count; i++)
+        out[i] = values[order[i]];
     return count;
 }
 
@@ -249,7 +147,7 @@ static void render_case(Clinic *c, Function *f, const GenItems *subset,
                 ordered[nordered++] = ids[i];
         }
     } else {
-        nordered = gen_pyset_int_order(ids, subset->n, ordered);
+        nordered = gen_pyset_int_order(a, ids, subset->n, ordered);
     }
     for (i = 0; i < nordered; i++) {
         if (ordered[i] == 0)              /* group_ids.discard(0) */

@@ -137,7 +137,8 @@ size_t gen_permute_optional_groups(Arena *a, const GenItems *left,
 /* The order in which CPython 3.11 iterates a set built by adding the
    given small ints in order (duplicates dropped).  Writes the distinct
    values to out (room for n) in iteration order and returns how many. */
-size_t gen_pyset_int_order(const long *values, size_t n, long *out);
+size_t gen_pyset_int_order(Arena *a, const long *values, size_t n,
+                           long *out);
 
 /* CLanguage.group_to_variable_name: "group_left_1", "group_right_2". */
 const char *gen_group_to_variable_name(Clinic *c, int group);

@@ -343,14 +343,6 @@ static const NamespaceDef functions_3_11[] = {
       "required_type_for_self_for_parser" },
 };
 
-static const char *const strings_3_11[][2] = {
-    { "version", "1" }, { "NO_VARARG", "PY_SSIZE_T_MAX" },
-    { "CLINIC_PREFIX", "__clinic_" }, { "sig_end_marker", "--" },
-    { "INVALID", "INVALID" }, { "CALLABLE", "CALLABLE" },
-    { "STATIC_METHOD", "STATIC_METHOD" }, { "CLASS_METHOD", "CLASS_METHOD" },
-    { "METHOD_INIT", "METHOD_INIT" }, { "METHOD_NEW", "METHOD_NEW" },
-};
-
 /* The values of the namespace made on first use (pyvm_lazy_value):
    the classes of the built-in converters (made from the static rows
    alone, the same whenever they are made: no row's default_type names a
@@ -472,7 +464,7 @@ const PyFlavour cpy_flavour_3_11 = {
     "3.11",
     cpy_converter_methods_3_11, cpy_return_methods_3_11,
     functions_3_11, COUNT(functions_3_11),
-    strings_3_11, COUNT(strings_3_11),
+    py_clinic_strings, PY_CLINIC_NSTRINGS,
     "__main__",   /* clinic.py runs as a script */
     true, false, true, false,
 };

@@ -728,12 +728,12 @@ static ConverterArg *eval_keywords(Clinic *c, const PyExpr *call,
         if (!k->arg && (c->dialect->fixes & FIX_CONVERTER_CALL_CHECKED))
             clinic_fail(c, 0, "Cannot use a kwarg splat in a function-call "
                               "annotation");
-        const char *error = NULL;
+        PyException exc;
         PyValue value;
         if (!pyexpr_eval_in(c->arena, k->value, PY_SCOPE_GLOBALS, &value,
-                            &error))
+                            &exc))
             clinic_fail(c, 0, "Exception raised during parsing:\n%s",
-                        error ? pyexpr_exception_line(c->arena, error) : "");
+                        pyexpr_exception_line(c->arena, &exc));
         if (!k->arg) {
             *splat = true;
             continue;

@@ -398,12 +398,6 @@ static const char *dotted_name(Clinic *c, const PyExpr *e)
     return arena_printf(c->arena, "%s.%s", dotted_name(c, e->left), e->id);
 }
 
-static bool error_is(const char *error, const char *exception)
-{
-    size_t n = strlen(exception);
-    return error && !strncmp(error, exception, n) && error[n] == '(';
-}
-
 /* clinic.py's words for a name as a default without c_default; a note
    when the name is a misspelt True, False, None or NULL ("true"). */
 CLINIC_NORETURN static void fail_named_constant(Clinic *c, const char *name)
@@ -449,18 +443,17 @@ static void parse_default(Clinic *c, const char *default_text,
         /* with a c_default we can be more lenient about the default
            value, but at least make sure it's a valid expression */
         PyValue v;
-        const char *error = NULL;
+        PyException exc;
         /* clinic.py evals the default *string*, so statement-only forms
            ("*a", "1; 2") raise SyntaxError there too. */
         if (pyexpr_eval_source(c->arena, def, PY_SCOPE_STATE_PARAMETER, &v,
-                               &error)) {
+                               &exc)) {
             if (v.kind == PY_UNSPECIFIED)
                 clinic_fail(c, 0, "'unspecified' is not a legal default "
                                   "value!");
-        } else if (!error_is(error, "NameError")) {
+        } else if (strcmp(exc.type, "NameError")) {
             /* NameError: probably a named constant */
-            clinic_failm(c, 0, MSG_MALFORMED_DEFAULT,
-                         MSG_ARGS(def, error ? error : ""));
+            clinic_failm(c, 0, MSG_MALFORMED_DEFAULT, MSG_ARGS(def, exc.repr));
         }
     }
 
@@ -488,9 +481,8 @@ static void parse_default(Clinic *c, const char *default_text,
             fail_named_constant(c, py_default);
         /* the c_default check above already evaluated it: anything but a
            NameError (the constant is C's, not Python's) has failed */
-        const char *error = NULL;
         if (!pyexpr_eval_in(c->arena, expr, PY_SCOPE_STATE_PARAMETER, value,
-                            &error))
+                            NULL))
             *value = py_unknown;
     } else if (pyexpr_literal_eval(c->arena, expr, value)) {
         py_default = py_repr(c->arena, value);

@@ -1314,7 +1314,7 @@ PyExpr *pyexpr_parse(Arena *a, const char *src, PySyntaxError *err)
 
 /* Python's SyntaxError repr for eval(text): SyntaxError(msg, ('<string>',
    lineno, offset, text, end_lineno, end_offset)), offsets 1-based. */
-static const char *eval_syntax_error(Arena *a, const char *msg, const char *text,
+static PyException eval_syntax_error(Arena *a, const char *msg, const char *text,
                                      size_t offset, size_t end)
 {
     StrBuf sb = STRBUF_INIT;
@@ -1326,7 +1326,10 @@ static const char *eval_syntax_error(Arena *a, const char *msg, const char *text
     else
         sb_adds(&sb, "None");
     sb_addf(&sb, ", 1, %zu))", end);
-    return pysb_take(&sb, a);
+    /* str() of a SyntaxError names the file and line */
+    return (PyException){ .type = "SyntaxError",
+                          .message = arena_printf(a, "%s (<string>, line 1)", msg),
+                          .repr = pysb_take(&sb, a) };
 }
 
 typedef struct CompileCheck {
@@ -1421,7 +1424,7 @@ const char *pyexpr_compile_error(Arena *a, const PyExpr *e)
 static PyExpr *plain_default(Arena *a, const char *text, size_t frame);
 
 bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
-                        PyValue *out, const char **error)
+                        PyValue *out, PyException *exc)
 {
     /* eval() skips leading blanks of a string source */
     while (*text == ' ' || *text == '\t')
@@ -1429,7 +1432,7 @@ bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
     /* a constant or a name: nothing the compiler could refuse */
     PyExpr *plain = plain_default(a, text, 0);
     if (plain)
-        return pyexpr_eval_in(a, plain, scope, out, error);
+        return pyexpr_eval_in(a, plain, scope, out, exc);
     ParseResult res;
     PySyntaxError err;
     if (!parse_framed(a, text, FRAME_EVAL, &res, &err)) {
@@ -1439,18 +1442,18 @@ bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
         size_t n = strlen(line);
         if (n && line[n - 1] == '\n')
             line = arena_strndup(a, line, n - 1);
-        if (error)
-            *error = eval_syntax_error(a, err.msg, line, offset, end);
+        if (exc)
+            *exc = eval_syntax_error(a, err.msg, line, offset, end);
         return false;
     }
     CompileCheck cc = { .a = a };
     if (find_compile_error(res.expr, &cc)) {
-        if (error)
-            *error = eval_syntax_error(a, cc.msg, NULL, cc.start + 1,
-                                       cc.end + 1);
+        if (exc)
+            *exc = eval_syntax_error(a, cc.msg, NULL, cc.start + 1,
+                                     cc.end + 1);
         return false;
     }
-    return pyexpr_eval_in(a, res.expr, scope, out, error);
+    return pyexpr_eval_in(a, res.expr, scope, out, exc);
 }
 
 /* before + text + after, as clinic.py frames a line for ast.parse(). */

@@ -197,11 +197,20 @@ bool pyexpr_parse_params(Arena *a, const char *text, PyParamDecl *out,
 /* ast.literal_eval: false (Python's ValueError) for anything else. */
 bool pyexpr_literal_eval(Arena *a, const PyExpr *e, PyValue *out);
 
+/* An exception eval() raised. */
+typedef struct PyException {
+    const char *type;     /* its class: "NameError", "KeyError" */
+    const char *message;  /* str() of it: "name 'x' is not defined";
+                             "" when it was raised without arguments */
+    const char *repr;     /* repr() of it, as clinic prints it:
+                             "NameError(\"name 'x' is not defined\")" */
+} PyException;
+
 /* eval() in clinic.py's globals, enough for converter arguments and
    defaults: literals, the namespace's classes, sets, unary and binary
-   arithmetic.  Returns false and sets *error (Python's exception repr,
-   e.g. "NameError(\"name 'x' is not defined\")") when Python would raise. */
-bool pyexpr_eval(Arena *a, const PyExpr *e, PyValue *out, const char **error);
+   arithmetic.  Returns false and fills *exc (when not NULL) where Python
+   would raise. */
+bool pyexpr_eval(Arena *a, const PyExpr *e, PyValue *out, PyException *exc);
 
 /* ast.dump(e) as Python 3.11 prints it (it appears in one error message). */
 char *pyexpr_dump(Arena *a, const PyExpr *e);
@@ -241,26 +250,31 @@ bool pyexpr_any(const PyExpr *e, bool (*visit)(const PyExpr *, void *),
    DSLParser.state_parameter, the same plus that method's locals. */
 typedef enum PyEvalScope { PY_SCOPE_GLOBALS, PY_SCOPE_STATE_PARAMETER } PyEvalScope;
 bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope,
-                    PyValue *out, const char **error);
+                    PyValue *out, PyException *exc);
 
 /* eval(text) as DSLParser.state_parameter calls it on a default given
    with c_default: Python compiles the *string* in 'eval' mode, so forms
    only a statement allows ("*a", "1; 2", "yield x") and compile-time
    errors ("'yield' outside function", "keyword argument repeated") raise
-   SyntaxError, whose repr (with its location tuple) is in *error. */
+   SyntaxError, whose repr has its location tuple. */
 bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
-                        PyValue *out, const char **error);
+                        PyValue *out, PyException *exc);
 
 /* The SyntaxError message the compiler would give for an expression the
    parser accepted ("'yield' outside function", "keyword argument
    repeated: a"), or NULL: eval() of a parsed tree compiles it first. */
 const char *pyexpr_compile_error(Arena *a, const PyExpr *e);
 
-/* The last line of a traceback for an exception given by its repr (as
-   pyexpr_eval reports it): "NameError(\"name 'x' is not defined\")" gives
-   "NameError: name 'x' is not defined", "MemoryError()" "MemoryError",
-   "KeyError('k')" "KeyError: 'k'" (traceback.format_exception_only). */
-char *pyexpr_exception_line(Arena *a, const char *error);
+/* The last line of a traceback for an exception (as
+   traceback.format_exception_only prints it): "NameError: name 'x' is
+   not defined", "MemoryError", "KeyError: 'k'". */
+char *pyexpr_exception_line(Arena *a, const PyException *exc);
+
+/* clinic.py's (3.11's) str constants at module level, name and value:
+   both namespaces, eval()'s (pyexpr_names.c) and the python blocks'
+   (converters_pyns.c), have them. */
+#define PY_CLINIC_NSTRINGS 10
+extern const char *const py_clinic_strings[PY_CLINIC_NSTRINGS][2];
 
 /* repr() of a Python str given as UTF-8 (what "{!r}" of a str prints). */
 char *py_repr_str(Arena *a, const char *s, size_t len);

@@ -14,6 +14,7 @@
  */
 #include "python/pyexpr.h"
 #include "python/pyexpr_int.h"
+#include "python/pyvm_int.h"
 #include "base/strbuf.h"
 
 #include <ctype.h>
@@ -27,8 +28,9 @@
 typedef struct Eval {
     Arena *a;
     PyEvalScope scope;
-    const char *error;
+    PyException exc;      /* what was raised: exc.type NULL until then */
     size_t built;         /* bytes of strs, bytes and tuples built so far */
+    uint64_t work;        /* work done so far (see spend) */
 } Eval;
 
 /* What one evaluation may build.  Python builds any str its memory
@@ -36,16 +38,25 @@ typedef struct Eval {
    C initialiser needs more. */
 #define EVAL_BUILD_LIMIT ((size_t)16 << 20)
 
+/* Raises type(*args): message is str() of it, args_repr the arguments
+   as its repr() shows them. */
+static bool raise_args(Eval *ev, const char *type, const char *message,
+                       const char *args_repr)
+{
+    ev->exc.type = type;
+    ev->exc.message = message;
+    ev->exc.repr = arena_printf(ev->a, "%s(%s)", type, args_repr);
+    return false;
+}
+
+/* Raises type(msg), or type() when msg is NULL. */
 static bool raise(Eval *ev, const char *exc, const char *msg)
 {
+    if (!msg)
+        return raise_args(ev, exc, "", "");
     StrBuf sb = STRBUF_INIT;
-    sb_adds(&sb, exc);
-    sb_addc(&sb, '(');
-    if (msg)
-        pystr_repr(&sb, msg, strlen(msg));
-    sb_addc(&sb, ')');
-    ev->error = pysb_take(&sb, ev->a);
-    return false;
+    pystr_repr(&sb, msg, strlen(msg));
+    return raise_args(ev, exc, msg, pysb_take(&sb, ev->a));
 }
 
 /* Counts bytes the evaluation builds: MemoryError past the limit. */
@@ -58,6 +69,29 @@ static bool charge(Eval *ev, size_t bytes)
     return raise(ev, "MemoryError",
                  arena_printf(ev->a, "the value built here passes %zu MiB: clinic stops there",
                               EVAL_BUILD_LIMIT >> 20));
+}
+
+/* Counts work the evaluation does, before it does it, in the units and
+   with the budget of the interpreter's (vm_work in pyvm_int.h): a file's
+   python blocks may work that much, and so may one expression.
+   RuntimeError past it. */
+static bool spend(Eval *ev, uint64_t units)
+{
+    if (units <= WORK_LIMIT - ev->work) {
+        ev->work += units;
+        return true;
+    }
+    return raise(ev, "RuntimeError",
+                 arena_printf(ev->a, "the expression did more work than clinic allows "
+                              "(%llu units: big-int limb steps, bytes searched): "
+                              "clinic stops it there",
+                              (unsigned long long)WORK_LIMIT));
+}
+
+/* The work of x * y, as the interpreter charges it (vm_int_work). */
+static bool spend_mul(Eval *ev, const char *x, const char *y)
+{
+    return spend(ev, vm_work_of(pyint_work(x, y), WORK_LIMB));
 }
 
 static bool eval(Eval *ev, const PyExpr *e, PyValue *out);
@@ -116,26 +150,11 @@ static bool eval_attribute(Eval *ev, const PyExpr *e, PyValue *out)
 
 /* ---- arithmetic --------------------------------------------------------- */
 
-static const char *const op_symbols[][2] = {
-    { "Add", "+" }, { "Sub", "-" }, { "Mult", "*" }, { "Div", "/" },
-    { "FloorDiv", "//" }, { "Mod", "%" }, { "Pow", "** or pow()" },
-    { "LShift", "<<" }, { "RShift", ">>" }, { "BitOr", "|" },
-    { "BitXor", "^" }, { "BitAnd", "&" }, { "MatMult", "@" },
-};
-
-static const char *op_symbol(const char *op)
-{
-    for (size_t i = 0; i < sizeof op_symbols / sizeof op_symbols[0]; i++)
-        if (strcmp(op_symbols[i][0], op) == 0)
-            return op_symbols[i][1];
-    return op;
-}
-
 static bool unsupported(Eval *ev, const char *op, const PyValue *l, const PyValue *r)
 {
     return raise(ev, "TypeError",
                  arena_printf(ev->a, "unsupported operand type(s) for %s: '%s' and '%s'",
-                              op_symbol(op), py_value_type_name(l), py_value_type_name(r)));
+                              py_op_symbol(op), py_value_type_name(l), py_value_type_name(r)));
 }
 
 static bool is_int(const PyValue *v)
@@ -174,18 +193,25 @@ static const char *int_text(const PyValue *v)
     return v->kind == PY_BOOL ? (v->b ? "1" : "0") : v->s;
 }
 
-/* x ** n for n >= 0, or NULL when the result would be absurdly long. */
-static const char *int_pow(Arena *a, const char *x, int64_t n)
+/* x ** n for n >= 0, or NULL when the result would be absurdly long
+   (or, with ev->exc set, the work is past the budget). */
+static const char *int_pow(Eval *ev, const char *x, int64_t n)
 {
     const char *result = "1", *base = x;
     while (n > 0) {
         if (strlen(result) + strlen(base) > 3000)
             return NULL;
-        if (n & 1)
-            result = pyint_mul(a, result, base);
+        if (n & 1) {
+            if (!spend_mul(ev, result, base))
+                return NULL;
+            result = pyint_mul(ev->a, result, base);
+        }
         n >>= 1;
-        if (n)
-            base = pyint_mul(a, base, base);
+        if (n) {
+            if (!spend_mul(ev, base, base))
+                return NULL;
+            base = pyint_mul(ev->a, base, base);
+        }
     }
     return result;
 }
@@ -196,11 +222,13 @@ static bool exact_int_binop(Eval *ev, const char *op, const PyValue *l, const Py
 {
     const char *x = int_text(l), *y = int_text(r);
     int64_t n;
-    if (strcmp(op, "Add") == 0) {
-        *out = py_make_int(pyint_add(ev->a, x, y));
-    } else if (strcmp(op, "Sub") == 0) {
-        *out = py_make_int(pyint_add(ev->a, x, pyint_negate(ev->a, y)));
+    if (strcmp(op, "Add") == 0 || strcmp(op, "Sub") == 0) {
+        if (!spend(ev, strlen(x) + strlen(y)))
+            return false;
+        *out = py_make_int(pyint_add(ev->a, x, op[0] == 'A' ? y : pyint_negate(ev->a, y)));
     } else if (strcmp(op, "Mult") == 0) {
+        if (!spend_mul(ev, x, y))
+            return false;
         *out = py_make_int(pyint_mul(ev->a, x, y));
     } else if (strcmp(op, "LShift") == 0 && strcmp(x, "0") != 0 && *y != '-' &&
                (!pyint_to_i64(y, &n) || n > INT32_MAX)) {
@@ -209,24 +237,19 @@ static bool exact_int_binop(Eval *ev, const char *op, const PyValue *l, const Py
                                    : raise(ev, "OverflowError", "too many digits in integer");
     } else if ((strcmp(op, "Pow") == 0 || strcmp(op, "LShift") == 0) &&
                pyint_to_i64(y, &n) && n >= 0) {
-        const char *p = op[0] == 'P' ? int_pow(ev->a, x, n) : int_pow(ev->a, "2", n);
-        if (p && op[0] == 'L')
+        const char *p = op[0] == 'P' ? int_pow(ev, x, n) : int_pow(ev, "2", n);
+        if (ev->exc.type)
+            return false;
+        if (p && op[0] == 'L') {
+            if (!spend_mul(ev, x, p))
+                return false;
             p = pyint_mul(ev->a, x, p);
+        }
         *out = p ? py_make_int(p) : big_int();
     } else {
         return false;
     }
     return true;
-}
-
-static double py_fmod(double x, double y)
-{
-    double m = fmod(x, y);
-    if (m != 0 && ((y < 0) != (m < 0)))
-        m += y;
-    else if (m == 0)
-        m = copysign(0.0, y);
-    return m;
 }
 
 static bool int_binop(Eval *ev, const char *op, int64_t x, int64_t y, PyValue *out)
@@ -328,15 +351,16 @@ static bool float_binop(Eval *ev, const char *op, double x, double y, PyValue *o
     } else if (strcmp(op, "Mod") == 0) {
         if (y == 0)
             return raise(ev, "ZeroDivisionError", "float modulo");
-        *out = float_value(py_fmod(x, y));
+        *out = float_value(py_float_mod(x, y));
     } else if (strcmp(op, "Pow") == 0) {
         if (x == 0 && y < 0)
             return raise(ev, "ZeroDivisionError", "0.0 cannot be raised to a negative power");
         double r = pow(x, y);
         if (isinf(r) && isfinite(x) && isfinite(y)) {
             /* CPython reports the C library's ERANGE as an OSError-style pair */
-            ev->error = "OverflowError(34, 'Numerical result out of range')";
-            return false;
+            return raise_args(ev, "OverflowError",
+                              "(34, 'Numerical result out of range')",
+                              "34, 'Numerical result out of range'");
         }
         *out = float_value(r);
     } else {
@@ -593,13 +617,13 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
     if (is_int(&l) && is_int(&r)) {
         if (exact_int_binop(ev, op, &l, &r, out))
             return true;
-        if (ev->error)
+        if (ev->exc.type)
             return false;
         int64_t x, y;
         if (get_i64(&l, &x) && get_i64(&r, &y)) {
             if (int_binop(ev, op, x, y, out))
                 return true;
-            if (ev->error)
+            if (ev->exc.type)
                 return false;
         } else if (strcmp(op, "MatMult") != 0) {
             if (strcmp(op, "Div") == 0 || strcmp(op, "FloorDiv") == 0 || strcmp(op, "Mod") == 0) {
@@ -619,7 +643,7 @@ static bool eval_binop(Eval *ev, const PyExpr *e, PyValue *out)
             return raise(ev, "OverflowError", "int too large to convert to float");
         if (float_binop(ev, op, x, y, out))
             return true;
-        if (ev->error)
+        if (ev->exc.type)
             return false;
         return unsupported(ev, op, &l, &r);
     }
@@ -773,7 +797,10 @@ static bool order(Eval *ev, const char *op, const PyValue *l, const PyValue *r, 
         *res = false;
         return true;
     }
-    if (lnum && rnum) {
+    if (is_int(l) && is_int(r)) {
+        /* exactly, at any size */
+        cmp = pyint_cmp(int_text(l), int_text(r));
+    } else if (lnum && rnum) {
         if (!pyvalue_as_double(l, &x) || !pyvalue_as_double(r, &y)) {
             *res = false;
             return true;
@@ -808,12 +835,12 @@ static bool order(Eval *ev, const char *op, const PyValue *l, const PyValue *r, 
     return true;
 }
 
-static bool find_bytes(const char *hay, size_t n, const char *needle, size_t m)
+/* item in seq for two strs or two bytes: a search in linear time. */
+static bool find_bytes(Eval *ev, const PyValue *item, const PyValue *seq, bool *res)
 {
-    for (size_t i = 0; i + m <= n; i++)
-        if (memcmp(hay + i, needle, m) == 0)
-            return true;
-    return false;
+    uint64_t work;
+    *res = py_find(seq->s, seq->len, item->s, item->len, false, &work) != SIZE_MAX;
+    return spend(ev, work);
 }
 
 static bool contains(Eval *ev, const PyValue *item, const PyValue *seq, bool *res)
@@ -845,14 +872,12 @@ static bool contains(Eval *ev, const PyValue *item, const PyValue *seq, bool *re
                          arena_printf(ev->a, "'in <string>' requires string as left operand, not %s",
                                       py_value_type_name(item)));
         if (seq->kind == PY_STR && item->kind == PY_STR)
-            *res = find_bytes(seq->s, seq->len, item->s, item->len);
+            return find_bytes(ev, item, seq, res);
         return true;
     }
     if (is_bytes(seq)) {
-        if (item->kind == PY_BYTES && seq->kind == PY_BYTES) {
-            *res = find_bytes(seq->s, seq->len, item->s, item->len);
-            return true;
-        }
+        if (item->kind == PY_BYTES && seq->kind == PY_BYTES)
+            return find_bytes(ev, item, seq, res);
         int64_t byte;
         if (is_int(item) && get_i64(item, &byte)) {
             if (byte < 0 || byte > 255)
@@ -1217,12 +1242,11 @@ static bool eval_subscript(Eval *ev, const PyExpr *e, PyValue *out)
                 *out = v.items[v.nitems + i];
                 return true;
             }
+        /* str() of a KeyError is the repr of its key */
         StrBuf sb = STRBUF_INIT;
-        sb_adds(&sb, "KeyError(");
         pyvalue_repr(&sb, &idx);
-        sb_addc(&sb, ')');
-        ev->error = pysb_take(&sb, ev->a);
-        return false;
+        const char *key = pysb_take(&sb, ev->a);
+        return raise_args(ev, "KeyError", key, key);
     }
     if (!is_sequence(&v))
         return raise(ev, "TypeError", arena_printf(ev->a, "'%s' object is not subscriptable", tn));
@@ -1397,7 +1421,7 @@ static bool eval(Eval *ev, const PyExpr *e, PyValue *out)
 }
 
 bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope, PyValue *out,
-                    const char **error)
+                    PyException *exc)
 {
     Eval ev = { .a = a, .scope = scope };
     PyValue v;
@@ -1407,81 +1431,25 @@ bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope, PyValue *out,
         raise(&ev, "SyntaxError", syntax);
     else if (eval(&ev, e, &v)) {
         *out = v;
-        if (error)
-            *error = NULL;
+        if (exc)
+            *exc = (PyException){0};
         return true;
     }
-    if (error)
-        *error = ev.error;
+    if (exc)
+        *exc = ev.exc;
     return false;
 }
 
-bool pyexpr_eval(Arena *a, const PyExpr *e, PyValue *out, const char **error)
+bool pyexpr_eval(Arena *a, const PyExpr *e, PyValue *out, PyException *exc)
 {
-    return pyexpr_eval_in(a, e, PY_SCOPE_GLOBALS, out, error);
+    return pyexpr_eval_in(a, e, PY_SCOPE_GLOBALS, out, exc);
 }
 
 /* ---- exceptions as a traceback prints them -------------------------------- */
 
-/* Decodes the Python str literal at s (a repr we produced); returns the
-   position after it, or NULL when s holds no single literal. */
-static const char *unrepr(const char *s, StrBuf *out)
+char *pyexpr_exception_line(Arena *a, const PyException *exc)
 {
-    char quote = *s;
-    if (quote != '\'' && quote != '"')
-        return NULL;
-    for (s++; *s && *s != quote; s++) {
-        if (*s != '\\') {
-            sb_addc(out, *s);
-            continue;
-        }
-        s++;
-        switch (*s) {
-        case 'n': sb_addc(out, '\n'); break;
-        case 't': sb_addc(out, '\t'); break;
-        case 'r': sb_addc(out, '\r'); break;
-        case 'x': case 'u': case 'U': {
-            int digits = *s == 'x' ? 2 : *s == 'u' ? 4 : 8;
-            uint32_t cp = 0;
-            for (int i = 0; i < digits && isxdigit((unsigned char)s[1]); i++) {
-                s++;
-                cp = cp * 16 + (uint32_t)(isdigit((unsigned char)*s) ? *s - '0'
-                                                                     : (*s | 0x20) - 'a' + 10);
-            }
-            utf8_encode(out, cp);
-            break;
-        }
-        case '\0':
-            return NULL;
-        default: sb_addc(out, *s); break;
-        }
-    }
-    return *s == quote ? s + 1 : NULL;
-}
-
-char *pyexpr_exception_line(Arena *a, const char *error)
-{
-    const char *open = strchr(error, '(');
-    size_t n = strlen(error);
-    if (!open || n < 2 || error[n - 1] != ')')
-        return arena_strdup(a, error);
-    const char *args = open + 1;
-    size_t nargs = (size_t)(error + n - 1 - args);
-    int tlen = (int)(open - error);
-    if (nargs == 0)
-        return arena_strndup(a, error, (size_t)tlen);
-    /* KeyError's str() is the repr of its key */
-    if (strncmp(error, "KeyError(", 9) == 0)
-        return arena_printf(a, "KeyError: %.*s", (int)nargs, args);
-    StrBuf msg = STRBUF_INIT;
-    const char *end = unrepr(args, &msg);
-    char *line;
-    if (end && end == error + n - 1) {
-        line = arena_printf(a, "%.*s: %s", tlen, error, msg.buf);
-    } else {
-        /* several arguments: str() shows the args tuple */
-        line = arena_printf(a, "%.*s: (%.*s)", tlen, error, (int)nargs, args);
-    }
-    sb_free(&msg);
-    return line;
+    if (!*exc->message)
+        return arena_strdup(a, exc->type);
+    return arena_printf(a, "%s: %s", exc->type, exc->message);
 }

@@ -12,7 +12,34 @@
 #include "python/pyexpr_int.h"
 #include "base/strbuf.h"
 
+#include <math.h>
 #include <string.h>
+
+const char *py_op_symbol(const char *op)
+{
+    static const char *const symbols[][2] = {
+        { "Add", "+" }, { "Sub", "-" }, { "Mult", "*" }, { "Div", "/" },
+        { "FloorDiv", "//" }, { "Mod", "%" }, { "Pow", "** or pow()" },
+        { "LShift", "<<" }, { "RShift", ">>" }, { "BitOr", "|" },
+        { "BitXor", "^" }, { "BitAnd", "&" }, { "MatMult", "@" },
+    };
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
+        if (!strcmp(symbols[i][0], op))
+            return symbols[i][1];
+    return op;
+}
+
+double py_float_mod(double x, double y)
+{
+    double m = fmod(x, y);
+    if (m) {
+        if ((y < 0) != (m < 0))
+            m += y;
+    } else {
+        m = copysign(0.0, y);
+    }
+    return m;
+}
 
 static bool is_number(const PyValue *v)
 {

@@ -39,12 +39,7 @@ static const NameEntry names[] = {
     { "NULL", N_CONST, 0, NULL }, { "unspecified", N_CONST, 0, NULL },
     { "unknown", N_CONST, 0, NULL }, { "Ellipsis", N_CONST, 0, NULL },
     { "NotImplemented", N_CONST, 0, NULL }, { "__debug__", N_CONST, 0, NULL },
-    { "version", N_STR, 0, "1" }, { "NO_VARARG", N_STR, 0, "PY_SSIZE_T_MAX" },
-    { "CLINIC_PREFIX", N_STR, 0, "__clinic_" }, { "sig_end_marker", N_STR, 0, "--" },
     { "__name__", N_STR, 0, "__main__" },
-    { "CALLABLE", N_OBJECT, 0, NULL }, { "CLASS_METHOD", N_OBJECT, 0, NULL },
-    { "INVALID", N_OBJECT, 0, NULL }, { "METHOD_INIT", N_OBJECT, 0, NULL },
-    { "METHOD_NEW", N_OBJECT, 0, NULL }, { "STATIC_METHOD", N_OBJECT, 0, NULL },
     { "CLINIC_PREFIXED_ARGS", N_SET, 0, NULL }, { "c_keywords", N_SET, 0, NULL },
     { "unsupported_special_methods", N_SET, 0, NULL },
     { "converters", N_DICT, 0, NULL }, { "legacy_converters", N_DICT, 0, NULL },
@@ -55,6 +50,15 @@ static const NameEntry names[] = {
     { "__doc__", N_CONST, 0, NULL }, { "__file__", N_OBJECT, 0, NULL },
     { "__cached__", N_CONST, 0, NULL }, { "__loader__", N_OBJECT, 0, NULL },
     { "__package__", N_CONST, 0, NULL }, { "__spec__", N_CONST, 0, NULL },
+};
+
+const char *const py_clinic_strings[PY_CLINIC_NSTRINGS][2] = {
+    { "version", "1" }, { "NO_VARARG", "PY_SSIZE_T_MAX" },
+    { "CLINIC_PREFIX", "__clinic_" }, { "sig_end_marker", "--" },
+    /* the kinds of a function, each its own name */
+    { "INVALID", "INVALID" }, { "CALLABLE", "CALLABLE" },
+    { "STATIC_METHOD", "STATIC_METHOD" }, { "CLASS_METHOD", "CLASS_METHOD" },
+    { "METHOD_INIT", "METHOD_INIT" }, { "METHOD_NEW", "METHOD_NEW" },
 };
 
 /* modules, classes, builtin_classes, functions and builtins are sorted
@@ -271,6 +275,13 @@ static PyValue make_type(unsigned bit)
 
 bool pyns_lookup(Arena *a, const char *id, PyEvalScope scope, PyValue *out)
 {
+    for (size_t i = 0; i < PY_CLINIC_NSTRINGS; i++)
+        if (py_clinic_strings[i][0][0] == id[0] &&
+            strcmp(py_clinic_strings[i][0], id) == 0) {
+            *out = py_make_str(py_clinic_strings[i][1],
+                               strlen(py_clinic_strings[i][1]));
+            return true;
+        }
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (names[i].name[0] != id[0] || strcmp(names[i].name, id) != 0)
             continue;

@@ -11,6 +11,7 @@
  */
 #include "python/pyexpr.h"
 #include "python/pyexpr_int.h"
+#include "python/pyvm.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -514,35 +515,6 @@ size_t py_class_hash(unsigned bit)
     return 0;
 }
 
-/* setobject.c's probing: the slot, then (in big tables) the next nine,
-   then a perturbed jump. */
-static void set_insert(unsigned *table, size_t mask, unsigned bit)
-{
-    size_t hash = py_class_hash(bit), perturb = hash, i = hash & mask;
-    for (;;) {
-        size_t probes = i + 9 <= mask ? 9 : 0;
-        for (size_t j = 0; j <= probes; j++)
-            if (!table[i + j]) {
-                table[i + j] = bit;
-                return;
-            }
-        perturb >>= 5;
-        i = (i * 5 + 1 + perturb) & mask;
-    }
-}
-
-/* Reinserts a table's members, in its order, into a fresh table of size
-   slots (set_table_resize, set_merge). */
-static void set_reinsert(unsigned *table, size_t old_mask, size_t size)
-{
-    unsigned old[32];
-    memcpy(old, table, sizeof old);
-    memset(table, 0, 32 * sizeof *table);
-    for (size_t i = 0; i <= old_mask; i++)
-        if (old[i])
-            set_insert(table, size - 1, old[i]);
-}
-
 /* The members of a PY_SET in the order Python would iterate it, having
    built it by adding v->items in order (or the PYT_ bits in order); with
    frozen, then copied by frozenset(), which sizes its table for twice
@@ -550,10 +522,11 @@ static void set_reinsert(unsigned *table, size_t old_mask, size_t size)
 static size_t set_iteration_order(const PyValue *v, bool frozen,
                                   unsigned *out)
 {
-    unsigned inserted[16], table[32] = { 0 };
-    size_t n = 0;
+    unsigned inserted[NTYPES];
+    int64_t keys[NTYPES], hashes[NTYPES];
+    size_t order[NTYPES], n = 0;
     if (v->items)
-        for (size_t i = 0; i < v->nitems && n < 16; i++) {
+        for (size_t i = 0; i < v->nitems && n < NTYPES; i++) {
             unsigned bit = v->items[i].types;
             bool dup = false;
             for (size_t k = 0; k < n; k++)
@@ -565,38 +538,21 @@ static size_t set_iteration_order(const PyValue *v, bool frozen,
         for (size_t i = 0; i < NTYPES; i++)
             if (v->types & type_table[i].bit)
                 inserted[n++] = type_table[i].bit;
-    size_t mask = 7, fill = 0;
     for (size_t k = 0; k < n; k++) {
-        set_insert(table, mask, inserted[k]);
-        if (++fill * 5 >= mask * 3) {
-            /* grow to the power of two above 4 * used, reinserting in
-               table order */
-            size_t size = 8;
-            while (size <= fill * 4)
-                size <<= 1;
-            set_reinsert(table, mask, size);
-            mask = size - 1;
-        }
+        keys[k] = inserted[k];
+        hashes[k] = (int64_t)py_class_hash(inserted[k]);
     }
-    if (frozen && n * 5 >= 7 * 3) {
-        size_t size = 8;
-        while (size <= n * 2)
-            size <<= 1;
-        if (size - 1 != mask) {
-            set_reinsert(table, mask, size);
-            mask = size - 1;
-        }
-    }
-    size_t count = 0;
-    for (size_t i = 0; i <= mask; i++)
-        if (table[i])
-            out[count++] = table[i];
+    Arena *a = arena_new();
+    size_t count = pyset_order(a, keys, hashes, n, frozen, order);
+    arena_free(a);
+    for (size_t k = 0; k < count; k++)
+        out[k] = inserted[order[k]];
     return count;
 }
 
 static void repr_class_set(StrBuf *sb, const PyValue *v, bool frozen)
 {
-    unsigned order[16];
+    unsigned order[NTYPES];
     size_t n = set_iteration_order(v, frozen, order);
     sb_addc(sb, '{');
     for (size_t i = 0; i < n; i++) {

@@ -98,6 +98,16 @@ void pyvm_set_memory_limit(PyVM *vm, size_t bytes);
 
 /* ---- values and objects, for hosts ------------------------------------- */
 
+/* The order a Python set iterates the keys added to it in this order
+   (setobject.c's table, the one the interpreter's sets are), for keys
+   that are numbers (small ints, classes by their PYT_ bit) with the
+   hashes Python gives them.  out gets the indices of the members' first
+   occurrences, in table order; with frozen, in the order frozenset() of
+   that set lays them out anew.  Returns the number of members. */
+size_t pyset_order(Arena *a, const int64_t *keys, const int64_t *hashes,
+                   size_t n, bool frozen, size_t *out);
+
+
 /* The host's own state, for callbacks that get only the interpreter. */
 void pyvm_set_host(PyVM *vm, void *host);
 void *pyvm_host(const PyVM *vm);

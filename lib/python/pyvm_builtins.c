@@ -1225,14 +1225,7 @@ static const struct {
    names in a fixed order, into an empty dict): its hashes and index are
    kept per thread once made and copied into the next interpreter's. */
 #define NFUNCTIONS (sizeof builtin_functions / sizeof builtin_functions[0])
-#define BUILTINS_MAX 128
-#define BUILTINS_INDEX 256
-static _Thread_local struct {
-    bool made;
-    size_t cap, index_size;
-    int64_t hashes[BUILTINS_MAX];
-    int32_t index[BUILTINS_INDEX];
-} builtins_layout;
+static _Thread_local PyDictLayout builtins_layout;
 
 /* the classes by name: everything but the internal ones */
 static const int named[] = {
@@ -1281,40 +1274,10 @@ void vm_install_builtins(PyVM *vm)
         natives[i].name = builtin_functions[i].name;
         natives[i].fn = builtin_functions[i].fn;
     }
-    size_t n = NBUILTINS;
-    PyDict *d = vm->builtins;
-    const char *name;
-    PyValue value;
-    if (builtins_layout.made && d->len == 0) {
-        d->keys = arena_array_uninit(vm->a, PyValue, builtins_layout.cap);
-        d->values = arena_array_uninit(vm->a, PyValue, builtins_layout.cap);
-        d->hashes = arena_array_uninit(vm->a, int64_t, builtins_layout.cap);
-        d->index = arena_array_uninit(vm->a, int32_t,
-                                      builtins_layout.index_size);
-        d->cap = builtins_layout.cap;
-        d->index_size = builtins_layout.index_size;
-        memcpy(d->hashes, builtins_layout.hashes, n * sizeof *d->hashes);
-        memcpy(d->index, builtins_layout.index,
-               d->index_size * sizeof *d->index);
-        for (size_t i = 0; i < n; i++) {
-            builtin_entry(vm, i, natives, &name, &value);
-            d->keys[i] = py_make_str(name, strlen(name));
-            d->values[i] = value;
-        }
-        d->len = n;
-        return;
-    }
-    vm_dict_reserve(vm, d, d->len + n);
-    for (size_t i = 0; i < n; i++) {
-        builtin_entry(vm, i, natives, &name, &value);
-        vm_dict_set_static(vm, d, name, value);
-    }
-    if (d->len == n && n <= BUILTINS_MAX && d->index_size <= BUILTINS_INDEX) {
-        builtins_layout.made = true;
-        builtins_layout.cap = d->cap;
-        builtins_layout.index_size = d->index_size;
-        memcpy(builtins_layout.hashes, d->hashes, n * sizeof *d->hashes);
-        memcpy(builtins_layout.index, d->index,
-               d->index_size * sizeof *d->index);
-    }
+    const char *names[NBUILTINS];
+    PyValue values[NBUILTINS];
+    for (size_t i = 0; i < NBUILTINS; i++)
+        builtin_entry(vm, i, natives, &names[i], &values[i]);
+    pyvm_dict_fill_static(vm, &vm->builtins->ob, &builtins_layout, names,
+                          values, NBUILTINS);
 }

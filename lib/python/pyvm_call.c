@@ -324,7 +324,7 @@ bool vm_protect(PyVM *vm, void (*f)(PyVM *, void *), void *ctx)
     h.temp = vm_temp_mark(vm);
     int line = vm->line;
     if (!h.prev)   /* the outermost run: calls measure the stack from here */
-        vm->stack_base = (uintptr_t)__builtin_frame_address(0);
+        vm->stack_base = CLINIC_STACK_ADDRESS();
     vm->handler = &h;
     if (setjmp(h.jb) == 0) {
         f(vm, ctx);

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/compiler.h"
 #include "python/pyexpr_int.h"
 #include "python/pyvm.h"
 
@@ -444,7 +445,7 @@ static inline uint64_t vm_work_of(uint64_t n, uint64_t per)
 _Noreturn void vm_recursion_error(PyVM *vm, const char *where);
 static inline bool vm_stack_spent(const PyVM *vm)
 {
-    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    uintptr_t here = CLINIC_STACK_ADDRESS();
     return vm->stack_base > here && vm->stack_base - here > vm->stack_budget;
 }
 static inline void vm_enter(PyVM *vm, const char *where)

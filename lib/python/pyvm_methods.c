@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- list -------------------------------------------------------------- */
@@ -807,29 +808,24 @@ static const NativeDef type_methods[] = {
 };
 
 /* A method table's dict is laid out the same in every interpreter (fixed
-   names put in order into an empty dict): its hashes and index are kept
-   per thread once made, and copied into the next interpreter's instead
-   of hashing and probing every name again. */
-#define LAYOUT_ENTRIES 64
-#define LAYOUT_INDEX 128
-typedef struct MethodLayout {
-    const NativeDef *defs;
-    size_t cap, index_size;
-    int64_t hashes[LAYOUT_ENTRIES];
-    int32_t index[LAYOUT_INDEX];
-} MethodLayout;
-static _Thread_local MethodLayout method_layouts[12];
+   names put in order into an empty dict): pyvm_dict_fill_static keeps
+   its layout per thread once made.  extra: a last entry, for dict's
+   fromkeys (NULL: none). */
+#define METHODS_MAX 64
+static _Thread_local PyDictLayout method_layouts[12];
 
-static void install(PyVM *vm, int type, const NativeDef *defs, size_t which)
+static void install(PyVM *vm, int type, const NativeDef *defs, size_t which,
+                    const char *extra_name, PyValue extra)
 {
     size_t n = 0;
     while (defs[n].name)
         n++;
-    PyDict *d = vm->types[type]->dict;
-    MethodLayout *l = &method_layouts[which];
-    size_t cap = d->len + n + (type == T_DICT);   /* fromkeys */
+    if (n > METHODS_MAX)
+        abort();   /* a table longer than names[] holds: raise METHODS_MAX */
     /* the natives, as vm_native makes them, in one allocation */
     PyNative *natives = arena_array_of(vm->a, PyNative, n);
+    const char *names[METHODS_MAX + 1];
+    PyValue values[METHODS_MAX + 1];
     for (size_t i = 0; i < n; i++) {
         natives[i].ob.kind = OBJ_NATIVE;
         natives[i].ob.type = vm->types[T_BUILTIN];
@@ -838,54 +834,33 @@ static void install(PyVM *vm, int type, const NativeDef *defs, size_t which)
         natives[i].is_method = true;
         /* every value is an object: object's methods take any self */
         natives[i].self_type = type == T_OBJECT ? NULL : vm->types[type];
+        names[i] = defs[i].name;
+        values[i] = vm_obj(&natives[i]);
     }
-    if (l->defs == defs && d->len == 0) {
-        vm_dict_changing(d);
-        d->keys = arena_array_uninit(vm->a, PyValue, l->cap);
-        d->values = arena_array_uninit(vm->a, PyValue, l->cap);
-        d->hashes = arena_array_uninit(vm->a, int64_t, l->cap);
-        d->index = arena_array_uninit(vm->a, int32_t, l->index_size);
-        d->cap = l->cap;
-        d->index_size = l->index_size;
-        memcpy(d->hashes, l->hashes, n * sizeof *d->hashes);
-        memcpy(d->index, l->index, l->index_size * sizeof *d->index);
-        for (size_t i = 0; i < n; i++) {
-            d->keys[i] = py_make_str(defs[i].name, strlen(defs[i].name));
-            d->values[i] = vm_obj(&natives[i]);
-        }
-        d->len = n;
-        return;
+    if (extra_name) {
+        names[n] = extra_name;
+        values[n++] = extra;
     }
-    vm_dict_reserve(vm, d, cap);
-    for (size_t i = 0; i < n; i++)
-        vm_dict_set_static(vm, d, defs[i].name, vm_obj(&natives[i]));
-    if (d->len == n && n <= LAYOUT_ENTRIES && d->cap == cap &&
-        d->index_size <= LAYOUT_INDEX) {
-        l->defs = defs;
-        l->cap = d->cap;
-        l->index_size = d->index_size;
-        memcpy(l->hashes, d->hashes, n * sizeof *d->hashes);
-        memcpy(l->index, d->index, d->index_size * sizeof *d->index);
-    }
+    pyvm_dict_fill_static(vm, &vm->types[type]->dict->ob,
+                          &method_layouts[which], names, values, n);
 }
 
 void vm_install_methods(PyVM *vm)
 {
-    install(vm, T_STR, vm_str_methods, 0);
-    install(vm, T_LIST, list_methods, 1);
-    install(vm, T_TUPLE, tuple_methods, 2);
-    install(vm, T_DICT, dict_methods, 3);
-    install(vm, T_SET, set_methods, 4);
-    install(vm, T_FROZENSET, frozenset_methods, 5);
-    install(vm, T_INT, int_methods, 6);
-    install(vm, T_FLOAT, float_methods, 7);
-    install(vm, T_BYTES, vm_bytes_methods, 8);
-    install(vm, T_OBJECT, object_methods, 9);
-    install(vm, T_BASE_EXCEPTION, exception_methods, 10);
-    install(vm, T_TYPE, type_methods, 11);
     /* dict.fromkeys is a classmethod */
     PyWrapper *w = vm_alloc_obj(vm, sizeof *w, OBJ_WRAPPER,
                                 vm->types[T_CLASSMETHOD]);
     w->func = vm_native(vm, "fromkeys", d_fromkeys, NULL, false);
-    vm_dict_set_static(vm, vm->types[T_DICT]->dict, "fromkeys", vm_obj(w));
+    install(vm, T_STR, vm_str_methods, 0, NULL, py_none);
+    install(vm, T_LIST, list_methods, 1, NULL, py_none);
+    install(vm, T_TUPLE, tuple_methods, 2, NULL, py_none);
+    install(vm, T_DICT, dict_methods, 3, "fromkeys", vm_obj(w));
+    install(vm, T_SET, set_methods, 4, NULL, py_none);
+    install(vm, T_FROZENSET, frozenset_methods, 5, NULL, py_none);
+    install(vm, T_INT, int_methods, 6, NULL, py_none);
+    install(vm, T_FLOAT, float_methods, 7, NULL, py_none);
+    install(vm, T_BYTES, vm_bytes_methods, 8, NULL, py_none);
+    install(vm, T_OBJECT, object_methods, 9, NULL, py_none);
+    install(vm, T_BASE_EXCEPTION, exception_methods, 10, NULL, py_none);
+    install(vm, T_TYPE, type_methods, 11, NULL, py_none);
 }

@@ -387,18 +387,6 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
 
 /* ---- floats ------------------------------------------------------------ */
 
-static double float_mod(double x, double y)
-{
-    double m = fmod(x, y);
-    if (m) {
-        if ((y < 0) != (m < 0))
-            m += y;
-    } else {
-        m = copysign(0.0, y);
-    }
-    return m;
-}
-
 static PyValue float_binop(PyVM *vm, const char *op, double x, double y)
 {
     switch (op[0]) {
@@ -410,7 +398,7 @@ static PyValue float_binop(PyVM *vm, const char *op, double x, double y)
         if (!strcmp(op, "Mod")) {
             if (y == 0)
                 zero_division(vm, "float modulo");
-            return vm_make_float(float_mod(x, y));
+            return vm_make_float(py_float_mod(x, y));
         }
         break;
     case 'D':
@@ -545,20 +533,6 @@ static PyValue complex_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
 }
 
 /* ---- sequences and sets ------------------------------------------------ */
-
-static const char *op_symbol(const char *op)
-{
-    static const char *const names[][2] = {
-        { "Add", "+" }, { "Sub", "-" }, { "Mult", "*" }, { "Div", "/" },
-        { "FloorDiv", "//" }, { "Mod", "%" }, { "Pow", "** or pow()" },
-        { "LShift", "<<" }, { "RShift", ">>" }, { "BitOr", "|" },
-        { "BitXor", "^" }, { "BitAnd", "&" }, { "MatMult", "@" },
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(names[i][0], op))
-            return names[i][1];
-    return op;
-}
 
 static const char *dunder(const char *op, bool reflected)
 {
@@ -736,7 +710,7 @@ PyValue vm_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
         return r;
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                    "unsupported operand type(s) for %s: '%s' and '%s'",
-                   op_symbol(op), vm_type_name(vm, x), vm_type_name(vm, y)));
+                   py_op_symbol(op), vm_type_name(vm, x), vm_type_name(vm, y)));
 }
 
 PyValue vm_inplace(PyVM *vm, const char *op, PyValue x, PyValue y)

@@ -209,9 +209,10 @@ static inline size_t two_way(const unsigned char *y, size_t n,
     return SIZE_MAX;
 }
 
-size_t vm_find(PyVM *vm, const char *hay, size_t n, const char *needle,
-               size_t m, bool last)
+size_t py_find(const char *hay, size_t n, const char *needle, size_t m,
+               bool last, uint64_t *work)
 {
+    *work = 0;
     if (m > n)
         return SIZE_MAX;
     if (m == 0)
@@ -234,7 +235,7 @@ size_t vm_find(PyVM *vm, const char *hay, size_t n, const char *needle,
                     break;
                 }
         }
-        vm_work(vm, WORK_CALL + vm_work_of(scanned, m > 1 ? 2 : 1));
+        *work = WORK_CALL + vm_work_of(scanned, m > 1 ? 2 : 1);
         return at;
     }
     const unsigned char *y = (const unsigned char *)hay;
@@ -246,7 +247,17 @@ size_t vm_find(PyVM *vm, const char *hay, size_t n, const char *needle,
         if (at != SIZE_MAX)
             at = n - at - m;
     }
-    vm_work(vm, WORK_CALL + vm_work_of(scanned + m, 4));
+    *work = WORK_CALL + vm_work_of(scanned + m, 4);
+    return at;
+}
+
+size_t vm_find(PyVM *vm, const char *hay, size_t n, const char *needle,
+               size_t m, bool last)
+{
+    uint64_t work;
+    size_t at = py_find(hay, n, needle, m, last, &work);
+    if (work)
+        vm_work(vm, work);
     return at;
 }
 

@@ -412,7 +412,7 @@ static void insert_clean(SetEntry *table, size_t mask, PyValue key,
     }
 }
 
-static void set_resize(PyVM *vm, PySet *s, size_t minused)
+static void set_resize(Arena *a, PySet *s, size_t minused)
 {
     size_t newsize = SET_MINSIZE;
     while (newsize <= minused)
@@ -422,7 +422,7 @@ static void set_resize(PyVM *vm, PySet *s, size_t minused)
     if (newsize == SET_MINSIZE && s->mask == SET_MINSIZE - 1 &&
         s->fill == s->used)
         return;
-    s->table = arena_array_of(vm->a, SetEntry, newsize);
+    s->table = arena_array_of(a, SetEntry, newsize);
     s->mask = newsize - 1;
     s->fill = s->used;
     for (size_t i = 0; i <= oldmask; i++)
@@ -430,7 +430,10 @@ static void set_resize(PyVM *vm, PySet *s, size_t minused)
             insert_clean(s->table, s->mask, old[i].key, old[i].hash);
 }
 
-static bool add_entry(PyVM *vm, PySet *s, PyValue key, int64_t hash)
+/* set_add_entry.  Without an interpreter (vm NULL: pyset_order) a key
+   is a number in len, and equal keys have equal numbers. */
+static bool add_entry_in(PyVM *vm, Arena *a, PySet *s, PyValue key,
+                         int64_t hash)
 {
     for (;;) {
         size_t mask = s->mask, i = (size_t)hash & mask, perturb = (size_t)hash;
@@ -442,7 +445,8 @@ static bool add_entry(PyVM *vm, PySet *s, PyValue key, int64_t hash)
                 if (entry->state == 0)
                     goto found_unused_or_dummy;
                 if (entry->state == 1 && entry->hash == hash &&
-                    key_equal(vm, entry->key, key))
+                    (vm ? key_equal(vm, entry->key, key)
+                        : entry->key.len == key.len))
                     return false;
                 if (entry->state == 2)
                     freeslot = entry;
@@ -467,10 +471,15 @@ static bool add_entry(PyVM *vm, PySet *s, PyValue key, int64_t hash)
             s->fill++;
             s->used++;
             if (s->fill * 5 >= mask * 3)
-                set_resize(vm, s, s->used > 50000 ? s->used * 2 : s->used * 4);
+                set_resize(a, s, s->used > 50000 ? s->used * 2 : s->used * 4);
             return true;
         }
     }
+}
+
+static bool add_entry(PyVM *vm, PySet *s, PyValue key, int64_t hash)
+{
+    return add_entry_in(vm, vm->a, s, key, hash);
 }
 
 static SetEntry *find_entry(PyVM *vm, PySet *s, PyValue key, int64_t hash)
@@ -525,14 +534,12 @@ bool vm_set_next(const PySet *s, size_t *pos, PyValue *key)
     return false;
 }
 
-/* set_merge: so.update(other) for another set. */
-void vm_set_merge(PyVM *vm, PySet *so, const PySet *other)
+/* set_merge: so.update(other) for another set (vm NULL: see
+   add_entry_in). */
+static void set_merge(PyVM *vm, Arena *a, PySet *so, const PySet *other)
 {
-    if (other == so || other->used == 0)
-        return;
-    vm_work(vm, (other->mask + 1) * WORK_ITEM);
     if ((so->fill + other->used) * 5 >= so->mask * 3)
-        set_resize(vm, so, (so->used + other->used) * 2);
+        set_resize(a, so, (so->used + other->used) * 2);
     if (so->fill == 0 && so->mask == other->mask &&
         other->fill == other->used) {
         for (size_t i = 0; i <= other->mask; i++)
@@ -552,7 +559,43 @@ void vm_set_merge(PyVM *vm, PySet *so, const PySet *other)
     }
     for (size_t i = 0; i <= other->mask; i++)
         if (other->table[i].state == 1)
-            add_entry(vm, so, other->table[i].key, other->table[i].hash);
+            add_entry_in(vm, a, so, other->table[i].key,
+                         other->table[i].hash);
+}
+
+void vm_set_merge(PyVM *vm, PySet *so, const PySet *other)
+{
+    if (other == so || other->used == 0)
+        return;
+    vm_work(vm, (other->mask + 1) * WORK_ITEM);
+    set_merge(vm, vm->a, so, other);
+}
+
+size_t pyset_order(Arena *a, const int64_t *keys, const int64_t *hashes,
+                   size_t n, bool frozen, size_t *out)
+{
+    PySet set = { .table = arena_array_of(a, SetEntry, SET_MINSIZE),
+                  .mask = SET_MINSIZE - 1 };
+    for (size_t i = 0; i < n; i++) {
+        /* the key's number: the index of its first occurrence */
+        size_t first = 0;
+        while (keys[first] != keys[i])
+            first++;
+        PyValue key = { .kind = PY_INT, .len = first };
+        add_entry_in(NULL, a, &set, key, hashes[i]);
+    }
+    PySet *s = &set, copy;
+    if (frozen && set.used) {
+        copy = (PySet){ .table = arena_array_of(a, SetEntry, SET_MINSIZE),
+                        .mask = SET_MINSIZE - 1, .frozen = true };
+        set_merge(NULL, a, &copy, &set);
+        s = &copy;
+    }
+    size_t count = 0;
+    for (size_t i = 0; i <= s->mask; i++)
+        if (s->table[i].state == 1)
+            out[count++] = s->table[i].key.len;
+    return count;
 }
 
 PySet *vm_set_copy(PyVM *vm, const PySet *s, bool frozen)

@@ -157,40 +157,6 @@ static __m128i load16(const unsigned char *s)
 {
     return _mm_loadu_si128((const __m128i *)(const void *)s);
 }
-
-/* Index of the lowest set bit of a non-zero 64-bit mask. */
-static unsigned lowest_bit64(uint64_t mask)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)__builtin_ctzll(mask);
-#else
-    unsigned k = 0;
-    while (!(mask & 1u)) {
-        mask >>= 1;
-        k++;
-    }
-    return k;
-#endif
-}
-
-/* Index of the lowest set bit of a non-zero mask. */
-static unsigned lowest_bit(unsigned mask)
-{
-    return lowest_bit64(mask);
-}
-
-/* Index of the highest set bit of a non-zero mask. */
-static unsigned highest_bit(unsigned mask)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return 31u - (unsigned)__builtin_clz(mask);
-#else
-    unsigned k = 0;
-    while (mask >>= 1)
-        k++;
-    return k;
-#endif
-}
 #endif
 
 #ifdef CLINIC_AVX2
@@ -220,7 +186,7 @@ static bool other_break_avx2(const unsigned char *s, size_t *at, size_t len)
         uint64_t mask = (uint64_t)(uint32_t)_mm256_movemask_epi8(ca) |
                         (uint64_t)(uint32_t)_mm256_movemask_epi8(cb) << 32;
         for (; mask; mask &= mask - 1) {
-            size_t k = i + (size_t)__builtin_ctzll(mask);
+            size_t k = i + clinic_lowest_bit64(mask);
             if (s[k] != '\n' && may_break[s[k]]) {
                 *at = k;
                 return true;
@@ -277,7 +243,7 @@ static size_t find_other_break(const char *text, size_t from, size_t len)
             unsigned mask =
                 (unsigned)_mm_movemask_epi8(BREAK_CANDIDATES(load16(s + i)));
             while (mask) {
-                size_t at = i + lowest_bit(mask);
+                size_t at = i + clinic_lowest_bit(mask);
                 if (may_break[s[at]])
                     return at;
                 mask &= mask - 1;
@@ -304,14 +270,14 @@ static size_t line_start_before(const char *text, size_t from, size_t to)
         unsigned mask = (unsigned)_mm_movemask_epi8(
             _mm_cmpeq_epi8(load16(s + j - 16), nl));
         if (mask)
-            return j - 16 + highest_bit(mask) + 1;
+            return j - 16 + clinic_highest_bit(mask) + 1;
     }
     if (j > from && j >= 16) {
         /* the last stretch: the 16 bytes before j, less those before from */
         unsigned mask = (unsigned)_mm_movemask_epi8(
             _mm_cmpeq_epi8(load16(s + j - 16), nl));
         mask &= ~0u << (from - (j - 16));
-        return mask ? j - 16 + highest_bit(mask) + 1 : from;
+        return mask ? j - 16 + clinic_highest_bit(mask) + 1 : from;
     }
 #endif
     while (j > from && s[j - 1] != '\n')
@@ -648,7 +614,7 @@ static bool cpp_byte_avx2(const char *text, size_t *at, size_t len)
         uint64_t mask = (uint64_t)(uint32_t)_mm256_movemask_epi8(ma) |
                         (uint64_t)(uint32_t)_mm256_movemask_epi8(mb) << 32;
         for (; mask; mask &= mask - 1) {
-            size_t k = i + (size_t)__builtin_ctzll(mask);
+            size_t k = i + clinic_lowest_bit64(mask);
             if ((s[k] == '#' || s[k] == '/' || s[k] == '\\') &&
                 cpp_byte_matters(text, k)) {
                 *at = k;
@@ -701,7 +667,7 @@ static size_t find_cpp_byte(const char *text, size_t from, size_t len)
                             (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 |
                             (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
             for (; mask; mask &= mask - 1) {
-                size_t at = i + lowest_bit64(mask);
+                size_t at = i + clinic_lowest_bit64(mask);
                 if (is_cpp_special(s[at]) && cpp_byte_matters(text, at))
                     return at;
             }

@@ -214,7 +214,9 @@ static void check_set_order(const long *in, size_t n, const long *expected,
                             size_t nexpected)
 {
     long out[32];
-    size_t i, got = gen_pyset_int_order(in, n, out);
+    Arena *a = arena_new();
+    size_t i, got = gen_pyset_int_order(a, in, n, out);
+    arena_free(a);
     ck_assert_uint_eq(got, nexpected);
     for (i = 0; i < got; i++)
         ck_assert_int_eq(out[i], expected[i]);

@@ -53,15 +53,15 @@ static const char *run_case(Arena *a, const char *mode, const char *text)
             return pyexpr_dump(a, e);
         if (!strcmp(mode, "lit"))
             return pyexpr_literal_eval(a, e, &v) ? py_repr(a, &v) : "ValueError";
-        const char *error;
-        if (!pyexpr_eval(a, e, &v, &error))
-            return error;
+        PyException exc;
+        if (!pyexpr_eval(a, e, &v, &exc))
+            return exc.repr;
         return py_is_opaque(&v) ? "<opaque>" : py_repr(a, &v);
     }
     if (!strcmp(mode, "evs")) {
-        const char *error;
-        if (!pyexpr_eval_source(a, text, PY_SCOPE_GLOBALS, &v, &error))
-            return error;
+        PyException exc;
+        if (!pyexpr_eval_source(a, text, PY_SCOPE_GLOBALS, &v, &exc))
+            return exc.repr;
         return py_is_opaque(&v) ? "<opaque>" : py_repr(a, &v);
     }
     if (!strcmp(mode, "params")) {
@@ -280,50 +280,50 @@ END_TEST
 /* ---- eval ------------------------------------------------------------- */
 
 static bool eval_text(Arena *a, const char *text, PyEvalScope scope, PyValue *v,
-                      const char **error)
+                      PyException *exc)
 {
     PySyntaxError err;
     PyExpr *e = pyexpr_parse(a, text, &err);
     ck_assert_ptr_nonnull(e);
-    return pyexpr_eval_in(a, e, scope, v, error);
+    return pyexpr_eval_in(a, e, scope, v, exc);
 }
 
 START_TEST(test_eval_namespace)
 {
     Arena *a = arena_new();
     PyValue v;
-    const char *error;
-    ck_assert(eval_text(a, "{str, NoneType}", PY_SCOPE_GLOBALS, &v, &error));
+    PyException exc;
+    ck_assert(eval_text(a, "{str, NoneType}", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_int_eq(v.kind, PY_SET);
     ck_assert_uint_eq(v.types, PYT_STR | PYT_NONETYPE);
-    ck_assert(eval_text(a, "{robuffer, str, NoneType}", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "{robuffer, str, NoneType}", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_uint_eq(v.types, PYT_ROBUFFER | PYT_STR | PYT_NONETYPE);
-    ck_assert(eval_text(a, "{str} | {buffer}", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "{str} | {buffer}", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_uint_eq(v.types, PYT_STR | PYT_BUFFER);
-    ck_assert(eval_text(a, "NULL", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "NULL", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_int_eq(v.kind, PY_NULL);
-    ck_assert(eval_text(a, "unspecified", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "unspecified", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_int_eq(v.kind, PY_UNSPECIFIED);
-    ck_assert(eval_text(a, "unknown", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "unknown", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert(v.kind == PY_UNKNOWN && !py_is_opaque(&v));
-    ck_assert(eval_text(a, "sys.maxsize", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "sys.maxsize", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(v.s, "9223372036854775807");
-    ck_assert(eval_text(a, "len", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "len", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert(py_is_opaque(&v));
     ck_assert_str_eq(py_value_type_name(&v), "builtin_function_or_method");
     /* locals of state_parameter exist only in that scope */
-    ck_assert(!eval_text(a, "default", PY_SCOPE_GLOBALS, &v, &error));
-    ck_assert_str_eq(error, "NameError(\"name 'default' is not defined\")");
-    ck_assert(eval_text(a, "default", PY_SCOPE_STATE_PARAMETER, &v, &error));
-    ck_assert(!eval_text(a, "foo.bar", PY_SCOPE_STATE_PARAMETER, &v, &error));
-    ck_assert_str_eq(error, "NameError(\"name 'foo' is not defined\")");
-    ck_assert(!eval_text(a, "sys.foo", PY_SCOPE_GLOBALS, &v, &error));
-    ck_assert_str_eq(error, "AttributeError(\"module 'sys' has no attribute 'foo'\")");
-    ck_assert(!eval_text(a, "1/0", PY_SCOPE_GLOBALS, &v, &error));
-    ck_assert_str_eq(error, "ZeroDivisionError('division by zero')");
-    ck_assert(eval_text(a, "2**100 - 1", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(!eval_text(a, "default", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.repr, "NameError(\"name 'default' is not defined\")");
+    ck_assert(eval_text(a, "default", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert(!eval_text(a, "foo.bar", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert_str_eq(exc.repr, "NameError(\"name 'foo' is not defined\")");
+    ck_assert(!eval_text(a, "sys.foo", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.repr, "AttributeError(\"module 'sys' has no attribute 'foo'\")");
+    ck_assert(!eval_text(a, "1/0", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.repr, "ZeroDivisionError('division by zero')");
+    ck_assert(eval_text(a, "2**100 - 1", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(v.s, "1267650600228229401496703205375");
-    ck_assert(eval_text(a, "-sys.maxsize - 1", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "-sys.maxsize - 1", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(v.s, "-9223372036854775808");
     arena_free(a);
 }
@@ -337,19 +337,19 @@ START_TEST(test_eval_compiles_first)
 {
     Arena *a = arena_new();
     PyValue v;
-    const char *error;
-    ck_assert(!eval_text(a, "dict(a=1, a=2)", PY_SCOPE_GLOBALS, &v, &error));
-    ck_assert_str_eq(error, "SyntaxError('keyword argument repeated: a')");
+    PyException exc;
+    ck_assert(!eval_text(a, "dict(a=1, a=2)", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.repr, "SyntaxError('keyword argument repeated: a')");
     ck_assert(!eval_text(a, "[undefined, f(x=1, y=2, x=3)]", PY_SCOPE_GLOBALS,
-                         &v, &error));
-    ck_assert_str_eq(error, "SyntaxError('keyword argument repeated: x')");
+                         &v, &exc));
+    ck_assert_str_eq(exc.repr, "SyntaxError('keyword argument repeated: x')");
     ck_assert(!eval_text(a, "1 if 1 else (yield)", PY_SCOPE_GLOBALS, &v,
-                         &error));
-    ck_assert_str_eq(error, "SyntaxError(\"'yield' outside function\")");
+                         &exc));
+    ck_assert_str_eq(exc.repr, "SyntaxError(\"'yield' outside function\")");
     /* a lambda is a function: its yield is fine */
-    ck_assert(eval_text(a, "lambda: (yield)", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "lambda: (yield)", PY_SCOPE_GLOBALS, &v, &exc));
     /* "**" entries have no name to repeat */
-    ck_assert(eval_text(a, "dict(**{}, **{})", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "dict(**{}, **{})", PY_SCOPE_GLOBALS, &v, &exc));
     PySyntaxError err;
     PyExpr *e = pyexpr_parse(a, "f(a=1, **{}, a=(yield))", &err);
     ck_assert_ptr_nonnull(e);
@@ -367,33 +367,54 @@ START_TEST(test_eval_uncomputed)
 {
     Arena *a = arena_new();
     PyValue v;
-    const char *error;
-    ck_assert(eval_text(a, "'ab' * 1000001", PY_SCOPE_GLOBALS, &v, &error));
+    PyException exc;
+    ck_assert(eval_text(a, "'ab' * 1000001", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_int_eq(v.kind, PY_STR);
     ck_assert_uint_eq(v.len, 2000002);
     ck_assert(v.s[0] == 'a' && v.s[2000001] == 'b' && v.s[2000002] == '\0');
     ck_assert(!py_is_uncomputed(&v));
-    ck_assert(eval_text(a, "b'x' * 3 + b'y'", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "b'x' * 3 + b'y'", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_int_eq(v.kind, PY_BYTES);
     ck_assert_str_eq(py_repr(a, &v), "b'xxxy'");
-    ck_assert(eval_text(a, "'' * 2**62", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "'' * 2**62", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_uint_eq(v.len, 0);
-    ck_assert(eval_text(a, "'x' * -3", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "'x' * -3", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_uint_eq(v.len, 0);
-    ck_assert(!eval_text(a, "'x' * 2**40", PY_SCOPE_GLOBALS, &v, &error));
-    ck_assert_str_eq(pyexpr_exception_line(a, error), "MemoryError: the value "
+    ck_assert(!eval_text(a, "'x' * 2**40", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(pyexpr_exception_line(a, &exc), "MemoryError: the value "
                      "built here passes 16 MiB: clinic stops there");
-    ck_assert(!eval_text(a, "'ab' * (2**63 - 1)", PY_SCOPE_GLOBALS, &v, &error));
-    ck_assert_str_eq(error, "OverflowError('repeated string is too long')");
-    ck_assert(!eval_text(a, "'x' * 2**100", PY_SCOPE_GLOBALS, &v, &error));
-    ck_assert_str_eq(pyexpr_exception_line(a, error), "OverflowError: cannot "
+    ck_assert(!eval_text(a, "'ab' * (2**63 - 1)", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.repr, "OverflowError('repeated string is too long')");
+    ck_assert(!eval_text(a, "'x' * 2**100", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(pyexpr_exception_line(a, &exc), "OverflowError: cannot "
                      "fit 'int' into an index-sized integer");
     /* the limit counts everything one evaluation builds */
     ck_assert(!eval_text(a, "('x' * 2**23 + 'y') + ('x' * 2**23)",
-                         PY_SCOPE_GLOBALS, &v, &error));
-    ck_assert(!strncmp(error, "MemoryError(", 12));
+                         PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!strncmp(exc.repr, "MemoryError(", 12));
+    /* a search takes time linear in its operands (a naive one would
+       compare 2**21 bytes at each of 2**21 places) */
+    ck_assert(eval_text(a, "'a' * 2**21 + 'b' in 'a' * 2**22",
+                        PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(v.kind == PY_BOOL && !v.b);
+    ck_assert(eval_text(a, "b'ab' in b'x' * 2**20 + b'ab'",
+                        PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(v.kind == PY_BOOL && v.b);
+    /* and big-int work has the interpreter's budget: 400 factors of
+       1401 digits are past it, 100 are not */
+    StrBuf product = STRBUF_INIT;
+    for (int i = 0; i < 400; i++)
+        sb_adds(&product, i ? " * 10**1400" : "10**1400");
+    ck_assert(!eval_text(a, product.buf, PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.type, "RuntimeError");
+    ck_assert_ptr_nonnull(strstr(exc.message, "more work than clinic allows"));
+    product.buf[strlen("10**1400") + 99 * strlen(" * 10**1400")] = '\0';
+    ck_assert(eval_text(a, product.buf, PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_int_eq(v.kind, PY_INT);
+    ck_assert_uint_eq(v.len, 100 * 1400 + 1);
+    sb_free(&product);
     /* a list joined is a list with its repr */
-    ck_assert(eval_text(a, "[1] + ['a']", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "[1] + ['a']", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(py_repr(a, &v), "[1, 'a']");
     ck_assert(!py_is_uncomputed(&v));
     static const char *const uncomputed[] = {
@@ -403,8 +424,8 @@ START_TEST(test_eval_uncomputed)
         "str(([x for x in 'a'],))", "{1: __file__}", "converters",
     };
     for (size_t i = 0; i < sizeof uncomputed / sizeof *uncomputed; i++) {
-        ck_assert_msg(eval_text(a, uncomputed[i], PY_SCOPE_GLOBALS, &v, &error),
-                      "%s: %s", uncomputed[i], error);
+        ck_assert_msg(eval_text(a, uncomputed[i], PY_SCOPE_GLOBALS, &v, &exc),
+                      "%s: %s", uncomputed[i], exc.repr);
         ck_assert_msg(py_is_uncomputed(&v), "%s", uncomputed[i]);
     }
     /* reprs that are Python's own are kept, and str() of them */
@@ -413,22 +434,22 @@ START_TEST(test_eval_uncomputed)
         "str([1, 'a'])", "str({1: len})",
     };
     for (size_t i = 0; i < sizeof computed / sizeof *computed; i++) {
-        ck_assert(eval_text(a, computed[i], PY_SCOPE_GLOBALS, &v, &error));
+        ck_assert(eval_text(a, computed[i], PY_SCOPE_GLOBALS, &v, &exc));
         ck_assert_msg(py_repr_is_exact(&v), "%s", computed[i]);
     }
-    ck_assert(eval_text(a, "str([1, 'a'])", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "str([1, 'a'])", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(v.s, "[1, 'a']");
     /* a module or clinic.py's function is a known object with a repr we
        do not have (a path, an address): tested, not written out */
     static const char *const inexact[] = { "sys", "(1, fail)", "[Block]" };
     for (size_t i = 0; i < sizeof inexact / sizeof *inexact; i++) {
-        ck_assert(eval_text(a, inexact[i], PY_SCOPE_GLOBALS, &v, &error));
+        ck_assert(eval_text(a, inexact[i], PY_SCOPE_GLOBALS, &v, &exc));
         ck_assert_msg(!py_is_uncomputed(&v) && !py_repr_is_exact(&v), "%s",
                       inexact[i]);
     }
-    ck_assert(eval_text(a, "str((1, sys))", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "str((1, sys))", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert(py_is_uncomputed(&v));
-    ck_assert(eval_text(a, "not sys", PY_SCOPE_GLOBALS, &v, &error));
+    ck_assert(eval_text(a, "not sys", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert(v.kind == PY_BOOL && !v.b);
     arena_free(a);
 }
@@ -543,35 +564,46 @@ START_TEST(test_eval_source)
 {
     Arena *a = arena_new();
     PyValue v;
-    const char *error;
+    PyException exc;
     /* valid after "x = " but not as eval()'s expression */
-    ck_assert(!pyexpr_eval_source(a, "*a", PY_SCOPE_STATE_PARAMETER, &v, &error));
-    ck_assert_str_eq(error, "SyntaxError('invalid syntax', ('<string>', 1, 1, '*a', 1, 2))");
-    ck_assert(!pyexpr_eval_source(a, "1; 2", PY_SCOPE_STATE_PARAMETER, &v, &error));
-    ck_assert_str_eq(error, "SyntaxError('invalid syntax', ('<string>', 1, 2, '1; 2', 1, 3))");
-    ck_assert(!pyexpr_eval_source(a, "(yield)", PY_SCOPE_STATE_PARAMETER, &v, &error));
-    ck_assert_str_eq(error, "SyntaxError(\"'yield' outside function\", ('<string>', 1, 2, None, 1, 7))");
-    ck_assert(!pyexpr_eval_source(a, "f(a=1, a=2)", PY_SCOPE_STATE_PARAMETER, &v, &error));
-    ck_assert_str_eq(error, "SyntaxError('keyword argument repeated: a', ('<string>', 1, 8, None, 1, 11))");
-    ck_assert(pyexpr_eval_source(a, "  sys.maxsize", PY_SCOPE_STATE_PARAMETER, &v, &error));
+    ck_assert(!pyexpr_eval_source(a, "*a", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert_str_eq(exc.repr, "SyntaxError('invalid syntax', ('<string>', 1, 1, '*a', 1, 2))");
+    ck_assert(!pyexpr_eval_source(a, "1; 2", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert_str_eq(exc.repr, "SyntaxError('invalid syntax', ('<string>', 1, 2, '1; 2', 1, 3))");
+    ck_assert(!pyexpr_eval_source(a, "(yield)", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert_str_eq(exc.repr, "SyntaxError(\"'yield' outside function\", ('<string>', 1, 2, None, 1, 7))");
+    ck_assert(!pyexpr_eval_source(a, "f(a=1, a=2)", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert_str_eq(exc.repr, "SyntaxError('keyword argument repeated: a', ('<string>', 1, 8, None, 1, 11))");
+    ck_assert(pyexpr_eval_source(a, "  sys.maxsize", PY_SCOPE_STATE_PARAMETER, &v, &exc));
     ck_assert_str_eq(v.s, "9223372036854775807");
-    ck_assert(pyexpr_eval_source(a, "unspecified", PY_SCOPE_STATE_PARAMETER, &v, &error));
+    ck_assert(pyexpr_eval_source(a, "unspecified", PY_SCOPE_STATE_PARAMETER, &v, &exc));
     ck_assert_int_eq(v.kind, PY_UNSPECIFIED);
-    ck_assert(!pyexpr_eval_source(a, "[][0]", PY_SCOPE_STATE_PARAMETER, &v, &error));
-    ck_assert_str_eq(error, "IndexError('list index out of range')");
-    ck_assert(!pyexpr_eval_source(a, "1 << 2**40", PY_SCOPE_STATE_PARAMETER, &v, &error));
-    ck_assert_str_eq(error, "MemoryError()");
-    ck_assert_str_eq(pyexpr_exception_line(a, error), "MemoryError");
-    ck_assert_str_eq(pyexpr_exception_line(a, "NameError(\"name 'bar' is not defined\")"),
+    ck_assert(!pyexpr_eval_source(a, "[][0]", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert_str_eq(exc.repr, "IndexError('list index out of range')");
+    ck_assert(!pyexpr_eval_source(a, "1 << 2**40", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert_str_eq(exc.repr, "MemoryError()");
+    ck_assert_str_eq(pyexpr_exception_line(a, &exc), "MemoryError");
+    /* the traceback's last line: the type, then str() of the exception */
+    ck_assert(!pyexpr_eval_source(a, "bar", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(pyexpr_exception_line(a, &exc),
                      "NameError: name 'bar' is not defined");
-    ck_assert_str_eq(pyexpr_exception_line(a, "ZeroDivisionError('division by zero')"),
-                     "ZeroDivisionError: division by zero");
-    ck_assert_str_eq(pyexpr_exception_line(a, "KeyError(<class 'int'>)"),
-                     "KeyError: <class 'int'>");
-    ck_assert_str_eq(pyexpr_exception_line(a, "OverflowError(34, 'Numerical result out of range')"),
+    ck_assert(!pyexpr_eval_source(a, "1 // 0", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(pyexpr_exception_line(a, &exc),
+                     "ZeroDivisionError: integer division or modulo by zero");
+    ck_assert(!pyexpr_eval_source(a, "{}[int]", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.repr, "KeyError(<class 'int'>)");
+    ck_assert_str_eq(pyexpr_exception_line(a, &exc), "KeyError: <class 'int'>");
+    ck_assert(!pyexpr_eval_source(a, "10.0 ** 400", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.repr, "OverflowError(34, 'Numerical result out of range')");
+    ck_assert_str_eq(pyexpr_exception_line(a, &exc),
                      "OverflowError: (34, 'Numerical result out of range')");
-    ck_assert_str_eq(pyexpr_exception_line(a, "TypeError('a\\nb \\'q\\' \\xe9')"),
-                     "TypeError: a\nb 'q' \xc3\xa9");
+    ck_assert(!pyexpr_eval_source(a, "'a' + 1", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.repr, "TypeError('can only concatenate str (not \"int\") to str')");
+    ck_assert_str_eq(pyexpr_exception_line(a, &exc),
+                     "TypeError: can only concatenate str (not \"int\") to str");
+    ck_assert(!pyexpr_eval_source(a, "*a", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(pyexpr_exception_line(a, &exc),
+                     "SyntaxError: invalid syntax (<string>, line 1)");
     arena_free(a);
 }
 END_TEST

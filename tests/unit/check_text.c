@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/compiler.h"
 #include "base/text.h"
 #include "unit.h"
 
@@ -301,6 +302,25 @@ START_TEST(shlex_split_as_python)
 }
 END_TEST
 
+/* compiler.h's bit scans and stack address: the builtins, or in the
+   CLINIC_NO_SIMD build (make simd) the portable C. */
+START_TEST(compiler_bit_scans)
+{
+    ck_assert_uint_eq(clinic_lowest_bit64(1), 0);
+    ck_assert_uint_eq(clinic_lowest_bit64(UINT64_C(0x8000000000000000)), 63);
+    ck_assert_uint_eq(clinic_lowest_bit64(UINT64_C(0x0000010000000100)), 8);
+    ck_assert_uint_eq(clinic_lowest_bit(0x80000000u), 31);
+    ck_assert_uint_eq(clinic_lowest_bit(0x60u), 5);
+    ck_assert_uint_eq(clinic_highest_bit(1), 0);
+    ck_assert_uint_eq(clinic_highest_bit(0x60u), 6);
+    ck_assert_uint_eq(clinic_highest_bit(0xffffffffu), 31);
+    /* the stack address is this frame's: near a local of it */
+    volatile char local = 0;
+    uintptr_t here = CLINIC_STACK_ADDRESS(), at = (uintptr_t)&local;
+    ck_assert_uint_lt(here > at ? here - at : at - here, 65536);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("text");
@@ -317,6 +337,7 @@ int main(void)
     tcase_add_test(tc, identifiers_and_quoting);
     tcase_add_test(tc, join_and_escape);
     tcase_add_test(tc, shlex_split_as_python);
+    tcase_add_test(tc, compiler_bit_scans);
     suite_add_tcase(s, tc);
     return unit_run(s);
 }
