@@ -108,6 +108,13 @@ bool converter_overrides(Clinic *c, const Converter *conv, const char *name);
 const ConverterRow *converter_row_of(const ConverterClass *cls);
 const ReturnRow *return_row_of(const ReturnConverterClass *cls);
 
+/* The c_ignored_default and c_init_default of a class in dialect d: a
+   built-in class's as the dialect defines them (DialectClassDefaults),
+   a python block's as it set or inherited them. */
+void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
+                              const char **c_ignored_default,
+                              const char **c_init_default);
+
 /* The legacy entry with its partial keywords (NULL: none). */
 const LegacyEntry *legacy_entry_find(const Clinic *c, const char *unit);
 
@@ -137,6 +144,10 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
                              const char *py_name, Function *function,
                              PyValue default_value, const ConverterArg *args,
                              size_t nargs);
+/* c_default_init() (3.14) of the class of the given kind, and through
+   the dispatch (a python block's class may define its own). */
+void builtin_c_default_init(Clinic *c, ConverterKind kind, Converter *conv);
+void converter_call_c_default_init(Clinic *c, Converter *conv);
 void builtin_converter_init(Clinic *c, const ConverterRow *row,
                             Converter *conv, const ConverterArg *args,
                             size_t nargs);

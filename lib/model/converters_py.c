@@ -380,20 +380,23 @@ typedef struct Field {
     FieldKind kind;
     size_t offset;
     bool libclinic;            /* only 3.13's classes have it */
+    bool c_default_model;      /* only 3.14's classes have it */
 } Field;
 
 /* CConverter's attributes, as the instance holds them. */
 static const Field converter_fields[] = {
-#define S(f) { #f, F_STR, offsetof(Converter, f), false }
-#define B(f) { #f, F_BOOL, offsetof(Converter, f), false }
+#define S(f) { #f, F_STR, offsetof(Converter, f), false, false }
+#define B(f) { #f, F_BOOL, offsetof(Converter, f), false, false }
     S(name), S(py_name), S(type), S(c_default), S(py_default),
     S(c_ignored_default), S(converter), S(format_unit), S(encoding),
     S(subclass_of), S(signature_name),
-    { "default", F_VALUE, offsetof(Converter, default_value), false },
-    { "default_type", F_TYPES, offsetof(Converter, default_type), false },
+    { "default", F_VALUE, offsetof(Converter, default_value), false, false },
+    { "default_type", F_TYPES, offsetof(Converter, default_type), false, false },
     B(impl_by_reference), B(parse_by_reference), B(length),
     B(show_in_signature),
-    { "unused", F_BOOL, offsetof(Converter, unused), true },
+    { "unused", F_BOOL, offsetof(Converter, unused), true, false },
+    { "c_init_default", F_STR, offsetof(Converter, c_init_default), false,
+      true },
 #undef S
 #undef B
 };
@@ -401,28 +404,31 @@ static const Field converter_fields[] = {
 /* The same attributes as a class holds them, for the classes blocks
    make and the interpreter classes of the built-in ones. */
 static const Field class_fields[] = {
-#define S(f) { #f, F_STR, offsetof(ConverterClass, f), false }
-#define B(f) { #f, F_BOOL, offsetof(ConverterClass, f), false }
-    { "default", F_VALUE, offsetof(ConverterClass, default_value), false },
+#define S(f) { #f, F_STR, offsetof(ConverterClass, f), false, false }
+#define B(f) { #f, F_BOOL, offsetof(ConverterClass, f), false, false }
+    { "default", F_VALUE, offsetof(ConverterClass, default_value), false, false },
     S(type), S(c_default), S(py_default), S(c_ignored_default), S(converter),
     S(format_unit), S(encoding), S(subclass_of), S(signature_name),
-    { "default_type", F_TYPES, offsetof(ConverterClass, default_type), false },
+    { "default_type", F_TYPES, offsetof(ConverterClass, default_type), false,
+      false },
     B(impl_by_reference), B(parse_by_reference), B(length),
     B(show_in_signature),
     { "broken_limited_capi", F_BOOL,
-      offsetof(ConverterClass, broken_limited_capi), true },
+      offsetof(ConverterClass, broken_limited_capi), true, false },
+    { "c_init_default", F_STR, offsetof(ConverterClass, c_init_default),
+      false, true },
 #undef S
 #undef B
 };
 
 static const Field return_fields[] = {
-#define S(f) { #f, F_STR, offsetof(ReturnConverter, f), false }
+#define S(f) { #f, F_STR, offsetof(ReturnConverter, f), false, false }
     S(type), S(py_default), S(cast), S(conversion_fn), S(unsigned_cast),
 #undef S
 };
 
 static const Field return_class_fields[] = {
-#define S(f) { #f, F_STR, offsetof(ReturnConverterClass, f), false }
+#define S(f) { #f, F_STR, offsetof(ReturnConverterClass, f), false, false }
     S(type), S(cast), S(conversion_fn), S(unsigned_cast),
 #undef S
 };
@@ -430,7 +436,8 @@ static const Field return_class_fields[] = {
 /* Whether the flavour's classes have the attribute. */
 static bool field_in(const ConverterPython *py, const Field *f)
 {
-    return !f->libclinic || py->flavour->libclinic_attrs;
+    return (!f->libclinic || py->flavour->libclinic_attrs) &&
+           (!f->c_default_model || py->flavour->c_init_default_attr);
 }
 
 static const Field *find_field(const ConverterPython *py, const Field *fields,
@@ -948,11 +955,21 @@ PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row)
         pyvm_dict_set_static(py->vm, dict, "name", py_none);
         pyvm_dict_set_static(py->vm, dict, "py_name", py_none);
     }
+    /* the C-default attributes as the dialect's clinic has them */
+    ConverterClass own = row->cls, of_base;
+    converter_class_defaults(py->c->dialect, &row->cls,
+                             &own.c_ignored_default, &own.c_init_default);
+    if (base) {
+        of_base = base->cls;
+        converter_class_defaults(py->c->dialect, &base->cls,
+                                 &of_base.c_ignored_default,
+                                 &of_base.c_init_default);
+    }
     for (size_t k = 0; k < sizeof class_fields / sizeof *class_fields; k++)
         if (field_in(py, &class_fields[k]) &&
-            (!base || !field_equal(&class_fields[k], &row->cls, &base->cls)))
+            (!base || !field_equal(&class_fields[k], &own, &of_base)))
             pyvm_dict_set_static(py->vm, dict, class_fields[k].name,
-                          get_field(py, &class_fields[k], &row->cls));
+                          get_field(py, &class_fields[k], &own));
     cpy_add_methods(py, dict, row, base);
     py->row_class[i] = pyvm_class_new(py->vm, row->cls.class_name, py->flavour->module,
                                       base ? &base_class : NULL, base ? 1 : 0,

@@ -410,6 +410,28 @@ const ReturnRow return_rows[] = {
 };
 const size_t return_nrows = RR_COUNT;
 
+void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
+                              const char **c_ignored_default,
+                              const char **c_init_default)
+{
+    *c_ignored_default = cls->c_ignored_default;
+    *c_init_default = cls->c_init_default;
+    if (cls->pyclass || !cls->class_name)
+        return;   /* a python block's: its own, as its lookup found them */
+    const DialectClassDefaults *t = DIALECT_INHERITED(d, class_defaults);
+    for (; t && t->converter; t++)
+        if (strcmp(t->converter, cls->class_name) == 0) {
+            *c_ignored_default = t->c_ignored_default;
+            *c_init_default = t->c_init_default;
+            return;
+        }
+    /* c_init_default no row sets: its base's, as Python finds it */
+    if (cls->base) {
+        const char *ignored;
+        converter_class_defaults(d, cls->base, &ignored, c_init_default);
+    }
+}
+
 /* The index of the row whose member at offset member_at is at address p
    in a table of n rows of size row_size, or -1: asked for every converter
    at every step of rendering, so answered by address arithmetic rather
@@ -766,6 +788,7 @@ static void inherit_attributes(ConverterClass *cls)
     INHERIT(CATTR_C_DEFAULT, c_default);
     INHERIT(CATTR_PY_DEFAULT, py_default);
     INHERIT(CATTR_C_IGNORED_DEFAULT, c_ignored_default);
+    INHERIT(CATTR_C_INIT_DEFAULT, c_init_default);
     INHERIT(CATTR_CONVERTER, converter);
     INHERIT(CATTR_FORMAT_UNIT, format_unit);
     INHERIT(CATTR_ENCODING, encoding);
