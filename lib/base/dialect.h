@@ -29,14 +29,19 @@ typedef struct DialectAlias {
     const char *class_name;    /* "CReturnConverter" */
 } DialectAlias;
 
-/* A built-in converter class's C-default attributes as the dialect's
-   clinic defines them, where they are not the ones of the converter
-   table (3.13's): c_ignored_default, and c_init_default (3.14: what a
-   variable without a default is initialised with). */
+/* A built-in converter class's attributes about defaults as the
+   dialect's clinic defines them, where they are not the ones of the
+   converter table (3.13's): c_ignored_default, c_init_default (3.14:
+   what a variable without a default is initialised with), and the
+   default_type a default must have.  NULL: the table's (c_init_default:
+   the base class's); "" for none. */
 typedef struct DialectClassDefaults {
     const char *converter;           /* "Py_buffer_converter" */
-    const char *c_ignored_default;   /* "" for none */
-    const char *c_init_default;      /* "" for none */
+    const char *c_ignored_default;
+    const char *c_init_default;
+    /* the Python classes, as the reference's messages list them
+       ("int, NoneType"); "object": any */
+    const char *default_type;
 } DialectClassDefaults;
 
 /* Which C API a converter snippet is written for. */
@@ -338,9 +343,9 @@ typedef struct Dialect {
     /* **kwds's converter is looked up as this prefix + its name (3.15:
        "var_keyword_"; NULL: its base's; none before 3.15). */
     const char *var_keyword_prefix;
-    /* The built-in classes whose c_ignored_default or c_init_default
-       differ from the converter table's, NULL-terminated (NULL: its
-       base's). */
+    /* The built-in classes whose c_ignored_default, c_init_default or
+       default_type differ from the converter table's, NULL-terminated;
+       a class not listed is as the base dialect has it. */
     const DialectClassDefaults *class_defaults;
 } Dialect;
 

@@ -119,15 +119,24 @@ static const DialectAlias varpos_converters_3_14[] = {
 
 /* CConverter's c_ignored_default is "" (it was "NULL"), so the classes
    that inherited it have none; slice_index's is "0"; Py_buffer's
-   "{NULL, NULL}" became its c_init_default. */
+   "{NULL, NULL}" became its c_init_default.  Defaults are checked
+   against more precise types (unsigned_char, no longer derived from the
+   unsigned base, takes any). */
 static const DialectClassDefaults class_defaults_3_14[] = {
-    {"CConverter", "", ""},
-    {"defining_class_converter", "", ""},
-    {"self_converter", "", ""},
-    {"fildes_converter", "", ""},
-    {"slice_index_converter", "0", ""},
-    {"Py_buffer_converter", "", "{NULL, NULL}"},
-    {NULL, NULL, NULL},
+    {"CConverter", "", "", NULL},
+    {"defining_class_converter", "", "", NULL},
+    {"self_converter", "", "", NULL},
+    {"fildes_converter", "", "", NULL},
+    {"slice_index_converter", "0", "", "int, NoneType"},
+    {"Py_buffer_converter", "", "{NULL, NULL}",
+     "str, bytes, NullType, NoneType"},
+    {"Py_ssize_t_converter", NULL, NULL, "int, NoneType"},
+    {"size_t_converter", NULL, NULL, "int"},
+    {"char_converter", NULL, NULL, "bytes"},
+    {"str_converter", NULL, NULL, "str, bytes, NullType, NoneType"},
+    {"unsigned_char_converter", NULL, NULL, "object"},
+    {"byte_converter", NULL, NULL, "object"},
+    {NULL, NULL, NULL, NULL},
 };
 
 /* 3.14 words these its own way. */

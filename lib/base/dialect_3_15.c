@@ -73,6 +73,13 @@ static const DialectSnippet snippets_3_15[] = {
      .expected = "int"},
 };
 
+/* unsigned_char derives from the unsigned base again: an int default. */
+static const DialectClassDefaults class_defaults_3_15[] = {
+    {"unsigned_char_converter", NULL, NULL, "int"},
+    {"byte_converter", NULL, NULL, "int"},
+    {NULL, NULL, NULL, NULL},
+};
+
 const Dialect dialect_3_15 = {
     .name = "3.15",
     .major = 3,
@@ -104,4 +111,5 @@ const Dialect dialect_3_15 = {
     .var_keyword_prefix = "var_keyword_",
     .snippets = snippets_3_15,
     .nsnippets = sizeof snippets_3_15 / sizeof snippets_3_15[0],
+    .class_defaults = class_defaults_3_15,
 };

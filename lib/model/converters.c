@@ -87,13 +87,20 @@ static bool value_has_type(const PyValue *v, unsigned types)
     }
 }
 
-/* default_type.__name__, or the names of the tuple joined by ", ". */
+/* default_type.__name__, or the names of the tuple joined by ", ", in
+   the order the reference's tuples have them ((str, bytes, NullType,
+   NoneType), (bytes, bytearray), (int, NoneType)). */
 static const char *type_names(Clinic *c, unsigned types)
 {
+    static const unsigned order[] = {
+        PYT_OBJECT, PYT_BOOL, PYT_INT, PYT_FLOAT, PYT_COMPLEX, PYT_STR,
+        PYT_BYTES, PYT_BYTEARRAY, PYT_ROBUFFER, PYT_NULL, PYT_BUFFER,
+        PYT_RWBUFFER, PYT_NONETYPE,
+    };
     const char *null_name = DIALECT_INHERITED(c->dialect, null_type_name);
     StrBuf sb = STRBUF_INIT;
-    for (size_t i = 0; i < conv_type_order_len; i++) {
-        unsigned bit = conv_type_order[i];
+    for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+        unsigned bit = order[i];
         if (!(types & bit))
             continue;
         if (sb.len)
@@ -526,8 +533,12 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
             conv->length = true;
         } else {
             conv->accept = accept->kind == PY_SET ? accept->types : 0;
-            if (is_set_of(accept, PYT_STR))
+            if (is_set_of(accept, PYT_STR)) {
                 conv->converter = "_PyUnicode_WideCharString_Converter";
+                /* 3.14 checks the default after: no None */
+                if (c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT)
+                    conv->default_type = PYT_STR | PYT_NULL;
+            }
             else if (or_none)
                 conv->converter = "_PyUnicode_WideCharString_Opt_Converter";
             else
@@ -700,13 +711,12 @@ Converter *converter_alloc(Clinic *c, const ConverterClass *cls)
     conv->c_default = cls->c_default;
     conv->py_default = cls->py_default;
     converter_class_defaults(c->dialect, cls, &conv->c_ignored_default,
-                             &conv->c_init_default);
+                             &conv->c_init_default, &conv->default_type);
     conv->converter = cls->converter;
     conv->format_unit = cls->format_unit;
     conv->encoding = cls->encoding;
     conv->subclass_of = cls->subclass_of;
     conv->signature_name = cls->signature_name;
-    conv->default_type = cls->default_type;
     conv->impl_by_reference = cls->impl_by_reference;
     conv->parse_by_reference = cls->parse_by_reference;
     conv->length = cls->length;

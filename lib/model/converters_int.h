@@ -108,12 +108,13 @@ bool converter_overrides(Clinic *c, const Converter *conv, const char *name);
 const ConverterRow *converter_row_of(const ConverterClass *cls);
 const ReturnRow *return_row_of(const ReturnConverterClass *cls);
 
-/* The c_ignored_default and c_init_default of a class in dialect d: a
-   built-in class's as the dialect defines them (DialectClassDefaults),
-   a python block's as it set or inherited them. */
+/* The c_ignored_default, c_init_default and default_type of a class in
+   dialect d: a built-in class's as the dialect defines them
+   (DialectClassDefaults), a python block's as it set or inherited them. */
 void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
                               const char **c_ignored_default,
-                              const char **c_init_default);
+                              const char **c_init_default,
+                              unsigned *default_type);
 
 /* The legacy entry with its partial keywords (NULL: none). */
 const LegacyEntry *legacy_entry_find(const Clinic *c, const char *unit);

@@ -958,12 +958,14 @@ PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row)
     /* the C-default attributes as the dialect's clinic has them */
     ConverterClass own = row->cls, of_base;
     converter_class_defaults(py->c->dialect, &row->cls,
-                             &own.c_ignored_default, &own.c_init_default);
+                             &own.c_ignored_default, &own.c_init_default,
+                             &own.default_type);
     if (base) {
         of_base = base->cls;
         converter_class_defaults(py->c->dialect, &base->cls,
                                  &of_base.c_ignored_default,
-                                 &of_base.c_init_default);
+                                 &of_base.c_init_default,
+                                 &of_base.default_type);
     }
     for (size_t k = 0; k < sizeof class_fields / sizeof *class_fields; k++)
         if (field_in(py, &class_fields[k]) &&

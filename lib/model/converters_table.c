@@ -410,25 +410,61 @@ const ReturnRow return_rows[] = {
 };
 const size_t return_nrows = RR_COUNT;
 
+/* The PYT_ bits of a default_type a dialect names ("int, NoneType";
+   "object": any). */
+static unsigned type_bits_of(const char *names)
+{
+    unsigned bits = 0;
+    for (const char *p = names; *p;) {
+        size_t n = strcspn(p, ",");
+        for (unsigned b = 1; b && b <= PYT_NULL; b <<= 1) {
+            const char *tn = b == PYT_NULL ? "NullType" : py_type_name(b);
+            if (tn && strlen(tn) == n && !strncmp(p, tn, n) &&
+                b != PYT_OBJECT)
+                bits |= b;
+        }
+        p += n;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return bits;
+}
+
+/* The entry of dialect d (or its nearest base) for a built-in class. */
+static const DialectClassDefaults *class_entry(const Dialect *d,
+                                               const char *class_name)
+{
+    for (; d; d = d->base)
+        for (const DialectClassDefaults *t = d->class_defaults;
+             t && t->converter; t++)
+            if (strcmp(t->converter, class_name) == 0)
+                return t;
+    return NULL;
+}
+
 void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
                               const char **c_ignored_default,
-                              const char **c_init_default)
+                              const char **c_init_default,
+                              unsigned *default_type)
 {
     *c_ignored_default = cls->c_ignored_default;
     *c_init_default = cls->c_init_default;
+    *default_type = cls->default_type;
     if (cls->pyclass || !cls->class_name)
         return;   /* a python block's: its own, as its lookup found them */
-    const DialectClassDefaults *t = DIALECT_INHERITED(d, class_defaults);
-    for (; t && t->converter; t++)
-        if (strcmp(t->converter, cls->class_name) == 0) {
-            *c_ignored_default = t->c_ignored_default;
-            *c_init_default = t->c_init_default;
-            return;
-        }
-    /* c_init_default no row sets: its base's, as Python finds it */
-    if (cls->base) {
+    const DialectClassDefaults *t = class_entry(d, cls->class_name);
+    if (t && t->c_ignored_default)
+        *c_ignored_default = t->c_ignored_default;
+    if (t && t->default_type)
+        *default_type = type_bits_of(t->default_type);
+    if (t && t->c_init_default) {
+        *c_init_default = t->c_init_default;
+    } else if (cls->base) {
+        /* c_init_default no row sets: its base's, as Python finds it */
         const char *ignored;
-        converter_class_defaults(d, cls->base, &ignored, c_init_default);
+        unsigned types;
+        converter_class_defaults(d, cls->base, &ignored, c_init_default,
+                                 &types);
     }
 }
 

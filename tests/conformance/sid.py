@@ -30,16 +30,31 @@ ERROR_LINE = re.compile(r":(\d+): error")
 REF_HEADER = re.compile(r"^(Error in file .*? on line \d+:|Error:)\n", re.M)
 
 
+# 3.15's warnings, printed to stdout before whatever follows:
+# "Warning:\n{message}\n" and print's newline
+REF_WARNING = re.compile(r"^Warning:\n(.*?)\n\n", re.M | re.S)
+
+
+def ref_warnings(msg):
+    """The messages of the warnings the reference printed."""
+    return [m.group(1).strip() for m in REF_WARNING.finditer(msg)]
+
+
 def refusal_text(msg):
-    """The reference's message without its 'Error in file ...' header."""
+    """The reference's message without its warnings and its 'Error in
+    file ...' header."""
+    msg = REF_WARNING.sub("", msg)
     m = REF_HEADER.search(msg)
     text = msg[m.end():] if m else msg
     return text.strip()
 
 
 def same_refusal(ref_msg, our_msg):
+    """The same error, after the same warnings (ours are FILE:LINE:
+    warning: lines on stderr, the reference's a paragraph on stdout)."""
     text = refusal_text(ref_msg)
-    return bool(text) and text in our_msg
+    return (bool(text) and text in our_msg and
+            all(w in our_msg for w in ref_warnings(ref_msg)))
 
 
 # ------------------------------------------------------------ testfile
