@@ -239,6 +239,10 @@ enum {
        repr() for int and float; what is left is an error ("c_default
        is required"). c_default="" counts as given to the DSL. */
     FIX_CONVERTER_C_DEFAULT = 1u << 14,
+    /* a module is looked up by the dotted name up to it, as modules are
+       filed under their full name, so "module a.b" makes "a.b.f" work;
+       a missing parent is named by that prefix (3.15) */
+    FIX_NESTED_MODULES = 1u << 15,
 };
 
 /* What 3.13 accepts and fixes over 3.11, which the newer dialects keep. */

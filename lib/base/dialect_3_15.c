@@ -1,7 +1,8 @@
 /*
  * dialect_3_15.c — CPython 3.15's Argument Clinic (Tools/clinic/clinic.py
  * and libclinic/, as Debian's python3.15-examples ships it), as the
- * changes to 3.14's.  What is listed here so far: the width of a
+ * changes to 3.14's.  What is listed here so far: nested modules, the
+ * width of a
  * docstring's summary line (over 72 characters, 68 in a class's method,
  * is an error) and the bitwise unsigned converters' PyLong_AsNativeBytes.
  * Everything else is 3.14's.
@@ -16,6 +17,8 @@ static const char *const prefixed_names_3_15[] = {
 };
 
 static const char *const messages_3_15[MSG_COUNT] = {
+    /* the dotted prefix that was not found */
+    [MSG_NO_PARENT] = "Parent class or module %1$r does not exist.",
     [MSG_SUMMARY_TOO_LONG] =
         "Summary line for %r is too long!\n"
         "The summary line must be no longer than %s characters.",
@@ -89,7 +92,7 @@ const Dialect dialect_3_15 = {
     /* as 3.13, but the fixes */
     .make_extensions = make_extensions_3_13,
     .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER | SYNTAX_PERMIT_LONG,
-    .fixes = DIALECT_3_14_FIXES,
+    .fixes = DIALECT_3_14_FIXES | FIX_NESTED_MODULES,
     .header_includes = true,
     .limited_capi = true,
     .prefixed_names = prefixed_names_3_15,
