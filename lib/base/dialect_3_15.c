@@ -61,13 +61,15 @@ static const char *const messages_3_15[MSG_COUNT] = {
     "    goto exit;\n"                                                       \
     "}}}}\n"
 
+/* Every one computes its bad_argument (which asks for its #include),
+   though only 'k' and 'K' write it. */
 static const DialectSnippet snippets_3_15[] = {
     {.converter = "unsigned_char_converter", .variant = "B", .api = SNIPPET_ANY_API,
-     .text = AS_NATIVE_BYTES},
+     .text = AS_NATIVE_BYTES, .expected = "int"},
     {.converter = "unsigned_short_converter", .variant = "H", .api = SNIPPET_ANY_API,
-     .text = AS_NATIVE_BYTES},
+     .text = AS_NATIVE_BYTES, .expected = "int"},
     {.converter = "unsigned_int_converter", .variant = "I", .api = SNIPPET_ANY_API,
-     .text = AS_NATIVE_BYTES},
+     .text = AS_NATIVE_BYTES, .expected = "int"},
     {.converter = "unsigned_long_converter", .variant = "k", .api = SNIPPET_ANY_API,
      .text = INDEX_CHECK AS_NATIVE_BYTES,
      .expected = "int"},

@@ -88,19 +88,13 @@ static bool value_has_type(const PyValue *v, unsigned types)
 }
 
 /* default_type.__name__, or the names of the tuple joined by ", ", in
-   the order the reference's tuples have them ((str, bytes, NullType,
-   NoneType), (bytes, bytearray), (int, NoneType)). */
+   the order the reference's tuples have them. */
 static const char *type_names(Clinic *c, unsigned types)
 {
-    static const unsigned order[] = {
-        PYT_OBJECT, PYT_BOOL, PYT_INT, PYT_FLOAT, PYT_COMPLEX, PYT_STR,
-        PYT_BYTES, PYT_BYTEARRAY, PYT_ROBUFFER, PYT_NULL, PYT_BUFFER,
-        PYT_RWBUFFER, PYT_NONETYPE,
-    };
     const char *null_name = DIALECT_INHERITED(c->dialect, null_type_name);
     StrBuf sb = STRBUF_INIT;
-    for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
-        unsigned bit = order[i];
+    for (size_t i = 0; i < conv_type_order_len; i++) {
+        unsigned bit = conv_default_type_order[i];
         if (!(types & bit))
             continue;
         if (sb.len)

@@ -234,6 +234,8 @@ const char *conv_in_dialect(Arena *a, const Dialect *d, const char *repr);
 /* The bits in definition order, for messages and listings. */
 extern const unsigned conv_type_order[];
 extern const size_t conv_type_order_len;
+/* The same bits (as many) in the order default_type tuples have them. */
+extern const unsigned conv_default_type_order[];
 
 /* clinic.py's type_checks: subclass_of values with a cheaper exact check
    than PyObject_TypeCheck (converters_render.c; ends with NULLs). */

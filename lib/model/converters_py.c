@@ -220,7 +220,7 @@ static PyValue types_value(ConverterPython *py, unsigned bits)
     PyValue items[16];
     size_t n = 0;
     for (size_t i = 0; i < conv_type_order_len && n < 16; i++) {
-        unsigned bit = conv_type_order[i];
+        unsigned bit = conv_default_type_order[i];
         if (!(bits & bit))
             continue;
         if (bit == PYT_NULL) {
@@ -762,6 +762,11 @@ static bool function_getattr(PyVM *vm, PyObj *self, const char *name,
         *out = pyvm_bool(f->coexist);
     else if (!strcmp(name, "docstring_only"))
         *out = pyvm_bool(f->docstring_only);
+    else if (!strcmp(name, "docstring_line_width") &&
+             py->c->dialect->summary_width)   /* 3.15's property */
+        *out = pyvm_int(vm, f->cls && !function_kind_new_or_init(f->kind)
+                                ? py->c->dialect->summary_width_method
+                                : py->c->dialect->summary_width);
     else if (!strcmp(name, "parameters")) {
         PyObj *d = pyvm_dict_new(vm);
         for (size_t i = 0; i < f->nparameters; i++)
@@ -912,6 +917,18 @@ static PyValue parameter_is(PyVM *vm, const PyArgs *a, void *data)
     const Parameter *p = cpy_unwrap_parameter(py, v[0]);
     ParamKind kind = (ParamKind)(intptr_t)data;
     return pyvm_bool(p->kind == kind);
+}
+
+/* 3.15's is_variable_length(): *args or **kwds (the model has no
+   **kwds parameter yet, so *args). */
+static PyValue parameter_is_variable_length(PyVM *vm, const PyArgs *a,
+                                            void *data)
+{
+    (void)data;
+    PyValue v[1];
+    pyvm_bind(vm, a, "is_variable_length", "self", v, NULL);
+    const Parameter *p = cpy_unwrap_parameter(cpy_of_vm(vm), v[0]);
+    return pyvm_bool(p->kind == PARAM_VAR_POSITIONAL);
 }
 
 static PyValue parameter_is_optional(PyVM *vm, const PyArgs *a, void *data)
@@ -1124,6 +1141,21 @@ ConverterPython *cpy_of(Clinic *c)
     pyvm_dict_set_static(py->vm, pyvm_as_dict(dictv), "is_optional",
                   pyvm_native(py->vm, "is_optional", parameter_is_optional,
                               NULL, true));
+    /* 3.15's, which came with **kwds */
+    if (DIALECT_INHERITED(c->dialect, var_keyword_prefix)) {
+        pyvm_dict_set_static(py->vm, pyvm_as_dict(dictv),
+            "is_positional_or_keyword",
+            pyvm_native(py->vm, "is_positional_or_keyword", parameter_is,
+                        (void *)(intptr_t)PARAM_POSITIONAL_OR_KEYWORD, true));
+        /* no kind is a **kwds one in the model yet: always false */
+        pyvm_dict_set_static(py->vm, pyvm_as_dict(dictv), "is_var_keyword",
+            pyvm_native(py->vm, "is_var_keyword", parameter_is,
+                        (void *)(intptr_t)-1, true));
+        pyvm_dict_set_static(py->vm, pyvm_as_dict(dictv),
+            "is_variable_length",
+            pyvm_native(py->vm, "is_variable_length",
+                        parameter_is_variable_length, NULL, true));
+    }
     /* the LandMine needs a host pointer only to be one: its own message */
     py->landmine = pyvm_instance_new(py->vm, py->cls_landmine,
                                      (void *)landmine_message, NULL);

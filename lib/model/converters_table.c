@@ -29,6 +29,13 @@ const unsigned conv_type_order[] = {
 };
 const size_t conv_type_order_len =
     sizeof conv_type_order / sizeof conv_type_order[0];
+/* The same classes in the order of clinic.py's default_type tuples:
+   (str, bytes, NullType, NoneType), (bytes, bytearray), (int, NoneType). */
+const unsigned conv_default_type_order[] = {
+    PYT_OBJECT, PYT_BOOL, PYT_INT, PYT_FLOAT, PYT_COMPLEX, PYT_STR,
+    PYT_BYTES, PYT_BYTEARRAY, PYT_ROBUFFER, PYT_NULL, PYT_BUFFER,
+    PYT_RWBUFFER, PYT_NONETYPE,
+};
 
 static const char *conv_class_repr(Arena *a, const Dialect *d, unsigned type_bit)
 {
