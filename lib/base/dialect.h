@@ -243,6 +243,11 @@ enum {
        filed under their full name, so "module a.b" makes "a.b.f" work;
        a missing parent is named by that prefix (3.15) */
     FIX_NESTED_MODULES = 1u << 15,
+    /* a parameter line is parsed whole, as Python's "def x(LINE\n):
+       pass": its default may hold '=', a '#' comment may end it, and
+       any syntax error is the one-line invalid parameter declaration
+       (3.14) */
+    FIX_PARAMETER_LINE_WHOLE = 1u << 16,
 };
 
 /* What 3.13 accepts and fixes over 3.11, which the newer dialects keep. */
@@ -258,7 +263,7 @@ enum {
 #define DIALECT_3_14_FIXES                                                   \
     (DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF | FIX_GROUP_FLAGS_IN_ORDER |     \
      FIX_DEFAULT_TYPE_AFTER_INIT | FIX_GROUP_OPTIONAL_COUNTS |               \
-     FIX_ACCESSOR_PAIRS | FIX_CONVERTER_C_DEFAULT)
+     FIX_ACCESSOR_PAIRS | FIX_CONVERTER_C_DEFAULT | FIX_PARAMETER_LINE_WHOLE)
 #define DIALECT_3_13_DEFINING_CLASS_NO_ARGS                                  \
     "nargs || (kwnames && PyTuple_GET_SIZE(kwnames))"
 #define DIALECT_3_13_SELF_TYPE_CHECK_NEW                                     \

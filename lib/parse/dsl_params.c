@@ -679,7 +679,17 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     /* the syntax error itself is not reported: no text is made for it */
     PyParamDecl decl;
     memset(&decl, 0, sizeof decl);
-    if (!pyexpr_parse_params(c->arena, base, &decl, NULL)) {
+    if (c->dialect->fixes & FIX_PARAMETER_LINE_WHOLE) {
+        /* 3.14: the line whole; the default is the expression's text */
+        if (!pyexpr_parse_param_line(c->arena, line, &decl))
+            clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
+        default_text = decl.default_expr
+            ? arena_strndup(c->arena, line + decl.default_start,
+                            decl.default_end - decl.default_start)
+            : NULL;
+        if (decl.default_expr)
+            decl.has_default = false;
+    } else if (!pyexpr_parse_params(c->arena, base, &decl, NULL)) {
         /* the last '=' was probably inside a function call, like
            c: int(accept={str}), so assume there was no default value */
         default_text = NULL;
