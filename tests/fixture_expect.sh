@@ -11,6 +11,9 @@
 #   the reference refuses    NAME.err: the last line of its message (our
 #                            message must contain it; see
 #                            tests/run_fixtures.sh)
+#   it warns and succeeds    also NAME.warn: the lines of its warnings
+#                            (3.15: "Warning:" paragraphs), which our
+#                            stderr must contain
 # Prints what it wrote and git's view of it.
 #   CLINIC_CACHE  the conformance cache ($HOME/.cache/clinic-conformance)
 #   PYTHON        the interpreter the reference runs under (python3)
@@ -37,6 +40,8 @@ fi
 case $dialect in
     3.11) fetch=fetch.sh ;;
     3.13) fetch=fetch313.sh ;;
+    3.14) fetch=fetch314.sh ;;
+    3.15) fetch=fetch315.sh ;;
     *) echo "fixture-expect: no reference for dialect $dialect" >&2; exit 2 ;;
 esac
 eval "$(sh "$top/tests/conformance/$fetch" "$CACHE")"
@@ -50,7 +55,8 @@ rc=0
 (cd "$scratch/run" && "$PYTHON" "$REFDIR/clinic.py" "$src") \
     > "$scratch/out" 2>&1 || rc=$?
 
-rm -rf "$dir/$src.expected" "$dir/$src.expected.d" "$dir/$base.err"
+rm -rf "$dir/$src.expected" "$dir/$src.expected.d" "$dir/$base.err" \
+       "$dir/$base.warn"
 if [ $rc -ne 0 ]; then
     # the message is the last line clinic.py prints (after "Error in file
     # ... on line N:", or a traceback's last line)
@@ -61,6 +67,14 @@ else
     cp "$scratch/run/$src" "$dir/$src.expected"
     rm "$scratch/run/$src"
     echo "fixture-expect: clinic.py $dialect wrote fixtures/${name%/*}/$src.expected"
+    # each warning: "Warning:", its lines, a blank line
+    awk '/^Warning:$/ { w = 1; next } /^$/ { w = 0 } w' "$scratch/out" \
+        > "$scratch/warn"
+    if [ -s "$scratch/warn" ]; then
+        cp "$scratch/warn" "$dir/$base.warn"
+        echo "fixture-expect: it warned; wrote fixtures/${name%/*}/$base.warn:"
+        sed 's/^/    /' "$dir/$base.warn"
+    fi
     if [ -d "$dir/$src.given.d" ] &&
        diff -r "$dir/$src.given.d" "$scratch/run" > /dev/null 2>&1; then
         :   # the given files, unchanged: run_fixtures.sh expects them

@@ -11,6 +11,9 @@
 #                           stderr must contain every line of NAME.err, and
 #                           NAME.c and the given files must be unchanged
 #                           with nothing added
+#   NAME.warn               with NAME.c.expected: the run's stderr must
+#                           contain every line of it (the reference's
+#                           warnings)
 #   GROUP/options           (optional) more arguments for every run of the
 #                           group: "--dialect 3.13"
 #   NAME.stderr             (optional) the run's stderr, exactly (the notes
@@ -96,6 +99,16 @@ run_one() {   # run_one GROUPDIR NAME
         if [ ! -f "$dir/$src.expected" ]; then
             fail "$id" "fixture has neither $src.expected nor $name.err"
             return
+        fi
+        if [ -f "$dir/$name.warn" ]; then
+            while IFS= read -r line || [ -n "$line" ]; do
+                [ -z "$line" ] && continue
+                if ! grep -qF -- "$line" "$scratch/stderr"; then
+                    fail "$id" "stderr lacks the warning: $line"
+                    sed 's/^/    stderr: /' "$scratch/stderr" | head -n 10
+                    break
+                fi
+            done < "$dir/$name.warn"
         fi
         if ! cmp -s "$dir/$src.expected" "$t/$src"; then
             fail "$id" "$src differs from $src.expected"

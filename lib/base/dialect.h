@@ -29,6 +29,21 @@ typedef struct DialectAlias {
     const char *class_name;    /* "CReturnConverter" */
 } DialectAlias;
 
+/* A built-in converter class's attributes about defaults as the
+   dialect's clinic defines them, where they are not the ones of the
+   converter table (3.13's): c_ignored_default, c_init_default (3.14:
+   what a variable without a default is initialised with), and the
+   default_type a default must have.  NULL: the table's (c_init_default:
+   the base class's); "" for none. */
+typedef struct DialectClassDefaults {
+    const char *converter;           /* "Py_buffer_converter" */
+    const char *c_ignored_default;
+    const char *c_init_default;
+    /* the Python classes, as the reference's messages list them
+       ("int, NoneType"); "object": any */
+    const char *default_type;
+} DialectClassDefaults;
+
 /* Which C API a converter snippet is written for. */
 enum { SNIPPET_ANY_API, SNIPPET_FULL_API, SNIPPET_LIMITED_API };
 
@@ -163,6 +178,7 @@ typedef enum DialectMessage {
     MSG_BODY_TOO_LONG,              /* full name, the width (3.15) */
     MSG_REMOVE_PERMIT_LONG_SUMMARY, /* full name (3.15) */
     MSG_REMOVE_PERMIT_LONG_BODY,    /* full name (3.15) */
+    MSG_C_DEFAULT_REQUIRED,         /* class, the default's repr (3.14) */
     MSG_COUNT
 } DialectMessage;
 
@@ -214,6 +230,24 @@ enum {
     /* an attribute has at most one getter and one setter, sharing their C
        basename (3.14's add_function) */
     FIX_ACCESSOR_PAIRS = 1u << 13,
+    /* the converter computes its C default from the default, after
+       converter_init (3.14's CConverter.__init__): the DSL passes only
+       py_default; no default gives c_init_default, NULL gives
+       c_ignored_default or c_init_default, and any other value the
+       class's c_default_init, or else c_init_default for None, the
+       escaped C literal for str and bytes (c_str_repr, c_bytes_repr),
+       repr() for int and float; what is left is an error ("c_default
+       is required"). c_default="" counts as given to the DSL. */
+    FIX_CONVERTER_C_DEFAULT = 1u << 14,
+    /* a module is looked up by the dotted name up to it, as modules are
+       filed under their full name, so "module a.b" makes "a.b.f" work;
+       a missing parent is named by that prefix (3.15) */
+    FIX_NESTED_MODULES = 1u << 15,
+    /* a parameter line is parsed whole, as Python's "def x(LINE\n):
+       pass": its default may hold '=', a '#' comment may end it, and
+       any syntax error is the one-line invalid parameter declaration
+       (3.14) */
+    FIX_PARAMETER_LINE_WHOLE = 1u << 16,
 };
 
 /* What 3.13 accepts and fixes over 3.11, which the newer dialects keep. */
@@ -229,7 +263,7 @@ enum {
 #define DIALECT_3_14_FIXES                                                   \
     (DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF | FIX_GROUP_FLAGS_IN_ORDER |     \
      FIX_DEFAULT_TYPE_AFTER_INIT | FIX_GROUP_OPTIONAL_COUNTS |               \
-     FIX_ACCESSOR_PAIRS)
+     FIX_ACCESSOR_PAIRS | FIX_CONVERTER_C_DEFAULT | FIX_PARAMETER_LINE_WHOLE)
 #define DIALECT_3_13_DEFINING_CLASS_NO_ARGS                                  \
     "nargs || (kwnames && PyTuple_GET_SIZE(kwnames))"
 #define DIALECT_3_13_SELF_TYPE_CHECK_NEW                                     \
@@ -326,6 +360,10 @@ typedef struct Dialect {
        (a DeprecationWarning) when a value does not fit, which the older
        ones wrap silently: deprecated, to become an error (3.15). */
     bool bitwise_overflow_deprecated;
+    /* The built-in classes whose c_ignored_default, c_init_default or
+       default_type differ from the converter table's, NULL-terminated;
+       a class not listed is as the base dialect has it. */
+    const DialectClassDefaults *class_defaults;
 } Dialect;
 
 /* The pointer field at `offset` (offsetof Dialect) of d, or of its

@@ -117,11 +117,36 @@ static const DialectAlias varpos_converters_3_14[] = {
     {NULL, NULL},
 };
 
+/* CConverter's c_ignored_default is "" (it was "NULL"), so the classes
+   that inherited it have none; slice_index's is "0"; Py_buffer's
+   "{NULL, NULL}" became its c_init_default.  Defaults are checked
+   against more precise types (unsigned_char, no longer derived from the
+   unsigned base, takes any). */
+static const DialectClassDefaults class_defaults_3_14[] = {
+    {"CConverter", "", "", NULL},
+    {"defining_class_converter", "", "", NULL},
+    {"self_converter", "", "", NULL},
+    {"fildes_converter", "", "", NULL},
+    {"slice_index_converter", "0", "", "int, NoneType"},
+    {"Py_buffer_converter", "", "{NULL, NULL}",
+     "str, bytes, NullType, NoneType"},
+    {"Py_ssize_t_converter", NULL, NULL, "int, NoneType"},
+    {"size_t_converter", NULL, NULL, "int"},
+    {"char_converter", NULL, NULL, "bytes"},
+    {"str_converter", NULL, NULL, "str, bytes, NullType, NoneType"},
+    {"unsigned_char_converter", NULL, NULL, "object"},
+    {"byte_converter", NULL, NULL, "object"},
+    {NULL, NULL, NULL, NULL},
+};
+
 /* 3.14 words these its own way. */
 static const char *const messages_3_14[MSG_COUNT] = {
     /* one line: the declaration is parsed whole, as Python */
     [MSG_INVALID_PARAMETER] =
         "Function %r has an invalid parameter declaration: %r",
+    /* the converter found no C default for its default */
+    [MSG_C_DEFAULT_REQUIRED] =
+        "%s: c_default is required for default value %s",
 };
 
 const Dialect dialect_3_14 = {
@@ -165,4 +190,5 @@ const Dialect dialect_3_14 = {
     .varpos_converters = varpos_converters_3_14,
     .messages = messages_3_14,
     .null_type_name = "NullType",
+    .class_defaults = class_defaults_3_14,
 };

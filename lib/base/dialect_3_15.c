@@ -1,7 +1,8 @@
 /*
  * dialect_3_15.c — CPython 3.15's Argument Clinic (Tools/clinic/clinic.py
  * and libclinic/, as Debian's python3.15-examples ships it), as the
- * changes to 3.14's.  What is listed here so far: the width of a
+ * changes to 3.14's.  What is listed here so far: nested modules, the
+ * width of a
  * docstring's summary line (over 72 characters, 68 in a class's method,
  * is an error) and the bitwise unsigned converters' PyLong_AsNativeBytes.
  * Everything else is 3.14's.
@@ -16,6 +17,8 @@ static const char *const prefixed_names_3_15[] = {
 };
 
 static const char *const messages_3_15[MSG_COUNT] = {
+    /* the dotted prefix that was not found */
+    [MSG_NO_PARENT] = "Parent class or module %1$r does not exist.",
     [MSG_SUMMARY_TOO_LONG] =
         "Summary line for %r is too long!\n"
         "The summary line must be no longer than %s characters.",
@@ -58,19 +61,28 @@ static const char *const messages_3_15[MSG_COUNT] = {
     "    goto exit;\n"                                                       \
     "}}}}\n"
 
+/* Every one computes its bad_argument (which asks for its #include),
+   though only 'k' and 'K' write it. */
 static const DialectSnippet snippets_3_15[] = {
     {.converter = "unsigned_char_converter", .variant = "B", .api = SNIPPET_ANY_API,
-     .text = AS_NATIVE_BYTES},
+     .text = AS_NATIVE_BYTES, .expected = "int"},
     {.converter = "unsigned_short_converter", .variant = "H", .api = SNIPPET_ANY_API,
-     .text = AS_NATIVE_BYTES},
+     .text = AS_NATIVE_BYTES, .expected = "int"},
     {.converter = "unsigned_int_converter", .variant = "I", .api = SNIPPET_ANY_API,
-     .text = AS_NATIVE_BYTES},
+     .text = AS_NATIVE_BYTES, .expected = "int"},
     {.converter = "unsigned_long_converter", .variant = "k", .api = SNIPPET_ANY_API,
      .text = INDEX_CHECK AS_NATIVE_BYTES,
      .expected = "int"},
     {.converter = "unsigned_long_long_converter", .variant = "K", .api = SNIPPET_ANY_API,
      .text = INDEX_CHECK AS_NATIVE_BYTES,
      .expected = "int"},
+};
+
+/* unsigned_char derives from the unsigned base again: an int default. */
+static const DialectClassDefaults class_defaults_3_15[] = {
+    {"unsigned_char_converter", NULL, NULL, "int"},
+    {"byte_converter", NULL, NULL, "int"},
+    {NULL, NULL, NULL, NULL},
 };
 
 const Dialect dialect_3_15 = {
@@ -83,7 +95,7 @@ const Dialect dialect_3_15 = {
     .make_extensions = make_extensions_3_13,
     .make_normalises_paths = true,
     .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER | SYNTAX_PERMIT_LONG,
-    .fixes = DIALECT_3_14_FIXES,
+    .fixes = DIALECT_3_14_FIXES | FIX_NESTED_MODULES,
     .header_includes = true,
     .limited_capi = true,
     .prefixed_names = prefixed_names_3_15,
@@ -107,4 +119,5 @@ const Dialect dialect_3_15 = {
     .nsnippets = sizeof snippets_3_15 / sizeof snippets_3_15[0],
     /* AS_NATIVE_BYTES: a value out of range warns */
     .bitwise_overflow_deprecated = true,
+    .class_defaults = class_defaults_3_15,
 };

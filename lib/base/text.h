@@ -149,6 +149,15 @@ char *text_quoted_for_c_string(Arena *a, const char *s);
    ends. */
 char *text_put_quoted_for_c_string(char *out, const char *s, size_t n);
 char *text_c_repr(Arena *a, const char *s);
+/* 3.14's C literals (text_c_literal.c): bytes as a C string literal,
+   C's escapes for the usual controls and octal for every other byte
+   outside printable ASCII (c_bytes_repr); a UTF-8 str the same, with
+   \uXXXX and \UXXXXXXXX for non-ASCII code points (c_str_repr).  Both
+   break trigraphs ("??" -> "?\?") and comment marks ("/\*", "*\/").
+   text_c_bytes_chars is c_bytes_repr without its double quotes. */
+char *text_c_bytes_repr(Arena *a, const char *s, size_t n);
+char *text_c_bytes_chars(Arena *a, const char *s, size_t n);
+char *text_c_str_repr(Arena *a, const char *s, size_t n);
 /* Whether s[0..n) is all ASCII (no byte above 0x7F). */
 bool text_is_ascii(const char *s, size_t n);
 

@@ -87,13 +87,14 @@ static bool value_has_type(const PyValue *v, unsigned types)
     }
 }
 
-/* default_type.__name__, or the names of the tuple joined by ", ". */
+/* default_type.__name__, or the names of the tuple joined by ", ", in
+   the order the reference's tuples have them. */
 static const char *type_names(Clinic *c, unsigned types)
 {
     const char *null_name = DIALECT_INHERITED(c->dialect, null_type_name);
     StrBuf sb = STRBUF_INIT;
     for (size_t i = 0; i < conv_type_order_len; i++) {
-        unsigned bit = conv_type_order[i];
+        unsigned bit = conv_default_type_order[i];
         if (!(types & bit))
             continue;
         if (sb.len)
@@ -326,30 +327,8 @@ static const char *char_c_default_escaped(Clinic *c, const PyValue *v)
         return "'\"'";
     if (v->len == 1 && v->s[0] == '\0')
         return "'\\0'";
-    StrBuf sb = STRBUF_INIT;
-    sb_addc(&sb, '\'');
-    for (size_t i = 0; i < v->len; i++) {
-        unsigned char ch = (unsigned char)v->s[i];
-        const char *esc = ch == '"' ? "\\\"" : ch == '\\' ? "\\\\"
-                        : ch == '\a' ? "\\a" : ch == '\b' ? "\\b"
-                        : ch == '\f' ? "\\f" : ch == '\n' ? "\\n"
-                        : ch == '\r' ? "\\r" : ch == '\t' ? "\\t"
-                        : ch == '\v' ? "\\v" : NULL;
-        if (esc)
-            sb_adds(&sb, esc);
-        else if (ch >= 32 && ch < 127)
-            sb_addc(&sb, (char)ch);
-        else
-            sb_addf(&sb, "\\%03o", ch);
-    }
-    sb_addc(&sb, '\'');
-    const char *s = sb_take(&sb, c->arena);
-    /* no trigraphs, nothing like a comment */
-    if (strstr(s, "??"))
-        s = text_replace(c->arena, text_replace(c->arena, s, "??", "?\\?"),
-                         "\\??", "\\?\\?");
-    s = text_replace(c->arena, s, "/*", "/\\*");
-    return text_replace(c->arena, s, "*/", "*\\/");
+    return arena_concat_of(c->arena, "'",
+                           text_c_bytes_chars(c->arena, v->s, v->len), "'");
 }
 
 /* 3.14's c_unichar_repr(): a one-character str default of
@@ -408,11 +387,18 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
     switch (row->kind) {
     case CK_BOOL: {
         const PyValue *accept = ARG("accept");
-        if (is_set_of(accept, PYT_INT))
+        if (is_set_of(accept, PYT_INT)) {
             conv->format_unit = "i";
-        else if (!is_set_of(accept, PYT_OBJECT))
+            /* 3.14 checks the default after converter_init: any int */
+            if (c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT)
+                conv->default_type = PYT_INT;
+        } else if (!is_set_of(accept, PYT_OBJECT)) {
             fail_illegal_accept(c, "bool_converter", accept);
+        }
         bool keeps = c->dialect->fixes & FIX_BOOL_KEEPS_C_DEFAULT;
+        /* 3.14: the default is its own (c_default_init writes it) */
+        if (c->dialect->fixes & FIX_CONVERTER_C_DEFAULT)
+            break;
         if (conv->default_value.kind != PY_UNSPECIFIED &&
             !(keeps && conv->default_value.kind == PY_UNKNOWN &&
               !conv->default_value.type_name)) {
@@ -489,6 +475,8 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
             conv->default_type = PYT_INT;
         } else if (is_set_of(accept, PYT_INT | PYT_NONETYPE)) {
             conv->converter = "_Py_convert_optional_to_ssize_t";
+            if (c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT)
+                conv->default_type = PYT_INT | PYT_NONETYPE;
         } else {
             fail_illegal_accept(c, "Py_ssize_t_converter", accept);
         }
@@ -496,11 +484,17 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
     }
     case CK_SLICE_INDEX: {
         const PyValue *accept = ARG("accept");
-        if (is_set_of(accept, PYT_INT))
+        /* 3.14: the defaults each accept takes */
+        bool typed = c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT;
+        if (is_set_of(accept, PYT_INT)) {
             conv->converter = "_PyEval_SliceIndexNotNone";
-        else if (is_set_of(accept, PYT_INT | PYT_NONETYPE))
+            if (typed)
+                conv->default_type = PYT_INT;
+        } else if (is_set_of(accept, PYT_INT | PYT_NONETYPE)) {
             conv->converter = "_PyEval_SliceIndex";
-        else
+            if (typed)
+                conv->default_type = PYT_INT | PYT_NONETYPE;
+        } else
             fail_illegal_accept(c, "slice_index_converter", accept);
         break;
     }
@@ -533,8 +527,12 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
             conv->length = true;
         } else {
             conv->accept = accept->kind == PY_SET ? accept->types : 0;
-            if (is_set_of(accept, PYT_STR))
+            if (is_set_of(accept, PYT_STR)) {
                 conv->converter = "_PyUnicode_WideCharString_Converter";
+                /* 3.14 checks the default after: no None */
+                if (c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT)
+                    conv->default_type = PYT_STR | PYT_NULL;
+            }
             else if (or_none)
                 conv->converter = "_PyUnicode_WideCharString_Opt_Converter";
             else
@@ -563,7 +561,9 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
                 : is_set_of(accept, PYT_BUFFER) ? PYT_BYTES | PYT_NULL
                 : PYT_NULL;
         }
-        conv->c_default = conv->c_ignored_default;
+        /* 3.14: c_init_default, or what c_default_init makes */
+        if (!(c->dialect->fixes & FIX_CONVERTER_C_DEFAULT))
+            conv->c_default = conv->c_ignored_default;
         if (is_set_of(accept, PYT_STR | PYT_BUFFER | PYT_NONETYPE))
             conv->format_unit = "z*";
         else if (is_set_of(accept, PYT_STR | PYT_BUFFER))
@@ -582,6 +582,107 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
         break;
     }
 #undef ARG
+}
+
+/* ---- 3.14: the C default the converter computes ------------------------ */
+
+void builtin_c_default_init(Clinic *c, ConverterKind kind, Converter *conv)
+{
+    const PyValue *d = &conv->default_value;
+    switch (kind) {
+    case CK_BOOL:   /* str(int(self.default)) */
+        if (d->kind == PY_BOOL)
+            conv->c_default = d->b ? "1" : "0";
+        else if (d->kind == PY_INT)
+            conv->c_default = py_repr(c->arena, d);
+        break;
+    case CK_CHAR:
+        if (d->kind == PY_BYTES)
+            conv->c_default = char_c_default_escaped(c, d);
+        break;
+    case CK_INT:
+        if (d->kind == PY_STR)
+            conv->c_default = unichar_c_default(c, d);
+        break;
+    case CK_OBJECT:
+        if (d->kind == PY_NONE || d->kind == PY_BOOL)
+            conv->c_default = arena_concat_of(c->arena, "Py_",
+                                              py_repr(c->arena, d));
+        break;
+    case CK_STR:
+        if (d->kind == PY_NONE)
+            conv->c_default = "NULL";
+        break;
+    case CK_PY_BUFFER:
+        /* a str is its UTF-8 bytes */
+        if (d->kind == PY_BYTES || d->kind == PY_STR)
+            conv->c_default = arena_printf(c->arena,
+                "{.buf = %s, .obj = NULL, .len = %zu}",
+                text_c_bytes_repr(c->arena, d->s, d->len), d->len);
+        break;
+    default:
+        /* CConverter.c_default_init(self): nothing */
+        break;
+    }
+}
+
+static bool is_given(const char *s)
+{
+    return s && s[0];
+}
+
+/* The rest of 3.14's CConverter.__init__ once the default is checked:
+   the C default from the class's attributes, its c_default_init, or the
+   default's own C literal. */
+static void compute_c_default(Clinic *c, Converter *conv, PyValue def)
+{
+    if (is_given(conv->c_default))
+        return;
+    const ConverterClass *cls = conv->cls;
+    const char *cls_name = cls->class_name ? cls->class_name : cls->name;
+    if (def.kind == PY_UNSPECIFIED) {
+        if (is_given(conv->c_init_default))
+            conv->c_default = conv->c_init_default;
+        return;
+    }
+    if (def.kind == PY_NULL) {
+        conv->c_default = is_given(conv->c_ignored_default)
+                              ? conv->c_ignored_default
+                              : conv->c_init_default;
+        if (!is_given(conv->c_default))
+            clinic_failm(c, 0, MSG_C_DEFAULT_REQUIRED,
+                         MSG_ARGS(cls_name, "NULL"));
+        return;
+    }
+    if (def.kind == PY_UNKNOWN && !def.type_name)
+        /* a c_default="" with a named constant: clinic.py asserts the
+           default is known here */
+        clinic_fail(c, 0, "Exception raised during parsing:\n"
+                          "AssertionError");
+    converter_call_c_default_init(c, conv);
+    if (is_given(conv->c_default))
+        return;
+    switch (def.kind) {
+    case PY_NONE:
+        conv->c_default = conv->c_init_default;
+        if (!is_given(conv->c_default))
+            clinic_failm(c, 0, MSG_C_DEFAULT_REQUIRED,
+                         MSG_ARGS(cls_name, "None"));
+        return;
+    case PY_STR:
+        conv->c_default = text_c_str_repr(c->arena, def.s, def.len);
+        return;
+    case PY_BYTES:
+        conv->c_default = text_c_bytes_repr(c->arena, def.s, def.len);
+        return;
+    case PY_INT: case PY_BOOL: case PY_FLOAT:
+        conv->c_default = py_repr(c->arena, &def);
+        return;
+    default:
+        clinic_failm(c, 0, MSG_C_DEFAULT_REQUIRED,
+                     MSG_ARGS(cls_name, conv_repr(c->arena, c->dialect,
+                                                  &def)));
+    }
 }
 
 /* ---- CConverter.__init__ ---------------------------------------------- */
@@ -603,13 +704,13 @@ Converter *converter_alloc(Clinic *c, const ConverterClass *cls)
         conv->type = dialect_type;
     conv->c_default = cls->c_default;
     conv->py_default = cls->py_default;
-    conv->c_ignored_default = cls->c_ignored_default;
+    converter_class_defaults(c->dialect, cls, &conv->c_ignored_default,
+                             &conv->c_init_default, &conv->default_type);
     conv->converter = cls->converter;
     conv->format_unit = cls->format_unit;
     conv->encoding = cls->encoding;
     conv->subclass_of = cls->subclass_of;
     conv->signature_name = cls->signature_name;
-    conv->default_type = cls->default_type;
     conv->impl_by_reference = cls->impl_by_reference;
     conv->parse_by_reference = cls->parse_by_reference;
     conv->length = cls->length;
@@ -660,6 +761,9 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
     conv->py_name = py_name;
 
     bool after_init = c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT;
+    /* 3.14 sets self.default after converter_init, and computes the C
+       default from it */
+    bool computes = c->dialect->fixes & FIX_CONVERTER_C_DEFAULT;
     if (default_value.kind != PY_UNSPECIFIED) {
         if (!after_init && conv->default_type &&
             !value_has_type(&default_value, conv->default_type))
@@ -669,7 +773,8 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
                                   conv_repr(c->arena, c->dialect,
                                             &default_value),
                                   name, type_names(c, conv->default_type)));
-        conv->default_value = default_value;
+        if (!computes)
+            conv->default_value = default_value;
     }
 
     if (c_default && py_truthy(c_default))
@@ -690,6 +795,21 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
                      MSG_ARGS(cls->class_name ? cls->class_name : cls->name,
                               conv_repr(c->arena, c->dialect, &default_value),
                               name, type_names(c, conv->default_type)));
+    if (computes) {
+        /* self and defining_class: default_type == () */
+        if (default_value.kind != PY_UNSPECIFIED &&
+            (cls->is_self || cls->is_defining_class)) {
+            const char *cn = cls->class_name ? cls->class_name : cls->name;
+            size_t n = strlen(cn);
+            if (text_endswith(cn, "_converter"))
+                n -= strlen("_converter");
+            clinic_fail(c, 0, "A '%.*s' parameter cannot be marked optional.",
+                        (int)n, cn);
+        }
+        if (default_value.kind != PY_UNSPECIFIED)
+            conv->default_value = default_value;
+        compute_c_default(c, conv, default_value);
+    }
     conv->function = function;
 }
 

@@ -168,6 +168,7 @@ enum {
     CATTR_SHOW_IN_SIGNATURE = 1u << 13,
     CATTR_BROKEN_LIMITED_CAPI = 1u << 14,
     CATTR_DEFAULT = 1u << 15,
+    CATTR_C_INIT_DEFAULT = 1u << 16,
 };
 /* ReturnConverterClass.attrs_set bits. */
 enum {

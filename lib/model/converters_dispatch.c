@@ -89,6 +89,17 @@ static PyValue m_is_optional(PyVM *vm, const PyArgs *a, void *data)
                                                           "is_optional")));
 }
 
+static PyValue m_c_default_init(PyVM *vm, const PyArgs *a, void *data)
+{
+    const Binding *b = data;
+    PyValue v[1];
+    pyvm_bind(vm, a, "c_default_init", "self", v, NULL);
+    builtin_c_default_init(b->py->c, b->row->kind,
+                           cpy_unwrap_converter(b->py, v[0],
+                                                "c_default_init"));
+    return py_none;
+}
+
 /* render(parameter, data) and its two halves. */
 static PyValue m_render(PyVM *vm, const PyArgs *a, void *data)
 {
@@ -393,6 +404,24 @@ const MethodDef cpy_converter_methods_3_13[] = {
       K(CK_UNSIGNED_INT) | K(CK_UNSIGNED_LONG) | K(CK_UNSIGNED_LONG_LONG) |
       K(CK_UNSIGNED_SHORT), false, 0 },
     { "add_include", m_add_include, K(CK_BASE), false, 0 },
+    { NULL, NULL, 0, false, 0 },
+};
+/* 3.14's: 3.13's, and c_default_init, which computes the C default
+   from the default (FIX_CONVERTER_C_DEFAULT). */
+const MethodDef cpy_converter_methods_3_14[] = {
+    METHODS_OF_BOTH,
+    { "parse_arg", m_parse_arg_limited,
+      PARSE_ARG_KINDS | K(CK_FILDES) | K(CK_SLICE_INDEX), false, 0 },
+    { "format_code", m_format_code, K(CK_BASE), false, 0 },
+    { "bad_argument", m_bad_argument, K(CK_BASE), false, 0 },
+    { "use_converter", m_use_converter,
+      K(CK_BASE) | K(CK_PY_SSIZE_T) | K(CK_FILDES) | K(CK_SIZE_T) |
+      K(CK_UNSIGNED_INT) | K(CK_UNSIGNED_LONG) | K(CK_UNSIGNED_LONG_LONG) |
+      K(CK_UNSIGNED_SHORT), false, 0 },
+    { "add_include", m_add_include, K(CK_BASE), false, 0 },
+    { "c_default_init", m_c_default_init,
+      K(CK_BASE) | K(CK_BOOL) | K(CK_CHAR) | K(CK_INT) | K(CK_OBJECT) |
+      K(CK_STR) | K(CK_PY_BUFFER), false, 0 },
     { NULL, NULL, 0, false, 0 },
 };
 #undef METHODS_OF_BOTH
@@ -713,6 +742,17 @@ const char *converter_default_repr(Clinic *c, const Converter *conv)
     if (!pyvm_pcall_method(py->vm, fn, *v, &none, &result))
         cpy_python_error(py);
     return result.s;
+}
+
+void converter_call_c_default_init(Clinic *c, Converter *conv)
+{
+    ConverterPython *py;
+    PyValue fn;
+    const ConverterRow *row;
+    if (!find_override(c, conv->cls, "c_default_init", &py, &fn, &row))
+        builtin_c_default_init(c, row->kind, conv);
+    else
+        call0(py, fn, conv);
 }
 
 bool converter_call_is_optional(Clinic *c, Converter *conv)

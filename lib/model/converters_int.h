@@ -108,6 +108,14 @@ bool converter_overrides(Clinic *c, const Converter *conv, const char *name);
 const ConverterRow *converter_row_of(const ConverterClass *cls);
 const ReturnRow *return_row_of(const ReturnConverterClass *cls);
 
+/* The c_ignored_default, c_init_default and default_type of a class in
+   dialect d: a built-in class's as the dialect defines them
+   (DialectClassDefaults), a python block's as it set or inherited them. */
+void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
+                              const char **c_ignored_default,
+                              const char **c_init_default,
+                              unsigned *default_type);
+
 /* The legacy entry with its partial keywords (NULL: none). */
 const LegacyEntry *legacy_entry_find(const Clinic *c, const char *unit);
 
@@ -137,6 +145,10 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
                              const char *py_name, Function *function,
                              PyValue default_value, const ConverterArg *args,
                              size_t nargs);
+/* c_default_init() (3.14) of the class of the given kind, and through
+   the dispatch (a python block's class may define its own). */
+void builtin_c_default_init(Clinic *c, ConverterKind kind, Converter *conv);
+void converter_call_c_default_init(Clinic *c, Converter *conv);
 void builtin_converter_init(Clinic *c, const ConverterRow *row,
                             Converter *conv, const ConverterArg *args,
                             size_t nargs);
@@ -222,6 +234,8 @@ const char *conv_in_dialect(Arena *a, const Dialect *d, const char *repr);
 /* The bits in definition order, for messages and listings. */
 extern const unsigned conv_type_order[];
 extern const size_t conv_type_order_len;
+/* The same bits (as many) in the order default_type tuples have them. */
+extern const unsigned conv_default_type_order[];
 
 /* clinic.py's type_checks: subclass_of values with a cheaper exact check
    than PyObject_TypeCheck (converters_render.c; ends with NULLs). */

@@ -220,7 +220,7 @@ static PyValue types_value(ConverterPython *py, unsigned bits)
     PyValue items[16];
     size_t n = 0;
     for (size_t i = 0; i < conv_type_order_len && n < 16; i++) {
-        unsigned bit = conv_type_order[i];
+        unsigned bit = conv_default_type_order[i];
         if (!(bits & bit))
             continue;
         if (bit == PYT_NULL) {
@@ -380,20 +380,23 @@ typedef struct Field {
     FieldKind kind;
     size_t offset;
     bool libclinic;            /* only 3.13's classes have it */
+    bool c_default_model;      /* only 3.14's classes have it */
 } Field;
 
 /* CConverter's attributes, as the instance holds them. */
 static const Field converter_fields[] = {
-#define S(f) { #f, F_STR, offsetof(Converter, f), false }
-#define B(f) { #f, F_BOOL, offsetof(Converter, f), false }
+#define S(f) { #f, F_STR, offsetof(Converter, f), false, false }
+#define B(f) { #f, F_BOOL, offsetof(Converter, f), false, false }
     S(name), S(py_name), S(type), S(c_default), S(py_default),
     S(c_ignored_default), S(converter), S(format_unit), S(encoding),
     S(subclass_of), S(signature_name),
-    { "default", F_VALUE, offsetof(Converter, default_value), false },
-    { "default_type", F_TYPES, offsetof(Converter, default_type), false },
+    { "default", F_VALUE, offsetof(Converter, default_value), false, false },
+    { "default_type", F_TYPES, offsetof(Converter, default_type), false, false },
     B(impl_by_reference), B(parse_by_reference), B(length),
     B(show_in_signature),
-    { "unused", F_BOOL, offsetof(Converter, unused), true },
+    { "unused", F_BOOL, offsetof(Converter, unused), true, false },
+    { "c_init_default", F_STR, offsetof(Converter, c_init_default), false,
+      true },
 #undef S
 #undef B
 };
@@ -401,28 +404,31 @@ static const Field converter_fields[] = {
 /* The same attributes as a class holds them, for the classes blocks
    make and the interpreter classes of the built-in ones. */
 static const Field class_fields[] = {
-#define S(f) { #f, F_STR, offsetof(ConverterClass, f), false }
-#define B(f) { #f, F_BOOL, offsetof(ConverterClass, f), false }
-    { "default", F_VALUE, offsetof(ConverterClass, default_value), false },
+#define S(f) { #f, F_STR, offsetof(ConverterClass, f), false, false }
+#define B(f) { #f, F_BOOL, offsetof(ConverterClass, f), false, false }
+    { "default", F_VALUE, offsetof(ConverterClass, default_value), false, false },
     S(type), S(c_default), S(py_default), S(c_ignored_default), S(converter),
     S(format_unit), S(encoding), S(subclass_of), S(signature_name),
-    { "default_type", F_TYPES, offsetof(ConverterClass, default_type), false },
+    { "default_type", F_TYPES, offsetof(ConverterClass, default_type), false,
+      false },
     B(impl_by_reference), B(parse_by_reference), B(length),
     B(show_in_signature),
     { "broken_limited_capi", F_BOOL,
-      offsetof(ConverterClass, broken_limited_capi), true },
+      offsetof(ConverterClass, broken_limited_capi), true, false },
+    { "c_init_default", F_STR, offsetof(ConverterClass, c_init_default),
+      false, true },
 #undef S
 #undef B
 };
 
 static const Field return_fields[] = {
-#define S(f) { #f, F_STR, offsetof(ReturnConverter, f), false }
+#define S(f) { #f, F_STR, offsetof(ReturnConverter, f), false, false }
     S(type), S(py_default), S(cast), S(conversion_fn), S(unsigned_cast),
 #undef S
 };
 
 static const Field return_class_fields[] = {
-#define S(f) { #f, F_STR, offsetof(ReturnConverterClass, f), false }
+#define S(f) { #f, F_STR, offsetof(ReturnConverterClass, f), false, false }
     S(type), S(cast), S(conversion_fn), S(unsigned_cast),
 #undef S
 };
@@ -430,7 +436,8 @@ static const Field return_class_fields[] = {
 /* Whether the flavour's classes have the attribute. */
 static bool field_in(const ConverterPython *py, const Field *f)
 {
-    return !f->libclinic || py->flavour->libclinic_attrs;
+    return (!f->libclinic || py->flavour->libclinic_attrs) &&
+           (!f->c_default_model || py->flavour->c_init_default_attr);
 }
 
 static const Field *find_field(const ConverterPython *py, const Field *fields,
@@ -755,6 +762,11 @@ static bool function_getattr(PyVM *vm, PyObj *self, const char *name,
         *out = pyvm_bool(f->coexist);
     else if (!strcmp(name, "docstring_only"))
         *out = pyvm_bool(f->docstring_only);
+    else if (!strcmp(name, "docstring_line_width") &&
+             py->c->dialect->summary_width)   /* 3.15's property */
+        *out = pyvm_int(vm, f->cls && !function_kind_new_or_init(f->kind)
+                                ? py->c->dialect->summary_width_method
+                                : py->c->dialect->summary_width);
     else if (!strcmp(name, "parameters")) {
         PyObj *d = pyvm_dict_new(vm);
         for (size_t i = 0; i < f->nparameters; i++)
@@ -907,6 +919,18 @@ static PyValue parameter_is(PyVM *vm, const PyArgs *a, void *data)
     return pyvm_bool(p->kind == kind);
 }
 
+/* 3.15's is_variable_length(): *args or **kwds (the model has no
+   **kwds parameter yet, so *args). */
+static PyValue parameter_is_variable_length(PyVM *vm, const PyArgs *a,
+                                            void *data)
+{
+    (void)data;
+    PyValue v[1];
+    pyvm_bind(vm, a, "is_variable_length", "self", v, NULL);
+    const Parameter *p = cpy_unwrap_parameter(cpy_of_vm(vm), v[0]);
+    return pyvm_bool(p->kind == PARAM_VAR_POSITIONAL);
+}
+
 static PyValue parameter_is_optional(PyVM *vm, const PyArgs *a, void *data)
 {
     (void)data;
@@ -948,11 +972,23 @@ PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row)
         pyvm_dict_set_static(py->vm, dict, "name", py_none);
         pyvm_dict_set_static(py->vm, dict, "py_name", py_none);
     }
+    /* the C-default attributes as the dialect's clinic has them */
+    ConverterClass own = row->cls, of_base;
+    converter_class_defaults(py->c->dialect, &row->cls,
+                             &own.c_ignored_default, &own.c_init_default,
+                             &own.default_type);
+    if (base) {
+        of_base = base->cls;
+        converter_class_defaults(py->c->dialect, &base->cls,
+                                 &of_base.c_ignored_default,
+                                 &of_base.c_init_default,
+                                 &of_base.default_type);
+    }
     for (size_t k = 0; k < sizeof class_fields / sizeof *class_fields; k++)
         if (field_in(py, &class_fields[k]) &&
-            (!base || !field_equal(&class_fields[k], &row->cls, &base->cls)))
+            (!base || !field_equal(&class_fields[k], &own, &of_base)))
             pyvm_dict_set_static(py->vm, dict, class_fields[k].name,
-                          get_field(py, &class_fields[k], &row->cls));
+                          get_field(py, &class_fields[k], &own));
     cpy_add_methods(py, dict, row, base);
     py->row_class[i] = pyvm_class_new(py->vm, row->cls.class_name, py->flavour->module,
                                       base ? &base_class : NULL, base ? 1 : 0,
@@ -1105,6 +1141,21 @@ ConverterPython *cpy_of(Clinic *c)
     pyvm_dict_set_static(py->vm, pyvm_as_dict(dictv), "is_optional",
                   pyvm_native(py->vm, "is_optional", parameter_is_optional,
                               NULL, true));
+    /* 3.15's, which came with **kwds */
+    if (DIALECT_INHERITED(c->dialect, var_keyword_prefix)) {
+        pyvm_dict_set_static(py->vm, pyvm_as_dict(dictv),
+            "is_positional_or_keyword",
+            pyvm_native(py->vm, "is_positional_or_keyword", parameter_is,
+                        (void *)(intptr_t)PARAM_POSITIONAL_OR_KEYWORD, true));
+        /* no kind is a **kwds one in the model yet: always false */
+        pyvm_dict_set_static(py->vm, pyvm_as_dict(dictv), "is_var_keyword",
+            pyvm_native(py->vm, "is_var_keyword", parameter_is,
+                        (void *)(intptr_t)-1, true));
+        pyvm_dict_set_static(py->vm, pyvm_as_dict(dictv),
+            "is_variable_length",
+            pyvm_native(py->vm, "is_variable_length",
+                        parameter_is_variable_length, NULL, true));
+    }
     /* the LandMine needs a host pointer only to be one: its own message */
     py->landmine = pyvm_instance_new(py->vm, py->cls_landmine,
                                      (void *)landmine_message, NULL);

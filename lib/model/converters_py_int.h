@@ -62,14 +62,18 @@ typedef struct PyFlavour {
     bool landmine;
     /* CConverter has unused and broken_limited_capi (3.13) */
     bool libclinic_attrs;
+    /* CConverter has c_init_default and c_default_init (3.14) */
+    bool c_init_default_attr;
 } PyFlavour;
 
 /* clinic.py 3.11's and 3.13's (converters_pyns.c), from the tables of
    converters_dispatch.c and converters_pyns.c */
 extern const PyFlavour cpy_flavour_3_11;
 extern const PyFlavour cpy_flavour_3_13;
+extern const PyFlavour cpy_flavour_3_14;
 extern const MethodDef cpy_converter_methods_3_11[];
 extern const MethodDef cpy_converter_methods_3_13[];
+extern const MethodDef cpy_converter_methods_3_14[];
 extern const MethodDef cpy_return_methods_3_11[];
 /* The flavour of the dialect (3.11's for one without its own). */
 const PyFlavour *cpy_flavour_of(const Dialect *d);

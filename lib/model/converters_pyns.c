@@ -466,7 +466,7 @@ const PyFlavour cpy_flavour_3_11 = {
     functions_3_11, COUNT(functions_3_11),
     py_clinic_strings, PY_CLINIC_NSTRINGS,
     "__main__",   /* clinic.py runs as a script */
-    true, false, true, false,
+    true, false, true, false, false,
 };
 
 /* libclinic's parser namespace holds no functions or constants. */
@@ -475,15 +475,26 @@ const PyFlavour cpy_flavour_3_13 = {
     cpy_converter_methods_3_13, cpy_return_methods_3_11,
     NULL, 0, NULL, 0,
     "libclinic.converters",
-    false, true, false, true,
+    false, true, false, true, false,
+};
+
+/* 3.14's: the converter computes its C default (c_init_default, the
+   c_default_init method). */
+const PyFlavour cpy_flavour_3_14 = {
+    "3.14",
+    cpy_converter_methods_3_14, cpy_return_methods_3_11,
+    NULL, 0, NULL, 0,
+    "libclinic.converters",
+    false, true, false, true, true,
 };
 
 const PyFlavour *cpy_flavour_of(const Dialect *d)
 {
     static const PyFlavour *const flavours[] = { &cpy_flavour_3_11,
-                                                 &cpy_flavour_3_13 };
-    /* a dialect without a flavour of its own has its base's (3.14's and
-       3.15's python blocks see 3.13's API, so far) */
+                                                 &cpy_flavour_3_13,
+                                                 &cpy_flavour_3_14 };
+    /* a dialect without a flavour of its own has its base's (3.15's
+       python blocks see 3.14's API) */
     for (; d; d = d->base)
         for (size_t i = 0; i < COUNT(flavours); i++)
             if (strcmp(flavours[i]->version, d->name) == 0)

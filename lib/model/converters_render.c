@@ -75,6 +75,19 @@ const char *builtin_simple_declaration(Clinic *c, const Converter *conv,
                   name);
 }
 
+/* The initializer of the variable: its C default, or in an optional
+   group the c_ignored_default (3.14: or else the c_init_default). */
+static const char *group_default(const Converter *conv)
+{
+    const char *def = conv->c_default;
+    if ((!def || !def[0]) && conv->parameter && conv->parameter->group) {
+        def = conv->c_ignored_default;
+        if (!def || !def[0])
+            def = conv->c_init_default;
+    }
+    return def;
+}
+
 const char *builtin_declaration(Clinic *c, const Converter *conv)
 {
     if (!converter_overrides(c, conv, "simple_declaration")) {
@@ -84,9 +97,7 @@ const char *builtin_declaration(Clinic *c, const Converter *conv)
         size_t tlen = strlen(type);
         const char *space = !tlen || type[tlen - 1] != '*' ? " " : "";
         const char *name = converter_parser_name(c, conv);
-        const char *def = conv->c_default;
-        if ((!def || !def[0]) && conv->parameter && conv->parameter->group)
-            def = conv->c_ignored_default;
+        const char *def = group_default(conv);
         bool has_def = def && def[0];
         if (!conv->length)
             return has_def ? arena_concat_of(c->arena, type, space, name, " = ", def,
@@ -97,9 +108,7 @@ const char *builtin_declaration(Clinic *c, const Converter *conv)
                       converter_length_name(c, conv), ";");
     }
     const char *decl = converter_simple_declaration(c, conv, false, true);
-    const char *def = conv->c_default;
-    if ((!def || !def[0]) && conv->parameter && conv->parameter->group)
-        def = conv->c_ignored_default;
+    const char *def = group_default(conv);
     bool has_def = def && def[0];
     if (!conv->length)
         return has_def ? arena_concat_of(c->arena, decl, " = ", def, ";")

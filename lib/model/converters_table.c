@@ -29,6 +29,13 @@ const unsigned conv_type_order[] = {
 };
 const size_t conv_type_order_len =
     sizeof conv_type_order / sizeof conv_type_order[0];
+/* The same classes in the order of clinic.py's default_type tuples:
+   (str, bytes, NullType, NoneType), (bytes, bytearray), (int, NoneType). */
+const unsigned conv_default_type_order[] = {
+    PYT_OBJECT, PYT_BOOL, PYT_INT, PYT_FLOAT, PYT_COMPLEX, PYT_STR,
+    PYT_BYTES, PYT_BYTEARRAY, PYT_ROBUFFER, PYT_NULL, PYT_BUFFER,
+    PYT_RWBUFFER, PYT_NONETYPE,
+};
 
 static const char *conv_class_repr(Arena *a, const Dialect *d, unsigned type_bit)
 {
@@ -410,6 +417,64 @@ const ReturnRow return_rows[] = {
 };
 const size_t return_nrows = RR_COUNT;
 
+/* The PYT_ bits of a default_type a dialect names ("int, NoneType";
+   "object": any). */
+static unsigned type_bits_of(const char *names)
+{
+    unsigned bits = 0;
+    for (const char *p = names; *p;) {
+        size_t n = strcspn(p, ",");
+        for (unsigned b = 1; b && b <= PYT_NULL; b <<= 1) {
+            const char *tn = b == PYT_NULL ? "NullType" : py_type_name(b);
+            if (tn && strlen(tn) == n && !strncmp(p, tn, n) &&
+                b != PYT_OBJECT)
+                bits |= b;
+        }
+        p += n;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return bits;
+}
+
+/* The entry of dialect d (or its nearest base) for a built-in class. */
+static const DialectClassDefaults *class_entry(const Dialect *d,
+                                               const char *class_name)
+{
+    for (; d; d = d->base)
+        for (const DialectClassDefaults *t = d->class_defaults;
+             t && t->converter; t++)
+            if (strcmp(t->converter, class_name) == 0)
+                return t;
+    return NULL;
+}
+
+void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
+                              const char **c_ignored_default,
+                              const char **c_init_default,
+                              unsigned *default_type)
+{
+    *c_ignored_default = cls->c_ignored_default;
+    *c_init_default = cls->c_init_default;
+    *default_type = cls->default_type;
+    if (cls->pyclass || !cls->class_name)
+        return;   /* a python block's: its own, as its lookup found them */
+    const DialectClassDefaults *t = class_entry(d, cls->class_name);
+    if (t && t->c_ignored_default)
+        *c_ignored_default = t->c_ignored_default;
+    if (t && t->default_type)
+        *default_type = type_bits_of(t->default_type);
+    if (t && t->c_init_default) {
+        *c_init_default = t->c_init_default;
+    } else if (cls->base) {
+        /* c_init_default no row sets: its base's, as Python finds it */
+        const char *ignored;
+        unsigned types;
+        converter_class_defaults(d, cls->base, &ignored, c_init_default,
+                                 &types);
+    }
+}
+
 /* The index of the row whose member at offset member_at is at address p
    in a table of n rows of size row_size, or -1: asked for every converter
    at every step of rendering, so answered by address arithmetic rather
@@ -766,6 +831,7 @@ static void inherit_attributes(ConverterClass *cls)
     INHERIT(CATTR_C_DEFAULT, c_default);
     INHERIT(CATTR_PY_DEFAULT, py_default);
     INHERIT(CATTR_C_IGNORED_DEFAULT, c_ignored_default);
+    INHERIT(CATTR_C_INIT_DEFAULT, c_init_default);
     INHERIT(CATTR_CONVERTER, converter);
     INHERIT(CATTR_FORMAT_UNIT, format_unit);
     INHERIT(CATTR_ENCODING, encoding);

@@ -192,6 +192,7 @@ struct Converter {
     const char *c_default;     /* NULL: none */
     const char *py_default;    /* NULL: none */
     const char *c_ignored_default;
+    const char *c_init_default;   /* 3.14: NULL or "": none */
     const char *converter;     /* C converter function for 'O&' */
     const char *format_unit;
     const char *encoding;
@@ -249,6 +250,7 @@ struct ConverterClass {
     const char *c_default;
     const char *py_default;
     const char *c_ignored_default;
+    const char *c_init_default;   /* 3.14 */
     const char *converter;
     const char *format_unit;
     const char *encoding;

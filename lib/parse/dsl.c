@@ -174,9 +174,14 @@ static void module_and_class(Clinic *c, DslState *d, const char **fields,
     *module = parent;
     *cls = NULL;
     bool in_classes = false;
+    bool nested = c->dialect->fixes & FIX_NESTED_MODULES;
+    StrBuf prefix = STRBUF_INIT;
     for (size_t i = 0; i < nfields; i++) {
+        if (nested)
+            sb_addf(&prefix, "%s%s", i ? "." : "", fields[i]);
         if (!in_classes) {
-            Namespace *child = find_module(parent, fields[i]);
+            Namespace *child = find_module(parent, nested ? prefix.buf
+                                                          : fields[i]);
             if (child) {
                 parent = *module = child;
                 continue;
@@ -195,10 +200,12 @@ static void module_and_class(Clinic *c, DslState *d, const char **fields,
             }
             const char *before = sb_take(&so_far, c->arena);
             const char *after = sb_take(&rest, c->arena);
+            sb_free(&prefix);
             clinic_failm(c, 0, MSG_NO_PARENT, MSG_ARGS(before, after));
         }
         *cls = parent = child;
     }
+    sb_free(&prefix);
 }
 
 /* The C basename clinic.py gives a function: the one after 'as', else

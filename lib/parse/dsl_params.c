@@ -361,10 +361,12 @@ static void set_default_arg(ConverterArg *args, size_t *nargs,
 }
 
 /* Whether a c_default keyword argument is a non-empty str (clinic.py:
-   isinstance(c_default, str) and c_default). */
-static bool given_c_default(ConverterArg *args, size_t nargs)
+   isinstance(c_default, str) and c_default), or (3.14) is there at all. */
+static bool given_c_default(Clinic *c, ConverterArg *args, size_t nargs)
 {
     ConverterArg *a = find_arg(args, nargs, "c_default");
+    if (c->dialect->fixes & FIX_CONVERTER_C_DEFAULT)
+        return a != NULL;
     return a && a->value.kind == PY_STR && a->value.len;
 }
 
@@ -464,7 +466,7 @@ static void parse_default(Clinic *c, const char *default_text,
         c_default = "NULL";
     } else if (expr->kind == PX_BINOP ||
                (expr->kind == PX_UNARYOP && !is_number_constant(expr->left))) {
-        if (!given_c_default(args, *nargs))
+        if (!given_c_default(c, args, *nargs))
             clinic_failm(c, 0, MSG_EXPRESSION_NEEDS_C_DEFAULT,
                          MSG_ARGS(def, pyexpr_dump(c->arena, expr)));
         py_default = def;
@@ -477,7 +479,7 @@ static void parse_default(Clinic *c, const char *default_text,
             clinic_fail(c, 0, "Unsupported default value %s (looked like a "
                               "Python constant)", dsl_repr_str(c, def));
         py_default = dotted_name(c, expr);
-        if (!given_c_default(args, *nargs))
+        if (!given_c_default(c, args, *nargs))
             fail_named_constant(c, py_default);
         /* the c_default check above already evaluated it: anything but a
            NameError (the constant is C's, not Python's) has failed */
@@ -498,11 +500,14 @@ static void parse_default(Clinic *c, const char *default_text,
         /* ValueError from literal_eval: a named constant */
         *value = py_unknown;
         py_default = def;
-        if (!given_c_default(args, *nargs))
+        if (!given_c_default(c, args, *nargs))
             fail_named_constant(c, py_default);
     }
 
-    /* where c_default is NULL here, it was given */
+    /* where c_default is NULL here, it was given; 3.14's converter
+       computes its own */
+    if (c->dialect->fixes & FIX_CONVERTER_C_DEFAULT)
+        c_default = NULL;
     if (c_default)
         set_default_arg(args, nargs, "c_default", str_value(c_default));
     if (py_default)
@@ -666,7 +671,17 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     /* the syntax error itself is not reported: no text is made for it */
     PyParamDecl decl;
     memset(&decl, 0, sizeof decl);
-    if (!pyexpr_parse_params(c->arena, base, &decl, NULL)) {
+    if (c->dialect->fixes & FIX_PARAMETER_LINE_WHOLE) {
+        /* 3.14: the line whole; the default is the expression's text */
+        if (!pyexpr_parse_param_line(c->arena, line, &decl))
+            clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
+        default_text = decl.default_expr
+            ? arena_strndup(c->arena, line + decl.default_start,
+                            decl.default_end - decl.default_start)
+            : NULL;
+        if (decl.default_expr)
+            decl.has_default = false;
+    } else if (!pyexpr_parse_params(c->arena, base, &decl, NULL)) {
         /* the last '=' was probably inside a function call, like
            c: int(accept={str}), so assume there was no default value */
         default_text = NULL;
@@ -707,6 +722,14 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     if (!default_text || !*default_text) {
         if (d->parameter_state == PS_OPTIONAL)
             clinic_failm(c, 0, MSG_DEFAULT_MISSING, MSG_ARGS(parameter_name));
+        if ((c->dialect->fixes & FIX_CONVERTER_C_DEFAULT) &&
+            find_arg(args, nargs, "py_default"))
+            clinic_fail(c, 0, "You can't specify py_default without "
+                              "specifying a default value!");
+        if ((c->dialect->fixes & FIX_CONVERTER_C_DEFAULT) &&
+            find_arg(args, nargs, "c_default"))
+            clinic_fail(c, 0, "You can't specify c_default without "
+                              "specifying a default value!");
         if (is_vararg) {
             value = py_null;
             set_default_arg(args, &nargs, "c_default", str_value("NULL"));

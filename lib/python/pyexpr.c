@@ -1810,6 +1810,8 @@ static bool plain_param(Arena *a, const char *text, PyParamDecl *out)
     return true;
 }
 
+static void fill_param_decl(PyParamDecl *out, const PyArguments *args);
+
 bool pyexpr_parse_params(Arena *a, const char *text, PyParamDecl *out,
                          PySyntaxError *err)
 {
@@ -1822,6 +1824,28 @@ bool pyexpr_parse_params(Arena *a, const char *text, PyParamDecl *out,
     PyArguments *args = pyexpr_parse_arguments(a, text, err);
     if (!args)
         return false;
+    fill_param_decl(out, args);
+    return true;
+}
+
+bool pyexpr_parse_param_line(Arena *a, const char *text, PyParamDecl *out)
+{
+    memset(out, 0, sizeof *out);
+    ParseResult res;
+    const char *src = FRAMED(a, "def x(", text, "\n): pass");
+    if (!parse_framed(a, src, FRAME_PARAMS, &res, NULL))
+        return false;
+    fill_param_decl(out, res.args);
+    if (out->default_expr) {
+        /* the frame's "def x(" before the text */
+        out->default_start = out->default_expr->start - PARAMS_FRAME;
+        out->default_end = out->default_expr->end - PARAMS_FRAME;
+    }
+    return true;
+}
+
+static void fill_param_decl(PyParamDecl *out, const PyArguments *args)
+{
     /* state_parameter reads: len(args), defaults or kw_defaults (a list
        with one None per keyword-only parameter, so any keyword-only
        parameter counts), kwarg, then vararg or args[0]. */
@@ -1829,11 +1853,11 @@ bool pyexpr_parse_params(Arena *a, const char *text, PyParamDecl *out,
     out->has_default = args->ndefaults > 0 || args->nkwonlyargs > 0;
     out->has_kwarg = args->kwarg != NULL;
     out->is_vararg = args->vararg != NULL;
+    out->default_expr = args->ndefaults ? args->defaults[0] : NULL;
     const PyArg *param = args->vararg ? args->vararg
                          : args->nargs ? &args->args[0] : NULL;
     if (param) {
         out->name = param->arg;
         out->annotation = param->annotation;
     }
-    return true;
 }

@@ -187,12 +187,18 @@ typedef struct PyParamDecl {
     bool is_vararg;       /* "*x" */
     const char *name;
     PyExpr *annotation;   /* NULL when there is none */
+    PyExpr *default_expr; /* the first parameter's default; NULL: none */
+    size_t default_start, default_end;  /* its place in the text
+                                           (pyexpr_parse_param_line) */
 } PyParamDecl;
 
 /* Parses the text between the parentheses of "def x(TEXT): pass".
    Returns false where Python would raise SyntaxError. */
 bool pyexpr_parse_params(Arena *a, const char *text, PyParamDecl *out,
                          PySyntaxError *err);
+/* The same for "def x(TEXT\n): pass", as 3.14 reads a parameter line:
+   a '#' comment may end TEXT, and the default's place is kept. */
+bool pyexpr_parse_param_line(Arena *a, const char *text, PyParamDecl *out);
 
 /* ast.literal_eval: false (Python's ValueError) for anything else. */
 bool pyexpr_literal_eval(Arena *a, const PyExpr *e, PyValue *out);

@@ -725,7 +725,7 @@ def main_sid(args, tool):
     import sid
     tiers = args.tiers.split(",")
     if tiers == ["regen", "pristine", "tamper", "functions", "errors"]:
-        tiers = ["testfile", "force", "errors"]
+        tiers = ["testfile", "force", "functions", "errors"]
     work = tempfile.mkdtemp(prefix="clinic-conformance-")
     scores, report = {}, {}
     print("conformance %s: tool = %s; corpus = clinic.test.c, %s with -f, "
@@ -772,6 +772,21 @@ def main_sid(args, tool):
                           r["score"], r["total"], r["identical"], r["ref_refused"],
                           r["both_refused"]))
                 show(r["failures"])
+        if "functions" in tiers:
+            # the newest older tree's functions, one file each
+            name, _, rest = args.force_tree[0].partition("=")
+            tree, _, testfile = rest.partition(":")
+            t0 = time.time()
+            r = sid.tier_functions(this, tool, args, work, name, tree, testfile)
+            report["functions-" + name] = r
+            scores["functions_" + name.replace(".", "")] = r["score"]
+            print("  [g] the %s tree's functions, one file each, with -f (%.0fs)"
+                  % (name, time.time() - t0))
+            print("      identical, or same refusal:   %d/%d  (%d identical; "
+                  "%d refused by the reference, %d of them with our message)" % (
+                      r["score"], r["total"], r["identical"], r["ref_refused"],
+                      r["both_refused"]))
+            show(r["failures"])
         if "errors" in tiers:
             t0 = time.time()
             r = tier_errors(tool, args, work, args.jobs)

@@ -14,6 +14,10 @@ Their corpus is what the reference ships and what older trees hold:
              its routed output: every file written must be identical, or
              both must refuse with the same message.  The reference's
              results are cached by its sources and the input.
+  functions  every function of the newest older tree (3.13.5's) alone in
+             its file, as conformance.py's functions tier makes them for
+             3.11 and 3.13, run the same way as force: finer than force,
+             where one refusal takes the whole file.
   errors     test_clinic.py's expect_failure() cases (conformance.py's
              tier e, reading the reference's own test_clinic.py).
 """
@@ -30,16 +34,31 @@ ERROR_LINE = re.compile(r":(\d+): error")
 REF_HEADER = re.compile(r"^(Error in file .*? on line \d+:|Error:)\n", re.M)
 
 
+# 3.15's warnings, printed to stdout before whatever follows:
+# "Warning:\n{message}\n" and print's newline
+REF_WARNING = re.compile(r"^Warning:\n(.*?)\n\n", re.M | re.S)
+
+
+def ref_warnings(msg):
+    """The messages of the warnings the reference printed."""
+    return [m.group(1).strip() for m in REF_WARNING.finditer(msg)]
+
+
 def refusal_text(msg):
-    """The reference's message without its 'Error in file ...' header."""
+    """The reference's message without its warnings and its 'Error in
+    file ...' header."""
+    msg = REF_WARNING.sub("", msg)
     m = REF_HEADER.search(msg)
     text = msg[m.end():] if m else msg
     return text.strip()
 
 
 def same_refusal(ref_msg, our_msg):
+    """The same error, after the same warnings (ours are FILE:LINE:
+    warning: lines on stderr, the reference's a paragraph on stdout)."""
     text = refusal_text(ref_msg)
-    return bool(text) and text in our_msg
+    return (bool(text) and text in our_msg and
+            all(w in our_msg for w in ref_warnings(ref_msg)))
 
 
 # ------------------------------------------------------------ testfile
@@ -134,16 +153,42 @@ def force_cases(c, tree, testfile, extensions):
     return cases
 
 
+def function_cases(c, tree, testfile, extensions):
+    """(FILE, {FILE: text}, "FILE: FUNCTION") for every function of an older
+    tree's clinic files: the stripped file with that function's block
+    alone (and the blocks it clones from), as the functions tier of
+    conformance.py makes them."""
+    corpus = c.Corpus(tree, testfile, extensions)
+    cases = []
+    for rel in corpus.all:
+        for fname, text in c.function_files(blocks.strip(corpus.pristine[rel])):
+            cases.append((rel, {rel: text}, "%s: %s" % (rel, fname)))
+    return cases
+
+
 def tier_force(c, tool, args, work, name, tree, testfile):
     # what that version's --make walks (3.11: .c files only)
     exts = (".c",) if name.startswith("3.11") else (".c", ".h", ".cpp")
-    cases = force_cases(c, tree, testfile, exts)
-    root = os.path.join(work, "force-" + name)
+    return tier_cases(c, tool, args, os.path.join(work, "force-" + name),
+                      force_cases(c, tree, testfile, exts), "force")
+
+
+def tier_functions(c, tool, args, work, name, tree, testfile):
+    exts = (".c",) if name.startswith("3.11") else (".c", ".h", ".cpp")
+    return tier_cases(c, tool, args, os.path.join(work, "functions-" + name),
+                      function_cases(c, tree, testfile, exts), "functions")
+
+
+def tier_cases(c, tool, args, root, cases, tag):
+    """Each case (the file to run, {relpath: text} written first, and
+    optionally its name in the report) run with -f through the reference
+    (cached by its sources and the input) and through clinic: identical
+    files, or both refusing with the same message."""
     refkey = c.reference_key(args)
     cache_dir = os.path.join(args.cache, "force")
 
     def key(case):
-        h = hashlib.sha1((refkey + "\0force\0").encode())
+        h = hashlib.sha1((refkey + "\0" + tag + "\0").encode())
         for p in sorted(case[1]):
             h.update(("\0" + p + "\0" + case[1][p]).encode())
         return h.hexdigest()
@@ -160,8 +205,8 @@ def tier_force(c, tool, args, work, name, tree, testfile):
     keys = [key(cs) for cs in cases]
     missing = [i for i, k in enumerate(keys) if not os.path.exists(cache_file(k))]
     if missing:
-        print("  force %s: running the reference on %d uncached files..."
-              % (name, len(missing)), flush=True)
+        print("  %s: running the reference on %d uncached files..."
+              % (os.path.basename(root), len(missing)), flush=True)
         groups = [missing[j::args.jobs] for j in range(args.jobs)]
 
         def ref_batch(group):
@@ -199,7 +244,7 @@ def tier_force(c, tool, args, work, name, tree, testfile):
     for i, (code, msg, files) in enumerate(results):
         with open(cache_file(keys[i])) as f:
             ref = json.load(f)
-        rel = cases[i][0]
+        rel = cases[i][2] if len(cases[i]) > 2 else cases[i][0]
         if ref["status"] != 0:
             ref_refused += 1
             if code != 0 and same_refusal(ref["message"], msg):
