@@ -4,7 +4,8 @@
  * changes to 3.13's.  What is listed here so far: the static keyword
  * tuple's ob_hash, the _PyArg_UnpackKeywords call with its named counts,
  * parser functions that take a plain PyObject * as their first argument,
- * cast at the impl call, the setter's deletion check, and the snippets of
+ * cast at the impl call, the setter's deletion check, *args's own
+ * converters (varpos_tuple, varpos_array), and the snippets of
  * 'c', 'C', 'k' and 'K' (lengths in their own errors; any index for the
  * bitwise ones).  Everything else is 3.13's.
  */
@@ -108,13 +109,9 @@ static const DialectSnippet snippets_3_14[] = {
      .expected = "int"},
 };
 
-/* The var-positional converters.  *args: tuple is accepted, but its
-   parsing is still 3.13's (a tuple made by the parser, the old
-   _PyArg_UnpackKeywordsWithVararg), not 3.14's rework; varpos_array is
-   still to come. */
-static const DialectAlias varpos_converters_3_14[] = {
-    {"varpos_tuple", "object"},
-    {NULL, NULL},
+/* The converter classes 3.14 adds: those of *args. */
+static const char *const converters_added_3_14[] = {
+    "varpos_tuple_converter", "varpos_array_converter", NULL,
 };
 
 /* 3.14 words these its own way. */
@@ -161,7 +158,9 @@ const Dialect dialect_3_14 = {
         "    }}",
     /* *args: object is refused, as 3.14 refuses it */
     .varpos_prefix = "varpos_",
-    .varpos_converters = varpos_converters_3_14,
+    .converters_added = converters_added_3_14,
+    .varpos_tuple_from_array = "_PyTuple_FromArray",
+    .varpos_tuple_include = "pycore_tuple.h",
     .messages = messages_3_14,
     .null_type_name = "NullType",
 };

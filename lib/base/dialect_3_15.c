@@ -102,6 +102,10 @@ const Dialect dialect_3_15 = {
     .messages = messages_3_15,
     /* **kwds: its errors so far; var_keyword_dict itself is to come */
     .var_keyword_prefix = "var_keyword_",
+    /* *args: tuple is made with the public function, which needs no
+       #include */
+    .varpos_tuple_from_array = "PyTuple_FromArray",
+    .varpos_tuple_include = "",
     .snippets = snippets_3_15,
     .nsnippets = sizeof snippets_3_15 / sizeof snippets_3_15[0],
 };

@@ -266,6 +266,9 @@ typedef struct ParseArgs {
     bool limited_capi;
     int pos_only, min_pos, max_pos, min_kw_only, pseudo_args;
     long vararg;               /* index of *args, or -1 (NO_VARARG) */
+    /* 3.14: *args, taken out of params (its converter parses it after
+       them); NULL: none, or 3.13's *args, which stays among them */
+    Parameter *varpos;
 
     const char *flags;
     const char *parser;        /* Rendering.parser (model.h) */
@@ -317,6 +320,20 @@ static void parse_args_init(ParseArgs *pa, Clinic *c, Function *f)
     pa->new_or_init = function_kind_new_or_init(f->kind);
     pa->fastcall = !pa->new_or_init;
     pa->vararg = -1;
+    if (c->dialect->fixes & FIX_VARPOS_CONVERTERS) {
+        for (size_t i = 0; i < pa->n; i++) {
+            if (pa->params[i]->kind != PARAM_VAR_POSITIONAL)
+                continue;
+            pa->varpos = pa->params[i];
+            Parameter **rest = arena_array_of(c->arena, Parameter *, pa->n);
+            memcpy(rest, pa->params, i * sizeof *rest);
+            memcpy(rest + i, pa->params + i + 1,
+                   (pa->n - i - 1) * sizeof *rest);
+            pa->params = rest;
+            pa->n--;
+            break;
+        }
+    }
 
     for (size_t i = 1; i <= pa->n; i++) {
         const Parameter *p = pa->params[i - 1];
@@ -348,7 +365,7 @@ static bool has_option_groups(const ParseArgs *pa)
 static bool use_meth_o(const ParseArgs *pa)
 {
     return pa->n == 1 && pa->params[0]->kind == PARAM_POSITIONAL_ONLY &&
-           !converter_is_optional(pa->params[0]->converter) &&
+           !converter_is_optional(pa->params[0]->converter) && !pa->varpos &&
            !pa->requires_defining_class && !pa->new_or_init;
 }
 
@@ -417,7 +434,11 @@ static void init_limited_capi(ParseArgs *pa)
                                !param_is_optional(p);
         broken |= p->converter->cls->broken_limited_capi;
     }
-    if (pa->pseudo_args || (any_optional && any_required_kwonly) || broken) {
+    /* 3.14 makes *args in the Limited C API when only positional-only
+       parameters come before it */
+    bool varpos = pa->varpos && pa->pos_only < (int)pa->n;
+    if (pa->pseudo_args || varpos || (any_optional && any_required_kwonly) ||
+        broken) {
         clinic_warn(pa->c, 0, "Function %s cannot use limited C API",
                     pa->f->full_name);
         pa->limited_capi = false;
@@ -748,6 +769,26 @@ static void parse_option_groups(ParseArgs *pa)
     parser_body(pa, &code);
 }
 
+/* 3.14's *args, parsed by its converter once the other parameters are
+   (_parse_vararg), normalised for the parser's body. */
+static const char *parse_vararg(ParseArgs *pa)
+{
+    VarargCounts counts = {pa->pos_only, pa->min_pos, pa->max_pos,
+                           pa->fastcall, pa->limited_capi};
+    return snippet(pa->c, converter_parse_vararg(pa->c, pa->varpos->converter,
+                                                 &counts), 4);
+}
+
+/* 3.14 parses *args with specialised code only: a converter without
+   any beside it is refused (the reference's ValueError). */
+static CLINIC_NORETURN void fail_no_parse_arg(ParseArgs *pa, Parameter *p)
+{
+    clinic_fail(pa->c, 0, "Using converter %s of parameter %s is not "
+                          "supported in function with var-positional "
+                          "parameter", p->converter->cls->class_name,
+                p->name);
+}
+
 static const char *plural(int n)
 {
     return n == 1 ? "" : "s";
@@ -821,10 +862,11 @@ static void parse_pos_only(ParseArgs *pa)
 
     const char *left_args = arena_concat_of(a, nargs, " - ",
                                             gen_decimal(a, pa->max_pos));
-    long max_args = pa->vararg != -1 ? -1 : pa->max_pos;
+    long max_args = pa->vararg != -1 || pa->varpos ? -1 : pa->max_pos;
     if (pa->limited_capi) {
         limited_check_positional(pa, &code, &nargs, max_args);
-    } else {
+    } else if (!pa->varpos || pa->min_pos || max_args >= 0) {
+        /* (3.14: no check where anything goes) */
         gen_add_include(c, modsupport_h, "_PyArg_CheckPositional()", NULL);
         strlist_push(a, &code, arena_concat_of(a,
             "    if (!_PyArg_CheckPositional(\"{name}\", ", nargs, ", ",
@@ -860,6 +902,8 @@ static void parse_pos_only(ParseArgs *pa)
             c, p->converter, argname_of(c, argname_fmt, (int)i),
             gen_param_displayname(c, p, (int)i + 1), pa->limited_capi, 4);
         if (!parsearg) {
+            if (pa->varpos)
+                fail_no_parse_arg(pa, p);
             use_parser_code = false;
             break;
         }
@@ -877,6 +921,8 @@ static void parse_pos_only(ParseArgs *pa)
         pa->parser = pa->limited_capi ? "inline" : "_PyArg_CheckPositional";
         if (has_optional)
             strlist_push(a, &code, "skip_optional:");
+        if (pa->varpos)
+            strlist_push(a, &code, parse_vararg(pa));
     } else {
         for (size_t i = 0; i < pa->n; i++)
             converter_use_converter(c, pa->params[i]->converter);
@@ -1030,7 +1076,10 @@ static void parse_general(ParseArgs *pa)
             unpack_args = arena_concat_of(a, gen_decimal(a, pa->min_pos), ", ",
                                           gen_decimal(a, pa->max_pos), ", ",
                                           gen_decimal(a, pa->min_kw_only));
-            nargs = "nargs";
+            nargs = !pa->varpos ? "nargs"
+                    : pa->max_pos ? arena_printf(a, "Py_MIN(nargs, %d)",
+                                                 pa->max_pos)
+                                  : "0";
         } else {
             gen_add_include(c, modsupport_h,
                             "_PyArg_UnpackKeywordsWithVararg()", NULL);
@@ -1047,18 +1096,25 @@ static void parse_general(ParseArgs *pa)
         if (pa->fastcall) {
             pa->flags = "METH_FASTCALL|METH_KEYWORDS";
             pa->parser_prototype = parser_prototype_fastcall_keywords;
-            argname_fmt = args_fmt;
-            pa->declarations = arena_printf(a, "%s\nPyObject *argsbuf[%zu];",
-                                            declare_parser(pa, false), pa->n);
+            /* 3.14 unpacks the arguments before *args apart */
+            argname_fmt = pa->varpos ? fastargs_fmt : args_fmt;
+            pa->declarations = arena_printf(a, "%s\nPyObject *argsbuf[%zu];%s",
+                                            declare_parser(pa, false),
+                                            pa->n ? pa->n : 1,
+                                            pa->varpos
+                                                ? "\nPyObject * const *fastargs;"
+                                                : "");
             if (has_optional_kw)
                 pa->declarations = arena_printf(a,
                     "%s\nPy_ssize_t noptargs = %s + (kwnames ? "
                     "PyTuple_GET_SIZE(kwnames) : 0) - %d;",
                     pa->declarations, nargs, pa->min_pos + pa->min_kw_only);
             if (unpack_call)
-                strlist_push(a, &code, arena_printf(a, unpack_call, "args",
+                strlist_push(a, &code, arena_printf(a, unpack_call,
+                    pa->varpos ? "fastargs" : "args",
                     "args, nargs, NULL, kwnames", pa->min_pos, pa->max_pos,
-                    pa->min_kw_only, 0, "args"));
+                    pa->min_kw_only, pa->varpos != NULL,
+                    pa->varpos ? "fastargs" : "args"));
             else
                 strlist_push(a, &code, arena_printf(a,
                     "    args = %s(args, nargs, NULL, kwnames, &_parser, %s, argsbuf);\n"
@@ -1073,7 +1129,7 @@ static void parse_general(ParseArgs *pa)
                 "%s\nPyObject *argsbuf[%zu];\n"
                 "PyObject * const *fastargs;\n"
                 "Py_ssize_t nargs = PyTuple_GET_SIZE(args);",
-                declare_parser(pa, false), pa->n);
+                declare_parser(pa, false), pa->n ? pa->n : 1);
             if (has_optional_kw)
                 pa->declarations = arena_printf(a,
                     "%s\nPy_ssize_t noptargs = %s + (kwargs ? "
@@ -1082,7 +1138,8 @@ static void parse_general(ParseArgs *pa)
             if (unpack_call)
                 strlist_push(a, &code, arena_printf(a, unpack_call, "fastargs",
                     "_PyTuple_CAST(args)->ob_item, nargs, kwargs, NULL",
-                    pa->min_pos, pa->max_pos, pa->min_kw_only, 0, "fastargs"));
+                    pa->min_pos, pa->max_pos, pa->min_kw_only,
+                    pa->varpos != NULL, "fastargs"));
             else
                 strlist_push(a, &code, arena_printf(a,
                     "    fastargs = %s(_PyTuple_CAST(args)->ob_item, nargs, kwargs, "
@@ -1119,6 +1176,7 @@ static void parse_general(ParseArgs *pa)
                 use_parser_code = false;
                 break;
             }
+
             if (add_label && ((int)i == pa->pos_only || (int)i == pa->max_pos)) {
                 strlist_push(a, &code, arena_printf(a, "%s:", add_label));
                 add_label = NULL;
@@ -1134,6 +1192,8 @@ static void parse_general(ParseArgs *pa)
     if (use_parser_code) {
         if (add_label)
             strlist_push(a, &code, arena_printf(a, "%s:", add_label));
+        if (pa->varpos)
+            strlist_push(a, &code, parse_vararg(pa));
     } else {
         pa->parser = pa->limited_capi ? "PyArg_ParseTupleAndKeywords"
                      : pa->fastcall ? "_PyArg_ParseStackAndKeywords"
@@ -1204,6 +1264,8 @@ static void copy_includes(ParseArgs *pa)
 {
     for (size_t i = 0; i < pa->n; i++)
         gen_copy_includes(pa->c, pa->params[i]->converter);
+    if (pa->varpos)
+        gen_copy_includes(pa->c, pa->varpos->converter);
 }
 
 /* __new__ and __init__: the slot's own prototype, and the parsing code
@@ -1457,7 +1519,7 @@ void gen_output_templates_fixed(Clinic *c, Function *f,
     pa.impl_prototype = NULL;
     pa.impl_definition = impl_definition_template;
 
-    if (pa.n == 0)
+    if (pa.n == 0 && !pa.varpos)
         parse_no_args(&pa);
     else if (use_meth_o(&pa))
         parse_one_arg(&pa);

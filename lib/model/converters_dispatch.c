@@ -357,7 +357,8 @@ static PyValue m_parser_type(PyVM *vm, const PyArgs *a, void *data)
     { "modify", m_snippet, K(CK_BASE), false, SNIPPET_MODIFY }, \
     { "post_parsing", m_snippet, K(CK_BASE) | K(CK_STR), false, \
       SNIPPET_POST_PARSING }, \
-    { "cleanup", m_snippet, K(CK_BASE) | K(CK_PY_UNICODE) | K(CK_PY_BUFFER), \
+    { "cleanup", m_snippet, K(CK_BASE) | K(CK_PY_UNICODE) | K(CK_PY_BUFFER) | \
+      K(CK_VARPOS_TUPLE), \
       false, SNIPPET_CLEANUP }, \
     { "pre_render", m_pre_render, K(CK_BASE) | K(CK_SELF), false, 0 }, \
     { "set_template_dict", m_set_template_dict, \

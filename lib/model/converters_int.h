@@ -43,6 +43,8 @@ typedef enum ConverterKind {
     CK_PY_UNICODE,
     CK_PY_BUFFER,
     CK_SELF,
+    CK_VARPOS_TUPLE,        /* 3.14's *args: tuple */
+    CK_VARPOS_ARRAY,        /* 3.14's *args: array */
 } ConverterKind;
 
 /* One keyword-only parameter of a converter_init signature. */
@@ -65,6 +67,9 @@ typedef struct ConverterRow {
     InitParam params[MAX_INIT_PARAMS];
     int nparams;
     bool listed;            /* in `--converters` (CConverter is not) */
+    /* Not in 3.11's set: the class exists only in the dialects that add
+       it (Dialect.converters_added). */
+    bool added;
 } ConverterRow;
 
 typedef enum ReturnKind {

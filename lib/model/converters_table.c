@@ -150,7 +150,8 @@ enum {
     R_UNSIGNED_LONG, R_LONG_LONG, R_UNSIGNED_LONG_LONG, R_PY_SSIZE_T,
     R_SLICE_INDEX, R_SIZE_T, R_FILDES, R_FLOAT, R_DOUBLE, R_PY_COMPLEX,
     R_OBJECT, R_STR, R_PYBYTESOBJECT, R_PYBYTEARRAYOBJECT, R_UNICODE,
-    R_PY_UNICODE, R_PY_BUFFER, R_SELF, R_COUNT
+    R_PY_UNICODE, R_PY_BUFFER, R_SELF, R_VARPOS_TUPLE, R_VARPOS_ARRAY,
+    R_COUNT
 };
 
 #define STRTYPES (PYT_STR | PYT_NULL | PYT_NONETYPE)
@@ -282,6 +283,18 @@ const ConverterRow converter_rows[] = {
         CLS("self", ATTRS(NULL, 0, "", "NULL"), .is_self = true),
         .kind = CK_SELF, .init_owner = "self_converter",
         .params = { { "type", NONE } }, .nparams = 1, .listed = true },
+    /* 3.14's converters of *args: a tuple (NULL until it is made, and
+       released in the cleanup), or the arguments' array and its length */
+    [R_VARPOS_TUPLE] = {
+        CLS("varpos_tuple", ATTRS("PyObject *", 0, "", ""),
+            .c_default = "NULL"),
+        .kind = CK_VARPOS_TUPLE, .init_owner = "CConverter", .listed = true,
+        .added = true },
+    [R_VARPOS_ARRAY] = {
+        CLS("varpos_array", ATTRS("PyObject * const *", 0, "", ""),
+            .length = true),
+        .kind = CK_VARPOS_ARRAY, .init_owner = "CConverter", .listed = true,
+        .added = true },
 };
 const size_t converter_nrows = R_COUNT;
 
@@ -597,12 +610,21 @@ static void registry_add_legacy(ConverterRegistry *r, const LegacyEntry *e)
 
 /* The built-in registry of dialect d, as its clinic's import leaves it,
    built in a. */
+/* Whether dialect d has the table's row (see ConverterRow.added). */
+static bool converter_row_in_dialect(const ConverterRow *row,
+                                     const Dialect *d)
+{
+    return !row->added || dialect_adds_converter(d, row->cls.class_name);
+}
+
 static ConverterRegistry *registry_build(Arena *a, const Dialect *d)
 {
     ConverterRegistry *r = arena_new_of(a, ConverterRegistry);
     r->arena = a;
     for (size_t i = 0; i < converter_nrows; i++) {
         const ConverterClass *cls = &converter_rows[i].cls;
+        if (!converter_row_in_dialect(&converter_rows[i], d))
+            continue;
         if (converter_rows[i].listed)
             named_set(a, &r->converters, cls->name, cls);
         named_set(a, &r->classes, cls->class_name, cls);
@@ -968,7 +990,8 @@ void converters_print(StrBuf *out, const Dialect *d)
     const ConverterRow *rows[64];
     size_t nrows = 0;
     for (size_t i = 0; i < converter_nrows; i++)
-        if (converter_rows[i].listed)
+        if (converter_rows[i].listed &&
+            converter_row_in_dialect(&converter_rows[i], d))
             rows[nrows++] = &converter_rows[i];
     qsort(rows, nrows, sizeof rows[0], cmp_row_names);
     sb_adds(out, "Converters:\n");

@@ -711,11 +711,17 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
                                            &args, &nargs, &splat);
     ConverterCall annotation = {name, legacy, args, nargs};
 
+    /* 3.14: *args has a converter of its own, which needs no default
+       and may follow parameters with one */
+    const bool varpos_converter =
+        is_vararg && (c->dialect->fixes & FIX_VARPOS_CONVERTERS);
     PyValue value;
     if (!default_text || !*default_text) {
-        if (d->parameter_state == PS_OPTIONAL)
+        if (d->parameter_state == PS_OPTIONAL && !varpos_converter)
             clinic_failm(c, 0, MSG_DEFAULT_MISSING, MSG_ARGS(parameter_name));
-        if (is_vararg) {
+        if (varpos_converter) {
+            value = py_unspecified;
+        } else if (is_vararg) {
             value = py_null;
             set_default_arg(args, &nargs, "c_default", str_value("NULL"));
         } else {
@@ -748,13 +754,8 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     const char *converter_name = c_name && *c_name ? c_name : parameter_name;
     /* 3.14: *args has a converter of its own kind, "varpos_" + name */
     const char *varpos = DIALECT_INHERITED(c->dialect, varpos_prefix);
-    if (is_vararg && varpos) {
+    if (is_vararg && varpos)
         name = arena_concat_of(c->arena, varpos, name);
-        const DialectAlias *al = DIALECT_INHERITED(c->dialect, varpos_converters);
-        for (; al && al->name; al++)
-            if (strcmp(al->name, name) == 0)
-                name = al->class_name;
-    }
     Converter *converter;
     if (legacy) {
         if (!legacy_converter_find(c, name))
