@@ -23,6 +23,14 @@ typedef struct DialectConverterType {
     const char *type;          /* "const wchar_t *" */
 } DialectConverterType;
 
+/* A keyword a dialect adds to a built-in converter's converter_init,
+   a bool (3.15: Py_ssize_t_converter's allow_negative=True). */
+typedef struct DialectInitKeyword {
+    const char *converter;     /* the class: "Py_ssize_t_converter" */
+    const char *name;          /* "allow_negative" */
+    bool default_value;
+} DialectInitKeyword;
+
 /* A name under which a class is registered. */
 typedef struct DialectAlias {
     const char *name;          /* "object" */
@@ -323,6 +331,10 @@ typedef struct Dialect {
        its base's). */
     const char *varpos_tuple_from_array;
     const char *varpos_tuple_include;
+    /* The keywords this dialect adds to converter_init of built-in
+       classes, after their base's, NULL-terminated by converter (NULL:
+       none). */
+    const DialectInitKeyword *init_keywords_added;
     /* The name clinic's Null class has in messages (NULL: its base's;
        "Null" in 3.11 and 3.13). */
     const char *null_type_name;

@@ -58,7 +58,64 @@ static const char *const messages_3_15[MSG_COUNT] = {
     "    goto exit;\n"                                                       \
     "}}}}\n"
 
+/* Py_ssize_t(allow_negative=False): the value is checked once
+   converted; the check's text keeps the indentation the reference's own
+   has, whatever the snippet around it has */
+#define NON_NEGATIVE_CHECK(pad)                                               \
+    "\n" pad "if ({paramname} < 0) {{{{\n"                                   \
+    pad "    PyErr_SetString(PyExc_ValueError,\n"                             \
+    pad "                    \"{paramname} cannot be negative\");\n"          \
+    pad "    goto exit;\n"                                                    \
+    pad "}}}}"
+
 static const DialectSnippet snippets_3_15[] = {
+    {.converter = "Py_ssize_t_converter", .variant = "n_non_negative",
+     .api = SNIPPET_FULL_API,
+     .text =
+         "{{{{\n"
+         "    Py_ssize_t ival = -1;\n"
+         "    PyObject *iobj = _PyNumber_Index({argname});\n"
+         "    if (iobj != NULL) {{{{\n"
+         "        ival = PyLong_AsSsize_t(iobj);\n"
+         "        Py_DECREF(iobj);\n"
+         "    }}}}\n"
+         "    if (ival == -1 && PyErr_Occurred()) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    {paramname} = ival;" NON_NEGATIVE_CHECK("    ") "\n"
+         "}}}}\n",
+     .include = "pycore_abstract.h", .include_reason = "_PyNumber_Index()"},
+    {.converter = "Py_ssize_t_converter", .variant = "n_non_negative",
+     .api = SNIPPET_LIMITED_API,
+     .text =
+         "{{{{\n"
+         "    Py_ssize_t ival = -1;\n"
+         "    PyObject *iobj = PyNumber_Index({argname});\n"
+         "    if (iobj != NULL) {{{{\n"
+         "        ival = PyLong_AsSsize_t(iobj);\n"
+         "        Py_DECREF(iobj);\n"
+         "    }}}}\n"
+         "    if (ival == -1 && PyErr_Occurred()) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    {paramname} = ival;" NON_NEGATIVE_CHECK("    ") "\n"
+         "}}}}\n"},
+    {.converter = "Py_ssize_t_converter", .variant = "limited_non_negative",
+     .api = SNIPPET_LIMITED_API,
+     .text =
+         "if ({argname} != Py_None) {{{{\n"
+         "    if (PyIndex_Check({argname})) {{{{\n"
+         "        {paramname} = PyNumber_AsSsize_t({argname}, PyExc_OverflowError);\n"
+         "        if ({paramname} == -1 && PyErr_Occurred()) {{{{\n"
+         "            goto exit;\n"
+         "        }}}}" NON_NEGATIVE_CHECK("        ") "\n"
+         "    }}}}\n"
+         "    else {{{{\n"
+         "        {bad_argument}\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "}}}}\n",
+     .expected = "integer or None", .indent = 12},
     {.converter = "unsigned_char_converter", .variant = "B", .api = SNIPPET_ANY_API,
      .text = AS_NATIVE_BYTES},
     {.converter = "unsigned_short_converter", .variant = "H", .api = SNIPPET_ANY_API,
@@ -71,6 +128,12 @@ static const DialectSnippet snippets_3_15[] = {
     {.converter = "unsigned_long_long_converter", .variant = "K", .api = SNIPPET_ANY_API,
      .text = INDEX_CHECK AS_NATIVE_BYTES,
      .expected = "int"},
+};
+
+/* Py_ssize_t(allow_negative=False) refuses a negative value */
+static const DialectInitKeyword init_keywords_added_3_15[] = {
+    {"Py_ssize_t_converter", "allow_negative", true},
+    {NULL, NULL, false},
 };
 
 const Dialect dialect_3_15 = {
@@ -106,6 +169,7 @@ const Dialect dialect_3_15 = {
        #include */
     .varpos_tuple_from_array = "PyTuple_FromArray",
     .varpos_tuple_include = "",
+    .init_keywords_added = init_keywords_added_3_15,
     .snippets = snippets_3_15,
     .nsnippets = sizeof snippets_3_15 / sizeof snippets_3_15[0],
 };

@@ -95,6 +95,12 @@ typedef struct LegacyEntry {
     size_t nkwargs;
 } LegacyEntry;
 
+/* The keyword-only parameters of row's converter_init in dialect d: the
+   row's, then those the dialect and its bases add (DialectInitKeyword),
+   into out; returns how many. */
+int converter_init_params(const ConverterRow *row, const Dialect *d,
+                          InitParam out[MAX_INIT_PARAMS]);
+
 /* converters_table.c */
 extern const ConverterRow converter_rows[];
 extern const size_t converter_nrows;

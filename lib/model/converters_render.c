@@ -1022,9 +1022,12 @@ static const char *parse_arg_variant(ConverterKind kind, const Converter *conv,
             return unit;
         return limited ? "limited" : NULL;
     case CK_PY_SSIZE_T:
+        /* (3.15's allow_negative=False adds a check to each) */
         if (unit_is(conv, "n"))
-            return unit;
-        return limited ? "limited" : NULL;
+            return conv->non_negative ? "n_non_negative" : unit;
+        if (!limited)
+            return NULL;
+        return conv->non_negative ? "limited_non_negative" : "limited";
     case CK_SLICE_INDEX:
         if (!limited)
             return NULL;
@@ -1096,6 +1099,8 @@ static const struct {
       "pycore_long.h", "_PyLong_UnsignedLongLong_Converter()" },
     { CK_PY_SSIZE_T, "_Py_convert_optional_to_ssize_t", "pycore_abstract.h",
       "_Py_convert_optional_to_ssize_t()" },
+    { CK_PY_SSIZE_T, "_Py_convert_optional_to_non_negative_ssize_t",
+      "pycore_abstract.h", "_Py_convert_optional_to_non_negative_ssize_t()" },
     { CK_SIZE_T, NULL, "pycore_long.h", "_PyLong_Size_t_Converter()" },
     { CK_FILDES, NULL, "pycore_fileutils.h",
       "_PyLong_FileDescriptor_Converter()" },

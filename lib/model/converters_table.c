@@ -610,6 +610,26 @@ static void registry_add_legacy(ConverterRegistry *r, const LegacyEntry *e)
 
 /* The built-in registry of dialect d, as its clinic's import leaves it,
    built in a. */
+int converter_init_params(const ConverterRow *row, const Dialect *d,
+                          InitParam out[MAX_INIT_PARAMS])
+{
+    int n = row->nparams;
+    memcpy(out, row->params, (size_t)n * sizeof *out);
+    /* the oldest dialect's additions first */
+    const Dialect *chain[8];
+    size_t depth = 0;
+    for (; d && depth < sizeof chain / sizeof *chain; d = d->base)
+        chain[depth++] = d;
+    while (depth--)
+        for (const DialectInitKeyword *k = chain[depth]->init_keywords_added;
+             k && k->converter; k++)
+            if (strcmp(k->converter, row->init_owner) == 0 &&
+                n < MAX_INIT_PARAMS)
+                out[n++] = (InitParam){
+                    k->name, {.kind = PY_BOOL, .b = k->default_value}};
+    return n;
+}
+
 /* Whether dialect d has the table's row (see ConverterRow.added). */
 static bool converter_row_in_dialect(const ConverterRow *row,
                                      const Dialect *d)
@@ -997,8 +1017,10 @@ void converters_print(StrBuf *out, const Dialect *d)
     sb_adds(out, "Converters:\n");
     for (size_t i = 0; i < nrows; i++) {
         sb_addf(out, "    %s(", rows[i]->cls.name);
-        for (int j = 0; j < rows[i]->nparams; j++) {
-            const InitParam *p = &rows[i]->params[j];
+        InitParam params[MAX_INIT_PARAMS];
+        int nparams = converter_init_params(rows[i], d, params);
+        for (int j = 0; j < nparams; j++) {
+            const InitParam *p = &params[j];
             sb_addf(out, "%s%s=%s", j ? ", " : "", p->name,
                     conv_repr(a, d, &p->default_value));
         }

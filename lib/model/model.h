@@ -212,6 +212,7 @@ struct Converter {
     unsigned accept;           /* PYT_ bits of accept={...} */
     bool bitwise;
     bool zeroes;
+    bool non_negative;         /* Py_ssize_t(allow_negative=False) (3.15) */
     const char *self_type;     /* self_converter: type= */
 
     /* The instance as a python block's code sees it (converters_py.c):
