@@ -130,6 +130,11 @@ static const DialectSnippet snippets_3_15[] = {
      .expected = "int"},
 };
 
+/* The converter class 3.15 adds: that of **kwds. */
+static const char *const converters_added_3_15[] = {
+    "var_keyword_dict_converter", NULL,
+};
+
 /* Py_ssize_t(allow_negative=False) refuses a negative value */
 static const DialectInitKeyword init_keywords_added_3_15[] = {
     {"Py_ssize_t_converter", "allow_negative", true},
@@ -163,13 +168,14 @@ const Dialect dialect_3_15 = {
     .summary_width = 72,
     .summary_width_method = 68,
     .messages = messages_3_15,
-    /* **kwds: its errors so far; var_keyword_dict itself is to come */
+    /* **kwds: var_keyword_dict */
     .var_keyword_prefix = "var_keyword_",
     /* *args: tuple is made with the public function, which needs no
        #include */
     .varpos_tuple_from_array = "PyTuple_FromArray",
     .varpos_tuple_include = "",
     .init_keywords_added = init_keywords_added_3_15,
+    .converters_added = converters_added_3_15,
     .snippets = snippets_3_15,
     .nsnippets = sizeof snippets_3_15 / sizeof snippets_3_15[0],
 };

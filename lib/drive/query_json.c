@@ -138,7 +138,7 @@ static void parameter(Clinic *c, JsonWriter *w, const Parameter *p)
     key_string(w, "c_type", conv->type);
     key_text_or_null(w, "format_unit", conv->format_unit);
     json_key(w, "default");
-    if (p->kind != PARAM_VAR_POSITIONAL && converter_is_optional(conv)) {
+    if (!param_kind_variable_length(p->kind) && converter_is_optional(conv)) {
         json_begin_object(w);
         key_string(w, "python", conv->py_default && *conv->py_default
                                     ? conv->py_default

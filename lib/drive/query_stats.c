@@ -84,8 +84,10 @@ static void count_parameter(QueryStats *s, const Parameter *p)
     case PARAM_POSITIONAL_OR_KEYWORD: s->positional_or_keyword++; break;
     case PARAM_KEYWORD_ONLY: s->keyword_only++; break;
     case PARAM_VAR_POSITIONAL: s->var_positional++; break;
+    case PARAM_VAR_KEYWORD: break;   /* 3.15's **kwds: in "all" only */
     }
-    if (p->kind != PARAM_VAR_POSITIONAL && converter_is_optional(p->converter))
+    if (!param_kind_variable_length(p->kind) &&
+        converter_is_optional(p->converter))
         s->with_default++;
     if (p->group)
         s->in_optional_group++;

@@ -269,6 +269,8 @@ typedef struct ParseArgs {
     /* 3.14: *args, taken out of params (its converter parses it after
        them); NULL: none, or 3.13's *args, which stays among them */
     Parameter *varpos;
+    /* 3.15: **kwds, taken out of params likewise; NULL: none */
+    Parameter *var_keyword;
 
     const char *flags;
     const char *parser;        /* Rendering.parser (model.h) */
@@ -299,6 +301,24 @@ static const char *snippet(Clinic *c, const char *s, int indent)
 }
 
 
+/* The first parameter of the kind, taken out of pa->params; NULL when
+   there is none. */
+static Parameter *take_parameter(ParseArgs *pa, ParamKind kind)
+{
+    for (size_t i = 0; i < pa->n; i++) {
+        if (pa->params[i]->kind != kind)
+            continue;
+        Parameter *p = pa->params[i];
+        Parameter **rest = arena_array_of(pa->c->arena, Parameter *, pa->n);
+        memcpy(rest, pa->params, i * sizeof *rest);
+        memcpy(rest + i, pa->params + i + 1, (pa->n - i - 1) * sizeof *rest);
+        pa->params = rest;
+        pa->n--;
+        return p;
+    }
+    return NULL;
+}
+
 static void parse_args_init(ParseArgs *pa, Clinic *c, Function *f)
 {
     const bool vararg_fix =
@@ -320,20 +340,12 @@ static void parse_args_init(ParseArgs *pa, Clinic *c, Function *f)
     pa->new_or_init = function_kind_new_or_init(f->kind);
     pa->fastcall = !pa->new_or_init;
     pa->vararg = -1;
-    if (c->dialect->fixes & FIX_VARPOS_CONVERTERS) {
-        for (size_t i = 0; i < pa->n; i++) {
-            if (pa->params[i]->kind != PARAM_VAR_POSITIONAL)
-                continue;
-            pa->varpos = pa->params[i];
-            Parameter **rest = arena_array_of(c->arena, Parameter *, pa->n);
-            memcpy(rest, pa->params, i * sizeof *rest);
-            memcpy(rest + i, pa->params + i + 1,
-                   (pa->n - i - 1) * sizeof *rest);
-            pa->params = rest;
-            pa->n--;
-            break;
-        }
-    }
+    if (c->dialect->fixes & FIX_VARPOS_CONVERTERS)
+        pa->varpos = take_parameter(pa, PARAM_VAR_POSITIONAL);
+    pa->var_keyword = take_parameter(pa, PARAM_VAR_KEYWORD);
+    /* (3.15: **kwds comes in a dict, never through fastcall) */
+    if (pa->var_keyword)
+        pa->fastcall = false;
 
     for (size_t i = 1; i <= pa->n; i++) {
         const Parameter *p = pa->params[i - 1];
@@ -633,7 +645,7 @@ static const char *declare_parser(ParseArgs *pa, bool hasformat)
 
     for (size_t i = 0; i < pa->f->nparameters; i++) {
         ParamKind k = pa->f->parameters[i]->kind;
-        if (k != PARAM_POSITIONAL_ONLY && k != PARAM_VAR_POSITIONAL)
+        if (k == PARAM_POSITIONAL_OR_KEYWORD || k == PARAM_KEYWORD_ONLY)
             num_keywords++;
     }
     if (c->limited_capi) {      /* the file's, even where this function
@@ -777,6 +789,14 @@ static const char *parse_vararg(ParseArgs *pa)
                            pa->fastcall, pa->limited_capi};
     return snippet(pa->c, converter_parse_vararg(pa->c, pa->varpos->converter,
                                                  &counts), 4);
+}
+
+/* 3.15's **kwds, filled once the positional arguments are parsed
+   (_parse_kwarg), normalised for the parser's body. */
+static const char *parse_var_keyword_code(ParseArgs *pa)
+{
+    return snippet(pa->c, converter_parse_var_keyword(
+                              pa->c, pa->var_keyword->converter), 4);
 }
 
 /* 3.14 parses *args with specialised code only: a converter without
@@ -923,6 +943,8 @@ static void parse_pos_only(ParseArgs *pa)
             strlist_push(a, &code, "skip_optional:");
         if (pa->varpos)
             strlist_push(a, &code, parse_vararg(pa));
+        else if (pa->var_keyword)
+            strlist_push(a, &code, parse_var_keyword_code(pa));
     } else {
         for (size_t i = 0; i < pa->n; i++)
             converter_use_converter(c, pa->params[i]->converter);
@@ -947,6 +969,68 @@ static void parse_pos_only(ParseArgs *pa)
                 "    }}");
         }
     }
+    parser_body(pa, &code);
+}
+
+/* 3.15's **kwds, with positional-only parameters and *args before it:
+   METH_VARARGS|METH_KEYWORDS, the positional arguments from the tuple,
+   then the keywords' dict.  (The reference writes this for the full C
+   API whatever the file asks for.) */
+static void parse_var_keyword(ParseArgs *pa)
+{
+    Clinic *c = pa->c;
+    Arena *a = c->arena;
+    StrList code = {0};
+    static const char nargs[] = "PyTuple_GET_SIZE(args)";
+
+    pa->flags = "METH_VARARGS|METH_KEYWORDS";
+    pa->parser = "inline";
+    pa->parser_prototype = parser_prototype_keyword;
+
+    long max_args = pa->varpos ? -1 : pa->max_pos;
+    if (!pa->varpos && pa->min_pos == 0 && pa->max_pos == 0) {
+        gen_add_include(c, modsupport_h, "_PyArg_NoPositional()", NULL);
+        strlist_push(a, &code,
+            "    if (!_PyArg_NoPositional(\"{name}\", args)) {{\n"
+            "        goto exit;\n"
+            "    }}");
+    } else if (pa->min_pos || max_args >= 0) {
+        gen_add_include(c, modsupport_h, "_PyArg_CheckPositional()", NULL);
+        strlist_push(a, &code, arena_concat_of(a,
+            "    if (!_PyArg_CheckPositional(\"{name}\", ", nargs, ", ",
+            gen_decimal(a, pa->min_pos), ", ",
+            max_args < 0 ? GEN_NO_VARARG : gen_decimal(a, max_args),
+            ")) {{\n"
+            "        goto exit;\n"
+            "    }}"));
+    }
+
+    bool has_optional = false;
+    for (size_t i = 0; i < pa->n; i++) {
+        Parameter *p = pa->params[i];
+        const char *parsearg = converter_parse_arg_code(
+            c, p->converter,
+            arena_printf(a, "PyTuple_GET_ITEM(args, %zu)", i),
+            gen_param_displayname(c, p, (int)i + 1), pa->limited_capi, 4);
+        if (!parsearg)   /* the reference asserts there is one */
+            clinic_fail(c, 0, "Exception raised during parsing:\n"
+                              "AssertionError: %s has no parse_arg() for "
+                              "a function with **kwargs",
+                        p->converter->cls->class_name);
+        if (has_optional || param_is_optional(p)) {
+            has_optional = true;
+            strlist_push(a, &code, arena_printf(a,
+                "    if (%s < %zu) {{\n"
+                "        goto skip_optional;\n"
+                "    }}", nargs, i + 1));
+        }
+        strlist_push(a, &code, parsearg);
+    }
+    if (has_optional)
+        strlist_push(a, &code, "skip_optional:");
+    if (pa->varpos)
+        strlist_push(a, &code, parse_vararg(pa));
+    strlist_push(a, &code, parse_var_keyword_code(pa));
     parser_body(pa, &code);
 }
 
@@ -1519,12 +1603,14 @@ void gen_output_templates_fixed(Clinic *c, Function *f,
     pa.impl_prototype = NULL;
     pa.impl_definition = impl_definition_template;
 
-    if (pa.n == 0 && !pa.varpos)
+    if (pa.n == 0 && !pa.varpos && !pa.var_keyword)
         parse_no_args(&pa);
-    else if (use_meth_o(&pa))
+    else if (use_meth_o(&pa))   /* (3.15 asks it whatever **kwds says) */
         parse_one_arg(&pa);
     else if (has_option_groups(&pa))
         parse_option_groups(&pa);
+    else if (pa.var_keyword)
+        parse_var_keyword(&pa);
     else if (!pa.requires_defining_class &&
              pa.pos_only == (int)pa.n - pa.pseudo_args)
         parse_pos_only(&pa);

@@ -124,6 +124,10 @@ typedef struct VarargCounts {
    for a converter that is not a var-positional one. */
 const char *converter_parse_vararg(Clinic *c, Converter *conv,
                                    const VarargCounts *counts);
+/* 3.15's parse_var_keyword(): the code that fills **kwds's variable (a
+   str.format template, not normalised).  Fails for a converter that is
+   not a var-keyword one. */
+const char *converter_parse_var_keyword(Clinic *c, Converter *conv);
 /* use_converter(): the converter function is used (through 'O&'). */
 void converter_use_converter(Clinic *c, Converter *conv);
 const char *converter_simple_declaration(Clinic *c, const Converter *conv,

@@ -131,7 +131,7 @@ const char *builtin_snippet(Clinic *c, ConverterKind kind,
             return text_replace(c->arena, sn->text, "{name}",
                                 parsing_name(c, conv));
         }
-        if (kind == CK_VARPOS_TUPLE)
+        if (kind == CK_VARPOS_TUPLE || kind == CK_VAR_KEYWORD_DICT)
             return arena_concat_of(c->arena, "Py_XDECREF(",
                                    converter_parser_name(c, conv), ");\n");
         if (kind == CK_PY_BUFFER)
@@ -247,6 +247,27 @@ const char *converter_parse_vararg(Clinic *c, Converter *conv,
     }
 }
 
+/* ---- the var-keyword parameter ---------------------------------------- */
+
+const char *converter_parse_var_keyword(Clinic *c, Converter *conv)
+{
+    if (converter_row_of(conv->cls)->kind != CK_VAR_KEYWORD_DICT)
+        clinic_fail(c, 0, "Exception raised during parsing:\n"
+                          "NotImplementedError: %s has no "
+                          "parse_var_keyword()", conv->cls->class_name);
+    const char *name = converter_parser_name(c, conv);
+    return arena_printf(c->arena,
+        "if (kwargs == NULL) {{\n"
+        "    %s = PyDict_New();\n"
+        "    if (%s == NULL) {{\n"
+        "        goto exit;\n"
+        "    }}\n"
+        "}}\n"
+        "else {{\n"
+        "    %s = Py_NewRef(kwargs);\n"
+        "}}\n", name, name, name);
+}
+
 /* ---- rendering into CRenderData --------------------------------------- */
 
 void builtin_render_self(Clinic *c, Converter *conv, Parameter *p,
@@ -290,7 +311,7 @@ void builtin_render_non_self(Clinic *c, Converter *conv, Parameter *p,
                      arena_printf(a, "/* modifications for %s */\n%s", name,
                                   text_rstrip(a, modifications)));
 
-    if (p->kind == PARAM_VAR_POSITIONAL)
+    if (param_kind_variable_length(p->kind))
         ;
     else if (p->kind == PARAM_POSITIONAL_ONLY)
         strlist_push(a, &data->keywords, "");

@@ -151,7 +151,7 @@ enum {
     R_SLICE_INDEX, R_SIZE_T, R_FILDES, R_FLOAT, R_DOUBLE, R_PY_COMPLEX,
     R_OBJECT, R_STR, R_PYBYTESOBJECT, R_PYBYTEARRAYOBJECT, R_UNICODE,
     R_PY_UNICODE, R_PY_BUFFER, R_SELF, R_VARPOS_TUPLE, R_VARPOS_ARRAY,
-    R_COUNT
+    R_VAR_KEYWORD_DICT, R_COUNT
 };
 
 #define STRTYPES (PYT_STR | PYT_NULL | PYT_NONETYPE)
@@ -295,6 +295,13 @@ const ConverterRow converter_rows[] = {
             .length = true),
         .kind = CK_VARPOS_ARRAY, .init_owner = "CConverter", .listed = true,
         .added = true },
+    /* 3.15's converter of **kwds: a new reference to the keywords' dict
+       (a new dict when there are none), released in the cleanup */
+    [R_VAR_KEYWORD_DICT] = {
+        CLS("var_keyword_dict", ATTRS("PyObject *", 0, "", ""),
+            .c_default = "NULL"),
+        .kind = CK_VAR_KEYWORD_DICT, .init_owner = "CConverter",
+        .listed = true, .added = true },
 };
 const size_t converter_nrows = R_COUNT;
 

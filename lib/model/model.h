@@ -141,7 +141,14 @@ typedef enum ParamKind {
     PARAM_POSITIONAL_OR_KEYWORD,
     PARAM_VAR_POSITIONAL,
     PARAM_KEYWORD_ONLY,
+    PARAM_VAR_KEYWORD,       /* 3.15's **kwds */
 } ParamKind;
+
+/* *args or **kwds (3.15's is_variable_length()). */
+static inline bool param_kind_variable_length(ParamKind k)
+{
+    return k == PARAM_VAR_POSITIONAL || k == PARAM_VAR_KEYWORD;
+}
 
 /* A converter as the declaration names it: "name: int(accept={str})"
    gives "int" and its keyword arguments; a legacy "name: 'i'" gives the
@@ -172,7 +179,7 @@ struct Parameter {
 
 static inline bool param_is_optional(const Parameter *p)
 {
-    return p->kind != PARAM_VAR_POSITIONAL &&
+    return !param_kind_variable_length(p->kind) &&
            p->default_value.kind != PY_UNSPECIFIED;
 }
 

@@ -1188,6 +1188,7 @@ static void reset(DslState *d, Block *block)
     d->state = DSL_START;
     d->keyword_only = false;
     d->positional_only = false;
+    d->var_keyword = false;
     d->group = 0;
     d->parameter_state = PS_START;
     d->indent.depth = 0;

@@ -49,6 +49,7 @@ struct DslState {
     DslStateFn state;
     bool keyword_only;
     bool positional_only;
+    bool var_keyword;        /* 3.15's **kwds came: no more parameters */
     int group;
     int parameter_state;
     IndentStack indent;
