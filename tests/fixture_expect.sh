@@ -37,6 +37,8 @@ fi
 case $dialect in
     3.11) fetch=fetch.sh ;;
     3.13) fetch=fetch313.sh ;;
+    3.14) fetch=fetch314.sh ;;
+    3.15) fetch=fetch315.sh ;;
     *) echo "fixture-expect: no reference for dialect $dialect" >&2; exit 2 ;;
 esac
 eval "$(sh "$top/tests/conformance/$fetch" "$CACHE")"
