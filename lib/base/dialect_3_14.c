@@ -45,6 +45,30 @@ static const DialectKeywordParser keyword_parser_3_14 = {
         "    }}",
 };
 
+/* The Limited C API's conversion of the unsigned converters that are
+   not bitwise (BaseUnsignedIntConverter's): any index, a negative one
+   refused, too large an one an OverflowError. */
+#define UNSIGNED_AS_NATIVE_BYTES                                              \
+    "{{{{\n"                                                                  \
+    "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, "  \
+    "sizeof({type}),\n"                                                      \
+    "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"                         \
+    "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"                           \
+    "            Py_ASNATIVEBYTES_REJECT_NEGATIVE |\n"                       \
+    "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"                       \
+    "    if (_bytes < 0) {{{{\n"                                             \
+    "        goto exit;\n"                                                   \
+    "    }}}}\n"                                                             \
+    "    if ((size_t)_bytes > sizeof({type})) {{{{\n"                        \
+    "        PyErr_SetString(PyExc_OverflowError,\n"                         \
+    "                        \"Python int too large for C {type}\");\n"      \
+    "        goto exit;\n"                                                   \
+    "    }}}}\n"                                                             \
+    "}}}}\n"
+#define UNSIGNED_LIMITED(cls)                                                 \
+    {.converter = cls, .variant = "limited", .api = SNIPPET_LIMITED_API,      \
+     .text = UNSIGNED_AS_NATIVE_BYTES, .indent = 12}
+
 /* The snippets 3.14 writes differently: a wrong length has its own
    message (naming the length), and the bitwise converters take any
    object with __index__. */
@@ -107,11 +131,21 @@ static const DialectSnippet snippets_3_14[] = {
          "}}}}\n"
          "{paramname} = PyLong_AsUnsignedLongLongMask({argname});\n",
      .expected = "int"},
+    UNSIGNED_LIMITED("unsigned_short_converter"),
+    UNSIGNED_LIMITED("unsigned_int_converter"),
+    UNSIGNED_LIMITED("unsigned_long_converter"),
+    UNSIGNED_LIMITED("unsigned_long_long_converter"),
+    UNSIGNED_LIMITED("size_t_converter"),
+    /* uint8 ... uint64 */
+    UNSIGNED_LIMITED("BaseUnsignedIntConverter"),
 };
 
-/* The converter classes 3.14 adds: those of *args. */
+/* The converter classes 3.14 adds: those of *args, and the unsigned
+   integers of a given width. */
 static const char *const converters_added_3_14[] = {
-    "varpos_tuple_converter", "varpos_array_converter", NULL,
+    "varpos_tuple_converter", "varpos_array_converter",
+    "uint8_converter", "uint16_converter", "uint32_converter",
+    "uint64_converter", NULL,
 };
 
 /* 3.14 words these its own way. */

@@ -373,7 +373,7 @@ static PyValue m_parser_type(PyVM *vm, const PyArgs *a, void *data)
      K(CK_UNSIGNED_LONG_LONG) | K(CK_PY_SSIZE_T) | K(CK_SIZE_T) | \
      K(CK_FLOAT) | K(CK_DOUBLE) | K(CK_PY_COMPLEX) | K(CK_STR) | \
      K(CK_PYBYTESOBJECT) | K(CK_PYBYTEARRAYOBJECT) | K(CK_UNICODE) | \
-     K(CK_PY_UNICODE) | K(CK_PY_BUFFER))
+     K(CK_PY_UNICODE) | K(CK_PY_BUFFER) | K(CK_UINT))
 
 const MethodDef cpy_converter_methods_3_11[] = {
     METHODS_OF_BOTH,
@@ -392,7 +392,7 @@ const MethodDef cpy_converter_methods_3_13[] = {
     { "use_converter", m_use_converter,
       K(CK_BASE) | K(CK_PY_SSIZE_T) | K(CK_FILDES) | K(CK_SIZE_T) |
       K(CK_UNSIGNED_INT) | K(CK_UNSIGNED_LONG) | K(CK_UNSIGNED_LONG_LONG) |
-      K(CK_UNSIGNED_SHORT), false, 0 },
+      K(CK_UNSIGNED_SHORT) | K(CK_UINT), false, 0 },
     { "add_include", m_add_include, K(CK_BASE), false, 0 },
     { NULL, NULL, 0, false, 0 },
 };

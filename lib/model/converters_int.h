@@ -46,6 +46,7 @@ typedef enum ConverterKind {
     CK_VARPOS_TUPLE,        /* 3.14's *args: tuple */
     CK_VARPOS_ARRAY,        /* 3.14's *args: array */
     CK_VAR_KEYWORD_DICT,    /* 3.15's **kwds: dict */
+    CK_UINT,                /* 3.14's uint8 ... uint64 */
 } ConverterKind;
 
 /* One keyword-only parameter of a converter_init signature. */

@@ -1014,6 +1014,7 @@ static const char *parse_arg_variant(ConverterKind kind, const Converter *conv,
         [CK_PY_SSIZE_T] = "Py_ssize_t_converter",
         [CK_SLICE_INDEX] = "slice_index_converter",
         [CK_SIZE_T] = "size_t_converter",
+        [CK_UINT] = "BaseUnsignedIntConverter",
         [CK_FILDES] = "fildes_converter",
         [CK_FLOAT] = "float_converter",
         [CK_DOUBLE] = "double_converter",
@@ -1041,6 +1042,9 @@ static const char *parse_arg_variant(ConverterKind kind, const Converter *conv,
                           kind == CK_UNSIGNED_LONG ? "k" :
                           kind == CK_UNSIGNED_LONG_LONG ? "K" : "n"))
             return unit;
+        return limited ? "limited" : NULL;
+    case CK_UINT:                /* the converter function, or for the
+                                    Limited C API */
         return limited ? "limited" : NULL;
     case CK_PY_SSIZE_T:
         /* (3.15's allow_negative=False adds a check to each) */
@@ -1123,6 +1127,8 @@ static const struct {
     { CK_PY_SSIZE_T, "_Py_convert_optional_to_non_negative_ssize_t",
       "pycore_abstract.h", "_Py_convert_optional_to_non_negative_ssize_t()" },
     { CK_SIZE_T, NULL, "pycore_long.h", "_PyLong_Size_t_Converter()" },
+    /* (the reason: the converter's own name) */
+    { CK_UINT, NULL, "pycore_long.h", NULL },
     { CK_FILDES, NULL, "pycore_fileutils.h",
       "_PyLong_FileDescriptor_Converter()" },
 };
@@ -1137,8 +1143,13 @@ void builtin_use_converter(Clinic *c, ConverterKind kind, Converter *conv)
             !(conv->converter &&
               strcmp(conv->converter, converter_includes[i].converter) == 0))
             continue;
-        converter_add_include(c, conv, converter_includes[i].include,
-                              converter_includes[i].reason);
+        const char *reason = converter_includes[i].reason;
+        if (!reason) {
+            if (!conv->converter)
+                continue;
+            reason = arena_concat_of(c->arena, conv->converter, "()");
+        }
+        converter_add_include(c, conv, converter_includes[i].include, reason);
     }
 }
 

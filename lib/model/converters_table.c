@@ -151,7 +151,7 @@ enum {
     R_SLICE_INDEX, R_SIZE_T, R_FILDES, R_FLOAT, R_DOUBLE, R_PY_COMPLEX,
     R_OBJECT, R_STR, R_PYBYTESOBJECT, R_PYBYTEARRAYOBJECT, R_UNICODE,
     R_PY_UNICODE, R_PY_BUFFER, R_SELF, R_VARPOS_TUPLE, R_VARPOS_ARRAY,
-    R_VAR_KEYWORD_DICT, R_COUNT
+    R_VAR_KEYWORD_DICT, R_UINT8, R_UINT16, R_UINT32, R_UINT64, R_COUNT
 };
 
 #define STRTYPES (PYT_STR | PYT_NULL | PYT_NONETYPE)
@@ -170,6 +170,14 @@ enum {
 #define SIMPLE_ROW(R, K, pyname, ctype, dtype, unit, ignored)              \
     [R] = { CLS(pyname, ATTRS(ctype, dtype, unit, ignored)),                \
             .kind = K, .init_owner = "CConverter", .listed = true }
+
+/* 3.14's unsigned integers of a given width, through their converter
+   function (a BaseUnsignedIntConverter) */
+#define UINT_ROW(R, pyname, ctype, function)                               \
+    [R] = { CLS(pyname, ATTRS(ctype, PYT_INT, "O&", "0"),                   \
+                .converter = function),                                     \
+            .kind = CK_UINT, .init_owner = "CConverter", .listed = true,    \
+            .added = true }
 
 #define UNSIGNED_ROW(R, K, pyname, ctype)                                  \
     [R] = { CLS(pyname, ATTRS(ctype, PYT_INT, "O&", "0")),                  \
@@ -302,6 +310,10 @@ const ConverterRow converter_rows[] = {
             .c_default = "NULL"),
         .kind = CK_VAR_KEYWORD_DICT, .init_owner = "CConverter",
         .listed = true, .added = true },
+    UINT_ROW(R_UINT8, "uint8", "uint8_t", "_PyLong_UInt8_Converter"),
+    UINT_ROW(R_UINT16, "uint16", "uint16_t", "_PyLong_UInt16_Converter"),
+    UINT_ROW(R_UINT32, "uint32", "uint32_t", "_PyLong_UInt32_Converter"),
+    UINT_ROW(R_UINT64, "uint64", "uint64_t", "_PyLong_UInt64_Converter"),
 };
 const size_t converter_nrows = R_COUNT;
 
