@@ -140,12 +140,14 @@ static const DialectSnippet snippets_3_14[] = {
     UNSIGNED_LIMITED("BaseUnsignedIntConverter"),
 };
 
-/* The converter classes 3.14 adds: those of *args, and the unsigned
-   integers of a given width. */
+/* The converter classes 3.14 adds: those of *args, the unsigned
+   integers of a given width, and file names through the file system
+   encoding. */
 static const char *const converters_added_3_14[] = {
     "varpos_tuple_converter", "varpos_array_converter",
     "uint8_converter", "uint16_converter", "uint32_converter",
-    "uint64_converter", NULL,
+    "uint64_converter", "unicode_fs_encoded_converter",
+    "unicode_fs_decoded_converter", NULL,
 };
 
 /* 3.14 words these its own way. */

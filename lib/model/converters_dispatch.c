@@ -358,7 +358,7 @@ static PyValue m_parser_type(PyVM *vm, const PyArgs *a, void *data)
     { "post_parsing", m_snippet, K(CK_BASE) | K(CK_STR), false, \
       SNIPPET_POST_PARSING }, \
     { "cleanup", m_snippet, K(CK_BASE) | K(CK_PY_UNICODE) | K(CK_PY_BUFFER) | \
-      K(CK_VARPOS_TUPLE) | K(CK_VAR_KEYWORD_DICT), \
+      K(CK_VARPOS_TUPLE) | K(CK_VAR_KEYWORD_DICT) | K(CK_UNICODE_FS), \
       false, SNIPPET_CLEANUP }, \
     { "pre_render", m_pre_render, K(CK_BASE) | K(CK_SELF), false, 0 }, \
     { "set_template_dict", m_set_template_dict, \

@@ -47,6 +47,7 @@ typedef enum ConverterKind {
     CK_VARPOS_ARRAY,        /* 3.14's *args: array */
     CK_VAR_KEYWORD_DICT,    /* 3.15's **kwds: dict */
     CK_UINT,                /* 3.14's uint8 ... uint64 */
+    CK_UNICODE_FS,          /* 3.14's unicode_fs_encoded, _decoded */
 } ConverterKind;
 
 /* One keyword-only parameter of a converter_init signature. */

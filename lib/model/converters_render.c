@@ -131,7 +131,8 @@ const char *builtin_snippet(Clinic *c, ConverterKind kind,
             return text_replace(c->arena, sn->text, "{name}",
                                 parsing_name(c, conv));
         }
-        if (kind == CK_VARPOS_TUPLE || kind == CK_VAR_KEYWORD_DICT)
+        if (kind == CK_VARPOS_TUPLE || kind == CK_VAR_KEYWORD_DICT ||
+            kind == CK_UNICODE_FS)
             return arena_concat_of(c->arena, "Py_XDECREF(",
                                    converter_parser_name(c, conv), ");\n");
         if (kind == CK_PY_BUFFER)

@@ -151,7 +151,8 @@ enum {
     R_SLICE_INDEX, R_SIZE_T, R_FILDES, R_FLOAT, R_DOUBLE, R_PY_COMPLEX,
     R_OBJECT, R_STR, R_PYBYTESOBJECT, R_PYBYTEARRAYOBJECT, R_UNICODE,
     R_PY_UNICODE, R_PY_BUFFER, R_SELF, R_VARPOS_TUPLE, R_VARPOS_ARRAY,
-    R_VAR_KEYWORD_DICT, R_UINT8, R_UINT16, R_UINT32, R_UINT64, R_COUNT
+    R_VAR_KEYWORD_DICT, R_UINT8, R_UINT16, R_UINT32, R_UINT64,
+    R_UNICODE_FS_ENCODED, R_UNICODE_FS_DECODED, R_COUNT
 };
 
 #define STRTYPES (PYT_STR | PYT_NULL | PYT_NONETYPE)
@@ -314,6 +315,18 @@ const ConverterRow converter_rows[] = {
     UINT_ROW(R_UINT16, "uint16", "uint16_t", "_PyLong_UInt16_Converter"),
     UINT_ROW(R_UINT32, "uint32", "uint32_t", "_PyLong_UInt32_Converter"),
     UINT_ROW(R_UINT64, "uint64", "uint64_t", "_PyLong_UInt64_Converter"),
+    /* 3.14's file names: a new reference to the name encoded (bytes) or
+       decoded (str), released in the cleanup; NULL the only default */
+    [R_UNICODE_FS_ENCODED] = {
+        CLS("unicode_fs_encoded", ATTRS("PyObject *", PYT_NULL, "O&", ""),
+            .c_default = "NULL", .converter = "PyUnicode_FSConverter"),
+        .kind = CK_UNICODE_FS, .init_owner = "CConverter", .listed = true,
+        .added = true },
+    [R_UNICODE_FS_DECODED] = {
+        CLS("unicode_fs_decoded", ATTRS("PyObject *", PYT_NULL, "O&", ""),
+            .c_default = "NULL", .converter = "PyUnicode_FSDecoder"),
+        .kind = CK_UNICODE_FS, .init_owner = "CConverter", .listed = true,
+        .added = true },
 };
 const size_t converter_nrows = R_COUNT;
 
