@@ -78,6 +78,7 @@ enum {
     SYNTAX_PERMIT_LONG = 1u << 7,        /* @permit_long_summary,
                                             @permit_long_docstring_body
                                             (3.15) */
+    SYNTAX_DISABLE = 1u << 8,            /* @disable fastcall (3.14) */
 };
 
 /* How a keyword parser declares its static _PyArg_Parser (3.13's

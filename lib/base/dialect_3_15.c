@@ -149,7 +149,8 @@ const Dialect dialect_3_15 = {
     .base = &dialect_3_14,
     /* as 3.13, but the fixes */
     .make_extensions = make_extensions_3_13,
-    .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER | SYNTAX_PERMIT_LONG,
+    .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER | SYNTAX_DISABLE |
+              SYNTAX_PERMIT_LONG,
     .fixes = DIALECT_3_14_FIXES,
     .header_includes = true,
     .limited_capi = true,

@@ -338,7 +338,7 @@ static void parse_args_init(ParseArgs *pa, Clinic *c, Function *f)
         gen_add_include(c, "pycore_critical_section.h",
                         "Py_BEGIN_CRITICAL_SECTION()", NULL);
     pa->new_or_init = function_kind_new_or_init(f->kind);
-    pa->fastcall = !pa->new_or_init;
+    pa->fastcall = !pa->new_or_init && !f->disable_fastcall;
     pa->vararg = -1;
     if (c->dialect->fixes & FIX_VARPOS_CONVERTERS)
         pa->varpos = take_parameter(pa, PARAM_VAR_POSITIONAL);
@@ -692,6 +692,10 @@ static void parse_no_args(ParseArgs *pa)
         pa->flags = "METH_NOARGS";
         pa->parser_prototype = parser_prototype_noargs;
     } else {
+        if (!pa->fastcall)   /* the reference asserts it */
+            clinic_fail(c, 0, "Exception raised during parsing:\n"
+                              "AssertionError: a function taking only its "
+                              "defining class cannot @disable fastcall");
         pa->flags = "METH_METHOD|METH_FASTCALL|METH_KEYWORDS";
         pa->parser = "inline";
         pa->parser_prototype = parser_prototype_def_class;

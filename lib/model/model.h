@@ -122,6 +122,8 @@ struct Function {
     /* 3.14's @deleter: a setter that also deletes (clinic.py's
        SETTER_AND_DELETER), so it is called with NULL */
     bool deleter;
+    /* 3.14's @disable fastcall: parsed from an argument tuple */
+    bool disable_fastcall;
     const char **target_critical_section;
     size_t ntarget_critical_section;
     int block_line;          /* the line of its block's start marker */
