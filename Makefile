@@ -18,6 +18,8 @@
 #                         --docstring) over the CPython tree, clinic.test and
 #                         the fuzz corpus, cross-checked against clinic.py
 #   make sanitize         ASan+UBSan build (build-asan/) and the tests under it
+#   make fuzz-diff        3.14 and 3.15 declarations (tests/fuzz/gen_dsl.c)
+#                         through clinic and each reference, compared
 #   make fuzz-smoke       libFuzzer build (build-fuzz/), seeds replayed, 30 s
 #   make fuzz             FUZZ_SECONDS (600) of fuzzing for each of
 #                         FUZZ_TARGETS (clinic: C files, blocks: the
@@ -95,7 +97,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check unit test-bins fixtures cli workflow conformance \
         conformance-reference bench demo install clean sanitize fuzz simd exports quick fixture-expect \
-        fuzz-smoke hardening query version deb package FORCE
+        fuzz-smoke fuzz-diff hardening query version deb package FORCE
 
 all: $(CLINIC_BIN)
 
@@ -282,6 +284,21 @@ $(FUZZ_GEN_BIN): tests/fuzz/fuzz_blocks.c $(FUZZ_GEN_SRC) $(FUZZ_COMMON) build-f
 
 $(GEN_RUN_BIN): tests/fuzz/gen_run.c $(FUZZ_GEN_SRC) $(FUZZ_COMMON) build-fuzz/libclinic.a
 	$(FUZZ_LINK) -fsanitize=fuzzer-no-link,address,undefined
+
+# The differential run of 3.14 and 3.15 declarations (tests/fuzz/gen_dsl.c)
+# against their references: FUZZ_DIFF_SEEDS (FIRST:COUNT) files, each
+# through both; the references' results cached.  FUZZ_DIFF_ARGS=-v lists
+# the known mismatches too.
+FUZZ_DIFF_SEEDS ?= 1:300
+GEN_DSL_BIN := $(BUILD)/tests/gen_dsl_run
+
+$(GEN_DSL_BIN): tests/fuzz/gen_dsl_run.c tests/fuzz/gen_dsl.c tests/fuzz/gen_dsl.h
+	@mkdir -p $(dir $@)
+	$(say) LINK $@
+	$(Q)$(CC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ tests/fuzz/gen_dsl_run.c tests/fuzz/gen_dsl.c
+
+fuzz-diff: $(CLINIC_BIN) $(GEN_DSL_BIN)
+	@sh tests/fuzz/differential.sh $(CLINIC_BIN) $(GEN_DSL_BIN) $(FUZZ_DIFF_SEEDS) $(FUZZ_DIFF_ARGS)
 
 fuzz-smoke: $(FUZZ_BIN) $(FUZZ_GEN_BIN) $(GEN_RUN_BIN)
 	@sh tests/fuzz/smoke.sh $(FUZZ_BIN) 30 $(GEN_RUN_BIN)

@@ -37,6 +37,7 @@ enum {
 
 typedef struct Options {
     bool force, verbose, quiet, converters, make, check, diff;
+    bool dry_run;              /* --dry-run, unless --check or --diff */
     bool exit_on_write;        /* --exit-non-zero-on-write */
     const char *output;        /* -o; NULL: in place */
     const char *srcdir;
@@ -155,12 +156,14 @@ typedef struct Job {
     bool failed;
     size_t nchanged;           /* files that would change */
     Report report;
-    /* --check/--diff: each file reported as changing, and where its
-       lines are in the report (a file two inputs change, such as a
-       target's header beside both, is reported by the first only) */
+    /* --check/--diff/--dry-run: each file reported as changing, and
+       where its lines are in the report (a file two inputs change, such
+       as a target's header beside both, is reported by the first only) */
     struct ReportedChange {
         char *path;
         size_t start, end;
+        bool created;          /* --dry-run: the file is not there yet */
+        bool dropped;          /* an earlier job reported it */
     } *reported;
     size_t nreported;
     IoCommit *commit;          /* NULL: nothing to write */
@@ -192,6 +195,9 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb);
 int job_commit(const Options *o, Job *job, Tally *t);
 /* Forgets what job_compute found, to work the job out again. */
 void job_reset(Job *job);
+/* --dry-run: "would create PATH" or "would update PATH" for each file
+   the run's commits found changing, sorted by path, on stdout. */
+void dry_run_print(void);
 
 /* ---- sums.c ------------------------------------------------------------ */
 

@@ -288,14 +288,14 @@ static void report_diff(Job *job, const char *path, const char *old,
     free(label);
 }
 
-/* --check / --diff for one file that would change.  old: its current
-   bytes when the caller has them (the input), else read here. */
+/* --check / --diff / --dry-run for one file that would change.  old: its
+   current bytes when the caller has them (the input), else read here. */
 static void report_change(const Options *o, Job *job, const char *path,
                           const char *old, size_t old_len,
                           const char *new_text, size_t new_len)
 {
     job->nchanged++;
-    if (job->status < EXIT_CHANGED)
+    if (job->status < EXIT_CHANGED && !o->dry_run)
         job->status = EXIT_CHANGED;
     job->reported = xrealloc(job->reported, (job->nreported + 1) *
                                                 sizeof *job->reported);
@@ -303,6 +303,14 @@ static void report_change(const Options *o, Job *job, const char *path,
     change->path = xstrdup(path);
     change->start = job->report.text.len;
     change->end = change->start;   /* set below, once it is written */
+    change->created = change->dropped = false;
+    if (o->dry_run) {
+        /* listed at the end of the run (dry_run_print); a change is no
+           reason for a non-zero status here, as in 3.14's clinic.py */
+        struct stat st;
+        change->created = !old && stat(path, &st) != 0 && errno == ENOENT;
+        return;
+    }
     if (o->check && !o->quiet) {
         char *label = path_label(path);
         report_printf(&job->report, false, "%s\n", label);
@@ -342,6 +350,7 @@ static void drop_reported_twice(Job *job)
         refs_add(&one, change->path);
         if (refs_overlap(&one, &run_reported)) {
             report_cut(&job->report, change->start, change->end);
+            change->dropped = true;
             job->nchanged--;
         } else {
             refs_add(&run_reported, change->path);
@@ -442,7 +451,7 @@ static void finish_stdin(const Options *o, Job *job, const Clinic *c,
     const char *out = c ? c->output : text;
     size_t out_len = c ? c->output_len : len;
     bool changed = out_len != len || memcmp(out, text, len) != 0;
-    if (o->check || o->diff) {
+    if (o->check || o->diff || o->dry_run) {
         if (changed)
             report_change(o, job, job->path, text, len, out, out_len);
         return;
@@ -469,10 +478,10 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     job->status = EXIT_OK;
     job->failed = false;
     job->nchanged = 0;
-    if (o->verbose)   /* standard output is the result's for "-", and
-                         the query modes' */
-        report_printf(r, job->from_stdin || o->query != QUERY_NONE, "%s\n",
-                      path);
+    if (o->verbose)   /* standard output is the result's for "-", the
+                         query modes' and --dry-run's list */
+        report_printf(r, job->from_stdin || o->query != QUERY_NONE ||
+                             o->dry_run, "%s\n", path);
 
     if (!block_language_ok(path)) {   /* the message needs an arena */
         Arena *scratch = arena_new();
@@ -592,7 +601,7 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     bool changed = !old || old_len != c->output_len ||
                    (old != c->output && memcmp(old, c->output, old_len) != 0);
 
-    if (o->check || o->diff) {
+    if (o->check || o->diff || o->dry_run) {
         for (size_t i = 0; i < c->nfiles; i++)
             if (c->files[i].changed)
                 report_change(o, job, c->files[i].path, NULL, 0,
@@ -635,9 +644,57 @@ void job_reset(Job *job)
     job->queried = false;
 }
 
+/* --dry-run: the files that would change, over the whole run (main
+   thread only), printed once at its end. */
+static struct DryRunChange {
+    char *path;
+    bool created;
+} *dry_run_changes;
+static size_t n_dry_run_changes;
+
+static void dry_run_note(const Job *job)
+{
+    dry_run_changes = xrealloc(dry_run_changes,
+                               (n_dry_run_changes + job->nreported + 1) *
+                                   sizeof *dry_run_changes);
+    for (size_t i = 0; i < job->nreported; i++) {
+        if (job->reported[i].dropped)
+            continue;
+        struct DryRunChange *d = &dry_run_changes[n_dry_run_changes++];
+        d->path = xstrdup(job->reported[i].path);
+        d->created = job->reported[i].created;
+    }
+}
+
+/* By path as a plain string: Python's sort of str is by code point,
+   which strcmp of UTF-8 gives.  (A path is listed once: see
+   drop_reported_twice.) */
+static int compare_dry_run(const void *pa, const void *pb)
+{
+    const struct DryRunChange *a = pa, *b = pb;
+    return strcmp(a->path, b->path);
+}
+
+void dry_run_print(void)
+{
+    qsort(dry_run_changes, n_dry_run_changes, sizeof *dry_run_changes,
+          compare_dry_run);
+    for (size_t i = 0; i < n_dry_run_changes; i++) {
+        printf("would %s %s\n",
+               dry_run_changes[i].created ? "create" : "update",
+               dry_run_changes[i].path);
+        free(dry_run_changes[i].path);
+    }
+    free(dry_run_changes);
+    dry_run_changes = NULL;
+    n_dry_run_changes = 0;
+}
+
 int job_commit(const Options *o, Job *job, Tally *t)
 {
     drop_reported_twice(job);
+    if (o->dry_run)
+        dry_run_note(job);
     report_emit(&job->report);
     if (job->error_only) {   /* no file: not counted */
         fflush(stdout);

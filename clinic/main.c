@@ -18,11 +18,12 @@
 /* "2 files would be regenerated, 40 unchanged, 1 failed", on stderr:
    always with --check/--diff, else when something was written (a run
    with nothing to do is silent, and an error says enough by itself);
-   never with -q or for standard input. */
+   never with -q, --dry-run (3.14's prints its list alone) or for
+   standard input. */
 static void print_summary(const Options *o, const Tally *t)
 {
     bool dry = o->check || o->diff;
-    if (o->quiet || o->from_stdin || (!dry && !t->changed))
+    if (o->quiet || o->dry_run || o->from_stdin || (!dry && !t->changed))
         return;
     fflush(stdout);
     fprintf(stderr, "%zu file%s %s, %zu unchanged", t->changed,
@@ -135,6 +136,9 @@ int main(int argc, char **argv)
         if (o.nfiles)
             usage_error("can't specify --converters and a filename at the "
                         "same time.");
+        if (o.dry_run || o.check || o.diff)
+            usage_error("can't use --dry-run, --check or --diff with "
+                        "--converters.");
         StrBuf out = STRBUF_INIT;
         converters_print(&out, o.dialect ? o.dialect : dialect_default());
         fwrite(out.buf, 1, out.len, stdout);
@@ -143,11 +147,16 @@ int main(int argc, char **argv)
         exit_flushing(EXIT_OK);
     }
 
+    /* --check and --diff win over --dry-run (3.14's --diff does too) */
+    if (o.check || o.diff)
+        o.dry_run = false;
+
     Query run;
     if (o.query) {
-        if (o.output || o.check || o.diff)
+        if (o.output || o.check || o.diff || o.dry_run)
             usage_error("--list, --json, --stats and --docstring write "
-                        "nothing: not with -o, --check or --diff.");
+                        "nothing: not with -o, --check, --diff or "
+                        "--dry-run.");
         query_init(&run, o.query, o.docstring_name);
         o.run = &run;
     }
@@ -190,6 +199,8 @@ int main(int argc, char **argv)
         sb_free(&err);
         query_free(&run);
     }
+    if (o.dry_run)   /* its list comes after every file's messages */
+        dry_run_print();
     print_summary(&o, &tally);
     sums_free();
     options_free(&o);

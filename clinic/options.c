@@ -1,10 +1,10 @@
 /*
  * options.c — the command line, compatible with clinic.py's argparse
  * parser (the same options, messages and abbreviations), plus ours:
- * -q, --check, --diff, --exit-non-zero-on-write, --exclude,
- * --stdin-filename, --version, --dialect, --limited, --target, "-" for standard
- * input, and the query modes --list (CPython's own since 2026), --json,
- * --stats and --docstring.
+ * -q, --check, --diff, --dry-run (3.14's), --exit-non-zero-on-write,
+ * --exclude, --stdin-filename, --version, --dialect, --limited, --target,
+ * "-" for standard input, and the query modes --list (CPython's own
+ * since 2026), --json, --stats and --docstring.
  */
 #include "cli.h"
 
@@ -21,7 +21,8 @@
 static const char usage_text[] =
     "usage: clinic [-h] [-f] [-o OUTPUT] [-v] [-q] [--converters] [--make]\n"
     "              [--srcdir SRCDIR] [--exclude EXCLUDE] [--check] [--diff]\n"
-    "              [--exit-non-zero-on-write] [--stdin-filename NAME]\n"
+    "              [--dry-run] [--exit-non-zero-on-write]\n"
+    "              [--stdin-filename NAME]\n"
     "              [-j JOBS]\n"
     "              [--list | --json | --stats | --docstring NAME]\n"
     "              [--dialect {3.11,3.13,3.14,3.15}] [--limited]\n"
@@ -72,6 +73,11 @@ static const char help_text[] =
     "change\n"
     "  --diff                write nothing; print a unified diff of what\n"
     "                        would change (git apply, patch -p1)\n"
+    "  --dry-run             write nothing; list the files that would\n"
+    "                        change (\"would create PATH\", \"would update\n"
+    "                        PATH\"), sorted, after all files, as 3.14's\n"
+    "                        clinic.py does; the exit status is 0 all the\n"
+    "                        same\n"
     "  --exit-non-zero-on-write\n"
     "                        exit with status 1 when a file was written\n"
     "                        (for pre-commit hooks)\n"
@@ -119,7 +125,7 @@ static const char help_text[] =
     "\n"
     "exit status:\n"
     "  0  nothing to change, or everything written\n"
-    "  1  --check/--diff: a file would change; with\n"
+    "  1  --check/--diff: a file would change (not --dry-run); with\n"
     "     --exit-non-zero-on-write: a file was written\n"
     "  2  an error in a file, in writing it, or on the command line;\n"
     "     --docstring: no function of that name\n";
@@ -156,7 +162,7 @@ static void argparse_error(const char *fmt, const char *arg,
 
 typedef enum OptionId {
     OPT_HELP, OPT_FORCE, OPT_OUTPUT, OPT_VERBOSE, OPT_QUIET, OPT_CONVERTERS,
-    OPT_MAKE, OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF,
+    OPT_MAKE, OPT_SRCDIR, OPT_EXCLUDE, OPT_CHECK, OPT_DIFF, OPT_DRY_RUN,
     OPT_EXIT_ON_WRITE, OPT_STDIN_FILENAME, OPT_VERSION, OPT_JOBS,
     OPT_LIST, OPT_JSON, OPT_STATS, OPT_DOCSTRING, OPT_DIALECT, OPT_LIMITED,
     OPT_TARGET,
@@ -182,6 +188,7 @@ static const LongOption long_options[] = {
     {OPT_EXCLUDE, "exclude", "--exclude", true, 0},
     {OPT_CHECK, "check", "--check", false, 0},
     {OPT_DIFF, "diff", "--diff", false, 0},
+    {OPT_DRY_RUN, "dry-run", "--dry-run", false, 0},
     {OPT_EXIT_ON_WRITE, "exit-non-zero-on-write", "--exit-non-zero-on-write",
      false, 0},
     {OPT_STDIN_FILENAME, "stdin-filename", "--stdin-filename", true, 0},
@@ -260,6 +267,9 @@ static void set_option(Options *o, const LongOption *opt, const char *arg)
         break;
     case OPT_DIFF:
         o->diff = true;
+        break;
+    case OPT_DRY_RUN:
+        o->dry_run = true;
         break;
     case OPT_EXIT_ON_WRITE:
         o->exit_on_write = true;

@@ -275,6 +275,17 @@ static char *join_entry(const char *dir, size_t dir_len, const char *name)
     return p;
 }
 
+/* The name a file found gets (path, the walk's, is taken): as joined,
+   or normalised where the dialect's --make does that. */
+static char *file_path(const Walk *w, char *path)
+{
+    if (!w->o->dialect->make_normalises_paths)
+        return path;
+    char *norm = io_normpath(path);
+    free(path);
+    return norm;
+}
+
 static void list_node(Walk *w, Node *n)
 {
     const char *dir = n->path;
@@ -326,7 +337,8 @@ static void list_node(Walk *w, Node *n)
             nameable) {
             is_dir[i] = type == ENTRY_DIR;
             if (!is_dir[i] && dialect_makes(w->o->dialect, name))
-                pool_add_listed(w->pool, join_entry(dir, dir_len, name));
+                pool_add_listed(w->pool,
+                                file_path(w, join_entry(dir, dir_len, name)));
             continue;
         }
         char *path = join_entry(dir, dir_len, name);
@@ -345,7 +357,7 @@ static void list_node(Walk *w, Node *n)
            in clinic.py */
         if (!is_dir[i] && dialect_makes(w->o->dialect, name) &&
             !excluded(w, path, &st, have_st)) {
-            pool_add(w->pool, path, NULL, true);
+            pool_add(w->pool, file_path(w, path), NULL, true);
             path = NULL;
         }
         free(path);

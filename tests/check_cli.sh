@@ -1,6 +1,6 @@
 #!/bin/sh
 # check_cli.sh — the command line end to end: usage errors and exit
-# codes, --check/--diff writing nothing, atomic writes leaving unchanged
+# codes, --check/--diff/--dry-run writing nothing, atomic writes leaving unchanged
 # files alone, -o, --make (skipped directories, --exclude, one bad file
 # not stopping the others); the exit status scheme for CI (0 fresh, 1
 # would change, 2 error, in every mode), the summary line and -q,
@@ -95,6 +95,93 @@ head -3 out.txt | tr '\n' ' ' | grep -q -- '^diff --git a/work.c b/work.c --- a/
 cmp -s work.c in.c && pass || fail "--diff wrote the file"
 patch -s work.c <out.txt && cmp -s work.c expected.c && pass || fail "--diff applies"
 cp in.c work.c
+
+# --- --dry-run (3.14's): nothing written, "would create/update PATH" -------
+# sorted, once after all files, exit 0; in every dialect.  PATH is the
+# path as clinic computed it: as given, routed files beside it under
+# {dirname}/clinic/ ("." for a bare name), normalised under 3.14's --make.
+mkdir dry && cd dry
+cat >routed.c <<'EOF2'
+/*[clinic input]
+output preset file
+module m
+[clinic start generated code]*/
+
+/*[clinic input]
+m.f
+    a: int
+[clinic start generated code]*/
+EOF2
+mkdir sub && cp routed.c sub/a.c && cp ../in.c sub/b.c && cp ../expected.c fresh.c
+cp -r . ../dry.orig
+for d in 3.11 3.13 3.14 3.15; do
+    expect_status 0 "$CLINIC" --dialect $d --dry-run sub/a.c routed.c sub/b.c fresh.c
+    printf '%s\n' 'would create ./clinic/routed.c.h' 'would update routed.c' \
+        'would update sub/a.c' 'would update sub/b.c' 'would create sub/clinic/a.c.h' |
+        cmp -s - out.txt && pass || fail "--dry-run --dialect $d: $(cat out.txt)"
+    [ ! -s err.txt ] && pass || fail "--dry-run --dialect $d: stderr: $(cat err.txt)"
+done
+diff -r -x out.txt -x err.txt . ../dry.orig >/dev/null && pass || fail "--dry-run wrote something"
+expect_status 0 "$CLINIC" --dry-run fresh.c
+[ ! -s out.txt ] && [ ! -s err.txt ] && pass || fail "--dry-run of a fresh file: $(cat out.txt err.txt)"
+expect_status 0 "$CLINIC" --dry-run ./sub/a.c "$PWD/routed.c"
+printf '%s\n' 'would update ./sub/a.c' 'would create ./sub/clinic/a.c.h' \
+    "would create $PWD/clinic/routed.c.h" "would update $PWD/routed.c" |
+    cmp -s - out.txt && pass || fail "--dry-run paths as given: $(cat out.txt)"
+# -o: the output is created, the input not reported
+expect_status 0 "$CLINIC" --dry-run -o out.c sub/b.c
+[ "$(cat out.txt)" = "would create out.c" ] && [ ! -e out.c ] && pass || fail "--dry-run -o: $(cat out.txt)"
+# -v: the file names go to stderr, stdout holds the list alone
+expect_status 0 "$CLINIC" --dry-run -v sub/b.c
+[ "$(cat out.txt)" = "would update sub/b.c" ] && [ "$(cat err.txt)" = "sub/b.c" ] && pass ||
+    fail "--dry-run -v: $(cat out.txt) / $(cat err.txt)"
+# --make: 3.14 and 3.15 normalise the walk's paths, 3.11 and 3.13 do not
+for d in 3.14 3.15; do
+    expect_status 0 "$CLINIC" --dialect $d --dry-run --make --srcdir ./
+    printf '%s\n' 'would create ./clinic/routed.c.h' 'would update routed.c' \
+        'would update sub/a.c' 'would update sub/b.c' 'would create sub/clinic/a.c.h' |
+        cmp -s - out.txt && pass || fail "--dry-run --make --dialect $d: $(cat out.txt)"
+done
+expect_status 0 "$CLINIC" --dialect 3.13 --dry-run --make --srcdir ./
+printf '%s\n' 'would create ./clinic/routed.c.h' 'would update ./routed.c' \
+    'would update ./sub/a.c' 'would update ./sub/b.c' 'would create ./sub/clinic/a.c.h' |
+    cmp -s - out.txt && pass || fail "--dry-run --make --dialect 3.13: $(cat out.txt)"
+diff -r -x out.txt -x err.txt . ../dry.orig >/dev/null && pass || fail "--dry-run --make wrote something"
+# an error: reported, exit 2, and the list (after it) names what a run
+# would still write (3.14's stops at the error and lists nothing)
+printf '/*[clinic input]\nbogus line (\n[clinic start generated code]*/\n' >bad.c
+"$CLINIC" --dry-run routed.c bad.c sub/b.c >out.txt 2>&1; got=$?
+[ "$got" = 2 ] && pass || fail "--dry-run with an error exited $got"
+grep -q '^bad.c:[0-9]*: error: ' out.txt && [ "$(tail -n 3 out.txt | tr '\n' ' ')" = \
+    "would create ./clinic/routed.c.h would update routed.c would update sub/b.c " ] && pass ||
+    fail "--dry-run with an error: $(cat out.txt)"
+rm bad.c
+# a checksum mismatch is an error; -f lists the file
+sed '4a\
+tampered' fresh.c >tampered.c
+expect_status 2 "$CLINIC" --dry-run tampered.c
+grep -q 'Checksum mismatch!' err.txt && [ ! -s out.txt ] && pass || fail "--dry-run accepted a tampered file"
+expect_status 0 "$CLINIC" --dry-run -f tampered.c
+[ "$(cat out.txt)" = "would update tampered.c" ] && pass || fail "--dry-run -f: $(cat out.txt)"
+rm tampered.c
+# a file named twice is listed once; standard input under its name
+expect_status 0 "$CLINIC" --dry-run sub/b.c ./sub/b.c
+[ "$(cat out.txt)" = "would update sub/b.c" ] && pass || fail "--dry-run of a file named twice: $(cat out.txt)"
+expect_status 0 "$CLINIC" --dry-run - --stdin-filename x/s.c <sub/b.c
+[ "$(cat out.txt)" = "would update x/s.c" ] && pass || fail "--dry-run -: $(cat out.txt)"
+# --diff and --check win over --dry-run (3.14's --diff wins too)
+expect_status 1 "$CLINIC" --dry-run --diff sub/b.c
+grep -q '^diff --git a/sub/b.c b/sub/b.c' out.txt && ! grep -q '^would' out.txt && pass ||
+    fail "--dry-run --diff: $(head -3 out.txt)"
+expect_status 1 "$CLINIC" --dry-run --check sub/b.c
+[ "$(cat out.txt)" = "sub/b.c" ] && pass || fail "--dry-run --check: $(cat out.txt)"
+# with --converters or a query mode: a usage error
+expect_status 2 "$CLINIC" --converters --dry-run
+grep -q "Usage error: can't use --dry-run, --check or --diff with --converters." err.txt && pass ||
+    fail "--converters --dry-run: $(cat err.txt)"
+expect_status 2 "$CLINIC" --list --dry-run sub/b.c
+diff -r -x out.txt -x err.txt . ../dry.orig >/dev/null && pass || fail "--dry-run wrote something"
+cd ..
 
 # --- writing -----------------------------------------------------------------
 chmod 640 work.c

@@ -264,6 +264,10 @@ typedef struct Dialect {
     const struct Dialect *base;
     /* what --make walks: file name endings, NULL-terminated */
     const char *const *make_extensions;
+    /* --make names each file by os.path.normpath of the walk's path
+       ("./Modules/a.c" is "Modules/a.c", in messages and in the routed
+       files' {dirname}: 3.14) */
+    bool make_normalises_paths;
     unsigned syntax;           /* SYNTAX_ bits */
     unsigned fixes;            /* FIX_ bits */
 
@@ -342,6 +346,10 @@ typedef struct Dialect {
     /* **kwds's converter is looked up as this prefix + its name (3.15:
        "var_keyword_"; NULL: its base's; none before 3.15). */
     const char *var_keyword_prefix;
+    /* The bitwise unsigned converters (format units B, H, I, k, K) warn
+       (a DeprecationWarning) when a value does not fit, which the older
+       ones wrap silently: deprecated, to become an error (3.15). */
+    bool bitwise_overflow_deprecated;
 } Dialect;
 
 /* The pointer field at `offset` (offsetof Dialect) of d, or of its

@@ -165,6 +165,7 @@ const Dialect dialect_3_14 = {
     .base = &dialect_3_13,
     /* as 3.13, but the fixes */
     .make_extensions = make_extensions_3_13,
+    .make_normalises_paths = true,
     .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER | SYNTAX_DISABLE,
     .fixes = DIALECT_3_14_FIXES,
     .header_includes = true,

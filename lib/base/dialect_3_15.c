@@ -149,6 +149,7 @@ const Dialect dialect_3_15 = {
     .base = &dialect_3_14,
     /* as 3.13, but the fixes */
     .make_extensions = make_extensions_3_13,
+    .make_normalises_paths = true,
     .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER | SYNTAX_DISABLE |
               SYNTAX_PERMIT_LONG,
     .fixes = DIALECT_3_14_FIXES,
@@ -179,4 +180,6 @@ const Dialect dialect_3_15 = {
     .converters_added = converters_added_3_15,
     .snippets = snippets_3_15,
     .nsnippets = sizeof snippets_3_15 / sizeof snippets_3_15[0],
+    /* AS_NATIVE_BYTES: a value out of range warns */
+    .bitwise_overflow_deprecated = true,
 };

@@ -82,12 +82,20 @@ const char *query_class_full_name(Clinic *c, const Class *k)
 /* ---- --list ------------------------------------------------------------------ */
 
 /* A node of the namespace, as CPython's --list prints it: its functions
-   (each as its full dotted name with its signature), then its classes,
-   then its modules, each nested two spaces deeper. */
+   (each as its full dotted name with its signature; a getter or setter,
+   which has none, with its decorators: "m.C.attr @setter @deleter"),
+   then its classes, then its modules, each nested two spaces deeper. */
 static void list_node(Clinic *c, StrBuf *out, const Namespace *ns, int indent)
 {
-    for (size_t i = 0; i < ns->nfunctions; i++)
-        sb_addf(out, "%*s%s\n", indent, "", ns->functions[i]->full_signature);
+    for (size_t i = 0; i < ns->nfunctions; i++) {
+        const Function *f = ns->functions[i];
+        if (f->kind == FUNC_GETTER || f->kind == FUNC_SETTER)
+            sb_addf(out, "%*s%s %s%s\n", indent, "", f->full_name,
+                    f->kind == FUNC_GETTER ? "@getter" : "@setter",
+                    f->deleter ? " @deleter" : "");
+        else
+            sb_addf(out, "%*s%s\n", indent, "", f->full_signature);
+    }
     for (size_t i = 0; i < ns->nclasses; i++) {
         sb_addf(out, "%*sclass %s\n", indent, "",
                 query_class_full_name(c, ns->classes[i]->cls));

@@ -124,6 +124,15 @@ static void converter_call(Clinic *c, JsonWriter *w, const Parameter *p)
     json_end_object(w);
 }
 
+/* A bitwise unsigned converter of a dialect that deprecates its silent
+   wrapping of values out of range (3.15). */
+static bool overflow_deprecated(const Clinic *c, const Converter *conv)
+{
+    const char *unit = conv->format_unit;
+    return c->dialect->bitwise_overflow_deprecated && unit && unit[0] &&
+           !unit[1] && strchr("BHIkK", unit[0]);
+}
+
 static void parameter(Clinic *c, JsonWriter *w, const Parameter *p)
 {
     const Converter *conv = p->converter;
@@ -152,6 +161,7 @@ static void parameter(Clinic *c, JsonWriter *w, const Parameter *p)
     key_bool(w, "unused", conv->unused);
     key_version(c, w, "deprecated_positional", p->deprecated_positional);
     key_version(c, w, "deprecated_keyword", p->deprecated_keyword);
+    key_bool(w, "overflow_deprecated", overflow_deprecated(c, conv));
     key_string(w, "docstring", p->docstring);
     json_end_object(w);
 }
@@ -183,6 +193,7 @@ static void function(Clinic *c, JsonWriter *w, const Function *f)
     key_string(w, "calling_convention", r->convention);
     key_string(w, "parser", r->parser);
     key_bool(w, "coexist", f->coexist);
+    key_bool(w, "deleter", f->deleter);
     json_key(w, "parameters");
     json_begin_array(w);
     Parameter *const *ps = query_parameters(f);

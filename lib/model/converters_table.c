@@ -992,11 +992,11 @@ static int lower_cmp(const char *x, const char *y)
     }
 }
 
+/* --converters lists the rows by name, whatever the case */
 static int cmp_row_names(const void *x, const void *y)
 {
-    const ConverterRow *a = *(const ConverterRow *const *)x;
-    const ConverterRow *b = *(const ConverterRow *const *)y;
-    return lower_cmp(a->cls.name, b->cls.name);
+    return lower_cmp((*(const ConverterRow *const *)x)->cls.name,
+                     (*(const ConverterRow *const *)y)->cls.name);
 }
 
 static int cmp_names(const void *x, const void *y)
@@ -1039,9 +1039,10 @@ void converters_print(StrBuf *out, const Dialect *d)
     print_legacy_line(out, units, nunits, false);
     sb_addc(out, '\n');
 
+    /* the table's rows the dialect has (3.14 and 3.15 add some) */
     const ConverterRow *rows[64];
     size_t nrows = 0;
-    for (size_t i = 0; i < converter_nrows; i++)
+    for (size_t i = 0; i < converter_nrows && nrows < 64; i++)
         if (converter_rows[i].listed &&
             converter_row_in_dialect(&converter_rows[i], d))
             rows[nrows++] = &converter_rows[i];

@@ -2,8 +2,10 @@
 # make bench: our clinic against the reference clinic.py on the same
 # pristine CPython tree (the files its --make walks, copied afresh for
 # every run), both in --make mode, for each dialect: 3.11's clinic.py on
-# the CPython 3.11.2 tree, 3.13's on the 3.13.5 tree; then clinic --json
-# --make against --make.  Reports the median wall time of RUNS runs
+# the CPython 3.11.2 tree, 3.13's on the 3.13.5 tree, 3.15's on the
+# 3.13.5 tree (there is no 3.15 tree here), whose instructions are also
+# set against the 3.13 dialect's on the same files (the budget: within
+# 10%); then clinic --json --make against --make.  Reports the median wall time of RUNS runs
 # (default 5), interleaved, the ratio, CPU time and peak resident memory
 # (each of one run of the tool alone: measure.c),
 # instructions with one worker (callgrind), the tree doubled and the
@@ -11,7 +13,7 @@
 # at all.
 #   usage: run.sh [CLINIC]          (default build/clinic)
 #   CLINIC_CACHE, PYTHON, RUNS      as for make conformance
-#   BENCH_DIALECTS                  default "3.11 3.13"
+#   BENCH_DIALECTS                  default "3.11 3.13 3.15"
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 CLINIC=${1:-build/clinic}
@@ -45,7 +47,8 @@ run_once() {
     (cd "$scratch" && "$MEASURE" "$scratch/$name.out" "$@") > "$scratch/t"
     read -r wall kib cpu rc < "$scratch/t"
     echo "$wall $kib $cpu" >> "$scratch/$name.times"
-    # files the run changed (there should be none: the tree is pristine)
+    # files the run changed (none for a dialect on its own pristine tree;
+    # 3.15 on the 3.13.5 tree rewrites what 3.15 writes otherwise)
     changed=$(cd "$scratch/tree" && find . -type f -newer "$scratch/list" | wc -l)
     eval "${name}_rc=\$rc ${name}_changed=\$changed"
 }
@@ -78,19 +81,32 @@ runs() {
 
 instructions() {   # instructions ARGS...: callgrind's total for clinic ARGS
     fresh_tree
+    instructions_here "$@"
+}
+instructions_here() {   # the same on the tree as it is
     (cd "$scratch" && valgrind --tool=callgrind --callgrind-out-file="$scratch/cg.out" \
         "$CLINIC" "$@" > /dev/null 2>&1) || true
     sed -n 's/^totals: //p' "$scratch/cg.out"
 }
 
-bench_dialect() {   # bench_dialect 3.11|3.13
+bench_dialect() {   # bench_dialect 3.11|3.13|3.15
 dialect=$1
+# the tree; the reference, where it is not the tree's own; the dialect
+# whose instructions on the same files this one's are set against
+reffetch= base=
 case $dialect in
     3.11) fetch=fetch.sh; walked="-name *.c -o -name *.h" ;;
     3.13) fetch=fetch313.sh; walked="-name *.c -o -name *.h -o -name *.cpp" ;;
+    3.15) fetch=fetch313.sh; reffetch=fetch315.sh; base=3.13
+          walked="-name *.c -o -name *.h -o -name *.cpp" ;;
+    *) echo "bench: no dialect $dialect (3.11, 3.13 or 3.15)" >&2; exit 1 ;;
 esac
 paths=$(sh "$here/../conformance/$fetch" "$CACHE")
 eval "$paths"
+if [ -n "$reffetch" ]; then   # its REFDIR only: the tree stays
+    paths=$(sh "$here/../conformance/$reffetch" "$CACHE")
+    eval "$paths"
+fi
 rm -rf "$scratch/tree"
 # the walked part of the tree: every file its --make walks, in its directory
 # shellcheck disable=SC2086
@@ -106,7 +122,8 @@ grep -vxF -f "$scratch/refused" "$scratch/list" > "$scratch/list2" || true
 mv "$scratch/list2" "$scratch/list"
 nfiles=$(wc -l < "$scratch/list")
 
-echo "bench $dialect: clinic --make over $nfiles files of $(basename "$TREE"), $RUNS runs each, interleaved"
+echo "bench $dialect: clinic --dialect $dialect --make over $nfiles files of $(basename "$TREE")," \
+    "against $(basename "$(dirname "$(dirname "$REFDIR")")")'s clinic.py, $RUNS runs each, interleaved"
 [ "$nrefused" -gt 0 ] && echo "  (left out for both: $nrefused files our clinic refuses:" \
     "$(sed 's|^\./||' "$scratch/refused" | tr '\n' ' '))"
 : > "$scratch/ours.times"; : > "$scratch/ref.times"
@@ -136,6 +153,20 @@ fi
 # the stable figure: instructions with one worker (all threads counted)
 echo "$one_ir" | awk '{ if ($1 > 0) printf "  instructions, clinic -j 1 --make over the tree: %.0f M (callgrind)\n", $1 / 1e6
                         else print "  instructions: valgrind is missing" }'
+# A newer dialect's cost over its base's, on the same files, each tree
+# up to date in its dialect (the tree is the base's: the newer dialect
+# first rewrites the files whose code it writes otherwise, once, not
+# measured), which is the run a user of that dialect makes every time;
+# the rewriting run itself is the figure above.
+if [ -n "$base" ] && [ "$one_ir" != 0 ]; then
+    fresh_tree
+    (cd "$scratch" && "$CLINIC" --dialect "$dialect" --make --srcdir tree > /dev/null 2>&1) || true
+    settled_ir=$(instructions_here -j 1 --dialect "$dialect" --make --srcdir tree)
+    base_ir=$(instructions -j 1 --dialect "$base" --make --srcdir tree)
+    echo "$settled_ir $base_ir $one_ir" | awk -v b="$base" '{
+        if ($2 > 0) printf "  against --dialect %s on the same files, each up to date: %.0f M against %.0f M, %+.1f%% (%s the 10%% budget); rewriting the base'"'"'s output: %.0f M\n",
+            b, $1 / 1e6, $2 / 1e6, 100 * ($1 / $2 - 1), ($1 <= 1.1 * $2) ? "within" : "OVER", $3 / 1e6 }'
+fi
 # shellcheck disable=SC2154
 echo "$ours_t $json_t $make_ir $json_ir" | awk '{
     printf "  --json --make against --make: wall time %.2fx", ($1 > 0) ? $2 / $1 : 0
@@ -187,6 +218,6 @@ if [ -n "$largest" ]; then
 fi
 }
 
-for d in ${BENCH_DIALECTS:-3.11 3.13}; do
+for d in ${BENCH_DIALECTS:-3.11 3.13 3.15}; do
     bench_dialect "$d"
 done

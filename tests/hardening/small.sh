@@ -1,7 +1,7 @@
 #!/bin/sh
 # small.sh CLINIC: the smaller promises of the writer and of --make.
 #
-#   stdout errors      --converters, --help, --version, --check and
+#   stdout errors      --converters, --help, --version, --check, --dry-run and
 #                      --diff with standard output on /dev/full: exit 2
 #                      and a message, never 0
 #   unreadable dir     --make over a tree with a directory it may not
@@ -34,7 +34,8 @@ block > "$d/x.c"
 if [ ! -c /dev/full ]; then
     t_cannot "stdout errors" "/dev/full does not exist here"
 else
-    for args in "--converters" "--help" "--version" "--check x.c" "--diff x.c"; do
+    for args in "--converters" "--help" "--version" "--check x.c" "--diff x.c" \
+                "--dry-run x.c"; do
         rc=0
         # shellcheck disable=SC2086
         (cd "$d" && exec "$CLINIC" $args) > /dev/full 2> "$T_LOG" || rc=$?

@@ -153,7 +153,7 @@ def check_list(doc_path, list_path):
         lines = f.read().splitlines()
     shown = collections.Counter()
     for line in lines:
-        m = re.match(r"^ +([\w.]+)\(", line)
+        m = re.match(r"^ +([\w.]+)(\(| @getter$| @setter( @deleter)?$)", line)
         if m:
             shown[m.group(1)] += 1
     want = collections.Counter()

@@ -30,6 +30,10 @@
 #   3.13         --json and --stats over the CPython 3.13.5 tree (the 3.13
 #                dialect, from its patchlevel.h): exit, schema, stats,
 #                unchanged
+#   3.14, 3.15   --json, --stats and --list with --dialect 3.14 and 3.15
+#                over the 3.13.5 tree and their clinic.test.c: exit,
+#                schema, stats, list, unchanged; @deleter and the
+#                bitwise converters' overflow_deprecated
 #
 #   usage: run.sh [CLINIC]         (default build/clinic)
 #   CLINIC_CACHE, PYTHON           as for make conformance
@@ -169,6 +173,89 @@ if [ -n "$TREE313" ]; then
         'cd "$1" && find tree313 -type f | LC_ALL=C sort | xargs sha256sum | cmp -s - before313' - "$s"
 else
     nfail=$((nfail + 1)); echo "  FAIL  the 3.13 tree: tests/conformance/fetch313.sh failed"
+fi
+
+# ---- the 3.14 and 3.15 dialects ------------------------------------------------------
+# --json, --stats and --list with --dialect 3.14 and 3.15 over the 3.13.5
+# tree (3.15 refuses the files whose summary lines are too long: reported
+# as files with errors) and over each one's clinic.test.c; and what their
+# syntax adds to the document: @deleter, the bitwise converters' deprecated
+# wrapping (3.15).
+mkdir "$s/new"
+cat > "$s/new/new.c" <<'EOF2'
+/*[clinic input]
+module m
+class m.C "PyObject *" "&PyBaseObject_Type"
+[clinic start generated code]*/
+
+/*[clinic input]
+@getter
+m.C.attr
+[clinic start generated code]*/
+
+/*[clinic input]
+@setter
+@deleter
+m.C.attr
+[clinic start generated code]*/
+
+/*[clinic input]
+m.f
+    a: unsigned_short(bitwise=True)
+    b: unsigned_long(bitwise=True)
+    c: unsigned_int
+    d: 'B'
+    /
+[clinic start generated code]*/
+EOF2
+cp "$s/new/new.c" "$s/new.orig"
+new_syntax() {   # new_syntax DIALECT: the new members, in --json and --list
+    run "$s/new$1.json" "$s/new" --dialect "$1" --json new.c
+    run "$s/new$1.list" "$s/new" --dialect "$1" --list new.c
+    [ "$(cat "$s/new$1.json.rc")" = 0 ] || { cat "$s/new$1.json.err"; return 1; }
+    want=false; [ "$1" = 3.15 ] && want=true
+    jq -e --argjson w "$want" '[.files[0].functions[] | [.kind, .deleter]] ==
+            [["getter", false], ["setter", true], ["function", false]] and
+        [.files[0].functions[2].parameters[] | .overflow_deprecated] ==
+            [false, $w, $w, false, $w]' "$s/new$1.json" > /dev/null ||
+        { jq -c '.files[0].functions[] | [.kind, .deleter, [.parameters[].overflow_deprecated]]' \
+              "$s/new$1.json"; return 1; }
+    grep -qx '      m.C.attr @setter @deleter' "$s/new$1.list" &&
+        grep -qx '      m.C.attr @getter' "$s/new$1.list" || { cat "$s/new$1.list"; return 1; }
+    "$JSONSCHEMA_PYTHON" "$here/checks.py" schema "$top/schema/clinic-query.schema.json" \
+        "$s/new$1.json" && cmp -s "$s/new/new.c" "$s/new.orig"
+}
+for d in 3.14 3.15; do
+    fetch=fetch$(echo $d | tr -d .).sh
+    TEST_D=$(sh "$top/tests/conformance/$fetch" "$CACHE" | sed -n "s/^CLINIC_TEST='\(.*\)'$/\1/p")
+    check "$d: @deleter, overflow_deprecated in --json; --list" new_syntax $d
+    if [ -z "$TEST_D" ] || [ -z "$TREE313" ]; then
+        nfail=$((nfail + 1)); echo "  FAIL  $d: tests/conformance/$fetch or fetch313.sh failed"
+        continue
+    fi
+    mkdir "$s/test$d"
+    cp "$TEST_D" "$s/test$d/clinic.test.c"
+    run "$s/tree$d.json" "$s/tree313" --dialect $d --json --make --srcdir .
+    run "$s/tree$d.stats" "$s/tree313" --dialect $d --stats --make --srcdir .
+    run "$s/tree$d.list" "$s/tree313" --dialect $d --list --make --srcdir .
+    run "$s/test$d.json" "$s/test$d" --dialect $d --json clinic.test.c
+    run "$s/test$d.stats" "$s/test$d" --dialect $d --stats clinic.test.c
+    check "exit: --dialect $d --json over the 3.13 tree" exit_matches "$s/tree$d.json"
+    check "exit: --dialect $d --json over its clinic.test.c" exit_matches "$s/test$d.json"
+    check "schema: the 3.13 tree and clinic.test.c, --dialect $d" "$JSONSCHEMA_PYTHON" \
+        "$here/checks.py" schema "$top/schema/clinic-query.schema.json" \
+        "$s/tree$d.json" "$s/test$d.json"
+    check "stats: --dialect $d --stats over the 3.13 tree agrees with --json" \
+        "$PYTHON" "$here/checks.py" stats "$s/tree$d.json" "$s/tree$d.stats"
+    check "stats: --dialect $d --stats over its clinic.test.c agrees with --json" \
+        "$PYTHON" "$here/checks.py" stats "$s/test$d.json" "$s/test$d.stats"
+    check "list: --dialect $d, every function of the 3.13 tree once" \
+        "$PYTHON" "$here/checks.py" list "$s/tree$d.json" "$s/tree$d.list"
+    check "unchanged: clinic.test.c after --dialect $d" cmp -s "$TEST_D" "$s/test$d/clinic.test.c"
+done
+if [ -n "$TREE313" ]; then
+    check "unchanged: the 3.13 tree after --dialect 3.14 and 3.15" sh -c \
+        'cd "$1" && find tree313 -type f | LC_ALL=C sort | xargs sha256sum | cmp -s - before313' - "$s"
 fi
 
 # ---- the command line ------------------------------------------------------------
