@@ -528,10 +528,8 @@ static void parse_default(Clinic *c, const char *default_text,
    when the line is refused as 3.14 refuses it (a parameter that takes
    keywords came before). */
 static bool var_keyword(Clinic *c, Function *f, const char *line,
-                        const char *default_text, PyParamDecl *decl)
+                        PyParamDecl *decl)
 {
-    if (default_text)   /* "**kwds = x" is no Python */
-        clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
     for (size_t i = 0; i < f->nparameters; i++) {
         ParamKind k = f->parameters[i]->kind;
         if (k == PARAM_POSITIONAL_OR_KEYWORD || k == PARAM_KEYWORD_ONLY)
@@ -689,10 +687,14 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     if (decl.has_default)
         clinic_failm(c, 0, MSG_INVALID_PARAMETER_DEFAULT,
                      MSG_ARGS(f->name, line));
+    /* 3.14 parses the line as Python: "**kwds = x" is no syntax */
+    if (decl.has_kwarg && default_text &&
+        DIALECT_INHERITED(c->dialect, varpos_prefix))
+        clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
     const char *var_keyword_prefix =
         DIALECT_INHERITED(c->dialect, var_keyword_prefix);
     bool is_var_keyword = decl.has_kwarg && var_keyword_prefix &&
-                          var_keyword(c, f, line, default_text, &decl);
+                          var_keyword(c, f, line, &decl);
     if (decl.has_kwarg && !is_var_keyword)
         clinic_failm(c, 0, MSG_INVALID_PARAMETER_KWARGS,
                      MSG_ARGS(f->name, line));
