@@ -403,6 +403,8 @@ void query_json_stats(const QueryStats *s, JsonWriter *w)
     key_int(w, "in_optional_group", s->in_optional_group);
     key_int(w, "deprecated_positional", s->deprecated_positional);
     key_int(w, "deprecated_keyword", s->deprecated_keyword);
+    if (s->var_keyword)   /* (an optional member: 3.15's **kwds) */
+        key_int(w, "var_keyword", s->var_keyword);
     json_end_object(w);
     counts(w, "calling_conventions", &s->conventions, true);
     counts(w, "parsers", &s->parsers, true);
