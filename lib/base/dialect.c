@@ -136,6 +136,15 @@ const void *dialect_inherited(const Dialect *d, size_t offset)
     return NULL;
 }
 
+bool dialect_adds_converter(const Dialect *d, const char *class_name)
+{
+    for (; d; d = d->base)
+        for (const char *const *p = d->converters_added; p && *p; p++)
+            if (strcmp(*p, class_name) == 0)
+                return true;
+    return false;
+}
+
 bool dialect_lacks_return_converter(const Dialect *d, const char *name)
 {
     for (const char *const *p = d->return_converters_lacking; p && *p; p++)

@@ -23,6 +23,14 @@ typedef struct DialectConverterType {
     const char *type;          /* "const wchar_t *" */
 } DialectConverterType;
 
+/* A keyword a dialect adds to a built-in converter's converter_init,
+   a bool (3.15: Py_ssize_t_converter's allow_negative=True). */
+typedef struct DialectInitKeyword {
+    const char *converter;     /* the class: "Py_ssize_t_converter" */
+    const char *name;          /* "allow_negative" */
+    bool default_value;
+} DialectInitKeyword;
+
 /* A name under which a class is registered. */
 typedef struct DialectAlias {
     const char *name;          /* "object" */
@@ -85,6 +93,7 @@ enum {
     SYNTAX_PERMIT_LONG = 1u << 7,        /* @permit_long_summary,
                                             @permit_long_docstring_body
                                             (3.15) */
+    SYNTAX_DISABLE = 1u << 8,            /* @disable fastcall (3.14) */
 };
 
 /* How a keyword parser declares its static _PyArg_Parser (3.13's
@@ -248,6 +257,11 @@ enum {
        any syntax error is the one-line invalid parameter declaration
        (3.14) */
     FIX_PARAMETER_LINE_WHOLE = 1u << 16,
+    /* *args has a converter of its own (varpos_tuple, varpos_array),
+       which parses it after the other parameters, outside the argument
+       buffer, and cleans it up; a '#' length is named after the
+       parameter's C name, not its parser name (3.14) */
+    FIX_VARPOS_CONVERTERS = 1u << 17,
 };
 
 /* What 3.13 accepts and fixes over 3.11, which the newer dialects keep. */
@@ -263,7 +277,8 @@ enum {
 #define DIALECT_3_14_FIXES                                                   \
     (DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF | FIX_GROUP_FLAGS_IN_ORDER |     \
      FIX_DEFAULT_TYPE_AFTER_INIT | FIX_GROUP_OPTIONAL_COUNTS |               \
-     FIX_ACCESSOR_PAIRS | FIX_CONVERTER_C_DEFAULT | FIX_PARAMETER_LINE_WHOLE)
+     FIX_ACCESSOR_PAIRS | FIX_CONVERTER_C_DEFAULT |                          \
+     FIX_PARAMETER_LINE_WHOLE | FIX_VARPOS_CONVERTERS)
 #define DIALECT_3_13_DEFINING_CLASS_NO_ARGS                                  \
     "nargs || (kwnames && PyTuple_GET_SIZE(kwnames))"
 #define DIALECT_3_13_SELF_TYPE_CHECK_NEW                                     \
@@ -347,9 +362,19 @@ typedef struct Dialect {
     /* *args's converter is looked up as this prefix + its name (3.14:
        "varpos_"; NULL: its base's; none in 3.11). */
     const char *varpos_prefix;
-    /* The var-positional converters so far, by the class whose parsing
-       they borrow (NULL: its base's). */
-    const DialectAlias *varpos_converters;
+    /* The converter classes of the table that this dialect adds to its
+       base's, by class name, NULL-terminated (NULL: none): the table's
+       rows marked as added exist only in the dialects that add them. */
+    const char *const *converters_added;
+    /* The function a METH_FASTCALL *args: tuple is made with, and the
+       #include it needs ("": none) (3.14: "_PyTuple_FromArray"; NULL:
+       its base's). */
+    const char *varpos_tuple_from_array;
+    const char *varpos_tuple_include;
+    /* The keywords this dialect adds to converter_init of built-in
+       classes, after their base's, NULL-terminated by converter (NULL:
+       none). */
+    const DialectInitKeyword *init_keywords_added;
     /* The name clinic's Null class has in messages (NULL: its base's;
        "Null" in 3.11 and 3.13). */
     const char *null_type_name;
@@ -412,6 +437,10 @@ const DialectSnippet *dialect_snippet(const Dialect *d, const char *converter,
 /* The C type the dialect gives the built-in converter class `converter`,
    or NULL when it keeps the class's own. */
 const char *dialect_converter_type(const Dialect *d, const char *converter);
+
+/* Whether the dialect, or a base of it, adds the converter class of
+   this name (Dialect.converters_added). */
+bool dialect_adds_converter(const Dialect *d, const char *class_name);
 
 /* Whether the dialect has no return converter of this name. */
 bool dialect_lacks_return_converter(const Dialect *d, const char *name);

@@ -4,7 +4,8 @@
  * changes to 3.13's.  What is listed here so far: the static keyword
  * tuple's ob_hash, the _PyArg_UnpackKeywords call with its named counts,
  * parser functions that take a plain PyObject * as their first argument,
- * cast at the impl call, the setter's deletion check, and the snippets of
+ * cast at the impl call, the setter's deletion check, *args's own
+ * converters (varpos_tuple, varpos_array), and the snippets of
  * 'c', 'C', 'k' and 'K' (lengths in their own errors; any index for the
  * bitwise ones).  Everything else is 3.13's.
  */
@@ -43,6 +44,30 @@ static const DialectKeywordParser keyword_parser_3_14 = {
         "        goto exit;\n"
         "    }}",
 };
+
+/* The Limited C API's conversion of the unsigned converters that are
+   not bitwise (BaseUnsignedIntConverter's): any index, a negative one
+   refused, too large an one an OverflowError. */
+#define UNSIGNED_AS_NATIVE_BYTES                                              \
+    "{{{{\n"                                                                  \
+    "    Py_ssize_t _bytes = PyLong_AsNativeBytes({argname}, &{paramname}, "  \
+    "sizeof({type}),\n"                                                      \
+    "            Py_ASNATIVEBYTES_NATIVE_ENDIAN |\n"                         \
+    "            Py_ASNATIVEBYTES_ALLOW_INDEX |\n"                           \
+    "            Py_ASNATIVEBYTES_REJECT_NEGATIVE |\n"                       \
+    "            Py_ASNATIVEBYTES_UNSIGNED_BUFFER);\n"                       \
+    "    if (_bytes < 0) {{{{\n"                                             \
+    "        goto exit;\n"                                                   \
+    "    }}}}\n"                                                             \
+    "    if ((size_t)_bytes > sizeof({type})) {{{{\n"                        \
+    "        PyErr_SetString(PyExc_OverflowError,\n"                         \
+    "                        \"Python int too large for C {type}\");\n"      \
+    "        goto exit;\n"                                                   \
+    "    }}}}\n"                                                             \
+    "}}}}\n"
+#define UNSIGNED_LIMITED(cls)                                                 \
+    {.converter = cls, .variant = "limited", .api = SNIPPET_LIMITED_API,      \
+     .text = UNSIGNED_AS_NATIVE_BYTES, .indent = 12}
 
 /* The snippets 3.14 writes differently: a wrong length has its own
    message (naming the length), and the bitwise converters take any
@@ -106,15 +131,23 @@ static const DialectSnippet snippets_3_14[] = {
          "}}}}\n"
          "{paramname} = PyLong_AsUnsignedLongLongMask({argname});\n",
      .expected = "int"},
+    UNSIGNED_LIMITED("unsigned_short_converter"),
+    UNSIGNED_LIMITED("unsigned_int_converter"),
+    UNSIGNED_LIMITED("unsigned_long_converter"),
+    UNSIGNED_LIMITED("unsigned_long_long_converter"),
+    UNSIGNED_LIMITED("size_t_converter"),
+    /* uint8 ... uint64 */
+    UNSIGNED_LIMITED("BaseUnsignedIntConverter"),
 };
 
-/* The var-positional converters.  *args: tuple is accepted, but its
-   parsing is still 3.13's (a tuple made by the parser, the old
-   _PyArg_UnpackKeywordsWithVararg), not 3.14's rework; varpos_array is
-   still to come. */
-static const DialectAlias varpos_converters_3_14[] = {
-    {"varpos_tuple", "object"},
-    {NULL, NULL},
+/* The converter classes 3.14 adds: those of *args, the unsigned
+   integers of a given width, and file names through the file system
+   encoding. */
+static const char *const converters_added_3_14[] = {
+    "varpos_tuple_converter", "varpos_array_converter",
+    "uint8_converter", "uint16_converter", "uint32_converter",
+    "uint64_converter", "unicode_fs_encoded_converter",
+    "unicode_fs_decoded_converter", NULL,
 };
 
 /* CConverter's c_ignored_default is "" (it was "NULL"), so the classes
@@ -158,7 +191,7 @@ const Dialect dialect_3_14 = {
     /* as 3.13, but the fixes */
     .make_extensions = make_extensions_3_13,
     .make_normalises_paths = true,
-    .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER,
+    .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER | SYNTAX_DISABLE,
     .fixes = DIALECT_3_14_FIXES,
     .header_includes = true,
     .limited_capi = true,
@@ -187,7 +220,9 @@ const Dialect dialect_3_14 = {
         "    }}",
     /* *args: object is refused, as 3.14 refuses it */
     .varpos_prefix = "varpos_",
-    .varpos_converters = varpos_converters_3_14,
+    .converters_added = converters_added_3_14,
+    .varpos_tuple_from_array = "_PyTuple_FromArray",
+    .varpos_tuple_include = "pycore_tuple.h",
     .messages = messages_3_14,
     .null_type_name = "NullType",
     .class_defaults = class_defaults_3_14,

@@ -61,9 +61,66 @@ static const char *const messages_3_15[MSG_COUNT] = {
     "    goto exit;\n"                                                       \
     "}}}}\n"
 
-/* Every one computes its bad_argument (which asks for its #include),
-   though only 'k' and 'K' write it. */
+/* Py_ssize_t(allow_negative=False): the value is checked once
+   converted; the check's text keeps the indentation the reference's own
+   has, whatever the snippet around it has */
+#define NON_NEGATIVE_CHECK(pad)                                               \
+    "\n" pad "if ({paramname} < 0) {{{{\n"                                   \
+    pad "    PyErr_SetString(PyExc_ValueError,\n"                             \
+    pad "                    \"{paramname} cannot be negative\");\n"          \
+    pad "    goto exit;\n"                                                    \
+    pad "}}}}"
+
 static const DialectSnippet snippets_3_15[] = {
+    {.converter = "Py_ssize_t_converter", .variant = "n_non_negative",
+     .api = SNIPPET_FULL_API,
+     .text =
+         "{{{{\n"
+         "    Py_ssize_t ival = -1;\n"
+         "    PyObject *iobj = _PyNumber_Index({argname});\n"
+         "    if (iobj != NULL) {{{{\n"
+         "        ival = PyLong_AsSsize_t(iobj);\n"
+         "        Py_DECREF(iobj);\n"
+         "    }}}}\n"
+         "    if (ival == -1 && PyErr_Occurred()) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    {paramname} = ival;" NON_NEGATIVE_CHECK("    ") "\n"
+         "}}}}\n",
+     .include = "pycore_abstract.h", .include_reason = "_PyNumber_Index()"},
+    {.converter = "Py_ssize_t_converter", .variant = "n_non_negative",
+     .api = SNIPPET_LIMITED_API,
+     .text =
+         "{{{{\n"
+         "    Py_ssize_t ival = -1;\n"
+         "    PyObject *iobj = PyNumber_Index({argname});\n"
+         "    if (iobj != NULL) {{{{\n"
+         "        ival = PyLong_AsSsize_t(iobj);\n"
+         "        Py_DECREF(iobj);\n"
+         "    }}}}\n"
+         "    if (ival == -1 && PyErr_Occurred()) {{{{\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "    {paramname} = ival;" NON_NEGATIVE_CHECK("    ") "\n"
+         "}}}}\n"},
+    {.converter = "Py_ssize_t_converter", .variant = "limited_non_negative",
+     .api = SNIPPET_LIMITED_API,
+     .text =
+         "if ({argname} != Py_None) {{{{\n"
+         "    if (PyIndex_Check({argname})) {{{{\n"
+         "        {paramname} = PyNumber_AsSsize_t({argname}, PyExc_OverflowError);\n"
+         "        if ({paramname} == -1 && PyErr_Occurred()) {{{{\n"
+         "            goto exit;\n"
+         "        }}}}" NON_NEGATIVE_CHECK("        ") "\n"
+         "    }}}}\n"
+         "    else {{{{\n"
+         "        {bad_argument}\n"
+         "        goto exit;\n"
+         "    }}}}\n"
+         "}}}}\n",
+     .expected = "integer or None", .indent = 12},
+    /* Every one computes its bad_argument (which asks for its #include),
+       though only 'k' and 'K' write it. */
     {.converter = "unsigned_char_converter", .variant = "B", .api = SNIPPET_ANY_API,
      .text = AS_NATIVE_BYTES, .expected = "int"},
     {.converter = "unsigned_short_converter", .variant = "H", .api = SNIPPET_ANY_API,
@@ -85,6 +142,17 @@ static const DialectClassDefaults class_defaults_3_15[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* The converter class 3.15 adds: that of **kwds. */
+static const char *const converters_added_3_15[] = {
+    "var_keyword_dict_converter", NULL,
+};
+
+/* Py_ssize_t(allow_negative=False) refuses a negative value */
+static const DialectInitKeyword init_keywords_added_3_15[] = {
+    {"Py_ssize_t_converter", "allow_negative", true},
+    {NULL, NULL, false},
+};
+
 const Dialect dialect_3_15 = {
     .name = "3.15",
     .major = 3,
@@ -94,7 +162,8 @@ const Dialect dialect_3_15 = {
     /* as 3.13, but the fixes */
     .make_extensions = make_extensions_3_13,
     .make_normalises_paths = true,
-    .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER | SYNTAX_PERMIT_LONG,
+    .syntax = DIALECT_3_13_SYNTAX | SYNTAX_DELETER | SYNTAX_DISABLE |
+              SYNTAX_PERMIT_LONG,
     .fixes = DIALECT_3_14_FIXES | FIX_NESTED_MODULES,
     .header_includes = true,
     .limited_capi = true,
@@ -113,8 +182,14 @@ const Dialect dialect_3_15 = {
     .summary_width = 72,
     .summary_width_method = 68,
     .messages = messages_3_15,
-    /* **kwds: its errors so far; var_keyword_dict itself is to come */
+    /* **kwds: var_keyword_dict */
     .var_keyword_prefix = "var_keyword_",
+    /* *args: tuple is made with the public function, which needs no
+       #include */
+    .varpos_tuple_from_array = "PyTuple_FromArray",
+    .varpos_tuple_include = "",
+    .init_keywords_added = init_keywords_added_3_15,
+    .converters_added = converters_added_3_15,
     .snippets = snippets_3_15,
     .nsnippets = sizeof snippets_3_15 / sizeof snippets_3_15[0],
     /* AS_NATIVE_BYTES: a value out of range warns */

@@ -40,6 +40,7 @@ const char *query_parameter_kind(ParamKind kind)
     case PARAM_POSITIONAL_OR_KEYWORD: return "positional_or_keyword";
     case PARAM_VAR_POSITIONAL: return "var_positional";
     case PARAM_KEYWORD_ONLY: return "keyword_only";
+    case PARAM_VAR_KEYWORD: return "var_keyword";
     }
     return "positional_or_keyword";
 }

@@ -53,6 +53,7 @@ typedef struct QueryStats {
     long parameters, positional_only, positional_or_keyword, keyword_only,
          var_positional, with_default, in_optional_group,
          deprecated_positional, deprecated_keyword;
+    long var_keyword;             /* 3.15's **kwds: shown when some */
     QueryCounts conventions;      /* calling conventions (METH_ flags) */
     QueryCounts parsers;          /* Rendering.parser */
     QueryCounts converters;       /* by converter name, as declared */

@@ -147,7 +147,7 @@ static void parameter(Clinic *c, JsonWriter *w, const Parameter *p)
     key_string(w, "c_type", conv->type);
     key_text_or_null(w, "format_unit", conv->format_unit);
     json_key(w, "default");
-    if (p->kind != PARAM_VAR_POSITIONAL && converter_is_optional(conv)) {
+    if (!param_kind_variable_length(p->kind) && converter_is_optional(conv)) {
         json_begin_object(w);
         key_string(w, "python", conv->py_default && *conv->py_default
                                     ? conv->py_default
@@ -403,6 +403,8 @@ void query_json_stats(const QueryStats *s, JsonWriter *w)
     key_int(w, "in_optional_group", s->in_optional_group);
     key_int(w, "deprecated_positional", s->deprecated_positional);
     key_int(w, "deprecated_keyword", s->deprecated_keyword);
+    if (s->var_keyword)   /* (an optional member: 3.15's **kwds) */
+        key_int(w, "var_keyword", s->var_keyword);
     json_end_object(w);
     counts(w, "calling_conventions", &s->conventions, true);
     counts(w, "parsers", &s->parsers, true);

@@ -84,8 +84,10 @@ static void count_parameter(QueryStats *s, const Parameter *p)
     case PARAM_POSITIONAL_OR_KEYWORD: s->positional_or_keyword++; break;
     case PARAM_KEYWORD_ONLY: s->keyword_only++; break;
     case PARAM_VAR_POSITIONAL: s->var_positional++; break;
+    case PARAM_VAR_KEYWORD: s->var_keyword++; break;
     }
-    if (p->kind != PARAM_VAR_POSITIONAL && converter_is_optional(p->converter))
+    if (!param_kind_variable_length(p->kind) &&
+        converter_is_optional(p->converter))
         s->with_default++;
     if (p->group)
         s->in_optional_group++;
@@ -144,6 +146,7 @@ void query_stats_merge(QueryStats *into, const QueryStats *from)
     into->positional_or_keyword += from->positional_or_keyword;
     into->keyword_only += from->keyword_only;
     into->var_positional += from->var_positional;
+    into->var_keyword += from->var_keyword;
     into->with_default += from->with_default;
     into->in_optional_group += from->in_optional_group;
     into->deprecated_positional += from->deprecated_positional;
@@ -218,6 +221,8 @@ void query_stats_print(const QueryStats *s, StrBuf *out)
     row(&t, 2, "positional_or_keyword", s->positional_or_keyword);
     row(&t, 2, "keyword_only", s->keyword_only);
     row(&t, 2, "var_positional", s->var_positional);
+    if (s->var_keyword)
+        row(&t, 2, "var_keyword", s->var_keyword);
     row(&t, 2, "with a default", s->with_default);
     row(&t, 2, "in an optional group", s->in_optional_group);
     row(&t, 2, "deprecated positional use", s->deprecated_positional);

@@ -1209,7 +1209,9 @@ const char *gen_render_function(Clinic *c, Function *f)
             i - 1 < first_optional)
             first_optional = i - 1;
 
-        if (p->kind == PARAM_VAR_POSITIONAL)
+        /* (3.14's *args converters clean up after themselves) */
+        if (p->kind == PARAM_VAR_POSITIONAL &&
+            !(c->dialect->fixes & FIX_VARPOS_CONVERTERS))
             strlist_push(a, &data.cleanup,
                          arena_printf(a, "Py_XDECREF(%s);",
                                       converter_parser_name(c, conv)));

@@ -267,6 +267,11 @@ typedef struct ParseArgs {
     bool limited_capi;
     int pos_only, min_pos, max_pos, min_kw_only, pseudo_args;
     long vararg;               /* index of *args, or -1 (NO_VARARG) */
+    /* 3.14: *args, taken out of params (its converter parses it after
+       them); NULL: none, or 3.13's *args, which stays among them */
+    Parameter *varpos;
+    /* 3.15: **kwds, taken out of params likewise; NULL: none */
+    Parameter *var_keyword;
 
     const char *flags;
     const char *parser;        /* Rendering.parser (model.h) */
@@ -297,6 +302,24 @@ static const char *snippet(Clinic *c, const char *s, int indent)
 }
 
 
+/* The first parameter of the kind, taken out of pa->params; NULL when
+   there is none. */
+static Parameter *take_parameter(ParseArgs *pa, ParamKind kind)
+{
+    for (size_t i = 0; i < pa->n; i++) {
+        if (pa->params[i]->kind != kind)
+            continue;
+        Parameter *p = pa->params[i];
+        Parameter **rest = arena_array_of(pa->c->arena, Parameter *, pa->n);
+        memcpy(rest, pa->params, i * sizeof *rest);
+        memcpy(rest + i, pa->params + i + 1, (pa->n - i - 1) * sizeof *rest);
+        pa->params = rest;
+        pa->n--;
+        return p;
+    }
+    return NULL;
+}
+
 static void parse_args_init(ParseArgs *pa, Clinic *c, Function *f)
 {
     const bool vararg_fix =
@@ -316,8 +339,14 @@ static void parse_args_init(ParseArgs *pa, Clinic *c, Function *f)
         gen_add_include(c, "pycore_critical_section.h",
                         "Py_BEGIN_CRITICAL_SECTION()", NULL);
     pa->new_or_init = function_kind_new_or_init(f->kind);
-    pa->fastcall = !pa->new_or_init;
+    pa->fastcall = !pa->new_or_init && !f->disable_fastcall;
     pa->vararg = -1;
+    if (c->dialect->fixes & FIX_VARPOS_CONVERTERS)
+        pa->varpos = take_parameter(pa, PARAM_VAR_POSITIONAL);
+    pa->var_keyword = take_parameter(pa, PARAM_VAR_KEYWORD);
+    /* (3.15: **kwds comes in a dict, never through fastcall) */
+    if (pa->var_keyword)
+        pa->fastcall = false;
 
     for (size_t i = 1; i <= pa->n; i++) {
         const Parameter *p = pa->params[i - 1];
@@ -349,7 +378,7 @@ static bool has_option_groups(const ParseArgs *pa)
 static bool use_meth_o(const ParseArgs *pa)
 {
     return pa->n == 1 && pa->params[0]->kind == PARAM_POSITIONAL_ONLY &&
-           !converter_is_optional(pa->params[0]->converter) &&
+           !converter_is_optional(pa->params[0]->converter) && !pa->varpos &&
            !pa->requires_defining_class && !pa->new_or_init;
 }
 
@@ -418,7 +447,11 @@ static void init_limited_capi(ParseArgs *pa)
                                !param_is_optional(p);
         broken |= p->converter->cls->broken_limited_capi;
     }
-    if (pa->pseudo_args || (any_optional && any_required_kwonly) || broken) {
+    /* 3.14 makes *args in the Limited C API when only positional-only
+       parameters come before it */
+    bool varpos = pa->varpos && pa->pos_only < (int)pa->n;
+    if (pa->pseudo_args || varpos || (any_optional && any_required_kwonly) ||
+        broken) {
         clinic_warn(pa->c, 0, "Function %s cannot use limited C API",
                     pa->f->full_name);
         pa->limited_capi = false;
@@ -613,7 +646,7 @@ static const char *declare_parser(ParseArgs *pa, bool hasformat)
 
     for (size_t i = 0; i < pa->f->nparameters; i++) {
         ParamKind k = pa->f->parameters[i]->kind;
-        if (k != PARAM_POSITIONAL_ONLY && k != PARAM_VAR_POSITIONAL)
+        if (k == PARAM_POSITIONAL_OR_KEYWORD || k == PARAM_KEYWORD_ONLY)
             num_keywords++;
     }
     if (c->limited_capi || c->target->outside_core) {
@@ -661,6 +694,10 @@ static void parse_no_args(ParseArgs *pa)
         pa->flags = "METH_NOARGS";
         pa->parser_prototype = parser_prototype_noargs;
     } else {
+        if (!pa->fastcall)   /* the reference asserts it */
+            clinic_fail(c, 0, "Exception raised during parsing:\n"
+                              "AssertionError: a function taking only its "
+                              "defining class cannot @disable fastcall");
         pa->flags = "METH_METHOD|METH_FASTCALL|METH_KEYWORDS";
         pa->parser = "inline";
         pa->parser_prototype = parser_prototype_def_class;
@@ -750,6 +787,34 @@ static void parse_option_groups(ParseArgs *pa)
     parser_body(pa, &code);
 }
 
+/* 3.14's *args, parsed by its converter once the other parameters are
+   (_parse_vararg), normalised for the parser's body. */
+static const char *parse_vararg(ParseArgs *pa)
+{
+    VarargCounts counts = {pa->pos_only, pa->min_pos, pa->max_pos,
+                           pa->fastcall, pa->limited_capi};
+    return snippet(pa->c, converter_parse_vararg(pa->c, pa->varpos->converter,
+                                                 &counts), 4);
+}
+
+/* 3.15's **kwds, filled once the positional arguments are parsed
+   (_parse_kwarg), normalised for the parser's body. */
+static const char *parse_var_keyword_code(ParseArgs *pa)
+{
+    return snippet(pa->c, converter_parse_var_keyword(
+                              pa->c, pa->var_keyword->converter), 4);
+}
+
+/* 3.14 parses *args with specialised code only: a converter without
+   any beside it is refused (the reference's ValueError). */
+static CLINIC_NORETURN void fail_no_parse_arg(ParseArgs *pa, Parameter *p)
+{
+    clinic_fail(pa->c, 0, "Using converter %s of parameter %s is not "
+                          "supported in function with var-positional "
+                          "parameter", p->converter->cls->class_name,
+                p->name);
+}
+
 static const char *plural(int n)
 {
     return n == 1 ? "" : "s";
@@ -823,10 +888,11 @@ static void parse_pos_only(ParseArgs *pa)
 
     const char *left_args = arena_concat_of(a, nargs, " - ",
                                             gen_decimal(a, pa->max_pos));
-    long max_args = pa->vararg != -1 ? -1 : pa->max_pos;
+    long max_args = pa->vararg != -1 || pa->varpos ? -1 : pa->max_pos;
     if (pa->limited_capi) {
         limited_check_positional(pa, &code, &nargs, max_args);
-    } else {
+    } else if (!pa->varpos || pa->min_pos || max_args >= 0) {
+        /* (3.14: no check where anything goes) */
         gen_add_include(c, modsupport_h, "_PyArg_CheckPositional()", NULL);
         strlist_push(a, &code, arena_concat_of(a,
             "    if (!_PyArg_CheckPositional(\"{name}\", ", nargs, ", ",
@@ -862,6 +928,8 @@ static void parse_pos_only(ParseArgs *pa)
             c, p->converter, argname_of(c, argname_fmt, (int)i),
             gen_param_displayname(c, p, (int)i + 1), pa->limited_capi, 4);
         if (!parsearg) {
+            if (pa->varpos)
+                fail_no_parse_arg(pa, p);
             use_parser_code = false;
             break;
         }
@@ -879,6 +947,10 @@ static void parse_pos_only(ParseArgs *pa)
         pa->parser = pa->limited_capi ? "inline" : "_PyArg_CheckPositional";
         if (has_optional)
             strlist_push(a, &code, "skip_optional:");
+        if (pa->varpos)
+            strlist_push(a, &code, parse_vararg(pa));
+        else if (pa->var_keyword)
+            strlist_push(a, &code, parse_var_keyword_code(pa));
     } else {
         for (size_t i = 0; i < pa->n; i++)
             converter_use_converter(c, pa->params[i]->converter);
@@ -903,6 +975,68 @@ static void parse_pos_only(ParseArgs *pa)
                 "    }}");
         }
     }
+    parser_body(pa, &code);
+}
+
+/* 3.15's **kwds, with positional-only parameters and *args before it:
+   METH_VARARGS|METH_KEYWORDS, the positional arguments from the tuple,
+   then the keywords' dict.  (The reference writes this for the full C
+   API whatever the file asks for.) */
+static void parse_var_keyword(ParseArgs *pa)
+{
+    Clinic *c = pa->c;
+    Arena *a = c->arena;
+    StrList code = {0};
+    static const char nargs[] = "PyTuple_GET_SIZE(args)";
+
+    pa->flags = "METH_VARARGS|METH_KEYWORDS";
+    pa->parser = "inline";
+    pa->parser_prototype = parser_prototype_keyword;
+
+    long max_args = pa->varpos ? -1 : pa->max_pos;
+    if (!pa->varpos && pa->min_pos == 0 && pa->max_pos == 0) {
+        gen_add_include(c, modsupport_h, "_PyArg_NoPositional()", NULL);
+        strlist_push(a, &code,
+            "    if (!_PyArg_NoPositional(\"{name}\", args)) {{\n"
+            "        goto exit;\n"
+            "    }}");
+    } else if (pa->min_pos || max_args >= 0) {
+        gen_add_include(c, modsupport_h, "_PyArg_CheckPositional()", NULL);
+        strlist_push(a, &code, arena_concat_of(a,
+            "    if (!_PyArg_CheckPositional(\"{name}\", ", nargs, ", ",
+            gen_decimal(a, pa->min_pos), ", ",
+            max_args < 0 ? GEN_NO_VARARG : gen_decimal(a, max_args),
+            ")) {{\n"
+            "        goto exit;\n"
+            "    }}"));
+    }
+
+    bool has_optional = false;
+    for (size_t i = 0; i < pa->n; i++) {
+        Parameter *p = pa->params[i];
+        const char *parsearg = converter_parse_arg_code(
+            c, p->converter,
+            arena_printf(a, "PyTuple_GET_ITEM(args, %zu)", i),
+            gen_param_displayname(c, p, (int)i + 1), pa->limited_capi, 4);
+        if (!parsearg)   /* the reference asserts there is one */
+            clinic_fail(c, 0, "Exception raised during parsing:\n"
+                              "AssertionError: %s has no parse_arg() for "
+                              "a function with **kwargs",
+                        p->converter->cls->class_name);
+        if (has_optional || param_is_optional(p)) {
+            has_optional = true;
+            strlist_push(a, &code, arena_printf(a,
+                "    if (%s < %zu) {{\n"
+                "        goto skip_optional;\n"
+                "    }}", nargs, i + 1));
+        }
+        strlist_push(a, &code, parsearg);
+    }
+    if (has_optional)
+        strlist_push(a, &code, "skip_optional:");
+    if (pa->varpos)
+        strlist_push(a, &code, parse_vararg(pa));
+    strlist_push(a, &code, parse_var_keyword_code(pa));
     parser_body(pa, &code);
 }
 
@@ -1032,7 +1166,10 @@ static void parse_general(ParseArgs *pa)
             unpack_args = arena_concat_of(a, gen_decimal(a, pa->min_pos), ", ",
                                           gen_decimal(a, pa->max_pos), ", ",
                                           gen_decimal(a, pa->min_kw_only));
-            nargs = "nargs";
+            nargs = !pa->varpos ? "nargs"
+                    : pa->max_pos ? arena_printf(a, "Py_MIN(nargs, %d)",
+                                                 pa->max_pos)
+                                  : "0";
         } else {
             gen_add_include(c, modsupport_h,
                             "_PyArg_UnpackKeywordsWithVararg()", NULL);
@@ -1049,18 +1186,25 @@ static void parse_general(ParseArgs *pa)
         if (pa->fastcall) {
             pa->flags = "METH_FASTCALL|METH_KEYWORDS";
             pa->parser_prototype = parser_prototype_fastcall_keywords;
-            argname_fmt = args_fmt;
-            pa->declarations = arena_printf(a, "%s\nPyObject *argsbuf[%zu];",
-                                            declare_parser(pa, false), pa->n);
+            /* 3.14 unpacks the arguments before *args apart */
+            argname_fmt = pa->varpos ? fastargs_fmt : args_fmt;
+            pa->declarations = arena_printf(a, "%s\nPyObject *argsbuf[%zu];%s",
+                                            declare_parser(pa, false),
+                                            pa->n ? pa->n : 1,
+                                            pa->varpos
+                                                ? "\nPyObject * const *fastargs;"
+                                                : "");
             if (has_optional_kw)
                 pa->declarations = arena_printf(a,
                     "%s\nPy_ssize_t noptargs = %s + (kwnames ? "
                     "PyTuple_GET_SIZE(kwnames) : 0) - %d;",
                     pa->declarations, nargs, pa->min_pos + pa->min_kw_only);
             if (unpack_call)
-                strlist_push(a, &code, arena_printf(a, unpack_call, "args",
+                strlist_push(a, &code, arena_printf(a, unpack_call,
+                    pa->varpos ? "fastargs" : "args",
                     "args, nargs, NULL, kwnames", pa->min_pos, pa->max_pos,
-                    pa->min_kw_only, 0, "args"));
+                    pa->min_kw_only, pa->varpos != NULL,
+                    pa->varpos ? "fastargs" : "args"));
             else
                 strlist_push(a, &code, arena_printf(a,
                     "    args = %s(args, nargs, NULL, kwnames, &_parser, %s, argsbuf);\n"
@@ -1075,7 +1219,7 @@ static void parse_general(ParseArgs *pa)
                 "%s\nPyObject *argsbuf[%zu];\n"
                 "PyObject * const *fastargs;\n"
                 "Py_ssize_t nargs = PyTuple_GET_SIZE(args);",
-                declare_parser(pa, false), pa->n);
+                declare_parser(pa, false), pa->n ? pa->n : 1);
             if (has_optional_kw)
                 pa->declarations = arena_printf(a,
                     "%s\nPy_ssize_t noptargs = %s + (kwargs ? "
@@ -1084,7 +1228,8 @@ static void parse_general(ParseArgs *pa)
             if (unpack_call)
                 strlist_push(a, &code, arena_printf(a, unpack_call, "fastargs",
                     "_PyTuple_CAST(args)->ob_item, nargs, kwargs, NULL",
-                    pa->min_pos, pa->max_pos, pa->min_kw_only, 0, "fastargs"));
+                    pa->min_pos, pa->max_pos, pa->min_kw_only,
+                    pa->varpos != NULL, "fastargs"));
             else
                 strlist_push(a, &code, arena_printf(a,
                     "    fastargs = %s(_PyTuple_CAST(args)->ob_item, nargs, kwargs, "
@@ -1121,6 +1266,7 @@ static void parse_general(ParseArgs *pa)
                 use_parser_code = false;
                 break;
             }
+
             if (add_label && ((int)i == pa->pos_only || (int)i == pa->max_pos)) {
                 strlist_push(a, &code, arena_printf(a, "%s:", add_label));
                 add_label = NULL;
@@ -1136,6 +1282,8 @@ static void parse_general(ParseArgs *pa)
     if (use_parser_code) {
         if (add_label)
             strlist_push(a, &code, arena_printf(a, "%s:", add_label));
+        if (pa->varpos)
+            strlist_push(a, &code, parse_vararg(pa));
     } else {
         pa->parser = pa->limited_capi ? "PyArg_ParseTupleAndKeywords"
                      : pa->fastcall ? "_PyArg_ParseStackAndKeywords"
@@ -1206,6 +1354,8 @@ static void copy_includes(ParseArgs *pa)
 {
     for (size_t i = 0; i < pa->n; i++)
         gen_copy_includes(pa->c, pa->params[i]->converter);
+    if (pa->varpos)
+        gen_copy_includes(pa->c, pa->varpos->converter);
 }
 
 /* __new__ and __init__: the slot's own prototype, and the parsing code
@@ -1459,12 +1609,14 @@ void gen_output_templates_fixed(Clinic *c, Function *f,
     pa.impl_prototype = NULL;
     pa.impl_definition = impl_definition_template;
 
-    if (pa.n == 0)
+    if (pa.n == 0 && !pa.varpos && !pa.var_keyword)
         parse_no_args(&pa);
-    else if (use_meth_o(&pa))
+    else if (use_meth_o(&pa))   /* (3.15 asks it whatever **kwds says) */
         parse_one_arg(&pa);
     else if (has_option_groups(&pa))
         parse_option_groups(&pa);
+    else if (pa.var_keyword)
+        parse_var_keyword(&pa);
     else if (!pa.requires_defining_class &&
              pa.pos_only == (int)pa.n - pa.pseudo_args)
         parse_pos_only(&pa);

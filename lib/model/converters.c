@@ -117,6 +117,8 @@ CLINIC_NORETURN static void fail_type_error(Clinic *c, const char *message)
 /* The converter_init arguments after binding: one value per declared
    parameter, defaults filled in. */
 typedef struct InitArgs {
+    InitParam params[MAX_INIT_PARAMS];   /* as the dialect has them */
+    int nparams;
     PyValue values[MAX_INIT_PARAMS];
 } InitArgs;
 
@@ -124,21 +126,24 @@ static void bind_init_args(Clinic *c, const ConverterRow *row,
                            const ConverterArg *args, size_t nargs,
                            InitArgs *out)
 {
-    for (int i = 0; i < row->nparams; i++)
-        out->values[i] = row->params[i].default_value;
+    out->nparams = converter_init_params(row, c->dialect, out->params);
+    const InitParam *params = out->params;
+    int nparams = out->nparams;
+    for (int i = 0; i < nparams; i++)
+        out->values[i] = params[i].default_value;
     for (size_t k = 0; k < nargs; k++) {
         int i;
-        for (i = 0; i < row->nparams; i++)
-            if (strcmp(args[k].name, row->params[i].name) == 0)
+        for (i = 0; i < nparams; i++)
+            if (strcmp(args[k].name, params[i].name) == 0)
                 break;
-        if (i == row->nparams) {
+        if (i == nparams) {
             /* what the converter takes: its own keywords, then what
                every converter takes */
             const char **names = arena_array_of(c->arena, const char *,
-                                                (size_t)row->nparams + 3);
+                                                (size_t)nparams + 3);
             size_t n = 0;
-            for (int p = 0; p < row->nparams; p++)
-                names[n++] = row->params[p].name;
+            for (int p = 0; p < nparams; p++)
+                names[n++] = params[p].name;
             names[n++] = "c_default";
             names[n++] = "py_default";
             names[n++] = "annotation";
@@ -155,11 +160,10 @@ static void bind_init_args(Clinic *c, const ConverterRow *row,
     }
 }
 
-static const PyValue *init_arg(const ConverterRow *row, InitArgs *a,
-                               const char *name)
+static const PyValue *init_arg(InitArgs *a, const char *name)
 {
-    for (int i = 0; i < row->nparams; i++)
-        if (strcmp(row->params[i].name, name) == 0)
+    for (int i = 0; i < a->nparams; i++)
+        if (strcmp(a->params[i].name, name) == 0)
             return &a->values[i];
     return &py_none;
 }
@@ -382,7 +386,7 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
 {
     InitArgs a;
     bind_init_args(c, row, args, nargs, &a);
-#define ARG(name) init_arg(row, &a, name)
+#define ARG(name) init_arg(&a, name)
 
     switch (row->kind) {
     case CK_BOOL: {
@@ -470,11 +474,16 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
     }
     case CK_PY_SSIZE_T: {
         const PyValue *accept = ARG("accept");
+        /* allow_negative (3.15; True where the dialect has none) */
+        conv->non_negative = !py_truthy(ARG("allow_negative")) &&
+                             ARG("allow_negative")->kind != PY_NONE;
         if (is_set_of(accept, PYT_INT)) {
             conv->format_unit = "n";
             conv->default_type = PYT_INT;
         } else if (is_set_of(accept, PYT_INT | PYT_NONETYPE)) {
-            conv->converter = "_Py_convert_optional_to_ssize_t";
+            conv->converter = conv->non_negative
+                ? "_Py_convert_optional_to_non_negative_ssize_t"
+                : "_Py_convert_optional_to_ssize_t";
             if (c->dialect->fixes & FIX_DEFAULT_TYPE_AFTER_INIT)
                 conv->default_type = PYT_INT | PYT_NONETYPE;
         } else {

@@ -112,6 +112,22 @@ const char *converter_parse_arg_code(Clinic *c, Converter *conv,
                                      const char *argname,
                                      const char *displayname,
                                      bool limited_capi, int indent);
+/* The counts 3.14's parse_vararg() takes: the parameters before *args
+   (positional-only ones, required ones, all), and how the function is
+   called. */
+typedef struct VarargCounts {
+    int pos_only, min_pos, max_pos;
+    bool fastcall, limited_capi;
+} VarargCounts;
+/* parse_vararg(): the code that fills *args's variables after the other
+   parameters are parsed (a str.format template, not normalised).  Fails
+   for a converter that is not a var-positional one. */
+const char *converter_parse_vararg(Clinic *c, Converter *conv,
+                                   const VarargCounts *counts);
+/* 3.15's parse_var_keyword(): the code that fills **kwds's variable (a
+   str.format template, not normalised).  Fails for a converter that is
+   not a var-keyword one. */
+const char *converter_parse_var_keyword(Clinic *c, Converter *conv);
 /* use_converter(): the converter function is used (through 'O&'). */
 void converter_use_converter(Clinic *c, Converter *conv);
 const char *converter_simple_declaration(Clinic *c, const Converter *conv,

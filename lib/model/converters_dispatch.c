@@ -368,7 +368,8 @@ static PyValue m_parser_type(PyVM *vm, const PyArgs *a, void *data)
     { "modify", m_snippet, K(CK_BASE), false, SNIPPET_MODIFY }, \
     { "post_parsing", m_snippet, K(CK_BASE) | K(CK_STR), false, \
       SNIPPET_POST_PARSING }, \
-    { "cleanup", m_snippet, K(CK_BASE) | K(CK_PY_UNICODE) | K(CK_PY_BUFFER), \
+    { "cleanup", m_snippet, K(CK_BASE) | K(CK_PY_UNICODE) | K(CK_PY_BUFFER) | \
+      K(CK_VARPOS_TUPLE) | K(CK_VAR_KEYWORD_DICT) | K(CK_UNICODE_FS), \
       false, SNIPPET_CLEANUP }, \
     { "pre_render", m_pre_render, K(CK_BASE) | K(CK_SELF), false, 0 }, \
     { "set_template_dict", m_set_template_dict, \
@@ -383,7 +384,7 @@ static PyValue m_parser_type(PyVM *vm, const PyArgs *a, void *data)
      K(CK_UNSIGNED_LONG_LONG) | K(CK_PY_SSIZE_T) | K(CK_SIZE_T) | \
      K(CK_FLOAT) | K(CK_DOUBLE) | K(CK_PY_COMPLEX) | K(CK_STR) | \
      K(CK_PYBYTESOBJECT) | K(CK_PYBYTEARRAYOBJECT) | K(CK_UNICODE) | \
-     K(CK_PY_UNICODE) | K(CK_PY_BUFFER))
+     K(CK_PY_UNICODE) | K(CK_PY_BUFFER) | K(CK_UINT))
 
 const MethodDef cpy_converter_methods_3_11[] = {
     METHODS_OF_BOTH,
@@ -402,7 +403,7 @@ const MethodDef cpy_converter_methods_3_13[] = {
     { "use_converter", m_use_converter,
       K(CK_BASE) | K(CK_PY_SSIZE_T) | K(CK_FILDES) | K(CK_SIZE_T) |
       K(CK_UNSIGNED_INT) | K(CK_UNSIGNED_LONG) | K(CK_UNSIGNED_LONG_LONG) |
-      K(CK_UNSIGNED_SHORT), false, 0 },
+      K(CK_UNSIGNED_SHORT) | K(CK_UINT), false, 0 },
     { "add_include", m_add_include, K(CK_BASE), false, 0 },
     { NULL, NULL, 0, false, 0 },
 };

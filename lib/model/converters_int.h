@@ -43,6 +43,11 @@ typedef enum ConverterKind {
     CK_PY_UNICODE,
     CK_PY_BUFFER,
     CK_SELF,
+    CK_VARPOS_TUPLE,        /* 3.14's *args: tuple */
+    CK_VARPOS_ARRAY,        /* 3.14's *args: array */
+    CK_VAR_KEYWORD_DICT,    /* 3.15's **kwds: dict */
+    CK_UINT,                /* 3.14's uint8 ... uint64 */
+    CK_UNICODE_FS,          /* 3.14's unicode_fs_encoded, _decoded */
 } ConverterKind;
 
 /* One keyword-only parameter of a converter_init signature. */
@@ -65,6 +70,9 @@ typedef struct ConverterRow {
     InitParam params[MAX_INIT_PARAMS];
     int nparams;
     bool listed;            /* in `--converters` (CConverter is not) */
+    /* Not in 3.11's set: the class exists only in the dialects that add
+       it (Dialect.converters_added). */
+    bool added;
 } ConverterRow;
 
 typedef enum ReturnKind {
@@ -89,6 +97,12 @@ typedef struct LegacyEntry {
     const ConverterArg *kwargs;
     size_t nkwargs;
 } LegacyEntry;
+
+/* The keyword-only parameters of row's converter_init in dialect d: the
+   row's, then those the dialect and its bases add (DialectInitKeyword),
+   into out; returns how many. */
+int converter_init_params(const ConverterRow *row, const Dialect *d,
+                          InitParam out[MAX_INIT_PARAMS]);
 
 /* converters_table.c */
 extern const ConverterRow converter_rows[];

@@ -782,6 +782,7 @@ static const int parameter_kinds[] = {
     /* inspect.Parameter's kinds are numbered so */
     [PARAM_POSITIONAL_ONLY] = 0, [PARAM_POSITIONAL_OR_KEYWORD] = 1,
     [PARAM_VAR_POSITIONAL] = 2, [PARAM_KEYWORD_ONLY] = 3,
+    [PARAM_VAR_KEYWORD] = 4,
 };
 
 static bool parameter_getattr(PyVM *vm, PyObj *self, const char *name,

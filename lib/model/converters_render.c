@@ -44,7 +44,11 @@ const char *builtin_length_name(Clinic *c, const Converter *conv)
 {
     if (!conv->length)
         return NULL;
-    return arena_concat_of(c->arena, converter_parser_name(c, conv), "_length");
+    /* 3.14 names it after the C name: "args_length", not
+       "__clinic_args_length" */
+    const char *name = (c->dialect->fixes & FIX_VARPOS_CONVERTERS)
+                           ? conv->name : converter_parser_name(c, conv);
+    return arena_concat_of(c->arena, name, "_length");
 }
 
 /* The C type a declaration starts with.  A python block may set
@@ -136,6 +140,10 @@ const char *builtin_snippet(Clinic *c, ConverterKind kind,
             return text_replace(c->arena, sn->text, "{name}",
                                 parsing_name(c, conv));
         }
+        if (kind == CK_VARPOS_TUPLE || kind == CK_VAR_KEYWORD_DICT ||
+            kind == CK_UNICODE_FS)
+            return arena_concat_of(c->arena, "Py_XDECREF(",
+                                   converter_parser_name(c, conv), ");\n");
         if (kind == CK_PY_BUFFER)
             return arena_printf(c->arena,
                                 "if (%s.obj) {\n   PyBuffer_Release(&%s);\n}\n",
@@ -145,6 +153,129 @@ const char *builtin_snippet(Clinic *c, ConverterKind kind,
             return arena_printf(c->arena, "PyMem_FREE(%s);\n", conv->name);
     }
     return "";
+}
+
+/* ---- the var-positional parameter ------------------------------------- */
+
+/* 3.14's parse_vararg of varpos_tuple: the tuple of the arguments from
+   max_pos on, made from the argument array (fastcall) or sliced from the
+   argument tuple. */
+static const char *varpos_tuple_code(Clinic *c, Converter *conv,
+                                     const VarargCounts *n)
+{
+    Arena *a = c->arena;
+    const char *name = converter_parser_name(c, conv);
+    /* some argument before *args may be missing */
+    bool may_lack = (n->pos_only < n->min_pos ? n->pos_only : n->min_pos) <
+                    n->max_pos;
+    if (!n->fastcall) {
+        if (n->max_pos)
+            return arena_printf(a,
+                "%s = PyTuple_GetSlice(args, %d, PY_SSIZE_T_MAX);\n"
+                "if (!%s) {{\n"
+                "    goto exit;\n"
+                "}}\n", name, n->max_pos, name);
+        return arena_printf(a, "%s = Py_NewRef(args);\n", name);
+    }
+    if (n->limited_capi) {
+        const char *size =
+            may_lack ? arena_printf(a, "Py_MAX(nargs - %d, 0)", n->max_pos)
+            : n->max_pos ? arena_printf(a, "nargs - %d", n->max_pos)
+                         : "nargs";
+        return arena_printf(a,
+            "%s = PyTuple_New(%s);\n"
+            "if (!%s) {{\n"
+            "    goto exit;\n"
+            "}}\n"
+            "for (Py_ssize_t i = %d; i < nargs; ++i) {{\n"
+            "    PyTuple_SET_ITEM(%s, i - %d, Py_NewRef(args[i]));\n"
+            "}}\n", name, size, name, n->max_pos, name, n->max_pos);
+    }
+    const char *from_array =
+        DIALECT_INHERITED(c->dialect, varpos_tuple_from_array);
+    const char *include = DIALECT_INHERITED(c->dialect, varpos_tuple_include);
+    if (include && *include)
+        converter_add_include(c, conv, include,
+                              arena_concat_of(a, from_array, "()"));
+    const char *start = n->max_pos ? arena_printf(a, "args + %d", n->max_pos)
+                                   : "args";
+    const char *size = n->max_pos ? arena_printf(a, "nargs - %d", n->max_pos)
+                                  : "nargs";
+    if (may_lack)
+        return arena_printf(a,
+            "%s = nargs > %d\n"
+            "    ? %s(%s, %s)\n"
+            "    : PyTuple_New(0);\n"
+            "if (%s == NULL) {{\n"
+            "    goto exit;\n"
+            "}}\n", name, n->max_pos, from_array, start, size, name);
+    return arena_printf(a,
+        "%s = %s(%s, %s);\n"
+        "if (%s == NULL) {{\n"
+        "    goto exit;\n"
+        "}}\n", name, from_array, start, size, name);
+}
+
+/* 3.14's parse_vararg of varpos_array: a pointer into the arguments and
+   how many there are. */
+static const char *varpos_array_code(Clinic *c, Converter *conv,
+                                     const VarargCounts *n)
+{
+    Arena *a = c->arena;
+    if (!n->fastcall)
+        converter_add_include(c, conv, "pycore_tuple.h", "_PyTuple_ITEMS()");
+    const char *start = n->fastcall ? "args" : "_PyTuple_ITEMS(args)";
+    const char *size = n->fastcall ? "nargs" : "PyTuple_GET_SIZE(args)";
+    if (n->max_pos) {
+        if ((n->pos_only < n->min_pos ? n->pos_only : n->min_pos) <
+            n->max_pos) {
+            start = arena_printf(a, "%s > %d ? %s + %d : %s", size,
+                                 n->max_pos, start, n->max_pos, start);
+            size = arena_printf(a, "Py_MAX(0, %s - %d)", size, n->max_pos);
+        } else {
+            start = arena_printf(a, "%s + %d", start, n->max_pos);
+            size = arena_printf(a, "%s - %d", size, n->max_pos);
+        }
+    }
+    return arena_printf(a, "%s = %s;\n%s = %s;\n",
+                        converter_parser_name(c, conv), start,
+                        converter_length_name(c, conv), size);
+}
+
+const char *converter_parse_vararg(Clinic *c, Converter *conv,
+                                   const VarargCounts *counts)
+{
+    switch (converter_row_of(conv->cls)->kind) {
+    case CK_VARPOS_TUPLE:
+        return varpos_tuple_code(c, conv, counts);
+    case CK_VARPOS_ARRAY:
+        return varpos_array_code(c, conv, counts);
+    default:
+        clinic_fail(c, 0, "Exception raised during parsing:\n"
+                          "NotImplementedError: %s has no parse_vararg()",
+                    conv->cls->class_name);
+    }
+}
+
+/* ---- the var-keyword parameter ---------------------------------------- */
+
+const char *converter_parse_var_keyword(Clinic *c, Converter *conv)
+{
+    if (converter_row_of(conv->cls)->kind != CK_VAR_KEYWORD_DICT)
+        clinic_fail(c, 0, "Exception raised during parsing:\n"
+                          "NotImplementedError: %s has no "
+                          "parse_var_keyword()", conv->cls->class_name);
+    const char *name = converter_parser_name(c, conv);
+    return arena_printf(c->arena,
+        "if (kwargs == NULL) {{\n"
+        "    %s = PyDict_New();\n"
+        "    if (%s == NULL) {{\n"
+        "        goto exit;\n"
+        "    }}\n"
+        "}}\n"
+        "else {{\n"
+        "    %s = Py_NewRef(kwargs);\n"
+        "}}\n", name, name, name);
 }
 
 /* ---- rendering into CRenderData --------------------------------------- */
@@ -190,7 +321,7 @@ void builtin_render_non_self(Clinic *c, Converter *conv, Parameter *p,
                      arena_printf(a, "/* modifications for %s */\n%s", name,
                                   text_rstrip(a, modifications)));
 
-    if (p->kind == PARAM_VAR_POSITIONAL)
+    if (param_kind_variable_length(p->kind))
         ;
     else if (p->kind == PARAM_POSITIONAL_ONLY)
         strlist_push(a, &data->keywords, "");
@@ -893,6 +1024,7 @@ static const char *parse_arg_variant(ConverterKind kind, const Converter *conv,
         [CK_PY_SSIZE_T] = "Py_ssize_t_converter",
         [CK_SLICE_INDEX] = "slice_index_converter",
         [CK_SIZE_T] = "size_t_converter",
+        [CK_UINT] = "BaseUnsignedIntConverter",
         [CK_FILDES] = "fildes_converter",
         [CK_FLOAT] = "float_converter",
         [CK_DOUBLE] = "double_converter",
@@ -921,10 +1053,16 @@ static const char *parse_arg_variant(ConverterKind kind, const Converter *conv,
                           kind == CK_UNSIGNED_LONG_LONG ? "K" : "n"))
             return unit;
         return limited ? "limited" : NULL;
-    case CK_PY_SSIZE_T:
-        if (unit_is(conv, "n"))
-            return unit;
+    case CK_UINT:                /* the converter function, or for the
+                                    Limited C API */
         return limited ? "limited" : NULL;
+    case CK_PY_SSIZE_T:
+        /* (3.15's allow_negative=False adds a check to each) */
+        if (unit_is(conv, "n"))
+            return conv->non_negative ? "n_non_negative" : unit;
+        if (!limited)
+            return NULL;
+        return conv->non_negative ? "limited_non_negative" : "limited";
     case CK_SLICE_INDEX:
         if (!limited)
             return NULL;
@@ -996,7 +1134,11 @@ static const struct {
       "pycore_long.h", "_PyLong_UnsignedLongLong_Converter()" },
     { CK_PY_SSIZE_T, "_Py_convert_optional_to_ssize_t", "pycore_abstract.h",
       "_Py_convert_optional_to_ssize_t()" },
+    { CK_PY_SSIZE_T, "_Py_convert_optional_to_non_negative_ssize_t",
+      "pycore_abstract.h", "_Py_convert_optional_to_non_negative_ssize_t()" },
     { CK_SIZE_T, NULL, "pycore_long.h", "_PyLong_Size_t_Converter()" },
+    /* (the reason: the converter's own name) */
+    { CK_UINT, NULL, "pycore_long.h", NULL },
     { CK_FILDES, NULL, "pycore_fileutils.h",
       "_PyLong_FileDescriptor_Converter()" },
 };
@@ -1011,8 +1153,13 @@ void builtin_use_converter(Clinic *c, ConverterKind kind, Converter *conv)
             !(conv->converter &&
               strcmp(conv->converter, converter_includes[i].converter) == 0))
             continue;
-        converter_add_include(c, conv, converter_includes[i].include,
-                              converter_includes[i].reason);
+        const char *reason = converter_includes[i].reason;
+        if (!reason) {
+            if (!conv->converter)
+                continue;
+            reason = arena_concat_of(c->arena, conv->converter, "()");
+        }
+        converter_add_include(c, conv, converter_includes[i].include, reason);
     }
 }
 

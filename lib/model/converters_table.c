@@ -157,7 +157,9 @@ enum {
     R_UNSIGNED_LONG, R_LONG_LONG, R_UNSIGNED_LONG_LONG, R_PY_SSIZE_T,
     R_SLICE_INDEX, R_SIZE_T, R_FILDES, R_FLOAT, R_DOUBLE, R_PY_COMPLEX,
     R_OBJECT, R_STR, R_PYBYTESOBJECT, R_PYBYTEARRAYOBJECT, R_UNICODE,
-    R_PY_UNICODE, R_PY_BUFFER, R_SELF, R_COUNT
+    R_PY_UNICODE, R_PY_BUFFER, R_SELF, R_VARPOS_TUPLE, R_VARPOS_ARRAY,
+    R_VAR_KEYWORD_DICT, R_UINT8, R_UINT16, R_UINT32, R_UINT64,
+    R_UNICODE_FS_ENCODED, R_UNICODE_FS_DECODED, R_COUNT
 };
 
 #define STRTYPES (PYT_STR | PYT_NULL | PYT_NONETYPE)
@@ -176,6 +178,14 @@ enum {
 #define SIMPLE_ROW(R, K, pyname, ctype, dtype, unit, ignored)              \
     [R] = { CLS(pyname, ATTRS(ctype, dtype, unit, ignored)),                \
             .kind = K, .init_owner = "CConverter", .listed = true }
+
+/* 3.14's unsigned integers of a given width, through their converter
+   function (a BaseUnsignedIntConverter) */
+#define UINT_ROW(R, pyname, ctype, function)                               \
+    [R] = { CLS(pyname, ATTRS(ctype, PYT_INT, "O&", "0"),                   \
+                .converter = function),                                     \
+            .kind = CK_UINT, .init_owner = "CConverter", .listed = true,    \
+            .added = true }
 
 #define UNSIGNED_ROW(R, K, pyname, ctype)                                  \
     [R] = { CLS(pyname, ATTRS(ctype, PYT_INT, "O&", "0")),                  \
@@ -289,6 +299,41 @@ const ConverterRow converter_rows[] = {
         CLS("self", ATTRS(NULL, 0, "", "NULL"), .is_self = true),
         .kind = CK_SELF, .init_owner = "self_converter",
         .params = { { "type", NONE } }, .nparams = 1, .listed = true },
+    /* 3.14's converters of *args: a tuple (NULL until it is made, and
+       released in the cleanup), or the arguments' array and its length */
+    [R_VARPOS_TUPLE] = {
+        CLS("varpos_tuple", ATTRS("PyObject *", 0, "", ""),
+            .c_default = "NULL"),
+        .kind = CK_VARPOS_TUPLE, .init_owner = "CConverter", .listed = true,
+        .added = true },
+    [R_VARPOS_ARRAY] = {
+        CLS("varpos_array", ATTRS("PyObject * const *", 0, "", ""),
+            .length = true),
+        .kind = CK_VARPOS_ARRAY, .init_owner = "CConverter", .listed = true,
+        .added = true },
+    /* 3.15's converter of **kwds: a new reference to the keywords' dict
+       (a new dict when there are none), released in the cleanup */
+    [R_VAR_KEYWORD_DICT] = {
+        CLS("var_keyword_dict", ATTRS("PyObject *", 0, "", ""),
+            .c_default = "NULL"),
+        .kind = CK_VAR_KEYWORD_DICT, .init_owner = "CConverter",
+        .listed = true, .added = true },
+    UINT_ROW(R_UINT8, "uint8", "uint8_t", "_PyLong_UInt8_Converter"),
+    UINT_ROW(R_UINT16, "uint16", "uint16_t", "_PyLong_UInt16_Converter"),
+    UINT_ROW(R_UINT32, "uint32", "uint32_t", "_PyLong_UInt32_Converter"),
+    UINT_ROW(R_UINT64, "uint64", "uint64_t", "_PyLong_UInt64_Converter"),
+    /* 3.14's file names: a new reference to the name encoded (bytes) or
+       decoded (str), released in the cleanup; NULL the only default */
+    [R_UNICODE_FS_ENCODED] = {
+        CLS("unicode_fs_encoded", ATTRS("PyObject *", PYT_NULL, "O&", ""),
+            .c_default = "NULL", .converter = "PyUnicode_FSConverter"),
+        .kind = CK_UNICODE_FS, .init_owner = "CConverter", .listed = true,
+        .added = true },
+    [R_UNICODE_FS_DECODED] = {
+        CLS("unicode_fs_decoded", ATTRS("PyObject *", PYT_NULL, "O&", ""),
+            .c_default = "NULL", .converter = "PyUnicode_FSDecoder"),
+        .kind = CK_UNICODE_FS, .init_owner = "CConverter", .listed = true,
+        .added = true },
 };
 const size_t converter_nrows = R_COUNT;
 
@@ -662,12 +707,41 @@ static void registry_add_legacy(ConverterRegistry *r, const LegacyEntry *e)
 
 /* The built-in registry of dialect d, as its clinic's import leaves it,
    built in a. */
+int converter_init_params(const ConverterRow *row, const Dialect *d,
+                          InitParam out[MAX_INIT_PARAMS])
+{
+    int n = row->nparams;
+    memcpy(out, row->params, (size_t)n * sizeof *out);
+    /* the oldest dialect's additions first */
+    const Dialect *chain[8];
+    size_t depth = 0;
+    for (; d && depth < sizeof chain / sizeof *chain; d = d->base)
+        chain[depth++] = d;
+    while (depth--)
+        for (const DialectInitKeyword *k = chain[depth]->init_keywords_added;
+             k && k->converter; k++)
+            if (strcmp(k->converter, row->init_owner) == 0 &&
+                n < MAX_INIT_PARAMS)
+                out[n++] = (InitParam){
+                    k->name, {.kind = PY_BOOL, .b = k->default_value}};
+    return n;
+}
+
+/* Whether dialect d has the table's row (see ConverterRow.added). */
+static bool converter_row_in_dialect(const ConverterRow *row,
+                                     const Dialect *d)
+{
+    return !row->added || dialect_adds_converter(d, row->cls.class_name);
+}
+
 static ConverterRegistry *registry_build(Arena *a, const Dialect *d)
 {
     ConverterRegistry *r = arena_new_of(a, ConverterRegistry);
     r->arena = a;
     for (size_t i = 0; i < converter_nrows; i++) {
         const ConverterClass *cls = &converter_rows[i].cls;
+        if (!converter_row_in_dialect(&converter_rows[i], d))
+            continue;
         if (converter_rows[i].listed)
             named_set(a, &r->converters, cls->name, cls);
         named_set(a, &r->classes, cls->class_name, cls);
@@ -984,16 +1058,11 @@ static int lower_cmp(const char *x, const char *y)
     }
 }
 
-/* A name --converters lists, with its row (NULL: no arguments). */
-typedef struct ListedConverter {
-    const char *name;
-    const ConverterRow *row;
-} ListedConverter;
-
-static int cmp_listed(const void *x, const void *y)
+/* --converters lists the rows by name, whatever the case */
+static int cmp_row_names(const void *x, const void *y)
 {
-    return lower_cmp(((const ListedConverter *)x)->name,
-                     ((const ListedConverter *)y)->name);
+    return lower_cmp((*(const ConverterRow *const *)x)->cls.name,
+                     (*(const ConverterRow *const *)y)->cls.name);
 }
 
 static int cmp_names(const void *x, const void *y)
@@ -1036,25 +1105,21 @@ void converters_print(StrBuf *out, const Dialect *d)
     print_legacy_line(out, units, nunits, false);
     sb_addc(out, '\n');
 
-    /* the table's rows, and the var-positional converters the dialect
-       registers under their own names (varpos_tuple: *args: tuple),
-       which take no arguments */
-    ListedConverter listed[64];
-    size_t nlisted = 0;
-    for (size_t i = 0; i < converter_nrows && nlisted < 64; i++)
-        if (converter_rows[i].listed)
-            listed[nlisted++] = (ListedConverter){
-                converter_rows[i].cls.name, &converter_rows[i] };
-    for (const DialectAlias *al = DIALECT_INHERITED(d, varpos_converters);
-         al && al->name && nlisted < 64; al++)
-        listed[nlisted++] = (ListedConverter){ al->name, NULL };
-    qsort(listed, nlisted, sizeof listed[0], cmp_listed);
+    /* the table's rows the dialect has (3.14 and 3.15 add some) */
+    const ConverterRow *rows[64];
+    size_t nrows = 0;
+    for (size_t i = 0; i < converter_nrows && nrows < 64; i++)
+        if (converter_rows[i].listed &&
+            converter_row_in_dialect(&converter_rows[i], d))
+            rows[nrows++] = &converter_rows[i];
+    qsort(rows, nrows, sizeof rows[0], cmp_row_names);
     sb_adds(out, "Converters:\n");
-    for (size_t i = 0; i < nlisted; i++) {
-        const ConverterRow *row = listed[i].row;
-        sb_addf(out, "    %s(", listed[i].name);
-        for (int j = 0; row && j < row->nparams; j++) {
-            const InitParam *p = &row->params[j];
+    for (size_t i = 0; i < nrows; i++) {
+        sb_addf(out, "    %s(", rows[i]->cls.name);
+        InitParam params[MAX_INIT_PARAMS];
+        int nparams = converter_init_params(rows[i], d, params);
+        for (int j = 0; j < nparams; j++) {
+            const InitParam *p = &params[j];
             sb_addf(out, "%s%s=%s", j ? ", " : "", p->name,
                     conv_repr(a, d, &p->default_value));
         }

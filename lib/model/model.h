@@ -122,6 +122,8 @@ struct Function {
     /* 3.14's @deleter: a setter that also deletes (clinic.py's
        SETTER_AND_DELETER), so it is called with NULL */
     bool deleter;
+    /* 3.14's @disable fastcall: parsed from an argument tuple */
+    bool disable_fastcall;
     const char **target_critical_section;
     size_t ntarget_critical_section;
     int block_line;          /* the line of its block's start marker */
@@ -141,7 +143,14 @@ typedef enum ParamKind {
     PARAM_POSITIONAL_OR_KEYWORD,
     PARAM_VAR_POSITIONAL,
     PARAM_KEYWORD_ONLY,
+    PARAM_VAR_KEYWORD,       /* 3.15's **kwds */
 } ParamKind;
+
+/* *args or **kwds (3.15's is_variable_length()). */
+static inline bool param_kind_variable_length(ParamKind k)
+{
+    return k == PARAM_VAR_POSITIONAL || k == PARAM_VAR_KEYWORD;
+}
 
 /* A converter as the declaration names it: "name: int(accept={str})"
    gives "int" and its keyword arguments; a legacy "name: 'i'" gives the
@@ -172,7 +181,7 @@ struct Parameter {
 
 static inline bool param_is_optional(const Parameter *p)
 {
-    return p->kind != PARAM_VAR_POSITIONAL &&
+    return !param_kind_variable_length(p->kind) &&
            p->default_value.kind != PY_UNSPECIFIED;
 }
 
@@ -213,6 +222,7 @@ struct Converter {
     unsigned accept;           /* PYT_ bits of accept={...} */
     bool bitwise;
     bool zeroes;
+    bool non_negative;         /* Py_ssize_t(allow_negative=False) (3.15) */
     const char *self_type;     /* self_converter: type= */
 
     /* The instance as a python block's code sees it (converters_py.c):

@@ -369,6 +369,25 @@ static bool run_decorator_3_13(Clinic *c, DslState *d, const char *name,
             clinic_fail(c, 0, "Cannot apply @deleter twice to the same "
                               "function!");
         d->deleter = true;
+    } else if (!strcmp(name, "@disable") &&
+               dsl_has_syntax(c, SYNTAX_DISABLE)) {
+        /* the features a function can do without: fastcall */
+        if (d->kind != FUNC_CALLABLE)
+            clinic_fail(c, 0, "Can't set @disable, function is not a normal "
+                              "callable");
+        if (!nargs)
+            clinic_fail(c, 0, "@disable expects at least one argument");
+        /* list.remove('fastcall'): its first mention */
+        const char *unknown = NULL;
+        bool fastcall = false;
+        for (int i = 0; i < nargs; i++) {
+            if (!strcmp(args[i], "fastcall") && !fastcall)
+                fastcall = d->disable_fastcall = true;
+            else if (!unknown)
+                unknown = args[i];
+        }
+        if (unknown)
+            clinic_fail(c, 0, "invalid argument for @disable: %s", unknown);
     } else if ((!strcmp(name, "@permit_long_summary") ||
                 !strcmp(name, "@permit_long_docstring_body")) &&
                dsl_has_syntax(c, SYNTAX_PERMIT_LONG)) {
@@ -962,6 +981,7 @@ static void state_modulename_name(Clinic *c, DslState *d, const char *line)
     f->cpp_condition = "";
     f->critical_section = d->critical_section;
     f->deleter = d->deleter;
+    f->disable_fastcall = d->disable_fastcall;
     f->target_critical_section = d->target_critical_section.items;
     f->ntarget_critical_section = d->target_critical_section.len;
     f->forced_text_signature = d->forced_text_signature;
@@ -1195,6 +1215,7 @@ static void reset(DslState *d, Block *block)
     d->state = DSL_START;
     d->keyword_only = false;
     d->positional_only = false;
+    d->var_keyword = false;
     d->group = 0;
     d->parameter_state = PS_START;
     d->indent.depth = 0;
@@ -1203,6 +1224,7 @@ static void reset(DslState *d, Block *block)
     d->coexist = false;
     d->critical_section = false;
     d->deleter = false;
+    d->disable_fastcall = false;
     d->permit_long_summary = false;
     d->permit_long_docstring_body = false;
     d->target_critical_section = (StrList){0};

@@ -217,7 +217,7 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
         const char *name = conv->signature_name && *conv->signature_name
                                ? conv->signature_name : p->name;
         const char *value = NULL;
-        if (p->kind != PARAM_VAR_POSITIONAL && converter_is_optional(conv))
+        if (!param_kind_variable_length(p->kind) && converter_is_optional(conv))
             value = conv->py_default && *conv->py_default
                         ? conv->py_default
                         : converter_default_repr(c, conv);
@@ -236,6 +236,8 @@ static void signature_parts(Clinic *c, const Function *f, Parameter **ps,
             /* 3.13: what follows *args is keyword-only, with no '*,' */
             if (c->dialect->fixes & FIX_KEYWORD_ONLY_AFTER_VARARG)
                 added_star = true;
+        } else if (p->kind == PARAM_VAR_KEYWORD) {
+            tx_add(&p_text, "**", 2);
         }
         tx_add(&p_text, name, name_len);
         if (value) {

@@ -49,6 +49,7 @@ struct DslState {
     DslStateFn state;
     bool keyword_only;
     bool positional_only;
+    bool var_keyword;        /* 3.15's **kwds came: no more parameters */
     int group;
     int parameter_state;
     IndentStack indent;
@@ -58,6 +59,7 @@ struct DslState {
     bool critical_section;
     StrList target_critical_section;
     bool deleter;                      /* 3.14's @deleter */
+    bool disable_fastcall;             /* 3.14's @disable fastcall */
     bool permit_long_summary;          /* 3.15's decorators */
     bool permit_long_docstring_body;
     const char *forced_text_signature;

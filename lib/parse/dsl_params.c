@@ -157,6 +157,7 @@ void dsl_check_remaining_star(Clinic *c, DslState *d)
     const Parameter *last = f->parameters[f->nparameters - 1];
     if (d->keyword_only) {
         if (last->kind == PARAM_KEYWORD_ONLY ||
+            last->kind == PARAM_VAR_KEYWORD ||
             ((c->dialect->fixes & FIX_KEYWORD_ONLY_AFTER_VARARG) &&
              last->kind == PARAM_VAR_POSITIONAL))
             return;
@@ -174,6 +175,8 @@ void dsl_check_remaining_star(Clinic *c, DslState *d)
 static void parse_star(Clinic *c, DslState *d, PyVersion version)
 {
     Function *f = d->function;
+    if (d->var_keyword)
+        clinic_fail(c, 0, "Encountered '*' when not expecting parameters");
     if (!version.major) {
         if (d->keyword_only)
             clinic_failm(c, 0, MSG_STAR_TWICE, MSG_ARGS(f->name));
@@ -240,6 +243,8 @@ static void check_slash_order(Clinic *c, DslState *d, PyVersion version)
 static void parse_slash(Clinic *c, DslState *d, PyVersion version)
 {
     Function *f = d->function;
+    if (d->var_keyword)
+        clinic_fail(c, 0, "Encountered '/' when not expecting parameters");
     bool markers = dsl_has_syntax(c, SYNTAX_DEPRECATION);
     if (markers) {
         check_slash_order(c, d, version);
@@ -274,7 +279,7 @@ static void parse_slash(Clinic *c, DslState *d, PyVersion version)
                 p->deprecated_keyword = version;
             continue;
         }
-        if (p->kind == PARAM_VAR_POSITIONAL)
+        if (param_kind_variable_length(p->kind))
             continue;
         if (p->kind != PARAM_POSITIONAL_OR_KEYWORD &&
             !p->converter->cls->is_self)
@@ -516,38 +521,27 @@ static void parse_default(Clinic *c, const char *default_text,
 
 /* ---- a parameter line -------------------------------------------------- */
 
-/* 3.15's **kwds, as far as it goes: its errors.  Returns when the line is
-   refused as 3.14 refuses it (a parameter that takes keywords before). */
-static void var_keyword(Clinic *c, Function *f, const char *line,
-                        const char *default_text)
+/* 3.15's **kwds: its name and annotation into *decl, and true; false
+   when the line is refused as 3.14 refuses it (a parameter that takes
+   keywords came before). */
+static bool var_keyword(Clinic *c, Function *f, const char *line,
+                        PyParamDecl *decl)
 {
-    if (default_text)   /* "**kwds = x" is no Python */
-        clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
     for (size_t i = 0; i < f->nparameters; i++) {
         ParamKind k = f->parameters[i]->kind;
         if (k == PARAM_POSITIONAL_OR_KEYWORD || k == PARAM_KEYWORD_ONLY)
-            return;
+            return false;
     }
-    /* the declaration without its "**", as one parameter: its name and
-       annotation */
+    /* the declaration without its "**", as one parameter */
     PyParamDecl kw;
     memset(&kw, 0, sizeof kw);
     const char *stars = strstr(line, "**");
     if (!stars || !pyexpr_parse_params(c->arena, stars + 2, &kw, NULL) ||
         kw.nargs != 1)
         clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
-    bool legacy, splat;
-    ConverterArg *args;
-    size_t nargs;
-    const char *name = dsl_parse_converter(c, kw.annotation, &legacy,
-                                           &args, &nargs, &splat);
-    name = arena_concat_of(c->arena,
-                           DIALECT_INHERITED(c->dialect, var_keyword_prefix),
-                           name);
-    if (strcmp(name, "var_keyword_dict") != 0)
-        clinic_failm(c, 0, MSG_NOT_A_CONVERTER,
-                     MSG_ARGS(name, legacy ? "legacy " : ""));
-    clinic_fail(c, 0, "**%s: dict is not supported yet", kw.name);
+    decl->name = kw.name;
+    decl->annotation = kw.annotation;
+    return true;
 }
 
 /* "name as c_name: converter" -> "name: converter", c_name. */
@@ -640,6 +634,11 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
         return;
     }
 
+    /* 3.15: **kwds ends the parameters */
+    if (d->var_keyword)
+        clinic_fail(c, 0, "Encountered parameter line when not expecting "
+                          "parameters: %s", line);
+
     switch (d->parameter_state) {
     case PS_START:
     case PS_REQUIRED:
@@ -695,12 +694,18 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     if (decl.has_default)
         clinic_failm(c, 0, MSG_INVALID_PARAMETER_DEFAULT,
                      MSG_ARGS(f->name, line));
-    if (decl.has_kwarg && DIALECT_INHERITED(c->dialect, var_keyword_prefix))
-        var_keyword(c, f, line, default_text);
-    if (decl.has_kwarg)
+    /* 3.14 parses the line as Python: "**kwds = x" is no syntax */
+    if (decl.has_kwarg && default_text &&
+        DIALECT_INHERITED(c->dialect, varpos_prefix))
+        clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
+    const char *var_keyword_prefix =
+        DIALECT_INHERITED(c->dialect, var_keyword_prefix);
+    bool is_var_keyword = decl.has_kwarg && var_keyword_prefix &&
+                          var_keyword(c, f, line, &decl);
+    if (decl.has_kwarg && !is_var_keyword)
         clinic_failm(c, 0, MSG_INVALID_PARAMETER_KWARGS,
                      MSG_ARGS(f->name, line));
-    if (!decl.is_vararg && decl.nargs == 0)
+    if (!decl.is_vararg && !is_var_keyword && decl.nargs == 0)
         clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
     if (decl.is_vararg && dsl_has_syntax(c, SYNTAX_DEPRECATION)) {
         /* 3.13: *args counts as the '*' */
@@ -718,9 +723,14 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
                                            &args, &nargs, &splat);
     ConverterCall annotation = {name, legacy, args, nargs};
 
+    /* 3.14: *args has a converter of its own, which needs no default
+       and may follow parameters with one */
+    const bool varpos_converter =
+        is_vararg && (c->dialect->fixes & FIX_VARPOS_CONVERTERS);
     PyValue value;
     if (!default_text || !*default_text) {
-        if (d->parameter_state == PS_OPTIONAL)
+        if (d->parameter_state == PS_OPTIONAL && !varpos_converter &&
+            !is_var_keyword)
             clinic_failm(c, 0, MSG_DEFAULT_MISSING, MSG_ARGS(parameter_name));
         if ((c->dialect->fixes & FIX_CONVERTER_C_DEFAULT) &&
             find_arg(args, nargs, "py_default"))
@@ -730,7 +740,9 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
             find_arg(args, nargs, "c_default"))
             clinic_fail(c, 0, "You can't specify c_default without "
                               "specifying a default value!");
-        if (is_vararg) {
+        if (varpos_converter || is_var_keyword) {
+            value = py_unspecified;
+        } else if (is_vararg) {
             value = py_null;
             set_default_arg(args, &nargs, "c_default", str_value("NULL"));
         } else {
@@ -763,13 +775,10 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     const char *converter_name = c_name && *c_name ? c_name : parameter_name;
     /* 3.14: *args has a converter of its own kind, "varpos_" + name */
     const char *varpos = DIALECT_INHERITED(c->dialect, varpos_prefix);
-    if (is_vararg && varpos) {
+    if (is_vararg && varpos)
         name = arena_concat_of(c->arena, varpos, name);
-        const DialectAlias *al = DIALECT_INHERITED(c->dialect, varpos_converters);
-        for (; al && al->name; al++)
-            if (strcmp(al->name, name) == 0)
-                name = al->class_name;
-    }
+    else if (is_var_keyword)   /* 3.15: "var_keyword_" + name */
+        name = arena_concat_of(c->arena, var_keyword_prefix, name);
     Converter *converter;
     if (legacy) {
         if (!legacy_converter_find(c, name))
@@ -789,6 +798,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     }
 
     ParamKind kind = is_vararg ? PARAM_VAR_POSITIONAL
+                     : is_var_keyword ? PARAM_VAR_KEYWORD
                      : d->keyword_only ? PARAM_KEYWORD_ONLY
                                        : PARAM_POSITIONAL_OR_KEYWORD;
 
@@ -859,4 +869,6 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
     dsl_add_parameter(c, f, key, p);
     if (is_vararg && (c->dialect->fixes & FIX_KEYWORD_ONLY_AFTER_VARARG))
         d->keyword_only = true;
+    if (is_var_keyword)
+        d->var_keyword = true;
 }

@@ -571,6 +571,46 @@ START_TEST(test_bool_c_default_per_dialect)
 }
 END_TEST
 
+/* The rows a dialect adds are in its registry and in no older one's;
+   3.15's Py_ssize_t takes allow_negative. */
+START_TEST(test_converters_per_dialect)
+{
+    static const struct {
+        const char *name;
+        const Dialect *first;
+    } added[] = {
+        { "varpos_tuple", &dialect_3_14 }, { "varpos_array", &dialect_3_14 },
+        { "uint32", &dialect_3_14 }, { "unicode_fs_decoded", &dialect_3_14 },
+        { "var_keyword_dict", &dialect_3_15 },
+    };
+    const Dialect *order[] = { &dialect_3_11, &dialect_3_13, &dialect_3_14,
+                               &dialect_3_15 };
+    for (size_t i = 0; i < NELEMS(added); i++) {
+        bool there = false;
+        for (size_t k = 0; k < NELEMS(order); k++) {
+            there |= order[k] == added[i].first;
+            Clinic *c = new_clinic_in(order[k]);
+            ck_assert_msg((converter_class_find(c, added[i].name) != NULL) ==
+                              there,
+                          "%s in %s", added[i].name, order[k]->name);
+            clinic_free(c);
+        }
+    }
+
+    Clinic *c = new_clinic_in(&dialect_3_15);
+    Function *f = new_function(c, FUNC_CALLABLE, NULL);
+    ConverterArg no = { "allow_negative", { .kind = PY_BOOL, .b = false } };
+    Converter *conv = converter_create(c, converter_class_find(c, "Py_ssize_t"),
+                                       "x", "x", f, py_unspecified, &no, 1);
+    ck_assert(conv->non_negative);
+    ck_assert_str_eq(conv->format_unit, "n");
+    conv = converter_create(c, converter_class_find(c, "Py_ssize_t"), "y", "y",
+                            f, py_unspecified, NULL, 0);
+    ck_assert(!conv->non_negative);
+    clinic_free(c);
+}
+END_TEST
+
 START_TEST(test_legacy_partial_overridden)
 {
     Clinic *c = new_clinic();
@@ -1089,6 +1129,7 @@ static Suite *converters_suite(void)
     tcase_add_test(tr, test_register_python_class);
     tcase_add_test(tr, test_names_and_copy);
     tcase_add_test(tr, test_bool_c_default_per_dialect);
+    tcase_add_test(tr, test_converters_per_dialect);
     tcase_add_test(tr, test_legacy_partial_overridden);
     tcase_add_test(tr, test_py_unicode_cleanup);
     tcase_add_test(tr, test_render_several_parameters);

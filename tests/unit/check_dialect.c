@@ -163,6 +163,37 @@ START_TEST(converters_of_a_dialect)
 }
 END_TEST
 
+/* The converters a dialect adds exist from it on: *args's in 3.14 (and
+   so in 3.15), **kwds's in 3.15 only, none of them before. */
+START_TEST(converters_added_by_a_dialect)
+{
+    static const char *const of_3_14[] = {
+        "varpos_tuple_converter", "varpos_array_converter", "uint8_converter",
+        "uint64_converter", "unicode_fs_encoded_converter",
+    };
+    for (size_t i = 0; i < sizeof of_3_14 / sizeof *of_3_14; i++) {
+        ck_assert(!dialect_adds_converter(&dialect_3_11, of_3_14[i]));
+        ck_assert(!dialect_adds_converter(&dialect_3_13, of_3_14[i]));
+        ck_assert(dialect_adds_converter(&dialect_3_14, of_3_14[i]));
+        ck_assert(dialect_adds_converter(&dialect_3_15, of_3_14[i]));
+    }
+    ck_assert(!dialect_adds_converter(&dialect_3_14,
+                                      "var_keyword_dict_converter"));
+    ck_assert(dialect_adds_converter(&dialect_3_15,
+                                     "var_keyword_dict_converter"));
+    ck_assert(!dialect_adds_converter(&dialect_3_15, "int_converter"));
+    /* and how 3.14 and 3.15 make *args's tuple */
+    ck_assert_str_eq(DIALECT_INHERITED(&dialect_3_14, varpos_tuple_from_array),
+                     "_PyTuple_FromArray");
+    ck_assert_str_eq(DIALECT_INHERITED(&dialect_3_14, varpos_tuple_include),
+                     "pycore_tuple.h");
+    ck_assert_str_eq(DIALECT_INHERITED(&dialect_3_15, varpos_tuple_from_array),
+                     "PyTuple_FromArray");
+    ck_assert_str_eq(DIALECT_INHERITED(&dialect_3_15, varpos_tuple_include), "");
+    ck_assert_ptr_null(DIALECT_INHERITED(&dialect_3_13, varpos_tuple_from_array));
+}
+END_TEST
+
 static Suite *dialect_suite(void)
 {
     Suite *s = suite_create("dialect");
@@ -174,6 +205,7 @@ static Suite *dialect_suite(void)
     tcase_add_test(tc, snippets_are_inherited);
     tcase_add_test(tc, messages_are_inherited);
     tcase_add_test(tc, converters_of_a_dialect);
+    tcase_add_test(tc, converters_added_by_a_dialect);
     suite_add_tcase(s, tc);
     return s;
 }
