@@ -188,6 +188,8 @@ typedef enum DialectMessage {
     MSG_REMOVE_PERMIT_LONG_SUMMARY, /* full name (3.15) */
     MSG_REMOVE_PERMIT_LONG_BODY,    /* full name (3.15) */
     MSG_C_DEFAULT_REQUIRED,         /* class, the default's repr (3.14) */
+    MSG_ACCESSOR_RETURN_TYPE,       /* "getter" or "setter" (3.13) */
+    MSG_ACCESSOR_PARAMETERS,        /* "getter" or "setter" (3.13) */
     MSG_COUNT
 } DialectMessage;
 
@@ -262,6 +264,10 @@ enum {
        buffer, and cleans it up; a '#' length is named after the
        parameter's C name, not its parser name (3.14) */
     FIX_VARPOS_CONVERTERS = 1u << 17,
+    /* the preprocessor monitor skips a line that ends inside a block
+       comment, a '#' line included, where 3.11's cpp.py still reads the
+       directive in it (and stops on an empty one) (3.13) */
+    FIX_CPP_SKIPS_COMMENTED = 1u << 18,
 };
 
 /* What 3.13 accepts and fixes over 3.11, which the newer dialects keep. */
@@ -273,7 +279,7 @@ enum {
      FIX_MODULE_REDEFINED | FIX_FUNCTION_NAME_FIRST |                        \
      FIX_KEYWORD_ONLY_AFTER_VARARG | FIX_CLONE_NEW_OR_INIT |                 \
      FIX_DEFINING_CLASS_POSITIONAL | FIX_BOOL_KEEPS_C_DEFAULT |              \
-     FIX_CONVERTER_CALL_CHECKED)
+     FIX_CONVERTER_CALL_CHECKED | FIX_CPP_SKIPS_COMMENTED)
 #define DIALECT_3_14_FIXES                                                   \
     (DIALECT_3_13_FIXES | FIX_PYOBJECT_SELF | FIX_GROUP_FLAGS_IN_ORDER |     \
      FIX_DEFAULT_TYPE_AFTER_INIT | FIX_GROUP_OPTIONAL_COUNTS |               \

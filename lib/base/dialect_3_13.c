@@ -317,6 +317,8 @@ static const DialectSnippet snippets_3_13[] = {
 /* Its wording of the messages the dialects word differently: f-strings
    with repr()s, one line where 3.11 broke lines. */
 static const char *const messages_3_13[MSG_COUNT] = {
+    [MSG_ACCESSOR_RETURN_TYPE] = "@%s method cannot define a return type",
+    [MSG_ACCESSOR_PARAMETERS] = "@%s methods cannot define parameters",
     [MSG_CHECKSUM_MISMATCH] =
         "Checksum mismatch! Expected %r, computed %r. Suggested fix: remove "
         "all generated code including the end marker, or use the '-f' "

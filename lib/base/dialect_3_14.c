@@ -180,6 +180,11 @@ static const char *const messages_3_14[MSG_COUNT] = {
     /* the converter found no C default for its default */
     [MSG_C_DEFAULT_REQUIRED] =
         "%s: c_default is required for default value %s",
+    /* the accessors named together, whichever it is */
+    [MSG_ACCESSOR_RETURN_TYPE] =
+        "@getter and @setter methods cannot define a return type",
+    [MSG_ACCESSOR_PARAMETERS] =
+        "@getter and @setter methods cannot define parameters",
 };
 
 const Dialect dialect_3_14 = {

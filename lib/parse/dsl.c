@@ -912,8 +912,8 @@ static ReturnConverter *resolve_return_converter(Clinic *c, DslState *d,
     const char *forced = returns ? text_strip(c->arena, returns) : "";
     if (*forced) {
         if (d->kind == FUNC_GETTER || d->kind == FUNC_SETTER)
-            clinic_fail(c, 0, "@%s method cannot define a return type",
-                        d->kind == FUNC_GETTER ? "getter" : "setter");
+            clinic_failm(c, 0, MSG_ACCESSOR_RETURN_TYPE,
+                         MSG_ARGS(d->kind == FUNC_GETTER ? "getter" : "setter"));
         if (d->kind == FUNC_METHOD_INIT)
             clinic_fail(c, 0, "__init__ methods cannot define a return type");
         return parse_return_annotation(c, full_name, returns);
@@ -1027,8 +1027,9 @@ static void state_parameters_start(Clinic *c, DslState *d, const char *line)
         return;
     }
     if (d->function->kind == FUNC_GETTER || d->function->kind == FUNC_SETTER)
-        clinic_fail(c, 0, "@%s methods cannot define parameters",
-                    d->function->kind == FUNC_GETTER ? "getter" : "setter");
+        clinic_failm(c, 0, MSG_ACCESSOR_PARAMETERS,
+                     MSG_ARGS(d->function->kind == FUNC_GETTER ? "getter"
+                                                               : "setter"));
     d->parameter_continuation = "";
     dsl_next_state(c, d, DSL_PARAMETER, line);
 }

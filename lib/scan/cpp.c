@@ -6,8 +6,8 @@
  * so a function can be wrapped in "#if CONDITION" exactly as clinic.py does.
  * The port is deliberately literal, quirks included: cpp.py looks at
  * Python str.strip()/split() whitespace, still sees a '#' directive on a
- * line inside a multi-line comment, and refuses a comment opener inside a
- * comment.
+ * line inside a multi-line comment (3.11's; 3.13's skips it), and refuses
+ * a comment opener inside a comment.
  */
 #include "scan/cpp.h"
 
@@ -526,6 +526,8 @@ void cpp_writeline_n(Clinic *c, CppMonitor *m, const char *text, size_t len,
         end = rstrip_end(s, line_comment);
 
     if (s == end || *s != '#')
+        return;
+    if (m->in_comment && (c->dialect->fixes & FIX_CPP_SKIPS_COMMENTED))
         return;
     directive(c, m, s + 1, end, lineno);
 }
