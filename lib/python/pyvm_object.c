@@ -47,6 +47,7 @@ PyValue vm_native(PyVM *vm, const char *name, PyNativeFn fn, void *data,
     n->data = data;
     n->is_method = is_method;
     n->self_type = NULL;
+    n->host = false;
     return vm_obj(n);
 }
 
@@ -538,7 +539,10 @@ bool vm_getattr_opt(PyVM *vm, PyValue obj, const char *name, PyValue *out)
     if (type->host && vm_is_kind(obj, OBJ_INSTANCE) && type->host->getattr) {
         if (!((PyInstance *)obj.obj)->host)
             host_gone(vm, obj);
-        if (type->host->getattr(vm, obj.obj, name, out))
+        vm_host_enter(vm);
+        bool found = type->host->getattr(vm, obj.obj, name, out);
+        vm_host_leave(vm);
+        if (found)
             return true;
     }
 
@@ -628,7 +632,10 @@ void vm_setattr(PyVM *vm, PyValue obj, const char *name, PyValue v)
     if (type->host && vm_is_kind(obj, OBJ_INSTANCE) && type->host->setattr) {
         if (!((PyInstance *)obj.obj)->host)
             host_gone(vm, obj);
-        if (type->host->setattr(vm, obj.obj, name, v))
+        vm_host_enter(vm);
+        bool done = type->host->setattr(vm, obj.obj, name, v);
+        vm_host_leave(vm);
+        if (done)
             return;
     }
     PyValue cv;
@@ -906,7 +913,9 @@ PyObj *pyvm_instance_dict(PyValue v)
 PyValue pyvm_native(PyVM *vm, const char *name, PyNativeFn fn, void *data,
                     bool is_method)
 {
-    return vm_native(vm, name, fn, data, is_method);
+    PyValue v = vm_native(vm, name, fn, data, is_method);
+    ((PyNative *)v.obj)->host = true;
+    return v;
 }
 
 PyNativeFn pyvm_native_fn(PyValue v, void **data)
