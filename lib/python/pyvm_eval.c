@@ -883,16 +883,22 @@ static PyValue eval(PyVM *vm, Env *env, const PyExpr *e)
         return vm_getitem(vm, obj, subscript_key(vm, env, e->right));
     }
     case PX_TUPLE: {
+        /* the items gathered as temporaries, given back once copied */
         size_t n;
+        TempMark mark = vm_temp_mark(vm);
         PyValue *items = display_items(vm, env, e->items, e->nitems, &n);
-        return vm_make_tuple(vm, items, n);
+        PyValue t = vm_make_tuple(vm, items, n);
+        vm_temp_release(vm, mark);
+        return t;
     }
     case PX_LIST: {
         size_t n;
+        TempMark mark = vm_temp_mark(vm);
         PyValue *items = display_items(vm, env, e->items, e->nitems, &n);
         PyList *l = vm_list_new(vm, n);
         for (size_t i = 0; i < n; i++)
             vm_list_append(vm, l, items[i]);
+        vm_temp_release(vm, mark);
         return vm_obj(l);
     }
     case PX_SET:

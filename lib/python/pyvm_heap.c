@@ -3,12 +3,15 @@
  *
  * Objects live in the file's arena and are not freed one by one, which
  * bounds nothing but the arena: a loop that makes and drops a 1,000-byte
- * str per round would fill the memory cap with dead text.  So buffers of
- * VM_BIG_MIN bytes or more (the text of a str, bytes or int, the items of
- * a list or tuple, a dict's or set's tables) are malloc'd blocks, freed
- * by a mark-and-sweep collection when nothing refers to them any more;
- * smaller things stay in the arena, where each statement can add only a
- * little (the step and work budgets bound their total).
+ * str per round would fill the memory cap with dead text.  So what holds
+ * values and what grows with them, made while Python code runs, are
+ * malloc'd blocks, freed by a mark-and-sweep collection when nothing
+ * refers to them any more: lists, dicts and sets and their arrays, the
+ * items of tuples, and text (of a str, bytes or int) of VM_BIG_MIN bytes
+ * or more.  Smaller text, and the other objects (instances, functions,
+ * classes, iterators), stay in the arena, where each statement can add
+ * only a little (the step and work budgets bound their total); they are
+ * read by the collection, so what they refer to stays.
  *
  * The collection is conservative, as Boehm's is: any word that points
  * into a block (its start, inside it, or just past its end) keeps it.
@@ -107,6 +110,9 @@ static void *heap_alloc(PyVM *vm, size_t size, bool text)
         arena_on_free(vm->a, heap_free_all, vm);
     }
     VmHeap *h = vm->heap;
+    /* a unit a byte: what makes a buffer writes it at least once, and
+       the memory cap no longer bounds how many a loop makes */
+    vm_work(vm, size);
     if (h->since + size > VM_COLLECT_EVERY && h->since + size > h->scanned)
         vm_collect_garbage(vm);
     vm_reserve(vm, size);
@@ -133,16 +139,24 @@ void *vm_plain_alloc(PyVM *vm, size_t size)
     return heap_alloc(vm, size, true);
 }
 
+char *vm_strndup(PyVM *vm, const char *s, size_t n)
+{
+    char *p = vm_text_alloc(vm, n);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
 void *vm_items_uninit(PyVM *vm, size_t size)
 {
-    if (size < VM_BIG_MIN || !collectable_now(vm))
+    if (!collectable_now(vm))
         return arena_alloc_uninit(vm->a, size);
     return heap_alloc(vm, size, false);
 }
 
 void *vm_items_alloc(PyVM *vm, size_t size)
 {
-    if (size < VM_BIG_MIN || !collectable_now(vm))
+    if (!collectable_now(vm))
         return arena_alloc(vm->a, size);
     return memset(heap_alloc(vm, size, false), 0, size);
 }
@@ -166,6 +180,14 @@ void vm_int_scratch_reset(PyVM *vm)
 {
     arena_reset(vm->int_scratch);
     arena_set_grow_hook(vm->int_scratch, vm_arena_growing, vm);
+}
+
+void *vm_alloc_container(PyVM *vm, size_t size, ObjKind kind, PyClass *type)
+{
+    PyObj *o = vm_items_alloc(vm, size);
+    o->kind = kind;
+    o->type = type;
+    return o;
 }
 
 void vm_host_enter(PyVM *vm)

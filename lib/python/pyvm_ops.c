@@ -35,7 +35,7 @@ PyValue vm_make_int64(PyVM *vm, int64_t i)
     while (u /= 10);
     if (i < 0)
         *--p = '-';
-    return py_make_int(arena_strndup(vm->a, p, (size_t)(buf + sizeof buf - p)));
+    return py_make_int(vm_strndup(vm, p, (size_t)(buf + sizeof buf - p)));
 }
 
 PyValue vm_make_float(double d)

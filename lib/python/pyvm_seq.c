@@ -257,18 +257,9 @@ PyList *vm_list_new(PyVM *vm, size_t cap)
     cap = cap ? cap : 4;
     if (cap > 4096)
         vm_reserve(vm, cap * sizeof(PyValue));
-    if (cap * sizeof(PyValue) < VM_BIG_MIN) {
-        PyList *l = vm_alloc_obj(vm, sizeof *l, OBJ_LIST, vm->types[T_LIST]);
-        l->cap = cap;
-        l->items = vm_items_array(vm, PyValue, cap);
-        return l;
-    }
-    /* a big list made at once ([0] * n, list(x), a slice): the list and
-       its items in one buffer, so that when the list is dropped nothing
-       in the arena keeps its items (pyvm_heap.c) */
-    PyList *l = vm_items_alloc(vm, sizeof *l + cap * sizeof(PyValue));
-    l->ob.kind = OBJ_LIST;
-    l->ob.type = vm->types[T_LIST];
+    /* the list and its first items in one buffer (pyvm_heap.c) */
+    PyList *l = vm_alloc_container(vm, sizeof *l + cap * sizeof(PyValue),
+                                   OBJ_LIST, vm->types[T_LIST]);
     l->cap = cap;
     l->items = (PyValue *)(l + 1);
     return l;

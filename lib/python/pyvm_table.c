@@ -60,7 +60,7 @@ PyValue *vm_dict_made(PyDict *d, size_t e)
 
 PyDict *vm_dict_new(PyVM *vm)
 {
-    return vm_alloc_obj(vm, sizeof(PyDict), OBJ_DICT, vm->types[T_DICT]);
+    return vm_alloc_container(vm, sizeof(PyDict), OBJ_DICT, vm->types[T_DICT]);
 }
 
 static void place_entries(PyDict *d)
@@ -386,9 +386,9 @@ PyDict *vm_dict_copy(PyVM *vm, const PyDict *d)
 
 PySet *vm_set_new(PyVM *vm, bool frozen)
 {
-    PySet *s = vm_alloc_obj(vm, sizeof(PySet), OBJ_SET,
+    PySet *s = vm_alloc_container(vm, sizeof(PySet), OBJ_SET,
                             vm->types[frozen ? T_FROZENSET : T_SET]);
-    s->table = arena_array_of(vm->a, SetEntry, SET_MINSIZE);
+    s->table = vm_items_array(vm, SetEntry, SET_MINSIZE);
     s->mask = SET_MINSIZE - 1;
     s->frozen = frozen;
     return s;

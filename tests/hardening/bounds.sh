@@ -170,6 +170,32 @@ check set-loop bounded 4
 block steps 'i = 0' 'while True:' '    i += 1'
 check steps "error ran more than 2000000 steps" 4
 
+# ---- memory counted live: what a loop drops is freed ------------------------
+# each makes more than the 512 MiB cap in all, and keeps little: before
+# big buffers were collected each ended in a false MemoryError; each must
+# also stay well under the cap (256 MiB)
+block live-slices 'for i in range(600000):' '    s = "x" * 1000' '    t = s[1:]'
+check live-slices ok 0 "$LIMIT_S" 262144
+block live-list 'l = []' 'for i in range(400000):' '    l.append("y" * 1000)' \
+    '    l.pop()' 'assert l == []'
+check live-list ok 0 "$LIMIT_S" 262144
+block live-list-new 'for i in range(1000):' '    l = [i] * 100000' 'assert len(l) == 100000'
+check live-list-new ok 0 "$LIMIT_S" 262144
+block live-tuple 'for i in range(600000):' '    t = ("x" * 1000,) * 4'
+check live-tuple ok 0 "$LIMIT_S" 262144
+block live-dict 'for j in range(200):' '    d = {i: "z" * 300 for i in range(5000)}' \
+    'assert len(d) == 5000'
+check live-dict ok 0 "$LIMIT_S" 262144
+block live-dict-del 'd = {}' 'for i in range(600000):' '    d[i % 1000] = "z" * 1000' \
+    '    if i % 1000 == 999:' '        del d[i % 1000]'
+check live-dict-del ok 0 "$LIMIT_S" 262144
+block live-bigint 'x = 10 ** 4000' 'for i in range(60000):' '    y = x + i' \
+    'assert y - x == 59999'
+check live-bigint ok 0 "$LIMIT_S" 262144
+# what is truly kept still meets the cap, at its statement
+block live-kept 'keep = []' 'for i in range(700):' '    keep.append("k" * (1 << 20))'
+check live-kept "error MemoryError: the python block used more than 512 MiB" 4
+
 # ---- memory running out below the cap: the statement's line ----------------
 block oom 's = []' 'while True:' '    s.append("x" * 100000)'
 rc=0
