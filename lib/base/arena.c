@@ -244,6 +244,12 @@ void arena_set_grow_hook(Arena *a, void (*fn)(void *context, size_t size),
     a->grow_context = context;
 }
 
+void (*arena_grow_hook_of(const Arena *a, void **context))(void *, size_t)
+{
+    *context = a->grow_context;
+    return a->grow_hook;
+}
+
 void arena_on_free(Arena *a, void (*fn)(void *context), void *context)
 {
     OnFree *f = arena_alloc_raw(a, sizeof *f);

@@ -66,6 +66,10 @@ void arena_each_span(const Arena *a,
                      void (*fn)(void *context, const void *p, size_t n),
                      void *context);
 
+/* The grow hook set now (NULL: none), and its context in *context: for
+   a user that sets its own for a while and chains to it. */
+void (*arena_grow_hook_of(const Arena *a, void **context))(void *, size_t);
+
 /* Whether p points into memory a handed out. */
 bool arena_owns(const Arena *a, const void *p);
 

@@ -220,15 +220,18 @@ void vm_reserve(PyVM *vm, size_t bytes)
         vm_collect_garbage(vm);
         passed = cap_passed(vm, bytes);
     }
-    if (passed == 1)
-        memory_error(vm, arena_printf(vm->a, "the python block used more "
-                     "than %zu MiB: clinic stops it there",
-                     vm->memory_limit >> 20));
-    if (passed == 2)
-        memory_error(vm, arena_printf(vm->a, "the python blocks of the "
-                     "files being processed at once used the %zu MiB "
-                     "clinic shares among them: clinic stops this one "
-                     "there", MEMORY_POOL >> 20));
+    if (!passed)
+        return;
+    /* the message's memory is not checked again: the arena growing for
+       it would call here, and again, until the stack overflowed */
+    vm->reserving = true;
+    memory_error(vm, passed == 1
+        ? arena_printf(vm->a, "the python block used more than %zu MiB: "
+                       "clinic stops it there", vm->memory_limit >> 20)
+        : arena_printf(vm->a, "the python blocks of the files being "
+                       "processed at once used the %zu MiB clinic shares "
+                       "among them: clinic stops this one there",
+                       MEMORY_POOL >> 20));
 }
 
 /* The arena is about to grow by size: while the interpreter runs, that
