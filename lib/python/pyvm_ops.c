@@ -787,13 +787,13 @@ PyValue vm_unaryop(PyVM *vm, const char *op, PyValue x)
         bool small = vm_as_int64(x, &i);
         if (!strcmp(op, "USub"))
             return small && i != INT64_MIN ? vm_make_int64(vm, -i)
-                                           : py_make_int(pyint_negate(vm->a, int_text(x)));
+                                           : big(vm, pyint_negate(int_scratch(vm), int_text(x)));
         if (!strcmp(op, "UAdd"))
             return small ? vm_make_int64(vm, i) : x;
         if (!strcmp(op, "Invert"))
             return small && i != INT64_MIN
                        ? vm_make_int64(vm, ~i)
-                       : py_make_int(pyint_sub(vm->a, pyint_negate(vm->a, int_text(x)), "1"));
+                       : big(vm, pyint_sub(int_scratch(vm), pyint_negate(int_scratch(vm), int_text(x)), "1"));
     }
     if (x.kind == PY_FLOAT) {
         if (!strcmp(op, "USub"))
@@ -1025,6 +1025,8 @@ int64_t vm_hash(PyVM *vm, PyValue v)
         if (pyint_to_i64(v.s, &i) && i > -((INT64_C(1) << 61) - 1) &&
             i < (INT64_C(1) << 61) - 1)
             return i == -1 ? -2 : i;
+        /* ten additions a digit */
+        vm_work(vm, vm_work_of(strlen(v.s), 4 * WORK_DIGIT));
         return pyint_hash(v.s);
     }
     case PY_FLOAT: {

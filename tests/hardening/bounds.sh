@@ -167,6 +167,14 @@ block hash-loop 'x = tuple(range(1000000))' 'for i in range(100000):' '    y = h
 check hash-loop bounded 4
 block set-loop 'x = set(range(300000))' 'for i in range(100000):' '    y = x | x'
 check set-loop bounded 4
+# big-int work not charged before: hash() of a 90,000-digit int (over 60 s
+# for this loop), round() to tens, negation
+block hash-int-loop 'x = 1 << 300000' 'for i in range(100000):' '    y = hash(x)'
+check hash-int-loop "error did more work than clinic allows" 4
+block round-int-loop 'x = 1 << 300000' 'for i in range(100000):' '    y = round(x, -5)'
+check round-int-loop bounded 4
+block negate-loop 'x = 1 << 300000' 'for i in range(100000):' '    y = -x'
+check negate-loop bounded 4
 block steps 'i = 0' 'while True:' '    i += 1'
 check steps "error ran more than 2000000 steps" 4
 
