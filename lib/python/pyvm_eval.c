@@ -176,7 +176,7 @@ static void delete_name(PyVM *vm, Env *env, const char *name)
 static Env *new_env(PyVM *vm, EnvKind kind, const PyScope *scope, Env *outer,
                     PyDict *globals)
 {
-    Env *e = arena_new_of(vm->a, Env);
+    Env *e = vm_items_alloc(vm, sizeof *e);   /* collectable */
     e->kind = kind;
     e->vars = vm_dict_new(vm);
     if (kind == ENV_FUNCTION)   /* its names are known: no growing */

@@ -16,6 +16,10 @@
 
 void *vm_alloc_obj(PyVM *vm, size_t size, ObjKind kind, PyClass *type)
 {
+    /* collectable (pyvm_heap.c), but classes: the lookup cache knows
+       them by address, which a freed one's successor could take */
+    if (kind != OBJ_CLASS)
+        return vm_alloc_container(vm, size, kind, type);
     PyObj *o = arena_alloc(vm->a, size);
     o->kind = kind;
     o->type = type;
@@ -269,12 +273,16 @@ PyValue vm_instantiate(PyVM *vm, PyClass *cls, const PyValue *args,
     PyClass *owner;
     if (vm_lookup(cls, "__init__", &init, &owner) &&
         owner != vm->types[T_OBJECT] && owner != vm->types[T_BASE_EXCEPTION]) {
-        PyValue *full = arena_array_of(vm->a, PyValue, nargs + 1);
+        /* a temporary: an arena array would keep self for good
+           (pyvm_heap.c) */
+        TempMark mark = vm_temp_mark(vm);
+        PyValue *full = vm_temp_array(vm, PyValue, nargs + 1);
         full[0] = self;
         if (nargs)
             memcpy(full + 1, args, nargs * sizeof *args);
         PyValue r = vm_call_link(vm, init, full, nargs + 1, kwnames, kwvalues,
                                  nkw);
+        vm_temp_release(vm, mark);
         if (r.kind != PY_NONE)
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "__init__() should return None, not '%s'",

@@ -200,6 +200,11 @@ check live-dict-del ok 0 "$LIMIT_S" 262144
 block live-bigint 'x = 10 ** 4000' 'for i in range(60000):' '    y = x + i' \
     'assert y - x == 59999'
 check live-bigint ok 0 "$LIMIT_S" 262144
+# dropped instances, closures and iterators let go of what they hold
+block live-objects 'class B:' '    def __init__(self, v):' '        self.v = v' \
+    'def mk(s):' '    return lambda: s' 'for i in range(150000):' \
+    '    b = B("x" * 2000)' '    f = mk("y" * 2000)' '    it = iter(["z" * 2000])'
+check live-objects ok 0 "$LIMIT_S" 393216
 # what is kept through collections is intact: strings, slices, tuples,
 # dicts, closures and instances kept among 120 MB dropped, summed as
 # python3 sums them
