@@ -1,38 +1,40 @@
 /*
- * pyvm_heap.c — big buffers the interpreter can free before its arena.
+ * pyvm_heap.c — what the interpreter can free before its arena.
  *
- * Objects live in the file's arena and are not freed one by one, which
- * bounds nothing but the arena: a loop that makes and drops a 1,000-byte
- * str per round would fill the memory cap with dead text.  So what holds
- * values and what grows with them, made while Python code runs, are
- * malloc'd blocks, freed by a mark-and-sweep collection when nothing
- * refers to them any more: lists, dicts and sets and their arrays, the
- * items of tuples, and text (of a str, bytes or int) of VM_BIG_MIN bytes
- * or more.  Smaller text, and the other objects (instances, functions,
- * classes, iterators), stay in the arena, where each statement can add
- * only a little (the step and work budgets bound their total); they are
- * read by the collection, so what they refer to stays.
+ * The file's arena is not freed one by one, which bounds nothing but the
+ * arena: a loop that makes and drops a 1,000-byte str per round would
+ * fill the memory cap with dead text.  So what Python code makes while it
+ * runs is malloc'd blocks here, freed by a mark-and-sweep collection when
+ * nothing refers to them any more: every object but classes (lists,
+ * dicts, sets, instances, functions, iterators, ...), the arrays of
+ * values and tables they hold, the items of tuples, the scopes closures
+ * keep, and text (of a str, bytes or int) of VM_BIG_MIN bytes or more.
+ * Smaller text, classes, and what the host and the bootstrap make, stay
+ * in the arena, where each statement can add only a little (the step and
+ * work budgets bound their total); the arena is read by the collection,
+ * so what they refer to stays.
  *
  * The collection is conservative, as Boehm's is: any word that points
  * into a block (its start, inside it, or just past its end) keeps it.
- * Words are read from the arena (every object refers to its buffers from
- * there, and the temporaries are in it), the C stack and registers of the run, and the
- * blocks kept, transitively; text blocks hold no pointers and are not
- * read.  So no pointer the interpreter holds, typed or not, is missed.
+ * Words are read from the arena (the objects that stay, and the
+ * temporaries), the C stack and registers of the run, and the blocks
+ * kept, transitively; text blocks hold no pointers and are not read.  So
+ * no pointer the interpreter holds, typed or not, is missed; a dead one
+ * left in the arena keeps its block, which costs memory, never safety.
  *
  * The host (clinic) keeps pointers into values in memory the collection
  * does not read (its own structs, malloc'd arrays).  It never sees a
  * block that can be freed: only what a run allocates while Python code
  * runs can be freed, and every block becomes permanent (kept with the
  * arena) whenever control passes to the host: when the outermost run
- * returns or raises, and before a host native or a host class's
- * attribute hook is called.  What a run allocates while the host runs
- * inside it (a host native calling back) goes to the arena.
+ * returns or raises, and before a host native or a host class's hook is
+ * called.  What a run allocates while the host runs inside it (a host
+ * native calling back) goes to the arena.
  *
  * A collection runs when the blocks allocated since the last one pass
- * VM_COLLECT_EVERY bytes and what the last one read and kept (so that the
- * time spent collecting is a bounded share of the time spent
- * allocating), or when a cap is reached; a file whose python blocks use less never collects.
+ * VM_COLLECT_EVERY bytes and what the last one read and kept (so that
+ * collecting costs a bounded share of allocating), or when a cap is
+ * reached; a file whose python blocks allocate less never collects.
  */
 #include "python/pyvm_int.h"
 

@@ -481,10 +481,11 @@ static inline TempMark vm_temp_mark(const PyVM *vm)
 }
 void vm_temp_release(PyVM *vm, TempMark m);
 #define vm_temp_array(vm, T, n) ((T *)vm_temp_alloc((vm), sizeof(T) * (n)))
-/* pyvm_heap.c: buffers freed by a collection when dropped (see there):
-   containers and value arrays, and text of VM_BIG_MIN bytes and more;
-   smaller text comes from the arena.  A collection runs once VM_COLLECT_EVERY bytes of them
-   were allocated (and as much as the last one kept), or at a cap. */
+/* pyvm_heap.c: what is freed by a collection when dropped (see there):
+   objects but classes, value arrays, and text of VM_BIG_MIN bytes and
+   more; smaller text comes from the arena.  A collection runs once
+   VM_COLLECT_EVERY bytes were allocated (and as much as the last one
+   read), or at a cap. */
 enum {
     VM_BIG_MIN = 256,
     VM_COLLECT_EVERY = 32 << 20,
@@ -506,7 +507,7 @@ void *vm_items_alloc(PyVM *vm, size_t size);
 void *vm_items_uninit(PyVM *vm, size_t size);
 #define vm_items_array(vm, T, n) ((T *)vm_items_alloc((vm), sizeof(T) * (n)))
 #define vm_plain_array(vm, T, n) ((T *)vm_plain_alloc((vm), sizeof(T) * (n)))
-/* A list, dict or set (vm_alloc_obj's work), collectable. */
+/* An object (vm_alloc_obj's work), collectable. */
 void *vm_alloc_container(PyVM *vm, size_t size, ObjKind kind, PyClass *type);
 /* What the buffers and the big-int work arena hold now. */
 size_t vm_heap_bytes(const PyVM *vm);

@@ -787,13 +787,17 @@ PyValue vm_unaryop(PyVM *vm, const char *op, PyValue x)
         bool small = vm_as_int64(x, &i);
         if (!strcmp(op, "USub"))
             return small && i != INT64_MIN ? vm_make_int64(vm, -i)
-                                           : big(vm, pyint_negate(int_scratch(vm), int_text(x)));
+                                           : big(vm, pyint_negate(int_scratch(vm),
+                                                                  int_text(x)));
         if (!strcmp(op, "UAdd"))
             return small ? vm_make_int64(vm, i) : x;
         if (!strcmp(op, "Invert"))
             return small && i != INT64_MIN
                        ? vm_make_int64(vm, ~i)
-                       : big(vm, pyint_sub(int_scratch(vm), pyint_negate(int_scratch(vm), int_text(x)), "1"));
+                       : big(vm, pyint_sub(int_scratch(vm),
+                                           pyint_negate(int_scratch(vm),
+                                                        int_text(x)),
+                                           "1"));
     }
     if (x.kind == PY_FLOAT) {
         if (!strcmp(op, "USub"))
