@@ -173,6 +173,14 @@ bool arena_owns(const Arena *a, const void *p)
     return false;
 }
 
+void arena_each_span(const Arena *a,
+                     void (*fn)(void *context, const void *p, size_t n),
+                     void *context)
+{
+    for (const Chunk *c = a->head; c; c = c->next)
+        fn(context, c->data, chunk_used(a, c));
+}
+
 /* size bytes (rounded) from a new chunk. */
 static __attribute__((noinline)) void *arena_grow(Arena *a, size_t size)
 {
@@ -234,6 +242,12 @@ void arena_set_grow_hook(Arena *a, void (*fn)(void *context, size_t size),
 {
     a->grow_hook = fn;
     a->grow_context = context;
+}
+
+void (*arena_grow_hook_of(const Arena *a, void **context))(void *, size_t)
+{
+    *context = a->grow_context;
+    return a->grow_hook;
 }
 
 void arena_on_free(Arena *a, void (*fn)(void *context), void *context)

@@ -59,6 +59,17 @@ void arena_on_free(Arena *a, void (*fn)(void *context), void *context);
 void arena_set_grow_hook(Arena *a, void (*fn)(void *context, size_t size),
                          void *context);
 
+/* Calls fn(context, start, size) for each span of memory a handed out
+   (the chunks' used parts): for a collector that looks for pointers in
+   it.  The spans may hold bytes never written. */
+void arena_each_span(const Arena *a,
+                     void (*fn)(void *context, const void *p, size_t n),
+                     void *context);
+
+/* The grow hook set now (NULL: none), and its context in *context: for
+   a user that sets its own for a while and chains to it. */
+void (*arena_grow_hook_of(const Arena *a, void **context))(void *, size_t);
+
 /* Whether p points into memory a handed out. */
 bool arena_owns(const Arena *a, const void *p);
 

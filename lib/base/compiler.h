@@ -1,9 +1,10 @@
 /*
  * compiler.h — the compiler's builtins the rest of clinic uses: bit scans
  * over the masks the vector compares give (simd.h), and the address of
- * the stack (the interpreter's bound on recursion measures it).  gcc and
- * clang have them; elsewhere, and in the CLINIC_NO_SIMD build (which is
- * how make simd runs these portable paths), they are plain C.
+ * the stack (the interpreter's bound on recursion measures it, its
+ * collection reads it), and the function attributes the collection needs.
+ * gcc and clang have them; elsewhere, and in the CLINIC_NO_SIMD build
+ * (which is how make simd runs these portable paths), they are plain C.
  */
 #ifndef CLINIC_COMPILER_H
 #define CLINIC_COMPILER_H
@@ -58,6 +59,17 @@ static inline unsigned clinic_highest_bit(unsigned mask)
 #define CLINIC_STACK_ADDRESS() ((uintptr_t)__builtin_frame_address(0))
 #else
 #define CLINIC_STACK_ADDRESS() ((uintptr_t)(void *)&(char){0})
+#endif
+
+/* A function that keeps a frame of its own (CLINIC_NOINLINE), and one
+   whose reads the address sanitizer does not check: it reads stack and
+   arena words only to compare them (CLINIC_NO_SANITIZE_ADDRESS). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CLINIC_NOINLINE __attribute__((noinline))
+#define CLINIC_NO_SANITIZE_ADDRESS __attribute__((no_sanitize_address))
+#else
+#define CLINIC_NOINLINE
+#define CLINIC_NO_SANITIZE_ADDRESS
 #endif
 
 #endif

@@ -29,6 +29,8 @@ void pyblock_parse_block(Clinic *c, Block *block)
     int first_line = block->body_line > 0 ? block->body_line : block->line + 1;
     PyParseError err;
     c->line = block->line;     /* fail()'s line, as the driver's */
+    /* made first, so that the tree's memory counts in the run's */
+    PyVM *vm = converters_python(c);
     PyProgram *prog = pyvm_parse(c->arena, src, first_line, &err);
     if (!prog) {
         if (!err.kind)
@@ -37,7 +39,6 @@ void pyblock_parse_block(Clinic *c, Block *block)
         clinic_fail(c, err.line, "Exception raised during parsing:\n%s: %s",
                     err.kind, err.msg);
     }
-    PyVM *vm = converters_python(c);
     if (!pyvm_run(vm, prog, pyvm_dict_new(vm))) {
         const PyError *e = pyvm_error(vm);
         clinic_fail(c, e->line, "Exception raised during parsing:\n%s",

@@ -721,8 +721,12 @@ static PyValue b_round(PyVM *vm, const PyArgs *a, void *data)
         const char *digits = x.s + (x.s[0] == '-');
         if (strlen(digits) < places)
             return vm_make_int64(vm, 0);
-        /* round half to even at 10**places */
+        /* round half to even at 10**places: 10**places made (its
+           squarings), x divided by it, and the quotient multiplied */
+        double limbs = (double)places / 9 + 1;
+        vm_work(vm, (uint64_t)(limbs * limbs) * WORK_LIMB * 2);
         char *m = pyint_pow(vm->a, "10", places), *q, *r;
+        vm_int_work(vm, x.s, m, 3);
         pyint_divmod(vm->a, x.s, m, &q, &r);
         char *twice = pyint_mul(vm->a, r, "2");
         int c = pyint_cmp(twice, m);

@@ -144,10 +144,11 @@ void pyvm_raise(PyVM *vm, const char *type, const char *fmt, ...)
    More memory than a python block can mean is stopped too: the arena
    only grows while a file is processed, and a runaway block would take
    the machine down before clinic could report it.  What an interpreter
-   counts is its arena's growth since it was made (its file's memory from
-   its first python block on: objects are not freed one by one), checked
-   as work goes (vm_work_check) and before every big allocation, against
-   two caps:
+   counts is its live memory: its arena's growth since it was made (its
+   file's memory from its first python block on: small objects are not
+   freed one by one) and the big buffers not freed yet (pyvm_heap.c; a
+   cap reached collects them first), checked as work goes
+   (vm_work_check) and before every big allocation, against two caps:
      - the file's own, memory_limit (512 MiB);
      - the run's: all interpreters of the process, one per file being
        worked on (clinic -j N), share one pool of MEMORY_POOL bytes.
@@ -191,26 +192,46 @@ _Noreturn static void memory_error(PyVM *vm, const char *msg)
     vm_throw(vm, exc);
 }
 
-void vm_reserve(PyVM *vm, size_t bytes)
+/* Which cap taking `bytes` more would pass: 0 none, 1 the file's, 2 the
+   run's. */
+static int cap_passed(PyVM *vm, size_t bytes)
 {
-    if (vm->reserving)
-        return;
-    size_t used = arena_bytes(vm->a) - vm->arena_base;
+    size_t used = arena_bytes(vm->a) - vm->arena_base + vm_heap_bytes(vm);
     size_t want = bytes > SIZE_MAX / 2 ? SIZE_MAX / 2 : used + bytes;
     draw_from_pool(vm, used);
     want = want > vm->memory_slack ? want - vm->memory_slack : 0;
     if (want > vm->memory_limit)
-        memory_error(vm, arena_printf(vm->a, "the python block used more "
-                     "than %zu MiB: clinic stops it there",
-                     vm->memory_limit >> 20));
+        return 1;
     if (want > MEMORY_FLOOR) {
         size_t others = atomic_load(&memory_pool_drawn) - vm->pool_drawn;
         if (others + (want - MEMORY_FLOOR) > MEMORY_POOL)
-            memory_error(vm, arena_printf(vm->a, "the python blocks of the "
-                         "files being processed at once used the %zu MiB "
-                         "clinic shares among them: clinic stops this one "
-                         "there", MEMORY_POOL >> 20));
+            return 2;
     }
+    return 0;
+}
+
+void vm_reserve(PyVM *vm, size_t bytes)
+{
+    if (vm->reserving)
+        return;
+    int passed = cap_passed(vm, bytes);
+    if (passed) {
+        /* what is dead is not counted */
+        vm_collect_garbage(vm);
+        passed = cap_passed(vm, bytes);
+    }
+    if (!passed)
+        return;
+    /* the message's memory is not checked again: the arena growing for
+       it would call here, and again, until the stack overflowed */
+    vm->reserving = true;
+    memory_error(vm, passed == 1
+        ? arena_printf(vm->a, "the python block used more than %zu MiB: "
+                       "clinic stops it there", vm->memory_limit >> 20)
+        : arena_printf(vm->a, "the python blocks of the files being "
+                       "processed at once used the %zu MiB clinic shares "
+                       "among them: clinic stops this one there",
+                       MEMORY_POOL >> 20));
 }
 
 /* The arena is about to grow by size: while the interpreter runs, that
@@ -325,13 +346,19 @@ bool vm_protect(PyVM *vm, void (*f)(PyVM *, void *), void *ctx)
     int line = vm->line;
     if (!h.prev)   /* the outermost run: calls measure the stack from here */
         vm->stack_base = CLINIC_STACK_ADDRESS();
+    int in_host = vm->in_host;
     vm->handler = &h;
     if (setjmp(h.jb) == 0) {
         f(vm, ctx);
         vm->handler = h.prev;
+        if (!h.prev)   /* the host may keep what the run made */
+            vm_heap_promote(vm);
         return true;
     }
     vm->handler = h.prev;
+    vm->in_host = in_host;
+    if (!h.prev)
+        vm_heap_promote(vm);
     vm->frame = h.frame;
     vm->depth = h.depth;
     vm->nin_repr = h.nin_repr;
@@ -677,7 +704,11 @@ PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 check_self(vm, n, args, nargs);
             PyArgs a = { args, nargs, kwnames, kwvalues, nkw };
             vm_enter(vm, "");
+            if (n->host)
+                vm_host_enter(vm);
             PyValue r = n->fn(vm, &a, n->data);
+            if (n->host)
+                vm_host_leave(vm);
             vm_leave(vm);
             return r;
         }

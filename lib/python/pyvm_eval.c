@@ -176,7 +176,7 @@ static void delete_name(PyVM *vm, Env *env, const char *name)
 static Env *new_env(PyVM *vm, EnvKind kind, const PyScope *scope, Env *outer,
                     PyDict *globals)
 {
-    Env *e = arena_new_of(vm->a, Env);
+    Env *e = vm_items_alloc(vm, sizeof *e);   /* collectable */
     e->kind = kind;
     e->vars = vm_dict_new(vm);
     if (kind == ENV_FUNCTION)   /* its names are known: no growing */
@@ -500,8 +500,11 @@ PyValue vm_make_class(PyVM *vm, const char *name, const PyValue *bases,
         cls->qualname = qual->s;
         vm_dict_del(vm, dict, vm_make_str(vm, "__qualname__", 12));
     }
-    if (cls->host && cls->host->class_created)
+    if (cls->host && cls->host->class_created) {
+        vm_host_enter(vm);
         cls->host->class_created(vm, &cls->ob);
+        vm_host_leave(vm);
+    }
     return vm_obj(cls);
 }
 
@@ -628,6 +631,41 @@ static PyValue make_slice(PyVM *vm, Env *env, const PyExpr *e)
     s->stop = e->right ? eval(vm, env, e->right) : py_none;
     s->step = e->test ? eval(vm, env, e->test) : py_none;
     return vm_obj(s);
+}
+
+/* Whether obj[a:b] reads the slice and drops it (a built-in sequence):
+   then the slice is a temporary, not arena memory a loop of slices
+   would fill. */
+static bool slice_not_kept(PyVM *vm, PyValue obj)
+{
+    switch (obj.kind) {
+    case PY_STR:
+    case PY_BYTES:
+    case PY_TUPLE:
+        return true;
+    case PY_OBJECT:
+        return obj.obj->kind == OBJ_LIST && obj.obj->type == vm->types[T_LIST];
+    default:
+        return false;
+    }
+}
+
+static PyValue temp_slice_getitem(PyVM *vm, Env *env, PyValue obj,
+                                  const PyExpr *e)
+{
+    PyValue start = e->left ? eval(vm, env, e->left) : py_none;
+    PyValue stop = e->right ? eval(vm, env, e->right) : py_none;
+    PyValue step = e->test ? eval(vm, env, e->test) : py_none;
+    TempMark mark = vm_temp_mark(vm);
+    PySlice *s = vm_temp_alloc(vm, sizeof *s);
+    s->ob.kind = OBJ_SLICE;
+    s->ob.type = vm->types[T_SLICE];
+    s->start = start;
+    s->stop = stop;
+    s->step = step;
+    PyValue r = vm_getitem(vm, obj, vm_obj(s));
+    vm_temp_release(vm, mark);
+    return r;
 }
 
 static PyValue subscript_key(PyVM *vm, Env *env, const PyExpr *e)
@@ -840,19 +878,27 @@ static PyValue eval(PyVM *vm, Env *env, const PyExpr *e)
         return eval_lambda(vm, env, e);
     case PX_SUBSCRIPT: {
         PyValue obj = eval(vm, env, e->left);
+        if (e->right->kind == PX_SLICE && slice_not_kept(vm, obj))
+            return temp_slice_getitem(vm, env, obj, e->right);
         return vm_getitem(vm, obj, subscript_key(vm, env, e->right));
     }
     case PX_TUPLE: {
+        /* the items gathered as temporaries, given back once copied */
         size_t n;
+        TempMark mark = vm_temp_mark(vm);
         PyValue *items = display_items(vm, env, e->items, e->nitems, &n);
-        return vm_make_tuple(vm, items, n);
+        PyValue t = vm_make_tuple(vm, items, n);
+        vm_temp_release(vm, mark);
+        return t;
     }
     case PX_LIST: {
         size_t n;
+        TempMark mark = vm_temp_mark(vm);
         PyValue *items = display_items(vm, env, e->items, e->nitems, &n);
         PyList *l = vm_list_new(vm, n);
         for (size_t i = 0; i < n; i++)
             vm_list_append(vm, l, items[i]);
+        vm_temp_release(vm, mark);
         return vm_obj(l);
     }
     case PX_SET:

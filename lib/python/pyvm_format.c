@@ -197,7 +197,7 @@ static const char *format_str(PyVM *vm, const char *s, const Spec *sp)
     if (sp->precision >= 0) {
         size_t n = strlen(s);
         size_t cut = vm_str_offset(s, n, (size_t)sp->precision);
-        s = arena_strndup(vm->a, s, cut);
+        s = vm_strndup(vm, s, cut);
     }
     return pad(vm, sp, "", s, '<');
 }
@@ -237,7 +237,7 @@ static const char *format_int(PyVM *vm, const char *text, const Spec *sp)
                            "%c arg not in range(0x110000)");
         StrBuf tmp = STRBUF_INIT;
         utf8_encode(&tmp, (uint32_t)cp);
-        const char *body = arena_strndup(vm->a, tmp.buf, tmp.len);
+        const char *body = vm_strndup(vm, tmp.buf, tmp.len);
         sb_free(&tmp);
         return pad(vm, sp, "", body, '<');
     }
@@ -355,7 +355,7 @@ static const char *format_float(PyVM *vm, double x, const Spec *sp,
     } else if (!type && sp->precision < 0) {
         StrBuf tmp = STRBUF_INIT;    /* repr() */
         pyfloat_repr(&tmp, mag, true);
-        body = arena_strndup(vm->a, tmp.buf, tmp.len);
+        body = vm_strndup(vm, tmp.buf, tmp.len);
         sb_free(&tmp);
         const char *e = strchr(body, 'e');
         if (sp->alt && e && !memchr(body, '.', (size_t)(e - body)))
@@ -494,7 +494,7 @@ static PyValue field_value(FormatState *st, const char *name, size_t n)
                                "positional args tuple", idx));
             v = st->a->args[idx];
         } else {
-            char *key = arena_strndup(vm->a, name, i);
+            char *key = vm_strndup(vm, name, i);
             size_t k;
             for (k = 0; k < st->a->nkw; k++)
                 if (!strcmp(st->a->kwnames[k], key))
@@ -513,7 +513,7 @@ static PyValue field_value(FormatState *st, const char *name, size_t n)
                 i++;
             if (i == start)
                 value_error(vm, "Empty attribute in format string");
-            v = vm_getattr(vm, v, arena_strndup(vm->a, name + start, i - start));
+            v = vm_getattr(vm, v, vm_strndup(vm, name + start, i - start));
         } else {
             size_t start = ++i;
             while (i < n && name[i] != ']')
@@ -526,7 +526,7 @@ static PyValue field_value(FormatState *st, const char *name, size_t n)
             for (size_t k = start; k < i; k++)
                 numeric &= isdigit((unsigned char)name[k]) != 0;
             PyValue key = numeric
-                ? py_make_int(arena_strndup(vm->a, name + start, i - start))
+                ? py_make_int(vm_strndup(vm, name + start, i - start))
                 : vm_make_str(vm, name + start, i - start);
             v = vm_getitem(vm, v, key);
             i++;
@@ -865,7 +865,7 @@ PyValue vm_percent_format(PyVM *vm, PyValue fmtv, PyValue args)
             body = vm_ascii(vm, v);
         truncate:
             if (prec >= 0)
-                body = arena_strndup(vm->a, body,
+                body = vm_strndup(vm, body,
                                      vm_str_offset(body, strlen(body), (size_t)prec));
             break;
         case 'c':
@@ -882,7 +882,7 @@ PyValue vm_percent_format(PyVM *vm, PyValue fmtv, PyValue args)
                                    "%c arg not in range(0x110000)");
                 StrBuf tmp = STRBUF_INIT;
                 utf8_encode(&tmp, (uint32_t)cp);
-                body = arena_strndup(vm->a, tmp.buf, tmp.len);
+                body = vm_strndup(vm, tmp.buf, tmp.len);
                 sb_free(&tmp);
             }
             break;
@@ -927,7 +927,7 @@ PyValue vm_percent_format(PyVM *vm, PyValue fmtv, PyValue args)
             const char *prefix = "";
             if ((body[0] == '0' && (body[1] == 'x' || body[1] == 'X' ||
                                     body[1] == 'o')) && alt) {
-                prefix = arena_strndup(vm->a, body, 2);
+                prefix = vm_strndup(vm, body, 2);
                 body += 2;
             }
             size_t len = strlen(sign) + strlen(prefix) + strlen(body);

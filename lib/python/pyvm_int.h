@@ -246,6 +246,8 @@ typedef struct PyNative {
        of, checked on every call as CPython's method descriptors check it
        (list.pop(5) is a TypeError); NULL: the native checks what it needs */
     PyClass *self_type;
+    bool host;                 /* the host's (pyvm_native): see
+                                  vm_host_enter */
 } PyNative;
 
 typedef struct PyMethod {
@@ -382,6 +384,10 @@ struct PyVM {
     void *host;                /* pyvm_set_host() */
     TempChunk *temp;           /* the chunk temporaries come from now */
     TempChunk *temp_first;
+    struct VmHeap *heap;       /* big buffers (pyvm_heap.c), NULL: none */
+    int in_host;               /* host code running inside a run (a host
+                                  native or attribute hook) */
+    Arena *int_scratch;        /* big-int work (pyvm_ops.c), NULL: none */
 };
 
 /* ---- shared across the pyvm files -------------------------------------- */
@@ -405,6 +411,8 @@ enum {
     WORK_STEP = 128,           /* a statement, call or loop round */
     WORK_ITEM = 64,            /* an item a native iterates */
     WORK_LIMB = 4,             /* a multiply-add of two big-int limbs */
+    WORK_DIGIT = 4,            /* a decimal digit of a big int read into
+                                  limbs, added, and written back */
     WORK_COMPARE = 32,         /* a comparison a sort or search makes */
     WORK_CALL = 32,            /* a native's call for a part of its work */
     /* memory is checked every this much work (512 steps): often enough
@@ -474,6 +482,47 @@ static inline TempMark vm_temp_mark(const PyVM *vm)
 }
 void vm_temp_release(PyVM *vm, TempMark m);
 #define vm_temp_array(vm, T, n) ((T *)vm_temp_alloc((vm), sizeof(T) * (n)))
+/* pyvm_heap.c: what is freed by a collection when dropped (see there):
+   objects but classes, value arrays, and text of VM_BIG_MIN bytes and
+   more; smaller text comes from the arena.  A collection runs once
+   VM_COLLECT_EVERY bytes were allocated (and as much as the last one
+   read), or at a cap. */
+enum {
+    VM_BIG_MIN = 256,
+    VM_COLLECT_EVERY = 32 << 20,
+};
+typedef struct VmHeap VmHeap;
+/* size uninitialised bytes that will hold no pointers (text, hashes). */
+void *vm_plain_alloc(PyVM *vm, size_t size);
+/* Room for a text of n bytes and its NUL. */
+static inline char *vm_text_alloc(PyVM *vm, size_t n)
+{
+    return vm_plain_alloc(vm, n + 1);
+}
+/* arena_strndup's, collectable when big. */
+char *vm_strndup(PyVM *vm, const char *s, size_t n);
+/* size bytes for values (PyValue arrays, tables), zeroed or not:
+   collectable at any size, as a small array in the arena would keep
+   what it refers to for good. */
+void *vm_items_alloc(PyVM *vm, size_t size);
+void *vm_items_uninit(PyVM *vm, size_t size);
+#define vm_items_array(vm, T, n) ((T *)vm_items_alloc((vm), sizeof(T) * (n)))
+#define vm_plain_array(vm, T, n) ((T *)vm_plain_alloc((vm), sizeof(T) * (n)))
+/* An object (vm_alloc_obj's work), collectable. */
+void *vm_alloc_container(PyVM *vm, size_t size, ObjKind kind, PyClass *type);
+/* What the buffers and the big-int work arena hold now. */
+size_t vm_heap_bytes(const PyVM *vm);
+/* The big-int work arena: made, and emptied. */
+Arena *vm_int_scratch_new(PyVM *vm);
+void vm_int_scratch_reset(PyVM *vm);
+/* Frees the buffers nothing refers to; does nothing while the host runs
+   or when no run is in progress. */
+void vm_collect_garbage(PyVM *vm);
+/* Makes every buffer so far permanent: before the host may see it. */
+void vm_heap_promote(PyVM *vm);
+/* Around a call of host code from a run (vm_heap_promote first). */
+void vm_host_enter(PyVM *vm);
+void vm_host_leave(PyVM *vm);
 /* calls */
 PyValue vm_call(PyVM *vm, PyValue fn, const PyValue *args, size_t nargs,
                 const char *const *kwnames, const PyValue *kwvalues,

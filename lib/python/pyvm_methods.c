@@ -77,6 +77,7 @@ static PyValue l_pop(PyVM *vm, const PyArgs *a, void *data)
     vm_work(vm, (l->len - (size_t)i - 1) * sizeof *l->items >> 3);
     memmove(l->items + i, l->items + i + 1, (l->len - (size_t)i - 1) * sizeof *l->items);
     l->len--;
+    l->items[l->len] = py_none;   /* keeps nothing alive (pyvm_heap.c) */
     return r;
 }
 
@@ -102,6 +103,7 @@ static PyValue l_remove(PyVM *vm, const PyArgs *a, void *data)
     vm_work(vm, (l->len - (size_t)i - 1) * sizeof *l->items >> 3);
     memmove(l->items + i, l->items + i + 1, (l->len - (size_t)i - 1) * sizeof *l->items);
     l->len--;
+    l->items[l->len] = py_none;   /* keeps nothing alive (pyvm_heap.c) */
     return py_none;
 }
 

@@ -16,6 +16,10 @@
 
 void *vm_alloc_obj(PyVM *vm, size_t size, ObjKind kind, PyClass *type)
 {
+    /* collectable (pyvm_heap.c), but classes: the lookup cache knows
+       them by address, which a freed one's successor could take */
+    if (kind != OBJ_CLASS)
+        return vm_alloc_container(vm, size, kind, type);
     PyObj *o = arena_alloc(vm->a, size);
     o->kind = kind;
     o->type = type;
@@ -47,6 +51,7 @@ PyValue vm_native(PyVM *vm, const char *name, PyNativeFn fn, void *data,
     n->data = data;
     n->is_method = is_method;
     n->self_type = NULL;
+    n->host = false;
     return vm_obj(n);
 }
 
@@ -268,12 +273,16 @@ PyValue vm_instantiate(PyVM *vm, PyClass *cls, const PyValue *args,
     PyClass *owner;
     if (vm_lookup(cls, "__init__", &init, &owner) &&
         owner != vm->types[T_OBJECT] && owner != vm->types[T_BASE_EXCEPTION]) {
-        PyValue *full = arena_array_of(vm->a, PyValue, nargs + 1);
+        /* a temporary: an arena array would keep self for good
+           (pyvm_heap.c) */
+        TempMark mark = vm_temp_mark(vm);
+        PyValue *full = vm_temp_array(vm, PyValue, nargs + 1);
         full[0] = self;
         if (nargs)
             memcpy(full + 1, args, nargs * sizeof *args);
         PyValue r = vm_call_link(vm, init, full, nargs + 1, kwnames, kwvalues,
                                  nkw);
+        vm_temp_release(vm, mark);
         if (r.kind != PY_NONE)
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "__init__() should return None, not '%s'",
@@ -538,7 +547,10 @@ bool vm_getattr_opt(PyVM *vm, PyValue obj, const char *name, PyValue *out)
     if (type->host && vm_is_kind(obj, OBJ_INSTANCE) && type->host->getattr) {
         if (!((PyInstance *)obj.obj)->host)
             host_gone(vm, obj);
-        if (type->host->getattr(vm, obj.obj, name, out))
+        vm_host_enter(vm);
+        bool found = type->host->getattr(vm, obj.obj, name, out);
+        vm_host_leave(vm);
+        if (found)
             return true;
     }
 
@@ -628,7 +640,10 @@ void vm_setattr(PyVM *vm, PyValue obj, const char *name, PyValue v)
     if (type->host && vm_is_kind(obj, OBJ_INSTANCE) && type->host->setattr) {
         if (!((PyInstance *)obj.obj)->host)
             host_gone(vm, obj);
-        if (type->host->setattr(vm, obj.obj, name, v))
+        vm_host_enter(vm);
+        bool done = type->host->setattr(vm, obj.obj, name, v);
+        vm_host_leave(vm);
+        if (done)
             return;
     }
     PyValue cv;
@@ -906,7 +921,9 @@ PyObj *pyvm_instance_dict(PyValue v)
 PyValue pyvm_native(PyVM *vm, const char *name, PyNativeFn fn, void *data,
                     bool is_method)
 {
-    return vm_native(vm, name, fn, data, is_method);
+    PyValue v = vm_native(vm, name, fn, data, is_method);
+    ((PyNative *)v.obj)->host = true;
+    return v;
 }
 
 PyNativeFn pyvm_native_fn(PyValue v, void **data)

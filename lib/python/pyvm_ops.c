@@ -35,7 +35,7 @@ PyValue vm_make_int64(PyVM *vm, int64_t i)
     while (u /= 10);
     if (i < 0)
         *--p = '-';
-    return py_make_int(arena_strndup(vm->a, p, (size_t)(buf + sizeof buf - p)));
+    return py_make_int(vm_strndup(vm, p, (size_t)(buf + sizeof buf - p)));
 }
 
 PyValue vm_make_float(double d)
@@ -49,7 +49,7 @@ PyValue vm_make_str(PyVM *vm, const char *s, size_t n)
     vm_work(vm, n >> 3);
     if (n > 4096)
         vm_reserve(vm, n);
-    char *copy = arena_alloc_uninit(vm->a, n + 1);
+    char *copy = vm_text_alloc(vm, n);
     if (n)
         memcpy(copy, s, n);
     copy[n] = '\0';
@@ -61,7 +61,7 @@ PyValue vm_make_tuple(PyVM *vm, const PyValue *items, size_t n)
     PyValue t = { .kind = PY_TUPLE };
     if (n > 4096)
         vm_reserve(vm, n * sizeof(PyValue));
-    t.items = arena_array_of(vm->a, PyValue, n + 1);
+    t.items = vm_items_array(vm, PyValue, n + 1);
     if (n)
         memcpy(t.items, items, n * sizeof *items);
     t.nitems = n;
@@ -84,14 +84,31 @@ PyValue pyvm_bool(bool b)
     return v;
 }
 
-/* An int from decimal text, checked against the size limit. */
-static PyValue big(PyVM *vm, char *digits)
+/* Where big-int arithmetic works (its limbs, and results not kept yet):
+   emptied by big(), so that the temporaries of a loop of big-int
+   operations do not pile up in the file's arena.  Its memory is counted
+   as the arena's (vm_reserve). */
+static Arena *int_scratch(PyVM *vm)
 {
-    if (strlen(digits) > MAX_INT_DIGITS)
+    if (!vm->int_scratch)
+        vm->int_scratch = vm_int_scratch_new(vm);
+    return vm->int_scratch;
+}
+
+/* An int from decimal text, checked against the size limit, kept where
+   values are (the text may be int_scratch's, which is emptied). */
+static PyValue big(PyVM *vm, const char *digits)
+{
+    size_t n = strlen(digits);
+    if (n > MAX_INT_DIGITS)
         vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
                        "clinic's Python keeps ints below %d digits",
                        MAX_INT_DIGITS));
-    return py_make_int(digits);
+    char *kept = vm_text_alloc(vm, n);
+    memcpy(kept, digits, n + 1);
+    if (vm->int_scratch)
+        vm_int_scratch_reset(vm);
+    return py_make_int(kept);
 }
 
 void vm_int_work(PyVM *vm, const char *x, const char *y, unsigned times)
@@ -228,7 +245,7 @@ static PyValue int_pow(PyVM *vm, PyValue x, PyValue y)
     /* the last squaring's limb steps, twice (the others, the result's) */
     double limbs = (base_digits > 0 ? base_digits : 0) * (double)e / 9 + 1;
     vm_work(vm, (uint64_t)(limbs * limbs) * WORK_LIMB * 2);
-    return big(vm, pyint_pow(vm->a, b, (uint64_t)e));
+    return big(vm, pyint_pow(int_scratch(vm), b, (uint64_t)e));
 }
 
 /* x / y for ints beyond a double's exact range, correctly rounded as
@@ -276,22 +293,22 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
         if (!strcmp(op, "Add")) {
             if (small && !add_overflows(a, b))
                 return vm_make_int64(vm, a + b);
-            vm_work(vm, strlen(xs) + strlen(ys));
-            return big(vm, pyint_add(vm->a, xs, ys));
+            vm_work(vm, WORK_DIGIT * (strlen(xs) + strlen(ys)));
+            return big(vm, pyint_add(int_scratch(vm), xs, ys));
         }
         break;
     case 'S':
         if (small && !(b == INT64_MIN) && !add_overflows(a, -b))
             return vm_make_int64(vm, a - b);
-        vm_work(vm, strlen(xs) + strlen(ys));
-        return big(vm, pyint_sub(vm->a, xs, ys));
+        vm_work(vm, WORK_DIGIT * (strlen(xs) + strlen(ys)));
+        return big(vm, pyint_sub(int_scratch(vm), xs, ys));
     case 'M':
         if (!strcmp(op, "Mult")) {
             if (small && !mul_overflows(a, b))
                 return vm_make_int64(vm, a * b);
             check_digits(vm, (double)(strlen(xs) + strlen(ys)) - 3);
             vm_int_work(vm, xs, ys, 1);
-            return big(vm, pyint_mul(vm->a, xs, ys));
+            return big(vm, pyint_mul(int_scratch(vm), xs, ys));
         }
         if (!strcmp(op, "Mod")) {
             if (small && b == 0)
@@ -304,7 +321,7 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
             }
             char *r;
             vm_int_work(vm, xs, ys, 2);
-            if (!pyint_divmod(vm->a, xs, ys, NULL, &r))
+            if (!pyint_divmod(int_scratch(vm), xs, ys, NULL, &r))
                 zero_division(vm, "integer modulo by zero");
             return big(vm, r);
         }
@@ -320,7 +337,7 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
         } else {
             char *q;
             vm_int_work(vm, xs, ys, 2);
-            if (!pyint_divmod(vm->a, xs, ys, &q, NULL))
+            if (!pyint_divmod(int_scratch(vm), xs, ys, &q, NULL))
                 zero_division(vm, "integer division or modulo by zero");
             return big(vm, q);
         }
@@ -360,12 +377,12 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
             /* n / 29 passes over at most the result's limbs */
             vm_work(vm, (uint64_t)((double)(n / 29 + 1) * (digits / 9 + 1)) *
                         WORK_LIMB);
-            return big(vm, pyint_lshift(vm->a, xs, (uint64_t)n));
+            return big(vm, pyint_lshift(int_scratch(vm), xs, (uint64_t)n));
         }
         if (small)
             return vm_make_int64(vm, n >= 63 ? (a < 0 ? -1 : 0) : a >> n);
         vm_int_work(vm, xs, xs, 3);
-        return big(vm, pyint_rshift(vm->a, xs, (uint64_t)n));
+        return big(vm, pyint_rshift(int_scratch(vm), xs, (uint64_t)n));
     }
     case 'B': {
         char c = !strcmp(op, "BitAnd") ? '&' : !strcmp(op, "BitOr") ? '|' : '^';
@@ -377,7 +394,7 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
                                                                    : (a ^ b));
         const char *longer = strlen(xs) > strlen(ys) ? xs : ys;
         vm_int_work(vm, longer, longer, 4);
-        return big(vm, pyint_bitop(vm->a, xs, ys, c));
+        return big(vm, pyint_bitop(int_scratch(vm), xs, ys, c));
     }
     default:
         break;
@@ -571,7 +588,7 @@ static PyValue repeat(PyVM *vm, PyValue seq, PyValue count)
             vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "string too long");
         vm_reserve(vm, seq.len * (size_t)n + 1);
         vm_work(vm, seq.len * (size_t)n >> 3);
-        char *s = arena_alloc_uninit(vm->a, seq.len * (size_t)n + 1);
+        char *s = vm_text_alloc(vm, seq.len * (size_t)n);
         for (int64_t i = 0; i < n; i++)
             memcpy(s + seq.len * (size_t)i, seq.s, seq.len);
         s[seq.len * (size_t)n] = '\0';
@@ -599,7 +616,7 @@ static PyValue concat(PyVM *vm, PyValue x, PyValue y)
     if (x.kind == PY_STR || x.kind == PY_BYTES) {
         vm_reserve(vm, x.len + y.len + 1);
         vm_work(vm, (x.len + y.len) >> 3);
-        char *s = arena_alloc_uninit(vm->a, x.len + y.len + 1);
+        char *s = vm_text_alloc(vm, x.len + y.len);
         memcpy(s, x.s, x.len);
         memcpy(s + x.len, y.s, y.len);
         s[x.len + y.len] = '\0';
@@ -744,13 +761,17 @@ PyValue vm_unaryop(PyVM *vm, const char *op, PyValue x)
         bool small = vm_as_int64(x, &i);
         if (!strcmp(op, "USub"))
             return small && i != INT64_MIN ? vm_make_int64(vm, -i)
-                                           : py_make_int(pyint_negate(vm->a, int_text(x)));
+                                           : big(vm, pyint_negate(int_scratch(vm),
+                                                                  int_text(x)));
         if (!strcmp(op, "UAdd"))
             return small ? vm_make_int64(vm, i) : x;
         if (!strcmp(op, "Invert"))
             return small && i != INT64_MIN
                        ? vm_make_int64(vm, ~i)
-                       : py_make_int(pyint_sub(vm->a, pyint_negate(vm->a, int_text(x)), "1"));
+                       : big(vm, pyint_sub(int_scratch(vm),
+                                           pyint_negate(int_scratch(vm),
+                                                        int_text(x)),
+                                           "1"));
     }
     if (x.kind == PY_FLOAT) {
         if (!strcmp(op, "USub"))
@@ -982,6 +1003,8 @@ int64_t vm_hash(PyVM *vm, PyValue v)
         if (pyint_to_i64(v.s, &i) && i > -((INT64_C(1) << 61) - 1) &&
             i < (INT64_C(1) << 61) - 1)
             return i == -1 ? -2 : i;
+        /* ten additions a digit */
+        vm_work(vm, vm_work_of(strlen(v.s), 4 * WORK_DIGIT));
         return pyint_hash(v.s);
     }
     case PY_FLOAT: {

@@ -54,7 +54,26 @@ typedef struct StmtParser {
     size_t nchecks, capchecks;
     ScopeBuilder **builders;   /* every function scope, for the checks */
     size_t nbuilders, capbuilders;
+    /* the bound on the memory parsing takes (PARSE_MEMORY): the arena's
+       size before, whether the tokens are made yet, and the arena's own
+       grow hook, chained to */
+    size_t arena_base, statement_base;
+    bool lexed;
+    void (*outer_hook)(void *context, size_t size);
+    void *outer_context;
 } StmtParser;
+
+/* What parsing may take: its tokens (40 bytes each, and the arrays
+   outgrown while they are made) and its syntax tree (about a kilobyte a
+   simple statement).  One statement, up to the next one it holds (a
+   compound statement's header, or its body's statements one by one),
+   may take PARSE_STATEMENT_MEMORY (a list display of 100,000 items fits,
+   a hundred times what a real one has); a block PARSE_BLOCK_MEMORY (a
+   block of 200,000 assignments fits).  So a huge statement is an error at
+   its line instead of gigabytes.  The block's tree then counts in its
+   run's memory (the interpreter is made before the block is parsed). */
+#define PARSE_STATEMENT_MEMORY ((size_t)64 << 20)
+#define PARSE_BLOCK_MEMORY ((size_t)384 << 20)
 
 static void *grow(Arena *a, void *items, size_t n, size_t *cap, size_t size)
 {
@@ -868,6 +887,7 @@ static PyStmt *class_statement(StmtParser *sp, int indent, int line)
 
 static void statement(StmtParser *sp, StmtList *out, int indent)
 {
+    sp->statement_base = arena_bytes(sp->p->a);
     const Token *t = tok(sp);
     int line = tok_line(sp, t);
     PyExpr **decorators = NULL;
@@ -941,6 +961,35 @@ static void check_nonlocals(StmtParser *sp)
     }
 }
 
+/* The arena's grow hook while a block is parsed: MemoryError at the line
+   of the token being parsed once the statement or the block took its
+   share. */
+static void parse_growing(void *context, size_t size)
+{
+    StmtParser *sp = context;
+    Arena *a = sp->p->a;
+    size_t now = arena_bytes(a) + size;
+    bool block = now - sp->arena_base > PARSE_BLOCK_MEMORY;
+    if (block || (sp->lexed &&
+                  now - sp->statement_base > PARSE_STATEMENT_MEMORY)) {
+        /* the message is made without this hook, which it would call
+           again */
+        arena_set_grow_hook(a, sp->outer_hook, sp->outer_context);
+        fail_at(sp, "MemoryError", sp->lexed ? tok_line(sp, tok(sp))
+                                             : sp->first_line,
+                arena_printf(a, "the python %s is too big to parse: its "
+                             "tokens and syntax tree take more than %zu MiB",
+                             block ? "block" : "statement",
+                             (block ? PARSE_BLOCK_MEMORY
+                                    : PARSE_STATEMENT_MEMORY) >> 20));
+    }
+    if (sp->outer_hook)
+        sp->outer_hook(sp->outer_context, size);
+}
+
+static PyProgram *parse_program(StmtParser *sp, Arena *a, const char *src,
+                                PyParseError *err);
+
 PyProgram *pyvm_parse(Arena *a, const char *src, int first_line,
                       PyParseError *err)
 {
@@ -952,13 +1001,29 @@ PyProgram *pyvm_parse(Arena *a, const char *src, int first_line,
     sp->class_prefix = "";
     find_lines(sp);
     memset(err, 0, sizeof *err);
-    if (!pylex(a, src, &sp->p->lx)) {
+    sp->arena_base = sp->statement_base = arena_bytes(a);
+    sp->outer_hook = arena_grow_hook_of(a, &sp->outer_context);
+    arena_set_grow_hook(a, parse_growing, sp);
+    PyProgram *prog = parse_program(sp, a, src, err);
+    arena_set_grow_hook(a, sp->outer_hook, sp->outer_context);
+    return prog;
+}
+
+static PyProgram *parse_program(StmtParser *sp, Arena *a, const char *src,
+                                PyParseError *err)
+{
+    int code = setjmp(sp->p->fail);
+    if (code == 0 && !pylex(a, src, &sp->p->lx)) {
         err->kind = "SyntaxError";
         err->msg = sp->p->lx.error_msg;
         err->line = file_line(sp, sp->p->lx.error_offset);
         return NULL;
     }
-    int code = setjmp(sp->p->fail);
+    if (!sp->lexed) {
+        /* the tokens count as the block's, not its first statement's */
+        sp->lexed = true;
+        sp->statement_base = arena_bytes(a);
+    }
     if (code) {
         px_release_held(sp->p);
         if (code == 2) {

@@ -19,7 +19,7 @@ void ab_add(ABuf *b, const char *s, size_t n)
             cap *= 2;
         vm_reserve(b->vm, cap);
         vm_work(b->vm, cap >> 3);
-        char *ns = arena_alloc_uninit(b->vm->a, cap);
+        char *ns = vm_plain_alloc(b->vm, cap);
         if (b->len)
             memcpy(ns, b->s, b->len);
         b->s = ns;
@@ -265,11 +265,14 @@ size_t vm_find(PyVM *vm, const char *hay, size_t n, const char *needle,
 
 PyList *vm_list_new(PyVM *vm, size_t cap)
 {
-    PyList *l = vm_alloc_obj(vm, sizeof *l, OBJ_LIST, vm->types[T_LIST]);
-    l->cap = cap ? cap : 4;
-    if (l->cap > 4096)
-        vm_reserve(vm, l->cap * sizeof(PyValue));
-    l->items = arena_array_of(vm->a, PyValue, l->cap);
+    cap = cap ? cap : 4;
+    if (cap > 4096)
+        vm_reserve(vm, cap * sizeof(PyValue));
+    /* the list and its first items in one buffer (pyvm_heap.c) */
+    PyList *l = vm_alloc_container(vm, sizeof *l + cap * sizeof(PyValue),
+                                   OBJ_LIST, vm->types[T_LIST]);
+    l->cap = cap;
+    l->items = (PyValue *)(l + 1);
     return l;
 }
 
@@ -281,7 +284,7 @@ void vm_list_append(PyVM *vm, PyList *l, PyValue v)
         vm_work(vm, cap * sizeof(PyValue) >> 3);
         if (cap > ((size_t)1 << 24))
             vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "list too long");
-        PyValue *items = arena_array_of(vm->a, PyValue, cap);
+        PyValue *items = vm_items_array(vm, PyValue, cap);
         memcpy(items, l->items, l->len * sizeof *items);
         l->items = items;
         l->cap = cap;
@@ -483,7 +486,7 @@ static PyValue *items_slice(PyVM *vm, const PyValue *items, size_t n,
     int64_t c = slice_indices(vm, sl, (int64_t)n, &start, &stop, &step);
     vm_work(vm, (uint64_t)c * sizeof(PyValue) >> 3);
     vm_reserve(vm, (size_t)c * sizeof(PyValue));
-    PyValue *out = arena_array_of(vm->a, PyValue, (size_t)c + 1);
+    PyValue *out = vm_items_array(vm, PyValue, (size_t)c + 1);
     for (int64_t i = 0, k = start; i < c; i++, k += step)
         out[i] = items[k];
     *count = (size_t)c;
@@ -588,7 +591,7 @@ void vm_setitem(PyVM *vm, PyValue obj, PyValue key, PyValue value)
             if (stop < start)
                 stop = start;
             size_t tail = l->len - (size_t)stop;
-            PyValue *rest = arena_array_of(vm->a, PyValue, tail + 1);
+            PyValue *rest = vm_items_uninit(vm, sizeof(PyValue) * (tail + 1));
             memcpy(rest, l->items + stop, tail * sizeof *rest);
             l->len = (size_t)start;
             for (size_t i = 0; i < n; i++)
@@ -630,6 +633,8 @@ void vm_delitem(PyVM *vm, PyValue obj, PyValue key)
             for (size_t i = 0; i < l->len; i++)
                 if (!drop[i])
                     l->items[out++] = l->items[i];
+            for (size_t i = out; i < l->len; i++)
+                l->items[i] = py_none;   /* keeps nothing alive */
             l->len = out;
             return;
         }
@@ -638,6 +643,7 @@ void vm_delitem(PyVM *vm, PyValue obj, PyValue key)
         memmove(l->items + i, l->items + i + 1,
                 (l->len - (size_t)i - 1) * sizeof *l->items);
         l->len--;
+        l->items[l->len] = py_none;   /* keeps nothing alive */
         return;
     }
     if (vm_is_kind(obj, OBJ_DICT)) {

@@ -31,8 +31,8 @@ static Chars decode(PyVM *vm, PyValue s)
 {
     Chars c;
     vm_work(vm, s.len * 2);
-    c.cp = arena_array_of(vm->a, uint32_t, s.len + 1);
-    c.off = arena_array_of(vm->a, size_t, s.len + 1);
+    c.cp = vm_plain_array(vm, uint32_t, s.len + 1);
+    c.off = vm_plain_array(vm, size_t, s.len + 1);
     c.n = 0;
     for (size_t i = 0; i < s.len;) {
         c.off[c.n] = i;
@@ -100,7 +100,7 @@ static PyValue split_impl(PyVM *vm, const PyArgs *a, bool from_right)
     PyList *parts = vm_list_new(vm, 8);
     if (!vm_given(v[1]) || v[1].kind == PY_NONE) {
         Chars c = decode(vm, s);
-        PyValue *tmp = arena_array_of(vm->a, PyValue, c.n + 1);
+        PyValue *tmp = vm_items_array(vm, PyValue, c.n + 1);
         size_t nt = 0;
         if (!from_right) {
             size_t i = 0;
@@ -168,7 +168,7 @@ static PyValue split_impl(PyVM *vm, const PyArgs *a, bool from_right)
         }
         return vm_obj(parts);
     }
-    PyValue *tmp = arena_array_of(vm->a, PyValue, s.len + 2);
+    PyValue *tmp = vm_items_array(vm, PyValue, s.len + 2);
     size_t nt = 0, end = s.len;
     int64_t done = 0;
     for (;;) {
@@ -279,7 +279,8 @@ static PyValue change_case(PyVM *vm, const PyArgs *a, CaseOp op,
 {
     ARGS(1);
     pyvm_bind(vm, a, fname, "self", v, NULL);
-    char *s = arena_strndup(vm->a, SELF.s, SELF.len);
+    vm_work(vm, vm_work_of(SELF.len, 4));   /* a byte's case: ~4 ns */
+    char *s = vm_strndup(vm, SELF.s, SELF.len);
     bool word_start = true;
     for (size_t i = 0; i < SELF.len; i++) {
         unsigned char c = (unsigned char)s[i];

@@ -37,7 +37,10 @@ static PyObj lazy_marker = { OBJ_INSTANCE, NULL };
 static PyValue *make_lazy(PyDict *d, size_t e)
 {
     vm_dict_changing(d);
-    PyValue made = d->lazy->make(d->lazy->vm, d->values[e].nitems);
+    PyVM *vm = d->lazy->vm;
+    vm_host_enter(vm);
+    PyValue made = d->lazy->make(vm, d->values[e].nitems);
+    vm_host_leave(vm);
     d->values[e] = made;
     return &d->values[e];
 }
@@ -57,7 +60,7 @@ PyValue *vm_dict_made(PyDict *d, size_t e)
 
 PyDict *vm_dict_new(PyVM *vm)
 {
-    return vm_alloc_obj(vm, sizeof(PyDict), OBJ_DICT, vm->types[T_DICT]);
+    return vm_alloc_container(vm, sizeof(PyDict), OBJ_DICT, vm->types[T_DICT]);
 }
 
 static void place_entries(PyDict *d)
@@ -73,7 +76,7 @@ static void place_entries(PyDict *d)
 
 static void rebuild_index(PyVM *vm, PyDict *d, size_t size)
 {
-    d->index = arena_array_of(vm->a, int32_t, size);
+    d->index = vm_plain_array(vm, int32_t, size);
     d->index_size = size;
     memset(d->index, 0xff, size * sizeof *d->index);
     place_entries(d);
@@ -93,9 +96,9 @@ static size_t index_size_for(size_t n)
    grown arrays are written before they are read. */
 static void grow_entries(PyVM *vm, PyDict *d, size_t n)
 {
-    PyValue *keys = arena_array_uninit(vm->a, PyValue, n);
-    PyValue *values = arena_array_uninit(vm->a, PyValue, n);
-    int64_t *hashes = arena_array_uninit(vm->a, int64_t, n);
+    PyValue *keys = vm_items_uninit(vm, sizeof(PyValue) * n);
+    PyValue *values = vm_items_uninit(vm, sizeof(PyValue) * n);
+    int64_t *hashes = vm_plain_array(vm, int64_t, n);
     if (d->len) {
         memcpy(keys, d->keys, d->len * sizeof *keys);
         memcpy(values, d->values, d->len * sizeof *values);
@@ -357,7 +360,11 @@ bool vm_dict_del(PyVM *vm, PyDict *d, PyValue key)
     memmove(d->values + e, d->values + e + 1, rest * sizeof *d->values);
     memmove(d->hashes + e, d->hashes + e + 1, rest * sizeof *d->hashes);
     d->len--;
-    rebuild_index(vm, d, d->index_size);
+    /* what the entries past the end held is kept alive by nothing
+       (pyvm_heap.c), and the index is rebuilt where it is */
+    d->keys[d->len] = d->values[d->len] = py_none;
+    memset(d->index, 0xff, d->index_size * sizeof *d->index);
+    place_entries(d);
     return true;
 }
 
@@ -379,9 +386,9 @@ PyDict *vm_dict_copy(PyVM *vm, const PyDict *d)
 
 PySet *vm_set_new(PyVM *vm, bool frozen)
 {
-    PySet *s = vm_alloc_obj(vm, sizeof(PySet), OBJ_SET,
+    PySet *s = vm_alloc_container(vm, sizeof(PySet), OBJ_SET,
                             vm->types[frozen ? T_FROZENSET : T_SET]);
-    s->table = arena_array_of(vm->a, SetEntry, SET_MINSIZE);
+    s->table = vm_items_array(vm, SetEntry, SET_MINSIZE);
     s->mask = SET_MINSIZE - 1;
     s->frozen = frozen;
     return s;
@@ -412,7 +419,7 @@ static void insert_clean(SetEntry *table, size_t mask, PyValue key,
     }
 }
 
-static void set_resize(Arena *a, PySet *s, size_t minused)
+static void set_resize(PyVM *vm, Arena *a, PySet *s, size_t minused)
 {
     size_t newsize = SET_MINSIZE;
     while (newsize <= minused)
@@ -422,7 +429,10 @@ static void set_resize(Arena *a, PySet *s, size_t minused)
     if (newsize == SET_MINSIZE && s->mask == SET_MINSIZE - 1 &&
         s->fill == s->used)
         return;
-    s->table = arena_array_of(a, SetEntry, newsize);
+    /* the interpreter's tables are collectable; pyset_order's (no
+       interpreter) live in its arena */
+    s->table = vm ? vm_items_array(vm, SetEntry, newsize)
+                  : arena_array_of(a, SetEntry, newsize);
     s->mask = newsize - 1;
     s->fill = s->used;
     for (size_t i = 0; i <= oldmask; i++)
@@ -471,7 +481,7 @@ static bool add_entry_in(PyVM *vm, Arena *a, PySet *s, PyValue key,
             s->fill++;
             s->used++;
             if (s->fill * 5 >= mask * 3)
-                set_resize(a, s, s->used > 50000 ? s->used * 2 : s->used * 4);
+                set_resize(vm, a, s, s->used > 50000 ? s->used * 2 : s->used * 4);
             return true;
         }
     }
@@ -539,7 +549,7 @@ bool vm_set_next(const PySet *s, size_t *pos, PyValue *key)
 static void set_merge(PyVM *vm, Arena *a, PySet *so, const PySet *other)
 {
     if ((so->fill + other->used) * 5 >= so->mask * 3)
-        set_resize(a, so, (so->used + other->used) * 2);
+        set_resize(vm, a, so, (so->used + other->used) * 2);
     if (so->fill == 0 && so->mask == other->mask &&
         other->fill == other->used) {
         for (size_t i = 0; i <= other->mask; i++)
