@@ -271,10 +271,13 @@ make_sid_root() {
             say "3.14, 3.15: debootstrap sid failed; the end of $log:"; tail -n 20 "$log" >&2
             exec 8>&-; return 1; }
     else
+        # sid's Release file says how long it is valid; a mirror that is a
+        # snapshot outlives that, and its packages are still what we want
         say "3.14, 3.15: installing $SID_PACKAGES in $SID_ROOT (log: $log)"
         # shellcheck disable=SC2086
         CLINIC_ROOT_LOCKED=1 "$here/chroot.sh" "$SID_ROOT" env DEBIAN_FRONTEND=noninteractive \
-            sh -c 'apt-get update -q && apt-get install -y -q --no-install-recommends "$@"' \
+            sh -c 'apt-get -o Acquire::Check-Valid-Until=false update -q &&
+                   apt-get install -y -q --no-install-recommends "$@"' \
             sh $SID_PACKAGES > "$log" 2>&1 || {
             say "3.14, 3.15: apt-get install in the sid root failed; the end of $log:"
             tail -n 20 "$log" >&2; exec 8>&-; return 1; }
