@@ -288,7 +288,12 @@ make_sid_root() {
 
 install_one() {   # X.Y
     case " $SID_VERSIONS " in
-        *" $1 "*) make_sid_root && from_cache "$1"; return ;;
+        *" $1 "*)
+            make_sid_root || return 1
+            from_cache "$1" && return 0
+            say "$1: no python$1 runs in the sid root $SID_ROOT:" \
+                "$("$here/chroot.sh" "$SID_ROOT" python"$1" -c pass 2>&1 | tail -n 1)"
+            return 1 ;;
     esac
     if [ "$1" = 3.11 ] && [ -f /etc/debian_version ]; then
         apt_install python3.11-dev && from_path 3.11 && return 0
