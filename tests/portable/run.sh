@@ -21,8 +21,9 @@
 #   3. The same with Py_LIMITED_API=0x030A0000: built once against 3.10
 #      (else the oldest later CPython on this machine: the macro, not the
 #      headers' version, sets the API), its imports checked against the
-#      stable ABI of 3.10, loaded and tested on 3.10 to 3.15 as abi3 (_testclinic without the functions the Limited
-#      API cannot express, named below; clinic must refuse them).
+#      stable ABI of 3.10, loaded and tested on 3.10 to 3.15 as abi3
+#      (_testclinic without the functions the Limited API cannot express,
+#      named below; clinic must refuse them).
 #   4. No `_Py` name in any generated text or in clinic_portable.h.
 #   5. On 3.11, _testclinic and everything built with ASan and UBSan make
 #      the same calls without an error.
