@@ -45,7 +45,8 @@
 #      trixie 3.13, sid 3.14 and 3.15).
 #
 # Each version is installed under a lock ($CLINIC_PYTHONS/X.Y.lock, the
-# root under sid.lock), so concurrent runs build it once.
+# root under sid.lock), so concurrent runs build it once; the sid root is
+# made in the background, beside the builds.
 set -eu
 install=1
 if [ "${1:-}" = --no-install ]; then install=0; shift; fi
@@ -308,6 +309,22 @@ install_one() {   # X.Y
 }
 
 mkdir -p "$CACHE"
+# The sid root is made mostly by downloading and unpacking: begun at
+# once, beside the builds of the other versions, when one of its
+# versions is asked for and it is not there (sid.lock makes the two
+# calls one)
+sid_maker=
+if [ $install = 1 ] && [ ! -f "$SID_ROOT.ready" ]; then
+    for v in "$@"; do
+        case " $SID_VERSIONS " in
+            *" $v "*) if ! from_pyenv "$v" >/dev/null && ! from_path "$v" >/dev/null; then
+                          make_sid_root &
+                          sid_maker=$!
+                          break
+                      fi ;;
+        esac
+    done
+fi
 status=0
 for v in "$@"; do
     case $v in
@@ -329,4 +346,5 @@ for v in "$@"; do
         status=1
     fi
 done
+[ -z "$sid_maker" ] || wait "$sid_maker" || true
 exit $status
