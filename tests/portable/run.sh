@@ -117,8 +117,8 @@ IN=
 notrun=$(for v in $VERSIONS; do
              why=$(cannot_have "$v")
              [ -z "$why" ] || printf '%s\t%s\n' "$why" "$v"
-         done | awk -F '\t' '{ if (!($1 in vs)) order[++n] = $1
-                               vs[$1] = ($1 in vs) ? vs[$1] ", " $2 : $2 }
+         done | awk -F '\t' '{ if ($1 in vs) vs[$1] = vs[$1] ", " $2
+                               else { order[++n] = $1; vs[$1] = $2 } }
                              END { for (i = 1; i <= n; i++)
                                        printf "%s%s: %s", (i > 1 ? "; " : ""), vs[order[i]], order[i] }')
 PY311=$(python_of 3.11)
