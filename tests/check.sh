@@ -46,7 +46,7 @@
 #                            gaps: tests/fuzz/differential-pending)
 #   functional               make functional
 #   portable                 make portable: --target portable's code built
-#                            and run on CPython 3.9-3.13 and as abi3
+#                            and run on CPython 3.9-3.15 and 3.13t, and as abi3
 #                            (tests/portable/run.sh; the CPythons a fresh
 #                            machine lacks are installed the first time)
 #   convert                  make convert: --convert's fixtures built as

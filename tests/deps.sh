@@ -31,12 +31,15 @@
 #                              cases that need them
 #   python3-jsonschema jq      make query: the --json output validated
 #                              against schema/ and read by jq
+#   debootstrap                make portable: the Debian sid root whose
+#                              CPython 3.14 and 3.15 the portable target is
+#                              tested on (tests/portable/pythons.sh)
 set -eu
 
 PKGS="build-essential gcc make pkg-config libpcre2-dev libssl-dev check clang
 libclang-rt-14-dev valgrind groff python3 python3.11-dev dpkg-dev xz-utils time
 pre-commit git patch e2fsprogs util-linux python3-jsonschema jq debhelper
-fakeroot lintian"
+fakeroot lintian debootstrap"
 
 missing=
 for p in $PKGS; do

@@ -10,6 +10,9 @@
 #                       only, never the system's sources
 #   $CACHE/refV/        the two packages, unpacked (dpkg -x)
 #
+# sid's Release file is valid for about a week; a mirror that is a
+# snapshot (as this machine's is) outlives that, so apt-get does not check
+# Valid-Until here: the packages are still the ones wanted.
 # The machine's own apt sources are never changed: the first stanza of
 # /etc/apt/sources.list.d/debian.sources (or the first "deb" line of
 # /etc/apt/sources.list) is copied with its suite set to sid and its type
@@ -43,7 +46,7 @@ if [ ! -f "$refdir/libclinic/clanguage.py" ] || [ ! -f "$testdir/clinic.test.c" 
     fi
     set -- "$@" -o "Dir::Etc::sourceparts=-" \
         -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" \
-        -o APT::Sandbox::User=root -q
+        -o APT::Sandbox::User=root -o Acquire::Check-Valid-Until=false -q
     # one apt run at a time on the private lists (both dialects share them)
     exec 9>"$lock"
     flock 9 2>/dev/null || true
