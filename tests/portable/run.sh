@@ -522,13 +522,13 @@ for D in $ready_dialects; do
         dran="$dran $D:$v"
     done
     IN=
-    if [ -n "$PY310" ]; then
-        echo "== dialect $D, abi3: Py_LIMITED_API=$LIMITED, built against CPython 3.10 ($PY310)"
+    if [ -n "$PYABI3" ]; then
+        echo "== dialect $D, abi3: Py_LIMITED_API=$LIMITED, built against CPython $ABI3_BUILD ($PYABI3)"
         b=$od/abi3
         for cc in gcc clang; do
-            check "$D abi3: _testclinic_limited builds with $cc" build "$PY310" \
+            check "$D abi3: _testclinic_limited builds with $cc" build "$PYABI3" \
                 "$ds/limited/_testclinic_limited.c" "$b/$cc" _testclinic_limited .abi3.so $cc
-            check "$D abi3: everything313 builds with $cc" build "$PY310" \
+            check "$D abi3: everything313 builds with $cc" build "$PYABI3" \
                 "$ds/everything313/everything313.c" "$b/$cc" everything313 .abi3.so $cc \
                 -DPy_LIMITED_API=$LIMITED
         done
