@@ -106,6 +106,8 @@ int converter_init_params(const ConverterRow *row, const Dialect *d,
 
 /* converters_table.c */
 extern const ConverterRow converter_rows[];
+/* Whether dialect d has the table's row (see ConverterRow.added). */
+bool converter_row_in_dialect(const ConverterRow *row, const Dialect *d);
 extern const size_t converter_nrows;
 extern const ReturnRow return_rows[];
 extern const size_t return_nrows;

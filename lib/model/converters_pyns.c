@@ -394,8 +394,29 @@ static void put(Entries *e, const char *name, PyValue value)
     e->values[e->n++] = value;
 }
 
-/* the namespace's layout, per flavour */
-static _Thread_local PyDictLayout namespace_layouts[2];
+/* The namespace's layout, per dialect (each has its own classes) and
+   flavour: a handful of dialects, found by address. */
+typedef struct NamespaceLayout {
+    const Dialect *dialect;
+    bool module_globals;
+    PyDictLayout layout;
+} NamespaceLayout;
+static _Thread_local NamespaceLayout namespace_layouts[8];
+
+static PyDictLayout *namespace_layout(const Dialect *d, bool module_globals)
+{
+    const size_t n = sizeof namespace_layouts / sizeof namespace_layouts[0];
+    for (size_t i = 0; i < n; i++) {
+        NamespaceLayout *l = &namespace_layouts[i];
+        if (!l->dialect) {
+            l->dialect = d;
+            l->module_globals = module_globals;
+        }
+        if (l->dialect == d && l->module_globals == module_globals)
+            return &l->layout;
+    }
+    return NULL;
+}
 
 void cpy_install_namespace(ConverterPython *py)
 {
@@ -411,9 +432,12 @@ void cpy_install_namespace(ConverterPython *py)
     Entries entries = { xmalloc(count * sizeof *entries.names),
                         xmalloc(count * sizeof *entries.values), 0 };
     Entries *e = &entries;
+    /* the converters of the dialect: a class a newer one adds is no
+       name in an older one's blocks */
     for (size_t i = 0; i < converter_nrows; i++)
-        put(e, converter_rows[i].cls.class_name,
-            pyvm_lazy_value(vm, g, make_namespace_value, LAZY_ROWS + i));
+        if (converter_row_in_dialect(&converter_rows[i], py->c->dialect))
+            put(e, converter_rows[i].cls.class_name,
+                pyvm_lazy_value(vm, g, make_namespace_value, LAZY_ROWS + i));
     for (size_t i = 0; i < return_nrows; i++)
         put(e, return_rows[i].cls.class_name,
             pyvm_lazy_value(vm, g, make_namespace_value,
@@ -452,8 +476,12 @@ void cpy_install_namespace(ConverterPython *py)
         for (size_t i = 0; i < 6; i++)
             put(e, hosts[i], pyvm_obj(made[i]));
     }
-    pyvm_dict_fill_static(vm, g, &namespace_layouts[fl->module_globals],
-                          e->names, e->values, e->n);
+    PyDictLayout *layout = namespace_layout(py->c->dialect, fl->module_globals);
+    if (layout)
+        pyvm_dict_fill_static(vm, g, layout, e->names, e->values, e->n);
+    else   /* more dialects than the cache holds: filled name by name */
+        for (size_t i = 0; i < e->n; i++)
+            pyvm_dict_set_static(vm, g, e->names[i], e->values[i]);
     free(e->names);
     free(e->values);
 }

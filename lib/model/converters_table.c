@@ -727,9 +727,7 @@ int converter_init_params(const ConverterRow *row, const Dialect *d,
     return n;
 }
 
-/* Whether dialect d has the table's row (see ConverterRow.added). */
-static bool converter_row_in_dialect(const ConverterRow *row,
-                                     const Dialect *d)
+bool converter_row_in_dialect(const ConverterRow *row, const Dialect *d)
 {
     return !row->added || dialect_adds_converter(d, row->cls.class_name);
 }
