@@ -252,6 +252,18 @@ static void write_edits(Func *f, const char *class_type)
         ee = ctok_end(cv, e->close + 1);
     edit_add(a, &f->edits, es, ee,
              arena_printf(a, "%s_METHODDEF", upper(a, basename_of(f))));
+    /* the other entries of the function: clinic's wrapper, cast as the
+       _METHODDEF casts it */
+    const char *wrapper = basename_of(f);
+    for (size_t k = 0; k < f->nalias; k++) {
+        const Entry *al = f->alias[k];
+        size_t fs = cv->toks[al->func_tok].start;
+        bool bare = ctok_is(cv, al->func_tok - 1, ",");
+        if (bare || strcmp(wrapper, al->func))
+            edit_add(a, &f->edits, fs, ctok_end(cv, al->func_tok),
+                     arena_printf(a, "%s%s", bare ? "(PyCFunction)" : "",
+                                  wrapper));
+    }
     if (f->docvar_tok >= 0)
         remove_statement(f, f->docvar_tok,
                          find_semicolon(cv, f->docvar_tok, cv->ntoks), NULL);
@@ -505,6 +517,8 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             Entry *e = &t->entries[ei];
             if (!e->pyname || e->func_tok < 0)
                 continue;   /* a macro, the sentinel */
+            if (entry_is_alias(cv, e))
+                continue;   /* its function is its first entry's */
             memset(f, 0, sizeof *f);
             f->cv = cv;
             f->entry = e;

@@ -167,6 +167,106 @@ static bool noargs_parameter_unused(Func *f, int from, int to)
     return true;
 }
 
+/* A file-level macro pastes the name together ("math_##name"): the
+   fragment before or after a "##" begins or ends it. */
+static bool pasted_by_macro(const Conv *cv, const char *name)
+{
+    size_t nlen = strlen(name);
+    for (int i = 0; i < cv->ntoks; i++) {
+        if (cv->toks[i].kind != TK_PP)
+            continue;
+        const char *s = cv->text + cv->toks[i].start;
+        const char *end = s + cv->toks[i].len;
+        for (const char *p = s; p + 1 < end; p++) {
+            if (p[0] != '#' || p[1] != '#')
+                continue;
+            const char *b = p;
+            while (b > s && (b[-1] == ' ' || b[-1] == '\t'))
+                b--;
+            const char *be = b;
+            while (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+                b--;
+            const char *a = p + 2;
+            while (a < end && (*a == ' ' || *a == '\t'))
+                a++;
+            const char *ae = a;
+            while (ae < end && (isalnum((unsigned char)*ae) || *ae == '_'))
+                ae++;
+            size_t bl = (size_t)(be - b), al = (size_t)(ae - a);
+            if (bl && bl < nlen && !memcmp(name, b, bl))
+                return true;
+            if (al && al < nlen && !memcmp(name + nlen - al, a, al))
+                return true;
+            p++;
+        }
+    }
+    return false;
+}
+
+/* The other entries of the file's tables that register the function:
+   aliases ("copy" and "__copy__") of the first.  Their count. */
+static size_t entries_naming(const Conv *cv, const char *name,
+                             const Entry **first)
+{
+    size_t n = 0;
+    *first = NULL;
+    for (size_t ti = 0; ti < cv->ntables; ti++)
+        for (size_t ei = 0; ei < cv->tables[ti].nentries; ei++) {
+            const Entry *e = &cv->tables[ti].entries[ei];
+            if (e->func_tok < 0 || !ctok_is(cv, e->func_tok, name))
+                continue;
+            if (!n++)
+                *first = e;
+        }
+    return n;
+}
+
+bool entry_is_alias(const Conv *cv, const Entry *e)
+{
+    const Entry *first;
+    return e->func && entries_naming(cv, e->func, &first) > 1 && first != e;
+}
+
+/* The flags of two entries spelled alike, token for token. */
+static bool same_flags(const Conv *cv, const Entry *a, const Entry *b)
+{
+    if (a->flags_to - a->flags_from != b->flags_to - b->flags_from)
+        return false;
+    for (int k = 0; k < a->flags_to - a->flags_from; k++)
+        if (strcmp(ctok_str(cv, a->flags_from + k),
+                   ctok_str(cv, b->flags_from + k)))
+            return false;
+    return true;
+}
+
+/* A function behind more than one entry keeps them all working when
+   clinic's wrapper is called as the function was: METH_O and
+   METH_NOARGS (clinic writes the same flags and C signature), every
+   entry with the same flags.  The entries past the first then name the
+   wrapper. */
+static bool read_aliases(Func *f, int uses)
+{
+    Conv *cv = f->cv;
+    const Entry *first;
+    size_t n = entries_naming(cv, f->entry->func, &first);
+    f->nalias = 0;
+    if (n < 2 || uses != (int)n + 1 || first != f->entry)
+        return false;
+    if (f->flags != FL_O && f->flags != FL_NOARGS)
+        return false;
+    for (size_t ti = 0; ti < cv->ntables; ti++)
+        for (size_t ei = 0; ei < cv->tables[ti].nentries; ei++) {
+            const Entry *e = &cv->tables[ti].entries[ei];
+            if (e == f->entry || e->func_tok < 0 ||
+                !ctok_is(cv, e->func_tok, f->entry->func))
+                continue;
+            if (!same_flags(cv, e, f->entry) || f->nalias == MAX_ALIASES)
+                return false;
+            f->alias[f->nalias++] = e;
+        }
+    return true;
+}
+
 bool find_definition(Func *f)
 {
     Conv *cv = f->cv;
@@ -189,10 +289,14 @@ bool find_definition(Func *f)
                 strstr(ctok_str(cv, i), name))
                 return refuse(f, REFUSE_HIDDEN_CALL, "%s is defined by a "
                               "macro", name);
+        if (pasted_by_macro(cv, name))
+            return refuse(f, REFUSE_HIDDEN_CALL, "%s is defined by a macro "
+                          "that pastes its name", name);
         return refuse(f, REFUSE_ELSEWHERE, "%s is not defined in this file",
                       name);
     }
-    if (ctok_count_ident(cv, name) != 2)
+    int uses = ctok_count_ident(cv, name);
+    if (uses != 2 && !read_aliases(f, uses))
         return refuse(f, REFUSE_REFERENCED, "%s is named outside its "
                       "definition and its table entry", name);
     f->name_tok = found;

@@ -403,6 +403,77 @@ START_TEST(test_if_branches)
 }
 END_TEST
 
+/* One function behind two entries: METH_NOARGS keeps both, the second
+   naming clinic's wrapper with the first's cast; METH_VARARGS (clinic
+   writes other flags) leaves it. */
+START_TEST(test_aliases)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD } AObject;\n"
+        "static PyObject *\nA_copy(AObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    return Py_NewRef(self);\n}\n"
+        "static PyMethodDef A_methods[] = {\n"
+        "    {\"copy\", (PyCFunction)A_copy, METH_NOARGS, \"Copy.\"},\n"
+        "    {\"__copy__\", A_copy, METH_NOARGS, \"Copy.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        CLASS_TYPE("A", "AObject", "A_methods") MODULE_DEF;
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "    M_A_COPY_METHODDEF\n"
+                              "    {\"__copy__\", (PyCFunction)m_A_copy, "
+                              "METH_NOARGS, \"Copy.\"},\n") != NULL, "%s", out);
+    free(out);
+    free(notes);
+
+    const char *varargs =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD } AObject;\n"
+        "static PyObject *\nA_copy(AObject *self, PyObject *args)\n"
+        "{\n    int n = 0;\n    if (!PyArg_ParseTuple(args, \"|i\", &n))\n"
+        "        return NULL;\n    return Py_NewRef(self);\n}\n"
+        "static PyMethodDef A_methods[] = {\n"
+        "    {\"copy\", (PyCFunction)A_copy, METH_VARARGS, \"Copy.\"},\n"
+        "    {\"__copy__\", (PyCFunction)A_copy, METH_VARARGS, \"Copy.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        CLASS_TYPE("A", "AObject", "A_methods") MODULE_DEF;
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(varargs, &stats, &notes);
+    ck_assert_str_eq(out, varargs);
+    ck_assert_uint_eq(stats.refused[REFUSE_REFERENCED], 1);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* A function a macro pastes together is the file's, not another's. */
+START_TEST(test_pasted_by_macro)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *a) \\\n"
+        "    { return Py_NewRef(a); }\n"
+        "FUNC(f)\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_O, \"Doc.\"},\n"
+        "    {\"g\", m_g, METH_O, \"Doc.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_uint_eq(stats.refused[REFUSE_HIDDEN_CALL], 2);
+    ck_assert_uint_eq(stats.refused[REFUSE_ELSEWHERE], 0);
+    ck_assert_msg(strstr(notes, "m_f is defined by a macro that pastes") != NULL,
+                  "%s", notes);
+    free(out);
+    free(notes);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -416,6 +487,8 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_classmethod);
     tcase_add_test(tc, test_existing_include);
     tcase_add_test(tc, test_if_branches);
+    tcase_add_test(tc, test_aliases);
+    tcase_add_test(tc, test_pasted_by_macro);
     suite_add_tcase(s, tc);
     return s;
 }
