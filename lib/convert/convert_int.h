@@ -133,6 +133,7 @@ typedef struct Func {
     size_t nparams, npositional_only;
     const char *doc;
     int docvar_tok;            /* the PyDoc_STRVAR to remove; -1: none */
+    int docvar_shared;         /* one other entries name too; -1: none */
     int kwlist_decl_from, kwlist_decl_semi;   /* file-scope kwlist to drop */
     const char *c_basename;    /* NULL: clinic's default */
     const Entry *alias[MAX_ALIASES];   /* other entries of the function */

@@ -361,7 +361,7 @@ bool read_docstring(Func *f)
 {
     Conv *cv = f->cv;
     const Entry *e = f->entry;
-    f->docvar_tok = -1;
+    f->docvar_tok = f->docvar_shared = -1;
     const char *doc = NULL;
     int end;
     int from = e->doc_from, to = e->doc_to;
@@ -387,6 +387,8 @@ bool read_docstring(Func *f)
                 doc = NULL;
             else if (doc && ctok_count_ident(cv, ctok_str(cv, from)) == 2)
                 f->docvar_tok = i;
+            else if (doc)
+                f->docvar_shared = i;
             break;
         }
     }

@@ -302,15 +302,42 @@ START_TEST(test_include_place)
     ConvertStats stats = {0};
     char *notes;
     char *out = convert_source(src, &stats, &notes);
-    /* each type is defined after the table before it: every place keeps
-       one function, and the first (before A's table) wins */
-    ck_assert_uint_eq(stats.converted, 1);
-    ck_assert_uint_eq(stats.refused[REFUSE_SHAPE], 2);
-    ck_assert_msg(strstr(notes, "m.B.f left as it is (shape)") != NULL, "%s", notes);
+    /* each type is defined after the table before it: the include before
+       A's table, B and C declared ahead of it (their structs tagged with
+       their names) */
+    ck_assert_msg(stats.converted == 3, "%s", notes);
     char *inc = strstr(out, "#include \"clinic/m.c.h\"");
     ck_assert(inc != NULL);
+    ck_assert_msg(strstr(out, "}\ntypedef struct BObject BObject;\n"
+                              "typedef struct CObject CObject;\n\n#include") != NULL,
+                  "%s", out);
     ck_assert(strstr(out, "M_A_F_METHODDEF") > inc);
-    ck_assert(strstr(out, "} AObject;") < inc);
+    ck_assert(strstr(out, "typedef struct BObject { PyObject_HEAD int b; } BObject;") > inc);
+    ck_assert(strstr(out, "typedef struct CObject { PyObject_HEAD int c; } CObject;") > inc);
+    free(out);
+    free(notes);
+
+    /* a type that is not declared ahead (its struct defined apart from
+       its typedef) holds its function back: every place keeps one, the
+       first wins */
+    const char *apart =
+        "#include \"Python.h\"\n"
+        "struct AObject { PyObject_HEAD int a; };\ntypedef struct AObject AObject;\n"
+        METHOD("A_f", "AObject") TABLE("A_methods", "A_f")
+        CLASS_TYPE("A", "AObject", "A_methods")
+        "struct BObject { PyObject_HEAD int b; };\ntypedef struct BObject BObject;\n"
+        METHOD("B_f", "BObject") TABLE("B_methods", "B_f")
+        CLASS_TYPE("B", "BObject", "B_methods")
+        MODULE_DEF;
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(apart, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 1);
+    ck_assert_uint_eq(stats.refused[REFUSE_SHAPE], 1);
+    ck_assert_msg(strstr(notes, "m.B.f left as it is (shape)") != NULL, "%s", notes);
+    inc = strstr(out, "#include \"clinic/m.c.h\"");
+    ck_assert(inc != NULL && strstr(out, "M_A_F_METHODDEF") > inc);
+    ck_assert(strstr(out, "typedef struct AObject AObject;") < inc);
+    ck_assert(strstr(out, "typedef struct BObject BObject;\n\n#include") == NULL);
     free(out);
     free(notes);
 
@@ -474,6 +501,43 @@ START_TEST(test_pasted_by_macro)
 }
 END_TEST
 
+/* A PyDoc_STRVAR two converted functions' entries name goes with them;
+   one an entry left names stays. */
+START_TEST(test_shared_docstring)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "PyDoc_STRVAR(reduce_doc, \"Reduce.\");\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    return Py_NewRef(m);\n}\n\n"
+        "static PyObject *\nm_b(PyObject *m, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    return Py_NewRef(m);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_NOARGS, reduce_doc},\n"
+        "    {\"b\", m_b, METH_NOARGS, reduce_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_msg(strstr(out, "reduce_doc") == NULL, "%s", out);
+    free(out);
+    free(notes);
+
+    /* b left (its flags): the variable stays for it */
+    char *left = strdup(src);
+    memcpy(strstr(left, "METH_NOARGS, reduce_doc},\n    {NULL"), "METH_STATIC", 11);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(left, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "PyDoc_STRVAR(reduce_doc, \"Reduce.\");") != NULL, "%s", out);
+    free(out);
+    free(notes);
+    free(left);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -489,6 +553,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_if_branches);
     tcase_add_test(tc, test_aliases);
     tcase_add_test(tc, test_pasted_by_macro);
+    tcase_add_test(tc, test_shared_docstring);
     suite_add_tcase(s, tc);
     return s;
 }
