@@ -77,7 +77,9 @@ static bool choose_c_basename(Func *f)
     for (char *p = base; *p; p++)
         if (*p == '.')
             *p = '_';
-    for (int attempt = 0; attempt < 2; attempt++) {
+    for (int attempt = f->keep_name ? 1 : 0; attempt < 2; attempt++) {
+        if (attempt == 1)
+            base = arena_strdup(a, f->entry->func);
         const char *names[] = {
             base, arena_printf(a, "%s_impl", base),
             arena_printf(a, "%s__doc__", base),
@@ -451,6 +453,7 @@ typedef struct Done {
     const char *hard_name;     /* the same of the types not declared ahead */
     int hard_pos;
     int docvar_shared;         /* its entry's PyDoc_STRVAR others name */
+    int first_call;            /* a call the include must precede; -1 */
     size_t ahead[MAX_PARAMS + 1];   /* its types that can be, in aheads[] */
     size_t nahead;
 } Done;
@@ -611,6 +614,7 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             d->type_pos = d->hard_pos = -1;
             d->nahead = 0;
             d->docvar_shared = f->docvar_shared;
+            d->first_call = f->first_call;
             /* the types its generated code names: defined before the
                include? */
             const char *types[MAX_PARAMS + 1];
@@ -671,7 +675,8 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             size_t kept = 0;
             for (size_t k = 0; k < ndone; k++)
                 if (cv->tables[done[k].table].decl_start >= at &&
-                    (pass ? done[k].hard_pos : done[k].type_pos) < at)
+                    (pass ? done[k].hard_pos : done[k].type_pos) < at &&
+                    (done[k].first_call < 0 || done[k].first_call > at))
                     kept++;
             if (kept > best_kept) {
                 best = at;
@@ -689,12 +694,18 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
     for (size_t k = 0; k < ndone; k++) {
         Done *d = &done[k];
         const Table *t = &cv->tables[d->table];
-        if (best >= 0 && t->decl_start >= best && d->type_pos < best)
+        if (best >= 0 && t->decl_start >= best && d->type_pos < best &&
+            (d->first_call < 0 || d->first_call > best))
             continue;
         d->dropped = true;
         converted--;
         refused[REFUSE_SHAPE]++;
-        if (best >= 0 && t->decl_start < best)
+        if (d->first_call >= 0 &&
+            d->first_call <= (best >= 0 ? best : t->decl_start))
+            note(cv, d->line, "%s left as it is (%s): it is called before "
+                 "the place the generated code is included", d->full_name,
+                 reason_names[REFUSE_SHAPE]);
+        else if (best >= 0 && t->decl_start < best)
             note(cv, d->line, "%s left as it is (%s): its table %s comes "
                  "before the place the generated code is included (%s)",
                  d->full_name, reason_names[REFUSE_SHAPE], t->name,

@@ -138,6 +138,9 @@ typedef struct Func {
     const char *c_basename;    /* NULL: clinic's default */
     const Entry *alias[MAX_ALIASES];   /* other entries of the function */
     size_t nalias;
+    bool keep_name;            /* called or declared: clinic's function
+                                  keeps the C name */
+    int first_call;            /* a call the include must precede; -1 */
     Edits edits;
 } Func;
 

@@ -267,6 +267,45 @@ static bool read_aliases(Func *f, int uses)
     return true;
 }
 
+/* A METH_O or METH_NOARGS function the file also calls or declares
+   ("static PyObject *NAME(PyObject *, PyObject *);"): clinic's function
+   keeps its name and its C signature, so those keep working, a call
+   once the generated code is included (f->first_call) or declared. */
+static bool read_calls(Func *f, int found)
+{
+    Conv *cv = f->cv;
+    const char *name = f->entry->func;
+    if (f->flags != FL_O && f->flags != FL_NOARGS)
+        return false;
+    bool declared = false;
+    int first_call = -1;
+    for (int i = 0; i + 1 < cv->ntoks; i++) {
+        if (!ctok_ident(cv, i, name) || i == found || i == f->entry->func_tok)
+            continue;
+        bool alias = false;
+        for (size_t k = 0; k < f->nalias; k++)
+            if (f->alias[k]->func_tok == i)
+                alias = true;
+        if (alias)
+            continue;
+        if (!ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0)
+            return false;
+        int close = cv->toks[i + 1].match;
+        if (cv->toks[i].depth == 0) {
+            /* a prototype: static PyObject *NAME(...); */
+            if (!ctok_is(cv, close + 1, ";") || !ctok_is(cv, i - 1, "*") ||
+                !ctok_ident(cv, i - 2, "PyObject") || i > found)
+                return false;
+            declared = true;
+        } else if (first_call < 0) {
+            first_call = i;
+        }
+    }
+    f->first_call = declared ? -1 : first_call;
+    f->keep_name = true;
+    return true;
+}
+
 bool find_definition(Func *f)
 {
     Conv *cv = f->cv;
@@ -296,7 +335,9 @@ bool find_definition(Func *f)
                       name);
     }
     int uses = ctok_count_ident(cv, name);
-    if (uses != 2 && !read_aliases(f, uses))
+    f->first_call = -1;
+    f->keep_name = false;
+    if (uses != 2 && !read_aliases(f, uses) && !read_calls(f, found))
         return refuse(f, REFUSE_REFERENCED, "%s is named outside its "
                       "definition and its table entry", name);
     f->name_tok = found;
@@ -321,6 +362,14 @@ bool find_definition(Func *f)
         return refuse(f, REFUSE_SHAPE, "%s's declaration has more than "
                       "static and PyObject *", name);
     f->decl_start = i;
+    bool is_static = false;
+    for (int k = i; k < found; k++)
+        if (ctok_ident(cv, k, "static"))
+            is_static = true;
+    /* clinic's functions are static: another file may link to this one */
+    if (!is_static)
+        return refuse(f, REFUSE_REFERENCED, "%s is not static: another "
+                      "file may call it", name);
 
     int fields[4], ends[4];
     size_t n = ctok_split(cv, f->lparen + 1, f->rparen, fields, ends, 4);
@@ -337,6 +386,11 @@ bool find_definition(Func *f)
     f->self_unused = unused ||
                      !body_uses(f, f->body_open, f->body_close, pname);
     for (size_t k = 1; k < n; k++) {
+        if (f->flags == FL_NOARGS && f->keep_name &&
+            (!read_c_parameter(f, fields[k], ends[k], &type, &pname, &unused) ||
+             strcmp(type, "PyObject *")))
+            return refuse(f, REFUSE_REFERENCED, "%s is called, and its "
+                          "second parameter is no PyObject *", name);
         if (f->flags == FL_NOARGS && noargs_parameter_unused(f, fields[k], ends[k])) {
             f->arg_name = NULL;   /* whatever its spelling: never read */
             continue;

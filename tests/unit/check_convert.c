@@ -538,6 +538,73 @@ START_TEST(test_shared_docstring)
 }
 END_TEST
 
+/* A METH_NOARGS function the file calls keeps its C name (clinic's
+   function has its signature): after the include, or declared; a call
+   before the include with no declaration leaves it; a function that is
+   not static (another file may link to it) is left. */
+START_TEST(test_called)
+{
+    const char *after =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    return Py_NewRef(m);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_NOARGS, \"A.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static PyObject *\ncaller(PyObject *m)\n{\n    return m_a(m, NULL);\n}\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(after, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.a as m_a\n") != NULL, "%s", out);
+    ck_assert(strstr(out, "return m_a(m, NULL);") != NULL);
+    free(out);
+    free(notes);
+
+    /* called before the include: left */
+    const char *before =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    return Py_NewRef(m);\n}\n\n"
+        "static PyObject *\ncaller(PyObject *m)\n{\n    return m_a(m, NULL);\n}\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_NOARGS, \"A.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(before, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_msg(strstr(notes, "it is called before the place") != NULL, "%s", notes);
+    ck_assert_str_eq(out, before);
+    free(out);
+    free(notes);
+
+    /* the same, declared first: converted */
+    size_t n = strlen(before) + 128;
+    char *declared = malloc(n);
+    snprintf(declared, n, "static PyObject *m_a(PyObject *, PyObject *);\n%s", before);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(declared, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    free(out);
+    free(notes);
+    free(declared);
+
+    /* not static */
+    char *exported = strdup(after);
+    char *st = strstr(exported, "static PyObject *\nm_a(");
+    memset(st, ' ', 6);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(exported, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_msg(strstr(notes, "m_a is not static") != NULL, "%s", notes);
+    free(out);
+    free(notes);
+    free(exported);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -554,6 +621,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_aliases);
     tcase_add_test(tc, test_pasted_by_macro);
     tcase_add_test(tc, test_shared_docstring);
+    tcase_add_test(tc, test_called);
     suite_add_tcase(s, tc);
     return s;
 }
