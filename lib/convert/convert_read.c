@@ -383,6 +383,11 @@ bool find_definition(Func *f)
                       name);
     f->self_name = pname;
     f->self_type = type;
+    /* clinic's function takes self as the class's type in some dialects,
+       as PyObject * in others: only PyObject * is the same in all */
+    if (f->keep_name && strcmp(type, "PyObject *"))
+        return refuse(f, REFUSE_REFERENCED, "%s is called, and its self "
+                      "is no PyObject *", name);
     f->self_unused = unused ||
                      !body_uses(f, f->body_open, f->body_close, pname);
     for (size_t k = 1; k < n; k++) {

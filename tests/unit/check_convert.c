@@ -591,6 +591,19 @@ START_TEST(test_called)
     free(notes);
     free(declared);
 
+    /* self of the module's type: clinic's function takes a PyObject * in
+       some dialects, so the call would not match */
+    char *typed = strdup(after);
+    char *self = strstr(typed, "m_a(PyObject *m,");
+    memcpy(self + 4, "ModObject", 9);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(typed, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_msg(strstr(notes, "its self is no PyObject *") != NULL, "%s", notes);
+    free(out);
+    free(notes);
+    free(typed);
+
     /* not static */
     char *exported = strdup(after);
     char *st = strstr(exported, "static PyObject *\nm_a(");
