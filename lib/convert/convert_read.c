@@ -160,6 +160,12 @@ bool body_uses(const Func *f, int from, int to, const char *name)
    UNUSED"): none of its names is used in the body. */
 static bool noargs_parameter_unused(Func *f, int from, int to)
 {
+    /* the names after the type's "*": the type's own may be used */
+    int star = from;
+    while (star < to && !ctok_is(f->cv, star, "*"))
+        star++;
+    if (star < to)
+        from = star + 1;
     for (int i = from; i < to; i++)
         if (f->cv->toks[i].kind == TK_IDENT &&
             body_uses(f, f->body_open, f->body_close, ctok_str(f->cv, i)))

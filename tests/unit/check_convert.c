@@ -618,6 +618,40 @@ START_TEST(test_called)
 }
 END_TEST
 
+/* METH_NOARGS's second parameter with a macro after its name ("PyObject
+   *dummy UNUSED"): unused though the body names its type. */
+START_TEST(test_noargs_unused_macro)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#define UNUSED __attribute__((unused))\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *dummy UNUSED)\n"
+        "{\n    PyObject *r = m;\n    return Py_NewRef(r);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_NOARGS, \"A.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    free(out);
+    free(notes);
+
+    /* the name used: left */
+    char *used = strdup(src);
+    char *r = strstr(used, "PyObject *r = m;");
+    memcpy(r + 14, "dummy", 5);
+    r[19] = ';';
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(used, &stats, &notes);
+    ck_assert_msg(stats.converted == 0, "%s", out);
+    free(out);
+    free(notes);
+    free(used);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -635,6 +669,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_pasted_by_macro);
     tcase_add_test(tc, test_shared_docstring);
     tcase_add_test(tc, test_called);
+    tcase_add_test(tc, test_noargs_unused_macro);
     suite_add_tcase(s, tc);
     return s;
 }
