@@ -77,7 +77,9 @@ static bool choose_c_basename(Func *f)
     for (char *p = base; *p; p++)
         if (*p == '.')
             *p = '_';
-    for (int attempt = 0; attempt < 2; attempt++) {
+    for (int attempt = f->keep_name ? 1 : 0; attempt < 2; attempt++) {
+        if (attempt == 1)
+            base = arena_strdup(a, f->entry->func);
         const char *names[] = {
             base, arena_printf(a, "%s_impl", base),
             arena_printf(a, "%s__doc__", base),
@@ -162,18 +164,23 @@ static const char *write_block(Func *f, const char *class_type)
 }
 
 /* The edits that remove a statement [from, semi] (widened to its lines). */
-static void remove_statement(Func *f, int from, int last, size_t *line_end)
+static void remove_lines(Conv *cv, Edits *ed, int from, int last,
+                         size_t *line_end)
 {
-    Conv *cv = f->cv;
     size_t s = cv->toks[from].start, e = ctok_end(cv, last), next;
     whole_lines(cv, &s, &e);
     /* between two blank lines: one of them goes too */
     if (s >= 1 && (s == 1 || cv->text[s - 2] == '\n') && cv->text[s - 1] == '\n' &&
         blank_line_at(cv, e, &next))
         e = next;
-    edit_add(cv->c->arena, &f->edits, s, e, "");
+    edit_add(cv->c->arena, ed, s, e, "");
     if (line_end)
         *line_end = e;
+}
+
+static void remove_statement(Func *f, int from, int last, size_t *line_end)
+{
+    remove_lines(f->cv, &f->edits, from, last, line_end);
 }
 
 static void write_edits(Func *f, const char *class_type)
@@ -252,6 +259,18 @@ static void write_edits(Func *f, const char *class_type)
         ee = ctok_end(cv, e->close + 1);
     edit_add(a, &f->edits, es, ee,
              arena_printf(a, "%s_METHODDEF", upper(a, basename_of(f))));
+    /* the other entries of the function: clinic's wrapper, cast as the
+       _METHODDEF casts it */
+    const char *wrapper = basename_of(f);
+    for (size_t k = 0; k < f->nalias; k++) {
+        const Entry *al = f->alias[k];
+        size_t fs = cv->toks[al->func_tok].start;
+        bool bare = ctok_is(cv, al->func_tok - 1, ",");
+        if (bare || strcmp(wrapper, al->func))
+            edit_add(a, &f->edits, fs, ctok_end(cv, al->func_tok),
+                     arena_printf(a, "%s%s", bare ? "(PyCFunction)" : "",
+                                  wrapper));
+    }
     if (f->docvar_tok >= 0)
         remove_statement(f, f->docvar_tok,
                          find_semicolon(cv, f->docvar_tok, cv->ntoks), NULL);
@@ -431,7 +450,25 @@ typedef struct Done {
     bool dropped;
     const char *type_name;     /* of its types, the one defined last */
     int type_pos;              /* the token where it is first named */
+    const char *hard_name;     /* the same of the types not declared ahead */
+    int hard_pos;
+    int docvar_shared;         /* its entry's PyDoc_STRVAR others name */
+    int first_call;            /* a call the include must precede; -1 */
+    size_t ahead[MAX_PARAMS + 1];   /* its types that can be, in aheads[] */
+    size_t nahead;
 } Done;
+
+/* A type the file defines after the place of the include, that the
+   generated code names only through pointers: declared ahead of the
+   include, as "typedef struct TAG NAME;" (an anonymous struct gets its
+   typedef name as its tag) or "struct NAME;". */
+typedef struct Ahead {
+    const char *name;
+    int pos;                   /* its definition's token */
+    const char *decl;
+    int tag_after;             /* the "struct" the tag goes after; -1 */
+    bool wanted;
+} Ahead;
 
 /* The name a type is defined by: "FooObject" of "const FooObject *". */
 static const char *type_name(Conv *cv, const char *type)
@@ -473,6 +510,41 @@ static int type_definition(const Conv *cv, const char *name)
     return -1;
 }
 
+/* Can the type text, defined at token pos, be declared ahead?  Its
+   declaration, and *tag_after the token an anonymous struct's tag goes
+   after (-1: none); NULL: it cannot. */
+static const char *ahead_declaration(Conv *cv, const char *type,
+                                     const char *name, int pos,
+                                     int *tag_after)
+{
+    *tag_after = -1;
+    if (!strchr(type, '*'))
+        return NULL;
+    if (!strncmp(type, "struct ", 7)) {
+        if (ctok_ident(cv, pos - 1, "struct") && ctok_is(cv, pos + 1, "{"))
+            return arena_printf(cv->c->arena, "struct %s;", name);
+        return NULL;
+    }
+    if (!ctok_is(cv, pos - 1, "}") || !ctok_is(cv, pos + 1, ";"))
+        return NULL;
+    int open = cv->toks[pos - 1].match;
+    if (open < 3)
+        return NULL;
+    if (cv->toks[open - 1].kind == TK_IDENT &&
+        ctok_ident(cv, open - 2, "struct") && ctok_ident(cv, open - 3, "typedef"))
+        return arena_printf(cv->c->arena, "typedef struct %s %s;",
+                            ctok_str(cv, open - 1), name);
+    if (ctok_ident(cv, open - 1, "struct") && ctok_ident(cv, open - 2, "typedef")) {
+        /* its name as a tag: no struct of the file has it */
+        for (int i = 0; i + 1 < cv->ntoks; i++)
+            if (ctok_ident(cv, i, "struct") && ctok_ident(cv, i + 1, name))
+                return NULL;
+        *tag_after = open - 1;
+        return arena_printf(cv->c->arena, "typedef struct %s %s;", name, name);
+    }
+    return NULL;
+}
+
 const char *convert_text(Clinic *c, const char *text, size_t len,
                          size_t *out_len, ConvertStats *stats)
 {
@@ -499,12 +571,17 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
         nentries += cv->tables[ti].nentries;
     Done *done = arena_array_of(a, Done, nentries ? nentries : 1);
     size_t ndone = 0;
+    Ahead *aheads = arena_array_of(a, Ahead,
+                                   nentries ? nentries * (MAX_PARAMS + 1) : 1);
+    size_t naheads = 0;
     for (size_t ti = 0; ti < cv->ntables; ti++) {
         Table *t = &cv->tables[ti];
         for (size_t ei = 0; ei < t->nentries; ei++) {
             Entry *e = &t->entries[ei];
             if (!e->pyname || e->func_tok < 0)
                 continue;   /* a macro, the sentinel */
+            if (entry_is_alias(cv, e))
+                continue;   /* its function is its first entry's */
             memset(f, 0, sizeof *f);
             f->cv = cv;
             f->entry = e;
@@ -533,8 +610,11 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             d->full_name = f->full_name;
             d->line = f->line;
             d->dropped = false;
-            d->type_name = NULL;
-            d->type_pos = -1;
+            d->type_name = d->hard_name = NULL;
+            d->type_pos = d->hard_pos = -1;
+            d->nahead = 0;
+            d->docvar_shared = f->docvar_shared;
+            d->first_call = f->first_call;
             /* the types its generated code names: defined before the
                include? */
             const char *types[MAX_PARAMS + 1];
@@ -550,6 +630,24 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
                     d->type_pos = pos;
                     d->type_name = name;
                 }
+                int tag_after;
+                const char *decl = pos >= 0
+                    ? ahead_declaration(cv, types[k], name, pos, &tag_after)
+                    : NULL;
+                if (!decl) {
+                    if (pos > d->hard_pos) {
+                        d->hard_pos = pos;
+                        d->hard_name = name;
+                    }
+                    continue;
+                }
+                size_t h = 0;
+                while (h < naheads && strcmp(aheads[h].name, name))
+                    h++;
+                if (h == naheads)
+                    aheads[naheads++] = (Ahead){name, pos, decl, tag_after,
+                                                false};
+                d->ahead[d->nahead++] = h;
             }
         }
     }
@@ -563,33 +661,51 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
     int included = existing_include(cv, arena_printf(a, "\"clinic/%s.h\"",
                                                      slash ? slash + 1
                                                            : c->filename));
+    /* first with every type defined before the place; when that leaves
+       functions, with the types declared ahead where they can be */
     int best = -1;
     size_t best_kept = 0;
-    for (size_t ti = 0; ti < cv->ntables + (included >= 0); ti++) {
-        /* the file's own include, when it has one, is the one place */
-        if (included >= 0 && ti < cv->ntables)
-            continue;
-        int at = included >= 0 ? included : cv->tables[ti].decl_start;
-        size_t kept = 0;
-        for (size_t k = 0; k < ndone; k++)
-            if (cv->tables[done[k].table].decl_start >= at &&
-                done[k].type_pos < at)
-                kept++;
-        if (kept > best_kept) {
-            best = at;
-            best_kept = kept;
+    bool ahead = false;
+    for (int pass = 0; pass < 2 && best_kept < ndone; pass++) {
+        for (size_t ti = 0; ti < cv->ntables + (included >= 0); ti++) {
+            /* the file's own include, when it has one, is the one place */
+            if (included >= 0 && ti < cv->ntables)
+                continue;
+            int at = included >= 0 ? included : cv->tables[ti].decl_start;
+            size_t kept = 0;
+            for (size_t k = 0; k < ndone; k++)
+                if (cv->tables[done[k].table].decl_start >= at &&
+                    (pass ? done[k].hard_pos : done[k].type_pos) < at &&
+                    (done[k].first_call < 0 || done[k].first_call > at))
+                    kept++;
+            if (kept > best_kept) {
+                best = at;
+                best_kept = kept;
+                ahead = pass == 1;
+            }
         }
     }
+    if (ahead)
+        for (size_t k = 0; k < ndone; k++) {
+            done[k].type_pos = done[k].hard_pos;
+            done[k].type_name = done[k].hard_name;
+        }
     first_table = best;
     for (size_t k = 0; k < ndone; k++) {
         Done *d = &done[k];
         const Table *t = &cv->tables[d->table];
-        if (best >= 0 && t->decl_start >= best && d->type_pos < best)
+        if (best >= 0 && t->decl_start >= best && d->type_pos < best &&
+            (d->first_call < 0 || d->first_call > best))
             continue;
         d->dropped = true;
         converted--;
         refused[REFUSE_SHAPE]++;
-        if (best >= 0 && t->decl_start < best)
+        if (d->first_call >= 0 &&
+            d->first_call <= (best >= 0 ? best : t->decl_start))
+            note(cv, d->line, "%s left as it is (%s): it is called before "
+                 "the place the generated code is included", d->full_name,
+                 reason_names[REFUSE_SHAPE]);
+        else if (best >= 0 && t->decl_start < best)
             note(cv, d->line, "%s left as it is (%s): its table %s comes "
                  "before the place the generated code is included (%s)",
                  d->full_name, reason_names[REFUSE_SHAPE], t->name,
@@ -637,6 +753,9 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             if (d->dropped || d->table != ti)
                 continue;
             any = true;
+            for (size_t j = 0; ahead && j < d->nahead; j++)
+                if (aheads[d->ahead[j]].pos >= best)
+                    aheads[d->ahead[j]].wanted = true;
             for (size_t j = 0; j < d->edits.n; j++)
                 edit_add(a, &all, d->edits.e[j].start, d->edits.e[j].end,
                          d->edits.e[j].text);
@@ -690,12 +809,46 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
                  cv->toks[first_decl].start, block);
     }
     sb_free(&decls);
-    if (included < 0) {
-        size_t at = cv->toks[first_table].start;
-        while (at > 0 && text[at - 1] != '\n')
-            at--;
-        edit_add(a, &all, at, at, arena_printf(a, "%s\n\n", include));
+    /* a PyDoc_STRVAR that only converted functions' entries named goes */
+    for (size_t k = 0; k < ndone; k++) {
+        int dv = done[k].docvar_shared;
+        if (done[k].dropped || dv < 0)
+            continue;
+        size_t named = 0;
+        bool first = true;
+        for (size_t j = 0; j < ndone; j++)
+            if (!done[j].dropped && done[j].docvar_shared == dv) {
+                named++;
+                if (j < k)
+                    first = false;
+            }
+        if (!first || (int)named + 1 != ctok_count_ident(cv, ctok_str(cv, dv + 2)))
+            continue;
+        remove_lines(cv, &all, dv, find_semicolon(cv, dv, cv->ntoks), NULL);
     }
+    /* the types declared ahead of the include, in the order defined */
+    StrBuf fwd = STRBUF_INIT;
+    for (int pos = 0; pos < cv->ntoks; pos++)
+        for (size_t h = 0; h < naheads; h++) {
+            if (!aheads[h].wanted || aheads[h].pos != pos)
+                continue;
+            sb_addf(&fwd, "%s\n", aheads[h].decl);
+            if (aheads[h].tag_after >= 0) {
+                size_t e = ctok_end(cv, aheads[h].tag_after);
+                edit_add(a, &all, e, e, arena_printf(a, " %s", aheads[h].name));
+            }
+        }
+    if (fwd.len)
+        sb_addc(&fwd, '\n');
+    size_t at = cv->toks[included >= 0 ? included : first_table].start;
+    while (at > 0 && text[at - 1] != '\n')
+        at--;
+    if (included < 0)
+        edit_add(a, &all, at, at, arena_printf(a, "%s%s\n\n", fwd.len ? fwd.buf : "",
+                                               include));
+    else if (fwd.len)
+        edit_add(a, &all, at, at, arena_strdup(a, fwd.buf));
+    sb_free(&fwd);
     qsort(all.e, all.n, sizeof *all.e, compare_edits);
     StrBuf out = STRBUF_INIT;
     size_t pos = 0;

@@ -67,6 +67,7 @@ typedef struct Conv {
 #define MAX_PARAMS 64
 #define MAX_DECLS 64
 #define MAX_DECLARATORS 16
+#define MAX_ALIASES 8
 
 struct FormatUnit;
 
@@ -132,8 +133,14 @@ typedef struct Func {
     size_t nparams, npositional_only;
     const char *doc;
     int docvar_tok;            /* the PyDoc_STRVAR to remove; -1: none */
+    int docvar_shared;         /* one other entries name too; -1: none */
     int kwlist_decl_from, kwlist_decl_semi;   /* file-scope kwlist to drop */
     const char *c_basename;    /* NULL: clinic's default */
+    const Entry *alias[MAX_ALIASES];   /* other entries of the function */
+    size_t nalias;
+    bool keep_name;            /* called or declared: clinic's function
+                                  keeps the C name */
+    int first_call;            /* a call the include must precede; -1 */
     Edits edits;
 } Func;
 
@@ -177,6 +184,9 @@ bool body_uses(const Func *f, int from, int to, const char *name);
 int find_semicolon(const Conv *cv, int from, int to);
 const char *variable_type(Func *f, Decl *d, Declarator *dr);
 bool find_definition(Func *f);
+/* An entry that registers a function an earlier entry registers too:
+   converted (or left) with that one, not on its own. */
+bool entry_is_alias(const Conv *cv, const Entry *e);
 bool read_docstring(Func *f);
 bool read_prelude(Func *f);
 bool read_parse_call(Func *f);

@@ -160,10 +160,155 @@ bool body_uses(const Func *f, int from, int to, const char *name)
    UNUSED"): none of its names is used in the body. */
 static bool noargs_parameter_unused(Func *f, int from, int to)
 {
+    /* the names after the type's "*": the type's own may be used */
+    int star = from;
+    while (star < to && !ctok_is(f->cv, star, "*"))
+        star++;
+    if (star < to)
+        from = star + 1;
     for (int i = from; i < to; i++)
         if (f->cv->toks[i].kind == TK_IDENT &&
             body_uses(f, f->body_open, f->body_close, ctok_str(f->cv, i)))
             return false;
+    return true;
+}
+
+/* A file-level macro pastes the name together ("math_##name"): the
+   fragment before or after a "##" begins or ends it. */
+static bool pasted_by_macro(const Conv *cv, const char *name)
+{
+    size_t nlen = strlen(name);
+    for (int i = 0; i < cv->ntoks; i++) {
+        if (cv->toks[i].kind != TK_PP)
+            continue;
+        const char *s = cv->text + cv->toks[i].start;
+        const char *end = s + cv->toks[i].len;
+        for (const char *p = s; p + 1 < end; p++) {
+            if (p[0] != '#' || p[1] != '#')
+                continue;
+            const char *b = p;
+            while (b > s && (b[-1] == ' ' || b[-1] == '\t'))
+                b--;
+            const char *be = b;
+            while (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+                b--;
+            const char *a = p + 2;
+            while (a < end && (*a == ' ' || *a == '\t'))
+                a++;
+            const char *ae = a;
+            while (ae < end && (isalnum((unsigned char)*ae) || *ae == '_'))
+                ae++;
+            size_t bl = (size_t)(be - b), al = (size_t)(ae - a);
+            if (bl && bl < nlen && !memcmp(name, b, bl))
+                return true;
+            if (al && al < nlen && !memcmp(name + nlen - al, a, al))
+                return true;
+            p++;
+        }
+    }
+    return false;
+}
+
+/* The other entries of the file's tables that register the function:
+   aliases ("copy" and "__copy__") of the first.  Their count. */
+static size_t entries_naming(const Conv *cv, const char *name,
+                             const Entry **first)
+{
+    size_t n = 0;
+    *first = NULL;
+    for (size_t ti = 0; ti < cv->ntables; ti++)
+        for (size_t ei = 0; ei < cv->tables[ti].nentries; ei++) {
+            const Entry *e = &cv->tables[ti].entries[ei];
+            if (e->func_tok < 0 || !ctok_is(cv, e->func_tok, name))
+                continue;
+            if (!n++)
+                *first = e;
+        }
+    return n;
+}
+
+bool entry_is_alias(const Conv *cv, const Entry *e)
+{
+    const Entry *first;
+    return e->func && entries_naming(cv, e->func, &first) > 1 && first != e;
+}
+
+/* The flags of two entries spelled alike, token for token. */
+static bool same_flags(const Conv *cv, const Entry *a, const Entry *b)
+{
+    if (a->flags_to - a->flags_from != b->flags_to - b->flags_from)
+        return false;
+    for (int k = 0; k < a->flags_to - a->flags_from; k++)
+        if (strcmp(ctok_str(cv, a->flags_from + k),
+                   ctok_str(cv, b->flags_from + k)))
+            return false;
+    return true;
+}
+
+/* A function behind more than one entry keeps them all working when
+   clinic's wrapper is called as the function was: METH_O and
+   METH_NOARGS (clinic writes the same flags and C signature), every
+   entry with the same flags.  The entries past the first then name the
+   wrapper. */
+static bool read_aliases(Func *f, int uses)
+{
+    Conv *cv = f->cv;
+    const Entry *first;
+    size_t n = entries_naming(cv, f->entry->func, &first);
+    f->nalias = 0;
+    if (n < 2 || uses != (int)n + 1 || first != f->entry)
+        return false;
+    if (f->flags != FL_O && f->flags != FL_NOARGS)
+        return false;
+    for (size_t ti = 0; ti < cv->ntables; ti++)
+        for (size_t ei = 0; ei < cv->tables[ti].nentries; ei++) {
+            const Entry *e = &cv->tables[ti].entries[ei];
+            if (e == f->entry || e->func_tok < 0 ||
+                !ctok_is(cv, e->func_tok, f->entry->func))
+                continue;
+            if (!same_flags(cv, e, f->entry) || f->nalias == MAX_ALIASES)
+                return false;
+            f->alias[f->nalias++] = e;
+        }
+    return true;
+}
+
+/* A METH_O or METH_NOARGS function the file also calls or declares
+   ("static PyObject *NAME(PyObject *, PyObject *);"): clinic's function
+   keeps its name and its C signature, so those keep working, a call
+   once the generated code is included (f->first_call) or declared. */
+static bool read_calls(Func *f, int found)
+{
+    Conv *cv = f->cv;
+    const char *name = f->entry->func;
+    if (f->flags != FL_O && f->flags != FL_NOARGS)
+        return false;
+    bool declared = false;
+    int first_call = -1;
+    for (int i = 0; i + 1 < cv->ntoks; i++) {
+        if (!ctok_ident(cv, i, name) || i == found || i == f->entry->func_tok)
+            continue;
+        bool alias = false;
+        for (size_t k = 0; k < f->nalias; k++)
+            if (f->alias[k]->func_tok == i)
+                alias = true;
+        if (alias)
+            continue;
+        if (!ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0)
+            return false;
+        int close = cv->toks[i + 1].match;
+        if (cv->toks[i].depth == 0) {
+            /* a prototype: static PyObject *NAME(...); */
+            if (!ctok_is(cv, close + 1, ";") || !ctok_is(cv, i - 1, "*") ||
+                !ctok_ident(cv, i - 2, "PyObject") || i > found)
+                return false;
+            declared = true;
+        } else if (first_call < 0) {
+            first_call = i;
+        }
+    }
+    f->first_call = declared ? -1 : first_call;
+    f->keep_name = true;
     return true;
 }
 
@@ -189,10 +334,16 @@ bool find_definition(Func *f)
                 strstr(ctok_str(cv, i), name))
                 return refuse(f, REFUSE_HIDDEN_CALL, "%s is defined by a "
                               "macro", name);
+        if (pasted_by_macro(cv, name))
+            return refuse(f, REFUSE_HIDDEN_CALL, "%s is defined by a macro "
+                          "that pastes its name", name);
         return refuse(f, REFUSE_ELSEWHERE, "%s is not defined in this file",
                       name);
     }
-    if (ctok_count_ident(cv, name) != 2)
+    int uses = ctok_count_ident(cv, name);
+    f->first_call = -1;
+    f->keep_name = false;
+    if (uses != 2 && !read_aliases(f, uses) && !read_calls(f, found))
         return refuse(f, REFUSE_REFERENCED, "%s is named outside its "
                       "definition and its table entry", name);
     f->name_tok = found;
@@ -217,6 +368,14 @@ bool find_definition(Func *f)
         return refuse(f, REFUSE_SHAPE, "%s's declaration has more than "
                       "static and PyObject *", name);
     f->decl_start = i;
+    bool is_static = false;
+    for (int k = i; k < found; k++)
+        if (ctok_ident(cv, k, "static"))
+            is_static = true;
+    /* clinic's functions are static: another file may link to this one */
+    if (!is_static)
+        return refuse(f, REFUSE_REFERENCED, "%s is not static: another "
+                      "file may call it", name);
 
     int fields[4], ends[4];
     size_t n = ctok_split(cv, f->lparen + 1, f->rparen, fields, ends, 4);
@@ -230,9 +389,19 @@ bool find_definition(Func *f)
                       name);
     f->self_name = pname;
     f->self_type = type;
+    /* clinic's function takes self as the class's type in some dialects,
+       as PyObject * in others: only PyObject * is the same in all */
+    if (f->keep_name && strcmp(type, "PyObject *"))
+        return refuse(f, REFUSE_REFERENCED, "%s is called, and its self "
+                      "is no PyObject *", name);
     f->self_unused = unused ||
                      !body_uses(f, f->body_open, f->body_close, pname);
     for (size_t k = 1; k < n; k++) {
+        if (f->flags == FL_NOARGS && f->keep_name &&
+            (!read_c_parameter(f, fields[k], ends[k], &type, &pname, &unused) ||
+             strcmp(type, "PyObject *")))
+            return refuse(f, REFUSE_REFERENCED, "%s is called, and its "
+                          "second parameter is no PyObject *", name);
         if (f->flags == FL_NOARGS && noargs_parameter_unused(f, fields[k], ends[k])) {
             f->arg_name = NULL;   /* whatever its spelling: never read */
             continue;
@@ -257,7 +426,7 @@ bool read_docstring(Func *f)
 {
     Conv *cv = f->cv;
     const Entry *e = f->entry;
-    f->docvar_tok = -1;
+    f->docvar_tok = f->docvar_shared = -1;
     const char *doc = NULL;
     int end;
     int from = e->doc_from, to = e->doc_to;
@@ -283,6 +452,8 @@ bool read_docstring(Func *f)
                 doc = NULL;
             else if (doc && ctok_count_ident(cv, ctok_str(cv, from)) == 2)
                 f->docvar_tok = i;
+            else if (doc)
+                f->docvar_shared = i;
             break;
         }
     }

@@ -3,7 +3,8 @@
 # (the conformance cache; never into the repository): every file that
 # registers functions in a PyMethodDef table, the test modules aside.
 # Prints a table, per file, of the functions converted and of those left
-# as they are by reason, and the totals; then checks that
+# as they are by reason (the "left" column without the functions another
+# file defines), and the totals; then checks that
 #
 #   - clinic --check on the converted files finds nothing to change, and
 #   - with a CPython 3.13 build tree (CLINIC_CPYTHON_BUILD, default the
@@ -57,13 +58,16 @@ END {
         f = files[i]; s = ""
         split(why[f], rs, ", "); delete seen
         for (k in rs) if (!(rs[k] in seen)) { seen[rs[k]] = 1; s = s (s == "" ? "" : ", ") count[f, rs[k]] " " rs[k] }
-        printf "%-40s %9d %5d  %s\n", f, conv[f], left[f], s
-        tc += conv[f]; tl += left[f]
+        here = left[f] - count[f, "defined-elsewhere"]
+        printf "%-40s %9d %5d  %s\n", f, conv[f], here, s
+        tc += conv[f]; tl += here
     }
     s = ""
     for (r in total) s = s (s == "" ? "" : ", ") total[r] " " r
     printf "%-40s %9d %5d  %s\n", "total (" n " files)", tc, tl, s
-    printf "converted: %d of %d functions (%.0f%%)\n", tc, tc + tl, tc + tl ? 100 * tc / (tc + tl) : 0
+    # a function another file defines is for that file to convert: not in
+    # the share
+    printf "converted: %d of %d functions the files define (%.0f%%); %d registered functions defined in other files\n", tc, tc + tl, tc + tl ? 100 * tc / (tc + tl) : 0, total["defined-elsewhere"]
 }' notes.txt
 
 if ! "$CLINIC" -q --dialect 3.13 --check $files > recheck.txt 2>&1; then

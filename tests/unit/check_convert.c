@@ -302,15 +302,42 @@ START_TEST(test_include_place)
     ConvertStats stats = {0};
     char *notes;
     char *out = convert_source(src, &stats, &notes);
-    /* each type is defined after the table before it: every place keeps
-       one function, and the first (before A's table) wins */
-    ck_assert_uint_eq(stats.converted, 1);
-    ck_assert_uint_eq(stats.refused[REFUSE_SHAPE], 2);
-    ck_assert_msg(strstr(notes, "m.B.f left as it is (shape)") != NULL, "%s", notes);
+    /* each type is defined after the table before it: the include before
+       A's table, B and C declared ahead of it (their structs tagged with
+       their names) */
+    ck_assert_msg(stats.converted == 3, "%s", notes);
     char *inc = strstr(out, "#include \"clinic/m.c.h\"");
     ck_assert(inc != NULL);
+    ck_assert_msg(strstr(out, "}\ntypedef struct BObject BObject;\n"
+                              "typedef struct CObject CObject;\n\n#include") != NULL,
+                  "%s", out);
     ck_assert(strstr(out, "M_A_F_METHODDEF") > inc);
-    ck_assert(strstr(out, "} AObject;") < inc);
+    ck_assert(strstr(out, "typedef struct BObject { PyObject_HEAD int b; } BObject;") > inc);
+    ck_assert(strstr(out, "typedef struct CObject { PyObject_HEAD int c; } CObject;") > inc);
+    free(out);
+    free(notes);
+
+    /* a type that is not declared ahead (its struct defined apart from
+       its typedef) holds its function back: every place keeps one, the
+       first wins */
+    const char *apart =
+        "#include \"Python.h\"\n"
+        "struct AObject { PyObject_HEAD int a; };\ntypedef struct AObject AObject;\n"
+        METHOD("A_f", "AObject") TABLE("A_methods", "A_f")
+        CLASS_TYPE("A", "AObject", "A_methods")
+        "struct BObject { PyObject_HEAD int b; };\ntypedef struct BObject BObject;\n"
+        METHOD("B_f", "BObject") TABLE("B_methods", "B_f")
+        CLASS_TYPE("B", "BObject", "B_methods")
+        MODULE_DEF;
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(apart, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 1);
+    ck_assert_uint_eq(stats.refused[REFUSE_SHAPE], 1);
+    ck_assert_msg(strstr(notes, "m.B.f left as it is (shape)") != NULL, "%s", notes);
+    inc = strstr(out, "#include \"clinic/m.c.h\"");
+    ck_assert(inc != NULL && strstr(out, "M_A_F_METHODDEF") > inc);
+    ck_assert(strstr(out, "typedef struct AObject AObject;") < inc);
+    ck_assert(strstr(out, "typedef struct BObject BObject;\n\n#include") == NULL);
     free(out);
     free(notes);
 
@@ -403,6 +430,228 @@ START_TEST(test_if_branches)
 }
 END_TEST
 
+/* One function behind two entries: METH_NOARGS keeps both, the second
+   naming clinic's wrapper with the first's cast; METH_VARARGS (clinic
+   writes other flags) leaves it. */
+START_TEST(test_aliases)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD } AObject;\n"
+        "static PyObject *\nA_copy(AObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    return Py_NewRef(self);\n}\n"
+        "static PyMethodDef A_methods[] = {\n"
+        "    {\"copy\", (PyCFunction)A_copy, METH_NOARGS, \"Copy.\"},\n"
+        "    {\"__copy__\", A_copy, METH_NOARGS, \"Copy.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        CLASS_TYPE("A", "AObject", "A_methods") MODULE_DEF;
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "    M_A_COPY_METHODDEF\n"
+                              "    {\"__copy__\", (PyCFunction)m_A_copy, "
+                              "METH_NOARGS, \"Copy.\"},\n") != NULL, "%s", out);
+    free(out);
+    free(notes);
+
+    const char *varargs =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD } AObject;\n"
+        "static PyObject *\nA_copy(AObject *self, PyObject *args)\n"
+        "{\n    int n = 0;\n    if (!PyArg_ParseTuple(args, \"|i\", &n))\n"
+        "        return NULL;\n    return Py_NewRef(self);\n}\n"
+        "static PyMethodDef A_methods[] = {\n"
+        "    {\"copy\", (PyCFunction)A_copy, METH_VARARGS, \"Copy.\"},\n"
+        "    {\"__copy__\", (PyCFunction)A_copy, METH_VARARGS, \"Copy.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        CLASS_TYPE("A", "AObject", "A_methods") MODULE_DEF;
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(varargs, &stats, &notes);
+    ck_assert_str_eq(out, varargs);
+    ck_assert_uint_eq(stats.refused[REFUSE_REFERENCED], 1);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* A function a macro pastes together is the file's, not another's. */
+START_TEST(test_pasted_by_macro)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *a) \\\n"
+        "    { return Py_NewRef(a); }\n"
+        "FUNC(f)\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_O, \"Doc.\"},\n"
+        "    {\"g\", m_g, METH_O, \"Doc.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_uint_eq(stats.refused[REFUSE_HIDDEN_CALL], 2);
+    ck_assert_uint_eq(stats.refused[REFUSE_ELSEWHERE], 0);
+    ck_assert_msg(strstr(notes, "m_f is defined by a macro that pastes") != NULL,
+                  "%s", notes);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* A PyDoc_STRVAR two converted functions' entries name goes with them;
+   one an entry left names stays. */
+START_TEST(test_shared_docstring)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "PyDoc_STRVAR(reduce_doc, \"Reduce.\");\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    return Py_NewRef(m);\n}\n\n"
+        "static PyObject *\nm_b(PyObject *m, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    return Py_NewRef(m);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_NOARGS, reduce_doc},\n"
+        "    {\"b\", m_b, METH_NOARGS, reduce_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_msg(strstr(out, "reduce_doc") == NULL, "%s", out);
+    free(out);
+    free(notes);
+
+    /* b left (its flags): the variable stays for it */
+    char *left = strdup(src);
+    memcpy(strstr(left, "METH_NOARGS, reduce_doc},\n    {NULL"), "METH_STATIC", 11);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(left, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "PyDoc_STRVAR(reduce_doc, \"Reduce.\");") != NULL, "%s", out);
+    free(out);
+    free(notes);
+    free(left);
+}
+END_TEST
+
+/* A METH_NOARGS function the file calls keeps its C name (clinic's
+   function has its signature): after the include, or declared; a call
+   before the include with no declaration leaves it; a function that is
+   not static (another file may link to it) is left. */
+START_TEST(test_called)
+{
+    const char *after =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    return Py_NewRef(m);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_NOARGS, \"A.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static PyObject *\ncaller(PyObject *m)\n{\n    return m_a(m, NULL);\n}\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(after, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.a as m_a\n") != NULL, "%s", out);
+    ck_assert(strstr(out, "return m_a(m, NULL);") != NULL);
+    free(out);
+    free(notes);
+
+    /* called before the include: left */
+    const char *before =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    return Py_NewRef(m);\n}\n\n"
+        "static PyObject *\ncaller(PyObject *m)\n{\n    return m_a(m, NULL);\n}\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_NOARGS, \"A.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(before, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_msg(strstr(notes, "it is called before the place") != NULL, "%s", notes);
+    ck_assert_str_eq(out, before);
+    free(out);
+    free(notes);
+
+    /* the same, declared first: converted */
+    size_t n = strlen(before) + 128;
+    char *declared = malloc(n);
+    snprintf(declared, n, "static PyObject *m_a(PyObject *, PyObject *);\n%s", before);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(declared, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    free(out);
+    free(notes);
+    free(declared);
+
+    /* self of the module's type: clinic's function takes a PyObject * in
+       some dialects, so the call would not match */
+    char *typed = strdup(after);
+    char *self = strstr(typed, "m_a(PyObject *m,");
+    memcpy(self + 4, "ModObject", 9);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(typed, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_msg(strstr(notes, "its self is no PyObject *") != NULL, "%s", notes);
+    free(out);
+    free(notes);
+    free(typed);
+
+    /* not static */
+    char *exported = strdup(after);
+    char *st = strstr(exported, "static PyObject *\nm_a(");
+    memset(st, ' ', 6);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(exported, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_msg(strstr(notes, "m_a is not static") != NULL, "%s", notes);
+    free(out);
+    free(notes);
+    free(exported);
+}
+END_TEST
+
+/* METH_NOARGS's second parameter with a macro after its name ("PyObject
+   *dummy UNUSED"): unused though the body names its type. */
+START_TEST(test_noargs_unused_macro)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#define UNUSED __attribute__((unused))\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *dummy UNUSED)\n"
+        "{\n    PyObject *r = m;\n    return Py_NewRef(r);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_NOARGS, \"A.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    free(out);
+    free(notes);
+
+    /* the name used: left */
+    char *used = strdup(src);
+    char *r = strstr(used, "PyObject *r = m;");
+    memcpy(r + 14, "dummy", 5);
+    r[19] = ';';
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(used, &stats, &notes);
+    ck_assert_msg(stats.converted == 0, "%s", out);
+    free(out);
+    free(notes);
+    free(used);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -416,6 +665,11 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_classmethod);
     tcase_add_test(tc, test_existing_include);
     tcase_add_test(tc, test_if_branches);
+    tcase_add_test(tc, test_aliases);
+    tcase_add_test(tc, test_pasted_by_macro);
+    tcase_add_test(tc, test_shared_docstring);
+    tcase_add_test(tc, test_called);
+    tcase_add_test(tc, test_noargs_unused_macro);
     suite_add_tcase(s, tc);
     return s;
 }
