@@ -41,7 +41,12 @@ if ! "$FUZZ_BIN" -runs=0 -max_len=1048576 -detect_leaks="$LEAKS" \
     fails=$((fails + 1))
 fi
 echo "fuzz-smoke: fuzzing for $SECONDS_ s"
-if ! "$FUZZ_BIN" -dict="$here/clinic.dict" -max_len=16384 -timeout=10 \
+# -timeout: a hang, not a slow input: the budgets stop any input within
+# 10 s of one core uninstrumented (tests/hardening/bounds.sh measures
+# that), which ASan and the fuzzer's coverage make several times slower,
+# and two loaded cores slower again (the 10,000-class chain of the
+# regressions, mutated, took 14 s so)
+if ! "$FUZZ_BIN" -dict="$here/clinic.dict" -max_len=16384 -timeout=60 \
         -rss_limit_mb=2048 -detect_leaks="$LEAKS" -max_total_time="$SECONDS_" \
         -print_final_stats=1 -artifact_prefix="$ARTIFACTS" \
         "$corpus/new" "$corpus/seeds" > "$corpus/fuzz.log" 2>&1; then
