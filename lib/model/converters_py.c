@@ -991,7 +991,9 @@ PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row)
             pyvm_dict_set_static(py->vm, dict, class_fields[k].name,
                           get_field(py, &class_fields[k], &own));
     cpy_add_methods(py, dict, row, base);
-    py->row_class[i] = pyvm_class_new(py->vm, row->cls.class_name, py->flavour->module,
+    py->row_class[i] = pyvm_class_new(py->vm, row->cls.class_name,
+                                      base ? py->flavour->module
+                                           : py->flavour->root_module,
                                       base ? &base_class : NULL, base ? 1 : 0,
                                       dict, &converter_ops,
                                       (void *)&row->cls);
@@ -1015,7 +1017,8 @@ PyObj *cpy_return_row_class(ConverterPython *py, const ReturnRow *row)
                           get_field(py, &return_class_fields[k], &row->cls));
     cpy_add_return_methods(py, dict, row, base);
     py->return_row_class[i] = pyvm_class_new(
-        py->vm, row->cls.class_name, py->flavour->module, base ? &base_class : NULL,
+        py->vm, row->cls.class_name, py->flavour->return_module,
+        base ? &base_class : NULL,
         base ? 1 : 0, dict, &return_converter_ops, (void *)&row->cls);
     return py->return_row_class[i];
 }

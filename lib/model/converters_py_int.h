@@ -51,6 +51,8 @@ typedef struct PyFlavour {
     const char *const (*strings)[2];   /* name, value */
     size_t nstrings;
     const char *module;        /* where clinic.py's classes live */
+    const char *root_module;   /* where CConverter lives */
+    const char *return_module; /* where the return converters live */
     /* A block runs in clinic.py's module globals (3.11: its helpers and
        constants are there), or in libclinic's small parser namespace
        (3.13: the converter classes, buffer, unspecified, NoneType). */

@@ -494,6 +494,7 @@ const PyFlavour cpy_flavour_3_11 = {
     functions_3_11, COUNT(functions_3_11),
     py_clinic_strings, PY_CLINIC_NSTRINGS,
     "__main__",   /* clinic.py runs as a script */
+    "__main__", "__main__",
     true, false, true, false, false,
 };
 
@@ -502,7 +503,7 @@ const PyFlavour cpy_flavour_3_13 = {
     "3.13",
     cpy_converter_methods_3_13, cpy_return_methods_3_11,
     NULL, 0, NULL, 0,
-    "libclinic.converters",
+    "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
     false, true, false, true, false,
 };
 
@@ -512,7 +513,7 @@ const PyFlavour cpy_flavour_3_14 = {
     "3.14",
     cpy_converter_methods_3_14, cpy_return_methods_3_11,
     NULL, 0, NULL, 0,
-    "libclinic.converters",
+    "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
     false, true, false, true, true,
 };
 
