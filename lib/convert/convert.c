@@ -35,6 +35,7 @@ static const char *const reason_names[CONVERT_NREASONS] = {
     [REFUSE_OWNER] = "owner",
     [REFUSE_FLAGS] = "flags",
     [REFUSE_ELSEWHERE] = "defined-elsewhere",
+    [REFUSE_PARSE_FORM] = "parse-form",
 };
 
 const char *convert_reason_name(ConvertRefusal why)

@@ -38,6 +38,10 @@ typedef enum ConvertRefusal {
     REFUSE_FLAGS,               /* METH_ flags clinic does not write */
     REFUSE_ELSEWHERE,           /* the function is not defined in the
                                    file */
+    REFUSE_PARSE_FORM,          /* a parse function of another form than
+                                   the tuple forms: a fastcall (stack)
+                                   form, PyArg_Parse, a va_list form,
+                                   clinic's own helpers */
     CONVERT_NREASONS
 } ConvertRefusal;
 

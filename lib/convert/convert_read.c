@@ -1082,6 +1082,38 @@ bool read_prelude(Func *f)
     return true;
 }
 
+/* The tuple form a parse function is: itself, or the one it is with
+   Py_ssize_t lengths (the _SizeT names, what PY_SSIZE_T_CLEAN makes of
+   the plain ones: the lengths' C type is checked as for those); NULL:
+   of another form. */
+static const char *tuple_form(const char *fn)
+{
+    static const char *const same[][2] = {
+        {"PyArg_ParseTuple", "PyArg_ParseTuple"},
+        {"PyArg_ParseTupleAndKeywords", "PyArg_ParseTupleAndKeywords"},
+        {"PyArg_UnpackTuple", "PyArg_UnpackTuple"},
+        {"_PyArg_ParseTuple_SizeT", "PyArg_ParseTuple"},
+        {"_PyArg_ParseTupleAndKeywords_SizeT", "PyArg_ParseTupleAndKeywords"},
+    };
+    for (size_t k = 0; k < sizeof same / sizeof *same; k++)
+        if (!strcmp(fn, same[k][0]))
+            return same[k][1];
+    return NULL;
+}
+
+/* Why a parse function of another form is left. */
+static const char *parse_form_why(const char *fn)
+{
+    if (!strcmp(fn, "PyArg_Parse"))
+        return "parses one object as a format unit, not a tuple";
+    if (!strcmp(fn, "PyArg_VaParse") ||
+        !strcmp(fn, "PyArg_VaParseTupleAndKeywords"))
+        return "parses a va_list another function was given";
+    if (!strcmp(fn, "_PyArg_UnpackKeywords"))
+        return "is clinic's own helper: the function was generated";
+    return "parses an array and a count (a fastcall form): not converted";
+}
+
 bool read_parse_call(Func *f)
 {
     Conv *cv = f->cv;
@@ -1093,10 +1125,11 @@ bool read_parse_call(Func *f)
     if (n > max)
         return refuse(f, REFUSE_SHAPE, "too many arguments");
     const char *fn = ctok_str(cv, call);
-    bool keywords = !strcmp(fn, "PyArg_ParseTupleAndKeywords");
-    bool unpack = !strcmp(fn, "PyArg_UnpackTuple");
-    if (!keywords && !unpack && strcmp(fn, "PyArg_ParseTuple"))
-        return refuse(f, REFUSE_HIDDEN_CALL, "%s is not converted", fn);
+    const char *same = tuple_form(fn);
+    if (!same)
+        return refuse(f, REFUSE_PARSE_FORM, "%s %s", fn, parse_form_why(fn));
+    bool keywords = !strcmp(same, "PyArg_ParseTupleAndKeywords");
+    bool unpack = !strcmp(same, "PyArg_UnpackTuple");
     if (keywords != (f->flags == FL_KEYWORDS))
         return refuse(f, REFUSE_FLAGS, "%s with METH_%s", fn,
                       f->flags == FL_KEYWORDS ? "KEYWORDS" : "VARARGS only");
