@@ -71,38 +71,29 @@ static const char *const messages_3_15[MSG_COUNT] = {
     pad "    goto exit;\n"                                                    \
     pad "}}}}"
 
+/* the 'n' converter with the check, its index function the API's own */
+#define N_NON_NEGATIVE(index)                                                 \
+    "{{{{\n"                                                                  \
+    "    Py_ssize_t ival = -1;\n"                                             \
+    "    PyObject *iobj = " index "({argname});\n"                            \
+    "    if (iobj != NULL) {{{{\n"                                            \
+    "        ival = PyLong_AsSsize_t(iobj);\n"                                \
+    "        Py_DECREF(iobj);\n"                                              \
+    "    }}}}\n"                                                              \
+    "    if (ival == -1 && PyErr_Occurred()) {{{{\n"                          \
+    "        goto exit;\n"                                                    \
+    "    }}}}\n"                                                              \
+    "    {paramname} = ival;" NON_NEGATIVE_CHECK("    ") "\n"                 \
+    "}}}}\n"
+
 static const DialectSnippet snippets_3_15[] = {
     {.converter = "Py_ssize_t_converter", .variant = "n_non_negative",
      .api = SNIPPET_FULL_API,
-     .text =
-         "{{{{\n"
-         "    Py_ssize_t ival = -1;\n"
-         "    PyObject *iobj = _PyNumber_Index({argname});\n"
-         "    if (iobj != NULL) {{{{\n"
-         "        ival = PyLong_AsSsize_t(iobj);\n"
-         "        Py_DECREF(iobj);\n"
-         "    }}}}\n"
-         "    if (ival == -1 && PyErr_Occurred()) {{{{\n"
-         "        goto exit;\n"
-         "    }}}}\n"
-         "    {paramname} = ival;" NON_NEGATIVE_CHECK("    ") "\n"
-         "}}}}\n",
+     .text = N_NON_NEGATIVE("_PyNumber_Index"),
      .include = "pycore_abstract.h", .include_reason = "_PyNumber_Index()"},
     {.converter = "Py_ssize_t_converter", .variant = "n_non_negative",
      .api = SNIPPET_LIMITED_API,
-     .text =
-         "{{{{\n"
-         "    Py_ssize_t ival = -1;\n"
-         "    PyObject *iobj = PyNumber_Index({argname});\n"
-         "    if (iobj != NULL) {{{{\n"
-         "        ival = PyLong_AsSsize_t(iobj);\n"
-         "        Py_DECREF(iobj);\n"
-         "    }}}}\n"
-         "    if (ival == -1 && PyErr_Occurred()) {{{{\n"
-         "        goto exit;\n"
-         "    }}}}\n"
-         "    {paramname} = ival;" NON_NEGATIVE_CHECK("    ") "\n"
-         "}}}}\n"},
+     .text = N_NON_NEGATIVE("PyNumber_Index")},
     {.converter = "Py_ssize_t_converter", .variant = "limited_non_negative",
      .api = SNIPPET_LIMITED_API,
      .text =
