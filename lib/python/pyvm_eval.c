@@ -12,6 +12,7 @@
  * block do not see (they see the globals).
  */
 #include "python/pyvm_int.h"
+#include "base/text.h"
 
 #include <string.h>
 
@@ -45,10 +46,15 @@ static bool is_local(const Env *env, const char *name)
     return env->kind == ENV_FUNCTION && vm_scope_has_local(env->scope, name);
 }
 
-_Noreturn static void name_error(PyVM *vm, const char *name)
+_Noreturn static void name_error(PyVM *vm, const Env *env, const char *name)
 {
-    vm_raise_class(vm, vm->types[T_NAME_ERROR],
-                   arena_printf(vm->a, "name '%s' is not defined", name));
+    const char *text = arena_printf(vm->a, "name '%s' is not defined", name);
+    PyValue msg = vm_make_str(vm, text, strlen(text));
+    PyValue exc = vm_new_exception(vm, vm->types[T_NAME_ERROR], &msg, 1);
+    vm->name_hint.exception = exc.obj;
+    vm->name_hint.name = name;
+    vm->name_hint.env = env;
+    vm_throw(vm, exc);
 }
 
 /* A name being looked up, its hash made once for every dict it is looked
@@ -103,7 +109,7 @@ static PyValue load_global(PyVM *vm, Env *env, const Name *nm)
     if (!v)
         v = find_name(vm->builtins, nm);
     if (!v)
-        name_error(vm, nm->s);
+        name_error(vm, env, nm->s);
     return *v;
 }
 
@@ -151,7 +157,7 @@ static PyDict *store_scope(PyVM *vm, Env *env, const char *name)
         for (Env *e = env->outer; e; e = e->outer)
             if (e->kind == ENV_FUNCTION && is_local(e, name))
                 return e->vars;
-        name_error(vm, name);
+        name_error(vm, env, name);
     }
     return env->vars;
 }
@@ -170,7 +176,7 @@ static void delete_name(PyVM *vm, Env *env, const char *name)
         vm_raise_class(vm, vm->types[T_UNBOUND_LOCAL_ERROR], arena_printf(vm->a,
                        "cannot access local variable '%s' where it is not "
                        "associated with a value", name));
-    name_error(vm, name);
+    name_error(vm, env, name);
 }
 
 static Env *new_env(PyVM *vm, EnvKind kind, const PyScope *scope, Env *outer,
@@ -1208,6 +1214,58 @@ static void run(PyVM *vm, void *ctx)
 {
     Run *r = ctx;
     exec_block(vm, r->env, r->prog->body, r->prog->nbody);
+}
+
+/* ---- "Did you mean" ----------------------------------------------------
+
+   Python 3.11's interpreter offers, for a NameError a lookup raised, the
+   closest of the frame's local variables, else of its globals, else of
+   its builtins (text_suggestion(): each list on its own). */
+
+/* The keys of a dict then another's not in it, as one namespace. */
+static size_t dict_names(PyVM *vm, const PyDict *d, const PyDict *more,
+                         const char ***out)
+{
+    size_t cap = d->len + (more && more != d ? more->len : 0), n = 0;
+    const char **names = arena_array_of(vm->a, const char *, cap + 1);
+    for (size_t i = 0; i < d->len; i++)
+        if (d->keys[i].kind == PY_STR)
+            names[n++] = d->keys[i].s;
+    if (more && more != d)
+        for (size_t i = 0; i < more->len; i++)
+            if (more->keys[i].kind == PY_STR &&
+                !vm_dict_find_str((PyDict *)d, more->keys[i].s))
+                names[n++] = more->keys[i].s;
+    *out = names;
+    return n;
+}
+
+const char *pyvm_error_suggestion(PyVM *vm)
+{
+    const Env *env = vm->name_hint.env;
+    if (!env || vm->error.value.kind != PY_OBJECT ||
+        vm->error.value.obj != vm->name_hint.exception)
+        return NULL;
+    const char *name = vm->name_hint.name;
+    const char **names;
+    size_t n = 0;
+    /* a function's variables, as its code object names them; a
+       comprehension's (a function of its own in 3.11) */
+    if (env->kind == ENV_FUNCTION && env->scope)
+        n = env->scope->nlocals, names = env->scope->locals;
+    else if (env->kind == ENV_COMPREHENSION)
+        n = dict_names(vm, env->vars, NULL, &names);
+    const char *best = n ? text_suggestion(name, names, n) : NULL;
+    if (best)
+        return best;
+    /* the module's own names live in the globals with exec() */
+    n = dict_names(vm, env->globals,
+                   env->kind == ENV_MODULE ? env->vars : NULL, &names);
+    best = text_suggestion(name, names, n);
+    if (best)
+        return best;
+    n = dict_names(vm, vm->builtins, NULL, &names);
+    return text_suggestion(name, names, n);
 }
 
 bool pyvm_run(PyVM *vm, const PyProgram *prog, PyObj *locals)

@@ -364,6 +364,14 @@ struct PyVM {
 
     Handler *handler;
     PyError error;
+    /* What Python's interpreter needs to offer "Did you mean" for the
+       last NameError a name lookup raised (pyvm_error_suggestion()):
+       the exception, the name, the scope it was looked up from. */
+    struct {
+        PyObj *exception;
+        const char *name;
+        const Env *env;
+    } name_hint;
     Frame *frame;
     int depth;                 /* Python calls in progress */
     uintptr_t stack_base;      /* the C stack where the outermost run began */
