@@ -1242,9 +1242,14 @@ static size_t dict_names(PyVM *vm, const PyDict *d, const PyDict *more,
 
 const char *pyvm_error_suggestion(PyVM *vm)
 {
+    if (vm->error.value.kind != PY_OBJECT)
+        return NULL;
+    if (vm->attribute_hint.exception &&
+        vm->error.value.obj == vm->attribute_hint.exception)
+        return vm_attribute_suggestion(vm, vm->attribute_hint.obj,
+                                       vm->attribute_hint.name);
     const Env *env = vm->name_hint.env;
-    if (!env || vm->error.value.kind != PY_OBJECT ||
-        vm->error.value.obj != vm->name_hint.exception)
+    if (!env || vm->error.value.obj != vm->name_hint.exception)
         return NULL;
     const char *name = vm->name_hint.name;
     const char **names;

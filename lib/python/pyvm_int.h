@@ -372,6 +372,12 @@ struct PyVM {
         const char *name;
         const Env *env;
     } name_hint;
+    /* and for the last AttributeError vm_getattr raised: the object */
+    struct {
+        PyObj *exception;
+        const char *name;
+        PyValue obj;
+    } attribute_hint;
     Frame *frame;
     int depth;                 /* Python calls in progress */
     uintptr_t stack_base;      /* the C stack where the outermost run began */
@@ -403,6 +409,10 @@ struct PyVM {
 /* pyvm_call.c: raising */
 _Noreturn void vm_throw(PyVM *vm, PyValue exc);
 _Noreturn void vm_raise_class(PyVM *vm, PyClass *cls, const char *msg);
+/* Python 3.11's "Did you mean" for an attribute name missing on obj: the
+   closest of dir(obj), or NULL (also when dir(obj) is not known exactly:
+   objects of built-in or host classes other than object). */
+const char *vm_attribute_suggestion(PyVM *vm, PyValue obj, const char *name);
 PyValue vm_new_exception(PyVM *vm, PyClass *cls, const PyValue *args,
                          size_t nargs);
 void vm_step(PyVM *vm);
