@@ -46,14 +46,51 @@ static bool is_local(const Env *env, const char *name)
     return env->kind == ENV_FUNCTION && vm_scope_has_local(env->scope, name);
 }
 
+/* The keys of a dict then another's not in it, as one namespace. */
+static size_t dict_names(PyVM *vm, const PyDict *d, const PyDict *more,
+                         const char ***out)
+{
+    size_t cap = d->len + (more && more != d ? more->len : 0), n = 0;
+    const char **names = arena_array_of(vm->a, const char *, cap + 1);
+    for (size_t i = 0; i < d->len; i++)
+        if (d->keys[i].kind == PY_STR)
+            names[n++] = d->keys[i].s;
+    if (more && more != d)
+        for (size_t i = 0; i < more->len; i++)
+            if (more->keys[i].kind == PY_STR &&
+                !vm_dict_find_str((PyDict *)d,
+                                  more->keys[i].s))
+                names[n++] = more->keys[i].s;
+    *out = names;
+    return n;
+}
+
+/* Keeps what pyvm_error_suggestion() will need of a NameError. */
+static void note_name_error(PyVM *vm, PyObj *exception, const Env *env,
+                            const char *name)
+{
+    vm->name_hint.exception = exception;
+    vm->name_hint.name = name;
+    vm->name_hint.function_scope =
+        env->kind == ENV_FUNCTION ? env->scope : NULL;
+    vm->name_hint.globals = env->globals;
+    vm->name_hint.module_vars = env->kind == ENV_MODULE ? env->vars : NULL;
+    vm->name_hint.comprehension_choice[0] = 0;
+    if (env->kind == ENV_COMPREHENSION) {
+        const char **names;
+        size_t n = dict_names(vm, env->vars, NULL, &names);
+        const char *best = text_suggestion(name, names, n);
+        if (best && strlen(best) < sizeof vm->name_hint.comprehension_choice)
+            strcpy(vm->name_hint.comprehension_choice, best);
+    }
+}
+
 _Noreturn static void name_error(PyVM *vm, const Env *env, const char *name)
 {
     const char *text = arena_printf(vm->a, "name '%s' is not defined", name);
     PyValue msg = vm_make_str(vm, text, strlen(text));
     PyValue exc = vm_new_exception(vm, vm->types[T_NAME_ERROR], &msg, 1);
-    vm->name_hint.exception = exc.obj;
-    vm->name_hint.name = name;
-    vm->name_hint.env = env;
+    note_name_error(vm, exc.obj, env, name);
     vm_throw(vm, exc);
 }
 
@@ -1222,24 +1259,6 @@ static void run(PyVM *vm, void *ctx)
    closest of the frame's local variables, else of its globals, else of
    its builtins (text_suggestion(): each list on its own). */
 
-/* The keys of a dict then another's not in it, as one namespace. */
-static size_t dict_names(PyVM *vm, const PyDict *d, const PyDict *more,
-                         const char ***out)
-{
-    size_t cap = d->len + (more && more != d ? more->len : 0), n = 0;
-    const char **names = arena_array_of(vm->a, const char *, cap + 1);
-    for (size_t i = 0; i < d->len; i++)
-        if (d->keys[i].kind == PY_STR)
-            names[n++] = d->keys[i].s;
-    if (more && more != d)
-        for (size_t i = 0; i < more->len; i++)
-            if (more->keys[i].kind == PY_STR &&
-                !vm_dict_find_str((PyDict *)d, more->keys[i].s))
-                names[n++] = more->keys[i].s;
-    *out = names;
-    return n;
-}
-
 const char *pyvm_error_suggestion(PyVM *vm)
 {
     if (vm->error.value.kind != PY_OBJECT)
@@ -1248,24 +1267,23 @@ const char *pyvm_error_suggestion(PyVM *vm)
         vm->error.value.obj == vm->attribute_hint.exception)
         return vm_attribute_suggestion(vm, vm->attribute_hint.obj,
                                        vm->attribute_hint.name);
-    const Env *env = vm->name_hint.env;
-    if (!env || vm->error.value.obj != vm->name_hint.exception)
+    if (vm->error.value.obj != vm->name_hint.exception ||
+        !vm->name_hint.exception)
         return NULL;
     const char *name = vm->name_hint.name;
     const char **names;
-    size_t n = 0;
-    /* a function's variables, as its code object names them; a
-       comprehension's (a function of its own in 3.11) */
-    if (env->kind == ENV_FUNCTION && env->scope)
-        n = env->scope->nlocals, names = env->scope->locals;
-    else if (env->kind == ENV_COMPREHENSION)
-        n = dict_names(vm, env->vars, NULL, &names);
-    const char *best = n ? text_suggestion(name, names, n) : NULL;
+    size_t n;
+    if (vm->name_hint.comprehension_choice[0])
+        return vm->name_hint.comprehension_choice;
+    /* a function's variables, as its code object names them */
+    const PyScope *scope = vm->name_hint.function_scope;
+    const char *best = scope ? text_suggestion(name, scope->locals,
+                                               scope->nlocals) : NULL;
     if (best)
         return best;
     /* the module's own names live in the globals with exec() */
-    n = dict_names(vm, env->globals,
-                   env->kind == ENV_MODULE ? env->vars : NULL, &names);
+    n = dict_names(vm, vm->name_hint.globals, vm->name_hint.module_vars,
+                   &names);
     best = text_suggestion(name, names, n);
     if (best)
         return best;

@@ -366,11 +366,17 @@ struct PyVM {
     PyError error;
     /* What Python's interpreter needs to offer "Did you mean" for the
        last NameError a name lookup raised (pyvm_error_suggestion()):
-       the exception, the name, the scope it was looked up from. */
+       the exception, the name (the program's), and what outlives the
+       scope it was looked up from (a call's scope is temporary): a
+       function's variables, the globals, the module's own names; a
+       comprehension's variables are temporary, so its choice among them
+       is made at once (choice[0] is 0 for none). */
     struct {
         PyObj *exception;
         const char *name;
-        const Env *env;
+        const PyScope *function_scope;
+        PyDict *globals, *module_vars;
+        char comprehension_choice[256];
     } name_hint;
     /* and for the last AttributeError vm_getattr raised: the object */
     struct {
