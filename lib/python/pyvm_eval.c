@@ -46,15 +46,19 @@ static bool is_local(const Env *env, const char *name)
     return env->kind == ENV_FUNCTION && vm_scope_has_local(env->scope, name);
 }
 
-/* The keys of a dict then another's not in it, as one namespace. */
+/* The keys of a dict, then extra unless it has it (exec() puts
+   "__builtins__" in the globals it runs in), then another dict's not in
+   it: one namespace. */
 static size_t dict_names(PyVM *vm, const PyDict *d, const PyDict *more,
-                         const char ***out)
+                         const char ***out, const char *extra)
 {
-    size_t cap = d->len + (more && more != d ? more->len : 0), n = 0;
+    size_t cap = d->len + (more && more != d ? more->len : 0) + 1, n = 0;
     const char **names = arena_array_of(vm->a, const char *, cap + 1);
     for (size_t i = 0; i < d->len; i++)
         if (d->keys[i].kind == PY_STR)
             names[n++] = d->keys[i].s;
+    if (extra && !vm_dict_find_str((PyDict *)d, extra))
+        names[n++] = extra;
     if (more && more != d)
         for (size_t i = 0; i < more->len; i++)
             if (more->keys[i].kind == PY_STR &&
@@ -78,7 +82,7 @@ static void note_name_error(PyVM *vm, PyObj *exception, const Env *env,
     vm->name_hint.comprehension_choice[0] = 0;
     if (env->kind == ENV_COMPREHENSION) {
         const char **names;
-        size_t n = dict_names(vm, env->vars, NULL, &names);
+        size_t n = dict_names(vm, env->vars, NULL, &names, NULL);
         const char *best = text_suggestion(name, names, n);
         if (best && strlen(best) < sizeof vm->name_hint.comprehension_choice)
             strcpy(vm->name_hint.comprehension_choice, best);
@@ -1259,6 +1263,44 @@ static void run(PyVM *vm, void *ctx)
    closest of the frame's local variables, else of its globals, else of
    its builtins (text_suggestion(): each list on its own). */
 
+/* The names of Python 3.11's builtins module, in its dict's order (a
+   script's: site adds open ... help): the candidates it offers, whichever
+   of them this interpreter has. */
+static const char *const python_builtin_names[] = {
+    "__name__", "__doc__", "__package__", "__loader__", "__spec__",
+    "__build_class__", "__import__", "abs", "all", "any", "ascii", "bin",
+    "breakpoint", "callable", "chr", "compile", "delattr", "dir", "divmod",
+    "eval", "exec", "format", "getattr", "globals", "hasattr", "hash", "hex",
+    "id", "input", "isinstance", "issubclass", "iter", "aiter", "len",
+    "locals", "max", "min", "next", "anext", "oct", "ord", "pow", "print",
+    "repr", "round", "setattr", "sorted", "sum", "vars", "None", "Ellipsis",
+    "NotImplemented", "False", "True", "bool", "memoryview", "bytearray",
+    "bytes", "classmethod", "complex", "dict", "enumerate", "filter", "float",
+    "frozenset", "property", "int", "list", "map", "object", "range",
+    "reversed", "set", "slice", "staticmethod", "str", "super", "tuple",
+    "type", "zip", "__debug__", "BaseException", "BaseExceptionGroup",
+    "Exception", "GeneratorExit", "KeyboardInterrupt", "SystemExit",
+    "ArithmeticError", "AssertionError", "AttributeError", "BufferError",
+    "EOFError", "ImportError", "LookupError", "MemoryError", "NameError",
+    "OSError", "ReferenceError", "RuntimeError", "StopAsyncIteration",
+    "StopIteration", "SyntaxError", "SystemError", "TypeError", "ValueError",
+    "Warning", "FloatingPointError", "OverflowError", "ZeroDivisionError",
+    "BytesWarning", "DeprecationWarning", "EncodingWarning", "FutureWarning",
+    "ImportWarning", "PendingDeprecationWarning", "ResourceWarning",
+    "RuntimeWarning", "SyntaxWarning", "UnicodeWarning", "UserWarning",
+    "BlockingIOError", "ChildProcessError", "ConnectionError",
+    "FileExistsError", "FileNotFoundError", "InterruptedError",
+    "IsADirectoryError", "NotADirectoryError", "PermissionError",
+    "ProcessLookupError", "TimeoutError", "IndentationError", "IndexError",
+    "KeyError", "ModuleNotFoundError", "NotImplementedError",
+    "RecursionError", "UnboundLocalError", "UnicodeError", "BrokenPipeError",
+    "ConnectionAbortedError", "ConnectionRefusedError",
+    "ConnectionResetError", "TabError", "UnicodeDecodeError",
+    "UnicodeEncodeError", "UnicodeTranslateError", "ExceptionGroup",
+    "EnvironmentError", "IOError", "open", "quit", "exit", "copyright",
+    "credits", "license", "help",
+};
+
 const char *pyvm_error_suggestion(PyVM *vm)
 {
     if (vm->error.value.kind != PY_OBJECT)
@@ -1283,12 +1325,13 @@ const char *pyvm_error_suggestion(PyVM *vm)
         return best;
     /* the module's own names live in the globals with exec() */
     n = dict_names(vm, vm->name_hint.globals, vm->name_hint.module_vars,
-                   &names);
+                   &names, "__builtins__");
     best = text_suggestion(name, names, n);
     if (best)
         return best;
-    n = dict_names(vm, vm->builtins, NULL, &names);
-    return text_suggestion(name, names, n);
+    return text_suggestion(name, python_builtin_names,
+                           sizeof python_builtin_names /
+                           sizeof *python_builtin_names);
 }
 
 bool pyvm_run(PyVM *vm, const PyProgram *prog, PyObj *locals)
