@@ -523,5 +523,15 @@ expect_status 0 "$CLINIC" --check conv/late.c
 expect_status 0 "$CLINIC" --convert --check conv/k.c
 expect_status 2 "$CLINIC" --convert-only
 
+# --- "Did you mean": the interpreter's traceback (3.13+) offers it, 3.11's
+# traceback.format_exc() does not ------------------------------------------
+printf '/*[python input]\nprint(int_convertr)\n[python start generated code]*/\n' > suggest.c
+expect_status 2 "$CLINIC" --dialect 3.11 suggest.c
+[ "$(tail -1 err.txt)" = "NameError: name 'int_convertr' is not defined" ] && pass ||
+    fail "3.11 NameError line: $(cat err.txt)"
+expect_status 2 "$CLINIC" --dialect 3.13 suggest.c
+[ "$(tail -1 err.txt)" = "NameError: name 'int_convertr' is not defined. Did you mean: 'int_converter'?" ] && pass ||
+    fail "3.13 NameError line: $(cat err.txt)"
+
 echo "cli: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -327,6 +327,10 @@ typedef struct Dialect {
     /* An argument's display name, as parse_arg() gets it, is in double
        quotes ("\"argument 'x'\"", 3.11) or not. */
     bool quoted_displayname;
+    /* An exception a python block or a converter raises reaches the
+       interpreter uncaught, whose traceback offers "Did you mean" on a
+       NameError (3.13), instead of traceback.format_exc()'s (3.11). */
+    bool exception_suggestions;
 
     const DialectKeywordParser *keyword_parser;
     /* The METH_METHOD parser of a function without parameters refuses

@@ -501,6 +501,7 @@ const Dialect dialect_3_11 = {
     .limited_capi = false,
     .prefixed_names = prefixed_names_3_11,
     .docstring_ascii_check = false,
+    .exception_suggestions = false,
     .quoted_displayname = true,
     .keyword_parser = &keyword_parser_3_11,
     .defining_class_no_args = "nargs",

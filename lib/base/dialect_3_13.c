@@ -440,6 +440,7 @@ const Dialect dialect_3_13 = {
     .limited_capi = true,
     .prefixed_names = prefixed_names_3_13,
     .docstring_ascii_check = true,
+    .exception_suggestions = true,
     .quoted_displayname = false,
     .keyword_parser = &keyword_parser_3_13,
     .defining_class_no_args = DIALECT_3_13_DEFINING_CLASS_NO_ARGS,

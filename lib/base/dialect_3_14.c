@@ -202,6 +202,7 @@ const Dialect dialect_3_14 = {
     .limited_capi = true,
     .prefixed_names = prefixed_names_3_13,
     .docstring_ascii_check = true,
+    .exception_suggestions = true,
     .quoted_displayname = false,
     .defining_class_no_args = DIALECT_3_13_DEFINING_CLASS_NO_ARGS,
     .self_type_check_new = DIALECT_3_13_SELF_TYPE_CHECK_NEW,

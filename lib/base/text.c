@@ -1405,6 +1405,102 @@ const char *text_closest(const char *word, const char *const *candidates,
     return best;
 }
 
+/* ---- Python 3.11's "Did you mean" -------------------------------------
+
+   The interpreter's own rules (Python/suggestions.c in 3.11): lengths and
+   characters are UTF-8 bytes; a change of ASCII case costs 1, any other
+   substitution, insertion or deletion 2, and there is no transposition;
+   common prefixes and suffixes are trimmed first; a list of 750 names or
+   more offers nothing. */
+
+enum { SUGGEST_MOVE = 2, SUGGEST_CASE = 1, SUGGEST_MAX_NAME = 40,
+       SUGGEST_MAX_CANDIDATES = 750 };
+
+static size_t suggestion_substitution(char a, char b)
+{
+    if ((a & 31) != (b & 31))
+        return SUGGEST_MOVE;
+    if (a == b)
+        return 0;
+    if (a >= 'A' && a <= 'Z')
+        a = (char)(a + ('a' - 'A'));
+    if (b >= 'A' && b <= 'Z')
+        b = (char)(b + ('a' - 'A'));
+    return a == b ? SUGGEST_CASE : SUGGEST_MOVE;
+}
+
+size_t text_suggestion_distance(const char *a, size_t an, const char *b,
+                                size_t bn, size_t max_cost)
+{
+    while (an && bn && a[0] == b[0]) {
+        a++, b++;
+        an--, bn--;
+    }
+    while (an && bn && a[an - 1] == b[bn - 1])
+        an--, bn--;
+    if (!an || !bn)
+        return (an + bn) * SUGGEST_MOVE;
+    if (an > SUGGEST_MAX_NAME || bn > SUGGEST_MAX_NAME)
+        return max_cost + 1;
+    if (bn < an) {
+        const char *t = a;
+        a = b, b = t;
+        size_t tn = an;
+        an = bn, bn = tn;
+    }
+    if ((bn - an) * SUGGEST_MOVE > max_cost)
+        return max_cost + 1;
+    size_t row[SUGGEST_MAX_NAME];
+    for (size_t i = 0; i < an; i++)
+        row[i] = (i + 1) * SUGGEST_MOVE;
+    size_t result = 0;
+    for (size_t j = 0; j < bn; j++) {
+        size_t diagonal = j * SUGGEST_MOVE;
+        size_t minimum = (size_t)-1;
+        result = diagonal;
+        for (size_t i = 0; i < an; i++) {
+            size_t substitute = diagonal + suggestion_substitution(b[j], a[i]);
+            diagonal = row[i];
+            size_t move = (result < diagonal ? result : diagonal) +
+                          SUGGEST_MOVE;
+            result = move < substitute ? move : substitute;
+            row[i] = result;
+            if (result < minimum)
+                minimum = result;
+        }
+        if (minimum > max_cost)
+            return max_cost + 1;
+    }
+    return result;
+}
+
+const char *text_suggestion(const char *name, const char *const *candidates,
+                            size_t n)
+{
+    if (n >= SUGGEST_MAX_CANDIDATES)
+        return NULL;
+    size_t name_len = strlen(name);
+    const char *best = NULL;
+    size_t best_distance = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(candidates[i], name))
+            continue;
+        size_t len = strlen(candidates[i]);
+        size_t max = (name_len + len + 3) * SUGGEST_MOVE / 6;
+        if (best && best_distance - 1 < max)
+            max = best_distance - 1;
+        size_t d = text_suggestion_distance(name, name_len, candidates[i],
+                                            len, max);
+        if (d > max)
+            continue;
+        if (!best || d < best_distance) {
+            best = candidates[i];
+            best_distance = d;
+        }
+    }
+    return best;
+}
+
 int text_first_differing_line(const char *a, const char *b)
 {
     int line = 0;

@@ -202,6 +202,17 @@ size_t text_edit_distance(const char *a, const char *b);
 const char *text_closest(const char *word, const char *const *candidates,
                          size_t n);
 
+/* The name Python 3.11's interpreter offers as "Did you mean" for name
+   among candidates (in their order: the first of the closest), or NULL:
+   its own distance (a change of case costs 1, any other edit 2, no
+   transposition), unlike text_closest's. */
+const char *text_suggestion(const char *name, const char *const *candidates,
+                            size_t n);
+/* That distance between a[0..an) and b[0..bn), or more than max_cost
+   once it is sure to exceed it. */
+size_t text_suggestion_distance(const char *a, size_t an, const char *b,
+                                size_t bn, size_t max_cost);
+
 /* The first line (0-based) where a and b differ, or -1 when they are
    the same text. */
 int text_first_differing_line(const char *a, const char *b);

@@ -223,6 +223,9 @@ void return_converter_err_occurred_if(Clinic *c, ReturnConverter *rc,
    clinic.py's metaclass does), unspecified, NULL, unknown, fail, warn
    and the text helpers clinic.py's converters use. */
 PyVM *converters_python(Clinic *c);
+/* What the dialect's interpreter adds to the traceback line of the
+   interpreter's last error (". Did you mean: 'NAME'?"), or "". */
+const char *converters_python_suggestion(Clinic *c, PyVM *vm);
 /* The line of the statement the file's python is running (a python
    block's, or a converter method's), 0 when none is. */
 int converters_python_line(const Clinic *c);

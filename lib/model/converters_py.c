@@ -131,11 +131,19 @@ PyValue cpy_str_or_none(ConverterPython *py, const char *s)
 
 /* An exception from Python code the generator called: clinic.py's parse
    loop reports any exception as "Exception raised during parsing". */
+const char *converters_python_suggestion(Clinic *c, PyVM *vm)
+{
+    const char *name = c->dialect->exception_suggestions
+                           ? pyvm_error_suggestion(vm) : NULL;
+    return name ? arena_printf(c->arena, ". Did you mean: '%s'?", name) : "";
+}
+
 CLINIC_NORETURN void cpy_python_error(ConverterPython *py)
 {
     const PyError *e = pyvm_error(py->vm);
     clinic_fail(py->c, e->line > 0 ? e->line : 0,
-                "Exception raised during parsing:\n%s", e->text);
+                "Exception raised during parsing:\n%s%s", e->text,
+                converters_python_suggestion(py->c, py->vm));
 }
 
 CLINIC_NORETURN void cpy_fail_exception(Clinic *c, const char *text)

@@ -41,8 +41,8 @@ void pyblock_parse_block(Clinic *c, Block *block)
     }
     if (!pyvm_run(vm, prog, pyvm_dict_new(vm))) {
         const PyError *e = pyvm_error(vm);
-        clinic_fail(c, e->line, "Exception raised during parsing:\n%s",
-                    e->text);
+        clinic_fail(c, e->line, "Exception raised during parsing:\n%s%s",
+                    e->text, converters_python_suggestion(c, vm));
     }
     block->output = pyvm_take_output(vm, NULL);
 }

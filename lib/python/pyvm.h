@@ -77,6 +77,10 @@ typedef struct PyError {
     PyValue value;        /* the exception object */
 } PyError;
 const PyError *pyvm_error(const PyVM *vm);
+/* The name Python 3.11's interpreter adds to that error's traceback line
+   as ". Did you mean: 'NAME'?" (a NameError of a lookup), or NULL.
+   Computed when asked: only a report of the error needs it. */
+const char *pyvm_error_suggestion(PyVM *vm);
 
 /* The file line of the statement running now; 0 when nothing runs (for
    a host reporting what stopped it from outside: memory running out). */

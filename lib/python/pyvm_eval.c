@@ -12,6 +12,7 @@
  * block do not see (they see the globals).
  */
 #include "python/pyvm_int.h"
+#include "base/text.h"
 
 #include <string.h>
 
@@ -45,10 +46,56 @@ static bool is_local(const Env *env, const char *name)
     return env->kind == ENV_FUNCTION && vm_scope_has_local(env->scope, name);
 }
 
-_Noreturn static void name_error(PyVM *vm, const char *name)
+/* The keys of a dict, then extra unless it has it (exec() puts
+   "__builtins__" in the globals it runs in), then another dict's not in
+   it: one namespace. */
+static size_t dict_names(PyVM *vm, const PyDict *d, const PyDict *more,
+                         const char ***out, const char *extra)
 {
-    vm_raise_class(vm, vm->types[T_NAME_ERROR],
-                   arena_printf(vm->a, "name '%s' is not defined", name));
+    size_t cap = d->len + (more && more != d ? more->len : 0) + 1, n = 0;
+    const char **names = arena_array_of(vm->a, const char *, cap + 1);
+    for (size_t i = 0; i < d->len; i++)
+        if (d->keys[i].kind == PY_STR)
+            names[n++] = d->keys[i].s;
+    if (extra && !vm_dict_find_str((PyDict *)d, extra))
+        names[n++] = extra;
+    if (more && more != d)
+        for (size_t i = 0; i < more->len; i++)
+            if (more->keys[i].kind == PY_STR &&
+                !vm_dict_find_str((PyDict *)d,
+                                  more->keys[i].s))
+                names[n++] = more->keys[i].s;
+    *out = names;
+    return n;
+}
+
+/* Keeps what pyvm_error_suggestion() will need of a NameError. */
+static void note_name_error(PyVM *vm, PyObj *exception, const Env *env,
+                            const char *name)
+{
+    vm->name_hint.exception = exception;
+    vm->name_hint.name = name;
+    vm->name_hint.function_scope =
+        env->kind == ENV_FUNCTION ? env->scope : NULL;
+    vm->name_hint.globals = env->globals;
+    vm->name_hint.module_vars = env->kind == ENV_MODULE ? env->vars : NULL;
+    vm->name_hint.comprehension_choice[0] = 0;
+    if (env->kind == ENV_COMPREHENSION) {
+        const char **names;
+        size_t n = dict_names(vm, env->vars, NULL, &names, NULL);
+        const char *best = text_suggestion(name, names, n);
+        if (best && strlen(best) < sizeof vm->name_hint.comprehension_choice)
+            strcpy(vm->name_hint.comprehension_choice, best);
+    }
+}
+
+_Noreturn static void name_error(PyVM *vm, const Env *env, const char *name)
+{
+    const char *text = arena_printf(vm->a, "name '%s' is not defined", name);
+    PyValue msg = vm_make_str(vm, text, strlen(text));
+    PyValue exc = vm_new_exception(vm, vm->types[T_NAME_ERROR], &msg, 1);
+    note_name_error(vm, exc.obj, env, name);
+    vm_throw(vm, exc);
 }
 
 /* A name being looked up, its hash made once for every dict it is looked
@@ -103,7 +150,7 @@ static PyValue load_global(PyVM *vm, Env *env, const Name *nm)
     if (!v)
         v = find_name(vm->builtins, nm);
     if (!v)
-        name_error(vm, nm->s);
+        name_error(vm, env, nm->s);
     return *v;
 }
 
@@ -151,7 +198,7 @@ static PyDict *store_scope(PyVM *vm, Env *env, const char *name)
         for (Env *e = env->outer; e; e = e->outer)
             if (e->kind == ENV_FUNCTION && is_local(e, name))
                 return e->vars;
-        name_error(vm, name);
+        name_error(vm, env, name);
     }
     return env->vars;
 }
@@ -170,7 +217,7 @@ static void delete_name(PyVM *vm, Env *env, const char *name)
         vm_raise_class(vm, vm->types[T_UNBOUND_LOCAL_ERROR], arena_printf(vm->a,
                        "cannot access local variable '%s' where it is not "
                        "associated with a value", name));
-    name_error(vm, name);
+    name_error(vm, env, name);
 }
 
 static Env *new_env(PyVM *vm, EnvKind kind, const PyScope *scope, Env *outer,
@@ -1208,6 +1255,83 @@ static void run(PyVM *vm, void *ctx)
 {
     Run *r = ctx;
     exec_block(vm, r->env, r->prog->body, r->prog->nbody);
+}
+
+/* ---- "Did you mean" ----------------------------------------------------
+
+   Python 3.11's interpreter offers, for a NameError a lookup raised, the
+   closest of the frame's local variables, else of its globals, else of
+   its builtins (text_suggestion(): each list on its own). */
+
+/* The names of Python 3.11's builtins module, in its dict's order (a
+   script's: site adds open ... help): the candidates it offers, whichever
+   of them this interpreter has. */
+static const char *const python_builtin_names[] = {
+    "__name__", "__doc__", "__package__", "__loader__", "__spec__",
+    "__build_class__", "__import__", "abs", "all", "any", "ascii", "bin",
+    "breakpoint", "callable", "chr", "compile", "delattr", "dir", "divmod",
+    "eval", "exec", "format", "getattr", "globals", "hasattr", "hash", "hex",
+    "id", "input", "isinstance", "issubclass", "iter", "aiter", "len",
+    "locals", "max", "min", "next", "anext", "oct", "ord", "pow", "print",
+    "repr", "round", "setattr", "sorted", "sum", "vars", "None", "Ellipsis",
+    "NotImplemented", "False", "True", "bool", "memoryview", "bytearray",
+    "bytes", "classmethod", "complex", "dict", "enumerate", "filter", "float",
+    "frozenset", "property", "int", "list", "map", "object", "range",
+    "reversed", "set", "slice", "staticmethod", "str", "super", "tuple",
+    "type", "zip", "__debug__", "BaseException", "BaseExceptionGroup",
+    "Exception", "GeneratorExit", "KeyboardInterrupt", "SystemExit",
+    "ArithmeticError", "AssertionError", "AttributeError", "BufferError",
+    "EOFError", "ImportError", "LookupError", "MemoryError", "NameError",
+    "OSError", "ReferenceError", "RuntimeError", "StopAsyncIteration",
+    "StopIteration", "SyntaxError", "SystemError", "TypeError", "ValueError",
+    "Warning", "FloatingPointError", "OverflowError", "ZeroDivisionError",
+    "BytesWarning", "DeprecationWarning", "EncodingWarning", "FutureWarning",
+    "ImportWarning", "PendingDeprecationWarning", "ResourceWarning",
+    "RuntimeWarning", "SyntaxWarning", "UnicodeWarning", "UserWarning",
+    "BlockingIOError", "ChildProcessError", "ConnectionError",
+    "FileExistsError", "FileNotFoundError", "InterruptedError",
+    "IsADirectoryError", "NotADirectoryError", "PermissionError",
+    "ProcessLookupError", "TimeoutError", "IndentationError", "IndexError",
+    "KeyError", "ModuleNotFoundError", "NotImplementedError",
+    "RecursionError", "UnboundLocalError", "UnicodeError", "BrokenPipeError",
+    "ConnectionAbortedError", "ConnectionRefusedError",
+    "ConnectionResetError", "TabError", "UnicodeDecodeError",
+    "UnicodeEncodeError", "UnicodeTranslateError", "ExceptionGroup",
+    "EnvironmentError", "IOError", "open", "quit", "exit", "copyright",
+    "credits", "license", "help",
+};
+
+const char *pyvm_error_suggestion(PyVM *vm)
+{
+    if (vm->error.value.kind != PY_OBJECT)
+        return NULL;
+    if (vm->attribute_hint.exception &&
+        vm->error.value.obj == vm->attribute_hint.exception)
+        return vm_attribute_suggestion(vm, vm->attribute_hint.obj,
+                                       vm->attribute_hint.name);
+    if (vm->error.value.obj != vm->name_hint.exception ||
+        !vm->name_hint.exception)
+        return NULL;
+    const char *name = vm->name_hint.name;
+    const char **names;
+    size_t n;
+    if (vm->name_hint.comprehension_choice[0])
+        return vm->name_hint.comprehension_choice;
+    /* a function's variables, as its code object names them */
+    const PyScope *scope = vm->name_hint.function_scope;
+    const char *best = scope ? text_suggestion(name, scope->locals,
+                                               scope->nlocals) : NULL;
+    if (best)
+        return best;
+    /* the module's own names live in the globals with exec() */
+    n = dict_names(vm, vm->name_hint.globals, vm->name_hint.module_vars,
+                   &names, "__builtins__");
+    best = text_suggestion(name, names, n);
+    if (best)
+        return best;
+    return text_suggestion(name, python_builtin_names,
+                           sizeof python_builtin_names /
+                           sizeof *python_builtin_names);
 }
 
 bool pyvm_run(PyVM *vm, const PyProgram *prog, PyObj *locals)

@@ -364,6 +364,26 @@ struct PyVM {
 
     Handler *handler;
     PyError error;
+    /* What Python's interpreter needs to offer "Did you mean" for the
+       last NameError a name lookup raised (pyvm_error_suggestion()):
+       the exception, the name (the program's), and what outlives the
+       scope it was looked up from (a call's scope is temporary): a
+       function's variables, the globals, the module's own names; a
+       comprehension's variables are temporary, so its choice among them
+       is made at once (choice[0] is 0 for none). */
+    struct {
+        PyObj *exception;
+        const char *name;
+        const PyScope *function_scope;
+        PyDict *globals, *module_vars;
+        char comprehension_choice[256];
+    } name_hint;
+    /* and for the last AttributeError vm_getattr raised: the object */
+    struct {
+        PyObj *exception;
+        const char *name;
+        PyValue obj;
+    } attribute_hint;
     Frame *frame;
     int depth;                 /* Python calls in progress */
     uintptr_t stack_base;      /* the C stack where the outermost run began */
@@ -395,6 +415,10 @@ struct PyVM {
 /* pyvm_call.c: raising */
 _Noreturn void vm_throw(PyVM *vm, PyValue exc);
 _Noreturn void vm_raise_class(PyVM *vm, PyClass *cls, const char *msg);
+/* Python 3.11's "Did you mean" for an attribute name missing on obj: the
+   closest of dir(obj), or NULL (also when dir(obj) is not known exactly:
+   objects of built-in or host classes other than object). */
+const char *vm_attribute_suggestion(PyVM *vm, PyValue obj, const char *name);
 PyValue vm_new_exception(PyVM *vm, PyClass *cls, const PyValue *args,
                          size_t nargs);
 void vm_step(PyVM *vm);

@@ -11,7 +11,9 @@
  * per interpreter.
  */
 #include "python/pyvm_int.h"
+#include "base/text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void *vm_alloc_obj(PyVM *vm, size_t size, ObjKind kind, PyClass *type)
@@ -589,13 +591,86 @@ PyValue vm_getattr(PyVM *vm, PyValue obj, const char *name)
     if (vm_getattr_opt(vm, obj, name, &out))
         return out;
     PyClass *cls = vm_as_class(obj);
-    if (cls)
-        vm_raise_class(vm, vm->types[T_ATTRIBUTE_ERROR], arena_printf(vm->a,
-                       "type object '%s' has no attribute '%s'", cls->name,
-                       name));
-    vm_raise_class(vm, vm->types[T_ATTRIBUTE_ERROR], arena_printf(vm->a,
-                   "'%s' object has no attribute '%s'", vm_type_name(vm, obj),
-                   name));
+    const char *text = cls
+        ? arena_printf(vm->a, "type object '%s' has no attribute '%s'",
+                       cls->name, name)
+        : arena_printf(vm->a, "'%s' object has no attribute '%s'",
+                       vm_type_name(vm, obj), name);
+    PyValue msg = vm_make_str(vm, text, strlen(text));
+    PyValue exc = vm_new_exception(vm, vm->types[T_ATTRIBUTE_ERROR], &msg, 1);
+    vm->attribute_hint.exception = exc.obj;
+    vm->attribute_hint.name = name;
+    vm->attribute_hint.obj = obj;
+    vm_throw(vm, exc);
+}
+
+/* dir(object()) in Python 3.11, and what every class defined in Python
+   code has besides its own names (its dict lacks them here). */
+static const char *const object_dir[] = {
+    "__class__", "__delattr__", "__dir__", "__doc__", "__eq__",
+    "__format__", "__ge__", "__getattribute__", "__getstate__", "__gt__",
+    "__hash__", "__init__", "__init_subclass__", "__le__", "__lt__",
+    "__ne__", "__new__", "__reduce__", "__reduce_ex__", "__repr__",
+    "__setattr__", "__sizeof__", "__str__", "__subclasshook__",
+};
+static const char *const class_dir[] = {
+    "__dict__", "__doc__", "__module__", "__weakref__",
+};
+
+static int by_bytes(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void add_dict_names(const char **names, size_t *n, const PyDict *d)
+{
+    for (size_t i = 0; d && i < d->len; i++)
+        if (d->keys[i].kind == PY_STR)
+            names[(*n)++] = d->keys[i].s;
+}
+
+const char *vm_attribute_suggestion(PyVM *vm, PyValue obj, const char *name)
+{
+    if (obj.kind != PY_OBJECT)
+        return NULL;
+    PyClass *cls = vm_as_class(obj);
+    PyDict *own = NULL;
+    if (!cls) {
+        if (obj.obj->kind != OBJ_INSTANCE)
+            return NULL;
+        cls = vm_type_of(vm, obj);
+        own = ((PyInstance *)obj.obj)->dict;
+    }
+    size_t cap = (own ? own->len : 0) +
+                 sizeof object_dir / sizeof *object_dir;
+    for (size_t i = 0; i < cls->nmro; i++) {
+        const PyClass *c = cls->mro[i];
+        if (c == vm->types[T_OBJECT])
+            continue;
+        if (c->host || !strcmp(c->module, "builtins") || !c->dict ||
+            vm_dict_find_str(c->dict, "__slots__"))
+            return NULL;   /* its dir() is not all in its dict */
+        cap += c->dict->len + sizeof class_dir / sizeof *class_dir;
+    }
+    const char **names = arena_array_of(vm->a, const char *, cap + 1);
+    size_t n = 0;
+    add_dict_names(names, &n, own);
+    for (size_t i = 0; i < cls->nmro; i++) {
+        const PyClass *c = cls->mro[i];
+        if (c == vm->types[T_OBJECT])
+            continue;
+        add_dict_names(names, &n, c->dict);
+        for (size_t k = 0; k < sizeof class_dir / sizeof *class_dir; k++)
+            names[n++] = class_dir[k];
+    }
+    for (size_t k = 0; k < sizeof object_dir / sizeof *object_dir; k++)
+        names[n++] = object_dir[k];
+    qsort(names, n, sizeof *names, by_bytes);
+    size_t unique = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!unique || strcmp(names[unique - 1], names[i]))
+            names[unique++] = names[i];
+    return text_suggestion(name, names, unique);
 }
 
 bool vm_method_lookup(PyVM *vm, PyValue obj, const char *name, PyValue *out,

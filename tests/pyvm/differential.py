@@ -729,6 +729,53 @@ for path in sys.argv[1:]:
 
 MEMORY_LIMIT = 1 << 30
 
+# "Did you mean": programs ending in a NameError or AttributeError with a
+# near miss, whose traceback's last line (Python prints it uncaught, with
+# the suggestion str(exception) lacks) must be ours.  No dunder names: a
+# script's globals hold __file__, __spec__ ... that ours do not.
+SUGGESTION_CASES = [
+    "print(lenn([]))",
+    "Print(1)",
+    "pritn(1)",
+    "memryview",
+    "abcdef = 1\nprint(abcdeg)",
+    "def f(alpha, beta):\n    gamma = 1\n    return gammma\nf(1, 2)",
+    "def f(ab, ac):\n    return ad\nf(1, 2)",
+    "def f():\n    xb = 1\n    xa = 2\n    return xc\nf()",
+    "def f(Value):\n    return value\nf(1)",
+    "print([x for x in range(3) if xx])",
+    "class C:\n    val = 1\n    print(vall)",
+    "averyveryveryveryveryverylongnamethatislong_x = 1\n"
+    "print(averyveryveryveryveryverylongnamethatislong_y)",
+    "nothing_near_this_name_at_all",
+    "ValueErorr",
+    "\n".join("name%d = %d" % (i, i) for i in range(800)) + "\nname8000",
+    "class A:\n    value = 1\n    def method(self): pass\nA().valeu",
+    "class A:\n    value = 1\nA.Value",
+    "class A:\n    def __init__(self):\n        self.counter = 0\nA().countr",
+    "class A:\n    x = 1\nclass B(A):\n    y = 2\nB().xx",
+    "class A: pass\nA().__init",
+    "class A: pass\nA.zzzzzz",
+    "class A:\n    def f(self):\n        return self.gg\n    def g(self): pass\nA().f()",
+]
+
+
+def check_suggestions(interp, tmpdir):
+    """Failures among SUGGESTION_CASES: (source, python's line, ours)."""
+    failures = []
+    for i, src in enumerate(SUGGESTION_CASES):
+        path = os.path.join(tmpdir, "s%d.py" % i)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(src + "\n")
+        ref = subprocess.run([sys.executable, path], capture_output=True,
+                             text=True).stderr.strip().splitlines()[-1]
+        got = subprocess.run([interp, path], capture_output=True,
+                             text=True).stderr.strip().splitlines()
+        got = got[-1].split(": ", 1)[1] if got else "(nothing)"
+        if ref != got:
+            failures.append((src, ref, got))
+    return failures
+
 
 def limit_memory():
     import resource
@@ -797,6 +844,10 @@ def main():
                                      "died)\n")
                 if ref != got:
                     failures.append((seed, src, ref, got))
+        hint_failures = check_suggestions(args.interp, tmpdir)
+    for src, ref, got in hint_failures:
+        print("== suggestion case\n%s\n-- python3: %s\n-- ours:    %s" %
+              (src, ref, got))
     for seed, src, ref, ours_out in failures[:5]:
         print("== seed %d: program\n%s" % (seed, src))
         print("-- python3 printed\n%s-- clinic's interpreter printed\n%s" %
@@ -808,12 +859,15 @@ def main():
                       encoding="utf-8") as f:
                 f.write(src)
     # one program, one case: the count line make check adds up
-    print("pyvm-diff: %d passed, %d failed (programs of seeds %d-%d%s)" %
-          (args.count - len(failures) - skipped, len(failures), args.seed,
-           args.seed + args.count - 1,
+    passed = (args.count - len(failures) - skipped +
+              len(SUGGESTION_CASES) - len(hint_failures))
+    print("pyvm-diff: %d passed, %d failed (programs of seeds %d-%d, and "
+          "%d suggestion cases%s)" %
+          (passed, len(failures) + len(hint_failures), args.seed,
+           args.seed + args.count - 1, len(SUGGESTION_CASES),
            "; %d too big for Python's memory, not compared" % skipped
            if skipped else ""))
-    return 1 if failures else 0
+    return 1 if failures or hint_failures else 0
 
 
 if __name__ == "__main__":

@@ -59,7 +59,13 @@ static int run_file(const char *path)
         if (!ok) {
             const PyError *e = pyvm_error(vm);
             printf("EXCEPTION: %s\n", e->type);
-            fprintf(stderr, "line %d: %s\n", e->line, e->text);
+            /* and what Python 3.11's traceback adds to the line */
+            const char *hint = pyvm_error_suggestion(vm);
+            if (hint)
+                fprintf(stderr, "line %d: %s. Did you mean: '%s'?\n",
+                        e->line, e->text, hint);
+            else
+                fprintf(stderr, "line %d: %s\n", e->line, e->text);
         }
     }
     arena_free(a);

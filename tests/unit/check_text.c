@@ -302,6 +302,27 @@ START_TEST(shlex_split_as_python)
 }
 END_TEST
 
+/* Python 3.11's "Did you mean" distance: case 1, other edits 2, no
+   transposition; the first of the closest; nothing from 750 names. */
+START_TEST(suggestion_distance_is_pythons)
+{
+    ck_assert_uint_eq(text_suggestion_distance("Print", 5, "print", 5, 99), 1);
+    ck_assert_uint_eq(text_suggestion_distance("abc", 3, "abd", 3, 99), 2);
+    ck_assert_uint_eq(text_suggestion_distance("ab", 2, "ba", 2, 99), 4);
+    ck_assert_uint_eq(text_suggestion_distance("lenn", 4, "len", 3, 99), 2);
+    ck_assert_uint_eq(text_suggestion_distance("abcdef", 6, "uvwxyz", 6, 3), 4);
+    const char *names[] = { "gamma", "alpha", "gammb", "print" };
+    ck_assert_str_eq(text_suggestion("gammx", names, 4), "gamma");
+    ck_assert_ptr_null(text_suggestion("zzzzz", names, 4));
+    ck_assert_ptr_null(text_suggestion("gamma", names, 1));
+    const char *many[750];
+    for (size_t i = 0; i < 750; i++)
+        many[i] = "gamma";
+    ck_assert_ptr_null(text_suggestion("gammx", many, 750));
+    ck_assert_str_eq(text_suggestion("gammx", many, 749), "gamma");
+}
+END_TEST
+
 /* compiler.h's bit scans and stack address: the builtins, or in the
    CLINIC_NO_SIMD build (make simd) the portable C. */
 START_TEST(compiler_bit_scans)
@@ -327,6 +348,7 @@ int main(void)
     TCase *tc = tcase_create("helpers");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, wrap_declarations_matches_reference);
+    tcase_add_test(tc, suggestion_distance_is_pythons);
     tcase_add_test(tc, wrap_declarations_keeps_what_it_would_write);
     tcase_add_test(tc, normalize_snippet_dedents_and_indents);
     tcase_add_test(tc, linear_format_indents_and_drops_empty);
