@@ -1054,6 +1054,80 @@ ClinicLong_UnsignedLongLong_Converter(PyObject *obj, void *ptr)
     return 1;
 }
 
+/* 3.14's unicode_fs_decoded: PyUnicode_FSDecoder() before 3.12 took any
+   buffer, with a DeprecationWarning; from 3.12 on only str, bytes and
+   os.PathLike, as PyOS_FSPath() checks first.  (A NULL argument is the
+   cleanup call of a Py_CLEANUP_SUPPORTED converter.) */
+static inline int
+ClinicUnicode_FSDecoder(PyObject *arg, void *addr)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    if (arg != NULL) {
+        PyObject *path = PyOS_FSPath(arg);
+        if (path == NULL) {
+            return 0;
+        }
+        int r = PyUnicode_FSDecoder(path, addr);
+        Py_DECREF(path);
+        return r;
+    }
+#endif
+    return PyUnicode_FSDecoder(arg, addr);
+}
+
+/* 3.14's uint8 to uint64 converters, as CPython 3.14 and 3.15 answer
+   (their messages, not 3.11's): an int or an object with __index__, a
+   negative one a ValueError, one too wide an OverflowError naming the
+   type.  Returns 1, or 0 with an exception set. */
+static inline int
+clinic_uint_of_width(PyObject *obj, unsigned long long max, const char *type,
+                     unsigned long long *value)
+{
+    PyObject *index = PyNumber_Index(obj);
+    if (index == NULL) {
+        return 0;
+    }
+    int neg = clinic_long_is_negative(index);
+    if (neg) {
+        if (neg > 0) {
+            PyErr_SetString(PyExc_ValueError, "Cannot convert negative int");
+        }
+        Py_DECREF(index);
+        return 0;
+    }
+    unsigned long long uval = PyLong_AsUnsignedLongLong(index);
+    Py_DECREF(index);
+    if (uval == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            return 0;
+        }
+        PyErr_Clear();
+        uval = max, max = 0;    /* reported below */
+    }
+    if (uval > max) {
+        PyErr_Format(PyExc_OverflowError, "Python int too large for C %s", type);
+        return 0;
+    }
+    *value = uval;
+    return 1;
+}
+
+#define CLINIC_UINT_CONVERTER(NAME, TYPE, MAX)                          \
+static inline int                                                       \
+ClinicLong_##NAME##_Converter(PyObject *obj, void *ptr)                 \
+{                                                                       \
+    unsigned long long uval;                                            \
+    if (!clinic_uint_of_width(obj, (MAX), #TYPE, &uval)) {              \
+        return 0;                                                       \
+    }                                                                   \
+    *(TYPE *)ptr = (TYPE)uval;                                          \
+    return 1;                                                           \
+}
+CLINIC_UINT_CONVERTER(UInt8, uint8_t, UINT8_MAX)
+CLINIC_UINT_CONVERTER(UInt16, uint16_t, UINT16_MAX)
+CLINIC_UINT_CONVERTER(UInt32, uint32_t, UINT32_MAX)
+CLINIC_UINT_CONVERTER(UInt64, uint64_t, UINT64_MAX)
+
 static inline int
 ClinicLong_Size_t_Converter(PyObject *obj, void *ptr)
 {
