@@ -260,9 +260,11 @@ done
 # allow_negative, @disable fastcall) regenerated with --dialect 3.15
 # --target portable, and with --dialect 3.15 alone: the oracle, built on
 # CPython 3.15 as its core builds it.  CPython 3.13's _testclinic.c is not
-# among them: 3.15's clinic refuses it (an int converter's default given
-# as a character, line 326 of the stripped file: "default value 45 for
-# field 'c' is not of type 'str'"), and no 3.14 or 3.15 tree is cached.
+# among them: 3.15's clinic refuses it (an int(accept={str}) default given
+# as an int: "default value 45 for field 'c' is not of type 'str'";
+# *args: object, which 3.14 renamed *args: tuple; a python block's
+# converter that sets its c_default in pre_render(), where 3.15 wants one
+# for the default None at once), and no 3.14 or 3.15 tree is cached.
 E315=$out/d3.15/src
 mkdir -p "$E315/everything315" "$E315/everything315-oracle"
 cp "$here/everything315.c" "$E315/everything315/everything315.c"
