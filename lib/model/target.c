@@ -41,6 +41,7 @@ static const CRename portable_names[] = {
     {"PyLong_AsInt", "ClinicLong_AsInt"},
     {"PyLong_AsLong", "ClinicLong_AsLong"},
     {"PyLong_AsLongLong", "ClinicLong_AsLongLong"},
+    {"PyLong_AsNativeBytes", "ClinicLong_AsNativeBytes"},
     {"PyLong_AsUnsignedLongLongMask", "ClinicLong_AsUnsignedLongLongMask"},
     {"PyLong_AsUnsignedLongMask", "ClinicLong_AsUnsignedLongMask"},
     {"PyMem_FREE", "PyMem_Free"},

@@ -3,10 +3,11 @@
  * everything.c and everything313.c cannot hold, in one module for make
  * portable: *args: tuple and *args: array, **kwds: dict, @deleter beside
  * @getter and @setter, uint8 to uint64, unicode_fs_encoded and
- * unicode_fs_decoded, Py_ssize_t(allow_negative=False) and
- * @disable fastcall.  Built from the 3.15 dialect's own output on CPython
- * 3.15 (the oracle) and from its portable output on 3.9 to 3.15, it must
- * answer tests/portable/calls.py's calls the same way.
+ * unicode_fs_decoded, Py_ssize_t(allow_negative=False), 3.15's bitwise
+ * unsigned converters (PyLong_AsNativeBytes) and @disable fastcall.
+ * Built from the 3.15 dialect's own output on CPython 3.15 (the oracle)
+ * and from its portable output on 3.9 to 3.15, it must answer
+ * tests/portable/calls.py's calls the same way.
  */
 #define PY_SSIZE_T_CLEAN
 #include "Python.h"
@@ -173,6 +174,22 @@ Unsigned integers of each width, each optional.
 }
 
 /*[clinic input]
+everything315.bitwise_widths
+    a: unsigned_char(bitwise=True) = 0
+    b: unsigned_short(bitwise=True) = 0
+    c: unsigned_int(bitwise=True) = 0
+    d: unsigned_long(bitwise=True) = 0
+    e: unsigned_long_long(bitwise=True) = 0
+    /
+
+Unsigned integers taken bitwise: too wide a value warns and is cut.
+[clinic start generated code]*/
+{
+    (void)module;
+    return Py_BuildValue("(IIIkK)", (unsigned int)a, (unsigned int)b, c, d, e);
+}
+
+/*[clinic input]
 everything315.fs_names
     encoded: unicode_fs_encoded
     decoded: unicode_fs_decoded = NULL
@@ -258,6 +275,7 @@ static PyMethodDef everything315_methods[] = {
     EVERYTHING315_STAR_KWDS_METHODDEF
     EVERYTHING315_ONLY_KWDS_METHODDEF
     EVERYTHING315_UNSIGNED_WIDTHS_METHODDEF
+    EVERYTHING315_BITWISE_WIDTHS_METHODDEF
     EVERYTHING315_FS_NAMES_METHODDEF
     EVERYTHING315_NON_NEGATIVE_METHODDEF
     {NULL, NULL, 0, NULL}

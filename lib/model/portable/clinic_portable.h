@@ -1075,6 +1075,62 @@ ClinicUnicode_FSDecoder(PyObject *arg, void *addr)
     return PyUnicode_FSDecoder(arg, addr);
 }
 
+/* 3.15's bitwise unsigned converters call PyLong_AsNativeBytes(), public
+   from 3.13 and in the Limited API from 3.14.  Before, the flags they
+   pass (an __index__ accepted, the buffer unsigned, native order) are
+   the only behaviour: the value's low bytes are stored, and the size it
+   needs returned, more than the buffer's when it does not fit in
+   [-2**(8n-1), 2**(8n)-1].  Returns -1 with an exception set. */
+#if (!defined(Py_LIMITED_API) && PY_VERSION_HEX >= 0x030D0000) || \
+    (defined(Py_LIMITED_API) && Py_LIMITED_API + 0 >= 0x030E0000)
+#  define ClinicLong_AsNativeBytes PyLong_AsNativeBytes
+#else
+#  ifndef Py_ASNATIVEBYTES_NATIVE_ENDIAN
+#    define Py_ASNATIVEBYTES_NATIVE_ENDIAN 3
+#    define Py_ASNATIVEBYTES_UNSIGNED_BUFFER 4
+#    define Py_ASNATIVEBYTES_ALLOW_INDEX 16
+#  endif
+static inline Py_ssize_t
+ClinicLong_AsNativeBytes(PyObject *obj, void *buffer, Py_ssize_t n, int flags)
+{
+    (void)flags;
+    PyObject *index = PyNumber_Index(obj);
+    if (index == NULL) {
+        return -1;
+    }
+    unsigned long long low = PyLong_AsUnsignedLongLongMask(index);
+    if (low == (unsigned long long)-1 && PyErr_Occurred()) {
+        Py_DECREF(index);
+        return -1;
+    }
+    /* the bounds of n bytes, unsigned above and two's complement below */
+    int bits = (int)n * 8;
+    PyObject *high = bits >= 64 ? PyLong_FromUnsignedLongLong(ULLONG_MAX)
+                                : PyLong_FromUnsignedLongLong((1ULL << bits) - 1);
+    PyObject *lowest = bits >= 64 ? PyLong_FromLongLong(LLONG_MIN)
+                                  : PyLong_FromLongLong(-(1LL << (bits - 1)));
+    int fits = -1;
+    if (high != NULL && lowest != NULL) {
+        int above = PyObject_RichCompareBool(index, high, Py_GT);
+        int below = above ? above : PyObject_RichCompareBool(index, lowest, Py_LT);
+        fits = above < 0 || below < 0 ? -1 : !(above || below);
+    }
+    Py_XDECREF(high);
+    Py_XDECREF(lowest);
+    Py_DECREF(index);
+    if (fits < 0) {
+        return -1;
+    }
+    switch (n) {
+    case 1: *(unsigned char *)buffer = (unsigned char)low; break;
+    case 2: *(unsigned short *)buffer = (unsigned short)low; break;
+    case 4: *(uint32_t *)buffer = (uint32_t)low; break;
+    default: *(unsigned long long *)buffer = low; break;
+    }
+    return fits ? n : n + 1;
+}
+#endif
+
 /* 3.14's uint8 to uint64 converters, as CPython 3.14 and 3.15 answer
    (their messages, not 3.11's): an int or an object with __index__, a
    negative one a ValueError, one too wide an OverflowError naming the
