@@ -991,69 +991,6 @@ clinic_unsigned_long(PyObject *obj, unsigned long *value)
     return !(*value == (unsigned long)-1 && PyErr_Occurred());
 }
 
-static inline int
-ClinicLong_UnsignedShort_Converter(PyObject *obj, void *ptr)
-{
-    unsigned long uval;
-    if (!clinic_unsigned_long(obj, &uval)) {
-        return 0;
-    }
-    if (uval > USHRT_MAX) {
-        PyErr_SetString(PyExc_OverflowError,
-                        "Python int too large for C unsigned short");
-        return 0;
-    }
-    *(unsigned short *)ptr = (unsigned short)uval;
-    return 1;
-}
-
-static inline int
-ClinicLong_UnsignedInt_Converter(PyObject *obj, void *ptr)
-{
-    unsigned long uval;
-    if (!clinic_unsigned_long(obj, &uval)) {
-        return 0;
-    }
-    if (uval > UINT_MAX) {
-        PyErr_SetString(PyExc_OverflowError,
-                        "Python int too large for C unsigned int");
-        return 0;
-    }
-    *(unsigned int *)ptr = (unsigned int)uval;
-    return 1;
-}
-
-static inline int
-ClinicLong_UnsignedLong_Converter(PyObject *obj, void *ptr)
-{
-    unsigned long uval;
-    if (!clinic_unsigned_long(obj, &uval)) {
-        return 0;
-    }
-    *(unsigned long *)ptr = uval;
-    return 1;
-}
-
-static inline int
-ClinicLong_UnsignedLongLong_Converter(PyObject *obj, void *ptr)
-{
-    if (PyLong_Check(obj)) {
-        int neg = clinic_long_is_negative(obj);
-        if (neg) {
-            if (neg > 0) {
-                PyErr_SetString(PyExc_ValueError, "value must be positive");
-            }
-            return 0;
-        }
-    }
-    unsigned long long uval = PyLong_AsUnsignedLongLong(obj);
-    if (uval == (unsigned long long)-1 && PyErr_Occurred()) {
-        return 0;
-    }
-    *(unsigned long long *)ptr = uval;
-    return 1;
-}
-
 /* 3.14's unicode_fs_decoded: PyUnicode_FSDecoder() before 3.12 took any
    buffer, with a DeprecationWarning; from 3.12 on only str, bytes and
    os.PathLike, as PyOS_FSPath() checks first.  (A NULL argument is the
@@ -1131,8 +1068,9 @@ ClinicLong_AsNativeBytes(PyObject *obj, void *buffer, Py_ssize_t n, int flags)
 }
 #endif
 
-/* 3.14's uint8 to uint64 converters, as CPython 3.14 and 3.15 answer
-   (their messages, not 3.11's): an int or an object with __index__, a
+/* 3.14's uint8 to uint64 converters, and from the 3.14 dialect on the
+   older unsigned ones, as CPython 3.14 and 3.15 answer (their messages,
+   not 3.11's): an int or an object with __index__, a
    negative one a ValueError, one too wide an OverflowError naming the
    type.  Returns 1, or 0 with an exception set. */
 static inline int
@@ -1184,6 +1122,76 @@ CLINIC_UINT_CONVERTER(UInt16, uint16_t, UINT16_MAX)
 CLINIC_UINT_CONVERTER(UInt32, uint32_t, UINT32_MAX)
 CLINIC_UINT_CONVERTER(UInt64, uint64_t, UINT64_MAX)
 
+#if CLINIC_PORTABLE_DIALECT >= 0x030E0000
+CLINIC_UINT_CONVERTER(UnsignedShort, unsigned short, USHRT_MAX)
+CLINIC_UINT_CONVERTER(UnsignedInt, unsigned int, UINT_MAX)
+CLINIC_UINT_CONVERTER(UnsignedLong, unsigned long, ULONG_MAX)
+CLINIC_UINT_CONVERTER(UnsignedLongLong, unsigned long long, ULLONG_MAX)
+CLINIC_UINT_CONVERTER(Size_t, size_t, SIZE_MAX)
+#else
+static inline int
+ClinicLong_UnsignedShort_Converter(PyObject *obj, void *ptr)
+{
+    unsigned long uval;
+    if (!clinic_unsigned_long(obj, &uval)) {
+        return 0;
+    }
+    if (uval > USHRT_MAX) {
+        PyErr_SetString(PyExc_OverflowError,
+                        "Python int too large for C unsigned short");
+        return 0;
+    }
+    *(unsigned short *)ptr = (unsigned short)uval;
+    return 1;
+}
+
+static inline int
+ClinicLong_UnsignedInt_Converter(PyObject *obj, void *ptr)
+{
+    unsigned long uval;
+    if (!clinic_unsigned_long(obj, &uval)) {
+        return 0;
+    }
+    if (uval > UINT_MAX) {
+        PyErr_SetString(PyExc_OverflowError,
+                        "Python int too large for C unsigned int");
+        return 0;
+    }
+    *(unsigned int *)ptr = (unsigned int)uval;
+    return 1;
+}
+
+static inline int
+ClinicLong_UnsignedLong_Converter(PyObject *obj, void *ptr)
+{
+    unsigned long uval;
+    if (!clinic_unsigned_long(obj, &uval)) {
+        return 0;
+    }
+    *(unsigned long *)ptr = uval;
+    return 1;
+}
+
+static inline int
+ClinicLong_UnsignedLongLong_Converter(PyObject *obj, void *ptr)
+{
+    if (PyLong_Check(obj)) {
+        int neg = clinic_long_is_negative(obj);
+        if (neg) {
+            if (neg > 0) {
+                PyErr_SetString(PyExc_ValueError, "value must be positive");
+            }
+            return 0;
+        }
+    }
+    unsigned long long uval = PyLong_AsUnsignedLongLong(obj);
+    if (uval == (unsigned long long)-1 && PyErr_Occurred()) {
+        return 0;
+    }
+    *(unsigned long long *)ptr = uval;
+    return 1;
+}
+
 static inline int
 ClinicLong_Size_t_Converter(PyObject *obj, void *ptr)
 {
@@ -1203,6 +1211,7 @@ ClinicLong_Size_t_Converter(PyObject *obj, void *ptr)
     *(size_t *)ptr = uval;
     return 1;
 }
+#endif
 
 /* A file descriptor as 3.13's PyObject_AsFileDescriptor() reads it, the
    call 3.13's parsers make: a bool is used, with a RuntimeWarning. */
@@ -1244,9 +1253,15 @@ ClinicEval_SliceIndex(PyObject *v, Py_ssize_t *pi)
             }
         }
         else {
+            /* (3.15's words leave None out) */
             PyErr_SetString(PyExc_TypeError,
+#if CLINIC_PORTABLE_DIALECT >= 0x030F0000
+                            "slice indices must be integers or "
+                            "have an __index__ method");
+#else
                             "slice indices must be integers or "
                             "None or have an __index__ method");
+#endif
             return 0;
         }
         *pi = x;
