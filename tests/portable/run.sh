@@ -42,7 +42,8 @@
 #      regenerated with --dialect 3.15 --target portable, built with gcc
 #      and clang on every CPython, its calls and its Box.label getter,
 #      setter and deleter (tests/portable/accessors.py) answered as 3.15's
-#      own output answers them on CPython 3.15.
+#      own output answers them on CPython 3.15; the same for 3.13.5's
+#      _testclinic.c, with the shims 3.15's clinic needs (SHIMS315).
 #   7. Free-threaded, when pythons.sh yields a 3.13t (named when not):
 #      tests/portable/ft_stress.py, 8 threads x 100,000 calls of
 #      everything313's critical-section methods, and the same module
@@ -260,11 +261,13 @@ done
 # allow_negative, @disable fastcall) regenerated with --dialect 3.15
 # --target portable, and with --dialect 3.15 alone: the oracle, built on
 # CPython 3.15 as its core builds it.  CPython 3.13's _testclinic.c is not
-# among them: 3.15's clinic refuses it (an int(accept={str}) default given
-# as an int: "default value 45 for field 'c' is not of type 'str'";
-# *args: object, which 3.14 renamed *args: tuple; a python block's
-# converter that sets its c_default in pre_render(), where 3.15 wants one
-# for the default None at once), and no 3.14 or 3.15 tree is cached.
+# beside CPython 3.13.5's _testclinic.c (no 3.14 or 3.15 tree is cached),
+# prepared as for the 3.13 dialect, with four shims without which 3.15's
+# clinic refuses it (SHIMS315, printed); ClinicFunctionalTest is 3.13's
+# and expects 3.13's messages, so only the calls are compared.
+SHIMS315="s/    c: int(accept={str}) = 45/    c: int(accept={str}) = '-'/
+s/    path: custom_t = None/    path: custom_t(c_default=\"{}\") = None/
+s/^    \\*\\([a-z_]*\\): object\$/    *\\1: tuple/"
 E315=$out/d3.15/src
 mkdir -p "$E315/everything315" "$E315/everything315-oracle"
 cp "$here/everything315.c" "$E315/everything315/everything315.c"
@@ -276,6 +279,22 @@ check "clinic --dialect 3.15 --target portable regenerates everything315.c" \
     regenerate "$E315/everything315" everything315.c --dialect 3.15 --target portable
 [ -f "$E315/everything315-oracle/clinic/everything315.c.h" ] &&
 [ -f "$E315/everything315/clinic/everything315.c.h" ] && e315_ready=yes
+t315_ready=
+case " $ready_dialects " in
+*" 3.13 "*)
+    echo "shims of 3.13.5's _testclinic.c for 3.15's clinic (sed):"
+    echo "$SHIMS315" | sed 's/^/  /'
+    mkdir -p "$E315/testclinic" "$E315/testclinic-oracle"
+    sed "$SHIMS315" "$out/d3.13/src/full/_testclinic.c" > "$E315/testclinic/_testclinic.c"
+    sed "$SHIMS315" "$out/d3.13/src/oracle/_testclinic.c" > "$E315/testclinic-oracle/_testclinic.c"
+    check "clinic --dialect 3.15 regenerates 3.13.5's _testclinic.c: the oracle" \
+        regenerate "$E315/testclinic-oracle" _testclinic.c --dialect 3.15
+    check "clinic --dialect 3.15 --target portable regenerates 3.13.5's _testclinic.c" \
+        regenerate "$E315/testclinic" _testclinic.c --dialect 3.15 --target portable
+    [ -f "$E315/testclinic-oracle/clinic/_testclinic.c.h" ] &&
+    [ -f "$E315/testclinic/clinic/_testclinic.c.h" ] && t315_ready=yes ;;
+*) bad "dialect 3.15: no 3.13 sources for its _testclinic" ;;
+esac
 
 # ---- no _Py name -------------------------------------------------------
 
@@ -288,6 +307,7 @@ generated_text() {
         for d in full limited everything313; do dirs="$dirs $out/d$D/src/$d"; done
     done
     [ -z "$e315_ready" ] || dirs="$dirs $E315/everything315"
+    [ -z "$t315_ready" ] || dirs="$dirs $E315/testclinic"
     for d in $dirs; do
         cat "$d"/clinic/*.h
         for f in "$d"/*.c; do
@@ -603,6 +623,14 @@ else
         "$od/oracle" everything315 "$od/everything315.plan"
     check "dialect 3.15: oracle everything315 calls" calls "$PY315" "$od/oracle" \
         everything315 "$od/everything315.plan" "$od/oracle-everything315.calls"
+    if [ -n "$t315_ready" ]; then
+        check "dialect 3.15: oracle _testclinic (3.13.5's) builds" oracle_build "$PY315" \
+            "$E315/testclinic-oracle/_testclinic.c" "$od/oracle" _testclinic
+        check "dialect 3.15: oracle _testclinic: the calls to make" plan "$PY315" \
+            "$od/oracle" _testclinic "$od/_testclinic.plan"
+        check "dialect 3.15: oracle _testclinic calls" calls "$PY315" "$od/oracle" \
+            _testclinic "$od/_testclinic.plan" "$od/oracle-_testclinic.calls"
+    fi
     # Box.label's getter, setter and deleter (calls.py calls callables only)
     accessors() {   # PY DIR OUTFILE
         $IN env PYTHONDONTWRITEBYTECODE=1 "$1" "$here/accessors.py" "$2" \
@@ -630,6 +658,17 @@ else
             "$od/oracle-everything315.calls" "$b/everything315.calls"
         check "3.15 on $v: Box.label get, set, delete as the oracle's" \
             same_accessors "$py" "$b/gcc" "$b/label.out"
+        if [ -n "$t315_ready" ]; then
+            for cc in gcc clang; do
+                check "3.15 on $v: _testclinic builds with $cc" build "$py" \
+                    "$E315/testclinic/_testclinic.c" "$b/$cc" _testclinic \
+                    "$(ext_suffix "$py")" $cc
+            done
+            check "3.15 on $v: _testclinic calls" calls "$py" "$b/gcc" _testclinic \
+                "$od/_testclinic.plan" "$b/_testclinic.calls"
+            check "3.15 on $v: _testclinic calls as the oracle's" same_as_oracle \
+                "$od/oracle-_testclinic.calls" "$b/_testclinic.calls"
+        fi
         e315ran="$e315ran $v"
     done
     IN=
