@@ -36,6 +36,14 @@
 #      calls answered as D's own output answers them on CPython D; its
 #      _testclinic_limited.c and everything313 as abi3 (Py_LIMITED_API
 #      0x030A0000) on 3.10 to 3.13, with D's LimitedCAPIFunctionalTest.
+#   6b. The 3.15 dialect: tests/portable/everything315.c (the syntax 3.14
+#      and 3.15 added: *args: tuple and array, **kwds: dict, @deleter,
+#      uint8 to uint64, unicode_fs_*, allow_negative, @disable fastcall)
+#      regenerated with --dialect 3.15 --target portable, built with gcc
+#      and clang on every CPython, its calls and its Box.label getter,
+#      setter and deleter (tests/portable/accessors.py) answered as 3.15's
+#      own output answers them on CPython 3.15; the same for 3.13.5's
+#      _testclinic.c, with the shims 3.15's clinic needs (SHIMS315).
 #   7. Free-threaded, when pythons.sh yields a 3.13t (named when not):
 #      tests/portable/ft_stress.py, 8 threads x 100,000 calls of
 #      everything313's critical-section methods, and the same module
@@ -246,6 +254,48 @@ for D in $DIALECTS; do
     ready_dialects="$ready_dialects $D"
 done
 
+# ---- the 3.15 dialect's own module: its sources --------------------------
+
+# tests/portable/everything315.c (the syntax 3.14 and 3.15 added: *args:
+# tuple and array, **kwds: dict, @deleter, uint8 to uint64, unicode_fs_*,
+# allow_negative, @disable fastcall) regenerated with --dialect 3.15
+# --target portable, and with --dialect 3.15 alone: the oracle, built on
+# CPython 3.15 as its core builds it.  CPython 3.13's _testclinic.c is not
+# beside CPython 3.13.5's _testclinic.c (no 3.14 or 3.15 tree is cached),
+# prepared as for the 3.13 dialect, with four shims without which 3.15's
+# clinic refuses it (SHIMS315, printed); ClinicFunctionalTest is 3.13's
+# and expects 3.13's messages, so only the calls are compared.
+SHIMS315="s/    c: int(accept={str}) = 45/    c: int(accept={str}) = '-'/
+s/    path: custom_t = None/    path: custom_t(c_default=\"{}\") = None/
+s/^    \\*\\([a-z_]*\\): object\$/    *\\1: tuple/"
+E315=$out/d3.15/src
+mkdir -p "$E315/everything315" "$E315/everything315-oracle"
+cp "$here/everything315.c" "$E315/everything315/everything315.c"
+cp "$here/everything315.c" "$E315/everything315-oracle/everything315.c"
+e315_ready=
+check "clinic --dialect 3.15 regenerates everything315.c: the oracle" \
+    regenerate "$E315/everything315-oracle" everything315.c --dialect 3.15
+check "clinic --dialect 3.15 --target portable regenerates everything315.c" \
+    regenerate "$E315/everything315" everything315.c --dialect 3.15 --target portable
+[ -f "$E315/everything315-oracle/clinic/everything315.c.h" ] &&
+[ -f "$E315/everything315/clinic/everything315.c.h" ] && e315_ready=yes
+t315_ready=
+case " $ready_dialects " in
+*" 3.13 "*)
+    echo "shims of 3.13.5's _testclinic.c for 3.15's clinic (sed):"
+    echo "$SHIMS315" | sed 's/^/  /'
+    mkdir -p "$E315/testclinic" "$E315/testclinic-oracle"
+    sed "$SHIMS315" "$out/d3.13/src/full/_testclinic.c" > "$E315/testclinic/_testclinic.c"
+    sed "$SHIMS315" "$out/d3.13/src/oracle/_testclinic.c" > "$E315/testclinic-oracle/_testclinic.c"
+    check "clinic --dialect 3.15 regenerates 3.13.5's _testclinic.c: the oracle" \
+        regenerate "$E315/testclinic-oracle" _testclinic.c --dialect 3.15
+    check "clinic --dialect 3.15 --target portable regenerates 3.13.5's _testclinic.c" \
+        regenerate "$E315/testclinic" _testclinic.c --dialect 3.15 --target portable
+    [ -f "$E315/testclinic-oracle/clinic/_testclinic.c.h" ] &&
+    [ -f "$E315/testclinic/clinic/_testclinic.c.h" ] && t315_ready=yes ;;
+*) bad "dialect 3.15: no 3.13 sources for its _testclinic" ;;
+esac
+
 # ---- no _Py name -------------------------------------------------------
 
 # The generated text: the routed files whole, and the parts of the .c
@@ -256,6 +306,8 @@ generated_text() {
     for D in $ready_dialects; do
         for d in full limited everything313; do dirs="$dirs $out/d$D/src/$d"; done
     done
+    [ -z "$e315_ready" ] || dirs="$dirs $E315/everything315"
+    [ -z "$t315_ready" ] || dirs="$dirs $E315/testclinic"
     for d in $dirs; do
         cat "$d"/clinic/*.h
         for f in "$d"/*.c; do
@@ -277,7 +329,7 @@ no_private_names() {
     fi
     echo "$lines generated lines, clinic_portable.h included: no _Py name, no internal header"
 }
-check "no _Py name or internal header in the generated code (dialects 3.11$ready_dialects) or clinic_portable.h" no_private_names
+check "no _Py name or internal header in the generated code (dialects 3.11$ready_dialects${e315_ready:+ 3.15}) or clinic_portable.h" no_private_names
 
 # ---- building ----------------------------------------------------------
 
@@ -553,6 +605,75 @@ for D in $ready_dialects; do
     fi
 done
 
+# ---- the 3.15 dialect's own module: built and run ------------------------
+
+e315ran=
+PY315=$(python_of 3.15)
+if [ -z "$e315_ready" ]; then
+    bad "dialect 3.15: everything315 was not regenerated"
+elif [ -z "$PY315" ]; then
+    bad "dialect 3.15: no CPython 3.15 for its oracle"
+else
+    od=$out/d3.15
+    IN=$(runner_of 3.15)
+    echo "== dialect 3.15: the oracle, its own everything315 built against CPython 3.15 ($PY315)"
+    check "dialect 3.15: oracle everything315 builds" oracle_build "$PY315" \
+        "$E315/everything315-oracle/everything315.c" "$od/oracle" everything315
+    check "dialect 3.15: oracle everything315: the calls to make" plan "$PY315" \
+        "$od/oracle" everything315 "$od/everything315.plan"
+    check "dialect 3.15: oracle everything315 calls" calls "$PY315" "$od/oracle" \
+        everything315 "$od/everything315.plan" "$od/oracle-everything315.calls"
+    if [ -n "$t315_ready" ]; then
+        check "dialect 3.15: oracle _testclinic (3.13.5's) builds" oracle_build "$PY315" \
+            "$E315/testclinic-oracle/_testclinic.c" "$od/oracle" _testclinic
+        check "dialect 3.15: oracle _testclinic: the calls to make" plan "$PY315" \
+            "$od/oracle" _testclinic "$od/_testclinic.plan"
+        check "dialect 3.15: oracle _testclinic calls" calls "$PY315" "$od/oracle" \
+            _testclinic "$od/_testclinic.plan" "$od/oracle-_testclinic.calls"
+    fi
+    # Box.label's getter, setter and deleter (calls.py calls callables only)
+    accessors() {   # PY DIR OUTFILE
+        $IN env PYTHONDONTWRITEBYTECODE=1 "$1" "$here/accessors.py" "$2" \
+            everything315 Box label > "$3"
+    }
+    same_accessors() {   # PY DIR OUTFILE: as the oracle's
+        accessors "$@" || return 1
+        diff "$od/oracle-label.out" "$3" && echo "$(wc -l < "$3") outcomes, the oracle's"
+    }
+    check "dialect 3.15: oracle everything315's Box.label get, set, delete" \
+        accessors "$PY315" "$od/oracle" "$od/oracle-label.out"
+    for v in $VERSIONS; do
+        py=$(python_of "$v")
+        [ -n "$py" ] || continue
+        IN=$(runner_of "$v")
+        b=$od/$v
+        for cc in gcc clang; do
+            check "3.15 on $v: everything315 builds with $cc" build "$py" \
+                "$E315/everything315/everything315.c" "$b/$cc" everything315 \
+                "$(ext_suffix "$py")" $cc
+        done
+        check "3.15 on $v: everything315 calls" calls "$py" "$b/gcc" everything315 \
+            "$od/everything315.plan" "$b/everything315.calls"
+        check "3.15 on $v: everything315 calls as the oracle's" same_as_oracle \
+            "$od/oracle-everything315.calls" "$b/everything315.calls"
+        check "3.15 on $v: Box.label get, set, delete as the oracle's" \
+            same_accessors "$py" "$b/gcc" "$b/label.out"
+        if [ -n "$t315_ready" ]; then
+            for cc in gcc clang; do
+                check "3.15 on $v: _testclinic builds with $cc" build "$py" \
+                    "$E315/testclinic/_testclinic.c" "$b/$cc" _testclinic \
+                    "$(ext_suffix "$py")" $cc
+            done
+            check "3.15 on $v: _testclinic calls" calls "$py" "$b/gcc" _testclinic \
+                "$od/_testclinic.plan" "$b/_testclinic.calls"
+            check "3.15 on $v: _testclinic calls as the oracle's" same_as_oracle \
+                "$od/oracle-_testclinic.calls" "$b/_testclinic.calls"
+        fi
+        e315ran="$e315ran $v"
+    done
+    IN=
+fi
+
 # ---- free-threaded -------------------------------------------------------
 
 # everything313's Counter under 8 threads with the GIL off
@@ -596,7 +717,7 @@ else
 fi
 
 echo "== ran on CPython:${ran:- none}; abi3 on:${abi3ran:- none}"
-echo "== newer dialects ran:${dran:- none}; free-threaded:${ftran:- not run}"
+echo "== newer dialects ran:${dran:- none}; everything315 (3.15) on:${e315ran:- none}; free-threaded:${ftran:- not run}"
 for v in $VERSIONS; do
     [ -z "$(cannot_have "$v")" ] || continue
     case " $ran " in *" $v "*) ;; *) bad "CPython $v: not run" ;; esac

@@ -991,6 +991,144 @@ clinic_unsigned_long(PyObject *obj, unsigned long *value)
     return !(*value == (unsigned long)-1 && PyErr_Occurred());
 }
 
+/* 3.14's unicode_fs_decoded: PyUnicode_FSDecoder() before 3.12 took any
+   buffer, with a DeprecationWarning; from 3.12 on only str, bytes and
+   os.PathLike, as PyOS_FSPath() checks first.  (A NULL argument is the
+   cleanup call of a Py_CLEANUP_SUPPORTED converter.) */
+static inline int
+ClinicUnicode_FSDecoder(PyObject *arg, void *addr)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    if (arg != NULL) {
+        PyObject *path = PyOS_FSPath(arg);
+        if (path == NULL) {
+            return 0;
+        }
+        int r = PyUnicode_FSDecoder(path, addr);
+        Py_DECREF(path);
+        return r;
+    }
+#endif
+    return PyUnicode_FSDecoder(arg, addr);
+}
+
+/* 3.15's bitwise unsigned converters call PyLong_AsNativeBytes(), public
+   from 3.13 and in the Limited API from 3.14.  Before, the flags they
+   pass (an __index__ accepted, the buffer unsigned, native order) are
+   the only behaviour: the value's low bytes are stored, and the size it
+   needs returned, more than the buffer's when it does not fit in
+   [-2**(8n-1), 2**(8n)-1].  Returns -1 with an exception set. */
+#if (!defined(Py_LIMITED_API) && PY_VERSION_HEX >= 0x030D0000) || \
+    (defined(Py_LIMITED_API) && Py_LIMITED_API + 0 >= 0x030E0000)
+#  define ClinicLong_AsNativeBytes PyLong_AsNativeBytes
+#else
+#  ifndef Py_ASNATIVEBYTES_NATIVE_ENDIAN
+#    define Py_ASNATIVEBYTES_NATIVE_ENDIAN 3
+#    define Py_ASNATIVEBYTES_UNSIGNED_BUFFER 4
+#    define Py_ASNATIVEBYTES_ALLOW_INDEX 16
+#  endif
+static inline Py_ssize_t
+ClinicLong_AsNativeBytes(PyObject *obj, void *buffer, Py_ssize_t n, int flags)
+{
+    (void)flags;
+    PyObject *index = PyNumber_Index(obj);
+    if (index == NULL) {
+        return -1;
+    }
+    unsigned long long low = PyLong_AsUnsignedLongLongMask(index);
+    if (low == (unsigned long long)-1 && PyErr_Occurred()) {
+        Py_DECREF(index);
+        return -1;
+    }
+    /* the bounds of n bytes, unsigned above and two's complement below */
+    int bits = (int)n * 8;
+    PyObject *high = bits >= 64 ? PyLong_FromUnsignedLongLong(ULLONG_MAX)
+                                : PyLong_FromUnsignedLongLong((1ULL << bits) - 1);
+    PyObject *lowest = bits >= 64 ? PyLong_FromLongLong(LLONG_MIN)
+                                  : PyLong_FromLongLong(-(1LL << (bits - 1)));
+    int fits = -1;
+    if (high != NULL && lowest != NULL) {
+        int above = PyObject_RichCompareBool(index, high, Py_GT);
+        int below = above ? above : PyObject_RichCompareBool(index, lowest, Py_LT);
+        fits = above < 0 || below < 0 ? -1 : !(above || below);
+    }
+    Py_XDECREF(high);
+    Py_XDECREF(lowest);
+    Py_DECREF(index);
+    if (fits < 0) {
+        return -1;
+    }
+    switch (n) {
+    case 1: *(unsigned char *)buffer = (unsigned char)low; break;
+    case 2: *(unsigned short *)buffer = (unsigned short)low; break;
+    case 4: *(uint32_t *)buffer = (uint32_t)low; break;
+    default: *(unsigned long long *)buffer = low; break;
+    }
+    return fits ? n : n + 1;
+}
+#endif
+
+/* 3.14's uint8 to uint64 converters, and from the 3.14 dialect on the
+   older unsigned ones, as CPython 3.14 and 3.15 answer (their messages,
+   not 3.11's): an int or an object with __index__, a
+   negative one a ValueError, one too wide an OverflowError naming the
+   type.  Returns 1, or 0 with an exception set. */
+static inline int
+clinic_uint_of_width(PyObject *obj, unsigned long long max, const char *type,
+                     unsigned long long *value)
+{
+    PyObject *index = PyNumber_Index(obj);
+    if (index == NULL) {
+        return 0;
+    }
+    int neg = clinic_long_is_negative(index);
+    if (neg) {
+        if (neg > 0) {
+            PyErr_SetString(PyExc_ValueError, "Cannot convert negative int");
+        }
+        Py_DECREF(index);
+        return 0;
+    }
+    unsigned long long uval = PyLong_AsUnsignedLongLong(index);
+    Py_DECREF(index);
+    if (uval == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            return 0;
+        }
+        PyErr_Clear();
+        uval = max, max = 0;    /* reported below */
+    }
+    if (uval > max) {
+        PyErr_Format(PyExc_OverflowError, "Python int too large for C %s", type);
+        return 0;
+    }
+    *value = uval;
+    return 1;
+}
+
+#define CLINIC_UINT_CONVERTER(NAME, TYPE, MAX)                          \
+static inline int                                                       \
+ClinicLong_##NAME##_Converter(PyObject *obj, void *ptr)                 \
+{                                                                       \
+    unsigned long long uval;                                            \
+    if (!clinic_uint_of_width(obj, (MAX), #TYPE, &uval)) {              \
+        return 0;                                                       \
+    }                                                                   \
+    *(TYPE *)ptr = (TYPE)uval;                                          \
+    return 1;                                                           \
+}
+CLINIC_UINT_CONVERTER(UInt8, uint8_t, UINT8_MAX)
+CLINIC_UINT_CONVERTER(UInt16, uint16_t, UINT16_MAX)
+CLINIC_UINT_CONVERTER(UInt32, uint32_t, UINT32_MAX)
+CLINIC_UINT_CONVERTER(UInt64, uint64_t, UINT64_MAX)
+
+#if CLINIC_PORTABLE_DIALECT >= 0x030E0000
+CLINIC_UINT_CONVERTER(UnsignedShort, unsigned short, USHRT_MAX)
+CLINIC_UINT_CONVERTER(UnsignedInt, unsigned int, UINT_MAX)
+CLINIC_UINT_CONVERTER(UnsignedLong, unsigned long, ULONG_MAX)
+CLINIC_UINT_CONVERTER(UnsignedLongLong, unsigned long long, ULLONG_MAX)
+CLINIC_UINT_CONVERTER(Size_t, size_t, SIZE_MAX)
+#else
 static inline int
 ClinicLong_UnsignedShort_Converter(PyObject *obj, void *ptr)
 {
@@ -1073,6 +1211,7 @@ ClinicLong_Size_t_Converter(PyObject *obj, void *ptr)
     *(size_t *)ptr = uval;
     return 1;
 }
+#endif
 
 /* A file descriptor as 3.13's PyObject_AsFileDescriptor() reads it, the
    call 3.13's parsers make: a bool is used, with a RuntimeWarning. */
@@ -1114,9 +1253,15 @@ ClinicEval_SliceIndex(PyObject *v, Py_ssize_t *pi)
             }
         }
         else {
+            /* (3.15's words leave None out) */
             PyErr_SetString(PyExc_TypeError,
+#if CLINIC_PORTABLE_DIALECT >= 0x030F0000
+                            "slice indices must be integers or "
+                            "have an __index__ method");
+#else
                             "slice indices must be integers or "
                             "None or have an __index__ method");
+#endif
             return 0;
         }
         *pi = x;
