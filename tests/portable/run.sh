@@ -79,6 +79,7 @@ check() {   # check DESCRIPTION COMMAND...: one counted case, its output in the 
     else
         bad "$desc"
         sed 's/^/   | /' "$out/last.log" | tail -n 30
+        return 1
     fi
 }
 notrun=
