@@ -696,7 +696,7 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
                      MSG_ARGS(f->name, line));
     /* 3.14 parses the line as Python: "**kwds = x" is no syntax */
     if (decl.has_kwarg && default_text &&
-        DIALECT_INHERITED(c->dialect, varpos_prefix))
+        (c->dialect->fixes & FIX_PARAMETER_LINE_WHOLE))
         clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
     const char *var_keyword_prefix =
         DIALECT_INHERITED(c->dialect, var_keyword_prefix);
@@ -752,14 +752,14 @@ void dsl_state_parameter(Clinic *c, DslState *d, const char *line)
             clinic_fail(c, 0, "You can't specify py_default without "
                               "specifying a default value!");
     } else {
-        if (is_vararg && DIALECT_INHERITED(c->dialect, varpos_prefix))
+        if (is_vararg && (c->dialect->fixes & FIX_PARAMETER_LINE_WHOLE))
             /* 3.14 parses the line as Python: *args = x is no syntax */
             clinic_failm(c, 0, MSG_INVALID_PARAMETER, MSG_ARGS(f->name, line));
         if (is_vararg)
             clinic_fail(c, 0, "Vararg can't take a default value!");
         if (d->parameter_state == PS_REQUIRED)
             d->parameter_state = PS_OPTIONAL;
-        if (DIALECT_INHERITED(c->dialect, varpos_prefix)) {
+        if (c->dialect->fixes & FIX_PARAMETER_LINE_WHOLE) {
             /* 3.14 parses the whole line as Python: a default that is
                no expression makes the declaration invalid */
             PySyntaxError err = {0};
