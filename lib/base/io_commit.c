@@ -24,11 +24,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/arena.h"
@@ -424,11 +426,59 @@ char *io_temp_name(const char *target)
     return name;
 }
 
+/* Whether the process now numbered pid started after `since` (a time in
+   seconds): then its number was reused, and the process that made a
+   file at `since` is gone.  Linux tells by /proc (its boot time and the
+   process's start in clock ticks, both to a second here); elsewhere, and
+   when /proc cannot say, no. */
+static bool pid_started_after(long pid, time_t since)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* the fields after the command's name, which may hold anything but
+       ends at the last ')': state is field 3, starttime field 22 */
+    const char *p = strrchr(buf, ')');
+    if (!p)
+        return false;
+    unsigned long long ticks = 0;
+    int field = 2;
+    for (p++; *p && field < 22; p++)
+        if (*p == ' ')
+            field++;
+    if (field != 22 || sscanf(p, "%llu", &ticks) != 1)
+        return false;
+    long hz = sysconf(_SC_CLK_TCK);
+    f = fopen("/proc/stat", "r");
+    if (!f || hz <= 0) {
+        if (f)
+            fclose(f);
+        return false;
+    }
+    unsigned long long btime = 0;
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "btime %llu", &btime) == 1)
+            break;
+    fclose(f);
+    if (!btime)
+        return false;
+    /* a second of slack each way: both clocks are read to the second */
+    return btime + ticks / (unsigned long long)hz > (unsigned long long)since + 1;
+}
+
 /*
  * A clinic killed between creating a temp file and renaming it leaves it
  * behind; the next run writing the same file removes those whose process
  * is gone.  A live process's temp file (a concurrent clinic) is left
- * alone, so two runs never disturb each other.
+ * alone, so two runs never disturb each other; a live process whose
+ * number was reused since (it started after the temp file was last
+ * written) is not its maker.
  */
 static void remove_stale_temps(const char *dir, const char *stem)
 {
@@ -446,11 +496,13 @@ static void remove_stale_temps(const char *dir, const char *stem)
         long pid = strtol(name + 1 + slen + 8, &end, 10);
         if (pid <= 0 || *end != '-' || strlen(end + 1) != 6)
             continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-            continue;
         char *path = xmalloc(strlen(dir) + strlen(name) + 2);
         sprintf(path, "%s/%s", dir, name);
-        unlink(path);   /* best effort: a leftover harms nothing */
+        struct stat st;
+        bool gone = kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+        if (gone || (lstat(path, &st) == 0 &&
+                     pid_started_after(pid, st.st_mtime)))
+            unlink(path);   /* best effort: a leftover harms nothing */
         free(path);
     }
     closedir(d);

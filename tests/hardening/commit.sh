@@ -19,6 +19,9 @@
 #   disk full             a 1 MB tmpfs (root): the temp files and the
 #                         clinic/ directory the failed commit made are
 #                         removed; after space is freed the run succeeds
+# and, for the temp files a killed clinic leaves: writing the file
+# removes those of a process that is gone, or whose number a process
+# started since has taken (Linux: /proc), and leaves a live one's.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -199,6 +202,26 @@ else
         fi
     fi
     umount "$d" && mounts=
+fi
+
+# temp files of killed runs: the writer sweeps those whose maker is gone
+d=$T_WORK/stale
+mkdir -p "$d"
+printf '/*[clinic input]\nmodule m\n[clinic start generated code]*/\n' > "$d/x.c"
+sleep 60 & reused=$!
+touch -d '1 hour ago' "$d/.x.c.clinic-$reused-aaaaaa"   # made before $reused ran
+touch "$d/.x.c.clinic-$$-bbbbbb"                       # this live shell's
+sh -c 'exit 0' & gone=$!; wait $gone
+touch "$d/.x.c.clinic-$gone-cccccc"                    # its maker is gone
+t_run "$d" x.c
+kill $reused 2>/dev/null; wait $reused 2>/dev/null
+left=$(cd "$d" && ls -A | tr '\n' ' ')
+if [ $rc -ne 0 ]; then
+    t_bad "stale temp files" "exit $rc: $(head -c 300 "$T_LOG")"
+elif [ "$left" != ".x.c.clinic-$$-bbbbbb x.c " ]; then
+    t_bad "stale temp files" "left: $left"
+else
+    t_ok "stale temp files: a gone maker's and a reused number's removed, a live one's kept"
 fi
 
 t_end
