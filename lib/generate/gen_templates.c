@@ -820,6 +820,23 @@ static const char *plural(int n)
     return n == 1 ? "" : "s";
 }
 
+/* The full C API's check of the number of positional arguments: between
+   min_pos and max_args (-1: no upper bound). */
+static void check_positional(ParseArgs *pa, StrList *code, const char *nargs,
+                             long max_args)
+{
+    Clinic *c = pa->c;
+    Arena *a = c->arena;
+    gen_add_include(c, modsupport_h, "_PyArg_CheckPositional()", NULL);
+    strlist_push(a, code, arena_concat_of(a,
+        "    if (!_PyArg_CheckPositional(\"{name}\", ", nargs, ", ",
+        gen_decimal(a, pa->min_pos), ", ",
+        max_args < 0 ? GEN_NO_VARARG : gen_decimal(a, max_args),
+        ")) {{\n"
+        "        goto exit;\n"
+        "    }}"));
+}
+
 /* The Limited C API's checks of the number of positional arguments
    (_PyArg_CheckPositional is not part of it). */
 static void limited_check_positional(ParseArgs *pa, StrList *code,
@@ -893,14 +910,7 @@ static void parse_pos_only(ParseArgs *pa)
         limited_check_positional(pa, &code, &nargs, max_args);
     } else if (!pa->varpos || pa->min_pos || max_args >= 0) {
         /* (3.14: no check where anything goes) */
-        gen_add_include(c, modsupport_h, "_PyArg_CheckPositional()", NULL);
-        strlist_push(a, &code, arena_concat_of(a,
-            "    if (!_PyArg_CheckPositional(\"{name}\", ", nargs, ", ",
-            gen_decimal(a, pa->min_pos), ", ",
-            max_args < 0 ? GEN_NO_VARARG : gen_decimal(a, max_args),
-            ")) {{\n"
-            "        goto exit;\n"
-            "    }}"));
+        check_positional(pa, &code, nargs, max_args);
     }
 
     for (size_t i = 0; i < pa->n; i++) {
@@ -1001,14 +1011,7 @@ static void parse_var_keyword(ParseArgs *pa)
             "        goto exit;\n"
             "    }}");
     } else if (pa->min_pos || max_args >= 0) {
-        gen_add_include(c, modsupport_h, "_PyArg_CheckPositional()", NULL);
-        strlist_push(a, &code, arena_concat_of(a,
-            "    if (!_PyArg_CheckPositional(\"{name}\", ", nargs, ", ",
-            gen_decimal(a, pa->min_pos), ", ",
-            max_args < 0 ? GEN_NO_VARARG : gen_decimal(a, max_args),
-            ")) {{\n"
-            "        goto exit;\n"
-            "    }}"));
+        check_positional(pa, &code, nargs, max_args);
     }
 
     bool has_optional = false;
