@@ -63,7 +63,7 @@ mkdir -p "$logs"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-check.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
 pass=0 nfail=0
-summary=
+summary= failures=
 verbose=${V:-0}
 
 # what of a tier's output the terminal sees (all of it with V=1)
@@ -89,10 +89,24 @@ tier() {   # tier NAME COMMAND...: run, log, count
     secs=$(($(date +%s) - t0))
     summary="$summary
   $(printf '%-13s %5d passed, %d failed  (%d s)' "$name:" "$p" "$f" "$secs")"
-    if [ "$f" -ne 0 ] && [ "$verbose" != 1 ]; then
+    [ "$f" -eq 0 ] && return
+    if [ "$verbose" != 1 ]; then
         echo "-- $name failed (exit $rc); the end of $log:"
         tail -n 25 "$log" | sed 's/^/   | /'
     fi
+    # repeated after the summary, where a reader of only the end (a CI
+    # log's tail) sees which cases failed
+    lines=$(grep -E 'FAIL|CANNOT RUN' "$log" | grep -v ' 0 failed' | tail -n 6)
+    [ -n "$lines" ] || lines=$(tail -n 2 "$log")
+    failures="$failures
+  $name (exit $rc):
+$(printf '%s\n' "$lines" | cut -c1-200 | sed 's/^/    /')"
+}
+closing() {   # closing WORD: the summary, what failed, the count line
+    echo "== summary (test cases; logs in build/check/)$summary"
+    [ -z "$failures" ] || echo "== failed (the last FAIL lines of each log)$failures"
+    echo "$1: $pass passed, $nfail failed$2"
+    [ $nfail -eq 0 ]
 }
 
 quick=${QUICK:-0}
@@ -107,9 +121,7 @@ tier fixtures $MAKE --no-print-directory CC=gcc fixtures
 tier pyvm-diff $MAKE --no-print-directory CC=gcc pyvm-diff
 tier cli sh tests/check_cli.sh build/clinic
 if [ "$quick" = 1 ]; then   # make quick: the edit-compile-test loop
-    echo "== summary (test cases; logs in build/check/)$summary"
-    echo "quick: $pass passed, $nfail failed (make check runs every tier)"
-    [ $nfail -eq 0 ]
+    closing quick " (make check runs every tier)"
     exit
 fi
 tier workflow sh tests/workflow.sh build/clinic
@@ -154,6 +166,4 @@ if [ "${HARDENING:-1}" != 0 ]; then
     tier hardening $MAKE --no-print-directory CC=gcc hardening
 fi
 
-echo "== summary (test cases; logs in build/check/)$summary"
-echo "check: $pass passed, $nfail failed"
-[ $nfail -eq 0 ]
+closing check ""
