@@ -389,11 +389,15 @@ static mode_t new_file_mode(void)
     return 0666 & ~mask;
 }
 
-/* A temp name is ".STEM.clinic-PID-XXXXXX": STEM is the target's name,
-   or, when the whole would pass the directory's limit on a name's
-   length, the name cut short and a hash of it, so that a file with the
-   longest name allowed can still be rewritten. */
-#define TEMP_EXTRA (sizeof ".clinic--XXXXXX" + 10)  /* "." + ... + pid */
+/* A temp name is ".STEM.clinic-PID-START-XXXXXX", or ".STEM.clinic-PID-
+   XXXXXX" where the system does not tell a process's start: START is
+   when the maker started, in the clock ticks since boot of Linux's
+   /proc, so that a sweep can tell the maker from a later process given
+   the same number.  STEM is the target's name, or, when the whole would
+   pass the directory's limit on a name's length, the name cut short and
+   a hash of it, so that a file with the longest name allowed can still
+   be rewritten. */
+#define TEMP_EXTRA (sizeof ".clinic---XXXXXX" + 10 + 20)  /* "." + pid + start */
 
 static char *temp_stem(const char *dir, const char *base)
 {
@@ -413,31 +417,18 @@ static char *temp_stem(const char *dir, const char *base)
     return stem;
 }
 
-char *io_temp_name(const char *target)
-{
-    char *dir = io_dirname(target);
-    const char *base = strrchr(target, '/');
-    base = base ? base + 1 : target;
-    char *stem = temp_stem(dir, base);
-    char *name = xmalloc(strlen(dir) + strlen(stem) + 48);
-    sprintf(name, "%s/.%s.clinic-%ld-XXXXXX", dir, stem, (long)getpid());
-    free(stem);
-    free(dir);
-    return name;
-}
-
-/* Whether the process now numbered pid started after `since` (a time in
-   seconds): then its number was reused, and the process that made a
-   file at `since` is gone.  Linux tells by /proc (its boot time and the
-   process's start in clock ticks, both to a second here); elsewhere, and
-   when /proc cannot say, no. */
-static bool pid_started_after(long pid, time_t since)
+/* When the process numbered pid started, in clock ticks since boot, by
+   Linux's /proc/PID/stat (field 22); 0 where that cannot be read.  One
+   kernel counter for every process, so two readings compare exactly:
+   no wall clock, no boot time, nothing a clock step or a container's
+   view of time can shift. */
+static unsigned long long process_start_ticks(long pid)
 {
     char path[64], buf[1024];
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
     FILE *f = fopen(path, "r");
     if (!f)
-        return false;
+        return 0;
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     buf[n] = '\0';
@@ -445,40 +436,63 @@ static bool pid_started_after(long pid, time_t since)
        ends at the last ')': state is field 3, starttime field 22 */
     const char *p = strrchr(buf, ')');
     if (!p)
-        return false;
-    unsigned long long ticks = 0;
+        return 0;
     int field = 2;
     for (p++; *p && field < 22; p++)
         if (*p == ' ')
             field++;
+    unsigned long long ticks = 0;
     if (field != 22 || sscanf(p, "%llu", &ticks) != 1)
+        return 0;
+    return ticks;
+}
+
+char *io_temp_name(const char *target)
+{
+    char *dir = io_dirname(target);
+    const char *base = strrchr(target, '/');
+    base = base ? base + 1 : target;
+    char *stem = temp_stem(dir, base);
+    char *name = xmalloc(strlen(dir) + strlen(stem) + 64);
+    long pid = (long)getpid();
+    unsigned long long start = process_start_ticks(pid);
+    if (start)
+        sprintf(name, "%s/.%s.clinic-%ld-%llu-XXXXXX", dir, stem, pid, start);
+    else
+        sprintf(name, "%s/.%s.clinic-%ld-XXXXXX", dir, stem, pid);
+    free(stem);
+    free(dir);
+    return name;
+}
+
+/* Reads "PID-XXXXXX" or "PID-START-XXXXXX", the end of a temp name;
+   start is 0 when the name has none.  False for anything else. */
+static bool parse_temp_maker(const char *s, long *pid, unsigned long long *start)
+{
+    char *end;
+    if (*s < '1' || *s > '9')
         return false;
-    long hz = sysconf(_SC_CLK_TCK);
-    f = fopen("/proc/stat", "r");
-    if (!f || hz <= 0) {
-        if (f)
-            fclose(f);
+    *pid = strtol(s, &end, 10);
+    if (*pid <= 0 || *end != '-')
         return false;
-    }
-    unsigned long long btime = 0;
-    char line[256];
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "btime %llu", &btime) == 1)
-            break;
-    fclose(f);
-    if (!btime)
+    *start = 0;
+    if (strlen(end + 1) == 6)
+        return true;
+    s = end + 1;
+    if (*s < '1' || *s > '9')
         return false;
-    /* a second of slack each way: both clocks are read to the second */
-    return btime + ticks / (unsigned long long)hz > (unsigned long long)since + 1;
+    *start = strtoull(s, &end, 10);
+    return *start != 0 && *end == '-' && strlen(end + 1) == 6;
 }
 
 /*
  * A clinic killed between creating a temp file and renaming it leaves it
- * behind; the next run writing the same file removes those whose process
- * is gone.  A live process's temp file (a concurrent clinic) is left
- * alone, so two runs never disturb each other; a live process whose
- * number was reused since (it started after the temp file was last
- * written) is not its maker.
+ * behind; the next run writing the same file removes those whose maker
+ * is gone: no process has its number, or the one that has it started at
+ * another time than the name records (the number was reused).  A live
+ * maker's temp file (a concurrent clinic) is left alone, so two runs
+ * never disturb each other; so is one whose name records no start, while
+ * a process has its number.
  */
 static void remove_stale_temps(const char *dir, const char *stem)
 {
@@ -489,21 +503,23 @@ static void remove_stale_temps(const char *dir, const char *stem)
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         const char *name = de->d_name;
+        long pid;
+        unsigned long long start;
         if (name[0] != '.' || strncmp(name + 1, stem, slen) != 0 ||
-            strncmp(name + 1 + slen, ".clinic-", 8) != 0)
+            strncmp(name + 1 + slen, ".clinic-", 8) != 0 ||
+            !parse_temp_maker(name + 1 + slen + 8, &pid, &start))
             continue;
-        char *end;
-        long pid = strtol(name + 1 + slen + 8, &end, 10);
-        if (pid <= 0 || *end != '-' || strlen(end + 1) != 6)
-            continue;
-        char *path = xmalloc(strlen(dir) + strlen(name) + 2);
-        sprintf(path, "%s/%s", dir, name);
-        struct stat st;
         bool gone = kill((pid_t)pid, 0) < 0 && errno == ESRCH;
-        if (gone || (lstat(path, &st) == 0 &&
-                     pid_started_after(pid, st.st_mtime)))
+        if (!gone && start) {
+            unsigned long long now = process_start_ticks(pid);
+            gone = now != 0 && now != start;
+        }
+        if (gone) {
+            char *path = xmalloc(strlen(dir) + strlen(name) + 2);
+            sprintf(path, "%s/%s", dir, name);
             unlink(path);   /* best effort: a leftover harms nothing */
-        free(path);
+            free(path);
+        }
     }
     closedir(d);
 }

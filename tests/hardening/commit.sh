@@ -204,21 +204,26 @@ else
     umount "$d" && mounts=
 fi
 
-# temp files of killed runs: the writer sweeps those whose maker is gone
+# temp files of killed runs: the writer sweeps those whose maker is gone.
+# A temp name records its maker's number and, by /proc, its start in
+# clock ticks since boot (field 22 of /proc/PID/stat)
+start_of() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20; }
 d=$T_WORK/stale
 mkdir -p "$d"
 printf '/*[clinic input]\nmodule m\n[clinic start generated code]*/\n' > "$d/x.c"
 sleep 60 & reused=$!
-touch -d '1 hour ago' "$d/.x.c.clinic-$reused-aaaaaa"   # made before $reused ran
-touch "$d/.x.c.clinic-$$-bbbbbb"                       # this live shell's
+touch "$d/.x.c.clinic-$reused-1-aaaaaa"              # its number, another start
+me=$(start_of $$)
+touch "$d/.x.c.clinic-$$-$me-bbbbbb"                 # this live shell's
+touch "$d/.x.c.clinic-$$-dddddd"                     # a live number, no start
 sh -c 'exit 0' & gone=$!; wait $gone
-touch "$d/.x.c.clinic-$gone-cccccc"                    # its maker is gone
+touch "$d/.x.c.clinic-$gone-cccccc"                  # its maker is gone
 t_run "$d" x.c
 kill $reused 2>/dev/null; wait $reused 2>/dev/null
-left=$(cd "$d" && ls -A | tr '\n' ' ')
+left=$(cd "$d" && LC_ALL=C ls -A | tr '\n' ' ')
 if [ $rc -ne 0 ]; then
     t_bad "stale temp files" "exit $rc: $(head -c 300 "$T_LOG")"
-elif [ "$left" != ".x.c.clinic-$$-bbbbbb x.c " ]; then
+elif [ "$left" != ".x.c.clinic-$$-$me-bbbbbb .x.c.clinic-$$-dddddd x.c " ]; then
     t_bad "stale temp files" "left: $left"
 else
     t_ok "stale temp files: a gone maker's and a reused number's removed, a live one's kept"
