@@ -315,14 +315,15 @@ fuzz-smoke: $(FUZZ_BIN) $(FUZZ_GEN_BIN) $(GEN_RUN_BIN)
 # FUZZ_TARGETS: which campaigns, each FUZZ_SECONDS long: clinic (bytes
 # are a C file), blocks (bytes are the generator's choices; -len_control=0:
 # a file needs a few hundred choices, libFuzzer's slow growth from 4 bytes
-# kept them tiny).
+# kept them tiny).  -timeout: a hang, as in fuzz-smoke (tests/fuzz/smoke.sh
+# says why 60 s: ASan and a loaded machine make a bounded input slow).
 FUZZ_TARGETS ?= clinic blocks
 
 fuzz: $(FUZZ_BIN) $(FUZZ_GEN_BIN)
 	@mkdir -p build-fuzz/corpus build-fuzz/corpus-blocks build-fuzz/artifacts
 	@[ -n "$$(ls build-fuzz/corpus)" ] || sh tests/fuzz/make_corpus.sh build-fuzz/corpus
 	$(if $(filter clinic,$(FUZZ_TARGETS)),./$(FUZZ_BIN) -dict=tests/fuzz/clinic.dict \
-	    -max_len=16384 -timeout=10 \
+	    -max_len=16384 -timeout=60 \
 	    -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build-fuzz/artifacts/ \
 	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus)
