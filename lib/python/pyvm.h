@@ -61,6 +61,14 @@ PyObj *pyvm_globals(PyVM *vm);
    names (NULL: the globals).  Returns false when an exception escaped;
    pyvm_error() describes it. */
 bool pyvm_run(PyVM *vm, const PyProgram *prog, PyObj *locals);
+/* The same with globals of its own (NULL: the module globals): what the
+   functions the program defines see, and globals() returns. */
+bool pyvm_exec(PyVM *vm, const PyProgram *prog, PyObj *globals,
+               PyObj *locals);
+/* A copy of the globals for one program to run in (pyvm_exec): the
+   names and values, those not yet made (pyvm_lazy_value) made on first
+   use, and "__builtins__", as exec() adds it. */
+PyObj *pyvm_globals_copy(PyVM *vm);
 
 /* What print() wrote since the last call (NUL-terminated, arena). */
 const char *pyvm_take_output(PyVM *vm, size_t *len);

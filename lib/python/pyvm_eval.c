@@ -1336,15 +1336,37 @@ const char *pyvm_error_suggestion(PyVM *vm)
 
 bool pyvm_run(PyVM *vm, const PyProgram *prog, PyObj *locals)
 {
+    return pyvm_exec(vm, prog, NULL, locals);
+}
+
+bool pyvm_exec(PyVM *vm, const PyProgram *prog, PyObj *globals,
+               PyObj *locals)
+{
     vm_lookups_stale();
     Env *env = arena_new_of(vm->a, Env);
     env->kind = ENV_MODULE;
-    env->vars = locals ? (PyDict *)locals : vm->globals;
+    env->globals = globals ? (PyDict *)globals : vm->globals;
+    env->vars = locals ? (PyDict *)locals : env->globals;
     env->scope = &prog->scope;
-    env->globals = vm->globals;
     Run r = { prog, env };
     vm->steps = 0;
-    return vm_protect(vm, run, &r);
+    Env *outer = vm->module_env;
+    vm->module_env = env;
+    bool ok = vm_protect(vm, run, &r);
+    vm->module_env = outer;
+    return ok;
+}
+
+PyObj *pyvm_globals_copy(PyVM *vm)
+{
+    PyDict *copy = vm_dict_copy_lazy(vm, vm->globals);
+    vm_dict_set_str(vm, copy, "__builtins__", vm_obj(vm->builtins));
+    return &copy->ob;
+}
+
+Env *vm_scope_now(PyVM *vm)
+{
+    return vm->frame ? vm->frame->env : vm->module_env;
 }
 
 void vm_write(PyVM *vm, const char *s, size_t n)

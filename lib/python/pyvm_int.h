@@ -385,6 +385,7 @@ struct PyVM {
         PyValue obj;
     } attribute_hint;
     Frame *frame;
+    Env *module_env;           /* the top level of the program running */
     int depth;                 /* Python calls in progress */
     uintptr_t stack_base;      /* the C stack where the outermost run began */
     size_t stack_budget;       /* how much of it calls may take */
@@ -411,6 +412,17 @@ struct PyVM {
 };
 
 /* ---- shared across the pyvm files -------------------------------------- */
+
+/* The scope dir(), globals() and locals() without arguments read: the
+   running function's, else the program's top level. */
+Env *vm_scope_now(PyVM *vm);
+/* dir(obj) when clinic's interpreter knows it exactly (objects of
+   classes defined in Python, those classes, dicts of names), sorted, in
+   *n; NULL otherwise. */
+const char **vm_dir_names(PyVM *vm, PyValue obj, size_t *n);
+/* A copy of d whose values not yet made (pyvm_lazy_value) are made on
+   first use from the copy. */
+PyDict *vm_dict_copy_lazy(PyVM *vm, PyDict *d);
 
 /* pyvm_call.c: raising */
 _Noreturn void vm_throw(PyVM *vm, PyValue exc);

@@ -629,7 +629,7 @@ static void add_dict_names(const char **names, size_t *n, const PyDict *d)
             names[(*n)++] = d->keys[i].s;
 }
 
-const char *vm_attribute_suggestion(PyVM *vm, PyValue obj, const char *name)
+const char **vm_dir_names(PyVM *vm, PyValue obj, size_t *count)
 {
     if (obj.kind != PY_OBJECT)
         return NULL;
@@ -670,7 +670,15 @@ const char *vm_attribute_suggestion(PyVM *vm, PyValue obj, const char *name)
     for (size_t i = 0; i < n; i++)
         if (!unique || strcmp(names[unique - 1], names[i]))
             names[unique++] = names[i];
-    return text_suggestion(name, names, unique);
+    *count = unique;
+    return names;
+}
+
+const char *vm_attribute_suggestion(PyVM *vm, PyValue obj, const char *name)
+{
+    size_t n;
+    const char **names = vm_dir_names(vm, obj, &n);
+    return names ? text_suggestion(name, names, n) : NULL;
 }
 
 bool vm_method_lookup(PyVM *vm, PyValue obj, const char *name, PyValue *out,

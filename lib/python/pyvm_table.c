@@ -378,6 +378,17 @@ PyDict *vm_dict_copy(PyVM *vm, const PyDict *d)
     return c;
 }
 
+PyDict *vm_dict_copy_lazy(PyVM *vm, PyDict *d)
+{
+    PyDict *c = vm_dict_new(vm);
+    vm_work(vm, d->len * WORK_ITEM);
+    vm_dict_reserve(vm, c, d->len);
+    for (size_t i = 0; i < d->len; i++)
+        vm_dict_set(vm, c, d->keys[i], d->values[i]);
+    c->lazy = d->lazy;   /* the same maker: the copy makes its own */
+    return c;
+}
+
 /* ---- sets (setobject.c) ------------------------------------------------ */
 
 #define SET_MINSIZE 8
