@@ -41,6 +41,9 @@ typedef struct DialectClassBase {
 typedef struct DialectAlias {
     const char *name;          /* "object" */
     const char *class_name;    /* "CReturnConverter" */
+    /* the name + "_return_converter" python blocks see it under
+       ("object_return_converter") */
+    const char *registered_as;
 } DialectAlias;
 
 /* A built-in converter class's attributes about defaults as the

@@ -1002,9 +1002,13 @@ PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row)
     const ConverterRow *base = base_cls ? converter_row_of(base_cls) : NULL;
     PyObj *base_class = base ? cpy_row_class(py, base) : NULL;
     PyObj *dict = pyvm_dict_new(py->vm);
-    if (!base) {
+    /* CConverter's name and py_name are None (3.11), only annotated
+       (libclinic); its unused is False (libclinic) */
+    if (!base && !py->flavour->libclinic_attrs) {
         pyvm_dict_set_static(py->vm, dict, "name", py_none);
         pyvm_dict_set_static(py->vm, dict, "py_name", py_none);
+    } else if (!base) {
+        pyvm_dict_set_static(py->vm, dict, "unused", pyvm_bool(false));
     }
     if (row->false_attribute)
         pyvm_dict_set_static(py->vm, dict, row->false_attribute,
@@ -1158,6 +1162,12 @@ ConverterPython *cpy_of(Clinic *c)
     py->flavour = cpy_flavour_of(c->dialect);
     py->vm = pyvm_new(a);
     pyvm_set_host(py->vm, py);
+    /* clinic's Null class, where and as the dialect defines it */
+    const char *null_name = DIALECT_INHERITED(c->dialect, null_type_name);
+    pyvm_class_rename(pyvm_builtin_class(py->vm, "Null"),
+                      null_name ? null_name : "Null",
+                      c->dialect->null_module ? c->dialect->null_module
+                                              : "__main__");
     c->before_scratch_reset = forget_scratch_hosts;
     py->row_class = arena_array_of(a, PyObj *, converter_nrows);
     py->return_row_class = arena_array_of(a, PyObj *, return_nrows);

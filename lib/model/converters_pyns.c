@@ -426,7 +426,7 @@ void cpy_install_namespace(ConverterPython *py)
     /* the classes, the buffers, unspecified and NoneType; then the
        module's functions, strings, NULL, unknown, the three classes, the
        two sets, type_checks and the host classes */
-    size_t count = converter_nrows + return_nrows + 3 + 2;
+    size_t count = converter_nrows + 2 * return_nrows + 3 + 2;
     if (fl->module_globals)
         count += fl->nfunctions + fl->nstrings + 2 + 3 + 2 + 1 + 6;
     Entries entries = { xmalloc(count * sizeof *entries.names),
@@ -440,10 +440,27 @@ void cpy_install_namespace(ConverterPython *py)
             (converter_rows[i].listed || !converter_rows[i].cls.base))
             put(e, converter_rows[i].cls.class_name,
                 pyvm_lazy_value(vm, g, make_namespace_value, LAZY_ROWS + i));
-    for (size_t i = 0; i < return_nrows; i++)
-        put(e, return_rows[i].cls.class_name,
+    /* the return converters: clinic.py's module has every class;
+       libclinic's namespace the registered ones, by name (3.13's object
+       is CReturnConverter), and CReturnConverter */
+    const Dialect *d = py->c->dialect;
+    for (size_t i = 0; i < return_nrows; i++) {
+        const ReturnConverterClass *rc = &return_rows[i].cls;
+        if (!fl->module_globals && rc->base &&
+            (!return_rows[i].listed ||
+             dialect_lacks_return_converter(d, rc->name)))
+            continue;
+        put(e, rc->class_name,
             pyvm_lazy_value(vm, g, make_namespace_value,
                             LAZY_ROWS + converter_nrows + i));
+    }
+    for (const DialectAlias *al = d->return_converter_aliases;
+         al && al->name && !fl->module_globals; al++)
+        for (size_t i = 0; i < return_nrows; i++)
+            if (!strcmp(return_rows[i].cls.class_name, al->class_name))
+                put(e, al->registered_as,
+                    pyvm_lazy_value(vm, g, make_namespace_value,
+                                    LAZY_ROWS + converter_nrows + i));
     static const char *const buffers[] = { "buffer", "rwbuffer", "robuffer" };
     for (size_t i = 0; i < 3; i++)
         put(e, buffers[i], pyvm_obj(pyvm_class_new(vm, buffers[i], fl->module,

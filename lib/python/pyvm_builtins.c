@@ -99,7 +99,8 @@ static PyValue c_str(PyVM *vm, const PyArgs *a, void *data)
     (void)data;
     ARGS(3);
     pyvm_bind(vm, a, "str", "object= encoding= errors=", v, NULL);
-    if (!vm_given(v[0]))
+    /* (clinic's unspecified is a value too: str(unspecified)) */
+    if (a->nargs == 0 && !vm_given(v[0]))
         return vm_make_str(vm, "", 0);
     if (vm_given(v[1]) || vm_given(v[2])) {
         if (v[0].kind != PY_BYTES)
@@ -958,7 +959,7 @@ static PyValue b_dir(PyVM *vm, const PyArgs *a, void *data)
     (void)data;
     ARGS(1);
     pyvm_bind(vm, a, "dir", "object=", v, NULL);
-    if (v[0].kind == PY_UNSPECIFIED) {
+    if (a->nargs == 0) {
         const PyDict *vars = vm_scope_now(vm)->vars;
         const char **names = arena_array_of(vm->a, const char *,
                                             vars->len + 1);
@@ -984,7 +985,9 @@ static PyValue b_globals(PyVM *vm, const PyArgs *a, void *data)
 {
     (void)data;
     pyvm_bind(vm, a, "globals", "", NULL, NULL);
-    return vm_obj(vm_scope_now(vm)->globals);
+    PyDict *g = vm_scope_now(vm)->globals;
+    vm_dict_make_all(g);   /* Python code holds it now */
+    return vm_obj(g);
 }
 
 static PyValue b_iter(PyVM *vm, const PyArgs *a, void *data)

@@ -580,6 +580,9 @@ static void class_statement(PyVM *vm, Env *env, const PyStmt *s)
         bases[i] = eval(vm, env, s->bases[i]);
     Env *body = new_env(vm, ENV_CLASS, s->scope, closure_of(env), env->globals);
     body->class_cell = arena_new_of(vm->a, PyClass *);
+    /* without __name__ in the globals, Python's class would be of
+       module "builtins"; here it stays "__main__", as the interpreter
+       takes "builtins" for its own classes */
     PyValue *modname = vm_dict_find_str(env->globals, "__name__");
     vm_dict_set_str(vm, body->vars, "__module__",
                     modname ? *modname : vm_make_str(vm, "__main__", 8));
@@ -1359,7 +1362,8 @@ bool pyvm_exec(PyVM *vm, const PyProgram *prog, PyObj *globals,
 
 PyObj *pyvm_globals_copy(PyVM *vm)
 {
-    PyDict *copy = vm_dict_copy_lazy(vm, vm->globals);
+    /* a dict of names, not the module: no __name__ */
+    PyDict *copy = vm_dict_copy_lazy(vm, vm->globals, "__name__");
     vm_dict_set_str(vm, copy, "__builtins__", vm_obj(vm->builtins));
     return &copy->ob;
 }

@@ -420,9 +420,11 @@ Env *vm_scope_now(PyVM *vm);
    classes defined in Python, those classes, dicts of names), sorted, in
    *n; NULL otherwise. */
 const char **vm_dir_names(PyVM *vm, PyValue obj, size_t *n);
-/* A copy of d whose values not yet made (pyvm_lazy_value) are made on
-   first use from the copy. */
-PyDict *vm_dict_copy_lazy(PyVM *vm, PyDict *d);
+/* A copy of d (less the key except, NULL: none) whose values not yet
+   made (pyvm_lazy_value) are made on first use from the copy. */
+PyDict *vm_dict_copy_lazy(PyVM *vm, PyDict *d, const char *except);
+/* Makes every value of d not made yet: before Python code holds d. */
+void vm_dict_make_all(PyDict *d);
 
 /* pyvm_call.c: raising */
 _Noreturn void vm_throw(PyVM *vm, PyValue exc);

@@ -954,10 +954,19 @@ bool pyvm_is_subclass(const PyObj *cls, const PyObj *base)
 
 PyObj *pyvm_builtin_class(PyVM *vm, const char *name)
 {
-    for (int t = 0; t < T_COUNT; t++)
-        if (strcmp(vm->types[t]->name, name) == 0)
-            return &vm->types[t]->ob;
+    /* by the name it was made with, which a host may have changed */
+    for (size_t i = 0; i < sizeof builtin_classes / sizeof *builtin_classes;
+         i++)
+        if (strcmp(builtin_classes[i].name, name) == 0)
+            return &vm->types[builtin_classes[i].type]->ob;
     return NULL;
+}
+
+void pyvm_class_rename(PyObj *cls, const char *name, const char *module)
+{
+    PyClass *c = (PyClass *)cls;
+    c->name = c->qualname = name;
+    c->module = module;
 }
 
 PyObj *pyvm_instance_new(PyVM *vm, PyObj *cls, void *host, PyObj *dict)
