@@ -416,9 +416,12 @@ struct PyVM {
 /* The scope dir(), globals() and locals() without arguments read: the
    running function's, else the program's top level. */
 Env *vm_scope_now(PyVM *vm);
+/* pyvm_dir.c: dir() of a built-in class (a T_ index), NULL-terminated;
+   NULL for one it does not list. */
+const char *const *vm_builtin_dir(int type);
 /* dir(obj) when clinic's interpreter knows it exactly (objects of
-   classes defined in Python, those classes, dicts of names), sorted, in
-   *n; NULL otherwise. */
+   classes defined in Python and of the built-in classes pyvm_dir.c
+   lists, and those classes), sorted, in *n; NULL otherwise. */
 const char **vm_dir_names(PyVM *vm, PyValue obj, size_t *n);
 /* A copy of d (less the key except, NULL: none) whose values not yet
    made (pyvm_lazy_value) are made on first use from the copy. */

@@ -629,17 +629,28 @@ static void add_dict_names(const char **names, size_t *n, const PyDict *d)
             names[(*n)++] = d->keys[i].s;
 }
 
+/* dir() of c if it is one of the interpreter's own classes that
+   pyvm_dir.c lists; *own says whether it is one of its own classes. */
+static const char *const *builtin_dir_of(PyVM *vm, const PyClass *c,
+                                         bool *own)
+{
+    *own = !strcmp(c->module, "builtins");
+    for (int t = 0; *own && t < T_COUNT; t++)
+        if (vm->types[t] == c)
+            return vm_builtin_dir(t);
+    return NULL;
+}
+
 const char **vm_dir_names(PyVM *vm, PyValue obj, size_t *count)
 {
-    if (obj.kind != PY_OBJECT)
-        return NULL;
+    bool builtin;
     PyClass *cls = vm_as_class(obj);
     PyDict *own = NULL;
+    bool instance = !cls;
     if (!cls) {
-        if (obj.obj->kind != OBJ_INSTANCE)
-            return NULL;
         cls = vm_type_of(vm, obj);
-        own = ((PyInstance *)obj.obj)->dict;
+        if (vm_is_kind(obj, OBJ_INSTANCE))
+            own = ((PyInstance *)obj.obj)->dict;
     }
     size_t cap = (own ? own->len : 0) +
                  sizeof object_dir / sizeof *object_dir;
@@ -647,8 +658,14 @@ const char **vm_dir_names(PyVM *vm, PyValue obj, size_t *count)
         const PyClass *c = cls->mro[i];
         if (c == vm->types[T_OBJECT])
             continue;
-        if (c->host || !strcmp(c->module, "builtins") || !c->dict ||
-            vm_dict_find_str(c->dict, "__slots__"))
+        const char *const *table = builtin_dir_of(vm, c, &builtin);
+        if (table) {   /* it holds its bases' names too */
+            while (*table++)
+                cap++;
+            break;
+        }
+        if (builtin || (c->host && instance) ||
+            !c->dict || vm_dict_find_str(c->dict, "__slots__"))
             return NULL;   /* its dir() is not all in its dict */
         cap += c->dict->len + sizeof class_dir / sizeof *class_dir;
     }
@@ -659,6 +676,12 @@ const char **vm_dir_names(PyVM *vm, PyValue obj, size_t *count)
         const PyClass *c = cls->mro[i];
         if (c == vm->types[T_OBJECT])
             continue;
+        const char *const *table = builtin_dir_of(vm, c, &builtin);
+        if (table) {
+            while (*table)
+                names[n++] = *table++;
+            break;
+        }
         add_dict_names(names, &n, c->dict);
         for (size_t k = 0; k < sizeof class_dir / sizeof *class_dir; k++)
             names[n++] = class_dir[k];
