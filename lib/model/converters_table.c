@@ -495,7 +495,8 @@ static unsigned type_bits_of(const char *names)
         return PYT_NO_DEFAULT;
     for (const char *p = names; *p;) {
         size_t n = strcspn(p, ",");
-        for (unsigned b = 1; b && b <= PYT_NULL; b <<= 1) {
+        for (size_t i = 0; i < conv_type_order_len; i++) {
+            unsigned b = conv_default_type_order[i];
             const char *tn = b == PYT_NULL ? "NullType" : py_type_name(b);
             if (tn && strlen(tn) == n && !strncmp(p, tn, n))
                 bits |= b;
@@ -519,7 +520,7 @@ static const DialectClassDefaults *class_entry(const Dialect *d,
     return NULL;
 }
 
-void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
+static void compute_class_defaults(const Dialect *d, const ConverterClass *cls,
                               const char **c_ignored_default,
                               const char **c_init_default,
                               unsigned *default_type)
@@ -538,16 +539,58 @@ void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
         *c_init_default = t->c_init_default;
     if (cls->base && (!(t && t->c_init_default) || !*default_type)) {
         /* c_init_default and default_type no row sets: its base's, as
-           Python finds them (default_type is object from 3.14 on) */
+           Python finds them (default_type is object from 3.14 on).  The
+           table's base: where a dialect puts a class under another
+           (class_bases), the classes under it set their default_type,
+           and its c_init_default is CConverter's. */
         const char *ignored, *init;
         unsigned types;
-        converter_class_defaults(d, converter_base_in(d, cls), &ignored,
-                                 &init, &types);
+        converter_class_defaults(d, cls->base, &ignored, &init, &types);
         if (!(t && t->c_init_default))
             *c_init_default = init;
         if (!*default_type)
             *default_type = types;
     }
+}
+
+/* The defaults of the table's rows in the dialect last asked about, per
+   thread: asked for every converter made, from data that never changes. */
+static _Thread_local struct {
+    const Dialect *dialect;
+    bool made[R_COUNT];
+    const char *c_ignored_default[R_COUNT], *c_init_default[R_COUNT];
+    unsigned default_type[R_COUNT];
+} row_defaults;
+
+static ptrdiff_t row_index(const void *table, size_t n, size_t row_size,
+                           size_t member_at, const void *p);
+
+void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
+                              const char **c_ignored_default,
+                              const char **c_init_default,
+                              unsigned *default_type)
+{
+    ptrdiff_t i = row_index(converter_rows, converter_nrows,
+                            sizeof *converter_rows,
+                            offsetof(ConverterRow, cls), cls);
+    if (i < 0) {
+        compute_class_defaults(d, cls, c_ignored_default, c_init_default,
+                               default_type);
+        return;
+    }
+    if (row_defaults.dialect != d) {
+        memset(row_defaults.made, 0, sizeof row_defaults.made);
+        row_defaults.dialect = d;
+    }
+    if (!row_defaults.made[i]) {
+        compute_class_defaults(d, cls, &row_defaults.c_ignored_default[i],
+                               &row_defaults.c_init_default[i],
+                               &row_defaults.default_type[i]);
+        row_defaults.made[i] = true;
+    }
+    *c_ignored_default = row_defaults.c_ignored_default[i];
+    *c_init_default = row_defaults.c_init_default[i];
+    *default_type = row_defaults.default_type[i];
 }
 
 const ConverterClass *converter_base_in(const Dialect *d,
