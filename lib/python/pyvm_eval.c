@@ -588,7 +588,13 @@ static void class_statement(PyVM *vm, Env *env, const PyStmt *s)
                     modname ? *modname : vm_make_str(vm, "__main__", 8));
     vm_dict_set_str(vm, body->vars, "__qualname__",
                     vm_make_str(vm, s->qualname, strlen(s->qualname)));
+    Env *outer_body = vm->class_body;
+    Frame *outer_frame = vm->class_body_frame;
+    vm->class_body = body;
+    vm->class_body_frame = vm->frame;
     exec_block(vm, body, s->body, s->nbody);
+    vm->class_body = outer_body;
+    vm->class_body_frame = outer_frame;
     vm->line = s->line;
     PyValue cls = vm_make_class(vm, s->name, bases, s->nbases, body->vars);
     *body->class_cell = vm_as_class(cls);
@@ -1353,10 +1359,12 @@ bool pyvm_exec(PyVM *vm, const PyProgram *prog, PyObj *globals,
     env->scope = &prog->scope;
     Run r = { prog, env };
     vm->steps = 0;
-    Env *outer = vm->module_env;
+    Env *outer = vm->module_env, *outer_body = vm->class_body;
     vm->module_env = env;
+    vm->class_body = NULL;
     bool ok = vm_protect(vm, run, &r);
     vm->module_env = outer;
+    vm->class_body = outer_body;
     return ok;
 }
 
@@ -1370,6 +1378,10 @@ PyObj *pyvm_globals_copy(PyVM *vm)
 
 Env *vm_scope_now(PyVM *vm)
 {
+    /* a class body runs in the call it is in: calls it makes have
+       frames of their own */
+    if (vm->class_body && vm->class_body_frame == vm->frame)
+        return vm->class_body;
     return vm->frame ? vm->frame->env : vm->module_env;
 }
 

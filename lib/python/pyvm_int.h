@@ -386,6 +386,8 @@ struct PyVM {
     } attribute_hint;
     Frame *frame;
     Env *module_env;           /* the top level of the program running */
+    Env *class_body;           /* the class body running (NULL: none), */
+    Frame *class_body_frame;   /* in the call of this frame */
     int depth;                 /* Python calls in progress */
     uintptr_t stack_base;      /* the C stack where the outermost run began */
     size_t stack_budget;       /* how much of it calls may take */
@@ -413,8 +415,9 @@ struct PyVM {
 
 /* ---- shared across the pyvm files -------------------------------------- */
 
-/* The scope dir(), globals() and locals() without arguments read: the
-   running function's, else the program's top level. */
+/* The scope dir() and globals() without arguments read: the running
+   class body's, else the running function's, else the program's top
+   level. */
 Env *vm_scope_now(PyVM *vm);
 /* pyvm_dir.c: dir() of a built-in class (a T_ index), NULL-terminated;
    NULL for one it does not list. */

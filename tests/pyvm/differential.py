@@ -774,6 +774,12 @@ SUGGESTION_CASES = [
     "raise ValueError([dir(1) == dir(int), dir([]) == dir(list),\n"
     "                  dir(KeyError) == dir(KeyError('k')), dir(str),\n"
     "                  dir(print), dir({}.items())])",
+    # dir() and globals() without arguments: the function's scope, the
+    # class body's, the module's
+    "def f(a, b=2):\n    c = 3\n    return dir()\ng = globals()\n"
+    "class K:\n    x = 1\n    inner = dir()\n    called = f(1)\n"
+    "    same = globals() is g\n"
+    "raise ValueError([f(0), K.inner, K.called, K.same])",
 ]
 
 
