@@ -45,7 +45,7 @@ put() {
 # git directory that has COMMIT's blobs), $src_tree (a checkout of
 # COMMIT) or neither, with $why saying what each source answered.
 open_repo() {   # REPO COMMIT
-    src_git= src_tree= why=
+    src_git='' src_tree='' why=''
     slug=$(echo "$1" | tr / +)
     IFS=:
     for d in ${CLINIC_THIRDPARTY_MIRRORS:-}; do
@@ -91,7 +91,7 @@ open_repo() {   # REPO COMMIT
 
 files=0 have=0 opened=
 grep -v '^#' "$manifest" | grep -v '^[[:space:]]*$' > "$scratch/entries"
-while read -r repo commit path blob license; do
+while read -r repo commit path blob _license; do
     files=$((files + 1))
     slug=$(echo "$repo" | tr / +)
     target=$dest/$slug/$path
