@@ -145,6 +145,16 @@ bool dialect_adds_converter(const Dialect *d, const char *class_name)
     return false;
 }
 
+const char *dialect_class_base(const Dialect *d, const char *class_name)
+{
+    for (; d; d = d->base)
+        for (const DialectClassBase *b = d->class_bases; b && b->converter;
+             b++)
+            if (strcmp(b->converter, class_name) == 0)
+                return b->base;
+    return NULL;
+}
+
 bool dialect_lacks_return_converter(const Dialect *d, const char *name)
 {
     for (const char *const *p = d->return_converters_lacking; p && *p; p++)

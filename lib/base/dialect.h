@@ -31,10 +31,19 @@ typedef struct DialectInitKeyword {
     bool default_value;
 } DialectInitKeyword;
 
+/* A built-in converter class and the class it derives from. */
+typedef struct DialectClassBase {
+    const char *converter;     /* "unsigned_short_converter" */
+    const char *base;          /* "BaseUnsignedIntConverter" */
+} DialectClassBase;
+
 /* A name under which a class is registered. */
 typedef struct DialectAlias {
     const char *name;          /* "object" */
     const char *class_name;    /* "CReturnConverter" */
+    /* the name + "_return_converter" python blocks see it under
+       ("object_return_converter") */
+    const char *registered_as;
 } DialectAlias;
 
 /* A built-in converter class's attributes about defaults as the
@@ -48,7 +57,8 @@ typedef struct DialectClassDefaults {
     const char *c_ignored_default;
     const char *c_init_default;
     /* the Python classes, as the reference's messages list them
-       ("int, NoneType"); "object": any */
+       ("int, NoneType"); "object": any; "()": none, a default is
+       refused */
     const char *default_type;
 } DialectClassDefaults;
 
@@ -399,6 +409,12 @@ typedef struct Dialect {
        default_type differ from the converter table's, NULL-terminated;
        a class not listed is as the base dialect has it. */
     const DialectClassDefaults *class_defaults;
+    /* The built-in classes whose base class is not the converter
+       table's (3.14: the unsigned integers derive from
+       BaseUnsignedIntConverter), NULL-terminated; a class not listed
+       derives as in the base dialect.  What python blocks see (__mro__,
+       inherited attributes); the generation is the table's either way. */
+    const DialectClassBase *class_bases;
 } Dialect;
 
 /* The pointer field at `offset` (offsetof Dialect) of d, or of its
@@ -451,6 +467,10 @@ const char *dialect_converter_type(const Dialect *d, const char *converter);
 /* Whether the dialect, or a base of it, adds the converter class of
    this name (Dialect.converters_added). */
 bool dialect_adds_converter(const Dialect *d, const char *class_name);
+
+/* The class the built-in class `class_name` derives from in the
+   dialect (Dialect.class_bases), or NULL when it is the table's. */
+const char *dialect_class_base(const Dialect *d, const char *class_name);
 
 /* Whether the dialect has no return converter of this name. */
 bool dialect_lacks_return_converter(const Dialect *d, const char *name);

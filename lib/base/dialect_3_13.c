@@ -423,8 +423,8 @@ const char *const return_converters_lacking_3_13[] = {
     "NoneType", "init", NULL,
 };
 const DialectAlias return_converter_aliases_3_13[] = {
-    {"object", "CReturnConverter"},
-    {NULL, NULL},
+    {"object", "CReturnConverter", "object_return_converter"},
+    {NULL, NULL, NULL},
 };
 
 const Dialect dialect_3_13 = {

@@ -147,18 +147,34 @@ static const char *const converters_added_3_14[] = {
     "varpos_tuple_converter", "varpos_array_converter",
     "uint8_converter", "uint16_converter", "uint32_converter",
     "uint64_converter", "unicode_fs_encoded_converter",
-    "unicode_fs_decoded_converter", NULL,
+    "unicode_fs_decoded_converter",
+    /* the bases clinic's module defines for them, registered under no
+       converter name */
+    "BaseUnsignedIntConverter", "VarPosCConverter", NULL,
+};
+
+/* The unsigned integers share a base class (its bitwise, its parse_arg
+   for the Limited C API); unsigned_char is not one of them. */
+static const DialectClassBase class_bases_3_14[] = {
+    {"unsigned_short_converter", "BaseUnsignedIntConverter"},
+    {"unsigned_int_converter", "BaseUnsignedIntConverter"},
+    {"unsigned_long_converter", "BaseUnsignedIntConverter"},
+    {"unsigned_long_long_converter", "BaseUnsignedIntConverter"},
+    {"size_t_converter", "BaseUnsignedIntConverter"},
+    {NULL, NULL},
 };
 
 /* CConverter's c_ignored_default is "" (it was "NULL"), so the classes
    that inherited it have none; slice_index's is "0"; Py_buffer's
-   "{NULL, NULL}" became its c_init_default.  Defaults are checked
+   "{NULL, NULL}" became its c_init_default.  CConverter's default_type
+   is object (it was None); self's and defining_class's is (): they
+   take no default.  Defaults are checked
    against more precise types (unsigned_char, no longer derived from the
    unsigned base, takes any). */
 static const DialectClassDefaults class_defaults_3_14[] = {
-    {"CConverter", "", "", NULL},
-    {"defining_class_converter", "", "", NULL},
-    {"self_converter", "", "", NULL},
+    {"CConverter", "", "", "object"},
+    {"defining_class_converter", "", "", "()"},
+    {"self_converter", "", "", "()"},
     {"fildes_converter", "", "", NULL},
     {"slice_index_converter", "0", "", "int, NoneType"},
     {"Py_buffer_converter", "", "{NULL, NULL}",
@@ -232,4 +248,5 @@ const Dialect dialect_3_14 = {
     .messages = messages_3_14,
     .null_type_name = "NullType",
     .class_defaults = class_defaults_3_14,
+    .class_bases = class_bases_3_14,
 };

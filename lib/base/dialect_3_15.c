@@ -135,7 +135,13 @@ static const DialectClassDefaults class_defaults_3_15[] = {
 
 /* The converter class 3.15 adds: that of **kwds. */
 static const char *const converters_added_3_15[] = {
-    "var_keyword_dict_converter", NULL,
+    "var_keyword_dict_converter", "VarKeywordCConverter", NULL,
+};
+
+/* unsigned_char (and byte, its subclass) joins the unsigned integers */
+static const DialectClassBase class_bases_3_15[] = {
+    {"unsigned_char_converter", "BaseUnsignedIntConverter"},
+    {NULL, NULL},
 };
 
 /* Py_ssize_t(allow_negative=False) refuses a negative value */
@@ -187,4 +193,5 @@ const Dialect dialect_3_15 = {
     /* AS_NATIVE_BYTES: a value out of range warns */
     .bitwise_overflow_deprecated = true,
     .class_defaults = class_defaults_3_15,
+    .class_bases = class_bases_3_15,
 };

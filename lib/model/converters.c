@@ -373,7 +373,8 @@ static const char *unichar_c_default(Clinic *c, const PyValue *v)
 static void bitwise_init(Converter *conv, const PyValue *bitwise,
                          const char *unit, const char *converter)
 {
-    if (py_truthy(bitwise))
+    conv->bitwise = py_truthy(bitwise);
+    if (conv->bitwise)
         conv->format_unit = unit;
     else
         conv->converter = converter;
@@ -438,7 +439,8 @@ void builtin_converter_init(Clinic *c, const ConverterRow *row,
         break;
     }
     case CK_UNSIGNED_CHAR:
-        if (py_truthy(ARG("bitwise")))
+        conv->bitwise = py_truthy(ARG("bitwise"));
+        if (conv->bitwise)
             conv->format_unit = "B";
         break;
     case CK_UNSIGNED_SHORT:
@@ -796,6 +798,17 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
                     "The 'annotation' parameter is not currently permitted.");
 
     converter_call_init(c, conv, rest, nrest);
+    /* default_type == (): the class takes no default (3.14's self and
+       defining_class) */
+    if (default_value.kind != PY_UNSPECIFIED &&
+        (conv->default_type & PYT_NO_DEFAULT)) {
+        const char *cn = cls->class_name ? cls->class_name : cls->name;
+        size_t n = strlen(cn);
+        if (text_endswith(cn, "_converter"))
+            n -= strlen("_converter");
+        clinic_fail(c, 0, "A '%.*s' parameter cannot be marked optional.",
+                    (int)n, cn);
+    }
     /* 3.14 checks the default against the type converter_init chose */
     if (after_init && default_value.kind != PY_UNSPECIFIED &&
         conv->default_type &&
@@ -805,16 +818,6 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
                               conv_repr(c->arena, c->dialect, &default_value),
                               name, type_names(c, conv->default_type)));
     if (computes) {
-        /* self and defining_class: default_type == () */
-        if (default_value.kind != PY_UNSPECIFIED &&
-            (cls->is_self || cls->is_defining_class)) {
-            const char *cn = cls->class_name ? cls->class_name : cls->name;
-            size_t n = strlen(cn);
-            if (text_endswith(cn, "_converter"))
-                n -= strlen("_converter");
-            clinic_fail(c, 0, "A '%.*s' parameter cannot be marked optional.",
-                        (int)n, cn);
-        }
         if (default_value.kind != PY_UNSPECIFIED)
             conv->default_value = default_value;
         compute_c_default(c, conv, default_value);

@@ -197,6 +197,9 @@ enum {
 /* default_type bit for clinic.py's Null class: str_converter's
    default_type is (str, Null, NoneType).  Outside pyexpr's PYT_ range. */
 #define PYT_NULL (1u << 24)
+/* default_type () (3.14's self, defining_class, *args and **kwds): no
+   default is allowed; Python sees an empty tuple.  0 is None (unset). */
+#define PYT_NO_DEFAULT (1u << 25)
 
 /* A class by its Python class name ("CConverter", "int_converter",
    "self_converter", "CReturnConverter", "long_return_converter", or one a
@@ -223,6 +226,12 @@ void return_converter_err_occurred_if(Clinic *c, ReturnConverter *rc,
    clinic.py's metaclass does), unspecified, NULL, unknown, fail, warn
    and the text helpers clinic.py's converters use. */
 PyVM *converters_python(Clinic *c);
+/* The globals a python block runs in: NULL for clinic.py's module
+   globals, where its top-level names go to a dict of their own (3.11:
+   exec() inside a method), else a fresh copy of libclinic's parser
+   namespace, where they go too and where the functions it defines look
+   them up (3.13: exec(input, namespace)). */
+PyObj *converters_python_block_globals(Clinic *c);
 /* What the dialect's interpreter adds to the traceback line of the
    interpreter's last error (". Did you mean: 'NAME'?"), or "". */
 const char *converters_python_suggestion(Clinic *c, PyVM *vm);

@@ -344,6 +344,28 @@ static PyValue m_parser_type(PyVM *vm, const PyArgs *a, void *data)
                        cpy_unwrap_converter(b->py, v[0], "parser_type")));
 }
 
+/* use_pyobject_self(self, func) (3.14): whether the self parameter is
+   a plain PyObject *, by its type (else the function's default) and its
+   type= */
+static PyValue m_use_pyobject_self(PyVM *vm, const PyArgs *a, void *data)
+{
+    const Binding *b = data;
+    PyValue v[2];
+    pyvm_bind(vm, a, "use_pyobject_self", "self func", v, NULL);
+    Converter *conv = cpy_unwrap_converter(b->py, v[0], "use_pyobject_self");
+    const char *type = conv->type, *name;
+    if (!type) {
+        Function *f = cpy_unwrap_function(b->py, v[1]);
+        if (!f)
+            pyvm_raise(vm, "AttributeError", "'NoneType' object has no "
+                       "attribute 'kind'");
+        correct_name_for_self(f, &type, &name);
+    }
+    bool plain = !strcmp(type, "PyObject *") &&
+                 (!conv->self_type || !strcmp(conv->self_type, "PyObject *"));
+    return pyvm_bool(plain);
+}
+
 /* Which built-in classes define each of CConverter's methods, as
    clinic.py's class bodies do: the methods both versions have alike,
    then each version's own. */
@@ -409,6 +431,9 @@ const MethodDef cpy_converter_methods_3_13[] = {
 };
 /* 3.14's: 3.13's, and c_default_init, which computes the C default
    from the default (FIX_CONVERTER_C_DEFAULT). */
+/* 3.14's: use_converter of the unsigned integers is their base's
+   (BaseUnsignedIntConverter, of kind CK_UINT), and self_converter has
+   use_pyobject_self. */
 const MethodDef cpy_converter_methods_3_14[] = {
     METHODS_OF_BOTH,
     { "parse_arg", m_parse_arg_limited,
@@ -416,9 +441,8 @@ const MethodDef cpy_converter_methods_3_14[] = {
     { "format_code", m_format_code, K(CK_BASE), false, 0 },
     { "bad_argument", m_bad_argument, K(CK_BASE), false, 0 },
     { "use_converter", m_use_converter,
-      K(CK_BASE) | K(CK_PY_SSIZE_T) | K(CK_FILDES) | K(CK_SIZE_T) |
-      K(CK_UNSIGNED_INT) | K(CK_UNSIGNED_LONG) | K(CK_UNSIGNED_LONG_LONG) |
-      K(CK_UNSIGNED_SHORT), false, 0 },
+      K(CK_BASE) | K(CK_PY_SSIZE_T) | K(CK_FILDES) | K(CK_UINT), false, 0 },
+    { "use_pyobject_self", m_use_pyobject_self, K(CK_SELF), false, 0 },
     { "add_include", m_add_include, K(CK_BASE), false, 0 },
     { "c_default_init", m_c_default_init,
       K(CK_BASE) | K(CK_BOOL) | K(CK_CHAR) | K(CK_INT) | K(CK_OBJECT) |

@@ -73,6 +73,9 @@ typedef struct ConverterRow {
     /* Not in 3.11's set: the class exists only in the dialects that add
        it (Dialect.converters_added). */
     bool added;
+    /* A class attribute the class sets to False ("bitwise": 3.14's
+       BaseUnsignedIntConverter), NULL: none. */
+    const char *false_attribute;
 } ConverterRow;
 
 typedef enum ReturnKind {
@@ -131,6 +134,11 @@ void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
                               const char **c_ignored_default,
                               const char **c_init_default,
                               unsigned *default_type);
+
+/* The class a built-in class derives from in dialect d
+   (Dialect.class_bases), else its own base. */
+const ConverterClass *converter_base_in(const Dialect *d,
+                                        const ConverterClass *cls);
 
 /* The legacy entry with its partial keywords (NULL: none). */
 const LegacyEntry *legacy_entry_find(const Clinic *c, const char *unit);

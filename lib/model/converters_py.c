@@ -205,6 +205,8 @@ static unsigned types_of(ConverterPython *py, PyValue v)
 {
     if (v.kind == PY_NONE)
         return 0;
+    if (v.kind == PY_TUPLE && v.nitems == 0)
+        return PYT_NO_DEFAULT;
     if (v.kind == PY_TUPLE) {
         unsigned bits = 0;
         pyvm_enter(py->vm, "");
@@ -227,6 +229,8 @@ static PyValue types_value(ConverterPython *py, unsigned bits)
 {
     PyValue items[16];
     size_t n = 0;
+    if (bits & PYT_NO_DEFAULT)
+        return pyvm_tuple(py->vm, NULL, 0);
     for (size_t i = 0; i < conv_type_order_len && n < 16; i++) {
         unsigned bit = conv_default_type_order[i];
         if (!(bits & bit))
@@ -527,6 +531,16 @@ Parameter *cpy_unwrap_parameter(ConverterPython *py, PyValue v)
     return p;
 }
 
+/* Whether the converter's instance keeps bitwise (3.15's unsigned
+   converters: their converter_init sets it). */
+static bool keeps_bitwise(const ConverterPython *py, ConverterKind kind)
+{
+    return py->flavour->bitwise_instance_attr &&
+           (kind == CK_UNSIGNED_CHAR || kind == CK_UNSIGNED_SHORT ||
+            kind == CK_UNSIGNED_INT || kind == CK_UNSIGNED_LONG ||
+            kind == CK_UNSIGNED_LONG_LONG);
+}
+
 static bool converter_getattr(PyVM *vm, PyObj *self, const char *name,
                               PyValue *out)
 {
@@ -553,8 +567,13 @@ static bool converter_getattr(PyVM *vm, PyObj *self, const char *name,
         *out = cpy_parameter_object(py, conv->parameter);
         return true;
     }
-    if (!strcmp(name, "specified_type") && kind == CK_SELF) {
+    if (!strcmp(name, "specified_type") &&
+        (kind == CK_SELF || kind == CK_DEFINING_CLASS)) {
         *out = cpy_str_or_none(py, conv->self_type);
+        return true;
+    }
+    if (!strcmp(name, "bitwise") && keeps_bitwise(py, kind)) {
+        *out = pyvm_bool(conv->bitwise);
         return true;
     }
     if (!strcmp(name, "accept") && kind == CK_PY_UNICODE && conv->accept) {
@@ -597,8 +616,13 @@ static bool converter_setattr(PyVM *vm, PyObj *self, const char *name,
         conv->parameter = p;
         return true;
     }
+    ConverterKind kind = converter_row_of(conv->cls)->kind;
+    if (!strcmp(name, "bitwise") && keeps_bitwise(py, kind)) {
+        conv->bitwise = pyvm_truthy(vm, v);
+        return true;
+    }
     if (!strcmp(name, "specified_type") &&
-        converter_row_of(conv->cls)->kind == CK_SELF) {
+        (kind == CK_SELF || kind == CK_DEFINING_CLASS)) {
         if (v.kind != PY_STR && v.kind != PY_NONE)
             pyvm_raise(vm, "TypeError", "clinic keeps specified_type as a str "
                        "or None");
@@ -973,23 +997,33 @@ PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row)
     size_t i = (size_t)(row - converter_rows);
     if (py->row_class[i])
         return py->row_class[i];
-    const ConverterRow *base = row->cls.base ? converter_row_of(row->cls.base)
-                                             : NULL;
+    const Dialect *d = py->c->dialect;
+    const ConverterClass *base_cls = converter_base_in(d, &row->cls);
+    const ConverterRow *base = base_cls ? converter_row_of(base_cls) : NULL;
     PyObj *base_class = base ? cpy_row_class(py, base) : NULL;
     PyObj *dict = pyvm_dict_new(py->vm);
-    if (!base) {
+    /* CConverter's name and py_name are None (3.11), only annotated
+       (libclinic); its unused is False (libclinic) */
+    if (!base && !py->flavour->libclinic_attrs) {
         pyvm_dict_set_static(py->vm, dict, "name", py_none);
         pyvm_dict_set_static(py->vm, dict, "py_name", py_none);
+    } else if (!base) {
+        pyvm_dict_set_static(py->vm, dict, "unused", pyvm_bool(false));
     }
+    if (row->false_attribute)
+        pyvm_dict_set_static(py->vm, dict, row->false_attribute,
+                             pyvm_bool(false));
+    /* self's and defining_class's type= (3.14 declares it in the class) */
+    if (py->flavour->specified_type_attr &&
+        (row->kind == CK_SELF || row->kind == CK_DEFINING_CLASS))
+        pyvm_dict_set_static(py->vm, dict, "specified_type", py_none);
     /* the C-default attributes as the dialect's clinic has them */
     ConverterClass own = row->cls, of_base;
-    converter_class_defaults(py->c->dialect, &row->cls,
-                             &own.c_ignored_default, &own.c_init_default,
-                             &own.default_type);
+    converter_class_defaults(d, &row->cls, &own.c_ignored_default,
+                             &own.c_init_default, &own.default_type);
     if (base) {
         of_base = base->cls;
-        converter_class_defaults(py->c->dialect, &base->cls,
-                                 &of_base.c_ignored_default,
+        converter_class_defaults(d, &base->cls, &of_base.c_ignored_default,
                                  &of_base.c_init_default,
                                  &of_base.default_type);
     }
@@ -1128,6 +1162,12 @@ ConverterPython *cpy_of(Clinic *c)
     py->flavour = cpy_flavour_of(c->dialect);
     py->vm = pyvm_new(a);
     pyvm_set_host(py->vm, py);
+    /* clinic's Null class, where and as the dialect defines it */
+    const char *null_name = DIALECT_INHERITED(c->dialect, null_type_name);
+    pyvm_class_rename(pyvm_builtin_class(py->vm, "Null"),
+                      null_name ? null_name : "Null",
+                      c->dialect->null_module ? c->dialect->null_module
+                                              : "__main__");
     c->before_scratch_reset = forget_scratch_hosts;
     py->row_class = arena_array_of(a, PyObj *, converter_nrows);
     py->return_row_class = arena_array_of(a, PyObj *, return_nrows);
@@ -1179,6 +1219,12 @@ ConverterPython *cpy_of(Clinic *c)
 PyVM *converters_python(Clinic *c)
 {
     return cpy_of(c)->vm;
+}
+
+PyObj *converters_python_block_globals(Clinic *c)
+{
+    ConverterPython *py = cpy_of(c);
+    return py->flavour->module_globals ? NULL : pyvm_globals_copy(py->vm);
 }
 
 int converters_python_line(const Clinic *c)

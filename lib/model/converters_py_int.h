@@ -66,6 +66,13 @@ typedef struct PyFlavour {
     bool libclinic_attrs;
     /* CConverter has c_init_default and c_default_init (3.14) */
     bool c_init_default_attr;
+    /* self_converter and defining_class_converter declare
+       specified_type = None in the class (3.14) */
+    bool specified_type_attr;
+    /* the unsigned converters' converter_init keeps bitwise in the
+       instance (3.15; before, only BaseUnsignedIntConverter's class
+       attribute, False) */
+    bool bitwise_instance_attr;
 } PyFlavour;
 
 /* clinic.py 3.11's and 3.13's (converters_pyns.c), from the tables of
@@ -73,6 +80,7 @@ typedef struct PyFlavour {
 extern const PyFlavour cpy_flavour_3_11;
 extern const PyFlavour cpy_flavour_3_13;
 extern const PyFlavour cpy_flavour_3_14;
+extern const PyFlavour cpy_flavour_3_15;
 extern const MethodDef cpy_converter_methods_3_11[];
 extern const MethodDef cpy_converter_methods_3_13[];
 extern const MethodDef cpy_converter_methods_3_14[];

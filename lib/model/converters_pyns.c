@@ -426,22 +426,41 @@ void cpy_install_namespace(ConverterPython *py)
     /* the classes, the buffers, unspecified and NoneType; then the
        module's functions, strings, NULL, unknown, the three classes, the
        two sets, type_checks and the host classes */
-    size_t count = converter_nrows + return_nrows + 3 + 2;
+    size_t count = converter_nrows + 2 * return_nrows + 3 + 2;
     if (fl->module_globals)
         count += fl->nfunctions + fl->nstrings + 2 + 3 + 2 + 1 + 6;
     Entries entries = { xmalloc(count * sizeof *entries.names),
                         xmalloc(count * sizeof *entries.values), 0 };
     Entries *e = &entries;
     /* the converters of the dialect: a class a newer one adds is no
-       name in an older one's blocks */
+       name in an older one's blocks, and a base registered under no
+       converter name (BaseUnsignedIntConverter) none in any */
     for (size_t i = 0; i < converter_nrows; i++)
-        if (converter_row_in_dialect(&converter_rows[i], py->c->dialect))
+        if (converter_row_in_dialect(&converter_rows[i], py->c->dialect) &&
+            (converter_rows[i].listed || !converter_rows[i].cls.base))
             put(e, converter_rows[i].cls.class_name,
                 pyvm_lazy_value(vm, g, make_namespace_value, LAZY_ROWS + i));
-    for (size_t i = 0; i < return_nrows; i++)
-        put(e, return_rows[i].cls.class_name,
+    /* the return converters: clinic.py's module has every class;
+       libclinic's namespace the registered ones, by name (3.13's object
+       is CReturnConverter), and CReturnConverter */
+    const Dialect *d = py->c->dialect;
+    for (size_t i = 0; i < return_nrows; i++) {
+        const ReturnConverterClass *rc = &return_rows[i].cls;
+        if (!fl->module_globals && rc->base &&
+            (!return_rows[i].listed ||
+             dialect_lacks_return_converter(d, rc->name)))
+            continue;
+        put(e, rc->class_name,
             pyvm_lazy_value(vm, g, make_namespace_value,
                             LAZY_ROWS + converter_nrows + i));
+    }
+    for (const DialectAlias *al = d->return_converter_aliases;
+         al && al->name && !fl->module_globals; al++)
+        for (size_t i = 0; i < return_nrows; i++)
+            if (!strcmp(return_rows[i].cls.class_name, al->class_name))
+                put(e, al->registered_as,
+                    pyvm_lazy_value(vm, g, make_namespace_value,
+                                    LAZY_ROWS + converter_nrows + i));
     static const char *const buffers[] = { "buffer", "rwbuffer", "robuffer" };
     for (size_t i = 0; i < 3; i++)
         put(e, buffers[i], pyvm_obj(pyvm_class_new(vm, buffers[i], fl->module,
@@ -495,7 +514,7 @@ const PyFlavour cpy_flavour_3_11 = {
     py_clinic_strings, PY_CLINIC_NSTRINGS,
     "__main__",   /* clinic.py runs as a script */
     "__main__", "__main__",
-    true, false, true, false, false,
+    true, false, true, false, false, false, false,
 };
 
 /* libclinic's parser namespace holds no functions or constants. */
@@ -504,7 +523,7 @@ const PyFlavour cpy_flavour_3_13 = {
     cpy_converter_methods_3_13, cpy_return_methods_3_11,
     NULL, 0, NULL, 0,
     "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
-    false, true, false, true, false,
+    false, true, false, true, false, false, false,
 };
 
 /* 3.14's: the converter computes its C default (c_init_default, the
@@ -514,14 +533,24 @@ const PyFlavour cpy_flavour_3_14 = {
     cpy_converter_methods_3_14, cpy_return_methods_3_11,
     NULL, 0, NULL, 0,
     "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
-    false, true, false, true, true,
+    false, true, false, true, true, true, false,
+};
+
+/* 3.15's: the unsigned converters keep bitwise in the instance. */
+const PyFlavour cpy_flavour_3_15 = {
+    "3.15",
+    cpy_converter_methods_3_14, cpy_return_methods_3_11,
+    NULL, 0, NULL, 0,
+    "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
+    false, true, false, true, true, true, true,
 };
 
 const PyFlavour *cpy_flavour_of(const Dialect *d)
 {
     static const PyFlavour *const flavours[] = { &cpy_flavour_3_11,
                                                  &cpy_flavour_3_13,
-                                                 &cpy_flavour_3_14 };
+                                                 &cpy_flavour_3_14,
+                                                 &cpy_flavour_3_15 };
     /* a dialect without a flavour of its own has its base's (3.15's
        python blocks see 3.14's API) */
     for (; d; d = d->base)

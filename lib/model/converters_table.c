@@ -159,7 +159,8 @@ enum {
     R_OBJECT, R_STR, R_PYBYTESOBJECT, R_PYBYTEARRAYOBJECT, R_UNICODE,
     R_PY_UNICODE, R_PY_BUFFER, R_SELF, R_VARPOS_TUPLE, R_VARPOS_ARRAY,
     R_VAR_KEYWORD_DICT, R_UINT8, R_UINT16, R_UINT32, R_UINT64,
-    R_UNICODE_FS_ENCODED, R_UNICODE_FS_DECODED, R_COUNT
+    R_UNICODE_FS_ENCODED, R_UNICODE_FS_DECODED, R_BASE_UNSIGNED_INT,
+    R_VARPOS_BASE, R_VAR_KEYWORD_BASE, R_COUNT
 };
 
 #define STRTYPES (PYT_STR | PYT_NULL | PYT_NONETYPE)
@@ -169,11 +170,12 @@ enum {
 
 #define BITWISE_PARAM { { "bitwise", FALSE_ } }, .nparams = 1
 
-/* A class deriving directly from CConverter. */
-#define CLS(pyname, ...)                                                   \
+/* A class deriving directly from CConverter, or from base_row. */
+#define CLS_OF(base_row, pyname, ...)                                      \
     .cls = { .name = pyname, .class_name = pyname "_converter",            \
-             .base = ROW(R_CCONVERTER), .show_in_signature = true,         \
+             .base = ROW(base_row), .show_in_signature = true,             \
              __VA_ARGS__ }
+#define CLS(pyname, ...) CLS_OF(R_CCONVERTER, pyname, __VA_ARGS__)
 
 #define SIMPLE_ROW(R, K, pyname, ctype, dtype, unit, ignored)              \
     [R] = { CLS(pyname, ATTRS(ctype, dtype, unit, ignored)),                \
@@ -182,8 +184,8 @@ enum {
 /* 3.14's unsigned integers of a given width, through their converter
    function (a BaseUnsignedIntConverter) */
 #define UINT_ROW(R, pyname, ctype, function)                               \
-    [R] = { CLS(pyname, ATTRS(ctype, PYT_INT, "O&", "0"),                   \
-                .converter = function),                                     \
+    [R] = { CLS_OF(R_BASE_UNSIGNED_INT, pyname,                            \
+                   ATTRS(ctype, PYT_INT, "O&", "0"), .converter = function), \
             .kind = CK_UINT, .init_owner = "CConverter", .listed = true,    \
             .added = true }
 
@@ -302,20 +304,20 @@ const ConverterRow converter_rows[] = {
     /* 3.14's converters of *args: a tuple (NULL until it is made, and
        released in the cleanup), or the arguments' array and its length */
     [R_VARPOS_TUPLE] = {
-        CLS("varpos_tuple", ATTRS("PyObject *", 0, "", ""),
-            .c_default = "NULL"),
+        CLS_OF(R_VARPOS_BASE, "varpos_tuple", ATTRS("PyObject *", 0, "", ""),
+               .c_default = "NULL"),
         .kind = CK_VARPOS_TUPLE, .init_owner = "CConverter", .listed = true,
         .added = true },
     [R_VARPOS_ARRAY] = {
-        CLS("varpos_array", ATTRS("PyObject * const *", 0, "", ""),
-            .length = true),
+        CLS_OF(R_VARPOS_BASE, "varpos_array",
+               ATTRS("PyObject * const *", 0, "", ""), .length = true),
         .kind = CK_VARPOS_ARRAY, .init_owner = "CConverter", .listed = true,
         .added = true },
     /* 3.15's converter of **kwds: a new reference to the keywords' dict
        (a new dict when there are none), released in the cleanup */
     [R_VAR_KEYWORD_DICT] = {
-        CLS("var_keyword_dict", ATTRS("PyObject *", 0, "", ""),
-            .c_default = "NULL"),
+        CLS_OF(R_VAR_KEYWORD_BASE, "var_keyword_dict",
+               ATTRS("PyObject *", 0, "", ""), .c_default = "NULL"),
         .kind = CK_VAR_KEYWORD_DICT, .init_owner = "CConverter",
         .listed = true, .added = true },
     UINT_ROW(R_UINT8, "uint8", "uint8_t", "_PyLong_UInt8_Converter"),
@@ -334,6 +336,28 @@ const ConverterRow converter_rows[] = {
             .c_default = "NULL", .converter = "PyUnicode_FSDecoder"),
         .kind = CK_UNICODE_FS, .init_owner = "CConverter", .listed = true,
         .added = true },
+    /* Bases 3.14's module defines for the classes above, under no
+       converter name: the unsigned integers' (bitwise is False; a
+       dialect's class_bases put the older unsigned classes under it),
+       and those of *args and **kwds, which take no default. */
+    [R_BASE_UNSIGNED_INT] = {
+        .cls = { .name = "BaseUnsignedIntConverter",
+                 .class_name = "BaseUnsignedIntConverter",
+                 .base = ROW(R_CCONVERTER), .show_in_signature = true,
+                 ATTRS(NULL, PYT_INT, "O&", "0") },
+        .kind = CK_UINT, .init_owner = "CConverter", .added = true,
+        .false_attribute = "bitwise" },
+    [R_VARPOS_BASE] = {
+        .cls = { .name = "VarPosCConverter", .class_name = "VarPosCConverter",
+                 .base = ROW(R_CCONVERTER), .show_in_signature = true,
+                 ATTRS(NULL, PYT_NO_DEFAULT, "", "") },
+        .kind = CK_BASE, .init_owner = "CConverter", .added = true },
+    [R_VAR_KEYWORD_BASE] = {
+        .cls = { .name = "VarKeywordCConverter",
+                 .class_name = "VarKeywordCConverter",
+                 .base = ROW(R_CCONVERTER), .show_in_signature = true,
+                 ATTRS(NULL, PYT_NO_DEFAULT, "", "") },
+        .kind = CK_BASE, .init_owner = "CConverter", .added = true },
 };
 const size_t converter_nrows = R_COUNT;
 
@@ -463,16 +487,18 @@ const ReturnRow return_rows[] = {
 const size_t return_nrows = RR_COUNT;
 
 /* The PYT_ bits of a default_type a dialect names ("int, NoneType";
-   "object": any). */
+   "object": any; "()": none). */
 static unsigned type_bits_of(const char *names)
 {
     unsigned bits = 0;
+    if (strcmp(names, "()") == 0)
+        return PYT_NO_DEFAULT;
     for (const char *p = names; *p;) {
         size_t n = strcspn(p, ",");
-        for (unsigned b = 1; b && b <= PYT_NULL; b <<= 1) {
+        for (size_t i = 0; i < conv_type_order_len; i++) {
+            unsigned b = conv_default_type_order[i];
             const char *tn = b == PYT_NULL ? "NullType" : py_type_name(b);
-            if (tn && strlen(tn) == n && !strncmp(p, tn, n) &&
-                b != PYT_OBJECT)
+            if (tn && strlen(tn) == n && !strncmp(p, tn, n))
                 bits |= b;
         }
         p += n;
@@ -494,7 +520,7 @@ static const DialectClassDefaults *class_entry(const Dialect *d,
     return NULL;
 }
 
-void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
+static void compute_class_defaults(const Dialect *d, const ConverterClass *cls,
                               const char **c_ignored_default,
                               const char **c_init_default,
                               unsigned *default_type)
@@ -509,15 +535,74 @@ void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
         *c_ignored_default = t->c_ignored_default;
     if (t && t->default_type)
         *default_type = type_bits_of(t->default_type);
-    if (t && t->c_init_default) {
+    if (t && t->c_init_default)
         *c_init_default = t->c_init_default;
-    } else if (cls->base) {
-        /* c_init_default no row sets: its base's, as Python finds it */
-        const char *ignored;
+    if (cls->base && (!(t && t->c_init_default) || !*default_type)) {
+        /* c_init_default and default_type no row sets: its base's, as
+           Python finds them (default_type is object from 3.14 on).  The
+           table's base: where a dialect puts a class under another
+           (class_bases), the classes under it set their default_type,
+           and its c_init_default is CConverter's. */
+        const char *ignored, *init;
         unsigned types;
-        converter_class_defaults(d, cls->base, &ignored, c_init_default,
-                                 &types);
+        converter_class_defaults(d, cls->base, &ignored, &init, &types);
+        if (!(t && t->c_init_default))
+            *c_init_default = init;
+        if (!*default_type)
+            *default_type = types;
     }
+}
+
+/* The defaults of the table's rows in the dialect last asked about, per
+   thread: asked for every converter made, from data that never changes. */
+static _Thread_local struct {
+    const Dialect *dialect;
+    bool made[R_COUNT];
+    const char *c_ignored_default[R_COUNT], *c_init_default[R_COUNT];
+    unsigned default_type[R_COUNT];
+} row_defaults;
+
+static ptrdiff_t row_index(const void *table, size_t n, size_t row_size,
+                           size_t member_at, const void *p);
+
+void converter_class_defaults(const Dialect *d, const ConverterClass *cls,
+                              const char **c_ignored_default,
+                              const char **c_init_default,
+                              unsigned *default_type)
+{
+    ptrdiff_t i = row_index(converter_rows, converter_nrows,
+                            sizeof *converter_rows,
+                            offsetof(ConverterRow, cls), cls);
+    if (i < 0) {
+        compute_class_defaults(d, cls, c_ignored_default, c_init_default,
+                               default_type);
+        return;
+    }
+    if (row_defaults.dialect != d) {
+        memset(row_defaults.made, 0, sizeof row_defaults.made);
+        row_defaults.dialect = d;
+    }
+    if (!row_defaults.made[i]) {
+        compute_class_defaults(d, cls, &row_defaults.c_ignored_default[i],
+                               &row_defaults.c_init_default[i],
+                               &row_defaults.default_type[i]);
+        row_defaults.made[i] = true;
+    }
+    *c_ignored_default = row_defaults.c_ignored_default[i];
+    *c_init_default = row_defaults.c_init_default[i];
+    *default_type = row_defaults.default_type[i];
+}
+
+const ConverterClass *converter_base_in(const Dialect *d,
+                                        const ConverterClass *cls)
+{
+    const char *name = cls->class_name && !cls->pyclass
+                           ? dialect_class_base(d, cls->class_name) : NULL;
+    if (name)
+        for (size_t i = 0; i < converter_nrows; i++)
+            if (strcmp(converter_rows[i].cls.class_name, name) == 0)
+                return &converter_rows[i].cls;
+    return cls->base;
 }
 
 /* The index of the row whose member at offset member_at is at address p

@@ -220,7 +220,7 @@ struct Converter {
     /* Arguments particular to some converters (str, Py_buffer, int, ...),
        kept for parse_arg/cleanup. */
     unsigned accept;           /* PYT_ bits of accept={...} */
-    bool bitwise;
+    bool bitwise;              /* bitwise=True (python blocks read it) */
     bool zeroes;
     bool non_negative;         /* Py_ssize_t(allow_negative=False) (3.15) */
     const char *self_type;     /* self_converter: type= */

@@ -4,9 +4,10 @@
  * clinic.py exec()s a python block's text and captures what it prints as
  * the block's output.  Here the block runs in the file's interpreter
  * (pyvm.h) with clinic.py's namespace (converters_py.c): as exec() in
- * PythonParser.parse, the block's top-level names go to a fresh dict,
- * while the functions and classes it defines see clinic.py's module
- * globals.  Classes derived from converter classes register themselves
+ * 3.11's PythonParser.parse, the block's top-level names go to a fresh
+ * dict, while the functions and classes it defines see clinic.py's
+ * module globals; from 3.13 on, the block runs in a fresh copy of the
+ * parser namespace, which its functions see too.  Classes derived from converter classes register themselves
  * as they are made.
  *
  * Errors: a syntax error, an exception escaping the block or a construct
@@ -39,7 +40,9 @@ void pyblock_parse_block(Clinic *c, Block *block)
         clinic_fail(c, err.line, "Exception raised during parsing:\n%s: %s",
                     err.kind, err.msg);
     }
-    if (!pyvm_run(vm, prog, pyvm_dict_new(vm))) {
+    PyObj *globals = converters_python_block_globals(c);
+    if (!pyvm_exec(vm, prog, globals, globals ? globals
+                                                : pyvm_dict_new(vm))) {
         const PyError *e = pyvm_error(vm);
         clinic_fail(c, e->line, "Exception raised during parsing:\n%s%s",
                     e->text, converters_python_suggestion(c, vm));

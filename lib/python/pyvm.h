@@ -61,6 +61,16 @@ PyObj *pyvm_globals(PyVM *vm);
    names (NULL: the globals).  Returns false when an exception escaped;
    pyvm_error() describes it. */
 bool pyvm_run(PyVM *vm, const PyProgram *prog, PyObj *locals);
+/* The same with globals of its own (NULL: the module globals): what the
+   functions the program defines see, and globals() returns. */
+bool pyvm_exec(PyVM *vm, const PyProgram *prog, PyObj *globals,
+               PyObj *locals);
+/* A copy of the globals for one program to run in (pyvm_exec), as
+   exec(program, dict(names)) has it: the host's names and values (those
+   not yet made, pyvm_lazy_value, made on first use), no __name__ (the
+   classes it defines stay of module "__main__", where Python's would
+   be of "builtins"), and "__builtins__", as exec() adds it. */
+PyObj *pyvm_globals_copy(PyVM *vm);
 
 /* What print() wrote since the last call (NUL-terminated, arena). */
 const char *pyvm_take_output(PyVM *vm, size_t *len);
@@ -248,6 +258,11 @@ PyObj *pyvm_class_of(PyVM *vm, PyValue v);
 bool pyvm_is_subclass(const PyObj *cls, const PyObj *base);
 /* Built-in classes by name ("object", "str", "Exception", ...). */
 PyObj *pyvm_builtin_class(PyVM *vm, const char *name);
+/* The name and module a class prints with (static strings): the
+   host's own classes among the built-in ones (Null) as the host's
+   Python defines them.  pyvm_builtin_class still finds it by its first
+   name. */
+void pyvm_class_rename(PyObj *cls, const char *name, const char *module);
 
 /* An instance of a host class carrying host; dict holds its attributes
    beyond the host's (NULL: a new one). */

@@ -99,7 +99,8 @@ static PyValue c_str(PyVM *vm, const PyArgs *a, void *data)
     (void)data;
     ARGS(3);
     pyvm_bind(vm, a, "str", "object= encoding= errors=", v, NULL);
-    if (!vm_given(v[0]))
+    /* (clinic's unspecified is a value too: str(unspecified)) */
+    if (a->nargs == 0 && !vm_given(v[0]))
         return vm_make_str(vm, "", 0);
     if (vm_given(v[1]) || vm_given(v[2])) {
         if (v[0].kind != PY_BYTES)
@@ -937,6 +938,58 @@ static PyValue b_vars(PyVM *vm, const PyArgs *a, void *data)
     return d;
 }
 
+/* The names of a dict of variables, sorted, as a list. */
+static PyValue sorted_names(PyVM *vm, const char **names, size_t n)
+{
+    PyList *list = vm_list_new(vm, n);
+    for (size_t i = 0; i < n; i++)
+        vm_list_append(vm, list, vm_make_str(vm, names[i], strlen(names[i])));
+    return vm_obj(list);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* dir(): the names of the running scope; dir(obj): its attributes,
+   where clinic's interpreter knows them all. */
+static PyValue b_dir(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)data;
+    ARGS(1);
+    pyvm_bind(vm, a, "dir", "object=", v, NULL);
+    if (a->nargs == 0) {
+        const PyDict *vars = vm_scope_now(vm)->vars;
+        const char **names = arena_array_of(vm->a, const char *,
+                                            vars->len + 1);
+        size_t n = 0;
+        for (size_t i = 0; i < vars->len; i++)
+            if (vars->keys[i].kind == PY_STR)
+                names[n++] = vars->keys[i].s;
+        qsort(names, n, sizeof *names, by_name);
+        return sorted_names(vm, names, n);
+    }
+    size_t n;
+    const char **names = vm_dir_names(vm, v[0], &n);
+    if (!names)
+        vm_raise_class(vm, vm->types[T_NOT_IMPLEMENTED_ERROR], arena_printf(
+                       vm->a, "clinic's interpreter does not know every "
+                       "attribute of a '%s' object: dir() of it is not "
+                       "supported", vm_type_name(vm, v[0])));
+    return sorted_names(vm, names, n);
+}
+
+/* globals(): the dict the running code's globals are. */
+static PyValue b_globals(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)data;
+    pyvm_bind(vm, a, "globals", "", NULL, NULL);
+    PyDict *g = vm_scope_now(vm)->globals;
+    vm_dict_make_all(g);   /* Python code holds it now */
+    return vm_obj(g);
+}
+
 static PyValue b_iter(PyVM *vm, const PyArgs *a, void *data)
 {
     (void)data;
@@ -1210,7 +1263,8 @@ static const NativeDef builtin_functions[] = {
     { "next", b_next }, { "sorted", b_sorted }, { "reversed", b_reversed },
     { "enumerate", b_enumerate }, { "zip", b_zip }, { "map", b_map },
     { "filter", b_filter }, { "any", b_any }, { "all", b_all }, { "sum", b_sum },
-    { "min", b_min }, { "max", b_max },
+    { "min", b_min }, { "max", b_max }, { "dir", b_dir },
+    { "globals", b_globals },
 };
 
 static const struct {

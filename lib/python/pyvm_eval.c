@@ -580,12 +580,21 @@ static void class_statement(PyVM *vm, Env *env, const PyStmt *s)
         bases[i] = eval(vm, env, s->bases[i]);
     Env *body = new_env(vm, ENV_CLASS, s->scope, closure_of(env), env->globals);
     body->class_cell = arena_new_of(vm->a, PyClass *);
+    /* without __name__ in the globals, Python's class would be of
+       module "builtins"; here it stays "__main__", as the interpreter
+       takes "builtins" for its own classes */
     PyValue *modname = vm_dict_find_str(env->globals, "__name__");
     vm_dict_set_str(vm, body->vars, "__module__",
                     modname ? *modname : vm_make_str(vm, "__main__", 8));
     vm_dict_set_str(vm, body->vars, "__qualname__",
                     vm_make_str(vm, s->qualname, strlen(s->qualname)));
+    Env *outer_body = vm->class_body;
+    Frame *outer_frame = vm->class_body_frame;
+    vm->class_body = body;
+    vm->class_body_frame = vm->frame;
     exec_block(vm, body, s->body, s->nbody);
+    vm->class_body = outer_body;
+    vm->class_body_frame = outer_frame;
     vm->line = s->line;
     PyValue cls = vm_make_class(vm, s->name, bases, s->nbases, body->vars);
     *body->class_cell = vm_as_class(cls);
@@ -1336,15 +1345,44 @@ const char *pyvm_error_suggestion(PyVM *vm)
 
 bool pyvm_run(PyVM *vm, const PyProgram *prog, PyObj *locals)
 {
+    return pyvm_exec(vm, prog, NULL, locals);
+}
+
+bool pyvm_exec(PyVM *vm, const PyProgram *prog, PyObj *globals,
+               PyObj *locals)
+{
     vm_lookups_stale();
     Env *env = arena_new_of(vm->a, Env);
     env->kind = ENV_MODULE;
-    env->vars = locals ? (PyDict *)locals : vm->globals;
+    env->globals = globals ? (PyDict *)globals : vm->globals;
+    env->vars = locals ? (PyDict *)locals : env->globals;
     env->scope = &prog->scope;
-    env->globals = vm->globals;
     Run r = { prog, env };
     vm->steps = 0;
-    return vm_protect(vm, run, &r);
+    Env *outer = vm->module_env, *outer_body = vm->class_body;
+    vm->module_env = env;
+    vm->class_body = NULL;
+    bool ok = vm_protect(vm, run, &r);
+    vm->module_env = outer;
+    vm->class_body = outer_body;
+    return ok;
+}
+
+PyObj *pyvm_globals_copy(PyVM *vm)
+{
+    /* a dict of names, not the module: no __name__ */
+    PyDict *copy = vm_dict_copy_lazy(vm, vm->globals, "__name__");
+    vm_dict_set_str(vm, copy, "__builtins__", vm_obj(vm->builtins));
+    return &copy->ob;
+}
+
+Env *vm_scope_now(PyVM *vm)
+{
+    /* a class body runs in the call it is in: calls it makes have
+       frames of their own */
+    if (vm->class_body && vm->class_body_frame == vm->frame)
+        return vm->class_body;
+    return vm->frame ? vm->frame->env : vm->module_env;
 }
 
 void vm_write(PyVM *vm, const char *s, size_t n)

@@ -385,6 +385,9 @@ struct PyVM {
         PyValue obj;
     } attribute_hint;
     Frame *frame;
+    Env *module_env;           /* the top level of the program running */
+    Env *class_body;           /* the class body running (NULL: none), */
+    Frame *class_body_frame;   /* in the call of this frame */
     int depth;                 /* Python calls in progress */
     uintptr_t stack_base;      /* the C stack where the outermost run began */
     size_t stack_budget;       /* how much of it calls may take */
@@ -411,6 +414,23 @@ struct PyVM {
 };
 
 /* ---- shared across the pyvm files -------------------------------------- */
+
+/* The scope dir() and globals() without arguments read: the running
+   class body's, else the running function's, else the program's top
+   level. */
+Env *vm_scope_now(PyVM *vm);
+/* pyvm_dir.c: dir() of a built-in class (a T_ index), NULL-terminated;
+   NULL for one it does not list. */
+const char *const *vm_builtin_dir(int type);
+/* dir(obj) when clinic's interpreter knows it exactly (objects of
+   classes defined in Python and of the built-in classes pyvm_dir.c
+   lists, and those classes), sorted, in *n; NULL otherwise. */
+const char **vm_dir_names(PyVM *vm, PyValue obj, size_t *n);
+/* A copy of d (less the key except, NULL: none) whose values not yet
+   made (pyvm_lazy_value) are made on first use from the copy. */
+PyDict *vm_dict_copy_lazy(PyVM *vm, PyDict *d, const char *except);
+/* Makes every value of d not made yet: before Python code holds d. */
+void vm_dict_make_all(PyDict *d);
 
 /* pyvm_call.c: raising */
 _Noreturn void vm_throw(PyVM *vm, PyValue exc);

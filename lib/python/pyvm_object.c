@@ -629,17 +629,28 @@ static void add_dict_names(const char **names, size_t *n, const PyDict *d)
             names[(*n)++] = d->keys[i].s;
 }
 
-const char *vm_attribute_suggestion(PyVM *vm, PyValue obj, const char *name)
+/* dir() of c if it is one of the interpreter's own classes that
+   pyvm_dir.c lists; *own says whether it is one of its own classes. */
+static const char *const *builtin_dir_of(PyVM *vm, const PyClass *c,
+                                         bool *own)
 {
-    if (obj.kind != PY_OBJECT)
-        return NULL;
+    *own = !strcmp(c->module, "builtins");
+    for (int t = 0; *own && t < T_COUNT; t++)
+        if (vm->types[t] == c)
+            return vm_builtin_dir(t);
+    return NULL;
+}
+
+const char **vm_dir_names(PyVM *vm, PyValue obj, size_t *count)
+{
+    bool builtin;
     PyClass *cls = vm_as_class(obj);
     PyDict *own = NULL;
+    bool instance = !cls;
     if (!cls) {
-        if (obj.obj->kind != OBJ_INSTANCE)
-            return NULL;
         cls = vm_type_of(vm, obj);
-        own = ((PyInstance *)obj.obj)->dict;
+        if (vm_is_kind(obj, OBJ_INSTANCE))
+            own = ((PyInstance *)obj.obj)->dict;
     }
     size_t cap = (own ? own->len : 0) +
                  sizeof object_dir / sizeof *object_dir;
@@ -647,8 +658,14 @@ const char *vm_attribute_suggestion(PyVM *vm, PyValue obj, const char *name)
         const PyClass *c = cls->mro[i];
         if (c == vm->types[T_OBJECT])
             continue;
-        if (c->host || !strcmp(c->module, "builtins") || !c->dict ||
-            vm_dict_find_str(c->dict, "__slots__"))
+        const char *const *table = builtin_dir_of(vm, c, &builtin);
+        if (table) {   /* it holds its bases' names too */
+            while (*table++)
+                cap++;
+            break;
+        }
+        if (builtin || (c->host && instance) ||
+            !c->dict || vm_dict_find_str(c->dict, "__slots__"))
             return NULL;   /* its dir() is not all in its dict */
         cap += c->dict->len + sizeof class_dir / sizeof *class_dir;
     }
@@ -659,6 +676,12 @@ const char *vm_attribute_suggestion(PyVM *vm, PyValue obj, const char *name)
         const PyClass *c = cls->mro[i];
         if (c == vm->types[T_OBJECT])
             continue;
+        const char *const *table = builtin_dir_of(vm, c, &builtin);
+        if (table) {
+            while (*table)
+                names[n++] = *table++;
+            break;
+        }
         add_dict_names(names, &n, c->dict);
         for (size_t k = 0; k < sizeof class_dir / sizeof *class_dir; k++)
             names[n++] = class_dir[k];
@@ -670,7 +693,15 @@ const char *vm_attribute_suggestion(PyVM *vm, PyValue obj, const char *name)
     for (size_t i = 0; i < n; i++)
         if (!unique || strcmp(names[unique - 1], names[i]))
             names[unique++] = names[i];
-    return text_suggestion(name, names, unique);
+    *count = unique;
+    return names;
+}
+
+const char *vm_attribute_suggestion(PyVM *vm, PyValue obj, const char *name)
+{
+    size_t n;
+    const char **names = vm_dir_names(vm, obj, &n);
+    return names ? text_suggestion(name, names, n) : NULL;
 }
 
 bool vm_method_lookup(PyVM *vm, PyValue obj, const char *name, PyValue *out,
@@ -946,10 +977,19 @@ bool pyvm_is_subclass(const PyObj *cls, const PyObj *base)
 
 PyObj *pyvm_builtin_class(PyVM *vm, const char *name)
 {
-    for (int t = 0; t < T_COUNT; t++)
-        if (strcmp(vm->types[t]->name, name) == 0)
-            return &vm->types[t]->ob;
+    /* by the name it was made with, which a host may have changed */
+    for (size_t i = 0; i < sizeof builtin_classes / sizeof *builtin_classes;
+         i++)
+        if (strcmp(builtin_classes[i].name, name) == 0)
+            return &vm->types[builtin_classes[i].type]->ob;
     return NULL;
+}
+
+void pyvm_class_rename(PyObj *cls, const char *name, const char *module)
+{
+    PyClass *c = (PyClass *)cls;
+    c->name = c->qualname = name;
+    c->module = module;
 }
 
 PyObj *pyvm_instance_new(PyVM *vm, PyObj *cls, void *host, PyObj *dict)

@@ -378,6 +378,25 @@ PyDict *vm_dict_copy(PyVM *vm, const PyDict *d)
     return c;
 }
 
+void vm_dict_make_all(PyDict *d)
+{
+    for (size_t i = 0; d->lazy && i < d->len; i++)
+        value_at(d, i);
+}
+
+PyDict *vm_dict_copy_lazy(PyVM *vm, PyDict *d, const char *except)
+{
+    PyDict *c = vm_dict_new(vm);
+    vm_work(vm, d->len * WORK_ITEM);
+    vm_dict_reserve(vm, c, d->len);
+    for (size_t i = 0; i < d->len; i++)
+        if (!(except && d->keys[i].kind == PY_STR &&
+              !strcmp(d->keys[i].s, except)))
+            vm_dict_set(vm, c, d->keys[i], d->values[i]);
+    c->lazy = d->lazy;   /* the same maker: the copy makes its own */
+    return c;
+}
+
 /* ---- sets (setobject.c) ------------------------------------------------ */
 
 #define SET_MINSIZE 8

@@ -58,6 +58,9 @@ def main():
     import clinic  # noqa: E402  (the reference, from the cache)
     if hasattr(clinic, "parse_file"):          # 3.11: one module
         parse_file, error_type = clinic.parse_file, ()
+        if force:
+            import functools
+            parse_file = functools.partial(parse_file, verify=False)
     else:                                      # 3.13: libclinic
         import functools
         import libclinic

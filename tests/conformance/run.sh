@@ -30,6 +30,11 @@ while [ $n -gt 0 ]; do
 done
 [ -n "$dialects" ] || dialects="3.11 3.13 3.14 3.15"
 
+# the third-party corpus, in every dialect: what this machine can have
+# of it (thirdparty.sh names the rest, and why)
+THIRDPARTY=
+eval "$(sh "$here/thirdparty.sh" "$CACHE")"
+
 mkdir -p build
 verbose=
 [ -n "${CONFORMANCE_VERBOSE:-}" ] && verbose=-v
@@ -62,6 +67,7 @@ for d in $dialects; do
           --tree "$TREE" --test-clinic "$TEST_CLINIC" \
           --force-tree "$F313" --force-tree "$F311" \
           --refdir "$REFDIR" --clinic-test "$CLINIC_TEST" \
+          --thirdparty "$THIRDPARTY" \
           --python "$PYTHON" --floor "$here/$floor" \
           --report "build/conformance-$d.json" $verbose "$@" || rc=$?
       echo $rc > "$log.rc"; } | tee "$log"

@@ -757,6 +757,29 @@ SUGGESTION_CASES = [
     "class A: pass\nA().__init",
     "class A: pass\nA.zzzzzz",
     "class A:\n    def f(self):\n        return self.gg\n    def g(self): pass\nA().f()",
+    # the built-in classes' attributes (pyvm_dir.c)
+    "'abc'.uper()",
+    "[].apend(1)",
+    "{}.iterms()",
+    "(1).bit_lenght()",
+    "int.from_byte",
+    "x = 1.5\nx.is_integr()",
+    "frozenset().unon",
+    "b'x'.decod",
+    "ValueError('x').arg",
+    "class E(Exception): pass\nE().with_traceback2",
+    "def f(): pass\nf.__nam__",
+    "None.real",
+    # dir() of them, in the exception's message
+    "raise ValueError([dir(1) == dir(int), dir([]) == dir(list),\n"
+    "                  dir(KeyError) == dir(KeyError('k')), dir(str),\n"
+    "                  dir(print), dir({}.items())])",
+    # dir() and globals() without arguments: the function's scope, the
+    # class body's, the module's
+    "def f(a, b=2):\n    c = 3\n    return dir()\ng = globals()\n"
+    "class K:\n    x = 1\n    inner = dir()\n    called = f(1)\n"
+    "    same = globals() is g\n"
+    "raise ValueError([f(0), K.inner, K.called, K.same])",
 ]
 
 
