@@ -422,6 +422,13 @@ bool find_definition(Func *f)
 
 /* ---- the docstring --------------------------------------------------------- */
 
+/* The paragraph at p runs over more lines than one. */
+static bool multi_line_paragraph(const char *p)
+{
+    const char *nl = strchr(p, '\n');
+    return nl && nl[1] && nl[1] != '\n';
+}
+
 bool read_docstring(Func *f)
 {
     Conv *cv = f->cv;
@@ -466,12 +473,16 @@ bool read_docstring(Func *f)
     if (!strncmp(doc, e->pyname, plen) && doc[plen] == '(') {
         const char *dashes = strstr(doc, "\n--\n\n");
         const char *para = strstr(doc, "\n\n");
+        const char *nl = strchr(doc, '\n');
         if (dashes)
             doc = dashes + 5;
-        else if (para)
+        else if (para && !(nl == para && multi_line_paragraph(para + 2)))
             doc = para + 2;
-        else
+        else if (!para)
             doc = "";
+        /* else: the signature line stays as the summary line clinic
+           wants before a first paragraph of more lines than one, and
+           __doc__ stays what it was */
     }
     size_t n = strlen(doc);
     while (n && doc[n - 1] == '\n')
@@ -482,8 +493,7 @@ bool read_docstring(Func *f)
     if (doc[0] == ' ' || doc[0] == '\t')
         return refuse(f, REFUSE_DOCSTRING, "the docstring's first line is "
                       "indented");
-    const char *nl = strchr(doc, '\n');
-    if (nl && nl[1] && nl[1] != '\n')
+    if (multi_line_paragraph(doc))
         return refuse(f, REFUSE_DOCSTRING, "the docstring has no summary "
                       "line (its first paragraph is more than one line)");
     for (const char *p = doc; *p; p++)

@@ -632,6 +632,67 @@ START_TEST(test_called)
 }
 END_TEST
 
+/* A hand-written signature line before a first paragraph of more lines
+   than one stays as the summary line clinic wants, so that __doc__ is
+   what it was; in the "--" form it is not in __doc__, so the function is
+   left. */
+START_TEST(test_docstring_long_paragraph)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "PyDoc_STRVAR(a_doc, \"a(x)\\n\\nFirst line\\nand second.\\n\\nMore.\");\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_O, a_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "    /\n\na(x)\n\nFirst line\nand second.\n\nMore.\n"
+                         "[clinic start generated code]*/") != NULL, "%s", out);
+    free(out);
+    free(notes);
+
+    /* "--": the signature is not in __doc__ */
+    const char *dashed =
+        "#include \"Python.h\"\n"
+        "PyDoc_STRVAR(a_doc, \"a($module, x, /)\\n--\\n\\nFirst line\\nand second.\");\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_O, a_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(dashed, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
+    ck_assert_str_eq(out, dashed);
+    free(out);
+    free(notes);
+
+    /* a signature over two lines: no summary line either */
+    const char *two =
+        "#include \"Python.h\"\n"
+        "PyDoc_STRVAR(a_doc, \"a(x,\\n  y)\\n\\nFirst line\\nand second.\");\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_O, a_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(two, &stats, &notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
+    ck_assert_str_eq(out, two);
+    free(out);
+    free(notes);
+}
+END_TEST
+
 /* METH_NOARGS's second parameter with a macro after its name ("PyObject
    *dummy UNUSED"): unused though the body names its type. */
 START_TEST(test_noargs_unused_macro)
@@ -684,6 +745,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_shared_docstring);
     tcase_add_test(tc, test_called);
     tcase_add_test(tc, test_noargs_unused_macro);
+    tcase_add_test(tc, test_docstring_long_paragraph);
     suite_add_tcase(s, tc);
     return s;
 }
