@@ -139,7 +139,9 @@ static const char *write_block(Func *f, const char *class_type)
         sb_addf(&sb, "    %s: self(type=\"%s\")\n",
                 f->self_unused ? default_self : f->self_name, f->self_type);
     }
-    if (f->flags == FL_O)
+    if (f->flags == FL_O && f->o_pyname && strcmp(f->o_pyname, f->arg_name))
+        sb_addf(&sb, "    %s as %s: object\n    /\n", f->o_pyname, f->arg_name);
+    else if (f->flags == FL_O)
         sb_addf(&sb, "    %s: object\n    /\n", f->arg_name);
     bool star = false;
     for (size_t k = 0; k < f->nparams; k++) {
@@ -447,6 +449,7 @@ typedef struct Done {
     int decl_start;
     size_t table;
     const char *full_name;
+    const char *func;          /* its C name */
     int line;
     bool dropped;
     const char *type_name;     /* of its types, the one defined last */
@@ -546,12 +549,24 @@ static const char *ahead_declaration(Conv *cv, const char *type,
     return NULL;
 }
 
-const char *convert_text(Clinic *c, const char *text, size_t len,
-                         size_t *out_len, ConvertStats *stats)
+static void pass_left(Arena *a, Pass *pass, size_t cap, const char *func,
+                      ConvertRefusal why, const char *text)
+{
+    if (pass && func && pass->nleft < cap)
+        pass->left[pass->nleft++] = (PassRefusal){func, why,
+                                                  arena_strdup(a, text)};
+}
+
+/* One pass of the conversion over text; pass (or NULL) takes what an
+   earlier pass learnt, and gives what this one did. */
+static const char *convert_once(Clinic *c, const char *text, size_t len,
+                                size_t *out_len, ConvertStats *stats,
+                                Pass *pass)
 {
     Conv conv = {0};
     Conv *cv = &conv;
     cv->c = c;
+    cv->earlier = pass;
     cv->text = text;
     cv->len = len;
     conv_lex(cv);
@@ -575,6 +590,12 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
     Ahead *aheads = arena_array_of(a, Ahead,
                                    nentries ? nentries * (MAX_PARAMS + 1) : 1);
     size_t naheads = 0;
+    if (pass) {
+        pass->left = arena_array_of(a, PassRefusal, nentries ? nentries : 1);
+        pass->converted = arena_array_of(a, const char *,
+                                         nentries ? nentries : 1);
+        pass->nleft = pass->nconverted = 0;
+    }
     for (size_t ti = 0; ti < cv->ntables; ti++) {
         Table *t = &cv->tables[ti];
         for (size_t ei = 0; ei < t->nentries; ei++) {
@@ -601,6 +622,7 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
                 refused[f->why]++;
                 note(cv, f->line ? f->line : e->line, "%s left as it is (%s): %s",
                      f->full_name, reason_names[f->why], f->why_text);
+                pass_left(a, pass, nentries, e->func, f->why, f->why_text);
                 continue;
             }
             converted++;
@@ -609,6 +631,7 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             d->decl_start = f->decl_start;
             d->table = ti;
             d->full_name = f->full_name;
+            d->func = e->func;
             d->line = f->line;
             d->dropped = false;
             d->type_name = d->hard_name = NULL;
@@ -667,7 +690,7 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
     int best = -1;
     size_t best_kept = 0;
     bool ahead = false;
-    for (int pass = 0; pass < 2 && best_kept < ndone; pass++) {
+    for (int round = 0; round < 2 && best_kept < ndone; round++) {
         for (size_t ti = 0; ti < cv->ntables + (included >= 0); ti++) {
             /* the file's own include, when it has one, is the one place */
             if (included >= 0 && ti < cv->ntables)
@@ -676,13 +699,13 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             size_t kept = 0;
             for (size_t k = 0; k < ndone; k++)
                 if (cv->tables[done[k].table].decl_start >= at &&
-                    (pass ? done[k].hard_pos : done[k].type_pos) < at &&
+                    (round ? done[k].hard_pos : done[k].type_pos) < at &&
                     (done[k].first_call < 0 || done[k].first_call > at))
                     kept++;
             if (kept > best_kept) {
                 best = at;
                 best_kept = kept;
-                ahead = pass == 1;
+                ahead = round == 1;
             }
         }
     }
@@ -778,6 +801,13 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             }
         }
     }
+    for (size_t k = 0; pass && k < ndone; k++) {
+        if (done[k].dropped)
+            pass_left(a, pass, nentries, done[k].func, REFUSE_SHAPE,
+                      "the generated code cannot be included before it");
+        else
+            pass->converted[pass->nconverted++] = done[k].func;
+    }
     if (stats) {
         stats->converted += converted;
         for (size_t k = 0; k < CONVERT_NREASONS; k++)
@@ -868,4 +898,83 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
     sb_add(&out, text + pos, len - pos);
     *out_len = out.len;
     return sb_take(&out, a);
+}
+
+static bool pass_converted(const Pass *p, const char *func)
+{
+    for (size_t k = 0; k < p->nconverted; k++)
+        if (!strcmp(p->converted[k], func))
+            return true;
+    return false;
+}
+
+/* Functions a macro defines are converted where the macro's use can be
+   written out: a first pass, quiet, over the text with every such use
+   written out says which functions convert there; the text with those
+   uses written out is then converted, and a use whose function is left
+   after all is taken back, until none is. */
+const char *convert_text(Clinic *c, const char *text, size_t len,
+                         size_t *out_len, ConvertStats *stats)
+{
+    Conv conv = {0};
+    conv.c = c;
+    conv.text = text;
+    conv.len = len;
+    conv_lex(&conv);
+    conv_find_tables(&conv);
+    MacroUse *uses;
+    size_t nuses = conv_macro_uses(&conv, &uses);
+    if (!nuses)
+        return convert_once(c, text, len, out_len, stats, NULL);
+    size_t mark = c->diagnostics.len;
+    for (size_t k = 0; k < nuses; k++)
+        uses[k].expand = true;
+    size_t elen;
+    const char *expanded = conv_expand_uses(&conv, uses, nuses, false, &elen);
+    Pass first = {0};
+    ConvertStats quiet = {0};
+    convert_once(c, expanded, elen, &elen, &quiet, &first);
+    sb_setlen(&c->diagnostics, mark);
+    /* the reasons of the functions the uses define */
+    size_t nwhy = 0;
+    for (size_t k = 0; k < first.nleft; k++)
+        for (size_t u = 0; u < nuses; u++)
+            for (size_t j = 0; j < uses[u].nfuncs; j++)
+                if (!strcmp(uses[u].funcs[j], first.left[k].func)) {
+                    first.left[nwhy++] = first.left[k];
+                    u = nuses - 1;
+                    break;
+                }
+    first.nleft = nwhy;
+    for (size_t k = 0; k < nuses; k++)
+        for (size_t j = 0; j < uses[k].nfuncs; j++)
+            if (!pass_converted(&first, uses[k].funcs[j]))
+                uses[k].expand = false;
+    for (;;) {
+        Pass pass = {first.left, first.nleft, NULL, 0, NULL, 0};
+        ConvertStats these = {0};
+        const char *in = conv_expand_uses(&conv, uses, nuses, true, &elen);
+        const char *out = convert_once(c, in, elen, out_len, &these, &pass);
+        bool taken_back = false;
+        for (size_t k = 0; k < nuses; k++)
+            for (size_t j = 0; uses[k].expand && j < uses[k].nfuncs; j++)
+                if (!pass_converted(&pass, uses[k].funcs[j])) {
+                    uses[k].expand = false;
+                    taken_back = true;
+                }
+        if (!taken_back) {
+            if (stats) {
+                stats->converted += these.converted;
+                for (size_t k = 0; k < CONVERT_NREASONS; k++)
+                    stats->refused[k] += these.refused[k];
+            }
+            if (out == in && in != text) {
+                /* nothing converted: the file as it was */
+                *out_len = len;
+                return text;
+            }
+            return out;
+        }
+        sb_setlen(&c->diagnostics, mark);
+    }
 }

@@ -53,8 +53,28 @@ typedef struct Table {
     Owner owner;               /* module == NULL: none found */
 } Table;
 
+/* What one pass of the conversion learnt of the functions: in, the
+   refusals of an earlier pass over the macros' expansions (a function a
+   macro defines and that was left there is left for that reason); out,
+   the functions converted (their C names). */
+typedef struct PassRefusal {
+    const char *func;
+    ConvertRefusal why;
+    const char *text;
+} PassRefusal;
+
+typedef struct Pass {
+    const PassRefusal *refusals;
+    size_t nrefusals;
+    PassRefusal *left;         /* out: the functions left, with why */
+    size_t nleft;
+    const char **converted;
+    size_t nconverted;
+} Pass;
+
 typedef struct Conv {
     Clinic *c;
+    const Pass *earlier;       /* NULL: none */
     const char *text;
     size_t len;
     Tok *toks;
@@ -124,6 +144,8 @@ typedef struct Func {
     enum { FL_VARARGS, FL_KEYWORDS, FL_O, FL_NOARGS } flags;
     int name_tok, decl_start, lparen, rparen, body_open, body_close;
     const char *self_name, *self_type, *arg_name, *kwds_name;
+    const char *o_pyname;      /* METH_O's argument in a hand-written
+                                  signature; NULL: its C name */
     bool self_unused;
     bool class_method;         /* METH_CLASS: @classmethod */
     Decl decls[MAX_DECLS];
@@ -161,6 +183,24 @@ size_t ctok_split(const Conv *cv, int from, int to, int *fields, int *ends,
 int ctok_count_ident(const Conv *cv, const char *name);
 /* The text of tokens [from, to) joined by single spaces. */
 char *ctok_join(const Conv *cv, int from, int to);
+
+/* convert_macro.c: a top-level use of a function-like macro the file
+   defines whose expansion defines functions a table registers */
+typedef struct MacroUse {
+    size_t start, end;         /* the name to the ")" */
+    int define_tok;
+    const char *macro;
+    const char *expansion;
+    const char **funcs;        /* the registered functions it defines */
+    size_t nfuncs;
+    bool expand;
+} MacroUse;
+
+size_t conv_macro_uses(Conv *cv, MacroUse **uses);
+/* The text with the uses whose expand is set written out; with
+   drop_defines, a #define whose uses are all written out goes. */
+const char *conv_expand_uses(const Conv *cv, const MacroUse *uses, size_t n,
+                             bool drop_defines, size_t *out_len);
 
 /* convert_find.c */
 void conv_find_tables(Conv *cv);

@@ -334,9 +334,16 @@ bool find_definition(Func *f)
                 strstr(ctok_str(cv, i), name))
                 return refuse(f, REFUSE_HIDDEN_CALL, "%s is defined by a "
                               "macro", name);
-        if (pasted_by_macro(cv, name))
+        if (pasted_by_macro(cv, name)) {
+            /* where a macro's use was written out, why it was left */
+            for (size_t k = 0; cv->earlier && k < cv->earlier->nrefusals; k++)
+                if (!strcmp(cv->earlier->refusals[k].func, name))
+                    return refuse(f, cv->earlier->refusals[k].why,
+                                  "%s (in a macro's expansion)",
+                                  cv->earlier->refusals[k].text);
             return refuse(f, REFUSE_HIDDEN_CALL, "%s is defined by a macro "
                           "that pastes its name", name);
+        }
         return refuse(f, REFUSE_ELSEWHERE, "%s is not defined in this file",
                       name);
     }
@@ -363,8 +370,14 @@ bool find_definition(Func *f)
     while (i > 0 && (ctok_ident(cv, i - 1, "static") ||
                      ctok_ident(cv, i - 1, "inline")))
         i--;
+    /* after a statement, or a macro's use at the top level
+       ("FUNC2(atan2, m_atan2, "...")" ends in its ")") */
+    bool after_use = i > 1 && ctok_is(cv, i - 1, ")") &&
+                     cv->toks[i - 1].match > 0 &&
+                     cv->toks[cv->toks[i - 1].match - 1].kind == TK_IDENT &&
+                     cv->toks[cv->toks[i - 1].match - 1].depth == 0;
     if (i > 0 && !(cv->toks[i - 1].kind == TK_PP || ctok_is(cv, i - 1, ";") ||
-                   ctok_is(cv, i - 1, "}")))
+                   ctok_is(cv, i - 1, "}") || after_use))
         return refuse(f, REFUSE_SHAPE, "%s's declaration has more than "
                       "static and PyObject *", name);
     f->decl_start = i;
@@ -422,6 +435,42 @@ bool find_definition(Func *f)
 
 /* ---- the docstring --------------------------------------------------------- */
 
+/* The one parameter a hand-written signature names, after its "("
+("x", "$module, x, /"): what METH_O's argument is called; NULL when it
+   names none or more than one. */
+static const char *signature_parameter(Arena *a, const char *p)
+{
+    const char *close = strchr(p, ')');
+    const char *nl = strchr(p, '\n');
+    if (!close || (nl && nl < close))
+        return NULL;
+    const char *found = NULL;
+    size_t found_len = 0;
+    while (p < close) {
+        const char *e = memchr(p, ',', (size_t)(close - p));
+        if (!e)
+            e = close;
+        const char *s = p, *t = e;
+        while (s < t && *s == ' ')
+            s++;
+        while (t > s && t[-1] == ' ')
+            t--;
+        if (t > s && *s != '$' && !(t - s == 1 && *s == '/')) {
+            if (found)
+                return NULL;
+            found = s;
+            found_len = (size_t)(t - s);
+        }
+        p = e + 1;
+    }
+    if (!found)
+        return NULL;
+    char *name = arena_strndup(a, found, found_len);
+    if (!text_is_legal_py_identifier(name) || in_list(python_keywords, name))
+        return NULL;
+    return name;
+}
+
 /* The paragraph at p runs over more lines than one. */
 static bool multi_line_paragraph(const char *p)
 {
@@ -471,6 +520,8 @@ bool read_docstring(Func *f)
        "name(...) -> ..." */
     size_t plen = strlen(e->pyname);
     if (!strncmp(doc, e->pyname, plen) && doc[plen] == '(') {
+        if (f->flags == FL_O)
+            f->o_pyname = signature_parameter(cv->c->arena, doc + plen + 1);
         const char *dashes = strstr(doc, "\n--\n\n");
         const char *para = strstr(doc, "\n\n");
         const char *nl = strchr(doc, '\n');

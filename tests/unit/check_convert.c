@@ -489,27 +489,72 @@ START_TEST(test_aliases)
 }
 END_TEST
 
-/* A function a macro pastes together is the file's, not another's. */
+/* A function a macro of the file defines, at a use of the macro at the
+   top level: the use written out as the preprocessor expands it ("##",
+   "#", the arguments) and converted; a use whose function is left stays
+   as it is, with the reason its expansion gave; a function no use
+   defines is the file's, not another's. */
 START_TEST(test_pasted_by_macro)
 {
     const char *src =
         "#include \"Python.h\"\n"
-        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *a) \\\n"
-        "    { return Py_NewRef(a); }\n"
-        "FUNC(f)\n"
+        "#define FUNC(name, doc) static PyObject *m_ ## name(PyObject *m, PyObject *a) \\\n"
+        "    { return PyUnicode_FromString(#name); } \\\n"
+        "    PyDoc_STRVAR(m_##name##_doc, doc);\n"
+        "FUNC(g, \"Two\\nlines.\")\n"
+        "FUNC(f, \"f($module, x, /)\\n--\\n\\nReturn x.\")\n"
         "static PyMethodDef methods[] = {\n"
-        "    {\"f\", m_f, METH_O, \"Doc.\"},\n"
-        "    {\"g\", m_g, METH_O, \"Doc.\"},\n"
+        "    {\"f\", m_f, METH_O, m_f_doc},\n"
+        "    {\"g\", m_g, METH_O, m_g_doc},\n"
+        "    {\"h\", m_h, METH_O, \"Doc.\"},\n"
         "    {NULL, NULL}\n};\n"
         "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
     ConvertStats stats = {0};
     char *notes;
     char *out = convert_source(src, &stats, &notes);
-    ck_assert_uint_eq(stats.converted, 0);
-    ck_assert_uint_eq(stats.refused[REFUSE_HIDDEN_CALL], 2);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
+    ck_assert_uint_eq(stats.refused[REFUSE_HIDDEN_CALL], 1);
     ck_assert_uint_eq(stats.refused[REFUSE_ELSEWHERE], 0);
-    ck_assert_msg(strstr(notes, "m_f is defined by a macro that pastes") != NULL,
+    ck_assert_msg(strstr(notes, "m_h is defined by a macro that pastes") != NULL,
                   "%s", notes);
+    ck_assert_msg(strstr(notes, "(in a macro's expansion)") != NULL, "%s", notes);
+    /* the use left, and the define it needs */
+    ck_assert_msg(strstr(out, "#define FUNC(name, doc)") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\nFUNC(g, \"Two\\nlines.\")\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.f\n\n    x as a: object\n    /\n\n"
+                         "Return x.\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "{ return PyUnicode_FromString(\"f\"); }\n") != NULL,
+                  "%s", out);
+    ck_assert_msg(strstr(out, "FUNC(f") == NULL, "%s", out);
+    free(out);
+    free(notes);
+
+    /* every use written out: the define goes */
+    const char *all =
+        "#include \"Python.h\"\n"
+        "#define FUNC(name) \\\n"
+        "    static PyObject * \\\n"
+        "    m_ ## name(PyObject *m, PyObject *Py_UNUSED(a)) \\\n"
+        "    { \\\n"
+        "        return PyUnicode_FromString(#name); \\\n"
+        "    }\n"
+        "\n"
+        "FUNC(f)\n"
+        "FUNC(g)\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_NOARGS, \"F.\"},\n"
+        "    {\"g\", m_g, METH_NOARGS, \"G.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(all, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_msg(strstr(out, "#define FUNC") == NULL, "%s", out);
+    ck_assert_msg(strstr(out, "#include \"Python.h\"\n\n/*[clinic input]\nmodule m\n")
+                  != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "]*/\n{\n    return PyUnicode_FromString(\"g\");\n}\n\n")
+                  != NULL, "%s", out);
     free(out);
     free(notes);
 }
