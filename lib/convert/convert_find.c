@@ -6,6 +6,7 @@
  * is spelled out is taken: an initialiser with a preprocessor line in it,
  * or a field that is not a plain name, names nothing.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/text.h"
@@ -234,6 +235,53 @@ static char *defined_string(const Conv *cv, const char *name)
     return NULL;
 }
 
+/* The same from a header the file includes ("#include "socketmodule.h"",
+   beside the file), as the compiler finds it first. */
+static char *included_string(const Conv *cv, const char *name)
+{
+    ClinicReadFn read = cv->c->options.read_file;
+    if (!read)
+        return NULL;
+    const char *slash = strrchr(cv->c->filename, '/');
+    size_t dirlen = slash ? (size_t)(slash - cv->c->filename) + 1 : 0;
+    for (int i = 0; i < cv->ntoks; i++) {
+        if (cv->toks[i].kind != TK_PP)
+            continue;
+        const char *p = cv->text + cv->toks[i].start;
+        const char *end = p + cv->toks[i].len;
+        p++;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (end - p < 8 || memcmp(p, "include", 7))
+            continue;
+        p += 7;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p >= end || *p != '"')
+            continue;
+        const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+        if (!q || q == p + 1 || memchr(p + 1, '/', (size_t)(q - p - 1)))
+            continue;
+        const char *path = arena_printf(cv->c->arena, "%.*s%.*s", (int)dirlen,
+                                        cv->c->filename, (int)(q - p - 1),
+                                        p + 1);
+        char *data;
+        size_t len;
+        if (read(cv->c->options.read_userdata, path, &data, &len))
+            continue;
+        Conv header = {0};
+        header.c = cv->c;
+        header.text = arena_strndup(cv->c->arena, data, len);
+        header.len = len;
+        free(data);
+        conv_lex(&header);
+        char *value = defined_string(&header, name);
+        if (value)
+            return value;
+    }
+    return NULL;
+}
+
 void conv_find_tables(Conv *cv)
 {
     size_t cap = 0;
@@ -290,6 +338,8 @@ void conv_find_tables(Conv *cv)
         char *modname = name >= 0 ? ctok_strings(cv, name, &end_name) : NULL;
         if (!modname && name >= 0 && cv->toks[name].kind == TK_IDENT)
             modname = defined_string(cv, ctok_str(cv, name));
+        if (!modname && name >= 0 && cv->toks[name].kind == TK_IDENT)
+            modname = included_string(cv, ctok_str(cv, name));
         if (!modname || !*modname || strchr(modname, '.'))
             continue;
         cv->module = modname;

@@ -5,6 +5,7 @@
  * text in memory.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -738,6 +739,52 @@ START_TEST(test_docstring_long_paragraph)
 }
 END_TEST
 
+/* The module's name a macro of a header beside the file gives. */
+static int read_header(void *userdata, const char *path, char **data,
+                       size_t *len)
+{
+    (void)userdata;
+    if (strcmp(path, "dir/mod.h")) {
+        errno = ENOENT;
+        return -1;
+    }
+    *data = strdup("#ifndef MOD_H\n#define MOD_H\n#define MOD_NAME \"_mod\"\n#endif\n");
+    *len = strlen(*data);
+    return 0;
+}
+
+START_TEST(test_module_name_in_header)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#include \"mod.h\"\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_O, \"A.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, MOD_NAME, NULL, -1, methods};\n";
+    for (int with_reader = 0; with_reader < 2; with_reader++) {
+        ClinicOptions o = {0};
+        o.convert = true;
+        if (with_reader)
+            o.read_file = read_header;
+        Clinic *c = clinic_new("dir/mod.c", &o);
+        ConvertStats stats = {0};
+        size_t len;
+        const char *out = convert_text(c, src, strlen(src), &len, &stats);
+        if (with_reader) {
+            ck_assert_msg(stats.converted == 1, "%s", c->diagnostics.buf);
+            ck_assert_msg(strstr(out, "module _mod\n") != NULL, "%s", out);
+            ck_assert_msg(strstr(out, "\n_mod.a\n") != NULL, "%s", out);
+        } else {
+            ck_assert_uint_eq(stats.refused[REFUSE_OWNER], 1);
+        }
+        clinic_free(c);
+    }
+}
+END_TEST
+
 /* METH_NOARGS's second parameter with a macro after its name ("PyObject
    *dummy UNUSED"): unused though the body names its type. */
 START_TEST(test_noargs_unused_macro)
@@ -791,6 +838,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_called);
     tcase_add_test(tc, test_noargs_unused_macro);
     tcase_add_test(tc, test_docstring_long_paragraph);
+    tcase_add_test(tc, test_module_name_in_header);
     suite_add_tcase(s, tc);
     return s;
 }
