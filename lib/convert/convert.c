@@ -514,6 +514,16 @@ static int type_definition(const Conv *cv, const char *name)
     return -1;
 }
 
+/* The first token at the top level that names the identifier (its
+   declaration or definition); -1: none (a header declares it). */
+static int top_level_mention(const Conv *cv, const char *name)
+{
+    for (int i = 0; i < cv->ntoks; i++)
+        if (cv->toks[i].depth == 0 && ctok_ident(cv, i, name))
+            return i;
+    return -1;
+}
+
 /* Can the type text, defined at token pos, be declared ahead?  Its
    declaration, and *tag_after the token an anonymous struct's tag goes
    after (-1: none); NULL: it cannot. */
@@ -647,6 +657,20 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
             for (size_t k = 0; k < f->nparams; k++)
                 types[ntypes++] = variable_type(f, f->params[k].decl,
                                                 f->params[k].dr);
+            /* the functions and type objects it names: declared before
+               the include (the first top-level mention) */
+            for (size_t k = 0; k < f->nparams; k++) {
+                int pos = f->params[k].named
+                    ? top_level_mention(cv, f->params[k].named) : -1;
+                if (pos > d->type_pos) {
+                    d->type_pos = pos;
+                    d->type_name = f->params[k].named;
+                }
+                if (pos > d->hard_pos) {
+                    d->hard_pos = pos;
+                    d->hard_name = f->params[k].named;
+                }
+            }
             for (size_t k = 0; k < ntypes; k++) {
                 const char *name = type_name(cv, types[k]);
                 int pos = name ? type_definition(cv, name) : -1;
@@ -740,9 +764,10 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
                  "before the file's own #include of the generated code",
                  d->full_name, reason_names[REFUSE_SHAPE], t->name);
         else
-            note(cv, d->line, "%s left as it is (%s): its type %s is defined "
-                 "after a method table the generated code must come "
-                 "before", d->full_name, reason_names[REFUSE_SHAPE],
+            note(cv, d->line, "%s left as it is (%s): %s, which its "
+                 "generated code names, is defined after a method table the "
+                 "generated code must come before", d->full_name,
+                 reason_names[REFUSE_SHAPE],
                  d->type_name ? d->type_name : "?");
     }
     /* a block before the file's own declaration of its module or class

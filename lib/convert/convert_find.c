@@ -6,6 +6,7 @@
  * is spelled out is taken: an initialiser with a preprocessor line in it,
  * or a field that is not a plain name, names nothing.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,6 +283,96 @@ static char *included_string(const Conv *cv, const char *name)
     return NULL;
 }
 
+/* The line of a clinic block that declares "module NAME" or "class NAME
+   ...": its text after the keyword and the name, or NULL. */
+static const char *declaration_of(const Conv *cv, const char *keyword,
+                                  const char *name)
+{
+    const char *line = arena_printf(cv->c->arena, "%s %s", keyword, name);
+    size_t n = strlen(line);
+    for (const char *p = cv->text; (p = strstr(p, line)) != NULL; p += n)
+        if ((p == cv->text || p[-1] == '\n') && (p[n] == '\n' || p[n] == ' '))
+            return p + n;
+    return NULL;
+}
+
+/* The owner of a table no PyModuleDef or type names, from the clinic
+   blocks of the file whose _METHODDEF it holds already: "_ctypes.POINTER
+   as create_pointer_type" puts CREATE_POINTER_TYPE_METHODDEF in a table
+   of the module _ctypes the file declares.  All of them must agree. */
+static void owner_from_blocks(Conv *cv, Table *t)
+{
+    Arena *a = cv->c->arena;
+    const char *owner = NULL;
+    for (int i = t->open + 1; i < t->close; i++) {
+        if (cv->toks[i].kind != TK_IDENT || cv->toks[i].depth != cv->toks[t->open].depth + 1)
+            continue;
+        const char *macro = ctok_str(cv, i);
+        size_t ml = strlen(macro);
+        if (ml <= 10 || strcmp(macro + ml - 10, "_METHODDEF"))
+            continue;
+        const char *found = NULL;
+        for (const char *p = cv->text; (p = strstr(p, "/*[clinic input]\n")) != NULL; ) {
+            p += 17;
+            /* the function's line: the first that declares nothing */
+            while (*p == '\n' || !strncmp(p, "module ", 7) ||
+                   !strncmp(p, "class ", 6) || *p == '@' || *p == '#')
+                p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != '\0');
+            size_t ln = strcspn(p, "\n");
+            char *line = arena_strndup(a, p, ln);
+            char *sp = strchr(line, ' ');
+            char *base;
+            if (sp) {
+                *sp = '\0';
+                const char *as = strstr(sp + 1, "as ");
+                base = as == sp + 1 ? arena_strndup(a, as + 3, strcspn(as + 3, " "))
+                                    : NULL;
+                if (!base && sp[1] != '-' && sp[1] != '=')
+                    continue;
+            } else {
+                base = NULL;
+            }
+            if (!base) {
+                base = arena_strdup(a, line);
+                for (char *q = base; *q; q++)
+                    if (*q == '.')
+                        *q = '_';
+            }
+            char *up = arena_printf(a, "%s_METHODDEF", base);
+            for (char *q = up; *q; q++)
+                *q = (char)toupper((unsigned char)*q);
+            if (!strcmp(up, macro)) {
+                found = line;
+                break;
+            }
+        }
+        if (!found || !strrchr(found, '.'))
+            return;
+        char *prefix = arena_strndup(a, found, (size_t)(strrchr(found, '.') - found));
+        if (owner && strcmp(owner, prefix))
+            return;
+        owner = prefix;
+    }
+    if (!owner)
+        return;
+    if (declaration_of(cv, "module", owner)) {
+        set_owner(t, owner, NULL, NULL);
+        return;
+    }
+    const char *rest = declaration_of(cv, "class", owner);
+    if (!rest)
+        return;
+    /* class NAME "TYPE" "TYPE_OBJECT" */
+    const char *q1 = strchr(rest, '"'), *q2 = q1 ? strchr(q1 + 1, '"') : NULL;
+    const char *q3 = q2 ? strchr(q2 + 1, '"') : NULL, *q4 = q3 ? strchr(q3 + 1, '"') : NULL;
+    const char *eol = strchr(rest, '\n');
+    const char *type_object = q4 && (!eol || q4 < eol)
+        ? arena_strndup(a, q3 + 1, (size_t)(q4 - q3 - 1)) : NULL;
+    const char *dot = strrchr(owner, '.');
+    set_owner(t, dot ? arena_strndup(a, owner, (size_t)(dot - owner)) : "",
+              dot ? dot + 1 : owner, type_object);
+}
+
 void conv_find_tables(Conv *cv)
 {
     size_t cap = 0;
@@ -429,4 +520,8 @@ void conv_find_tables(Conv *cv)
             break;
         }
     }
+
+    for (size_t k = 0; k < cv->ntables; k++)
+        if (!cv->tables[k].owner.module)
+            owner_from_blocks(cv, &cv->tables[k]);
 }

@@ -125,6 +125,8 @@ typedef struct Param {
     const char *converter;     /* the converter as written */
     const char *length_name;   /* s#: the length variable */
     const char *def;           /* the default as written; NULL: required */
+    const char *named;         /* O&'s function, O!'s type object: the
+                                  generated code names it */
     bool kwonly;
     Decl *decl;
     Declarator *dr;

@@ -941,11 +941,13 @@ static bool read_format(Func *f, const char *fmt, int *args, int *ends,
                       cv->toks[x + 1].kind == TK_IDENT))
                     return refuse(f, REFUSE_SHAPE, "O!'s type is not &NAME");
                 extra = arena_printf(a, "&%s", ctok_str(cv, x + 1));
+                pm->named = ctok_str(cv, x + 1);
             } else if (!strcmp(u->unit, "O&")) {
                 if (xe - x != 1 || cv->toks[x].kind != TK_IDENT)
                     return refuse(f, REFUSE_SHAPE, "O&'s converter is not a "
                                   "function name");
                 extra = ctok_str(cv, x);
+                pm->named = extra;
             } else {
                 extra = plain_c_string(f, x, xe);
                 if (!extra)

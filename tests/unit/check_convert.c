@@ -785,6 +785,90 @@ START_TEST(test_module_name_in_header)
 }
 END_TEST
 
+/* A table no PyModuleDef or type names belongs to the module or class
+   of the clinic functions whose _METHODDEF it holds already. */
+START_TEST(test_owner_from_blocks)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "/*[clinic input]\nmodule m\nclass m.C \"CObject *\" \"&C_Type\"\n"
+        "[clinic start generated code]*/\n\n"
+        "/*[clinic input]\nm.a as m_a_c\n\n[clinic start generated code]*/\n\n"
+        "/*[clinic input]\nm.C.x\n\n[clinic start generated code]*/\n\n"
+        "static PyObject *\nm_b(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyObject *\nc_y(CObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "PyMethodDef methods[] = {\n"
+        "    M_A_C_METHODDEF\n"
+        "    {\"b\", m_b, METH_O, \"B.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "PyMethodDef c_methods[] = {\n"
+        "    M_C_X_METHODDEF\n"
+        "    {\"y\", (PyCFunction)c_y, METH_NOARGS, \"Y.\"},\n"
+        "    {NULL, NULL}\n};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.b\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.C.y\n") != NULL, "%s", out);
+    free(out);
+    free(notes);
+
+    /* two owners in one table: none */
+    char *mixed = malloc(strlen(src) + 32);
+    const char *cut = strstr(src, "    M_A_C_METHODDEF\n");
+    sprintf(mixed, "%.*s    M_C_X_METHODDEF\n%s", (int)(cut - src), src, cut);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(mixed, &stats, &notes);
+    ck_assert_msg(stats.refused[REFUSE_OWNER] == 1 && stats.converted == 1, "%s", notes);
+    free(out);
+    free(notes);
+    free(mixed);
+}
+END_TEST
+
+/* O&'s function is named by the generated code: defined after the
+   file's own include of it, the function is left; declared before, it
+   is converted. */
+START_TEST(test_converter_before_include)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "DECL"
+        "#include \"clinic/m.c.h\"\n\n"
+        "static int\nconv(PyObject *o, void *p)\n{\n    *(int *)p = 1;\n    return 1;\n}\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *args)\n"
+        "{\n    int x;\n    if (!PyArg_ParseTuple(args, \"O&\", conv, &x))\n"
+        "        return NULL;\n    return PyLong_FromLong(x);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_VARARGS, \"A.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    for (int declared = 0; declared < 2; declared++) {
+        const char *decl = declared ? "static int conv(PyObject *, void *);\n" : "";
+        char *text = malloc(strlen(src) + strlen(decl) + 1);
+        const char *at = strstr(src, "DECL");
+        sprintf(text, "%.*s%s%s", (int)(at - src), src, decl, at + 4);
+        ConvertStats stats = {0};
+        char *notes;
+        char *out = convert_source(text, &stats, &notes);
+        if (declared) {
+            ck_assert_msg(stats.converted == 1, "%s", notes);
+        } else {
+            ck_assert_uint_eq(stats.converted, 0);
+            ck_assert_msg(strstr(notes, "conv, which its generated code names") != NULL,
+                          "%s", notes);
+            ck_assert_str_eq(out, text);
+        }
+        free(out);
+        free(notes);
+        free(text);
+    }
+}
+END_TEST
+
 /* METH_NOARGS's second parameter with a macro after its name ("PyObject
    *dummy UNUSED"): unused though the body names its type. */
 START_TEST(test_noargs_unused_macro)
@@ -839,6 +923,8 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_noargs_unused_macro);
     tcase_add_test(tc, test_docstring_long_paragraph);
     tcase_add_test(tc, test_module_name_in_header);
+    tcase_add_test(tc, test_owner_from_blocks);
+    tcase_add_test(tc, test_converter_before_include);
     suite_add_tcase(s, tc);
     return s;
 }
