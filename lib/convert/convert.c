@@ -450,6 +450,7 @@ typedef struct Done {
     size_t table;
     const char *full_name;
     const char *func;          /* its C name */
+    const char *doc_header, *doc_var;  /* its docstring's, in a header */
     int line;
     bool dropped;
     const char *type_name;     /* of its types, the one defined last */
@@ -642,6 +643,8 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
             d->table = ti;
             d->full_name = f->full_name;
             d->func = e->func;
+            d->doc_header = f->doc_header;
+            d->doc_var = f->doc_var;
             d->line = f->line;
             d->dropped = false;
             d->type_name = d->hard_name = NULL;
@@ -837,6 +840,41 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
         stats->converted += converted;
         for (size_t k = 0; k < CONVERT_NREASONS; k++)
             stats->refused[k] += refused[k];
+    }
+    /* the docstrings taken from a header that nothing names now: the
+       header is not the file's to change; the note says what to drop */
+    for (size_t k = 0; k < ndone; k++) {
+        if (done[k].dropped || !done[k].doc_header)
+            continue;
+        bool first = true;
+        for (size_t j = 0; j < k; j++)
+            if (!done[j].dropped && done[j].doc_header &&
+                !strcmp(done[j].doc_header, done[k].doc_header))
+                first = false;
+        if (!first)
+            continue;
+        StrBuf vars = STRBUF_INIT;
+        for (size_t j = k; j < ndone; j++) {
+            if (done[j].dropped || !done[j].doc_header ||
+                strcmp(done[j].doc_header, done[k].doc_header))
+                continue;
+            size_t naming = 0;
+            bool listed = false;
+            for (size_t i = k; i < ndone; i++)
+                if (!done[i].dropped && done[i].doc_var &&
+                    !strcmp(done[i].doc_var, done[j].doc_var)) {
+                    naming++;
+                    if (i < j)
+                        listed = true;
+                }
+            if (!listed && (int)naming == ctok_count_ident(cv, done[j].doc_var))
+                sb_addf(&vars, "%s%s", vars.len ? ", " : "", done[j].doc_var);
+        }
+        if (vars.len)
+            sb_addf(&c->diagnostics, "%s: note: convert: the docstrings the "
+                    "converted functions took from %s are named by nothing "
+                    "now: %s\n", c->filename, done[k].doc_header, vars.buf);
+        sb_free(&vars);
     }
     if (considered) {
         StrBuf sum = STRBUF_INIT;

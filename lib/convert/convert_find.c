@@ -236,15 +236,21 @@ static char *defined_string(const Conv *cv, const char *name)
     return NULL;
 }
 
-/* The same from a header the file includes ("#include "socketmodule.h"",
-   beside the file), as the compiler finds it first. */
-static char *included_string(const Conv *cv, const char *name)
+/* The headers the file includes with quotes from beside it
+   ("#include "socketmodule.h""), as the compiler finds them first, read
+   through the library's reader and lexed once. */
+void conv_read_headers(Conv *cv)
 {
+    if (cv->headers_read)
+        return;
+    cv->headers_read = true;
     ClinicReadFn read = cv->c->options.read_file;
     if (!read)
-        return NULL;
+        return;
+    Arena *a = cv->c->arena;
     const char *slash = strrchr(cv->c->filename, '/');
     size_t dirlen = slash ? (size_t)(slash - cv->c->filename) + 1 : 0;
+    size_t cap = 0;
     for (int i = 0; i < cv->ntoks; i++) {
         if (cv->toks[i].kind != TK_PP)
             continue;
@@ -263,20 +269,39 @@ static char *included_string(const Conv *cv, const char *name)
         const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
         if (!q || q == p + 1 || memchr(p + 1, '/', (size_t)(q - p - 1)))
             continue;
-        const char *path = arena_printf(cv->c->arena, "%.*s%.*s", (int)dirlen,
+        const char *path = arena_printf(a, "%.*s%.*s", (int)dirlen,
                                         cv->c->filename, (int)(q - p - 1),
                                         p + 1);
         char *data;
         size_t len;
         if (read(cv->c->options.read_userdata, path, &data, &len))
             continue;
-        Conv header = {0};
-        header.c = cv->c;
-        header.text = arena_strndup(cv->c->arena, data, len);
-        header.len = len;
+        Conv *h = arena_new_of(a, Conv);
+        memset(h, 0, sizeof *h);
+        h->c = cv->c;
+        h->text = arena_strndup(a, data, len);
+        h->len = len;
+        h->path = arena_strndup(a, p + 1, (size_t)(q - p - 1));
         free(data);
-        conv_lex(&header);
-        char *value = defined_string(&header, name);
+        conv_lex(h);
+        if (cv->nheaders == cap) {
+            size_t nc = cap ? 2 * cap : 4;
+            Conv **nh = arena_array_of(a, Conv *, nc);
+            if (cv->nheaders)
+                memcpy(nh, cv->headers, cv->nheaders * sizeof *nh);
+            cv->headers = nh;
+            cap = nc;
+        }
+        cv->headers[cv->nheaders++] = h;
+    }
+}
+
+/* The same from a header the file includes. */
+static char *included_string(Conv *cv, const char *name)
+{
+    conv_read_headers(cv);
+    for (size_t k = 0; k < cv->nheaders; k++) {
+        char *value = defined_string(cv->headers[k], name);
         if (value)
             return value;
     }

@@ -82,6 +82,10 @@ typedef struct Conv {
     Table *tables;
     size_t ntables;
     const char *module;        /* from the PyModuleDef; NULL: none */
+    const char *path;          /* a header's name as the file includes it */
+    struct Conv **headers;     /* conv_read_headers() */
+    size_t nheaders;
+    bool headers_read;
 } Conv;
 
 #define MAX_PARAMS 64
@@ -156,6 +160,9 @@ typedef struct Func {
     Param params[MAX_PARAMS];
     size_t nparams, npositional_only;
     const char *doc;
+    const char *doc_header;    /* the header whose PyDoc_STRVAR it is;
+                                  NULL: the file's */
+    const char *doc_var;       /* its variable there */
     int docvar_tok;            /* the PyDoc_STRVAR to remove; -1: none */
     int docvar_shared;         /* one other entries name too; -1: none */
     int kwlist_decl_from, kwlist_decl_semi;   /* file-scope kwlist to drop */
@@ -206,6 +213,7 @@ const char *conv_expand_uses(const Conv *cv, const MacroUse *uses, size_t n,
 
 /* convert_find.c */
 void conv_find_tables(Conv *cv);
+void conv_read_headers(Conv *cv);
 
 /* convert_read.c: what the function is */
 bool refuse(Func *f, ConvertRefusal why, const char *fmt, ...)

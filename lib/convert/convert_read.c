@@ -435,6 +435,17 @@ bool find_definition(Func *f)
 
 /* ---- the docstring --------------------------------------------------------- */
 
+/* The token of "PyDoc_STRVAR(name, ..." at the top level; -1: none. */
+static int docstring_variable(const Conv *cv, const char *name)
+{
+    for (int i = 0; i + 4 < cv->ntoks; i++)
+        if (cv->toks[i].depth == 0 && ctok_ident(cv, i, "PyDoc_STRVAR") &&
+            ctok_is(cv, i + 1, "(") && ctok_is(cv, i + 2, name) &&
+            ctok_is(cv, i + 3, ","))
+            return i;
+    return -1;
+}
+
 /* The one parameter a hand-written signature names, after its "("
 ("x", "$module, x, /"): what METH_O's argument is called; NULL when it
    names none or more than one. */
@@ -498,19 +509,35 @@ bool read_docstring(Func *f)
         if (doc && !(ctok_is(cv, end, ")") && end + 1 == to))
             doc = NULL;
     } else if (to - from == 1 && cv->toks[from].kind == TK_IDENT) {
-        for (int i = 0; i + 4 < cv->ntoks; i++) {
-            if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, "PyDoc_STRVAR") ||
-                !ctok_is(cv, i + 1, "(") || !ctok_is(cv, i + 2, ctok_str(cv, from)) ||
-                !ctok_is(cv, i + 3, ","))
-                continue;
+        const char *var = ctok_str(cv, from);
+        int i = docstring_variable(cv, var);
+        if (i >= 0) {
             doc = ctok_strings(cv, i + 4, &end);
             if (doc && !(ctok_is(cv, end, ")") && ctok_is(cv, end + 1, ";")))
                 doc = NULL;
-            else if (doc && ctok_count_ident(cv, ctok_str(cv, from)) == 2)
+            else if (doc && ctok_count_ident(cv, var) == 2)
                 f->docvar_tok = i;
             else if (doc)
                 f->docvar_shared = i;
-            break;
+        } else {
+            /* a header beside the file defines it: the text is taken,
+               the header stays as it is */
+            conv_read_headers(cv);
+            for (size_t k = 0; !doc && k < cv->nheaders; k++) {
+                Conv *h = cv->headers[k];
+                i = docstring_variable(h, var);
+                if (i < 0)
+                    continue;
+                doc = ctok_strings(h, i + 4, &end);
+                if (!doc || !(ctok_is(h, end, ")") &&
+                              (ctok_is(h, end + 1, ";") || end + 1 == h->ntoks ||
+                               h->toks[end + 1].kind == TK_PP ||
+                               ctok_ident(h, end + 1, "PyDoc_STRVAR"))))
+                    return refuse(f, REFUSE_DOCSTRING, "the docstring %s in %s "
+                                  "is not a plain string literal", var, h->path);
+                f->doc_header = h->path;
+                f->doc_var = var;
+            }
         }
     }
     if (!doc)

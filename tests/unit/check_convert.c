@@ -748,7 +748,9 @@ static int read_header(void *userdata, const char *path, char **data,
         errno = ENOENT;
         return -1;
     }
-    *data = strdup("#ifndef MOD_H\n#define MOD_H\n#define MOD_NAME \"_mod\"\n#endif\n");
+    *data = strdup("#ifndef MOD_H\n#define MOD_H\n#define MOD_NAME \"_mod\"\n"
+                   "PyDoc_STRVAR(doc_b, \"b($module, /)\\n--\\n\\nB from the header.\");\n"
+                   "PyDoc_STRVAR(doc_c, \"C from\\nthe header.\");\n#endif\n");
     *len = strlen(*data);
     return 0;
 }
@@ -760,8 +762,14 @@ START_TEST(test_module_name_in_header)
         "#include \"mod.h\"\n"
         "static PyObject *\nm_a(PyObject *m, PyObject *x)\n"
         "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyObject *\nm_b(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyObject *\nm_c(PyObject *m, PyObject *Py_UNUSED(x))\n"
+        "{\n    return Py_NewRef(m);\n}\n\n"
         "static PyMethodDef methods[] = {\n"
         "    {\"a\", m_a, METH_O, \"A.\"},\n"
+        "    {\"b\", m_b, METH_O, doc_b},\n"
+        "    {\"c\", (PyCFunction)m_c, METH_NOARGS, doc_c},\n"
         "    {NULL, NULL}\n};\n"
         "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, MOD_NAME, NULL, -1, methods};\n";
     for (int with_reader = 0; with_reader < 2; with_reader++) {
@@ -774,11 +782,18 @@ START_TEST(test_module_name_in_header)
         size_t len;
         const char *out = convert_text(c, src, strlen(src), &len, &stats);
         if (with_reader) {
-            ck_assert_msg(stats.converted == 1, "%s", c->diagnostics.buf);
+            ck_assert_msg(stats.converted == 2, "%s", c->diagnostics.buf);
+            ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
+            /* the header's docstring taken, the header named */
+            ck_assert_msg(strstr(out, "\n_mod.b\n\n    x: object\n    /\n\nB from the header.\n") != NULL,
+                          "%s", out);
+            ck_assert_msg(strstr(c->diagnostics.buf, "took from mod.h are named "
+                                 "by nothing now: doc_b\n") != NULL,
+                          "%s", c->diagnostics.buf);
             ck_assert_msg(strstr(out, "module _mod\n") != NULL, "%s", out);
             ck_assert_msg(strstr(out, "\n_mod.a\n") != NULL, "%s", out);
         } else {
-            ck_assert_uint_eq(stats.refused[REFUSE_OWNER], 1);
+            ck_assert_uint_eq(stats.refused[REFUSE_OWNER], 3);
         }
         clinic_free(c);
     }
