@@ -267,7 +267,13 @@ void conv_read_headers(Conv *cv)
         if (p >= end || *p != '"')
             continue;
         const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
-        if (!q || q == p + 1 || memchr(p + 1, '/', (size_t)(q - p - 1)))
+        if (!q || q == p + 1 || p[1] == '/')
+            continue;
+        bool up = false;
+        for (const char *d = p + 1; d + 1 < q; d++)
+            if (d[0] == '.' && d[1] == '.')
+                up = true;
+        if (up)
             continue;
         const char *path = arena_printf(a, "%.*s%.*s", (int)dirlen,
                                         cv->c->filename, (int)(q - p - 1),

@@ -173,6 +173,17 @@ static bool noargs_parameter_unused(Func *f, int from, int to)
     return true;
 }
 
+/* The text defines the function at its top level. */
+static bool defines_function(const Conv *cv, const char *name)
+{
+    for (int i = 0; i + 1 < cv->ntoks; i++)
+        if (cv->toks[i].depth == 0 && ctok_ident(cv, i, name) &&
+            ctok_is(cv, i + 1, "(") && cv->toks[i + 1].match > 0 &&
+            ctok_is(cv, cv->toks[i + 1].match + 1, "{"))
+            return true;
+    return false;
+}
+
 /* A file-level macro pastes the name together ("math_##name"): the
    fragment before or after a "##" begins or ends it. */
 static bool pasted_by_macro(const Conv *cv, const char *name)
@@ -334,6 +345,12 @@ bool find_definition(Func *f)
                 strstr(ctok_str(cv, i), name))
                 return refuse(f, REFUSE_HIDDEN_CALL, "%s is defined by a "
                               "macro", name);
+        /* a header beside the file defines it (stringlib's) */
+        conv_read_headers(cv);
+        for (size_t k = 0; k < cv->nheaders; k++)
+            if (defines_function(cv->headers[k], name))
+                return refuse(f, REFUSE_ELSEWHERE, "%s is defined in %s",
+                              name, cv->headers[k]->path);
         if (pasted_by_macro(cv, name)) {
             /* where a macro's use was written out, why it was left */
             for (size_t k = 0; cv->earlier && k < cv->earlier->nrefusals; k++)

@@ -750,7 +750,9 @@ static int read_header(void *userdata, const char *path, char **data,
     }
     *data = strdup("#ifndef MOD_H\n#define MOD_H\n#define MOD_NAME \"_mod\"\n"
                    "PyDoc_STRVAR(doc_b, \"b($module, /)\\n--\\n\\nB from the header.\");\n"
-                   "PyDoc_STRVAR(doc_c, \"C from\\nthe header.\");\n#endif\n");
+                   "PyDoc_STRVAR(doc_c, \"C from\\nthe header.\");\n"
+                   "static PyObject *\nm_h(PyObject *m, PyObject *x)\n{\n    return x;\n}\n"
+                   "#endif\n");
     *len = strlen(*data);
     return 0;
 }
@@ -770,6 +772,7 @@ START_TEST(test_module_name_in_header)
         "    {\"a\", m_a, METH_O, \"A.\"},\n"
         "    {\"b\", m_b, METH_O, doc_b},\n"
         "    {\"c\", (PyCFunction)m_c, METH_NOARGS, doc_c},\n"
+        "    {\"h\", m_h, METH_O, \"H.\"},\n"
         "    {NULL, NULL}\n};\n"
         "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, MOD_NAME, NULL, -1, methods};\n";
     for (int with_reader = 0; with_reader < 2; with_reader++) {
@@ -784,6 +787,10 @@ START_TEST(test_module_name_in_header)
         if (with_reader) {
             ck_assert_msg(stats.converted == 2, "%s", c->diagnostics.buf);
             ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
+            /* a function the header defines is the header's */
+            ck_assert_uint_eq(stats.refused[REFUSE_ELSEWHERE], 1);
+            ck_assert_msg(strstr(c->diagnostics.buf, "m_h is defined in mod.h") != NULL,
+                          "%s", c->diagnostics.buf);
             /* the header's docstring taken, the header named */
             ck_assert_msg(strstr(out, "\n_mod.b\n\n    x: object\n    /\n\nB from the header.\n") != NULL,
                           "%s", out);
@@ -793,7 +800,7 @@ START_TEST(test_module_name_in_header)
             ck_assert_msg(strstr(out, "module _mod\n") != NULL, "%s", out);
             ck_assert_msg(strstr(out, "\n_mod.a\n") != NULL, "%s", out);
         } else {
-            ck_assert_uint_eq(stats.refused[REFUSE_OWNER], 3);
+            ck_assert_uint_eq(stats.refused[REFUSE_OWNER], 4);
         }
         clinic_free(c);
     }
