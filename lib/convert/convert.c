@@ -459,7 +459,8 @@ typedef struct Done {
     int hard_pos;
     int docvar_shared;         /* its entry's PyDoc_STRVAR others name */
     int first_call;            /* a call the include must precede; -1 */
-    size_t ahead[MAX_PARAMS + 1];   /* its types that can be, in aheads[] */
+    size_t ahead[2 * MAX_PARAMS + 1];   /* its types and functions that
+                                          can be, in aheads[] */
     size_t nahead;
 } Done;
 
@@ -523,6 +524,47 @@ static int top_level_mention(const Conv *cv, const char *name)
         if (cv->toks[i].depth == 0 && ctok_ident(cv, i, name))
             return i;
     return -1;
+}
+
+/* The prototype of the function whose definition names it at token
+   pos ("static int conv(PyObject *o, void *p);", its blanks made single
+   spaces); NULL when pos is no function's definition. */
+static const char *prototype_of(Conv *cv, int pos)
+{
+    if (!ctok_is(cv, pos + 1, "(") || cv->toks[pos + 1].match < 0)
+        return NULL;
+    int close = cv->toks[pos + 1].match;
+    if (!ctok_is(cv, close + 1, "{"))
+        return NULL;
+    int start = pos;
+    while (start > 0 && cv->toks[start - 1].kind != TK_PP &&
+           !ctok_is(cv, start - 1, ";") && !ctok_is(cv, start - 1, "}"))
+        start--;
+    if (start == pos)
+        return NULL;
+    for (int i = start; i <= close; i++)
+        if (cv->toks[i].kind == TK_PP)
+            return NULL;
+    StrBuf sb = STRBUF_INIT;
+    const char *p = cv->text + cv->toks[start].start;
+    const char *end = cv->text + ctok_end(cv, close);
+    bool blank = false;
+    for (; p < end; p++) {
+        if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+            sb_free(&sb);
+            return NULL;      /* a comment: not made one line */
+        }
+        if (*p == ' ' || *p == '\t' || *p == '\n') {
+            blank = true;
+            continue;
+        }
+        if (blank && sb.len && sb.buf[sb.len - 1] != '(' && *p != ')' && *p != ',')
+            sb_addc(&sb, ' ');
+        blank = false;
+        sb_addc(&sb, *p);
+    }
+    sb_addc(&sb, ';');
+    return sb_take(&sb, cv->c->arena);
 }
 
 /* Can the type text, defined at token pos, be declared ahead?  Its
@@ -599,7 +641,7 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
     Done *done = arena_array_of(a, Done, nentries ? nentries : 1);
     size_t ndone = 0;
     Ahead *aheads = arena_array_of(a, Ahead,
-                                   nentries ? nentries * (MAX_PARAMS + 1) : 1);
+                                   nentries ? nentries * (2 * MAX_PARAMS + 1) : 1);
     size_t naheads = 0;
     if (pass) {
         pass->left = arena_array_of(a, PassRefusal, nentries ? nentries : 1);
@@ -663,16 +705,28 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
             /* the functions and type objects it names: declared before
                the include (the first top-level mention) */
             for (size_t k = 0; k < f->nparams; k++) {
-                int pos = f->params[k].named
-                    ? top_level_mention(cv, f->params[k].named) : -1;
+                const char *name = f->params[k].named;
+                int pos = name ? top_level_mention(cv, name) : -1;
                 if (pos > d->type_pos) {
                     d->type_pos = pos;
-                    d->type_name = f->params[k].named;
+                    d->type_name = name;
                 }
-                if (pos > d->hard_pos) {
-                    d->hard_pos = pos;
-                    d->hard_name = f->params[k].named;
+                /* a function defined there is declared ahead by its
+                   prototype */
+                const char *proto = pos >= 0 ? prototype_of(cv, pos) : NULL;
+                if (!proto) {
+                    if (pos > d->hard_pos) {
+                        d->hard_pos = pos;
+                        d->hard_name = name;
+                    }
+                    continue;
                 }
+                size_t h = 0;
+                while (h < naheads && strcmp(aheads[h].name, name))
+                    h++;
+                if (h == naheads)
+                    aheads[naheads++] = (Ahead){name, pos, proto, -1, false};
+                d->ahead[d->nahead++] = h;
             }
             for (size_t k = 0; k < ntypes; k++) {
                 const char *name = type_name(cv, types[k]);

@@ -125,6 +125,37 @@ const char *type_text(Conv *cv, int from, int to, int stars)
     return sb_take(&sb, cv->c->arena);
 }
 
+static bool read_c_parameter(Func *f, int from, int to, const char **type,
+                             const char **name, bool *unused);
+
+/* O&'s function, when the file declares it, takes a void * or a pointer
+   to the variable's type: the generated code passes the variable's
+   address to it as a typed call, not through "...". */
+static bool converter_takes(Func *f, const char *conv, const char *type)
+{
+    Conv *cv = f->cv;
+    for (int i = 0; i + 1 < cv->ntoks; i++) {
+        if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, conv) ||
+            !ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0)
+            continue;
+        int close = cv->toks[i + 1].match;
+        if (!ctok_is(cv, close + 1, "{") && !ctok_is(cv, close + 1, ";"))
+            continue;
+        int fields[4], ends[4];
+        if (ctok_split(cv, i + 2, close, fields, ends, 4) != 2)
+            return false;
+        const char *ptype, *pname;
+        bool unused;
+        if (!read_c_parameter(f, fields[1], ends[1], &ptype, &pname, &unused))
+            return false;
+        const char *want = arena_printf(cv->c->arena, "%s%s", type,
+                                        type[strlen(type) - 1] == '*' ? "*"
+                                                                      : " *");
+        return !strcmp(ptype, "void *") || !strcmp(ptype, want);
+    }
+    return true;   /* a header declares it */
+}
+
 /* A parameter "TYPE *name" or "TYPE *Py_UNUSED(name)". */
 static bool read_c_parameter(Func *f, int from, int to, const char **type,
                              const char **name, bool *unused)
@@ -284,6 +315,14 @@ static bool read_aliases(Func *f, int uses)
     return true;
 }
 
+/* The identifier at i is a struct, union or enum tag. */
+static bool is_tag(const Conv *cv, int i)
+{
+    return i > 0 && (ctok_ident(cv, i - 1, "struct") ||
+                     ctok_ident(cv, i - 1, "union") ||
+                     ctok_ident(cv, i - 1, "enum"));
+}
+
 /* A METH_O or METH_NOARGS function the file also calls or declares
    ("static PyObject *NAME(PyObject *, PyObject *);"): clinic's function
    keeps its name and its C signature, so those keep working, a call
@@ -297,7 +336,8 @@ static bool read_calls(Func *f, int found)
     bool declared = false;
     int first_call = -1;
     for (int i = 0; i + 1 < cv->ntoks; i++) {
-        if (!ctok_ident(cv, i, name) || i == found || i == f->entry->func_tok)
+        if (!ctok_ident(cv, i, name) || i == found || i == f->entry->func_tok ||
+            is_tag(cv, i))
             continue;
         bool alias = false;
         for (size_t k = 0; k < f->nalias; k++)
@@ -364,7 +404,11 @@ bool find_definition(Func *f)
         return refuse(f, REFUSE_ELSEWHERE, "%s is not defined in this file",
                       name);
     }
+    /* "struct sock_recv" is a tag, of another name space */
     int uses = ctok_count_ident(cv, name);
+    for (int i = 1; i < cv->ntoks; i++)
+        if (ctok_ident(cv, i, name) && is_tag(cv, i))
+            uses--;
     f->first_call = -1;
     f->keep_name = false;
     if (uses != 2 && !read_aliases(f, uses) && !read_calls(f, found))
@@ -987,6 +1031,9 @@ static bool read_format(Func *f, const char *fmt, int *args, int *ends,
                 extra = arena_printf(a, "&%s", ctok_str(cv, x + 1));
                 pm->named = ctok_str(cv, x + 1);
             } else if (!strcmp(u->unit, "O&")) {
+                /* "conv" or "&conv": the same function pointer */
+                if (xe - x == 2 && ctok_is(cv, x, "&"))
+                    x++;
                 if (xe - x != 1 || cv->toks[x].kind != TK_IDENT)
                     return refuse(f, REFUSE_SHAPE, "O&'s converter is not a "
                                   "function name");
@@ -1013,6 +1060,11 @@ static bool read_format(Func *f, const char *fmt, int *args, int *ends,
                 : arena_printf(a, "object(type='%s', subclass_of='%s')", type,
                                extra);
         } else if (!strcmp(u->unit, "O&")) {
+            if (!converter_takes(f, extra, type))
+                return refuse(f, REFUSE_TYPE, "%s's second parameter is no "
+                              "void * nor a pointer to %s's %s: clinic's call "
+                              "of it would not compile cleanly", extra,
+                              pm->cname, type);
             pm->converter = !strcmp(type, "PyObject *")
                 ? arena_printf(a, "object(converter='%s')", extra)
                 : arena_printf(a, "object(converter='%s', type='%s')", extra,

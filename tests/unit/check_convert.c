@@ -51,6 +51,10 @@ static const Case cases[] = {
      "METH_VARARGS", -1, "    o: object(subclass_of='&PyDict_Type')\n"},
     {"o_amp", "int fd;\n if (!PyArg_ParseTuple(args, \"O&\", conv_fd, &fd)) return NULL;\n return NULL;",
      "METH_VARARGS", -1, "    fd: object(converter='conv_fd', type='int')\n"},
+    {"o_amp_address", "int fd;\n if (!PyArg_ParseTuple(args, \"O&\", &conv_fd, &fd)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    fd: object(converter='conv_fd', type='int')\n"},
+    {"struct_tag_of_its_name", "struct m_f *p = NULL;\n int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return PyLong_FromLong(a + (p != NULL));",
+     "METH_VARARGS", -1, "    a: int\n    /\n"},
     {"es", "char *s;\n if (!PyArg_ParseTuple(args, \"es\", \"ascii\", &s)) return NULL;\n return NULL;",
      "METH_VARARGS", -1, "    s: str(encoding='ascii')\n"},
     {"et_sized", "char *s; Py_ssize_t n;\n if (!PyArg_ParseTuple(args, \"et#\", \"ascii\", &s, &n)) return NULL;\n return PyLong_FromSsize_t(n);",
@@ -851,38 +855,80 @@ START_TEST(test_owner_from_blocks)
 }
 END_TEST
 
-/* O&'s function is named by the generated code: defined after the
-   file's own include of it, the function is left; declared before, it
-   is converted. */
+/* O&'s function and O!'s type object are named by the generated code:
+   a function defined after the file's own include of it is declared
+   ahead by its prototype; a type object defined there leaves the
+   function; declared before, it is converted as it is. */
 START_TEST(test_converter_before_include)
 {
     const char *src =
         "#include \"Python.h\"\n"
         "DECL"
         "#include \"clinic/m.c.h\"\n\n"
-        "static int\nconv(PyObject *o, void *p)\n{\n    *(int *)p = 1;\n    return 1;\n}\n\n"
+        "static int\nconv(PyObject *o,\n     void *p)\n{\n    *(int *)p = 1;\n    return 1;\n}\n\n"
+        "static PyTypeObject T_Type = {0};\n\n"
         "static PyObject *\nm_a(PyObject *m, PyObject *args)\n"
         "{\n    int x;\n    if (!PyArg_ParseTuple(args, \"O&\", conv, &x))\n"
         "        return NULL;\n    return PyLong_FromLong(x);\n}\n\n"
+        "static PyObject *\nm_b(PyObject *m, PyObject *args)\n"
+        "{\n    PyObject *t;\n    if (!PyArg_ParseTuple(args, \"O!\", &T_Type, &t))\n"
+        "        return NULL;\n    return Py_NewRef(t);\n}\n\n"
         "static PyMethodDef methods[] = {\n"
         "    {\"a\", m_a, METH_VARARGS, \"A.\"},\n"
+        "    {\"b\", m_b, METH_VARARGS, \"B.\"},\n"
         "    {NULL, NULL}\n};\n"
         "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
     for (int declared = 0; declared < 2; declared++) {
-        const char *decl = declared ? "static int conv(PyObject *, void *);\n" : "";
+        const char *decl = declared ? "static PyTypeObject T_Type;\n" : "";
         char *text = malloc(strlen(src) + strlen(decl) + 1);
         const char *at = strstr(src, "DECL");
         sprintf(text, "%.*s%s%s", (int)(at - src), src, decl, at + 4);
         ConvertStats stats = {0};
         char *notes;
         char *out = convert_source(text, &stats, &notes);
+        ck_assert_msg(strstr(out, "static int conv(PyObject *o, void *p);\n\n"
+                             "#include \"clinic/m.c.h\"\n") != NULL, "%s", out);
         if (declared) {
-            ck_assert_msg(stats.converted == 1, "%s", notes);
+            ck_assert_msg(stats.converted == 2, "%s", notes);
         } else {
-            ck_assert_uint_eq(stats.converted, 0);
-            ck_assert_msg(strstr(notes, "conv, which its generated code names") != NULL,
+            ck_assert_msg(stats.converted == 1, "%s", notes);
+            ck_assert_msg(strstr(notes, "T_Type, which its generated code names") != NULL,
                           "%s", notes);
+        }
+        free(out);
+        free(notes);
+        free(text);
+    }
+}
+END_TEST
+
+/* O&'s function the file declares takes a void * or a pointer to the
+   variable's type, or the call clinic writes of it would warn. */
+START_TEST(test_converter_parameter_type)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "static int\nconv(PyObject *o, void **p)\n{\n    *p = o;\n    return 1;\n}\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *args)\n"
+        "{\n    TYPE x;\n    if (!PyArg_ParseTuple(args, \"O&\", conv, &x))\n"
+        "        return NULL;\n    return Py_NewRef((PyObject *)x);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_VARARGS, \"A.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    for (int k = 0; k < 2; k++) {
+        const char *type = k ? "PyObject *" : "void *";
+        char *text = malloc(strlen(src) + 16);
+        const char *at = strstr(src, "TYPE");
+        sprintf(text, "%.*s%s%s", (int)(at - src), src, type, at + 4);
+        ConvertStats stats = {0};
+        char *notes;
+        char *out = convert_source(text, &stats, &notes);
+        if (k) {
+            ck_assert_uint_eq(stats.refused[REFUSE_TYPE], 1);
             ck_assert_str_eq(out, text);
+        } else {
+            ck_assert_msg(stats.converted == 1, "%s", notes);
         }
         free(out);
         free(notes);
@@ -947,6 +993,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_module_name_in_header);
     tcase_add_test(tc, test_owner_from_blocks);
     tcase_add_test(tc, test_converter_before_include);
+    tcase_add_test(tc, test_converter_parameter_type);
     suite_add_tcase(s, tc);
     return s;
 }
