@@ -78,7 +78,9 @@ static bool choose_c_basename(Func *f)
     for (char *p = base; *p; p++)
         if (*p == '.')
             *p = '_';
-    for (int attempt = f->keep_name ? 1 : 0; attempt < 2; attempt++) {
+    /* a slot names the function: clinic's parser keeps its name */
+    for (int attempt = f->keep_name || f->entry->slot ? 1 : 0; attempt < 2;
+         attempt++) {
         if (attempt == 1)
             base = arena_strdup(a, f->entry->func);
         const char *names[] = {
@@ -186,6 +188,33 @@ static void remove_statement(Func *f, int from, int last, size_t *line_end)
     remove_lines(f->cv, &f->edits, from, last, line_end);
 }
 
+/* The table entry becomes the _METHODDEF, and its comma goes; the other
+   entries of the function name clinic's wrapper.  (A slot names clinic's
+   parser as it named the function: nothing to do.) */
+static void write_entry_edits(Func *f)
+{
+    Conv *cv = f->cv;
+    Arena *a = cv->c->arena;
+    const Entry *e = f->entry;
+    size_t es = cv->toks[e->open].start, ee = ctok_end(cv, e->close);
+    if (ctok_is(cv, e->close + 1, ","))
+        ee = ctok_end(cv, e->close + 1);
+    edit_add(a, &f->edits, es, ee,
+             arena_printf(a, "%s_METHODDEF", upper(a, basename_of(f))));
+    /* the other entries of the function: clinic's wrapper, cast as the
+       _METHODDEF casts it */
+    const char *wrapper = basename_of(f);
+    for (size_t k = 0; k < f->nalias; k++) {
+        const Entry *al = f->alias[k];
+        size_t fs = cv->toks[al->func_tok].start;
+        bool bare = ctok_is(cv, al->func_tok - 1, ",");
+        if (bare || strcmp(wrapper, al->func))
+            edit_add(a, &f->edits, fs, ctok_end(cv, al->func_tok),
+                     arena_printf(a, "%s%s", bare ? "(PyCFunction)" : "",
+                                  wrapper));
+    }
+}
+
 static void write_edits(Func *f, const char *class_type)
 {
     Conv *cv = f->cv;
@@ -255,25 +284,8 @@ static void write_edits(Func *f, const char *class_type)
         if ((all_gone || blank_before) && blank_line_at(cv, end, &next))
             edit_add(a, &f->edits, end, next, "");
     }
-    /* the table entry, and the comma after it */
-    const Entry *e = f->entry;
-    size_t es = cv->toks[e->open].start, ee = ctok_end(cv, e->close);
-    if (ctok_is(cv, e->close + 1, ","))
-        ee = ctok_end(cv, e->close + 1);
-    edit_add(a, &f->edits, es, ee,
-             arena_printf(a, "%s_METHODDEF", upper(a, basename_of(f))));
-    /* the other entries of the function: clinic's wrapper, cast as the
-       _METHODDEF casts it */
-    const char *wrapper = basename_of(f);
-    for (size_t k = 0; k < f->nalias; k++) {
-        const Entry *al = f->alias[k];
-        size_t fs = cv->toks[al->func_tok].start;
-        bool bare = ctok_is(cv, al->func_tok - 1, ",");
-        if (bare || strcmp(wrapper, al->func))
-            edit_add(a, &f->edits, fs, ctok_end(cv, al->func_tok),
-                     arena_printf(a, "%s%s", bare ? "(PyCFunction)" : "",
-                                  wrapper));
-    }
+    if (!f->entry->slot)
+        write_entry_edits(f);
     if (f->docvar_tok >= 0)
         remove_statement(f, f->docvar_tok,
                          find_semicolon(cv, f->docvar_tok, cv->ntoks), NULL);
@@ -336,6 +348,12 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
             return refuse(f, REFUSE_FLAGS, "flags %s",
                           ctok_join(cv, e->flags_from, e->flags_to));
     }
+    if (e->slot) {
+        /* tp_new and tp_init take args and kwds: clinic's __new__ (a
+           class method) and __init__ */
+        varargs = keywords = true;
+        f->class_method = e->slot == SLOT_NEW;
+    }
     if (varargs + o + noargs != 1 || (keywords && !varargs))
         return refuse(f, REFUSE_FLAGS, "flags %s",
                       ctok_join(cv, e->flags_from, e->flags_to));
@@ -368,9 +386,17 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
    there is none. */
 static const char *class_self_type(Conv *cv, const Table *t)
 {
+    /* a type's slots: its method table's, when it has one */
+    for (size_t k = 0; t->slots && k < cv->ntables; k++) {
+        const Table *m = &cv->tables[k];
+        if (!m->slots && m->owner.class_name && m->owner.module &&
+            !strcmp(m->owner.class_name, t->owner.class_name) &&
+            !strcmp(m->owner.module, t->owner.module))
+            return class_self_type(cv, m);
+    }
     for (size_t ei = 0; ei < t->nentries; ei++) {
         const Entry *e = &t->entries[ei];
-        if (!e->func)
+        if (!e->func || e->slot == SLOT_NEW)
             continue;
         bool instance = true;
         for (int i = e->flags_from; i < e->flags_to; i++)
@@ -392,6 +418,26 @@ static const char *class_self_type(Conv *cv, const Table *t)
         }
     }
     return "PyObject *";
+}
+
+/* The file's definition of the function calls a PyArg_ function (or
+   _PyArg_): its arguments are parsed by hand. */
+static bool calls_pyarg(const Conv *cv, const char *func)
+{
+    for (int i = 0; i + 1 < cv->ntoks; i++) {
+        if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, func) ||
+            !ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0 ||
+            !ctok_is(cv, cv->toks[i + 1].match + 1, "{"))
+            continue;
+        int open = cv->toks[i + 1].match + 1;
+        for (int k = open + 1; k < cv->toks[open].match; k++)
+            if (cv->toks[k].kind == TK_IDENT &&
+                (!strncmp(cv->text + cv->toks[k].start, "PyArg_", 6) ||
+                 !strncmp(cv->text + cv->toks[k].start, "_PyArg_", 7)))
+                return true;
+        return false;
+    }
+    return false;
 }
 
 static int compare_edits(const void *pa, const void *pb)
@@ -664,6 +710,8 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
             f->full_name = full_name(cv, &t->owner, e->pyname);
             if (!only_wanted(cv, f))
                 continue;
+            if (e->slot && !calls_pyarg(cv, e->func))
+                continue;   /* a slot that parses nothing by hand */
             considered++;
             if (t->owner.class_name && !class_types[ti]) {
                 class_types[ti] = declared_class_type(
@@ -876,7 +924,10 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
             if (t->owner.class_name) {
                 const char *cls = arena_printf(a, "class %s",
                                                full_name(cv, &t->owner, NULL));
-                if (!declared(cv, cls))
+                /* once: a type's slots and its methods name one class */
+                if (!declared(cv, cls) &&
+                    !strstr(decls.buf ? decls.buf : "",
+                            arena_printf(a, "%s \"", cls)))
                     sb_addf(&decls, "%s \"%s\" \"%s\"\n", cls, class_types[ti],
                             t->owner.type_object ? t->owner.type_object
                                                  : "NULL");

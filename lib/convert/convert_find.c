@@ -404,6 +404,49 @@ static void owner_from_blocks(Conv *cv, Table *t)
               dot ? dot + 1 : owner, type_object);
 }
 
+/* A type's tp_new or tp_init slot naming the function at token func
+   (maybe cast: "(initproc)func"): an entry of the type's slot table,
+   whose declaration (the type's or its slots') starts at decl_start. */
+static void add_slot(Conv *cv, const char *module, const char *cls,
+                     const char *type_object, int slot, int from, int to,
+                     int decl_start)
+{
+    int func = to - 1;
+    if (func < from || cv->toks[func].kind != TK_IDENT ||
+        !(func == from || (func - from == 3 && ctok_is(cv, from, "(") &&
+                           ctok_is(cv, from + 2, ")"))))
+        return;
+    Arena *a = cv->c->arena;
+    Table *t = NULL;
+    for (size_t k = 0; k < cv->ntables; k++)
+        if (cv->tables[k].slots && cv->tables[k].decl_start == decl_start)
+            t = &cv->tables[k];
+    if (!t) {
+        Table *nt = arena_array_of(a, Table, cv->ntables + 1);
+        if (cv->ntables)
+            memcpy(nt, cv->tables, cv->ntables * sizeof *nt);
+        cv->tables = nt;
+        t = &cv->tables[cv->ntables++];
+        memset(t, 0, sizeof *t);
+        t->name = arena_printf(a, "the slots of %s", cls);
+        t->open = t->close = -1;
+        t->decl_start = decl_start;
+        t->slots = true;
+        t->entries = arena_array_of(a, Entry, 2);
+        set_owner(t, module, cls, type_object);
+    }
+    if (t->nentries == 2)
+        return;
+    Entry *e = &t->entries[t->nentries++];
+    memset(e, 0, sizeof *e);
+    e->open = e->close = e->name_tok = -1;
+    e->func_tok = func;
+    e->func = ctok_str(cv, func);
+    e->pyname = slot == SLOT_NEW ? "__new__" : "__init__";
+    e->line = cv->toks[func].line;
+    e->slot = slot;
+}
+
 void conv_find_tables(Conv *cv)
 {
     size_t cap = 0;
@@ -505,6 +548,15 @@ void conv_find_tables(Conv *cv)
         if (cls)
             set_owner(table_named(cv, methods), module, cls,
                       type_object);
+        if (cls && designated(cv, &init)) {
+            int start = declaration_start(cv, i + 1);
+            int v = field_named(cv, &init, "tp_new", &end);
+            if (v >= 0)
+                add_slot(cv, module, cls, type_object, SLOT_NEW, v, end, start);
+            v = field_named(cv, &init, "tp_init", &end);
+            if (v >= 0)
+                add_slot(cv, module, cls, type_object, SLOT_INIT, v, end, start);
+        }
     }
 
     /* heap types: PyType_Spec NAME = { "mod.Name", size, itemsize, flags,
@@ -543,11 +595,17 @@ void conv_find_tables(Conv *cv)
             /* preprocessor lines may stand between the slots: each
                slot is read on its own */
             int close = cv->toks[cb + 2].match;
-            for (int f = cb + 3; f + 4 < close; f++)
+            for (int f = cb + 3; f + 4 < close; f++) {
                 if (ctok_is(cv, f, "{") && ctok_ident(cv, f + 1, "Py_tp_methods") &&
                     ctok_is(cv, f + 2, ",") && cv->toks[f + 3].kind == TK_IDENT &&
                     ctok_is(cv, f + 4, "}"))
                     set_owner(table_named(cv, f + 3), module, cls, NULL);
+                bool is_new = ctok_ident(cv, f + 1, "Py_tp_new");
+                if (ctok_is(cv, f, "{") && (is_new || ctok_ident(cv, f + 1, "Py_tp_init")) &&
+                    ctok_is(cv, f + 2, ",") && cv->toks[f].match > f + 3)
+                    add_slot(cv, module, cls, NULL, is_new ? SLOT_NEW : SLOT_INIT,
+                             f + 3, cv->toks[f].match, declaration_start(cv, k + 1));
+            }
             break;
         }
     }

@@ -36,6 +36,8 @@ typedef struct Entry {
     int flags_from, flags_to;  /* tokens of the flags, [from, to) */
     int doc_from, doc_to;      /* of the doc field; from == to: none */
     int line;
+    enum { SLOT_NONE, SLOT_NEW, SLOT_INIT } slot;   /* a type's tp_new or
+                                  tp_init: its table is the type's slots */
 } Entry;
 
 typedef struct Owner {
@@ -51,6 +53,9 @@ typedef struct Table {
     Entry *entries;
     size_t nentries;
     Owner owner;               /* module == NULL: none found */
+    bool slots;                /* a type's tp_new and tp_init (open and
+                                  close -1; decl_start: where the type
+                                  or its slots are declared) */
 } Table;
 
 /* What one pass of the conversion learnt of the functions: in, the

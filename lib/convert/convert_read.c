@@ -422,12 +422,18 @@ bool find_definition(Func *f)
     f->line = cv->toks[found].line;
     if (f->body_close < 0)
         return refuse(f, REFUSE_SHAPE, "unbalanced braces");
-    /* [static] PyObject * NAME */
+    /* [static] PyObject * NAME; tp_init: [static] int NAME */
     int i = found;
-    if (!ctok_is(cv, i - 1, "*") || !ctok_ident(cv, i - 2, "PyObject"))
-        return refuse(f, REFUSE_SHAPE, "%s does not return PyObject *",
-                      name);
-    i -= 2;
+    if (f->entry->slot == SLOT_INIT) {
+        if (!ctok_ident(cv, i - 1, "int"))
+            return refuse(f, REFUSE_SHAPE, "%s does not return int", name);
+        i -= 1;
+    } else {
+        if (!ctok_is(cv, i - 1, "*") || !ctok_ident(cv, i - 2, "PyObject"))
+            return refuse(f, REFUSE_SHAPE, "%s does not return PyObject *",
+                          name);
+        i -= 2;
+    }
     while (i > 0 && (ctok_ident(cv, i - 1, "static") ||
                      ctok_ident(cv, i - 1, "inline")))
         i--;
@@ -781,7 +787,11 @@ static bool read_kwlist(Func *f, int from, int to, const char ***names,
             return refuse(f, REFUSE_SHAPE, "the kwlist %s has no "
                           "initialiser", name);
         open = dr->init_from;
-        if (decl->nd != 1 || ctok_count_ident(cv, name) != 2)
+        /* a variable of the body: only the body can name it */
+        int uses = 0;
+        for (int i = f->body_open; i < f->body_close; i++)
+            uses += ctok_ident(cv, i, name);
+        if (decl->nd != 1 || uses != 2)
             return refuse(f, REFUSE_REFERENCED, "the kwlist %s is used "
                           "elsewhere", name);
         decl->is_kwlist = true;
@@ -1185,15 +1195,20 @@ bool read_prelude(Func *f)
             bool braces = ctok_is(cv, r, "{");
             if (braces)
                 r++;
-            if (!(ctok_ident(cv, r, "return") && ctok_ident(cv, r + 1, "NULL") &&
-                  ctok_is(cv, r + 2, ";")))
+            /* tp_init fails with -1 */
+            bool init = f->entry->slot == SLOT_INIT;
+            const char *fail = init ? "return -1;" : "return NULL;";
+            if (!(ctok_ident(cv, r, "return") &&
+                  (init ? ctok_is(cv, r + 1, "-") && ctok_is(cv, r + 2, "1")
+                        : ctok_ident(cv, r + 1, "NULL")) &&
+                  ctok_is(cv, r + 2 + init, ";")))
                 return refuse(f, REFUSE_SHAPE, "the parse call's error path "
-                              "is not \"return NULL;\"");
-            r += 3;
+                              "is not \"%s\"", fail);
+            r += 3 + init;
             if (braces) {
                 if (!ctok_is(cv, r, "}"))
                     return refuse(f, REFUSE_SHAPE, "the parse call's error "
-                                  "path is not \"return NULL;\"");
+                                  "path is not \"%s\"", fail);
                 r++;
             }
             f->parse_if = i;

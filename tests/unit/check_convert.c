@@ -937,6 +937,55 @@ START_TEST(test_converter_parameter_type)
 }
 END_TEST
 
+/* tp_new and tp_init become clinic's __new__ and __init__, the slots
+   naming clinic's parsers by the functions' names; one that ignores
+   its keywords (PyArg_ParseTuple) is left; one that parses nothing by
+   hand is not counted. */
+START_TEST(test_slots)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD long n; } TObject;\n"
+        "static PyObject *\nt_new(PyTypeObject *type, PyObject *args, PyObject *kwds)\n"
+        "{\n    static char *kwlist[] = {\"n\", NULL};\n    long n = 0;\n"
+        "    if (!PyArg_ParseTupleAndKeywords(args, kwds, \"|l\", kwlist, &n))\n"
+        "        return NULL;\n    return type->tp_alloc(type, 0);\n}\n\n"
+        "static int\nt_init(TObject *self, PyObject *args, PyObject *kwds)\n"
+        "{\n    static char *kwlist[] = {\"n\", NULL};\n    long n = 0;\n"
+        "    if (!PyArg_ParseTupleAndKeywords(args, kwds, \"|l\", kwlist, &n)) {\n"
+        "        return -1;\n    }\n    self->n = n;\n    return 0;\n}\n\n"
+        "static PyObject *\nu_new(PyTypeObject *type, PyObject *args, PyObject *kwds)\n"
+        "{\n    long n;\n    if (!PyArg_ParseTuple(args, \"l\", &n))\n"
+        "        return NULL;\n    return type->tp_alloc(type, 0);\n}\n\n"
+        "static int\nu_init(PyObject *self, PyObject *args, PyObject *kwds)\n"
+        "{\n    return 0;\n}\n\n"
+        "static PyTypeObject T_Type = {\n    PyVarObject_HEAD_INIT(NULL, 0)\n"
+        "    .tp_name = \"m.T\",\n    .tp_new = t_new,\n    .tp_init = (initproc)t_init,\n};\n"
+        "static PyType_Slot u_slots[] = {\n    {Py_tp_new, u_new},\n"
+        "    {Py_tp_init, u_init},\n    {0, NULL}\n};\n"
+        "static PyType_Spec u_spec = {\"m.U\", 0, 0, 0, u_slots};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_FLAGS], 1);
+    ck_assert_msg(strstr(notes, "m.U.__new__ left as it is (flags)") != NULL, "%s", notes);
+    ck_assert_msg(strstr(notes, "__init__ left") == NULL, "%s", notes);
+    ck_assert_msg(strstr(out, "/*[clinic input]\n@classmethod\nm.T.__new__ as t_new\n\n"
+                         "    n: long = 0\n[clinic start generated code]*/\n") != NULL,
+                  "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.T.__init__ as t_init\n\n"
+                         "    n: long = 0\n[clinic start generated code]*/\n") != NULL,
+                  "%s", out);
+    /* the slots as they were */
+    ck_assert_msg(strstr(out, "    .tp_new = t_new,\n    .tp_init = (initproc)t_init,\n")
+                  != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "    self->n = n;\n    return 0;\n}\n") != NULL, "%s", out);
+    free(out);
+    free(notes);
+}
+END_TEST
+
 /* METH_NOARGS's second parameter with a macro after its name ("PyObject
    *dummy UNUSED"): unused though the body names its type. */
 START_TEST(test_noargs_unused_macro)
@@ -994,6 +1043,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_owner_from_blocks);
     tcase_add_test(tc, test_converter_before_include);
     tcase_add_test(tc, test_converter_parameter_type);
+    tcase_add_test(tc, test_slots);
     suite_add_tcase(s, tc);
     return s;
 }
