@@ -1304,6 +1304,11 @@ bool read_parse_call(Func *f)
         return refuse(f, REFUSE_PARSE_FORM, "%s %s", fn, parse_form_why(fn));
     bool keywords = !strcmp(same, "PyArg_ParseTupleAndKeywords");
     bool unpack = !strcmp(same, "PyArg_UnpackTuple");
+    if (!keywords && f->entry->slot)
+        return refuse(f, REFUSE_FLAGS, "%s ignores the keywords %s takes, "
+                      "which clinic's %s would refuse", fn,
+                      f->entry->slot == SLOT_NEW ? "tp_new" : "tp_init",
+                      f->entry->pyname);
     if (keywords != (f->flags == FL_KEYWORDS))
         return refuse(f, REFUSE_FLAGS, "%s with METH_%s", fn,
                       f->flags == FL_KEYWORDS ? "KEYWORDS" : "VARARGS only");
