@@ -275,6 +275,30 @@ static size_t defined_functions(const Conv *cv, const char *text,
     return n;
 }
 
+/* Another directive defines or undefines the macro (one definition per
+   platform under #if, or a redefinition): which one a use takes is not
+   read, so none is written out. */
+static bool defined_again(const Conv *cv, int d, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < cv->ntoks; i++) {
+        if (i == d || cv->toks[i].kind != TK_PP)
+            continue;
+        const char *p = cv->text + cv->toks[i].start;
+        const char *end = p + cv->toks[i].len;
+        p = skip_blanks(p + 1, end);
+        size_t kw = (end - p >= 6 && !memcmp(p, "define", 6)) ? 6
+                    : (end - p >= 5 && !memcmp(p, "undef", 5)) ? 5 : 0;
+        if (!kw)
+            continue;
+        p = skip_blanks(p + kw, end);
+        if ((size_t)(end - p) >= n && !memcmp(p, name, n) &&
+            ((size_t)(end - p) == n || !is_ident_char(p[n])))
+            return true;
+    }
+    return false;
+}
+
 /* Can a use stand at token i: at the start of a top-level statement. */
 static bool at_statement_start(const Conv *cv, int i)
 {
@@ -295,7 +319,7 @@ size_t conv_macro_uses(Conv *cv, MacroUse **out)
     for (int d = 0; d < cv->ntoks; d++) {
         Macro m;
         if (cv->toks[d].kind != TK_PP || cv->toks[d].depth != 0 ||
-            !read_macro(cv, d, &m))
+            !read_macro(cv, d, &m) || defined_again(cv, d, m.name))
             continue;
         for (int i = d + 1; i + 1 < cv->ntoks; i++) {
             if (!ctok_ident(cv, i, m.name) || !ctok_is(cv, i + 1, "(") ||

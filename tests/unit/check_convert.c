@@ -535,6 +535,30 @@ START_TEST(test_pasted_by_macro)
     free(out);
     free(notes);
 
+    /* a macro defined twice (one per platform): which definition a use
+       takes is not read, so none is written out */
+    const char *twice =
+        "#include \"Python.h\"\n"
+        "#ifdef MS_WINDOWS\n"
+        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *Py_UNUSED(a)) \\\n"
+        "    { Py_RETURN_TRUE; }\n"
+        "#else\n"
+        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *Py_UNUSED(a)) \\\n"
+        "    { Py_RETURN_FALSE; }\n"
+        "#endif\n"
+        "FUNC(f)\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_NOARGS, \"F.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(twice, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_uint_eq(stats.refused[REFUSE_HIDDEN_CALL], 1);
+    ck_assert_str_eq(out, twice);
+    free(out);
+    free(notes);
+
     /* every use written out: the define goes */
     const char *all =
         "#include \"Python.h\"\n"
