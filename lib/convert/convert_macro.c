@@ -183,6 +183,8 @@ static const char *expand(Arena *a, const Macro *m, const char *const *args)
                 goto fail;
             p++;
             sb_add(&out, s, (size_t)(p - s));
+        } else if (ch == '/' && p[1] == '/') {
+            goto fail;   /* it comments out the spliced lines after it */
         } else if (ch == '/' && p[1] == '*') {
             const char *e = strstr(p + 2, "*/");
             if (!e)

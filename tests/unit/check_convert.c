@@ -559,6 +559,25 @@ START_TEST(test_pasted_by_macro)
     free(out);
     free(notes);
 
+    /* a "//" comment in a macro comments out the spliced lines after
+       it: written out line by line, they would be code */
+    const char *line_comment =
+        "#include \"Python.h\"\n"
+        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *Py_UNUSED(a)) \\\n"
+        "    { // a comment \\\n"
+        "      Py_RETURN_TRUE; }\n"
+        "FUNC(f)\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_NOARGS, \"F.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(line_comment, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_str_eq(out, line_comment);
+    free(out);
+    free(notes);
+
     /* every use written out: the define goes */
     const char *all =
         "#include \"Python.h\"\n"
