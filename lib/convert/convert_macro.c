@@ -216,6 +216,10 @@ static const char *expand(Arena *a, const Macro *m, const char *const *args)
             while (is_ident_char(*e))
                 e++;
             int k = param_index(m, p, (size_t)(e - p));
+            /* the line of the use, or a count: not the same written out */
+            if ((e - p == 8 && !memcmp(p, "__LINE__", 8)) ||
+                (e - p == 11 && !memcmp(p, "__COUNTER__", 11)))
+                goto fail;
             if (k >= 0)
                 sb_adds(&out, args[k]);
             else
