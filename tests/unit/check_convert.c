@@ -578,6 +578,24 @@ START_TEST(test_pasted_by_macro)
     free(out);
     free(notes);
 
+    /* __LINE__ in a macro is the use's line: not the same written out */
+    const char *line_macro =
+        "#include \"Python.h\"\n"
+        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *Py_UNUSED(a)) \\\n"
+        "    { \\\n"
+        "      return PyLong_FromLong(__LINE__); }\n"
+        "FUNC(f)\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_NOARGS, \"F.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(line_macro, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_str_eq(out, line_macro);
+    free(out);
+    free(notes);
+
     /* every use written out: the define goes */
     const char *all =
         "#include \"Python.h\"\n"
