@@ -78,7 +78,9 @@ static bool choose_c_basename(Func *f)
     for (char *p = base; *p; p++)
         if (*p == '.')
             *p = '_';
-    for (int attempt = f->keep_name ? 1 : 0; attempt < 2; attempt++) {
+    /* a slot names the function: clinic's parser keeps its name */
+    for (int attempt = f->keep_name || f->entry->slot ? 1 : 0; attempt < 2;
+         attempt++) {
         if (attempt == 1)
             base = arena_strdup(a, f->entry->func);
         const char *names[] = {
@@ -139,7 +141,9 @@ static const char *write_block(Func *f, const char *class_type)
         sb_addf(&sb, "    %s: self(type=\"%s\")\n",
                 f->self_unused ? default_self : f->self_name, f->self_type);
     }
-    if (f->flags == FL_O)
+    if (f->flags == FL_O && f->o_pyname && strcmp(f->o_pyname, f->arg_name))
+        sb_addf(&sb, "    %s as %s: object\n    /\n", f->o_pyname, f->arg_name);
+    else if (f->flags == FL_O)
         sb_addf(&sb, "    %s: object\n    /\n", f->arg_name);
     bool star = false;
     for (size_t k = 0; k < f->nparams; k++) {
@@ -182,6 +186,33 @@ static void remove_lines(Conv *cv, Edits *ed, int from, int last,
 static void remove_statement(Func *f, int from, int last, size_t *line_end)
 {
     remove_lines(f->cv, &f->edits, from, last, line_end);
+}
+
+/* The table entry becomes the _METHODDEF, and its comma goes; the other
+   entries of the function name clinic's wrapper.  (A slot names clinic's
+   parser as it named the function: nothing to do.) */
+static void write_entry_edits(Func *f)
+{
+    Conv *cv = f->cv;
+    Arena *a = cv->c->arena;
+    const Entry *e = f->entry;
+    size_t es = cv->toks[e->open].start, ee = ctok_end(cv, e->close);
+    if (ctok_is(cv, e->close + 1, ","))
+        ee = ctok_end(cv, e->close + 1);
+    edit_add(a, &f->edits, es, ee,
+             arena_printf(a, "%s_METHODDEF", upper(a, basename_of(f))));
+    /* the other entries of the function: clinic's wrapper, cast as the
+       _METHODDEF casts it */
+    const char *wrapper = basename_of(f);
+    for (size_t k = 0; k < f->nalias; k++) {
+        const Entry *al = f->alias[k];
+        size_t fs = cv->toks[al->func_tok].start;
+        bool bare = ctok_is(cv, al->func_tok - 1, ",");
+        if (bare || strcmp(wrapper, al->func))
+            edit_add(a, &f->edits, fs, ctok_end(cv, al->func_tok),
+                     arena_printf(a, "%s%s", bare ? "(PyCFunction)" : "",
+                                  wrapper));
+    }
 }
 
 static void write_edits(Func *f, const char *class_type)
@@ -253,25 +284,8 @@ static void write_edits(Func *f, const char *class_type)
         if ((all_gone || blank_before) && blank_line_at(cv, end, &next))
             edit_add(a, &f->edits, end, next, "");
     }
-    /* the table entry, and the comma after it */
-    const Entry *e = f->entry;
-    size_t es = cv->toks[e->open].start, ee = ctok_end(cv, e->close);
-    if (ctok_is(cv, e->close + 1, ","))
-        ee = ctok_end(cv, e->close + 1);
-    edit_add(a, &f->edits, es, ee,
-             arena_printf(a, "%s_METHODDEF", upper(a, basename_of(f))));
-    /* the other entries of the function: clinic's wrapper, cast as the
-       _METHODDEF casts it */
-    const char *wrapper = basename_of(f);
-    for (size_t k = 0; k < f->nalias; k++) {
-        const Entry *al = f->alias[k];
-        size_t fs = cv->toks[al->func_tok].start;
-        bool bare = ctok_is(cv, al->func_tok - 1, ",");
-        if (bare || strcmp(wrapper, al->func))
-            edit_add(a, &f->edits, fs, ctok_end(cv, al->func_tok),
-                     arena_printf(a, "%s%s", bare ? "(PyCFunction)" : "",
-                                  wrapper));
-    }
+    if (!f->entry->slot)
+        write_entry_edits(f);
     if (f->docvar_tok >= 0)
         remove_statement(f, f->docvar_tok,
                          find_semicolon(cv, f->docvar_tok, cv->ntoks), NULL);
@@ -334,6 +348,12 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
             return refuse(f, REFUSE_FLAGS, "flags %s",
                           ctok_join(cv, e->flags_from, e->flags_to));
     }
+    if (e->slot) {
+        /* tp_new and tp_init take args and kwds: clinic's __new__ (a
+           class method) and __init__ */
+        varargs = keywords = true;
+        f->class_method = e->slot == SLOT_NEW;
+    }
     if (varargs + o + noargs != 1 || (keywords && !varargs))
         return refuse(f, REFUSE_FLAGS, "flags %s",
                       ctok_join(cv, e->flags_from, e->flags_to));
@@ -366,9 +386,17 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
    there is none. */
 static const char *class_self_type(Conv *cv, const Table *t)
 {
+    /* a type's slots: its method table's, when it has one */
+    for (size_t k = 0; t->slots && k < cv->ntables; k++) {
+        const Table *m = &cv->tables[k];
+        if (!m->slots && m->owner.class_name && m->owner.module &&
+            !strcmp(m->owner.class_name, t->owner.class_name) &&
+            !strcmp(m->owner.module, t->owner.module))
+            return class_self_type(cv, m);
+    }
     for (size_t ei = 0; ei < t->nentries; ei++) {
         const Entry *e = &t->entries[ei];
-        if (!e->func)
+        if (!e->func || e->slot == SLOT_NEW)
             continue;
         bool instance = true;
         for (int i = e->flags_from; i < e->flags_to; i++)
@@ -390,6 +418,26 @@ static const char *class_self_type(Conv *cv, const Table *t)
         }
     }
     return "PyObject *";
+}
+
+/* The file's definition of the function calls a PyArg_ function (or
+   _PyArg_): its arguments are parsed by hand. */
+static bool calls_pyarg(const Conv *cv, const char *func)
+{
+    for (int i = 0; i + 1 < cv->ntoks; i++) {
+        if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, func) ||
+            !ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0 ||
+            !ctok_is(cv, cv->toks[i + 1].match + 1, "{"))
+            continue;
+        int open = cv->toks[i + 1].match + 1;
+        for (int k = open + 1; k < cv->toks[open].match; k++)
+            if (cv->toks[k].kind == TK_IDENT &&
+                (!strncmp(cv->text + cv->toks[k].start, "PyArg_", 6) ||
+                 !strncmp(cv->text + cv->toks[k].start, "_PyArg_", 7)))
+                return true;
+        return false;
+    }
+    return false;
 }
 
 static int compare_edits(const void *pa, const void *pb)
@@ -447,6 +495,8 @@ typedef struct Done {
     int decl_start;
     size_t table;
     const char *full_name;
+    const char *func;          /* its C name */
+    const char *doc_header, *doc_var;  /* its docstring's, in a header */
     int line;
     bool dropped;
     const char *type_name;     /* of its types, the one defined last */
@@ -455,7 +505,8 @@ typedef struct Done {
     int hard_pos;
     int docvar_shared;         /* its entry's PyDoc_STRVAR others name */
     int first_call;            /* a call the include must precede; -1 */
-    size_t ahead[MAX_PARAMS + 1];   /* its types that can be, in aheads[] */
+    size_t ahead[2 * MAX_PARAMS + 1];   /* its types and functions that
+                                          can be, in aheads[] */
     size_t nahead;
 } Done;
 
@@ -511,6 +562,57 @@ static int type_definition(const Conv *cv, const char *name)
     return -1;
 }
 
+/* The first token at the top level that names the identifier (its
+   declaration or definition); -1: none (a header declares it). */
+static int top_level_mention(const Conv *cv, const char *name)
+{
+    for (int i = 0; i < cv->ntoks; i++)
+        if (cv->toks[i].depth == 0 && ctok_ident(cv, i, name))
+            return i;
+    return -1;
+}
+
+/* The prototype of the function whose definition names it at token
+   pos ("static int conv(PyObject *o, void *p);", its blanks made single
+   spaces); NULL when pos is no function's definition. */
+static const char *prototype_of(Conv *cv, int pos)
+{
+    if (!ctok_is(cv, pos + 1, "(") || cv->toks[pos + 1].match < 0)
+        return NULL;
+    int close = cv->toks[pos + 1].match;
+    if (!ctok_is(cv, close + 1, "{"))
+        return NULL;
+    int start = pos;
+    while (start > 0 && cv->toks[start - 1].kind != TK_PP &&
+           !ctok_is(cv, start - 1, ";") && !ctok_is(cv, start - 1, "}"))
+        start--;
+    if (start == pos)
+        return NULL;
+    for (int i = start; i <= close; i++)
+        if (cv->toks[i].kind == TK_PP)
+            return NULL;
+    StrBuf sb = STRBUF_INIT;
+    const char *p = cv->text + cv->toks[start].start;
+    const char *end = cv->text + ctok_end(cv, close);
+    bool blank = false;
+    for (; p < end; p++) {
+        if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+            sb_free(&sb);
+            return NULL;      /* a comment: not made one line */
+        }
+        if (*p == ' ' || *p == '\t' || *p == '\n') {
+            blank = true;
+            continue;
+        }
+        if (blank && sb.len && sb.buf[sb.len - 1] != '(' && *p != ')' && *p != ',')
+            sb_addc(&sb, ' ');
+        blank = false;
+        sb_addc(&sb, *p);
+    }
+    sb_addc(&sb, ';');
+    return sb_take(&sb, cv->c->arena);
+}
+
 /* Can the type text, defined at token pos, be declared ahead?  Its
    declaration, and *tag_after the token an anonymous struct's tag goes
    after (-1: none); NULL: it cannot. */
@@ -546,12 +648,24 @@ static const char *ahead_declaration(Conv *cv, const char *type,
     return NULL;
 }
 
-const char *convert_text(Clinic *c, const char *text, size_t len,
-                         size_t *out_len, ConvertStats *stats)
+static void pass_left(Arena *a, Pass *pass, size_t cap, const char *func,
+                      ConvertRefusal why, const char *text)
+{
+    if (pass && func && pass->nleft < cap)
+        pass->left[pass->nleft++] = (PassRefusal){func, why,
+                                                  arena_strdup(a, text)};
+}
+
+/* One pass of the conversion over text; pass (or NULL) takes what an
+   earlier pass learnt, and gives what this one did. */
+static const char *convert_once(Clinic *c, const char *text, size_t len,
+                                size_t *out_len, ConvertStats *stats,
+                                Pass *pass)
 {
     Conv conv = {0};
     Conv *cv = &conv;
     cv->c = c;
+    cv->earlier = pass;
     cv->text = text;
     cv->len = len;
     conv_lex(cv);
@@ -573,8 +687,14 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
     Done *done = arena_array_of(a, Done, nentries ? nentries : 1);
     size_t ndone = 0;
     Ahead *aheads = arena_array_of(a, Ahead,
-                                   nentries ? nentries * (MAX_PARAMS + 1) : 1);
+                                   nentries ? nentries * (2 * MAX_PARAMS + 1) : 1);
     size_t naheads = 0;
+    if (pass) {
+        pass->left = arena_array_of(a, PassRefusal, nentries ? nentries : 1);
+        pass->converted = arena_array_of(a, const char *,
+                                         nentries ? nentries : 1);
+        pass->nleft = pass->nconverted = 0;
+    }
     for (size_t ti = 0; ti < cv->ntables; ti++) {
         Table *t = &cv->tables[ti];
         for (size_t ei = 0; ei < t->nentries; ei++) {
@@ -590,6 +710,8 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             f->full_name = full_name(cv, &t->owner, e->pyname);
             if (!only_wanted(cv, f))
                 continue;
+            if (e->slot && !calls_pyarg(cv, e->func))
+                continue;   /* a slot that parses nothing by hand */
             considered++;
             if (t->owner.class_name && !class_types[ti]) {
                 class_types[ti] = declared_class_type(
@@ -601,6 +723,7 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
                 refused[f->why]++;
                 note(cv, f->line ? f->line : e->line, "%s left as it is (%s): %s",
                      f->full_name, reason_names[f->why], f->why_text);
+                pass_left(a, pass, nentries, e->func, f->why, f->why_text);
                 continue;
             }
             converted++;
@@ -609,6 +732,9 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             d->decl_start = f->decl_start;
             d->table = ti;
             d->full_name = f->full_name;
+            d->func = e->func;
+            d->doc_header = f->doc_header;
+            d->doc_var = f->doc_var;
             d->line = f->line;
             d->dropped = false;
             d->type_name = d->hard_name = NULL;
@@ -624,6 +750,32 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             for (size_t k = 0; k < f->nparams; k++)
                 types[ntypes++] = variable_type(f, f->params[k].decl,
                                                 f->params[k].dr);
+            /* the functions and type objects it names: declared before
+               the include (the first top-level mention) */
+            for (size_t k = 0; k < f->nparams; k++) {
+                const char *name = f->params[k].named;
+                int pos = name ? top_level_mention(cv, name) : -1;
+                if (pos > d->type_pos) {
+                    d->type_pos = pos;
+                    d->type_name = name;
+                }
+                /* a function defined there is declared ahead by its
+                   prototype */
+                const char *proto = pos >= 0 ? prototype_of(cv, pos) : NULL;
+                if (!proto) {
+                    if (pos > d->hard_pos) {
+                        d->hard_pos = pos;
+                        d->hard_name = name;
+                    }
+                    continue;
+                }
+                size_t h = 0;
+                while (h < naheads && strcmp(aheads[h].name, name))
+                    h++;
+                if (h == naheads)
+                    aheads[naheads++] = (Ahead){name, pos, proto, -1, false};
+                d->ahead[d->nahead++] = h;
+            }
             for (size_t k = 0; k < ntypes; k++) {
                 const char *name = type_name(cv, types[k]);
                 int pos = name ? type_definition(cv, name) : -1;
@@ -667,7 +819,7 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
     int best = -1;
     size_t best_kept = 0;
     bool ahead = false;
-    for (int pass = 0; pass < 2 && best_kept < ndone; pass++) {
+    for (int round = 0; round < 2 && best_kept < ndone; round++) {
         for (size_t ti = 0; ti < cv->ntables + (included >= 0); ti++) {
             /* the file's own include, when it has one, is the one place */
             if (included >= 0 && ti < cv->ntables)
@@ -676,13 +828,13 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             size_t kept = 0;
             for (size_t k = 0; k < ndone; k++)
                 if (cv->tables[done[k].table].decl_start >= at &&
-                    (pass ? done[k].hard_pos : done[k].type_pos) < at &&
+                    (round ? done[k].hard_pos : done[k].type_pos) < at &&
                     (done[k].first_call < 0 || done[k].first_call > at))
                     kept++;
             if (kept > best_kept) {
                 best = at;
                 best_kept = kept;
-                ahead = pass == 1;
+                ahead = round == 1;
             }
         }
     }
@@ -717,9 +869,10 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
                  "before the file's own #include of the generated code",
                  d->full_name, reason_names[REFUSE_SHAPE], t->name);
         else
-            note(cv, d->line, "%s left as it is (%s): its type %s is defined "
-                 "after a method table the generated code must come "
-                 "before", d->full_name, reason_names[REFUSE_SHAPE],
+            note(cv, d->line, "%s left as it is (%s): %s, which its "
+                 "generated code names, is defined after a method table the "
+                 "generated code must come before", d->full_name,
+                 reason_names[REFUSE_SHAPE],
                  d->type_name ? d->type_name : "?");
     }
     /* a block before the file's own declaration of its module or class
@@ -771,17 +924,62 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
             if (t->owner.class_name) {
                 const char *cls = arena_printf(a, "class %s",
                                                full_name(cv, &t->owner, NULL));
-                if (!declared(cv, cls))
+                /* once: a type's slots and its methods name one class */
+                if (!declared(cv, cls) &&
+                    !strstr(decls.buf ? decls.buf : "",
+                            arena_printf(a, "%s \"", cls)))
                     sb_addf(&decls, "%s \"%s\" \"%s\"\n", cls, class_types[ti],
                             t->owner.type_object ? t->owner.type_object
                                                  : "NULL");
             }
         }
     }
+    for (size_t k = 0; pass && k < ndone; k++) {
+        if (done[k].dropped)
+            pass_left(a, pass, nentries, done[k].func, REFUSE_SHAPE,
+                      "the generated code cannot be included before it");
+        else
+            pass->converted[pass->nconverted++] = done[k].func;
+    }
     if (stats) {
         stats->converted += converted;
         for (size_t k = 0; k < CONVERT_NREASONS; k++)
             stats->refused[k] += refused[k];
+    }
+    /* the docstrings taken from a header that nothing names now: the
+       header is not the file's to change; the note says what to drop */
+    for (size_t k = 0; k < ndone; k++) {
+        if (done[k].dropped || !done[k].doc_header)
+            continue;
+        bool first = true;
+        for (size_t j = 0; j < k; j++)
+            if (!done[j].dropped && done[j].doc_header &&
+                !strcmp(done[j].doc_header, done[k].doc_header))
+                first = false;
+        if (!first)
+            continue;
+        StrBuf vars = STRBUF_INIT;
+        for (size_t j = k; j < ndone; j++) {
+            if (done[j].dropped || !done[j].doc_header ||
+                strcmp(done[j].doc_header, done[k].doc_header))
+                continue;
+            size_t naming = 0;
+            bool listed = false;
+            for (size_t i = k; i < ndone; i++)
+                if (!done[i].dropped && done[i].doc_var &&
+                    !strcmp(done[i].doc_var, done[j].doc_var)) {
+                    naming++;
+                    if (i < j)
+                        listed = true;
+                }
+            if (!listed && (int)naming == ctok_count_ident(cv, done[j].doc_var))
+                sb_addf(&vars, "%s%s", vars.len ? ", " : "", done[j].doc_var);
+        }
+        if (vars.len)
+            sb_addf(&c->diagnostics, "%s: note: convert: the docstrings the "
+                    "converted functions took from %s are named by nothing "
+                    "now: %s\n", c->filename, done[k].doc_header, vars.buf);
+        sb_free(&vars);
     }
     if (considered) {
         StrBuf sum = STRBUF_INIT;
@@ -868,4 +1066,83 @@ const char *convert_text(Clinic *c, const char *text, size_t len,
     sb_add(&out, text + pos, len - pos);
     *out_len = out.len;
     return sb_take(&out, a);
+}
+
+static bool pass_converted(const Pass *p, const char *func)
+{
+    for (size_t k = 0; k < p->nconverted; k++)
+        if (!strcmp(p->converted[k], func))
+            return true;
+    return false;
+}
+
+/* Functions a macro defines are converted where the macro's use can be
+   written out: a first pass, quiet, over the text with every such use
+   written out says which functions convert there; the text with those
+   uses written out is then converted, and a use whose function is left
+   after all is taken back, until none is. */
+const char *convert_text(Clinic *c, const char *text, size_t len,
+                         size_t *out_len, ConvertStats *stats)
+{
+    Conv conv = {0};
+    conv.c = c;
+    conv.text = text;
+    conv.len = len;
+    conv_lex(&conv);
+    conv_find_tables(&conv);
+    MacroUse *uses;
+    size_t nuses = conv_macro_uses(&conv, &uses);
+    if (!nuses)
+        return convert_once(c, text, len, out_len, stats, NULL);
+    size_t mark = c->diagnostics.len;
+    for (size_t k = 0; k < nuses; k++)
+        uses[k].expand = true;
+    size_t elen;
+    const char *expanded = conv_expand_uses(&conv, uses, nuses, false, &elen);
+    Pass first = {0};
+    ConvertStats quiet = {0};
+    convert_once(c, expanded, elen, &elen, &quiet, &first);
+    sb_setlen(&c->diagnostics, mark);
+    /* the reasons of the functions the uses define */
+    size_t nwhy = 0;
+    for (size_t k = 0; k < first.nleft; k++)
+        for (size_t u = 0; u < nuses; u++)
+            for (size_t j = 0; j < uses[u].nfuncs; j++)
+                if (!strcmp(uses[u].funcs[j], first.left[k].func)) {
+                    first.left[nwhy++] = first.left[k];
+                    u = nuses - 1;
+                    break;
+                }
+    first.nleft = nwhy;
+    for (size_t k = 0; k < nuses; k++)
+        for (size_t j = 0; j < uses[k].nfuncs; j++)
+            if (!pass_converted(&first, uses[k].funcs[j]))
+                uses[k].expand = false;
+    for (;;) {
+        Pass pass = {first.left, first.nleft, NULL, 0, NULL, 0};
+        ConvertStats these = {0};
+        const char *in = conv_expand_uses(&conv, uses, nuses, true, &elen);
+        const char *out = convert_once(c, in, elen, out_len, &these, &pass);
+        bool taken_back = false;
+        for (size_t k = 0; k < nuses; k++)
+            for (size_t j = 0; uses[k].expand && j < uses[k].nfuncs; j++)
+                if (!pass_converted(&pass, uses[k].funcs[j])) {
+                    uses[k].expand = false;
+                    taken_back = true;
+                }
+        if (!taken_back) {
+            if (stats) {
+                stats->converted += these.converted;
+                for (size_t k = 0; k < CONVERT_NREASONS; k++)
+                    stats->refused[k] += these.refused[k];
+            }
+            if (out == in && in != text) {
+                /* nothing converted: the file as it was */
+                *out_len = len;
+                return text;
+            }
+            return out;
+        }
+        sb_setlen(&c->diagnostics, mark);
+    }
 }

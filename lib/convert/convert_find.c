@@ -6,6 +6,8 @@
  * is spelled out is taken: an initialiser with a preprocessor line in it,
  * or a field that is not a plain name, names nothing.
  */
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/text.h"
@@ -234,6 +236,217 @@ static char *defined_string(const Conv *cv, const char *name)
     return NULL;
 }
 
+/* The headers the file includes with quotes from beside it
+   ("#include "socketmodule.h""), as the compiler finds them first, read
+   through the library's reader and lexed once. */
+void conv_read_headers(Conv *cv)
+{
+    if (cv->headers_read)
+        return;
+    cv->headers_read = true;
+    ClinicReadFn read = cv->c->options.read_file;
+    if (!read)
+        return;
+    Arena *a = cv->c->arena;
+    const char *slash = strrchr(cv->c->filename, '/');
+    size_t dirlen = slash ? (size_t)(slash - cv->c->filename) + 1 : 0;
+    size_t cap = 0;
+    for (int i = 0; i < cv->ntoks; i++) {
+        if (cv->toks[i].kind != TK_PP)
+            continue;
+        const char *p = cv->text + cv->toks[i].start;
+        const char *end = p + cv->toks[i].len;
+        p++;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (end - p < 8 || memcmp(p, "include", 7))
+            continue;
+        p += 7;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p >= end || *p != '"')
+            continue;
+        const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+        if (!q || q == p + 1 || p[1] == '/')
+            continue;
+        bool up = false;
+        for (const char *d = p + 1; d + 1 < q; d++)
+            if (d[0] == '.' && d[1] == '.')
+                up = true;
+        if (up)
+            continue;
+        const char *path = arena_printf(a, "%.*s%.*s", (int)dirlen,
+                                        cv->c->filename, (int)(q - p - 1),
+                                        p + 1);
+        char *data;
+        size_t len;
+        if (read(cv->c->options.read_userdata, path, &data, &len))
+            continue;
+        Conv *h = arena_new_of(a, Conv);
+        memset(h, 0, sizeof *h);
+        h->c = cv->c;
+        h->text = arena_strndup(a, data, len);
+        h->len = len;
+        h->path = arena_strndup(a, p + 1, (size_t)(q - p - 1));
+        free(data);
+        conv_lex(h);
+        if (cv->nheaders == cap) {
+            size_t nc = cap ? 2 * cap : 4;
+            Conv **nh = arena_array_of(a, Conv *, nc);
+            if (cv->nheaders)
+                memcpy(nh, cv->headers, cv->nheaders * sizeof *nh);
+            cv->headers = nh;
+            cap = nc;
+        }
+        cv->headers[cv->nheaders++] = h;
+    }
+}
+
+/* The same from a header the file includes. */
+static char *included_string(Conv *cv, const char *name)
+{
+    conv_read_headers(cv);
+    for (size_t k = 0; k < cv->nheaders; k++) {
+        char *value = defined_string(cv->headers[k], name);
+        if (value)
+            return value;
+    }
+    return NULL;
+}
+
+/* The line of a clinic block that declares "module NAME" or "class NAME
+   ...": its text after the keyword and the name, or NULL. */
+static const char *declaration_of(const Conv *cv, const char *keyword,
+                                  const char *name)
+{
+    const char *line = arena_printf(cv->c->arena, "%s %s", keyword, name);
+    size_t n = strlen(line);
+    for (const char *p = cv->text; (p = strstr(p, line)) != NULL; p += n)
+        if ((p == cv->text || p[-1] == '\n') && (p[n] == '\n' || p[n] == ' '))
+            return p + n;
+    return NULL;
+}
+
+/* The owner of a table no PyModuleDef or type names, from the clinic
+   blocks of the file whose _METHODDEF it holds already: "_ctypes.POINTER
+   as create_pointer_type" puts CREATE_POINTER_TYPE_METHODDEF in a table
+   of the module _ctypes the file declares.  All of them must agree. */
+static void owner_from_blocks(Conv *cv, Table *t)
+{
+    Arena *a = cv->c->arena;
+    const char *owner = NULL;
+    for (int i = t->open + 1; i < t->close; i++) {
+        if (cv->toks[i].kind != TK_IDENT || cv->toks[i].depth != cv->toks[t->open].depth + 1)
+            continue;
+        const char *macro = ctok_str(cv, i);
+        size_t ml = strlen(macro);
+        if (ml <= 10 || strcmp(macro + ml - 10, "_METHODDEF"))
+            continue;
+        const char *found = NULL;
+        for (const char *p = cv->text; (p = strstr(p, "/*[clinic input]\n")) != NULL; ) {
+            p += 17;
+            /* the function's line: the first that declares nothing */
+            while (*p == '\n' || !strncmp(p, "module ", 7) ||
+                   !strncmp(p, "class ", 6) || *p == '@' || *p == '#')
+                p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != '\0');
+            size_t ln = strcspn(p, "\n");
+            char *line = arena_strndup(a, p, ln);
+            char *sp = strchr(line, ' ');
+            char *base;
+            if (sp) {
+                *sp = '\0';
+                const char *as = strstr(sp + 1, "as ");
+                base = as == sp + 1 ? arena_strndup(a, as + 3, strcspn(as + 3, " "))
+                                    : NULL;
+                if (!base && sp[1] != '-' && sp[1] != '=')
+                    continue;
+            } else {
+                base = NULL;
+            }
+            if (!base) {
+                base = arena_strdup(a, line);
+                for (char *q = base; *q; q++)
+                    if (*q == '.')
+                        *q = '_';
+            }
+            char *up = arena_printf(a, "%s_METHODDEF", base);
+            for (char *q = up; *q; q++)
+                *q = (char)toupper((unsigned char)*q);
+            if (!strcmp(up, macro)) {
+                found = line;
+                break;
+            }
+        }
+        if (!found || !strrchr(found, '.'))
+            return;
+        char *prefix = arena_strndup(a, found, (size_t)(strrchr(found, '.') - found));
+        if (owner && strcmp(owner, prefix))
+            return;
+        owner = prefix;
+    }
+    if (!owner)
+        return;
+    if (declaration_of(cv, "module", owner)) {
+        set_owner(t, owner, NULL, NULL);
+        return;
+    }
+    const char *rest = declaration_of(cv, "class", owner);
+    if (!rest)
+        return;
+    /* class NAME "TYPE" "TYPE_OBJECT" */
+    const char *q1 = strchr(rest, '"'), *q2 = q1 ? strchr(q1 + 1, '"') : NULL;
+    const char *q3 = q2 ? strchr(q2 + 1, '"') : NULL, *q4 = q3 ? strchr(q3 + 1, '"') : NULL;
+    const char *eol = strchr(rest, '\n');
+    const char *type_object = q4 && (!eol || q4 < eol)
+        ? arena_strndup(a, q3 + 1, (size_t)(q4 - q3 - 1)) : NULL;
+    const char *dot = strrchr(owner, '.');
+    set_owner(t, dot ? arena_strndup(a, owner, (size_t)(dot - owner)) : "",
+              dot ? dot + 1 : owner, type_object);
+}
+
+/* A type's tp_new or tp_init slot naming the function at token func
+   (maybe cast: "(initproc)func"): an entry of the type's slot table,
+   whose declaration (the type's or its slots') starts at decl_start. */
+static void add_slot(Conv *cv, const char *module, const char *cls,
+                     const char *type_object, int slot, int from, int to,
+                     int decl_start)
+{
+    int func = to - 1;
+    if (func < from || cv->toks[func].kind != TK_IDENT ||
+        !(func == from || (func - from == 3 && ctok_is(cv, from, "(") &&
+                           ctok_is(cv, from + 2, ")"))))
+        return;
+    Arena *a = cv->c->arena;
+    Table *t = NULL;
+    for (size_t k = 0; k < cv->ntables; k++)
+        if (cv->tables[k].slots && cv->tables[k].decl_start == decl_start)
+            t = &cv->tables[k];
+    if (!t) {
+        Table *nt = arena_array_of(a, Table, cv->ntables + 1);
+        if (cv->ntables)
+            memcpy(nt, cv->tables, cv->ntables * sizeof *nt);
+        cv->tables = nt;
+        t = &cv->tables[cv->ntables++];
+        memset(t, 0, sizeof *t);
+        t->name = arena_printf(a, "the slots of %s", cls);
+        t->open = t->close = -1;
+        t->decl_start = decl_start;
+        t->slots = true;
+        t->entries = arena_array_of(a, Entry, 2);
+        set_owner(t, module, cls, type_object);
+    }
+    if (t->nentries == 2)
+        return;
+    Entry *e = &t->entries[t->nentries++];
+    memset(e, 0, sizeof *e);
+    e->open = e->close = e->name_tok = -1;
+    e->func_tok = func;
+    e->func = ctok_str(cv, func);
+    e->pyname = slot == SLOT_NEW ? "__new__" : "__init__";
+    e->line = cv->toks[func].line;
+    e->slot = slot;
+}
+
 void conv_find_tables(Conv *cv)
 {
     size_t cap = 0;
@@ -290,6 +503,8 @@ void conv_find_tables(Conv *cv)
         char *modname = name >= 0 ? ctok_strings(cv, name, &end_name) : NULL;
         if (!modname && name >= 0 && cv->toks[name].kind == TK_IDENT)
             modname = defined_string(cv, ctok_str(cv, name));
+        if (!modname && name >= 0 && cv->toks[name].kind == TK_IDENT)
+            modname = included_string(cv, ctok_str(cv, name));
         if (!modname || !*modname || strchr(modname, '.'))
             continue;
         cv->module = modname;
@@ -333,6 +548,15 @@ void conv_find_tables(Conv *cv)
         if (cls)
             set_owner(table_named(cv, methods), module, cls,
                       type_object);
+        if (cls && designated(cv, &init)) {
+            int start = declaration_start(cv, i + 1);
+            int v = field_named(cv, &init, "tp_new", &end);
+            if (v >= 0)
+                add_slot(cv, module, cls, type_object, SLOT_NEW, v, end, start);
+            v = field_named(cv, &init, "tp_init", &end);
+            if (v >= 0)
+                add_slot(cv, module, cls, type_object, SLOT_INIT, v, end, start);
+        }
     }
 
     /* heap types: PyType_Spec NAME = { "mod.Name", size, itemsize, flags,
@@ -371,12 +595,22 @@ void conv_find_tables(Conv *cv)
             /* preprocessor lines may stand between the slots: each
                slot is read on its own */
             int close = cv->toks[cb + 2].match;
-            for (int f = cb + 3; f + 4 < close; f++)
+            for (int f = cb + 3; f + 4 < close; f++) {
                 if (ctok_is(cv, f, "{") && ctok_ident(cv, f + 1, "Py_tp_methods") &&
                     ctok_is(cv, f + 2, ",") && cv->toks[f + 3].kind == TK_IDENT &&
                     ctok_is(cv, f + 4, "}"))
                     set_owner(table_named(cv, f + 3), module, cls, NULL);
+                bool is_new = ctok_ident(cv, f + 1, "Py_tp_new");
+                if (ctok_is(cv, f, "{") && (is_new || ctok_ident(cv, f + 1, "Py_tp_init")) &&
+                    ctok_is(cv, f + 2, ",") && cv->toks[f].match > f + 3)
+                    add_slot(cv, module, cls, NULL, is_new ? SLOT_NEW : SLOT_INIT,
+                             f + 3, cv->toks[f].match, declaration_start(cv, k + 1));
+            }
             break;
         }
     }
+
+    for (size_t k = 0; k < cv->ntables; k++)
+        if (!cv->tables[k].owner.module)
+            owner_from_blocks(cv, &cv->tables[k]);
 }

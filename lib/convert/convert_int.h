@@ -36,6 +36,8 @@ typedef struct Entry {
     int flags_from, flags_to;  /* tokens of the flags, [from, to) */
     int doc_from, doc_to;      /* of the doc field; from == to: none */
     int line;
+    enum { SLOT_NONE, SLOT_NEW, SLOT_INIT } slot;   /* a type's tp_new or
+                                  tp_init: its table is the type's slots */
 } Entry;
 
 typedef struct Owner {
@@ -51,10 +53,33 @@ typedef struct Table {
     Entry *entries;
     size_t nentries;
     Owner owner;               /* module == NULL: none found */
+    bool slots;                /* a type's tp_new and tp_init (open and
+                                  close -1; decl_start: where the type
+                                  or its slots are declared) */
 } Table;
+
+/* What one pass of the conversion learnt of the functions: in, the
+   refusals of an earlier pass over the macros' expansions (a function a
+   macro defines and that was left there is left for that reason); out,
+   the functions converted (their C names). */
+typedef struct PassRefusal {
+    const char *func;
+    ConvertRefusal why;
+    const char *text;
+} PassRefusal;
+
+typedef struct Pass {
+    const PassRefusal *refusals;
+    size_t nrefusals;
+    PassRefusal *left;         /* out: the functions left, with why */
+    size_t nleft;
+    const char **converted;
+    size_t nconverted;
+} Pass;
 
 typedef struct Conv {
     Clinic *c;
+    const Pass *earlier;       /* NULL: none */
     const char *text;
     size_t len;
     Tok *toks;
@@ -62,6 +87,10 @@ typedef struct Conv {
     Table *tables;
     size_t ntables;
     const char *module;        /* from the PyModuleDef; NULL: none */
+    const char *path;          /* a header's name as the file includes it */
+    struct Conv **headers;     /* conv_read_headers() */
+    size_t nheaders;
+    bool headers_read;
 } Conv;
 
 #define MAX_PARAMS 64
@@ -105,6 +134,8 @@ typedef struct Param {
     const char *converter;     /* the converter as written */
     const char *length_name;   /* s#: the length variable */
     const char *def;           /* the default as written; NULL: required */
+    const char *named;         /* O&'s function, O!'s type object: the
+                                  generated code names it */
     bool kwonly;
     Decl *decl;
     Declarator *dr;
@@ -124,6 +155,8 @@ typedef struct Func {
     enum { FL_VARARGS, FL_KEYWORDS, FL_O, FL_NOARGS } flags;
     int name_tok, decl_start, lparen, rparen, body_open, body_close;
     const char *self_name, *self_type, *arg_name, *kwds_name;
+    const char *o_pyname;      /* METH_O's argument in a hand-written
+                                  signature; NULL: its C name */
     bool self_unused;
     bool class_method;         /* METH_CLASS: @classmethod */
     Decl decls[MAX_DECLS];
@@ -132,6 +165,9 @@ typedef struct Func {
     Param params[MAX_PARAMS];
     size_t nparams, npositional_only;
     const char *doc;
+    const char *doc_header;    /* the header whose PyDoc_STRVAR it is;
+                                  NULL: the file's */
+    const char *doc_var;       /* its variable there */
     int docvar_tok;            /* the PyDoc_STRVAR to remove; -1: none */
     int docvar_shared;         /* one other entries name too; -1: none */
     int kwlist_decl_from, kwlist_decl_semi;   /* file-scope kwlist to drop */
@@ -162,8 +198,27 @@ int ctok_count_ident(const Conv *cv, const char *name);
 /* The text of tokens [from, to) joined by single spaces. */
 char *ctok_join(const Conv *cv, int from, int to);
 
+/* convert_macro.c: a top-level use of a function-like macro the file
+   defines whose expansion defines functions a table registers */
+typedef struct MacroUse {
+    size_t start, end;         /* the name to the ")" */
+    int define_tok;
+    const char *macro;
+    const char *expansion;
+    const char **funcs;        /* the registered functions it defines */
+    size_t nfuncs;
+    bool expand;
+} MacroUse;
+
+size_t conv_macro_uses(Conv *cv, MacroUse **uses);
+/* The text with the uses whose expand is set written out; with
+   drop_defines, a #define whose uses are all written out goes. */
+const char *conv_expand_uses(const Conv *cv, const MacroUse *uses, size_t n,
+                             bool drop_defines, size_t *out_len);
+
 /* convert_find.c */
 void conv_find_tables(Conv *cv);
+void conv_read_headers(Conv *cv);
 
 /* convert_read.c: what the function is */
 bool refuse(Func *f, ConvertRefusal why, const char *fmt, ...)

@@ -125,6 +125,37 @@ const char *type_text(Conv *cv, int from, int to, int stars)
     return sb_take(&sb, cv->c->arena);
 }
 
+static bool read_c_parameter(Func *f, int from, int to, const char **type,
+                             const char **name, bool *unused);
+
+/* O&'s function, when the file declares it, takes a void * or a pointer
+   to the variable's type: the generated code passes the variable's
+   address to it as a typed call, not through "...". */
+static bool converter_takes(Func *f, const char *conv, const char *type)
+{
+    Conv *cv = f->cv;
+    for (int i = 0; i + 1 < cv->ntoks; i++) {
+        if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, conv) ||
+            !ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0)
+            continue;
+        int close = cv->toks[i + 1].match;
+        if (!ctok_is(cv, close + 1, "{") && !ctok_is(cv, close + 1, ";"))
+            continue;
+        int fields[4], ends[4];
+        if (ctok_split(cv, i + 2, close, fields, ends, 4) != 2)
+            return false;
+        const char *ptype, *pname;
+        bool unused;
+        if (!read_c_parameter(f, fields[1], ends[1], &ptype, &pname, &unused))
+            return false;
+        const char *want = arena_printf(cv->c->arena, "%s%s", type,
+                                        type[strlen(type) - 1] == '*' ? "*"
+                                                                      : " *");
+        return !strcmp(ptype, "void *") || !strcmp(ptype, want);
+    }
+    return true;   /* a header declares it */
+}
+
 /* A parameter "TYPE *name" or "TYPE *Py_UNUSED(name)". */
 static bool read_c_parameter(Func *f, int from, int to, const char **type,
                              const char **name, bool *unused)
@@ -171,6 +202,17 @@ static bool noargs_parameter_unused(Func *f, int from, int to)
             body_uses(f, f->body_open, f->body_close, ctok_str(f->cv, i)))
             return false;
     return true;
+}
+
+/* The text defines the function at its top level. */
+static bool defines_function(const Conv *cv, const char *name)
+{
+    for (int i = 0; i + 1 < cv->ntoks; i++)
+        if (cv->toks[i].depth == 0 && ctok_ident(cv, i, name) &&
+            ctok_is(cv, i + 1, "(") && cv->toks[i + 1].match > 0 &&
+            ctok_is(cv, cv->toks[i + 1].match + 1, "{"))
+            return true;
+    return false;
 }
 
 /* A file-level macro pastes the name together ("math_##name"): the
@@ -273,6 +315,14 @@ static bool read_aliases(Func *f, int uses)
     return true;
 }
 
+/* The identifier at i is a struct, union or enum tag. */
+static bool is_tag(const Conv *cv, int i)
+{
+    return i > 0 && (ctok_ident(cv, i - 1, "struct") ||
+                     ctok_ident(cv, i - 1, "union") ||
+                     ctok_ident(cv, i - 1, "enum"));
+}
+
 /* A METH_O or METH_NOARGS function the file also calls or declares
    ("static PyObject *NAME(PyObject *, PyObject *);"): clinic's function
    keeps its name and its C signature, so those keep working, a call
@@ -286,7 +336,8 @@ static bool read_calls(Func *f, int found)
     bool declared = false;
     int first_call = -1;
     for (int i = 0; i + 1 < cv->ntoks; i++) {
-        if (!ctok_ident(cv, i, name) || i == found || i == f->entry->func_tok)
+        if (!ctok_ident(cv, i, name) || i == found || i == f->entry->func_tok ||
+            is_tag(cv, i))
             continue;
         bool alias = false;
         for (size_t k = 0; k < f->nalias; k++)
@@ -334,13 +385,30 @@ bool find_definition(Func *f)
                 strstr(ctok_str(cv, i), name))
                 return refuse(f, REFUSE_HIDDEN_CALL, "%s is defined by a "
                               "macro", name);
-        if (pasted_by_macro(cv, name))
+        /* a header beside the file defines it (stringlib's) */
+        conv_read_headers(cv);
+        for (size_t k = 0; k < cv->nheaders; k++)
+            if (defines_function(cv->headers[k], name))
+                return refuse(f, REFUSE_ELSEWHERE, "%s is defined in %s",
+                              name, cv->headers[k]->path);
+        if (pasted_by_macro(cv, name)) {
+            /* where a macro's use was written out, why it was left */
+            for (size_t k = 0; cv->earlier && k < cv->earlier->nrefusals; k++)
+                if (!strcmp(cv->earlier->refusals[k].func, name))
+                    return refuse(f, cv->earlier->refusals[k].why,
+                                  "%s (in a macro's expansion)",
+                                  cv->earlier->refusals[k].text);
             return refuse(f, REFUSE_HIDDEN_CALL, "%s is defined by a macro "
                           "that pastes its name", name);
+        }
         return refuse(f, REFUSE_ELSEWHERE, "%s is not defined in this file",
                       name);
     }
+    /* "struct sock_recv" is a tag, of another name space */
     int uses = ctok_count_ident(cv, name);
+    for (int i = 1; i < cv->ntoks; i++)
+        if (ctok_ident(cv, i, name) && is_tag(cv, i))
+            uses--;
     f->first_call = -1;
     f->keep_name = false;
     if (uses != 2 && !read_aliases(f, uses) && !read_calls(f, found))
@@ -354,17 +422,29 @@ bool find_definition(Func *f)
     f->line = cv->toks[found].line;
     if (f->body_close < 0)
         return refuse(f, REFUSE_SHAPE, "unbalanced braces");
-    /* [static] PyObject * NAME */
+    /* [static] PyObject * NAME; tp_init: [static] int NAME */
     int i = found;
-    if (!ctok_is(cv, i - 1, "*") || !ctok_ident(cv, i - 2, "PyObject"))
-        return refuse(f, REFUSE_SHAPE, "%s does not return PyObject *",
-                      name);
-    i -= 2;
+    if (f->entry->slot == SLOT_INIT) {
+        if (!ctok_ident(cv, i - 1, "int"))
+            return refuse(f, REFUSE_SHAPE, "%s does not return int", name);
+        i -= 1;
+    } else {
+        if (!ctok_is(cv, i - 1, "*") || !ctok_ident(cv, i - 2, "PyObject"))
+            return refuse(f, REFUSE_SHAPE, "%s does not return PyObject *",
+                          name);
+        i -= 2;
+    }
     while (i > 0 && (ctok_ident(cv, i - 1, "static") ||
                      ctok_ident(cv, i - 1, "inline")))
         i--;
+    /* after a statement, or a macro's use at the top level
+       ("FUNC2(atan2, m_atan2, "...")" ends in its ")") */
+    bool after_use = i > 1 && ctok_is(cv, i - 1, ")") &&
+                     cv->toks[i - 1].match > 0 &&
+                     cv->toks[cv->toks[i - 1].match - 1].kind == TK_IDENT &&
+                     cv->toks[cv->toks[i - 1].match - 1].depth == 0;
     if (i > 0 && !(cv->toks[i - 1].kind == TK_PP || ctok_is(cv, i - 1, ";") ||
-                   ctok_is(cv, i - 1, "}")))
+                   ctok_is(cv, i - 1, "}") || after_use))
         return refuse(f, REFUSE_SHAPE, "%s's declaration has more than "
                       "static and PyObject *", name);
     f->decl_start = i;
@@ -422,6 +502,60 @@ bool find_definition(Func *f)
 
 /* ---- the docstring --------------------------------------------------------- */
 
+/* The token of "PyDoc_STRVAR(name, ..." at the top level; -1: none. */
+static int docstring_variable(const Conv *cv, const char *name)
+{
+    for (int i = 0; i + 4 < cv->ntoks; i++)
+        if (cv->toks[i].depth == 0 && ctok_ident(cv, i, "PyDoc_STRVAR") &&
+            ctok_is(cv, i + 1, "(") && ctok_is(cv, i + 2, name) &&
+            ctok_is(cv, i + 3, ","))
+            return i;
+    return -1;
+}
+
+/* The one parameter a hand-written signature names, after its "("
+("x", "$module, x, /"): what METH_O's argument is called; NULL when it
+   names none or more than one. */
+static const char *signature_parameter(Arena *a, const char *p)
+{
+    const char *close = strchr(p, ')');
+    const char *nl = strchr(p, '\n');
+    if (!close || (nl && nl < close))
+        return NULL;
+    const char *found = NULL;
+    size_t found_len = 0;
+    while (p < close) {
+        const char *e = memchr(p, ',', (size_t)(close - p));
+        if (!e)
+            e = close;
+        const char *s = p, *t = e;
+        while (s < t && *s == ' ')
+            s++;
+        while (t > s && t[-1] == ' ')
+            t--;
+        if (t > s && *s != '$' && !(t - s == 1 && *s == '/')) {
+            if (found)
+                return NULL;
+            found = s;
+            found_len = (size_t)(t - s);
+        }
+        p = e + 1;
+    }
+    if (!found)
+        return NULL;
+    char *name = arena_strndup(a, found, found_len);
+    if (!text_is_legal_py_identifier(name) || in_list(python_keywords, name))
+        return NULL;
+    return name;
+}
+
+/* The paragraph at p runs over more lines than one. */
+static bool multi_line_paragraph(const char *p)
+{
+    const char *nl = strchr(p, '\n');
+    return nl && nl[1] && nl[1] != '\n';
+}
+
 bool read_docstring(Func *f)
 {
     Conv *cv = f->cv;
@@ -442,19 +576,35 @@ bool read_docstring(Func *f)
         if (doc && !(ctok_is(cv, end, ")") && end + 1 == to))
             doc = NULL;
     } else if (to - from == 1 && cv->toks[from].kind == TK_IDENT) {
-        for (int i = 0; i + 4 < cv->ntoks; i++) {
-            if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, "PyDoc_STRVAR") ||
-                !ctok_is(cv, i + 1, "(") || !ctok_is(cv, i + 2, ctok_str(cv, from)) ||
-                !ctok_is(cv, i + 3, ","))
-                continue;
+        const char *var = ctok_str(cv, from);
+        int i = docstring_variable(cv, var);
+        if (i >= 0) {
             doc = ctok_strings(cv, i + 4, &end);
             if (doc && !(ctok_is(cv, end, ")") && ctok_is(cv, end + 1, ";")))
                 doc = NULL;
-            else if (doc && ctok_count_ident(cv, ctok_str(cv, from)) == 2)
+            else if (doc && ctok_count_ident(cv, var) == 2)
                 f->docvar_tok = i;
             else if (doc)
                 f->docvar_shared = i;
-            break;
+        } else {
+            /* a header beside the file defines it: the text is taken,
+               the header stays as it is */
+            conv_read_headers(cv);
+            for (size_t k = 0; !doc && k < cv->nheaders; k++) {
+                Conv *h = cv->headers[k];
+                i = docstring_variable(h, var);
+                if (i < 0)
+                    continue;
+                doc = ctok_strings(h, i + 4, &end);
+                if (!doc || !(ctok_is(h, end, ")") &&
+                              (ctok_is(h, end + 1, ";") || end + 1 == h->ntoks ||
+                               h->toks[end + 1].kind == TK_PP ||
+                               ctok_ident(h, end + 1, "PyDoc_STRVAR"))))
+                    return refuse(f, REFUSE_DOCSTRING, "the docstring %s in %s "
+                                  "is not a plain string literal", var, h->path);
+                f->doc_header = h->path;
+                f->doc_var = var;
+            }
         }
     }
     if (!doc)
@@ -464,14 +614,20 @@ bool read_docstring(Func *f)
        "name(...) -> ..." */
     size_t plen = strlen(e->pyname);
     if (!strncmp(doc, e->pyname, plen) && doc[plen] == '(') {
+        if (f->flags == FL_O)
+            f->o_pyname = signature_parameter(cv->c->arena, doc + plen + 1);
         const char *dashes = strstr(doc, "\n--\n\n");
         const char *para = strstr(doc, "\n\n");
+        const char *nl = strchr(doc, '\n');
         if (dashes)
             doc = dashes + 5;
-        else if (para)
+        else if (para && !(nl == para && multi_line_paragraph(para + 2)))
             doc = para + 2;
-        else
+        else if (!para)
             doc = "";
+        /* else: the signature line stays as the summary line clinic
+           wants before a first paragraph of more lines than one, and
+           __doc__ stays what it was */
     }
     size_t n = strlen(doc);
     while (n && doc[n - 1] == '\n')
@@ -482,8 +638,7 @@ bool read_docstring(Func *f)
     if (doc[0] == ' ' || doc[0] == '\t')
         return refuse(f, REFUSE_DOCSTRING, "the docstring's first line is "
                       "indented");
-    const char *nl = strchr(doc, '\n');
-    if (nl && nl[1] && nl[1] != '\n')
+    if (multi_line_paragraph(doc))
         return refuse(f, REFUSE_DOCSTRING, "the docstring has no summary "
                       "line (its first paragraph is more than one line)");
     for (const char *p = doc; *p; p++)
@@ -632,7 +787,11 @@ static bool read_kwlist(Func *f, int from, int to, const char ***names,
             return refuse(f, REFUSE_SHAPE, "the kwlist %s has no "
                           "initialiser", name);
         open = dr->init_from;
-        if (decl->nd != 1 || ctok_count_ident(cv, name) != 2)
+        /* a variable of the body: only the body can name it */
+        int uses = 0;
+        for (int i = f->body_open; i < f->body_close; i++)
+            uses += ctok_ident(cv, i, name);
+        if (decl->nd != 1 || uses != 2)
             return refuse(f, REFUSE_REFERENCED, "the kwlist %s is used "
                           "elsewhere", name);
         decl->is_kwlist = true;
@@ -880,11 +1039,16 @@ static bool read_format(Func *f, const char *fmt, int *args, int *ends,
                       cv->toks[x + 1].kind == TK_IDENT))
                     return refuse(f, REFUSE_SHAPE, "O!'s type is not &NAME");
                 extra = arena_printf(a, "&%s", ctok_str(cv, x + 1));
+                pm->named = ctok_str(cv, x + 1);
             } else if (!strcmp(u->unit, "O&")) {
+                /* "conv" or "&conv": the same function pointer */
+                if (xe - x == 2 && ctok_is(cv, x, "&"))
+                    x++;
                 if (xe - x != 1 || cv->toks[x].kind != TK_IDENT)
                     return refuse(f, REFUSE_SHAPE, "O&'s converter is not a "
                                   "function name");
                 extra = ctok_str(cv, x);
+                pm->named = extra;
             } else {
                 extra = plain_c_string(f, x, xe);
                 if (!extra)
@@ -906,6 +1070,11 @@ static bool read_format(Func *f, const char *fmt, int *args, int *ends,
                 : arena_printf(a, "object(type='%s', subclass_of='%s')", type,
                                extra);
         } else if (!strcmp(u->unit, "O&")) {
+            if (!converter_takes(f, extra, type))
+                return refuse(f, REFUSE_TYPE, "%s's second parameter is no "
+                              "void * nor a pointer to %s's %s: clinic's call "
+                              "of it would not compile cleanly", extra,
+                              pm->cname, type);
             pm->converter = !strcmp(type, "PyObject *")
                 ? arena_printf(a, "object(converter='%s')", extra)
                 : arena_printf(a, "object(converter='%s', type='%s')", extra,
@@ -1026,15 +1195,20 @@ bool read_prelude(Func *f)
             bool braces = ctok_is(cv, r, "{");
             if (braces)
                 r++;
-            if (!(ctok_ident(cv, r, "return") && ctok_ident(cv, r + 1, "NULL") &&
-                  ctok_is(cv, r + 2, ";")))
+            /* tp_init fails with -1 */
+            bool init = f->entry->slot == SLOT_INIT;
+            const char *fail = init ? "return -1;" : "return NULL;";
+            if (!(ctok_ident(cv, r, "return") &&
+                  (init ? ctok_is(cv, r + 1, "-") && ctok_is(cv, r + 2, "1")
+                        : ctok_ident(cv, r + 1, "NULL")) &&
+                  ctok_is(cv, r + 2 + init, ";")))
                 return refuse(f, REFUSE_SHAPE, "the parse call's error path "
-                              "is not \"return NULL;\"");
-            r += 3;
+                              "is not \"%s\"", fail);
+            r += 3 + init;
             if (braces) {
                 if (!ctok_is(cv, r, "}"))
                     return refuse(f, REFUSE_SHAPE, "the parse call's error "
-                                  "path is not \"return NULL;\"");
+                                  "path is not \"%s\"", fail);
                 r++;
             }
             f->parse_if = i;
@@ -1130,6 +1304,11 @@ bool read_parse_call(Func *f)
         return refuse(f, REFUSE_PARSE_FORM, "%s %s", fn, parse_form_why(fn));
     bool keywords = !strcmp(same, "PyArg_ParseTupleAndKeywords");
     bool unpack = !strcmp(same, "PyArg_UnpackTuple");
+    if (!keywords && f->entry->slot)
+        return refuse(f, REFUSE_FLAGS, "%s ignores the keywords %s takes, "
+                      "which clinic's %s would refuse", fn,
+                      f->entry->slot == SLOT_NEW ? "tp_new" : "tp_init",
+                      f->entry->pyname);
     if (keywords != (f->flags == FL_KEYWORDS))
         return refuse(f, REFUSE_FLAGS, "%s with METH_%s", fn,
                       f->flags == FL_KEYWORDS ? "KEYWORDS" : "VARARGS only");

@@ -10,7 +10,10 @@
 #   - with a CPython 3.13 build tree (CLINIC_CPYTHON_BUILD, default the
 #     portable tier's ~/.cache/clinic-pythons/3.13t when there), each
 #     converted file compiles as its original does (-Wall, the build's
-#     headers, Py_BUILD_CORE_BUILTIN), with no new warning or error.
+#     headers, Py_BUILD_CORE_BUILTIN), with no new warning or error,
+#     once CPython's Tools/build/generate_global_objects.py has added the
+#     keyword parsers' identifiers to a copy of Include (as CPython's
+#     "make regen-global-objects" does after "make clinic").
 #
 # Exits non-zero when a check fails.  usage: cpython.sh [CLINIC]
 #   CLINIC_CACHE          the conformance cache (~/.cache/clinic-conformance)
@@ -77,15 +80,26 @@ if ! "$CLINIC" -q --dialect 3.13 --check $files > recheck.txt 2>&1; then
 fi
 
 if [ -n "$build" ] && [ -f "$build/pyconfig.h" ]; then
+    # CPython's own step after clinic: the identifiers of the generated
+    # keyword parsers (_Py_ID(name)) are added to the runtime's global
+    # strings (make regen-global-objects), in a copy of Include
+    mkdir -p Tools
+    cp -R "$src/Include" "$src/Parser" "$src/PC" "$src/Programs" "$src/Python" .
+    cp -R "$src/Tools/build" Tools/
+    if ! ${PYTHON:-python3} Tools/build/generate_global_objects.py > regen.log 2>&1; then
+        echo "cpython: FAIL generate_global_objects.py over the converted tree:"
+        head -5 regen.log
+        status=1
+    fi
     ok=0 bad=0 skipped=0
     for f in $files; do
         cmp -s "$src/$f" "$f" && continue
         d=${f%/*} b=${f##*/}
-        flags="-c -O0 -Wall -Wno-unused-function -I$build -I$src/Include -I$src/Include/internal -I$src/Modules/_decimal/libmpdec -I$src/Modules/_hacl/include -DPy_BUILD_CORE_BUILTIN -o /dev/null"
+        common="-c -O0 -Wall -Wno-unused-function -I$build -I$src/Modules/_decimal/libmpdec -I$src/Modules/_hacl/include -DPy_BUILD_CORE_BUILTIN -o /dev/null"
         # shellcheck disable=SC2086
-        (cd "$src/$d" && ${CC:-cc} $flags "$b") > before.log 2>&1; rb=$?
+        (cd "$src/$d" && ${CC:-cc} $common -I"$src/Include" -I"$src/Include/internal" "$b") > before.log 2>&1; rb=$?
         # shellcheck disable=SC2086
-        (cd "$d" && ${CC:-cc} $flags -I"$src/$d" "$b") > after.log 2>&1; ra=$?
+        (cd "$d" && ${CC:-cc} $common -I"$scratch/Include" -I"$scratch/Include/internal" -I"$src/$d" "$b") > after.log 2>&1; ra=$?
         if [ $rb -ne 0 ]; then skipped=$((skipped + 1)); continue; fi
         wb=$(grep -c 'warning:' before.log) wa=$(grep -c 'warning:' after.log)
         if [ $ra -ne 0 ] || [ "$wa" -gt "$wb" ]; then

@@ -5,6 +5,7 @@
  * text in memory.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,10 @@ static const Case cases[] = {
      "METH_VARARGS", -1, "    o: object(subclass_of='&PyDict_Type')\n"},
     {"o_amp", "int fd;\n if (!PyArg_ParseTuple(args, \"O&\", conv_fd, &fd)) return NULL;\n return NULL;",
      "METH_VARARGS", -1, "    fd: object(converter='conv_fd', type='int')\n"},
+    {"o_amp_address", "int fd;\n if (!PyArg_ParseTuple(args, \"O&\", &conv_fd, &fd)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    fd: object(converter='conv_fd', type='int')\n"},
+    {"struct_tag_of_its_name", "struct m_f *p = NULL;\n int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return PyLong_FromLong(a + (p != NULL));",
+     "METH_VARARGS", -1, "    a: int\n    /\n"},
     {"es", "char *s;\n if (!PyArg_ParseTuple(args, \"es\", \"ascii\", &s)) return NULL;\n return NULL;",
      "METH_VARARGS", -1, "    s: str(encoding='ascii')\n"},
     {"et_sized", "char *s; Py_ssize_t n;\n if (!PyArg_ParseTuple(args, \"et#\", \"ascii\", &s, &n)) return NULL;\n return PyLong_FromSsize_t(n);",
@@ -489,27 +494,133 @@ START_TEST(test_aliases)
 }
 END_TEST
 
-/* A function a macro pastes together is the file's, not another's. */
+/* A function a macro of the file defines, at a use of the macro at the
+   top level: the use written out as the preprocessor expands it ("##",
+   "#", the arguments) and converted; a use whose function is left stays
+   as it is, with the reason its expansion gave; a function no use
+   defines is the file's, not another's. */
 START_TEST(test_pasted_by_macro)
 {
     const char *src =
         "#include \"Python.h\"\n"
-        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *a) \\\n"
-        "    { return Py_NewRef(a); }\n"
-        "FUNC(f)\n"
+        "#define FUNC(name, doc) static PyObject *m_ ## name(PyObject *m, PyObject *a) \\\n"
+        "    { return PyUnicode_FromString(#name); } \\\n"
+        "    PyDoc_STRVAR(m_##name##_doc, doc);\n"
+        "FUNC(g, \"Two\\nlines.\")\n"
+        "FUNC(f, \"f($module, x, /)\\n--\\n\\nReturn x.\")\n"
         "static PyMethodDef methods[] = {\n"
-        "    {\"f\", m_f, METH_O, \"Doc.\"},\n"
-        "    {\"g\", m_g, METH_O, \"Doc.\"},\n"
+        "    {\"f\", m_f, METH_O, m_f_doc},\n"
+        "    {\"g\", m_g, METH_O, m_g_doc},\n"
+        "    {\"h\", m_h, METH_O, \"Doc.\"},\n"
         "    {NULL, NULL}\n};\n"
         "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
     ConvertStats stats = {0};
     char *notes;
     char *out = convert_source(src, &stats, &notes);
-    ck_assert_uint_eq(stats.converted, 0);
-    ck_assert_uint_eq(stats.refused[REFUSE_HIDDEN_CALL], 2);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
+    ck_assert_uint_eq(stats.refused[REFUSE_HIDDEN_CALL], 1);
     ck_assert_uint_eq(stats.refused[REFUSE_ELSEWHERE], 0);
-    ck_assert_msg(strstr(notes, "m_f is defined by a macro that pastes") != NULL,
+    ck_assert_msg(strstr(notes, "m_h is defined by a macro that pastes") != NULL,
                   "%s", notes);
+    ck_assert_msg(strstr(notes, "(in a macro's expansion)") != NULL, "%s", notes);
+    /* the use left, and the define it needs */
+    ck_assert_msg(strstr(out, "#define FUNC(name, doc)") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\nFUNC(g, \"Two\\nlines.\")\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.f\n\n    x as a: object\n    /\n\n"
+                         "Return x.\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "{ return PyUnicode_FromString(\"f\"); }\n") != NULL,
+                  "%s", out);
+    ck_assert_msg(strstr(out, "FUNC(f") == NULL, "%s", out);
+    free(out);
+    free(notes);
+
+    /* a macro defined twice (one per platform): which definition a use
+       takes is not read, so none is written out */
+    const char *twice =
+        "#include \"Python.h\"\n"
+        "#ifdef MS_WINDOWS\n"
+        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *Py_UNUSED(a)) \\\n"
+        "    { Py_RETURN_TRUE; }\n"
+        "#else\n"
+        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *Py_UNUSED(a)) \\\n"
+        "    { Py_RETURN_FALSE; }\n"
+        "#endif\n"
+        "FUNC(f)\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_NOARGS, \"F.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(twice, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_uint_eq(stats.refused[REFUSE_HIDDEN_CALL], 1);
+    ck_assert_str_eq(out, twice);
+    free(out);
+    free(notes);
+
+    /* a "//" comment in a macro comments out the spliced lines after
+       it: written out line by line, they would be code */
+    const char *line_comment =
+        "#include \"Python.h\"\n"
+        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *Py_UNUSED(a)) \\\n"
+        "    { // a comment \\\n"
+        "      Py_RETURN_TRUE; }\n"
+        "FUNC(f)\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_NOARGS, \"F.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(line_comment, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_str_eq(out, line_comment);
+    free(out);
+    free(notes);
+
+    /* __LINE__ in a macro is the use's line: not the same written out */
+    const char *line_macro =
+        "#include \"Python.h\"\n"
+        "#define FUNC(name) static PyObject *m_ ## name(PyObject *m, PyObject *Py_UNUSED(a)) \\\n"
+        "    { \\\n"
+        "      return PyLong_FromLong(__LINE__); }\n"
+        "FUNC(f)\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_NOARGS, \"F.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(line_macro, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_str_eq(out, line_macro);
+    free(out);
+    free(notes);
+
+    /* every use written out: the define goes */
+    const char *all =
+        "#include \"Python.h\"\n"
+        "#define FUNC(name) \\\n"
+        "    static PyObject * \\\n"
+        "    m_ ## name(PyObject *m, PyObject *Py_UNUSED(a)) \\\n"
+        "    { \\\n"
+        "        return PyUnicode_FromString(#name); \\\n"
+        "    }\n"
+        "\n"
+        "FUNC(f)\n"
+        "FUNC(g)\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_NOARGS, \"F.\"},\n"
+        "    {\"g\", m_g, METH_NOARGS, \"G.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(all, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_msg(strstr(out, "#define FUNC") == NULL, "%s", out);
+    ck_assert_msg(strstr(out, "#include \"Python.h\"\n\n/*[clinic input]\nmodule m\n")
+                  != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "]*/\n{\n    return PyUnicode_FromString(\"g\");\n}\n\n")
+                  != NULL, "%s", out);
     free(out);
     free(notes);
 }
@@ -632,6 +743,311 @@ START_TEST(test_called)
 }
 END_TEST
 
+/* A hand-written signature line before a first paragraph of more lines
+   than one stays as the summary line clinic wants, so that __doc__ is
+   what it was; in the "--" form it is not in __doc__, so the function is
+   left. */
+START_TEST(test_docstring_long_paragraph)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "PyDoc_STRVAR(a_doc, \"a(x)\\n\\nFirst line\\nand second.\\n\\nMore.\");\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_O, a_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "    /\n\na(x)\n\nFirst line\nand second.\n\nMore.\n"
+                         "[clinic start generated code]*/") != NULL, "%s", out);
+    free(out);
+    free(notes);
+
+    /* "--": the signature is not in __doc__ */
+    const char *dashed =
+        "#include \"Python.h\"\n"
+        "PyDoc_STRVAR(a_doc, \"a($module, x, /)\\n--\\n\\nFirst line\\nand second.\");\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_O, a_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(dashed, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
+    ck_assert_str_eq(out, dashed);
+    free(out);
+    free(notes);
+
+    /* a signature over two lines: no summary line either */
+    const char *two =
+        "#include \"Python.h\"\n"
+        "PyDoc_STRVAR(a_doc, \"a(x,\\n  y)\\n\\nFirst line\\nand second.\");\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_O, a_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(two, &stats, &notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
+    ck_assert_str_eq(out, two);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* The module's name a macro of a header beside the file gives. */
+static int read_header(void *userdata, const char *path, char **data,
+                       size_t *len)
+{
+    (void)userdata;
+    if (strcmp(path, "dir/mod.h")) {
+        errno = ENOENT;
+        return -1;
+    }
+    *data = strdup("#ifndef MOD_H\n#define MOD_H\n#define MOD_NAME \"_mod\"\n"
+                   "PyDoc_STRVAR(doc_b, \"b($module, /)\\n--\\n\\nB from the header.\");\n"
+                   "PyDoc_STRVAR(doc_c, \"C from\\nthe header.\");\n"
+                   "static PyObject *\nm_h(PyObject *m, PyObject *x)\n{\n    return x;\n}\n"
+                   "#endif\n");
+    *len = strlen(*data);
+    return 0;
+}
+
+START_TEST(test_module_name_in_header)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#include \"mod.h\"\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyObject *\nm_b(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyObject *\nm_c(PyObject *m, PyObject *Py_UNUSED(x))\n"
+        "{\n    return Py_NewRef(m);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_O, \"A.\"},\n"
+        "    {\"b\", m_b, METH_O, doc_b},\n"
+        "    {\"c\", (PyCFunction)m_c, METH_NOARGS, doc_c},\n"
+        "    {\"h\", m_h, METH_O, \"H.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, MOD_NAME, NULL, -1, methods};\n";
+    for (int with_reader = 0; with_reader < 2; with_reader++) {
+        ClinicOptions o = {0};
+        o.convert = true;
+        if (with_reader)
+            o.read_file = read_header;
+        Clinic *c = clinic_new("dir/mod.c", &o);
+        ConvertStats stats = {0};
+        size_t len;
+        const char *out = convert_text(c, src, strlen(src), &len, &stats);
+        if (with_reader) {
+            ck_assert_msg(stats.converted == 2, "%s", c->diagnostics.buf);
+            ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
+            /* a function the header defines is the header's */
+            ck_assert_uint_eq(stats.refused[REFUSE_ELSEWHERE], 1);
+            ck_assert_msg(strstr(c->diagnostics.buf, "m_h is defined in mod.h") != NULL,
+                          "%s", c->diagnostics.buf);
+            /* the header's docstring taken, the header named */
+            ck_assert_msg(strstr(out, "\n_mod.b\n\n    x: object\n    /\n\nB from the header.\n") != NULL,
+                          "%s", out);
+            ck_assert_msg(strstr(c->diagnostics.buf, "took from mod.h are named "
+                                 "by nothing now: doc_b\n") != NULL,
+                          "%s", c->diagnostics.buf);
+            ck_assert_msg(strstr(out, "module _mod\n") != NULL, "%s", out);
+            ck_assert_msg(strstr(out, "\n_mod.a\n") != NULL, "%s", out);
+        } else {
+            ck_assert_uint_eq(stats.refused[REFUSE_OWNER], 4);
+        }
+        clinic_free(c);
+    }
+}
+END_TEST
+
+/* A table no PyModuleDef or type names belongs to the module or class
+   of the clinic functions whose _METHODDEF it holds already. */
+START_TEST(test_owner_from_blocks)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "/*[clinic input]\nmodule m\nclass m.C \"CObject *\" \"&C_Type\"\n"
+        "[clinic start generated code]*/\n\n"
+        "/*[clinic input]\nm.a as m_a_c\n\n[clinic start generated code]*/\n\n"
+        "/*[clinic input]\nm.C.x\n\n[clinic start generated code]*/\n\n"
+        "static PyObject *\nm_b(PyObject *m, PyObject *x)\n"
+        "{\n    return Py_NewRef(x);\n}\n\n"
+        "static PyObject *\nc_y(CObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "PyMethodDef methods[] = {\n"
+        "    M_A_C_METHODDEF\n"
+        "    {\"b\", m_b, METH_O, \"B.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "PyMethodDef c_methods[] = {\n"
+        "    M_C_X_METHODDEF\n"
+        "    {\"y\", (PyCFunction)c_y, METH_NOARGS, \"Y.\"},\n"
+        "    {NULL, NULL}\n};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.b\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.C.y\n") != NULL, "%s", out);
+    free(out);
+    free(notes);
+
+    /* two owners in one table: none */
+    char *mixed = malloc(strlen(src) + 32);
+    const char *cut = strstr(src, "    M_A_C_METHODDEF\n");
+    sprintf(mixed, "%.*s    M_C_X_METHODDEF\n%s", (int)(cut - src), src, cut);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(mixed, &stats, &notes);
+    ck_assert_msg(stats.refused[REFUSE_OWNER] == 1 && stats.converted == 1, "%s", notes);
+    free(out);
+    free(notes);
+    free(mixed);
+}
+END_TEST
+
+/* O&'s function and O!'s type object are named by the generated code:
+   a function defined after the file's own include of it is declared
+   ahead by its prototype; a type object defined there leaves the
+   function; declared before, it is converted as it is. */
+START_TEST(test_converter_before_include)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "DECL"
+        "#include \"clinic/m.c.h\"\n\n"
+        "static int\nconv(PyObject *o,\n     void *p)\n{\n    *(int *)p = 1;\n    return 1;\n}\n\n"
+        "static PyTypeObject T_Type = {0};\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *args)\n"
+        "{\n    int x;\n    if (!PyArg_ParseTuple(args, \"O&\", conv, &x))\n"
+        "        return NULL;\n    return PyLong_FromLong(x);\n}\n\n"
+        "static PyObject *\nm_b(PyObject *m, PyObject *args)\n"
+        "{\n    PyObject *t;\n    if (!PyArg_ParseTuple(args, \"O!\", &T_Type, &t))\n"
+        "        return NULL;\n    return Py_NewRef(t);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_VARARGS, \"A.\"},\n"
+        "    {\"b\", m_b, METH_VARARGS, \"B.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    for (int declared = 0; declared < 2; declared++) {
+        const char *decl = declared ? "static PyTypeObject T_Type;\n" : "";
+        char *text = malloc(strlen(src) + strlen(decl) + 1);
+        const char *at = strstr(src, "DECL");
+        sprintf(text, "%.*s%s%s", (int)(at - src), src, decl, at + 4);
+        ConvertStats stats = {0};
+        char *notes;
+        char *out = convert_source(text, &stats, &notes);
+        ck_assert_msg(strstr(out, "static int conv(PyObject *o, void *p);\n\n"
+                             "#include \"clinic/m.c.h\"\n") != NULL, "%s", out);
+        if (declared) {
+            ck_assert_msg(stats.converted == 2, "%s", notes);
+        } else {
+            ck_assert_msg(stats.converted == 1, "%s", notes);
+            ck_assert_msg(strstr(notes, "T_Type, which its generated code names") != NULL,
+                          "%s", notes);
+        }
+        free(out);
+        free(notes);
+        free(text);
+    }
+}
+END_TEST
+
+/* O&'s function the file declares takes a void * or a pointer to the
+   variable's type, or the call clinic writes of it would warn. */
+START_TEST(test_converter_parameter_type)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "static int\nconv(PyObject *o, void **p)\n{\n    *p = o;\n    return 1;\n}\n\n"
+        "static PyObject *\nm_a(PyObject *m, PyObject *args)\n"
+        "{\n    TYPE x;\n    if (!PyArg_ParseTuple(args, \"O&\", conv, &x))\n"
+        "        return NULL;\n    return Py_NewRef((PyObject *)x);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", m_a, METH_VARARGS, \"A.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    for (int k = 0; k < 2; k++) {
+        const char *type = k ? "PyObject *" : "void *";
+        char *text = malloc(strlen(src) + 16);
+        const char *at = strstr(src, "TYPE");
+        sprintf(text, "%.*s%s%s", (int)(at - src), src, type, at + 4);
+        ConvertStats stats = {0};
+        char *notes;
+        char *out = convert_source(text, &stats, &notes);
+        if (k) {
+            ck_assert_uint_eq(stats.refused[REFUSE_TYPE], 1);
+            ck_assert_str_eq(out, text);
+        } else {
+            ck_assert_msg(stats.converted == 1, "%s", notes);
+        }
+        free(out);
+        free(notes);
+        free(text);
+    }
+}
+END_TEST
+
+/* tp_new and tp_init become clinic's __new__ and __init__, the slots
+   naming clinic's parsers by the functions' names; one that ignores
+   its keywords (PyArg_ParseTuple) is left; one that parses nothing by
+   hand is not counted. */
+START_TEST(test_slots)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD long n; } TObject;\n"
+        "static PyObject *\nt_new(PyTypeObject *type, PyObject *args, PyObject *kwds)\n"
+        "{\n    static char *kwlist[] = {\"n\", NULL};\n    long n = 0;\n"
+        "    if (!PyArg_ParseTupleAndKeywords(args, kwds, \"|l\", kwlist, &n))\n"
+        "        return NULL;\n    return type->tp_alloc(type, 0);\n}\n\n"
+        "static int\nt_init(TObject *self, PyObject *args, PyObject *kwds)\n"
+        "{\n    static char *kwlist[] = {\"n\", NULL};\n    long n = 0;\n"
+        "    if (!PyArg_ParseTupleAndKeywords(args, kwds, \"|l\", kwlist, &n)) {\n"
+        "        return -1;\n    }\n    self->n = n;\n    return 0;\n}\n\n"
+        "static PyObject *\nu_new(PyTypeObject *type, PyObject *args, PyObject *kwds)\n"
+        "{\n    long n;\n    if (!PyArg_ParseTuple(args, \"l\", &n))\n"
+        "        return NULL;\n    return type->tp_alloc(type, 0);\n}\n\n"
+        "static int\nu_init(PyObject *self, PyObject *args, PyObject *kwds)\n"
+        "{\n    return 0;\n}\n\n"
+        "static PyTypeObject T_Type = {\n    PyVarObject_HEAD_INIT(NULL, 0)\n"
+        "    .tp_name = \"m.T\",\n    .tp_new = t_new,\n    .tp_init = (initproc)t_init,\n};\n"
+        "static PyType_Slot u_slots[] = {\n    {Py_tp_new, u_new},\n"
+        "    {Py_tp_init, u_init},\n    {0, NULL}\n};\n"
+        "static PyType_Spec u_spec = {\"m.U\", 0, 0, 0, u_slots};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_FLAGS], 1);
+    ck_assert_msg(strstr(notes, "m.U.__new__ left as it is (flags): PyArg_ParseTuple "
+                         "ignores the keywords tp_new takes") != NULL, "%s", notes);
+    ck_assert_msg(strstr(notes, "__init__ left") == NULL, "%s", notes);
+    ck_assert_msg(strstr(out, "/*[clinic input]\n@classmethod\nm.T.__new__ as t_new\n\n"
+                         "    n: long = 0\n[clinic start generated code]*/\n") != NULL,
+                  "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.T.__init__ as t_init\n\n"
+                         "    n: long = 0\n[clinic start generated code]*/\n") != NULL,
+                  "%s", out);
+    /* the slots as they were */
+    ck_assert_msg(strstr(out, "    .tp_new = t_new,\n    .tp_init = (initproc)t_init,\n")
+                  != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "    self->n = n;\n    return 0;\n}\n") != NULL, "%s", out);
+    free(out);
+    free(notes);
+}
+END_TEST
+
 /* METH_NOARGS's second parameter with a macro after its name ("PyObject
    *dummy UNUSED"): unused though the body names its type. */
 START_TEST(test_noargs_unused_macro)
@@ -684,6 +1100,12 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_shared_docstring);
     tcase_add_test(tc, test_called);
     tcase_add_test(tc, test_noargs_unused_macro);
+    tcase_add_test(tc, test_docstring_long_paragraph);
+    tcase_add_test(tc, test_module_name_in_header);
+    tcase_add_test(tc, test_owner_from_blocks);
+    tcase_add_test(tc, test_converter_before_include);
+    tcase_add_test(tc, test_converter_parameter_type);
+    tcase_add_test(tc, test_slots);
     suite_add_tcase(s, tc);
     return s;
 }
