@@ -652,7 +652,8 @@ newer_functional() {   # N PY DIR [--module M --class C]: N's test on DIR's modu
     $IN env PYTHONDONTWRITEBYTECODE=1 "$npy" "$here/functional.py" "$nt" "$ndir" \
         --older-module ${nx:+--exclude "$nx"} "$@"
 }
-newran= e315ran=
+newran=
+e315ran=
 for N in $newer_ready; do
     PYN=$(python_of "$N")
     if [ -z "$PYN" ]; then
