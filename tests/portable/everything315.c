@@ -6,7 +6,8 @@
  * unicode_fs_decoded, Py_ssize_t(allow_negative=False), 3.15's bitwise
  * unsigned converters (PyLong_AsNativeBytes) and @disable fastcall.
  * Built from the 3.15 dialect's own output on CPython 3.15 (the oracle)
- * and from its portable output on 3.9 to 3.15, it must answer
+ * and from its portable output on 3.9 to 3.15 (and as abi3, its
+ * hand-written code in the Limited API 3.10), it must answer
  * tests/portable/calls.py's calls the same way.
  */
 #define PY_SSIZE_T_CLEAN
@@ -49,8 +50,10 @@ everything315.Box.label
         PyErr_SetString(PyExc_TypeError, "label must be a str");
         return -1;
     }
+    PyObject *old = self->label;
     Py_XINCREF(value);
-    Py_XSETREF(self->label, value);
+    self->label = value;
+    Py_XDECREF(old);
     return 0;
 }
 
@@ -78,7 +81,9 @@ Set the label from the argument tuple (no fastcall) and return it.
         }
         s = u;
     }
-    Py_XSETREF(self->label, s);
+    PyObject *old = self->label;
+    self->label = s;
+    Py_XDECREF(old);
     Py_INCREF(s);
     return s;
 }
@@ -113,7 +118,10 @@ everything315.star_array
     }
     for (Py_ssize_t i = 0; i < args_length; i++) {
         Py_INCREF(args[i]);
-        PyTuple_SET_ITEM(t, i, args[i]);
+        if (PyTuple_SetItem(t, i, args[i]) < 0) {
+            Py_DECREF(t);
+            return NULL;
+        }
     }
     return Py_BuildValue("(ONO)", a, t, key);
 }

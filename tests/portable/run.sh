@@ -35,15 +35,25 @@
 #      clang on every CPython, D's ClinicFunctionalTest passing and the
 #      calls answered as D's own output answers them on CPython D; its
 #      _testclinic_limited.c and everything313 as abi3 (Py_LIMITED_API
-#      0x030A0000) on 3.10 to 3.13, with D's LimitedCAPIFunctionalTest.
-#   6b. The 3.15 dialect: tests/portable/everything315.c (the syntax 3.14
-#      and 3.15 added: *args: tuple and array, **kwds: dict, @deleter,
-#      uint8 to uint64, unicode_fs_*, allow_negative, @disable fastcall)
-#      regenerated with --dialect 3.15 --target portable, built with gcc
-#      and clang on every CPython, its calls and its Box.label getter,
-#      setter and deleter (tests/portable/accessors.py) answered as 3.15's
-#      own output answers them on CPython 3.15; the same for 3.13.5's
-#      _testclinic.c, with the shims 3.15's clinic needs (SHIMS315).
+#      0x030A0000) on 3.10 to 3.15, with D's LimitedCAPIFunctionalTest.
+#   6b. The 3.14 and 3.15 dialects (NEWER; no 3.14 or 3.15 tree is
+#      cached): 3.13.5's _testclinic.c, with the shims their clinic needs
+#      (SHIMS_NEWER), regenerated with --dialect N --target portable, built
+#      with gcc and clang on every CPython, N's ClinicFunctionalTest
+#      passing (functional.py --older-module: the tests of functions
+#      3.13.5's module lacks taken out and named, and LEFT_OUT_N) and the
+#      calls answered as N's own output answers them on CPython N.  For
+#      3.15 also tests/portable/everything315.c (the syntax 3.14 and 3.15
+#      added: *args: tuple and array, **kwds: dict, @deleter, uint8 to
+#      uint64, unicode_fs_*, allow_negative, @disable fastcall), its calls
+#      and its Box.label getter, setter and deleter (tests/portable/
+#      accessors.py) as 3.15's own output's; both modules under ASan and
+#      UBSan on 3.15; and as abi3 (Py_LIMITED_API 0x030A0000, built once)
+#      on 3.10 to 3.15: 3.13.5's _testclinic_limited.c with 3.15's
+#      LimitedCAPIFunctionalTest, everything315 with its calls.
+#   6c. clinic_portable.h's PyLong_AsNativeBytes for CPythons before 3.13
+#      (tests/portable/nativebytes.c and .py) gives CPython 3.15's
+#      outcomes for every documented flag, on every CPython and as abi3.
 #   7. Free-threaded, when pythons.sh yields a 3.13t (named when not):
 #      tests/portable/ft_stress.py, 8 threads x 100,000 calls of
 #      everything313's critical-section methods, and the same module
@@ -255,18 +265,21 @@ for D in $DIALECTS; do
     ready_dialects="$ready_dialects $D"
 done
 
-# ---- the 3.15 dialect's own module: its sources --------------------------
+# ---- the 3.14 and 3.15 dialects: their sources ---------------------------
 
-# tests/portable/everything315.c (the syntax 3.14 and 3.15 added: *args:
-# tuple and array, **kwds: dict, @deleter, uint8 to uint64, unicode_fs_*,
-# allow_negative, @disable fastcall) regenerated with --dialect 3.15
-# --target portable, and with --dialect 3.15 alone: the oracle, built on
-# CPython 3.15 as its core builds it.  CPython 3.13's _testclinic.c is not
-# beside CPython 3.13.5's _testclinic.c (no 3.14 or 3.15 tree is cached),
-# prepared as for the 3.13 dialect, with four shims without which 3.15's
-# clinic refuses it (SHIMS315, printed); ClinicFunctionalTest is 3.13's
-# and expects 3.13's messages, so only the calls are compared.
-SHIMS315="s/    c: int(accept={str}) = 45/    c: int(accept={str}) = '-'/
+# No 3.14 or 3.15 tree is cached (Debian sid ships their binaries, test
+# files and Tools/clinic, and the mirror serves no source package), so
+# each of these dialects (NEWER) regenerates CPython 3.13.5's _testclinic.c
+# (prepared as for the 3.13 dialect) with --dialect N --target portable,
+# and with --dialect N alone: the oracle, built on CPython N as its core
+# builds it; with the shims without which 3.14's and 3.15's clinic refuse
+# it (SHIMS_NEWER, printed).  3.15 also regenerates 3.13.5's
+# _testclinic_limited.c (for abi3) and tests/portable/everything315.c (the
+# syntax 3.14 and 3.15 added: *args: tuple and array, **kwds: dict,
+# @deleter, uint8 to uint64, unicode_fs_*, allow_negative, @disable
+# fastcall).
+NEWER="3.14 3.15"
+SHIMS_NEWER="s/    c: int(accept={str}) = 45/    c: int(accept={str}) = '-'/
 s/    path: custom_t = None/    path: custom_t(c_default=\"{}\") = None/
 s/^    \\*\\([a-z_]*\\): object\$/    *\\1: tuple/"
 E315=$out/d3.15/src
@@ -280,21 +293,29 @@ check "clinic --dialect 3.15 --target portable regenerates everything315.c" \
     regenerate "$E315/everything315" everything315.c --dialect 3.15 --target portable
 [ -f "$E315/everything315-oracle/clinic/everything315.c.h" ] &&
 [ -f "$E315/everything315/clinic/everything315.c.h" ] && e315_ready=yes
-t315_ready=
+# the newer dialects whose _testclinic (3.13.5's) was regenerated
+newer_ready=
 case " $ready_dialects " in
 *" 3.13 "*)
-    echo "shims of 3.13.5's _testclinic.c for 3.15's clinic (sed):"
-    echo "$SHIMS315" | sed 's/^/  /'
-    mkdir -p "$E315/testclinic" "$E315/testclinic-oracle"
-    sed "$SHIMS315" "$out/d3.13/src/full/_testclinic.c" > "$E315/testclinic/_testclinic.c"
-    sed "$SHIMS315" "$out/d3.13/src/oracle/_testclinic.c" > "$E315/testclinic-oracle/_testclinic.c"
-    check "clinic --dialect 3.15 regenerates 3.13.5's _testclinic.c: the oracle" \
-        regenerate "$E315/testclinic-oracle" _testclinic.c --dialect 3.15
-    check "clinic --dialect 3.15 --target portable regenerates 3.13.5's _testclinic.c" \
-        regenerate "$E315/testclinic" _testclinic.c --dialect 3.15 --target portable
-    [ -f "$E315/testclinic-oracle/clinic/_testclinic.c.h" ] &&
-    [ -f "$E315/testclinic/clinic/_testclinic.c.h" ] && t315_ready=yes ;;
-*) bad "dialect 3.15: no 3.13 sources for its _testclinic" ;;
+    echo "shims of 3.13.5's _testclinic.c for 3.14's and 3.15's clinic (sed):"
+    echo "$SHIMS_NEWER" | sed 's/^/  /'
+    for N in $NEWER; do
+        ns=$out/d$N/src
+        mkdir -p "$ns/testclinic" "$ns/testclinic-oracle"
+        sed "$SHIMS_NEWER" "$out/d3.13/src/full/_testclinic.c" > "$ns/testclinic/_testclinic.c"
+        sed "$SHIMS_NEWER" "$out/d3.13/src/oracle/_testclinic.c" > "$ns/testclinic-oracle/_testclinic.c"
+        check "clinic --dialect $N regenerates 3.13.5's _testclinic.c: the oracle" \
+            regenerate "$ns/testclinic-oracle" _testclinic.c --dialect "$N"
+        check "clinic --dialect $N --target portable regenerates 3.13.5's _testclinic.c" \
+            regenerate "$ns/testclinic" _testclinic.c --dialect "$N" --target portable
+        [ -f "$ns/testclinic-oracle/clinic/_testclinic.c.h" ] &&
+        [ -f "$ns/testclinic/clinic/_testclinic.c.h" ] && newer_ready="$newer_ready $N"
+    done
+    mkdir -p "$E315/limited"
+    cp "$out/d3.13/src/limited/_testclinic_limited.c" "$E315/limited/"
+    check "clinic --dialect 3.15 --target portable regenerates 3.13.5's _testclinic_limited.c" \
+        regenerate "$E315/limited" _testclinic_limited.c --dialect 3.15 --target portable ;;
+*) bad "dialects $NEWER: no 3.13 sources for their _testclinic" ;;
 esac
 
 # ---- no _Py name -------------------------------------------------------
@@ -307,8 +328,8 @@ generated_text() {
     for D in $ready_dialects; do
         for d in full limited everything313; do dirs="$dirs $out/d$D/src/$d"; done
     done
-    [ -z "$e315_ready" ] || dirs="$dirs $E315/everything315"
-    [ -z "$t315_ready" ] || dirs="$dirs $E315/testclinic"
+    [ -z "$e315_ready" ] || dirs="$dirs $E315/everything315 $E315/limited"
+    for N in $newer_ready; do dirs="$dirs $out/d$N/src/testclinic"; done
     for d in $dirs; do
         cat "$d"/clinic/*.h
         for f in "$d"/*.c; do
@@ -330,7 +351,7 @@ no_private_names() {
     fi
     echo "$lines generated lines, clinic_portable.h included: no _Py name, no internal header"
 }
-check "no _Py name or internal header in the generated code (dialects 3.11$ready_dialects${e315_ready:+ 3.15}) or clinic_portable.h" no_private_names
+check "no _Py name or internal header in the generated code (dialects 3.11$ready_dialects$newer_ready) or clinic_portable.h" no_private_names
 
 # ---- building ----------------------------------------------------------
 
@@ -448,9 +469,11 @@ sanitized() {   # MODULE SRC PLAN ORACLE [PY DIR]: on PY (default 3.11's), in DI
     build "$spy" "$2" "$d" "$1" "$(ext_suffix "$spy")" gcc -O1 -g \
         -fsanitize=address,undefined -fno-sanitize-recover=undefined \
         -fno-omit-frame-pointer || return 1
-    ASAN_OPTIONS=detect_leaks=0 \
-    LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
-        calls "$spy" "$d" "$1" "$3" "$d/$1.calls" 2> "$d/$1.err" || {
+    # the runtimes of the compiler that built it (in the root, for a
+    # CPython there), given to the interpreter alone
+    $IN env ASAN_OPTIONS=detect_leaks=0 PYTHONDONTWRITEBYTECODE=1 \
+        LD_PRELOAD="$($IN gcc -print-file-name=libasan.so) $($IN gcc -print-file-name=libubsan.so)" \
+        "$spy" "$here/calls.py" run "$d" "$1" "$3" > "$d/$1.calls" 2> "$d/$1.err" || {
         tail -n 20 "$d/$1.err"; return 1; }
     if grep -q 'runtime error\|AddressSanitizer' "$d/$1.err"; then
         cat "$d/$1.err"; return 1
@@ -606,48 +629,98 @@ for D in $ready_dialects; do
     fi
 done
 
-# ---- the 3.15 dialect's own module: built and run ------------------------
+# ---- the 3.14 and 3.15 dialects: built and run ---------------------------
 
+# N's ClinicFunctionalTest (its test_clinic.py from Debian sid's
+# libpython-testsuite), run with functional.py --older-module: the tests
+# that name a function 3.13.5's _testclinic lacks are taken out, each
+# printed with the functions; these others are left out too (LEFT_OUT_N):
+LEFT_OUT_314='test_defclass_varpos:TestClass.defclass_varpos (3.14) is called on an instance, unseen by --older-module
+test_defclass_posonly_varpos:TestClass.defclass_posonly_varpos, the same'
+LEFT_OUT_315="$LEFT_OUT_314
+test_py_ssize_t_converter:3.15's takes a fourth argument (allow_negative=False), 3.13.5's three"
+left_out_of() {   # N: the comma-separated test names
+    case $1 in 3.14) echo "$LEFT_OUT_314" ;; 3.15) echo "$LEFT_OUT_315" ;; esac |
+        sed 's/:.*//' | paste -sd, -
+}
+# the oracle's test first: what it fails is not the portable code's doing
+newer_functional() {   # N PY DIR [--module M --class C]: N's test on DIR's module
+    nt=$(eval "$(sh "$(dialect_fetch "$1")" "$CACHE")"; echo "$TEST_CLINIC")
+    nx=$(left_out_of "$1")
+    npy=$2 ndir=$3; shift 3
+    [ $# -eq 0 ] || nx=   # LEFT_OUT_N is ClinicFunctionalTest's
+    $IN env PYTHONDONTWRITEBYTECODE=1 "$npy" "$here/functional.py" "$nt" "$ndir" \
+        --older-module ${nx:+--exclude "$nx"} "$@"
+}
+newran=
 e315ran=
-PY315=$(python_of 3.15)
-if [ -z "$e315_ready" ]; then
-    bad "dialect 3.15: everything315 was not regenerated"
-elif [ -z "$PY315" ]; then
-    bad "dialect 3.15: no CPython 3.15 for its oracle"
-else
-    od=$out/d3.15
-    IN=$(runner_of 3.15)
-    echo "== dialect 3.15: the oracle, its own everything315 built against CPython 3.15 ($PY315)"
-    check "dialect 3.15: oracle everything315 builds" oracle_build "$PY315" \
-        "$E315/everything315-oracle/everything315.c" "$od/oracle" everything315
-    check "dialect 3.15: oracle everything315: the calls to make" plan "$PY315" \
-        "$od/oracle" everything315 "$od/everything315.plan"
-    check "dialect 3.15: oracle everything315 calls" calls "$PY315" "$od/oracle" \
-        everything315 "$od/everything315.plan" "$od/oracle-everything315.calls"
-    if [ -n "$t315_ready" ]; then
-        check "dialect 3.15: oracle _testclinic (3.13.5's) builds" oracle_build "$PY315" \
-            "$E315/testclinic-oracle/_testclinic.c" "$od/oracle" _testclinic
-        check "dialect 3.15: oracle _testclinic: the calls to make" plan "$PY315" \
-            "$od/oracle" _testclinic "$od/_testclinic.plan"
-        check "dialect 3.15: oracle _testclinic calls" calls "$PY315" "$od/oracle" \
-            _testclinic "$od/_testclinic.plan" "$od/oracle-_testclinic.calls"
+for N in $newer_ready; do
+    PYN=$(python_of "$N")
+    if [ -z "$PYN" ]; then
+        bad "dialect $N: no CPython $N for its oracle"; continue
     fi
-    # Box.label's getter, setter and deleter (calls.py calls callables only)
-    accessors() {   # PY DIR OUTFILE
-        $IN env PYTHONDONTWRITEBYTECODE=1 "$1" "$here/accessors.py" "$2" \
-            everything315 Box label > "$3"
-    }
-    same_accessors() {   # PY DIR OUTFILE: as the oracle's
-        accessors "$@" || return 1
-        diff "$od/oracle-label.out" "$3" && echo "$(wc -l < "$3") outcomes, the oracle's"
-    }
-    check "dialect 3.15: oracle everything315's Box.label get, set, delete" \
-        accessors "$PY315" "$od/oracle" "$od/oracle-label.out"
+    od=$out/d$N
+    ns=$od/src
+    IN=$(runner_of "$N")
+    echo "== dialect $N: the oracle, its own output built against CPython $N ($PYN)"
+    echo "left out of $N's ClinicFunctionalTest, besides the tests of functions 3.13.5's _testclinic lacks:"
+    case $N in 3.14) echo "$LEFT_OUT_314" ;; 3.15) echo "$LEFT_OUT_315" ;; esac | sed 's/^/  /; s/:/: /'
+    check "dialect $N: oracle _testclinic (3.13.5's) builds" oracle_build "$PYN" \
+        "$ns/testclinic-oracle/_testclinic.c" "$od/oracle" _testclinic
+    check "dialect $N: oracle _testclinic: $N's ClinicFunctionalTest" \
+        newer_functional "$N" "$PYN" "$od/oracle"
+    check "dialect $N: oracle _testclinic: the calls to make" plan "$PYN" \
+        "$od/oracle" _testclinic "$od/_testclinic.plan"
+    check "dialect $N: oracle _testclinic calls" calls "$PYN" "$od/oracle" \
+        _testclinic "$od/_testclinic.plan" "$od/oracle-_testclinic.calls"
+    e315=
+    if [ "$N" = 3.15 ] && [ -n "$e315_ready" ]; then
+        e315=yes
+        check "dialect 3.15: oracle everything315 builds" oracle_build "$PYN" \
+            "$E315/everything315-oracle/everything315.c" "$od/oracle" everything315
+        check "dialect 3.15: oracle everything315: the calls to make" plan "$PYN" \
+            "$od/oracle" everything315 "$od/everything315.plan"
+        check "dialect 3.15: oracle everything315 calls" calls "$PYN" "$od/oracle" \
+            everything315 "$od/everything315.plan" "$od/oracle-everything315.calls"
+        # Box.label's getter, setter and deleter (calls.py calls callables only)
+        accessors() {   # PY DIR OUTFILE
+            $IN env PYTHONDONTWRITEBYTECODE=1 "$1" "$here/accessors.py" "$2" \
+                everything315 Box label > "$3"
+        }
+        same_accessors() {   # PY DIR OUTFILE: as the oracle's
+            accessors "$@" || return 1
+            diff "$od/oracle-label.out" "$3" && echo "$(wc -l < "$3") outcomes, the oracle's"
+        }
+        check "dialect 3.15: oracle everything315's Box.label get, set, delete" \
+            accessors "$PYN" "$od/oracle" "$od/oracle-label.out"
+        echo "== dialect 3.15, portable, under ASan and UBSan, on CPython 3.15"
+        check "3.15 on 3.15, ASan+UBSan: _testclinic calls" sanitized _testclinic \
+            "$ns/testclinic/_testclinic.c" "$od/_testclinic.plan" \
+            "$od/oracle-_testclinic.calls" "$PYN" "$od/asan"
+        check "3.15 on 3.15, ASan+UBSan: everything315 calls" sanitized everything315 \
+            "$E315/everything315/everything315.c" "$od/everything315.plan" \
+            "$od/oracle-everything315.calls" "$PYN" "$od/asan"
+    elif [ "$N" = 3.15 ]; then
+        bad "dialect 3.15: everything315 was not regenerated"
+    fi
     for v in $VERSIONS; do
         py=$(python_of "$v")
         [ -n "$py" ] || continue
         IN=$(runner_of "$v")
+        echo "== dialect $N, portable, on CPython $v ($py)"
         b=$od/$v
+        for cc in gcc clang; do
+            check "$N on $v: _testclinic builds with $cc" build "$py" \
+                "$ns/testclinic/_testclinic.c" "$b/$cc" _testclinic \
+                "$(ext_suffix "$py")" $cc
+        done
+        check "$N on $v: $N's ClinicFunctionalTest" newer_functional "$N" "$py" "$b/gcc"
+        check "$N on $v: _testclinic calls" calls "$py" "$b/gcc" _testclinic \
+            "$od/_testclinic.plan" "$b/_testclinic.calls"
+        check "$N on $v: _testclinic calls as the oracle's" same_as_oracle \
+            "$od/oracle-_testclinic.calls" "$b/_testclinic.calls"
+        newran="$newran $N:$v"
+        [ -n "$e315" ] || continue
         for cc in gcc clang; do
             check "3.15 on $v: everything315 builds with $cc" build "$py" \
                 "$E315/everything315/everything315.c" "$b/$cc" everything315 \
@@ -659,20 +732,124 @@ else
             "$od/oracle-everything315.calls" "$b/everything315.calls"
         check "3.15 on $v: Box.label get, set, delete as the oracle's" \
             same_accessors "$py" "$b/gcc" "$b/label.out"
-        if [ -n "$t315_ready" ]; then
-            for cc in gcc clang; do
-                check "3.15 on $v: _testclinic builds with $cc" build "$py" \
-                    "$E315/testclinic/_testclinic.c" "$b/$cc" _testclinic \
-                    "$(ext_suffix "$py")" $cc
-            done
-            check "3.15 on $v: _testclinic calls" calls "$py" "$b/gcc" _testclinic \
-                "$od/_testclinic.plan" "$b/_testclinic.calls"
-            check "3.15 on $v: _testclinic calls as the oracle's" same_as_oracle \
-                "$od/oracle-_testclinic.calls" "$b/_testclinic.calls"
-        fi
         e315ran="$e315ran $v"
     done
     IN=
+    if [ -n "$e315" ] && [ -n "$PYABI3" ]; then
+        echo "== dialect 3.15, abi3: Py_LIMITED_API=$LIMITED, built against CPython $ABI3_BUILD ($PYABI3)"
+        b=$od/abi3
+        for cc in gcc clang; do
+            check "3.15 abi3: _testclinic_limited (3.13.5's) builds with $cc" build "$PYABI3" \
+                "$E315/limited/_testclinic_limited.c" "$b/$cc" _testclinic_limited .abi3.so $cc
+            check "3.15 abi3: everything315 builds with $cc" build "$PYABI3" \
+                "$E315/everything315/everything315.c" "$b/$cc" everything315 .abi3.so $cc \
+                -DPy_LIMITED_API=$LIMITED
+        done
+        check "3.15 abi3: the modules import only the stable ABI of 3.10" \
+            "$STRIPPY" "$here/stable_abi.py" "$TREE/Misc/stable_abi.toml" 3.10 \
+            "$b/gcc/_testclinic_limited.abi3.so" "$b/gcc/everything315.abi3.so"
+        for v in $ABI3_VERSIONS; do
+            py=$(python_of "$v")
+            [ -n "$py" ] || continue
+            IN=$(runner_of "$v")
+            check "3.15 abi3 on $v: 3.15's LimitedCAPIFunctionalTest" \
+                newer_functional 3.15 "$py" "$b/gcc" --module _testclinic_limited \
+                --class LimitedCAPIFunctionalTest
+            check "3.15 abi3 on $v: everything315 calls" calls "$py" "$b/gcc" everything315 \
+                "$od/everything315.plan" "$b/everything315-$v.calls"
+            check "3.15 abi3 on $v: everything315 calls as the oracle's" same_as_oracle \
+                "$od/oracle-everything315.calls" "$b/everything315-$v.calls"
+            newran="$newran 3.15:abi3:$v"
+        done
+        IN=
+    fi
+done
+
+# ---- PyLong_AsNativeBytes before 3.13 ------------------------------------
+
+# clinic_portable.h's clinic_long_as_native_bytes (3.15's bitwise unsigned
+# converters' PyLong_AsNativeBytes before 3.13, and under a Limited API
+# before 3.14): tests/portable/nativebytes.c calls it, and CPython's own
+# on 3.13 and later, over 46 values (ints, __index__ objects, others) x
+# 14 flag combinations x 8 sizes (tests/portable/nativebytes.py).  The
+# oracle is CPython 3.15's (and 3.13's, the same); the fallback, built on
+# every version (and as abi3), must give its outcomes, and the least size
+# that holds each value.
+nbran=
+HDR=$E315/everything315/clinic
+PYNB=$(python_of 3.15)
+if [ -z "$e315_ready" ] || [ -z "$PYNB" ]; then
+    bad "PyLong_AsNativeBytes: no clinic_portable.h of the 3.15 dialect, or no CPython 3.15"
+else
+    nb=$out/nativebytes
+    nbsrc=$here/nativebytes.c
+    nbrun() {   # PY DIR IMPL OUTFILE
+        $IN env PYTHONDONTWRITEBYTECODE=1 "$1" "$here/nativebytes.py" run "$2" "$3" > "$4"
+    }
+    same_as_cpython() {   # PY DIR OUTFILE
+        nbrun "$1" "$2" fallback "$3" || return 1
+        if diff "$nb/cpython-3.15.out" "$3" > "$3.diff"; then
+            echo "$(wc -l < "$3") cases, CPython 3.15's outcomes"
+        else
+            head -n 20 "$3.diff"; echo "$(grep -c '^>' "$3.diff") cases differ"; return 1
+        fi
+    }
+    echo "== PyLong_AsNativeBytes before 3.13: clinic_portable.h's against CPython 3.15's"
+    for v in 3.15 3.13; do
+        py=$(python_of "$v")
+        [ -n "$py" ] || continue
+        IN=$(runner_of "$v")
+        check "nativebytes builds on $v" build "$py" "$nbsrc" "$nb/$v" _nativebytes \
+            "$(ext_suffix "$py")" gcc -I"$HDR"
+        check "CPython $v's PyLong_AsNativeBytes: the oracle" nbrun "$py" "$nb/$v" cpython \
+            "$nb/cpython-$v.out"
+    done
+    IN=
+    check "CPython 3.13's PyLong_AsNativeBytes gives 3.15's outcomes" \
+        cmp "$nb/cpython-3.15.out" "$nb/cpython-3.13.out"
+    for v in $VERSIONS; do
+        py=$(python_of "$v")
+        [ -n "$py" ] || continue
+        IN=$(runner_of "$v")
+        for cc in gcc clang; do
+            check "nativebytes builds on $v with $cc" build "$py" "$nbsrc" "$nb/$v/$cc" \
+                _nativebytes "$(ext_suffix "$py")" $cc -I"$HDR"
+        done
+        check "$v: clinic_long_as_native_bytes as CPython 3.15's PyLong_AsNativeBytes" \
+            same_as_cpython "$py" "$nb/$v/gcc" "$nb/$v/fallback.out"
+        nbran="$nbran $v"
+    done
+    IN=
+    if [ -n "$PYABI3" ]; then
+        check "nativebytes builds as abi3 (Py_LIMITED_API=$LIMITED) on $ABI3_BUILD" build \
+            "$PYABI3" "$nbsrc" "$nb/abi3" _nativebytes .abi3.so gcc -I"$HDR" \
+            -DPy_LIMITED_API=$LIMITED
+        for v in $ABI3_VERSIONS; do
+            py=$(python_of "$v")
+            [ -n "$py" ] || continue
+            IN=$(runner_of "$v")
+            check "abi3 on $v: clinic_long_as_native_bytes as CPython 3.15's" \
+                same_as_cpython "$py" "$nb/abi3" "$nb/abi3/fallback-$v.out"
+            nbran="$nbran abi3:$v"
+        done
+        IN=
+    fi
+    if [ -n "$PY311" ]; then
+        nbsan() {
+            build "$PY311" "$nbsrc" "$nb/asan" _nativebytes "$(ext_suffix "$PY311")" gcc \
+                -I"$HDR" -O1 -g -fsanitize=address,undefined \
+                -fno-sanitize-recover=undefined -fno-omit-frame-pointer || return 1
+            ASAN_OPTIONS=detect_leaks=0 \
+            LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" \
+                "$PY311" "$here/nativebytes.py" run "$nb/asan" fallback \
+                > "$nb/asan/fallback.out" 2> "$nb/asan/err" || { tail "$nb/asan/err"; return 1; }
+            if grep -q 'runtime error\|AddressSanitizer' "$nb/asan/err"; then
+                cat "$nb/asan/err"; return 1
+            fi
+            cmp "$nb/cpython-3.15.out" "$nb/asan/fallback.out"
+        }
+        check "3.11, ASan+UBSan: clinic_long_as_native_bytes" nbsan
+    fi
 fi
 
 # ---- free-threaded -------------------------------------------------------
@@ -718,7 +895,8 @@ else
 fi
 
 echo "== ran on CPython:${ran:- none}; abi3 on:${abi3ran:- none}"
-echo "== newer dialects ran:${dran:- none}; everything315 (3.15) on:${e315ran:- none}; free-threaded:${ftran:- not run}"
+echo "== newer dialects ran:${dran:- none}${newran}; everything315 (3.15) on:${e315ran:- none}; free-threaded:${ftran:- not run}"
+echo "== clinic_long_as_native_bytes on:${nbran:- none}"
 for v in $VERSIONS; do
     [ -z "$(cannot_have "$v")" ] || continue
     case " $ran " in *" $v "*) ;; *) bad "CPython $v: not run" ;; esac

@@ -1013,58 +1013,153 @@ ClinicUnicode_FSDecoder(PyObject *arg, void *addr)
 }
 
 /* 3.15's bitwise unsigned converters call PyLong_AsNativeBytes(), public
-   from 3.13 and in the Limited API from 3.14.  Before, the flags they
-   pass (an __index__ accepted, the buffer unsigned, native order) are
-   the only behaviour: the value's low bytes are stored, and the size it
-   needs returned, more than the buffer's when it does not fit in
-   [-2**(8n-1), 2**(8n)-1].  Returns -1 with an exception set. */
+   from 3.13 and in the Limited API from 3.14.  Before, it is
+   clinic_long_as_native_bytes(), which keeps the documented contract of
+   3.13's: every flag (-1 as NATIVE_ENDIAN | UNSIGNED_BUFFER, the byte
+   order, a zero sign bit left out with UNSIGNED_BUFFER, ValueError for a
+   negative value with REJECT_NEGATIVE, __index__ only with ALLOW_INDEX,
+   else TypeError), all n bytes written in two's complement, and the size
+   the value needs returned: n or less when it was copied whole, more
+   when it was truncated (never 0).  3.13's own may return a larger size
+   (8 for a small int), as its documentation allows.  Defining
+   CLINIC_NATIVE_BYTES_FALLBACK compiles it on any version, so that a
+   test can set it beside 3.13's. */
 #if (!defined(Py_LIMITED_API) && PY_VERSION_HEX >= 0x030D0000) || \
     (defined(Py_LIMITED_API) && Py_LIMITED_API + 0 >= 0x030E0000)
 #  define ClinicLong_AsNativeBytes PyLong_AsNativeBytes
 #else
-#  ifndef Py_ASNATIVEBYTES_NATIVE_ENDIAN
-#    define Py_ASNATIVEBYTES_NATIVE_ENDIAN 3
-#    define Py_ASNATIVEBYTES_UNSIGNED_BUFFER 4
-#    define Py_ASNATIVEBYTES_ALLOW_INDEX 16
-#  endif
-static inline Py_ssize_t
-ClinicLong_AsNativeBytes(PyObject *obj, void *buffer, Py_ssize_t n, int flags)
+#  define ClinicLong_AsNativeBytes clinic_long_as_native_bytes
+#  define CLINIC_NATIVE_BYTES_FALLBACK
+#endif
+#ifndef Py_ASNATIVEBYTES_NATIVE_ENDIAN
+#  define Py_ASNATIVEBYTES_DEFAULTS (-1)
+#  define Py_ASNATIVEBYTES_BIG_ENDIAN 0
+#  define Py_ASNATIVEBYTES_LITTLE_ENDIAN 1
+#  define Py_ASNATIVEBYTES_NATIVE_ENDIAN 3
+#  define Py_ASNATIVEBYTES_UNSIGNED_BUFFER 4
+#  define Py_ASNATIVEBYTES_REJECT_NEGATIVE 8
+#  define Py_ASNATIVEBYTES_ALLOW_INDEX 16
+#endif
+#ifdef CLINIC_NATIVE_BYTES_FALLBACK
+/* "module.qualname" as 3.13's %T prints a type: tp_name for a static
+   type, the module left out for builtins and __main__ (a new
+   reference) */
+static inline PyObject *
+clinic_type_qualified_name(PyTypeObject *tp)
 {
-    (void)flags;
-    PyObject *index = PyNumber_Index(obj);
-    if (index == NULL) {
+    if (!(PyType_GetFlags(tp) & Py_TPFLAGS_HEAPTYPE)) {
+        return clinic_type_name(tp);
+    }
+    PyObject *qualname = PyObject_GetAttrString((PyObject *)tp, "__qualname__");
+    if (qualname == NULL) {
+        return NULL;
+    }
+    PyObject *module = PyObject_GetAttrString((PyObject *)tp, "__module__");
+    if (module == NULL) {
+        PyErr_Clear();
+        return qualname;
+    }
+    PyObject *full;
+    if (PyUnicode_Check(module) &&
+        PyUnicode_CompareWithASCIIString(module, "builtins") != 0 &&
+        PyUnicode_CompareWithASCIIString(module, "__main__") != 0) {
+        full = PyUnicode_FromFormat("%U.%U", module, qualname);
+    }
+    else {
+        full = Clinic_NewRef(qualname);
+    }
+    Py_DECREF(module);
+    Py_DECREF(qualname);
+    return full;
+}
+
+/* The bytes a two's complement value needs: bit_length(v) bits, or of
+   ~v for a negative v, plus a sign bit unless the buffer is unsigned and
+   v is not negative.  Returns -1 with an exception set. */
+static inline Py_ssize_t
+clinic_long_bytes_needed(PyObject *v, int negative, int unsigned_buffer)
+{
+    PyObject *magnitude = negative ? PyNumber_Invert(v) : Clinic_NewRef(v);
+    if (magnitude == NULL) {
         return -1;
     }
-    unsigned long long low = PyLong_AsUnsignedLongLongMask(index);
-    if (low == (unsigned long long)-1 && PyErr_Occurred()) {
-        Py_DECREF(index);
+    PyObject *bits = PyObject_CallMethod(magnitude, "bit_length", NULL);
+    Py_DECREF(magnitude);
+    if (bits == NULL) {
         return -1;
     }
-    /* the bounds of n bytes, unsigned above and two's complement below */
-    int bits = (int)n * 8;
-    PyObject *high = bits >= 64 ? PyLong_FromUnsignedLongLong(ULLONG_MAX)
-                                : PyLong_FromUnsignedLongLong((1ULL << bits) - 1);
-    PyObject *lowest = bits >= 64 ? PyLong_FromLongLong(LLONG_MIN)
-                                  : PyLong_FromLongLong(-(1LL << (bits - 1)));
-    int fits = -1;
-    if (high != NULL && lowest != NULL) {
-        int above = PyObject_RichCompareBool(index, high, Py_GT);
-        int below = above ? above : PyObject_RichCompareBool(index, lowest, Py_LT);
-        fits = above < 0 || below < 0 ? -1 : !(above || below);
-    }
-    Py_XDECREF(high);
-    Py_XDECREF(lowest);
-    Py_DECREF(index);
-    if (fits < 0) {
+    Py_ssize_t nbits = PyLong_AsSsize_t(bits);
+    Py_DECREF(bits);
+    if (nbits < 0) {
         return -1;
     }
-    switch (n) {
-    case 1: *(unsigned char *)buffer = (unsigned char)low; break;
-    case 2: *(unsigned short *)buffer = (unsigned short)low; break;
-    case 4: *(uint32_t *)buffer = (uint32_t)low; break;
-    default: *(unsigned long long *)buffer = low; break;
+    if (negative || !unsigned_buffer) {
+        nbits++;
     }
-    return fits ? n : n + 1;
+    return nbits <= 8 ? 1 : (nbits + 7) / 8;
+}
+
+static inline Py_ssize_t
+clinic_long_as_native_bytes(PyObject *obj, void *buffer, Py_ssize_t n, int flags)
+{
+    if (obj == NULL || n < 0) {
+        PyErr_BadInternalCall();
+        return -1;
+    }
+    const union { unsigned short one; unsigned char first; } native = {1};
+    int little = flags == -1 || (flags & 2) ? native.first : (flags & 1);
+    int unsigned_buffer = flags == -1 || (flags & Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
+    PyObject *v;
+    if (PyLong_Check(obj)) {
+        v = Clinic_NewRef(obj);
+    }
+    else if (flags != -1 && (flags & Py_ASNATIVEBYTES_ALLOW_INDEX)) {
+        v = PyNumber_Index(obj);
+        if (v == NULL) {
+            return -1;
+        }
+    }
+    else {
+        PyObject *type = clinic_type_qualified_name(Py_TYPE(obj));
+        if (type != NULL) {
+            PyErr_Format(PyExc_TypeError, "expect int, got %U", type);
+            Py_DECREF(type);
+        }
+        return -1;
+    }
+    int negative = clinic_long_is_negative(v);
+    if (negative > 0 && flags != -1 && (flags & Py_ASNATIVEBYTES_REJECT_NEGATIVE)) {
+        PyErr_SetString(PyExc_ValueError, "Cannot convert negative int");
+        negative = -1;
+    }
+    Py_ssize_t needed = negative < 0 ? -1 :
+        clinic_long_bytes_needed(v, negative, unsigned_buffer);
+    /* the low n bytes, 8 at a time, least significant first; shifting a
+       negative value right fills it with ones, its sign */
+    PyObject *rest = needed < 0 ? NULL : Clinic_NewRef(v);
+    for (Py_ssize_t done = 0; rest != NULL && done < n; done += 8) {
+        unsigned long long chunk = PyLong_AsUnsignedLongLongMask(rest);
+        if (chunk == (unsigned long long)-1 && PyErr_Occurred()) {
+            Py_CLEAR(rest);
+            break;
+        }
+        for (Py_ssize_t i = done; i < n && i < done + 8; i++, chunk >>= 8) {
+            ((unsigned char *)buffer)[little ? i : n - 1 - i] = (unsigned char)chunk;
+        }
+        if (done + 8 < n) {
+            PyObject *shift = PyLong_FromLong(64);
+            PyObject *next = shift ? PyNumber_Rshift(rest, shift) : NULL;
+            Py_XDECREF(shift);
+            Py_DECREF(rest);
+            rest = next;
+        }
+    }
+    Py_DECREF(v);
+    if (rest == NULL) {
+        return -1;
+    }
+    Py_DECREF(rest);
+    return needed;
 }
 #endif
 
@@ -1129,37 +1224,25 @@ CLINIC_UINT_CONVERTER(UnsignedLong, unsigned long, ULONG_MAX)
 CLINIC_UINT_CONVERTER(UnsignedLongLong, unsigned long long, ULLONG_MAX)
 CLINIC_UINT_CONVERTER(Size_t, size_t, SIZE_MAX)
 #else
-static inline int
-ClinicLong_UnsignedShort_Converter(PyObject *obj, void *ptr)
-{
-    unsigned long uval;
-    if (!clinic_unsigned_long(obj, &uval)) {
-        return 0;
-    }
-    if (uval > USHRT_MAX) {
-        PyErr_SetString(PyExc_OverflowError,
-                        "Python int too large for C unsigned short");
-        return 0;
-    }
-    *(unsigned short *)ptr = (unsigned short)uval;
-    return 1;
+/* before the 3.14 dialect: an unsigned long in range, 3.11's messages */
+#define CLINIC_NARROW_UNSIGNED_CONVERTER(NAME, TYPE, MAX)               \
+static inline int                                                       \
+ClinicLong_##NAME##_Converter(PyObject *obj, void *ptr)                 \
+{                                                                       \
+    unsigned long uval;                                                 \
+    if (!clinic_unsigned_long(obj, &uval)) {                            \
+        return 0;                                                       \
+    }                                                                   \
+    if (uval > (MAX)) {                                                 \
+        PyErr_SetString(PyExc_OverflowError,                            \
+                        "Python int too large for C " #TYPE);           \
+        return 0;                                                       \
+    }                                                                   \
+    *(TYPE *)ptr = (TYPE)uval;                                          \
+    return 1;                                                           \
 }
-
-static inline int
-ClinicLong_UnsignedInt_Converter(PyObject *obj, void *ptr)
-{
-    unsigned long uval;
-    if (!clinic_unsigned_long(obj, &uval)) {
-        return 0;
-    }
-    if (uval > UINT_MAX) {
-        PyErr_SetString(PyExc_OverflowError,
-                        "Python int too large for C unsigned int");
-        return 0;
-    }
-    *(unsigned int *)ptr = (unsigned int)uval;
-    return 1;
-}
+CLINIC_NARROW_UNSIGNED_CONVERTER(UnsignedShort, unsigned short, USHRT_MAX)
+CLINIC_NARROW_UNSIGNED_CONVERTER(UnsignedInt, unsigned int, UINT_MAX)
 
 static inline int
 ClinicLong_UnsignedLong_Converter(PyObject *obj, void *ptr)
