@@ -800,6 +800,15 @@ static bool order(Eval *ev, const char *op, const PyValue *l, const PyValue *r, 
     if (is_int(l) && is_int(r)) {
         /* exactly, at any size */
         cmp = pyint_cmp(int_text(l), int_text(r));
+    } else if ((is_int(l) && r->kind == PY_FLOAT) ||
+               (l->kind == PY_FLOAT && is_int(r))) {
+        /* exactly too: 10**400 > 1.5, though 10**400 is no double */
+        cmp = is_int(l) ? py_int_float_cmp(ev->a, int_text(l), r->f)
+                        : -py_int_float_cmp(ev->a, int_text(r), l->f);
+        if (cmp == 2 || cmp == -2) {   /* a NaN: every order is false */
+            *res = false;
+            return true;
+        }
     } else if (lnum && rnum) {
         if (!pyvalue_as_double(l, &x) || !pyvalue_as_double(r, &y)) {
             *res = false;

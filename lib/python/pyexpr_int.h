@@ -91,6 +91,9 @@ int pyns_module_attr(const char *module, const char *attr, PyValue *out);
    "** or pow()"), and x % y for floats, with the divisor's sign. */
 const char *py_op_symbol(const char *op);
 double py_float_mod(double x, double y);
+/* An int (decimal digits, any size) against a float, exactly, as Python
+   orders them: -1, 0 or 1; 2 when the float is a NaN (unordered). */
+int py_int_float_cmp(Arena *a, const char *digits, double f);
 
 /* Makes values. */
 PyValue py_make_int(const char *digits);

@@ -41,6 +41,21 @@ double py_float_mod(double x, double y)
     return m;
 }
 
+int py_int_float_cmp(Arena *a, const char *digits, double f)
+{
+    if (isnan(f))
+        return 2;
+    if (isinf(f))
+        return f > 0 ? -1 : 1;
+    /* the float's integral part as an int, exactly; its fraction
+       decides a tie */
+    double whole = floor(f);
+    int c = pyint_cmp(digits, arena_printf(a, "%.0f", whole));
+    if (c == 0 && f != whole)
+        c = -1;
+    return c;
+}
+
 static bool is_number(const PyValue *v)
 {
     return v->kind == PY_INT || v->kind == PY_FLOAT || v->kind == PY_COMPLEX ||

@@ -1147,24 +1147,13 @@ static bool order(PyVM *vm, const char *op, PyValue x, PyValue y)
     if (is_int(x) && is_int(y))
         return ordered(op, pyint_cmp(int_text(x), int_text(y)));
     if ((is_int(x) || x.kind == PY_FLOAT) && (is_int(y) || y.kind == PY_FLOAT)) {
-        if (is_int(x) && !is_int(y) && isfinite(y.f)) {
-            double fl = floor(y.f);
-            char *t = arena_printf(vm->a, "%.0f", fl);
-            int c = pyint_cmp(int_text(x), t);
-            if (c == 0 && y.f != fl)
-                c = -1;
-            return ordered(op, c);
+        if (is_int(x) || is_int(y)) {
+            int c = is_int(x) ? py_int_float_cmp(vm->a, int_text(x), y.f)
+                              : -py_int_float_cmp(vm->a, int_text(y), x.f);
+            /* a NaN: every order is false */
+            return c != 2 && c != -2 && ordered(op, c);
         }
-        if (!is_int(x) && is_int(y) && isfinite(x.f)) {
-            double fl = floor(x.f);
-            char *t = arena_printf(vm->a, "%.0f", fl);
-            int c = pyint_cmp(t, int_text(y));
-            if (c == 0 && x.f != fl)
-                c = 1;
-            return ordered(op, c);
-        }
-        double a = is_int(x) ? (x.s[0] == '-' ? -INFINITY : INFINITY) : x.f;
-        double b = is_int(y) ? (y.s[0] == '-' ? -INFINITY : INFINITY) : y.f;
+        double a = x.f, b = y.f;
         if (!strcmp(op, "Lt")) return a < b;
         if (!strcmp(op, "LtE")) return a <= b;
         if (!strcmp(op, "Gt")) return a > b;
