@@ -21,8 +21,8 @@ static bool is_set_of(const PyValue *v, unsigned types)
 }
 
 static const char uncomputed_note[] =
-    "clinic evaluates literals, its own names and operations on them; not "
-    "calls, nor results too large to keep";
+    "clinic's Python stands in for the objects of clinic.py it does not "
+    "model (clinic, its converters dicts, state_parameter's locals)";
 
 /* The type name of v for a message: an interpreter object's own. */
 static const char *type_name_of(Clinic *c, const PyValue *v)

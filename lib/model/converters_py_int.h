@@ -99,6 +99,10 @@ struct ConverterPython {
     size_t nhosts, caphosts;
     size_t nhosts_kept;   /* after the last forget_scratch_hosts(): none
                              added since when nhosts is still that */
+    /* eval(default) in DSLParser.state_parameter: its globals (the
+       module's: made when first needed where python blocks see another
+       namespace) and its locals */
+    PyObj *state_parameter_globals, *state_parameter_locals;
     /* Making a return converter for an annotation: a ValueError escaping
        it is caught (value_error set), as clinic.py's DSL catches it. */
     bool catch_value_error, value_error;
@@ -176,5 +180,14 @@ const char *cpy_need_str(ConverterPython *py, PyValue v, const char *what);
 
 /* converters_pyns.c */
 void cpy_install_namespace(ConverterPython *py);
+/* clinic.py's (3.11's) str constants at module level, name and value */
+#define CPY_CLINIC_NSTRINGS 10
+extern const char *const cpy_clinic_strings[CPY_CLINIC_NSTRINGS][2];
+
+/* converters_pynames.c: the rest of clinic.py's module namespace (its
+   imports, classes, functions, the builtins, stand-ins for its objects)
+   into dict, where it has no such name yet; state_parameter's locals */
+void cpy_install_module_names(ConverterPython *py, PyObj *dict);
+PyObj *cpy_state_parameter_locals(ConverterPython *py);
 
 #endif

@@ -2,11 +2,12 @@
  * pyexpr.h — the Python expressions Argument Clinic reads, without Python.
  *
  * clinic.py hands parameter lines, defaults and converter arguments to
- * Python's own ast/eval.  We parse the same grammar subset here into a
- * small AST, evaluate literals (ast.literal_eval), evaluate converter
- * arguments against clinic's namespace (str, int, NoneType, buffer, ...),
- * and print values exactly as Python's repr() would, because signatures
- * must show defaults as Python prints them.
+ * Python's own ast/eval.  We parse the same grammar here into a small
+ * AST, evaluate literals (ast.literal_eval), and print values exactly as
+ * Python's repr() would, because signatures must show defaults as Python
+ * prints them.  Everything else eval() does, the interpreter does
+ * (pyvm.h: pyvm_eval), in the namespace clinic.py gives it (the model's
+ * converters_eval).
  */
 #ifndef CLINIC_PYEXPR_H
 #define CLINIC_PYEXPR_H
@@ -203,7 +204,8 @@ bool pyexpr_parse_param_line(Arena *a, const char *text, PyParamDecl *out);
 /* ast.literal_eval: false (Python's ValueError) for anything else. */
 bool pyexpr_literal_eval(Arena *a, const PyExpr *e, PyValue *out);
 
-/* An exception eval() raised. */
+/* An exception eval() raised (the interpreter's, pyvm_error, as clinic
+   reports it). */
 typedef struct PyException {
     const char *type;     /* its class: "NameError", "KeyError" */
     const char *message;  /* str() of it: "name 'x' is not defined";
@@ -211,12 +213,6 @@ typedef struct PyException {
     const char *repr;     /* repr() of it, as clinic prints it:
                              "NameError(\"name 'x' is not defined\")" */
 } PyException;
-
-/* eval() in clinic.py's globals, enough for converter arguments and
-   defaults: literals, the namespace's classes, sets, unary and binary
-   arithmetic.  Returns false and fills *exc (when not NULL) where Python
-   would raise. */
-bool pyexpr_eval(Arena *a, const PyExpr *e, PyValue *out, PyException *exc);
 
 /* ast.dump(e) as Python 3.11 prints it (it appears in one error message). */
 char *pyexpr_dump(Arena *a, const PyExpr *e);
@@ -251,20 +247,13 @@ PyArguments *pyexpr_parse_arguments(Arena *a, const char *text,
 bool pyexpr_any(const PyExpr *e, bool (*visit)(const PyExpr *, void *),
                 void *ctx);
 
-/* Which globals eval() sees: clinic.py's module namespace (converter
-   arguments, via eval_ast_expr) or, for `eval(default)` inside
-   DSLParser.state_parameter, the same plus that method's locals. */
-typedef enum PyEvalScope { PY_SCOPE_GLOBALS, PY_SCOPE_STATE_PARAMETER } PyEvalScope;
-bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope,
-                    PyValue *out, PyException *exc);
-
-/* eval(text) as DSLParser.state_parameter calls it on a default given
-   with c_default: Python compiles the *string* in 'eval' mode, so forms
-   only a statement allows ("*a", "1; 2", "yield x") and compile-time
-   errors ("'yield' outside function", "keyword argument repeated") raise
-   SyntaxError, whose repr has its location tuple. */
-bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
-                        PyValue *out, PyException *exc);
+/* compile(text, ..., 'eval') as DSLParser.state_parameter's eval() of a
+   default given with c_default does it: Python compiles the *string*
+   in 'eval' mode, so forms only a statement allows ("*a", "1; 2",
+   "yield x") and compile-time errors ("'yield' outside function",
+   "keyword argument repeated") raise SyntaxError, whose repr has its
+   location tuple.  NULL with that SyntaxError in *exc. */
+PyExpr *pyexpr_compile_source(Arena *a, const char *text, PyException *exc);
 
 /* The SyntaxError message the compiler would give for an expression the
    parser accepted ("'yield' outside function", "keyword argument
@@ -275,12 +264,6 @@ const char *pyexpr_compile_error(Arena *a, const PyExpr *e);
    traceback.format_exception_only prints it): "NameError: name 'x' is
    not defined", "MemoryError", "KeyError: 'k'". */
 char *pyexpr_exception_line(Arena *a, const PyException *exc);
-
-/* clinic.py's (3.11's) str constants at module level, name and value:
-   both namespaces, eval()'s (pyexpr_names.c) and the python blocks'
-   (converters_pyns.c), have them. */
-#define PY_CLINIC_NSTRINGS 10
-extern const char *const py_clinic_strings[PY_CLINIC_NSTRINGS][2];
 
 /* repr() of a Python str given as UTF-8 (what "{!r}" of a str prints). */
 char *py_repr_str(Arena *a, const char *s, size_t len);

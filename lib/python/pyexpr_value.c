@@ -743,3 +743,12 @@ bool py_equal(const PyValue *x, const PyValue *y)
         return true; /* None, NULL, unspecified: singletons */
     }
 }
+
+/* ---- exceptions as a traceback prints them -------------------------------- */
+
+char *pyexpr_exception_line(Arena *a, const PyException *exc)
+{
+    if (!*exc->message)
+        return arena_strdup(a, exc->type);
+    return arena_printf(a, "%s: %s", exc->type, exc->message);
+}

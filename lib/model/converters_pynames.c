@@ -1,68 +1,17 @@
 /*
- * pyexpr_names.c — the namespace clinic.py's eval() calls see.
- *
- * eval_ast_expr(node, globals()) and the bare eval(default) inside
- * DSLParser.state_parameter run in clinic.py's module globals (plus, for
- * the latter, that method's locals), with the builtins behind them.  A
- * name found there evaluates; any other raises NameError, which clinic
- * treats as "probably a named constant".  So this file lists every such
- * name, the values that matter (types, NULL/unspecified/unknown, a few
- * module constants like sys.maxsize), and the attributes of the modules
- * a default could plausibly name, so misspellings raise AttributeError.
- * The lists were taken from dir() of clinic.py (3.11) and its imports.
+ * converters_pynames.c — the rest of clinic.py's (3.11's) module
+ * namespace, for eval(): the modules it imports (sys.maxsize, os.sep ...),
+ * its own classes and functions, the builtins, the objects of clinic.py's
+ * the interpreter does not model (as stand-ins, pyvm_stand_in), and
+ * DSLParser.state_parameter's locals where it calls eval(default).  The
+ * lists were taken from dir() of clinic.py (3.11) and its imports.
  */
-#include "python/pyexpr.h"
-#include "python/pyexpr_int.h"
-
 #include <string.h>
 
-typedef enum NameClass {
-    N_TYPE, N_CONST, N_STR, N_MODULE, N_CLASS, N_FUNCTION, N_BUILTIN,
-    N_OBJECT, N_DICT, N_SET,
-} NameClass;
-
-typedef struct NameEntry {
-    const char *name;
-    NameClass cls;
-    unsigned type_bit;     /* N_TYPE */
-    const char *text;      /* N_STR value */
-} NameEntry;
-
-/* The names eval() finds: clinic.py's module globals and the builtins. */
-static const NameEntry names[] = {
-    { "object", N_TYPE, PYT_OBJECT, NULL }, { "int", N_TYPE, PYT_INT, NULL },
-    { "str", N_TYPE, PYT_STR, NULL }, { "bytes", N_TYPE, PYT_BYTES, NULL },
-    { "bytearray", N_TYPE, PYT_BYTEARRAY, NULL }, { "float", N_TYPE, PYT_FLOAT, NULL },
-    { "complex", N_TYPE, PYT_COMPLEX, NULL }, { "bool", N_TYPE, PYT_BOOL, NULL },
-    { "NoneType", N_TYPE, PYT_NONETYPE, NULL }, { "buffer", N_TYPE, PYT_BUFFER, NULL },
-    { "robuffer", N_TYPE, PYT_ROBUFFER, NULL }, { "rwbuffer", N_TYPE, PYT_RWBUFFER, NULL },
-    { "NULL", N_CONST, 0, NULL }, { "unspecified", N_CONST, 0, NULL },
-    { "unknown", N_CONST, 0, NULL }, { "Ellipsis", N_CONST, 0, NULL },
-    { "NotImplemented", N_CONST, 0, NULL }, { "__debug__", N_CONST, 0, NULL },
-    { "__name__", N_STR, 0, "__main__" },
-    { "CLINIC_PREFIXED_ARGS", N_SET, 0, NULL }, { "c_keywords", N_SET, 0, NULL },
-    { "unsupported_special_methods", N_SET, 0, NULL },
-    { "converters", N_DICT, 0, NULL }, { "legacy_converters", N_DICT, 0, NULL },
-    { "return_converters", N_DICT, 0, NULL }, { "extensions", N_DICT, 0, NULL },
-    { "languages", N_DICT, 0, NULL }, { "parsers", N_DICT, 0, NULL },
-    { "str_converter_argument_map", N_DICT, 0, NULL }, { "type_checks", N_DICT, 0, NULL },
-    { "clinic", N_OBJECT, 0, NULL }, { "__builtins__", N_MODULE, 0, NULL },
-    { "__doc__", N_CONST, 0, NULL }, { "__file__", N_OBJECT, 0, NULL },
-    { "__cached__", N_CONST, 0, NULL }, { "__loader__", N_OBJECT, 0, NULL },
-    { "__package__", N_CONST, 0, NULL }, { "__spec__", N_CONST, 0, NULL },
-};
-
-const char *const py_clinic_strings[PY_CLINIC_NSTRINGS][2] = {
-    { "version", "1" }, { "NO_VARARG", "PY_SSIZE_T_MAX" },
-    { "CLINIC_PREFIX", "__clinic_" }, { "sig_end_marker", "--" },
-    /* the kinds of a function, each its own name */
-    { "INVALID", "INVALID" }, { "CALLABLE", "CALLABLE" },
-    { "STATIC_METHOD", "STATIC_METHOD" }, { "CLASS_METHOD", "CLASS_METHOD" },
-    { "METHOD_INIT", "METHOD_INIT" }, { "METHOD_NEW", "METHOD_NEW" },
-};
+#include "model/converters_py_int.h"
 
 /* modules, classes, builtin_classes, functions and builtins are sorted
-   (by strcmp): they are searched by halving. */
+   (by strcmp). */
 static const char *const modules[] = {
     "abc", "ast", "collections", "contextlib", "copy", "cpp", "functools",
     "hashlib", "inspect", "io", "itertools", "os", "pprint", "re", "shlex",
@@ -155,35 +104,6 @@ static const char *const state_parameter_locals[] = {
     "is_vararg", "parameter", "parameter_name", "legacy", "kwargs", "bad",
 };
 
-static bool in_list(const char *const *list, size_t n, const char *name)
-{
-    /* the first characters settle most of them without a call */
-    for (size_t i = 0; i < n; i++)
-        if (list[i][0] == name[0] && strcmp(list[i], name) == 0)
-            return true;
-    return false;
-}
-#define IN(list, name) in_list(list, sizeof list / sizeof list[0], name)
-
-/* Membership of a list sorted by strcmp, by halving it. */
-static bool in_sorted(const char *const *list, size_t n, const char *name)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int cmp = strcmp(name, list[mid]);
-        if (!cmp)
-            return true;
-        if (cmp < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return false;
-}
-#define IN_SORTED(list, name) \
-    in_sorted(list, sizeof list / sizeof list[0], name)
-
 /* Attribute values of clinic's imported modules that a default may name. */
 static const struct {
     const char *module, *attr;
@@ -267,103 +187,154 @@ static bool module_has(const char *module, const char *attr)
     return true;
 }
 
-static PyValue make_type(unsigned bit)
-{
-    PyValue v = { .kind = PY_TYPE, .types = bit };
-    return v;
-}
 
-bool pyns_lookup(Arena *a, const char *id, PyEvalScope scope, PyValue *out)
-{
-    for (size_t i = 0; i < PY_CLINIC_NSTRINGS; i++)
-        if (py_clinic_strings[i][0][0] == id[0] &&
-            strcmp(py_clinic_strings[i][0], id) == 0) {
-            *out = py_make_str(py_clinic_strings[i][1],
-                               strlen(py_clinic_strings[i][1]));
-            return true;
-        }
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (names[i].name[0] != id[0] || strcmp(names[i].name, id) != 0)
-            continue;
-        switch (names[i].cls) {
-        case N_TYPE:
-            *out = make_type(names[i].type_bit);
-            return true;
-        case N_STR:
-            *out = py_make_str(names[i].text, strlen(names[i].text));
-            return true;
-        case N_CONST:
-            if (strcmp(id, "NULL") == 0)
-                *out = py_null;
-            else if (strcmp(id, "unspecified") == 0)
-                *out = py_unspecified;
-            else if (strcmp(id, "unknown") == 0)
-                *out = py_unknown;
-            else if (strcmp(id, "Ellipsis") == 0)
-                *out = py_make_opaque("ellipsis", "Ellipsis");
-            else if (strcmp(id, "NotImplemented") == 0)
-                *out = py_make_opaque("NotImplementedType", "NotImplemented");
-            else if (strcmp(id, "__debug__") == 0) {
-                memset(out, 0, sizeof *out);
-                out->kind = PY_BOOL;
-                out->b = true;
-            } else
-                *out = py_none;
-            return true;
-        case N_MODULE:
-            *out = py_make_opaque("module", arena_printf(a, "<module '%s' (built-in)>", "builtins"));
-            return true;
-        case N_DICT:
-            *out = py_make_uncomputed("dict", "{...}");
-            return true;
-        case N_SET:
-            *out = py_make_uncomputed("set", "{...}");
-            return true;
-        default:
-            *out = py_make_uncomputed("object", arena_printf(a, "<%s>", id));
-            return true;
-        }
-    }
-    if (IN_SORTED(modules, id)) {
-        *out = py_make_opaque("module", arena_printf(a, "<module '%s'>", id));
-        out->inexact = true;    /* <module 'os' from '/usr/lib/...'> */
-        return true;
-    }
-    if (IN_SORTED(classes, id) || IN_SORTED(builtin_classes, id)) {
-        *out = py_make_opaque("type", arena_printf(a, "<class '%s'>", id));
-        /* clinic.py's own are its module's: <class '__main__.Block'> */
-        out->inexact = !IN_SORTED(builtin_classes, id);
-        return true;
-    }
-    if (IN_SORTED(functions, id)) {
-        *out = py_make_opaque("function", arena_printf(a, "<function %s>", id));
-        out->inexact = true;    /* <function fail at 0x7f...> */
-        return true;
-    }
-    if (IN_SORTED(builtins, id)) {
-        *out = py_make_opaque("builtin_function_or_method",
-                              arena_printf(a, "<built-in function %s>", id));
-        return true;
-    }
-    if (scope == PY_SCOPE_STATE_PARAMETER && IN(state_parameter_locals, id)) {
-        *out = py_make_uncomputed("object", arena_printf(a, "<%s>", id));
-        return true;
-    }
-    return false;
-}
+/* ---- modules ------------------------------------------------------------ */
 
-int pyns_module_attr(const char *module, const char *attr, PyValue *out)
+typedef struct ModuleStandIn {
+    const char *name;
+} ModuleStandIn;
+
+static bool module_getattr(PyVM *vm, PyObj *self, const char *attr,
+                           PyValue *out)
 {
-    for (size_t i = 0; i < sizeof module_attrs / sizeof module_attrs[0]; i++) {
-        if (strcmp(module_attrs[i].module, module) == 0 &&
-            strcmp(module_attrs[i].attr, attr) == 0) {
-            if (module_attrs[i].int_value)
-                *out = py_make_int(module_attrs[i].int_value);
+    if (!strncmp(attr, "__", 2) && strcmp(attr, "__doc__") &&
+        strcmp(attr, "__name__"))
+        return false;
+    const ModuleStandIn *m = pyvm_instance_host(pyvm_obj(self));
+    if (!strcmp(attr, "__name__")) {
+        *out = pyvm_str(vm, m->name);
+        return true;
+    }
+    for (size_t i = 0; i < sizeof module_attrs / sizeof module_attrs[0]; i++)
+        if (!strcmp(module_attrs[i].module, m->name) &&
+            !strcmp(module_attrs[i].attr, attr)) {
+            const char *digits = module_attrs[i].int_value;
+            if (digits)
+                *out = (PyValue){ .kind = PY_INT, .s = digits,
+                                  .len = strlen(digits) };
             else
-                *out = py_make_str(module_attrs[i].str_value,
-                                   strlen(module_attrs[i].str_value));
-            return 1;
+                *out = pyvm_str(vm, module_attrs[i].str_value);
+            return true;
         }
+    if (!module_has(m->name, attr))
+        pyvm_raise(vm, "AttributeError", "module '%s' has no attribute '%s'",
+                   m->name, attr);
+    *out = pyvm_stand_in(vm, "object", arena_printf(cpy_of_vm(vm)->c->arena,
+                                                    "<%s.%s>", m->name, attr));
+    return true;
+}
+
+static const PyHostOps module_stand_in_ops = { module_getattr, NULL, NULL };
+
+/* A built-in module prints as one; another with its file's path, which
+   clinic does not know. */
+static PyValue module_repr(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)data;
+    const ModuleStandIn *m = a->nargs ? pyvm_instance_host_of(
+        a->args[0], &module_stand_in_ops) : NULL;
+    if (!m)
+        pyvm_raise(vm, "TypeError", "descriptor '__repr__' needs a module");
+    if (!strcmp(m->name, "sys") || !strcmp(m->name, "builtins"))
+        return pyvm_str(vm, arena_printf(cpy_of_vm(vm)->c->arena,
+                                         "<module '%s' (built-in)>", m->name));
+    pyvm_raise(vm, "RuntimeError", "clinic does not know the repr of module "
+               "'%s' (the path of its file)", m->name);
+}
+
+/* ---- clinic.py's functions and the builtins the interpreter lacks ------- */
+
+static PyValue not_run(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)a;
+    pyvm_raise(vm, "RuntimeError", "clinic does not run %s()",
+               (const char *)data);
+}
+
+/* ---- the namespace ------------------------------------------------------ */
+
+static void put_missing(PyVM *vm, PyObj *dict, const char *name, PyValue v)
+{
+    PyValue old;
+    if (!pyvm_dict_get(vm, dict, name, &old) &&
+        !pyvm_dict_get(vm, pyvm_builtins(vm), name, &old))
+        pyvm_dict_set_static(vm, dict, name, v);
+}
+
+void cpy_install_module_names(ConverterPython *py, PyObj *dict)
+{
+    PyVM *vm = py->vm;
+    Arena *a = py->c->file_arena;
+    PyObj *mdict = pyvm_dict_new(vm);
+    pyvm_dict_set_static(vm, mdict, "__repr__",
+                         pyvm_native(vm, "__repr__", module_repr, NULL, true));
+    PyObj *module_class = pyvm_class_new(vm, "module", "builtins", NULL, 0,
+                                         mdict, &module_stand_in_ops, NULL);
+    for (size_t i = 0; i < sizeof modules / sizeof *modules; i++) {
+        ModuleStandIn *m = arena_new_of(a, ModuleStandIn);
+        m->name = modules[i];
+        put_missing(vm, dict, modules[i],
+                    pyvm_obj(pyvm_instance_new(vm, module_class, m, NULL)));
     }
-    return module_has(module, attr) ? 0 : -1;
+    ModuleStandIn *builtins_module = arena_new_of(a, ModuleStandIn);
+    builtins_module->name = "builtins";
+    put_missing(vm, dict, "__builtins__",
+                pyvm_obj(pyvm_instance_new(vm, module_class, builtins_module,
+                                           NULL)));
+    for (size_t i = 0; i < sizeof classes / sizeof *classes; i++)
+        put_missing(vm, dict, classes[i],
+                    pyvm_obj(pyvm_class_new(vm, classes[i], "__main__", NULL,
+                                            0, NULL, &module_stand_in_ops,
+                                            NULL)));
+    for (size_t i = 0; i < sizeof builtin_classes / sizeof *builtin_classes; i++)
+        put_missing(vm, dict, builtin_classes[i],
+                    pyvm_obj(pyvm_class_new(vm, builtin_classes[i], "builtins",
+                                            NULL, 0, NULL, &module_stand_in_ops,
+                                            NULL)));
+    for (size_t i = 0; i < sizeof functions / sizeof *functions; i++)
+        put_missing(vm, dict, functions[i],
+                    pyvm_native(vm, functions[i], not_run,
+                                (void *)functions[i], false));
+    for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+        put_missing(vm, dict, builtins[i],
+                    pyvm_native(vm, builtins[i], not_run, (void *)builtins[i],
+                                false));
+    static const char *const none_names[] = { "__doc__", "__cached__",
+                                              "__package__", "__spec__" };
+    for (size_t i = 0; i < 4; i++)
+        put_missing(vm, dict, none_names[i], py_none);
+    static const char *const dicts[] = {
+        "converters", "legacy_converters", "return_converters", "extensions",
+        "languages", "parsers", "str_converter_argument_map", "type_checks",
+    };
+    for (size_t i = 0; i < sizeof dicts / sizeof *dicts; i++)
+        put_missing(vm, dict, dicts[i], pyvm_stand_in(vm, "dict", "{...}"));
+    static const char *const sets[] = { "CLINIC_PREFIXED_ARGS", "c_keywords",
+                                        "unsupported_special_methods" };
+    for (size_t i = 0; i < 3; i++)
+        put_missing(vm, dict, sets[i], pyvm_stand_in(vm, "set", "{...}"));
+    static const char *const objects[] = { "clinic", "__file__",
+                                           "__loader__" };
+    for (size_t i = 0; i < 3; i++)
+        put_missing(vm, dict, objects[i],
+                    pyvm_stand_in(vm, "object", arena_printf(a, "<%s>",
+                                                             objects[i])));
+    put_missing(vm, dict, "NULL", py_null);
+    put_missing(vm, dict, "unknown", py_unknown);
+    for (size_t i = 0; i < CPY_CLINIC_NSTRINGS; i++)
+        put_missing(vm, dict, cpy_clinic_strings[i][0],
+                    pyvm_str(vm, cpy_clinic_strings[i][1]));
+}
+
+PyObj *cpy_state_parameter_locals(ConverterPython *py)
+{
+    PyVM *vm = py->vm;
+    PyObj *locals = pyvm_dict_new(vm);
+    for (size_t i = 0; i < sizeof state_parameter_locals /
+                           sizeof *state_parameter_locals; i++)
+        pyvm_dict_set_static(vm, locals, state_parameter_locals[i],
+                             pyvm_stand_in(vm, "object", arena_printf(
+                                 py->c->file_arena, "<%s>",
+                                 state_parameter_locals[i])));
+    return locals;
 }
