@@ -60,6 +60,8 @@ static bool eval_plain(Arena *a, const PyExpr *e, bool module_names,
         return true;
     case PX_NAME:
         return plain_name(e->id, module_names, out);
+    case PX_UNARYOP:   /* -1, +2.5 */
+        return e->left->kind == PX_CONST && pyexpr_literal_eval(a, e, out);
     case PX_SET:
     case PX_TUPLE: {
         PyValue *items = arena_array_of(a, PyValue, e->nitems + 1);
@@ -89,6 +91,31 @@ static bool eval_plain(Arena *a, const PyExpr *e, bool module_names,
     default:
         return false;
     }
+}
+
+/* The name eval() looks up first in e, when it looks one up before
+   anything else can happen (the leftmost operand of attributes,
+   subscripts, calls, operators and comparisons), or NULL. */
+static const char *first_name(const PyExpr *e)
+{
+    while (e->kind == PX_ATTRIBUTE || e->kind == PX_SUBSCRIPT ||
+           e->kind == PX_CALL || e->kind == PX_BINOP ||
+           e->kind == PX_COMPARE)
+        e = e->left;
+    return e->kind == PX_NAME ? e->id : NULL;
+}
+
+static bool name_error(Clinic *c, const char *name, PyException *exc)
+{
+    if (exc) {
+        exc->type = "NameError";
+        exc->message = arena_printf(c->arena, "name '%s' is not defined",
+                                    name);
+        exc->repr = arena_printf(c->arena, "NameError(%s)",
+                                 py_repr_str(c->arena, exc->message,
+                                             strlen(exc->message)));
+    }
+    return false;
 }
 
 static bool fail_with(PyVM *vm, PyException *exc)
@@ -123,24 +150,30 @@ bool converters_eval(Clinic *c, const PyExpr *e, PyEvalScope scope,
     }
     if (eval_plain(c->arena, e, module_names, out))
         return true;
+    /* a C constant's name (MAX_WBITS, zlib.Z_FINISH | zlib.Z_SYNC): a
+       NameError, known without the interpreter while no python block
+       could have added a name */
+    const char *first = first_name(e);
+    if (first && !*converters_python_slot(c) &&
+        !cpy_namespace_may_have(c, scope == PY_SCOPE_STATE_PARAMETER, first))
+        return name_error(c, first, exc);
     ConverterPython *py = cpy_of(c);
     PyVM *vm = py->vm;
-    PyObj *globals = NULL, *locals = NULL;
+    PyObj *locals = NULL;
     if (scope == PY_SCOPE_STATE_PARAMETER) {
-        if (!py->state_parameter_locals) {
-            py->state_parameter_locals = cpy_state_parameter_locals(py);
-            if (!fl->module_globals) {
-                py->state_parameter_globals =
-                    pyvm_dict_copy(vm, pyvm_globals(vm));
-                cpy_install_module_names(py, py->state_parameter_globals);
-            }
+        if (!py->state_parameter_names)
+            py->state_parameter_names = cpy_state_parameter_locals(py);
+        locals = py->state_parameter_names;
+    } else if (module_names) {
+        if (!py->module_names) {
+            py->module_names = pyvm_dict_new(vm);
+            cpy_install_module_names(py, py->module_names);
         }
-        globals = py->state_parameter_globals;
-        locals = py->state_parameter_locals;
+        locals = py->module_names;
     }
     pyvm_prepare_expr(c->arena, e);
     PyValue v;
-    if (pyvm_eval(vm, e, globals, locals, &v) &&
+    if (pyvm_eval(vm, e, NULL, locals, &v) &&
         pyvm_export_value(vm, v, out))
         return true;
     return fail_with(vm, exc);

@@ -253,88 +253,236 @@ static PyValue not_run(PyVM *vm, const PyArgs *a, void *data)
 
 /* ---- the namespace ------------------------------------------------------ */
 
-static void put_missing(PyVM *vm, PyObj *dict, const char *name, PyValue v)
+/* Which of the names a dict gets (those neither it, the globals nor the
+   builtins have) is the same for every file of a dialect: found once
+   per thread and kept, a bit per name in the order they are put. */
+#define NAMES_MAX 512
+typedef struct NamesFilter {
+    const Dialect *dialect;
+    bool with_locals;
+    bool made;
+    uint64_t keep[NAMES_MAX / 64];
+} NamesFilter;
+static _Thread_local NamesFilter names_filters[8];
+
+typedef struct Filler {
+    PyVM *vm;
+    PyObj *dict;
+    NamesFilter *filter;     /* NULL: more dialects than kept, look up */
+    size_t k;                /* the names put so far */
+} Filler;
+
+static NamesFilter *names_filter(const Dialect *d, bool with_locals)
 {
-    PyValue old;
-    if (!pyvm_dict_get(vm, dict, name, &old) &&
-        !pyvm_dict_get(vm, pyvm_builtins(vm), name, &old))
-        pyvm_dict_set_static(vm, dict, name, v);
+    for (size_t i = 0; i < sizeof names_filters / sizeof *names_filters; i++) {
+        NamesFilter *f = &names_filters[i];
+        if (!f->dialect) {
+            f->dialect = d;
+            f->with_locals = with_locals;
+        }
+        if (f->dialect == d && f->with_locals == with_locals)
+            return f;
+    }
+    return NULL;
+}
+
+static void put_missing(Filler *fl, const char *name, PyValue v)
+{
+    size_t k = fl->k++;
+    bool keep;
+    if (k >= NAMES_MAX)
+        fl->filter = NULL;
+    if (fl->filter && fl->filter->made) {
+        keep = fl->filter->keep[k / 64] >> (k % 64) & 1;
+    } else {
+        PyValue old;
+        keep = !pyvm_dict_get(fl->vm, fl->dict, name, &old) &&
+               !pyvm_dict_get(fl->vm, pyvm_globals(fl->vm), name, &old) &&
+               !pyvm_dict_get(fl->vm, pyvm_builtins(fl->vm), name, &old);
+        if (fl->filter && keep)
+            fl->filter->keep[k / 64] |= (uint64_t)1 << (k % 64);
+    }
+    if (keep)
+        pyvm_dict_set_static(fl->vm, fl->dict, name, v);
+}
+
+/* What is made only when an expression reads it (pyvm_lazy_value): a
+   kind of value, and its name's index in the kind's list. */
+enum {
+    LAZY_MODULE, LAZY_CLASS, LAZY_BUILTIN_CLASS, LAZY_FUNCTION, LAZY_BUILTIN,
+    LAZY_DICT, LAZY_SET, LAZY_OBJECT, LAZY_LOCAL, LAZY_BUILTINS_MODULE,
+};
+#define LAZY(kind, i) ((size_t)(kind) << 16 | (i))
+
+static const char *const none_names[] = { "__doc__", "__cached__",
+                                          "__package__", "__spec__" };
+static const char *const dict_names[] = {
+    "converters", "legacy_converters", "return_converters", "extensions",
+    "languages", "parsers", "str_converter_argument_map", "type_checks",
+};
+static const char *const set_names[] = { "CLINIC_PREFIXED_ARGS", "c_keywords",
+                                         "unsupported_special_methods" };
+static const char *const object_names[] = { "clinic", "__file__",
+                                            "__loader__" };
+
+static PyValue module_value(ConverterPython *py, const char *name)
+{
+    PyVM *vm = py->vm;
+    if (!py->module_class) {
+        PyObj *mdict = pyvm_dict_new(vm);
+        pyvm_dict_set_static(vm, mdict, "__repr__",
+                             pyvm_native(vm, "__repr__", module_repr, NULL,
+                                         true));
+        py->module_class = pyvm_class_new(vm, "module", "builtins", NULL, 0,
+                                          mdict, &module_stand_in_ops, NULL);
+    }
+    ModuleStandIn *m = arena_new_of(py->c->file_arena, ModuleStandIn);
+    m->name = name;
+    return pyvm_obj(pyvm_instance_new(vm, py->module_class, m, NULL));
+}
+
+static PyValue make_module_name(PyVM *vm, size_t which)
+{
+    ConverterPython *py = cpy_of_vm(vm);
+    size_t i = which & 0xffff;
+    switch (which >> 16) {
+    case LAZY_MODULE: return module_value(py, modules[i]);
+    case LAZY_BUILTINS_MODULE: return module_value(py, "builtins");
+    case LAZY_CLASS:
+        return pyvm_obj(pyvm_class_new(vm, classes[i], "__main__", NULL, 0,
+                                       NULL, &module_stand_in_ops, NULL));
+    case LAZY_BUILTIN_CLASS:
+        return pyvm_obj(pyvm_class_new(vm, builtin_classes[i], "builtins",
+                                       NULL, 0, NULL, &module_stand_in_ops,
+                                       NULL));
+    case LAZY_FUNCTION:
+        return pyvm_native(vm, functions[i], not_run, (void *)functions[i],
+                           false);
+    case LAZY_BUILTIN:
+        return pyvm_native(vm, builtins[i], not_run, (void *)builtins[i],
+                           false);
+    case LAZY_DICT: return pyvm_stand_in(vm, "dict", "{...}");
+    case LAZY_SET: return pyvm_stand_in(vm, "set", "{...}");
+    case LAZY_OBJECT:
+        return pyvm_stand_in(vm, "object", arena_printf(
+            py->c->file_arena, "<%s>", object_names[i]));
+    default:   /* LAZY_LOCAL */
+        return pyvm_stand_in(vm, "object", arena_printf(
+            py->c->file_arena, "<%s>", state_parameter_locals[i]));
+    }
+}
+
+static void put_lazy(Filler *fl, const char *name, size_t which)
+{
+    put_missing(fl, name, pyvm_lazy_value(fl->vm, fl->dict, make_module_name,
+                                          which));
+}
+
+static void install_module_names(ConverterPython *py, PyObj *dict,
+                                 bool with_locals)
+{
+    PyVM *vm = py->vm;
+    Filler filler = { vm, dict, names_filter(py->c->dialect, with_locals), 0 };
+    Filler *f = &filler;
+    for (size_t i = 0; i < sizeof modules / sizeof *modules; i++)
+        put_lazy(f, modules[i], LAZY(LAZY_MODULE, i));
+    put_lazy(f, "__builtins__", LAZY(LAZY_BUILTINS_MODULE, 0));
+    for (size_t i = 0; i < sizeof classes / sizeof *classes; i++)
+        put_lazy(f, classes[i], LAZY(LAZY_CLASS, i));
+    for (size_t i = 0; i < sizeof builtin_classes / sizeof *builtin_classes; i++)
+        put_lazy(f, builtin_classes[i], LAZY(LAZY_BUILTIN_CLASS, i));
+    for (size_t i = 0; i < sizeof functions / sizeof *functions; i++)
+        put_lazy(f, functions[i], LAZY(LAZY_FUNCTION, i));
+    for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+        put_lazy(f, builtins[i], LAZY(LAZY_BUILTIN, i));
+    for (size_t i = 0; i < sizeof none_names / sizeof *none_names; i++)
+        put_missing(f, none_names[i], py_none);
+    for (size_t i = 0; i < sizeof dict_names / sizeof *dict_names; i++)
+        put_lazy(f, dict_names[i], LAZY(LAZY_DICT, i));
+    for (size_t i = 0; i < sizeof set_names / sizeof *set_names; i++)
+        put_lazy(f, set_names[i], LAZY(LAZY_SET, i));
+    for (size_t i = 0; i < sizeof object_names / sizeof *object_names; i++)
+        put_lazy(f, object_names[i], LAZY(LAZY_OBJECT, i));
+    put_missing(f, "NULL", py_null);
+    put_missing(f, "unknown", py_unknown);
+    put_missing(f, "__debug__", pyvm_bool(true));
+    put_missing(f, "NotImplemented",
+                (PyValue){ .kind = PY_UNKNOWN,
+                           .type_name = "NotImplementedType",
+                           .s = "NotImplemented", .len = 14 });
+    for (size_t i = 0; i < CPY_CLINIC_NSTRINGS; i++)
+        put_missing(f, cpy_clinic_strings[i][0],
+                    pyvm_str(vm, cpy_clinic_strings[i][1]));
+    if (f->filter)
+        f->filter->made = true;
 }
 
 void cpy_install_module_names(ConverterPython *py, PyObj *dict)
 {
-    PyVM *vm = py->vm;
-    Arena *a = py->c->file_arena;
-    PyObj *mdict = pyvm_dict_new(vm);
-    pyvm_dict_set_static(vm, mdict, "__repr__",
-                         pyvm_native(vm, "__repr__", module_repr, NULL, true));
-    PyObj *module_class = pyvm_class_new(vm, "module", "builtins", NULL, 0,
-                                         mdict, &module_stand_in_ops, NULL);
-    for (size_t i = 0; i < sizeof modules / sizeof *modules; i++) {
-        ModuleStandIn *m = arena_new_of(a, ModuleStandIn);
-        m->name = modules[i];
-        put_missing(vm, dict, modules[i],
-                    pyvm_obj(pyvm_instance_new(vm, module_class, m, NULL)));
-    }
-    ModuleStandIn *builtins_module = arena_new_of(a, ModuleStandIn);
-    builtins_module->name = "builtins";
-    put_missing(vm, dict, "__builtins__",
-                pyvm_obj(pyvm_instance_new(vm, module_class, builtins_module,
-                                           NULL)));
-    for (size_t i = 0; i < sizeof classes / sizeof *classes; i++)
-        put_missing(vm, dict, classes[i],
-                    pyvm_obj(pyvm_class_new(vm, classes[i], "__main__", NULL,
-                                            0, NULL, &module_stand_in_ops,
-                                            NULL)));
-    for (size_t i = 0; i < sizeof builtin_classes / sizeof *builtin_classes; i++)
-        put_missing(vm, dict, builtin_classes[i],
-                    pyvm_obj(pyvm_class_new(vm, builtin_classes[i], "builtins",
-                                            NULL, 0, NULL, &module_stand_in_ops,
-                                            NULL)));
-    for (size_t i = 0; i < sizeof functions / sizeof *functions; i++)
-        put_missing(vm, dict, functions[i],
-                    pyvm_native(vm, functions[i], not_run,
-                                (void *)functions[i], false));
-    for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
-        put_missing(vm, dict, builtins[i],
-                    pyvm_native(vm, builtins[i], not_run, (void *)builtins[i],
-                                false));
-    static const char *const none_names[] = { "__doc__", "__cached__",
-                                              "__package__", "__spec__" };
-    for (size_t i = 0; i < 4; i++)
-        put_missing(vm, dict, none_names[i], py_none);
-    static const char *const dicts[] = {
-        "converters", "legacy_converters", "return_converters", "extensions",
-        "languages", "parsers", "str_converter_argument_map", "type_checks",
-    };
-    for (size_t i = 0; i < sizeof dicts / sizeof *dicts; i++)
-        put_missing(vm, dict, dicts[i], pyvm_stand_in(vm, "dict", "{...}"));
-    static const char *const sets[] = { "CLINIC_PREFIXED_ARGS", "c_keywords",
-                                        "unsupported_special_methods" };
-    for (size_t i = 0; i < 3; i++)
-        put_missing(vm, dict, sets[i], pyvm_stand_in(vm, "set", "{...}"));
-    static const char *const objects[] = { "clinic", "__file__",
-                                           "__loader__" };
-    for (size_t i = 0; i < 3; i++)
-        put_missing(vm, dict, objects[i],
-                    pyvm_stand_in(vm, "object", arena_printf(a, "<%s>",
-                                                             objects[i])));
-    put_missing(vm, dict, "NULL", py_null);
-    put_missing(vm, dict, "unknown", py_unknown);
-    for (size_t i = 0; i < CPY_CLINIC_NSTRINGS; i++)
-        put_missing(vm, dict, cpy_clinic_strings[i][0],
-                    pyvm_str(vm, cpy_clinic_strings[i][1]));
+    install_module_names(py, dict, false);
 }
 
 PyObj *cpy_state_parameter_locals(ConverterPython *py)
 {
     PyVM *vm = py->vm;
     PyObj *locals = pyvm_dict_new(vm);
+    /* the locals first: they hide the module's names */
     for (size_t i = 0; i < sizeof state_parameter_locals /
                            sizeof *state_parameter_locals; i++)
         pyvm_dict_set_static(vm, locals, state_parameter_locals[i],
-                             pyvm_stand_in(vm, "object", arena_printf(
-                                 py->c->file_arena, "<%s>",
-                                 state_parameter_locals[i])));
+                             pyvm_lazy_value(vm, locals, make_module_name,
+                                             LAZY(LAZY_LOCAL, i)));
+    install_module_names(py, locals, true);
     return locals;
+}
+
+/* ---- which names may be there ------------------------------------------- */
+
+static bool listed(const char *const *list, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i][0] == name[0] && !strcmp(list[i], name))
+            return true;
+    return false;
+}
+#define LISTED(list, name) listed(list, sizeof list / sizeof *list, name)
+
+bool cpy_namespace_may_have(const Clinic *c, bool state_parameter,
+                            const char *name)
+{
+    /* every namespace's names are among clinic.py's module's (its own,
+       its imports, the builtins), the classes of the converters and the
+       functions of python blocks' flavours */
+    static const char *const more[] = {
+        "object", "int", "str", "bytes", "bytearray", "float", "complex",
+        "bool", "NoneType", "buffer", "robuffer", "rwbuffer", "NULL",
+        "unspecified", "unknown", "Ellipsis", "NotImplemented", "__debug__",
+        "__name__", "__doc__", "__cached__", "__package__", "__spec__",
+        "__builtins__", "__file__", "__loader__", "clinic", "converters",
+        "legacy_converters", "return_converters", "extensions", "languages",
+        "parsers", "str_converter_argument_map", "type_checks",
+        "CLINIC_PREFIXED_ARGS", "c_keywords", "unsupported_special_methods",
+        "Null", "Unspecified", "Unknown", "Function", "Parameter", "Class",
+        "Module", "CRenderData", "LandMine", "CConverter",
+        "CReturnConverter",
+    };
+    if (LISTED(more, name) || LISTED(modules, name) ||
+        LISTED(classes, name) || LISTED(builtin_classes, name) ||
+        LISTED(functions, name) || LISTED(builtins, name) ||
+        (state_parameter && LISTED(state_parameter_locals, name)))
+        return true;
+    for (size_t i = 0; i < CPY_CLINIC_NSTRINGS; i++)
+        if (!strcmp(cpy_clinic_strings[i][0], name))
+            return true;
+    for (size_t i = 0; i < converter_nrows; i++)
+        if (!strcmp(converter_rows[i].cls.class_name, name))
+            return true;
+    for (size_t i = 0; i < return_nrows; i++)
+        if (!strcmp(return_rows[i].cls.class_name, name))
+            return true;
+    const PyFlavour *fl = cpy_flavour_of(c->dialect);
+    for (size_t i = 0; i < fl->nfunctions; i++)
+        if (!strcmp(fl->functions[i].name, name))
+            return true;
+    return false;
 }

@@ -494,8 +494,6 @@ void cpy_install_namespace(ConverterPython *py)
             pyvm_dict_set_static(vm, g, e->names[i], e->values[i]);
     free(e->names);
     free(e->values);
-    if (fl->module_globals)
-        cpy_install_module_names(py, g);
 }
 
 #define COUNT(t) (sizeof (t) / sizeof (t)[0])
