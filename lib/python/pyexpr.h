@@ -51,13 +51,10 @@ typedef struct PyObj PyObj;     /* pyvm_int.h */
 struct PyValue {
     PyKind kind;
     bool b;              /* PY_BOOL */
-    bool uncomputed;     /* an opaque value whose s is a stand-in ("<long>",
-                            "<object>"): the evaluator did not compute it
-                            (a call, a result too large), so it is neither
-                            tested nor written out */
-    bool inexact;        /* an object clinic knows (a module, a function)
-                            whose s is not Python's repr (that has a path
-                            or an address): tested, never written out */
+    bool uncomputed;     /* an opaque value whose s is a stand-in
+                            ("<clinic>"): an object of clinic.py's the
+                            interpreter does not model (pyvm_stand_in), so
+                            it is neither tested nor written out */
     const char *s;       /* PY_INT: decimal digits with optional '-' (any
                             size); PY_STR: UTF-8 text; PY_BYTES: bytes */
     size_t len;          /* length of s */
@@ -222,11 +219,8 @@ char *pyexpr_dump(Arena *a, const PyExpr *e);
 /* An object PyValue cannot model (PY_UNKNOWN with a type_name). */
 bool py_is_opaque(const PyValue *v);
 /* Whether v, or an item inside it (a tuple's, a list's, a dict's), is a
-   stand-in the evaluator did not compute. */
+   stand-in for what the interpreter does not model. */
 bool py_is_uncomputed(const PyValue *v);
-/* Whether repr(v) is py_repr(v): nothing inside it is uncomputed or
-   inexact. */
-bool py_repr_is_exact(const PyValue *v);
 
 /* The default value as state_parameter parses it: ast.parse("x = TEXT").
    Returns body[0].value, NULL with *err on SyntaxError (err->text is
