@@ -21,8 +21,8 @@ static bool is_set_of(const PyValue *v, unsigned types)
 }
 
 static const char uncomputed_note[] =
-    "clinic evaluates literals, its own names and operations on them; not "
-    "calls, nor results too large to keep";
+    "clinic's Python stands in for the objects of clinic.py it does not "
+    "model (clinic, its converters dicts, state_parameter's locals)";
 
 /* The type name of v for a message: an interpreter object's own. */
 static const char *type_name_of(Clinic *c, const PyValue *v)
@@ -31,20 +31,14 @@ static const char *type_name_of(Clinic *c, const PyValue *v)
                                 : py_value_type_name(v);
 }
 
-void converter_check_computed(Clinic *c, const char *what, const PyValue *v,
-                              bool to_python)
+void converter_check_computed(Clinic *c, const char *what, const PyValue *v)
 {
     /* whatever tests, measures or writes out the stand-in gets it wrong:
-       its truth, its length, its text; Python code may print any object
-       it gets, so it gets none whose repr clinic does not know */
+       its truth, its length, its text */
     if (py_is_uncomputed(v))
         clinic_fail_note(c, 0, uncomputed_note, "cannot use the %s given "
                          "for %s: clinic did not compute it",
                          py_value_type_name(v), what);
-    if (to_python && !py_repr_is_exact(v))
-        clinic_fail(c, 0, "cannot pass the %s given for %s to a python "
-                    "block: clinic does not know its repr",
-                    py_value_type_name(v), what);
 }
 
 /* A keyword argument written into the C code as given (c_default=,
@@ -155,7 +149,7 @@ static void bind_init_args(Clinic *c, const ConverterRow *row,
                              "%s.converter_init() got an unexpected keyword "
                              "argument '%s'", row->init_owner, args[k].name);
         }
-        converter_check_computed(c, args[k].name, &args[k].value, false);
+        converter_check_computed(c, args[k].name, &args[k].value);
         out->values[i] = args[k].value;
     }
 }
@@ -759,7 +753,7 @@ void builtin_cconverter_init(Clinic *c, Converter *conv, const char *name,
             annotation = &args[i].value;
         else if (strcmp(n, "unused") == 0 &&
                  (c->dialect->syntax & SYNTAX_UNUSED)) {
-            converter_check_computed(c, n, &args[i].value, false);
+            converter_check_computed(c, n, &args[i].value);
             conv->unused = py_truthy(&args[i].value);
         } else {
             rest[nrest++] = args[i];

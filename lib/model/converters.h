@@ -232,6 +232,17 @@ PyVM *converters_python(Clinic *c);
    namespace, where they go too and where the functions it defines look
    them up (3.13: exec(input, namespace)). */
 PyObj *converters_python_block_globals(Clinic *c);
+/* Which namespace eval() sees: the one clinic.py evaluates converter
+   arguments in (eval_ast_expr: clinic.py's module in 3.11, libclinic's
+   parser namespace, the python blocks', from 3.13 on), or, for
+   `eval(default)` inside DSLParser.state_parameter, clinic.py's module
+   and that method's locals. */
+typedef enum PyEvalScope { PY_SCOPE_GLOBALS, PY_SCOPE_STATE_PARAMETER } PyEvalScope;
+/* eval() of a converter argument or a default as clinic.py evaluates
+   it, by the file's interpreter.  Returns
+   false and fills *exc (when not NULL) where Python raises. */
+bool converters_eval(Clinic *c, const PyExpr *e, PyEvalScope scope,
+                     PyValue *out, PyException *exc);
 /* What the dialect's interpreter adds to the traceback line of the
    interpreter's last error (". Did you mean: 'NAME'?"), or "". */
 const char *converters_python_suggestion(Clinic *c, PyVM *vm);

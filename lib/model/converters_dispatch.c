@@ -687,7 +687,7 @@ static void check_computed_args(Clinic *c, const ConverterArg *args,
                                 size_t nargs)
 {
     for (size_t i = 0; i < nargs; i++)
-        converter_check_computed(c, args[i].name, &args[i].value, true);
+        converter_check_computed(c, args[i].name, &args[i].value);
 }
 
 Converter *converter_create(Clinic *c, const ConverterClass *cls,
@@ -707,7 +707,7 @@ Converter *converter_create(Clinic *c, const ConverterClass *cls,
     const char **names;
     PyValue *values;
     check_computed_args(c, args, nargs);
-    converter_check_computed(c, "the default", &default_value, true);
+    converter_check_computed(c, "the default", &default_value);
     cpy_kwargs_of(py, args, nargs, &names, &values);
     PyValue pos[4] = { pyvm_str(py->vm, name), pyvm_str(py->vm, py_name),
                        cpy_function_object(py, function),
@@ -753,7 +753,7 @@ static PyValue native_repr(PyVM *vm, const PyArgs *a, void *data)
 const char *converter_default_repr(Clinic *c, const Converter *conv)
 {
     const PyValue *v = &conv->default_value;
-    if (!py_repr_is_exact(v))
+    if (py_is_uncomputed(v))
         clinic_fail(c, 0, "cannot write out the default of %s: clinic does "
                     "not know its repr", conv->name);
     if (v->kind != PY_OBJECT)

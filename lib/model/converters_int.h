@@ -156,11 +156,8 @@ ConverterPython **converters_python_slot(const Clinic *c);
    as self.method() does in Python. */
 
 /* Fails when v, given for what, is a stand-in clinic did not compute:
-   before converter_init tests it or (to_python) a python block's code
-   gets it, which must not get an object whose repr clinic does not know
-   either. */
-void converter_check_computed(Clinic *c, const char *what, const PyValue *v,
-                              bool to_python);
+   before converter_init tests it or a python block's code gets it. */
+void converter_check_computed(Clinic *c, const char *what, const PyValue *v);
 
 /* CConverter.__init__(self, name, py_name, function, default, **kwargs):
    the checks of the default and the c_default/py_default/annotation

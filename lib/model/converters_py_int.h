@@ -107,6 +107,11 @@ struct ConverterPython {
     size_t nhosts, caphosts;
     size_t nhosts_kept;   /* after the last forget_scratch_hosts(): none
                              added since when nhosts is still that */
+    /* What eval() sees beyond the python blocks' globals, made when
+       first needed: the rest of clinic.py's module (3.11's arguments),
+       and that with DSLParser.state_parameter's locals (defaults) */
+    PyObj *module_names, *state_parameter_names;
+    PyObj *module_class;        /* the class of their modules */
     /* Making a return converter for an annotation: a ValueError escaping
        it is caught (value_error set), as clinic.py's DSL catches it. */
     bool catch_value_error, value_error;
@@ -184,5 +189,24 @@ const char *cpy_need_str(ConverterPython *py, PyValue v, const char *what);
 
 /* converters_pyns.c */
 void cpy_install_namespace(ConverterPython *py);
+/* clinic.py's (3.11's) str constants at module level, name and value */
+#define CPY_CLINIC_NSTRINGS 10
+extern const char *const cpy_clinic_strings[CPY_CLINIC_NSTRINGS][2];
+
+/* converters_pynames.c: the rest of clinic.py's module namespace (its
+   imports, classes, functions, the builtins, stand-ins for its objects)
+   into dict, where neither it nor the interpreter's globals and builtins
+   have such a name yet; that and state_parameter's locals in a new
+   dict.  Both are eval()'s locals: looked up before the globals, which
+   they do not shadow, but not seen by a comprehension or lambda inside
+   the expression (in clinic.py they are globals there, for 3.11's
+   converter arguments and for defaults). */
+void cpy_install_module_names(ConverterPython *py, PyObj *dict);
+PyObj *cpy_state_parameter_locals(ConverterPython *py);
+/* Whether a namespace eval() sees may have name: false only where it
+   has not (a named constant of C's: NameError), so that clinic can tell
+   without making the file's interpreter. */
+bool cpy_namespace_may_have(const Clinic *c, bool state_parameter,
+                            const char *name);
 
 #endif

@@ -12,6 +12,16 @@
 
 /* ---- clinic.py's module namespace -------------------------------------- */
 
+const char *const cpy_clinic_strings[CPY_CLINIC_NSTRINGS][2] = {
+    { "version", "1" }, { "NO_VARARG", "PY_SSIZE_T_MAX" },
+    { "CLINIC_PREFIX", "__clinic_" }, { "sig_end_marker", "--" },
+    /* the kinds of a function, each its own name */
+    { "INVALID", "INVALID" }, { "CALLABLE", "CALLABLE" },
+    { "STATIC_METHOD", "STATIC_METHOD" }, { "CLASS_METHOD", "CLASS_METHOD" },
+    { "METHOD_INIT", "METHOD_INIT" }, { "METHOD_NEW", "METHOD_NEW" },
+};
+
+
 /* " ".join(str(a) for a in args), and line_number=, for fail and warn. */
 static const char *message_of(PyVM *vm, const PyArgs *a, int *line)
 {
@@ -511,7 +521,7 @@ const PyFlavour cpy_flavour_3_11 = {
     "3.11",
     cpy_converter_methods_3_11, cpy_return_methods_3_11,
     functions_3_11, COUNT(functions_3_11),
-    py_clinic_strings, PY_CLINIC_NSTRINGS,
+    cpy_clinic_strings, CPY_CLINIC_NSTRINGS,
     "__main__",   /* clinic.py runs as a script */
     "__main__", "__main__",
     true, false, true, false, false, false, false,

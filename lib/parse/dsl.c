@@ -756,7 +756,7 @@ static ConverterArg *eval_keywords(Clinic *c, const PyExpr *call,
                               "annotation");
         PyException exc;
         PyValue value;
-        if (!pyexpr_eval_in(c->arena, k->value, PY_SCOPE_GLOBALS, &value,
+        if (!converters_eval(c, k->value, PY_SCOPE_GLOBALS, &value,
                             &exc))
             clinic_fail(c, 0, "Exception raised during parsing:\n%s",
                         pyexpr_exception_line(c->arena, &exc));

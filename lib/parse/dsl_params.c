@@ -453,8 +453,9 @@ static void parse_default(Clinic *c, const char *default_text,
         PyException exc;
         /* clinic.py evals the default *string*, so statement-only forms
            ("*a", "1; 2") raise SyntaxError there too. */
-        if (pyexpr_eval_source(c->arena, def, PY_SCOPE_STATE_PARAMETER, &v,
-                               &exc)) {
+        const PyExpr *compiled = pyexpr_compile_source(c->arena, def, &exc);
+        if (compiled && converters_eval(c, compiled, PY_SCOPE_STATE_PARAMETER,
+                                        &v, &exc)) {
             if (v.kind == PY_UNSPECIFIED)
                 clinic_fail(c, 0, "'unspecified' is not a legal default "
                                   "value!");
@@ -488,8 +489,7 @@ static void parse_default(Clinic *c, const char *default_text,
             fail_named_constant(c, py_default);
         /* the c_default check above already evaluated it: anything but a
            NameError (the constant is C's, not Python's) has failed */
-        if (!pyexpr_eval_in(c->arena, expr, PY_SCOPE_STATE_PARAMETER, value,
-                            NULL))
+        if (!converters_eval(c, expr, PY_SCOPE_STATE_PARAMETER, value, NULL))
             *value = py_unknown;
     } else if (pyexpr_literal_eval(c->arena, expr, value)) {
         py_default = py_repr(c->arena, value);

@@ -9,8 +9,9 @@
  * pyexpr_string.c) so that clinic's checks on node kinds see what
  * Python's would.  A syntax error stops the parse by longjmp to the entry
  * point, which reports it as PySyntaxError with the SyntaxError.text
- * Python would give.  pyexpr_eval_source() also lives here: it parses a
- * default the way eval(str) compiles it, then runs the compiler's checks.
+ * Python would give.  pyexpr_compile_source() also lives here: it parses
+ * a default the way eval(str) compiles it, then runs the compiler's
+ * checks.
  */
 #include "python/pyexpr.h"
 #include "python/pyexpr_int.h"
@@ -1423,8 +1424,7 @@ const char *pyexpr_compile_error(Arena *a, const PyExpr *e)
 
 static PyExpr *plain_default(Arena *a, const char *text, size_t frame);
 
-bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
-                        PyValue *out, PyException *exc)
+PyExpr *pyexpr_compile_source(Arena *a, const char *text, PyException *exc)
 {
     /* eval() skips leading blanks of a string source */
     while (*text == ' ' || *text == '\t')
@@ -1432,7 +1432,7 @@ bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
     /* a constant or a name: nothing the compiler could refuse */
     PyExpr *plain = plain_default(a, text, 0);
     if (plain)
-        return pyexpr_eval_in(a, plain, scope, out, exc);
+        return plain;
     ParseResult res;
     PySyntaxError err;
     if (!parse_framed(a, text, FRAME_EVAL, &res, &err)) {
@@ -1442,18 +1442,15 @@ bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
         size_t n = strlen(line);
         if (n && line[n - 1] == '\n')
             line = arena_strndup(a, line, n - 1);
-        if (exc)
-            *exc = eval_syntax_error(a, err.msg, line, offset, end);
-        return false;
+        *exc = eval_syntax_error(a, err.msg, line, offset, end);
+        return NULL;
     }
     CompileCheck cc = { .a = a };
     if (find_compile_error(res.expr, &cc)) {
-        if (exc)
-            *exc = eval_syntax_error(a, cc.msg, NULL, cc.start + 1,
-                                     cc.end + 1);
-        return false;
+        *exc = eval_syntax_error(a, cc.msg, NULL, cc.start + 1, cc.end + 1);
+        return NULL;
     }
-    return pyexpr_eval_in(a, res.expr, scope, out, exc);
+    return res.expr;
 }
 
 /* before + text + after, as clinic.py frames a line for ast.parse(). */

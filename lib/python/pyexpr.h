@@ -2,11 +2,12 @@
  * pyexpr.h — the Python expressions Argument Clinic reads, without Python.
  *
  * clinic.py hands parameter lines, defaults and converter arguments to
- * Python's own ast/eval.  We parse the same grammar subset here into a
- * small AST, evaluate literals (ast.literal_eval), evaluate converter
- * arguments against clinic's namespace (str, int, NoneType, buffer, ...),
- * and print values exactly as Python's repr() would, because signatures
- * must show defaults as Python prints them.
+ * Python's own ast/eval.  We parse the same grammar here into a small
+ * AST, evaluate literals (ast.literal_eval), and print values exactly as
+ * Python's repr() would, because signatures must show defaults as Python
+ * prints them.  Everything else eval() does, the interpreter does
+ * (pyvm.h: pyvm_eval), in the namespace clinic.py gives it (the model's
+ * converters_eval).
  */
 #ifndef CLINIC_PYEXPR_H
 #define CLINIC_PYEXPR_H
@@ -50,13 +51,10 @@ typedef struct PyObj PyObj;     /* pyvm_int.h */
 struct PyValue {
     PyKind kind;
     bool b;              /* PY_BOOL */
-    bool uncomputed;     /* an opaque value whose s is a stand-in ("<long>",
-                            "<object>"): the evaluator did not compute it
-                            (a call, a result too large), so it is neither
-                            tested nor written out */
-    bool inexact;        /* an object clinic knows (a module, a function)
-                            whose s is not Python's repr (that has a path
-                            or an address): tested, never written out */
+    bool uncomputed;     /* an opaque value whose s is a stand-in
+                            ("<clinic>"): an object of clinic.py's the
+                            interpreter does not model (pyvm_stand_in), so
+                            it is neither tested nor written out */
     const char *s;       /* PY_INT: decimal digits with optional '-' (any
                             size); PY_STR: UTF-8 text; PY_BYTES: bytes */
     size_t len;          /* length of s */
@@ -203,7 +201,8 @@ bool pyexpr_parse_param_line(Arena *a, const char *text, PyParamDecl *out);
 /* ast.literal_eval: false (Python's ValueError) for anything else. */
 bool pyexpr_literal_eval(Arena *a, const PyExpr *e, PyValue *out);
 
-/* An exception eval() raised. */
+/* An exception eval() raised (the interpreter's, pyvm_error, as clinic
+   reports it). */
 typedef struct PyException {
     const char *type;     /* its class: "NameError", "KeyError" */
     const char *message;  /* str() of it: "name 'x' is not defined";
@@ -211,12 +210,6 @@ typedef struct PyException {
     const char *repr;     /* repr() of it, as clinic prints it:
                              "NameError(\"name 'x' is not defined\")" */
 } PyException;
-
-/* eval() in clinic.py's globals, enough for converter arguments and
-   defaults: literals, the namespace's classes, sets, unary and binary
-   arithmetic.  Returns false and fills *exc (when not NULL) where Python
-   would raise. */
-bool pyexpr_eval(Arena *a, const PyExpr *e, PyValue *out, PyException *exc);
 
 /* ast.dump(e) as Python 3.11 prints it (it appears in one error message). */
 char *pyexpr_dump(Arena *a, const PyExpr *e);
@@ -226,11 +219,8 @@ char *pyexpr_dump(Arena *a, const PyExpr *e);
 /* An object PyValue cannot model (PY_UNKNOWN with a type_name). */
 bool py_is_opaque(const PyValue *v);
 /* Whether v, or an item inside it (a tuple's, a list's, a dict's), is a
-   stand-in the evaluator did not compute. */
+   stand-in for what the interpreter does not model. */
 bool py_is_uncomputed(const PyValue *v);
-/* Whether repr(v) is py_repr(v): nothing inside it is uncomputed or
-   inexact. */
-bool py_repr_is_exact(const PyValue *v);
 
 /* The default value as state_parameter parses it: ast.parse("x = TEXT").
    Returns body[0].value, NULL with *err on SyntaxError (err->text is
@@ -251,20 +241,13 @@ PyArguments *pyexpr_parse_arguments(Arena *a, const char *text,
 bool pyexpr_any(const PyExpr *e, bool (*visit)(const PyExpr *, void *),
                 void *ctx);
 
-/* Which globals eval() sees: clinic.py's module namespace (converter
-   arguments, via eval_ast_expr) or, for `eval(default)` inside
-   DSLParser.state_parameter, the same plus that method's locals. */
-typedef enum PyEvalScope { PY_SCOPE_GLOBALS, PY_SCOPE_STATE_PARAMETER } PyEvalScope;
-bool pyexpr_eval_in(Arena *a, const PyExpr *e, PyEvalScope scope,
-                    PyValue *out, PyException *exc);
-
-/* eval(text) as DSLParser.state_parameter calls it on a default given
-   with c_default: Python compiles the *string* in 'eval' mode, so forms
-   only a statement allows ("*a", "1; 2", "yield x") and compile-time
-   errors ("'yield' outside function", "keyword argument repeated") raise
-   SyntaxError, whose repr has its location tuple. */
-bool pyexpr_eval_source(Arena *a, const char *text, PyEvalScope scope,
-                        PyValue *out, PyException *exc);
+/* compile(text, ..., 'eval') as DSLParser.state_parameter's eval() of a
+   default given with c_default does it: Python compiles the *string*
+   in 'eval' mode, so forms only a statement allows ("*a", "1; 2",
+   "yield x") and compile-time errors ("'yield' outside function",
+   "keyword argument repeated") raise SyntaxError, whose repr has its
+   location tuple.  NULL with that SyntaxError in *exc. */
+PyExpr *pyexpr_compile_source(Arena *a, const char *text, PyException *exc);
 
 /* The SyntaxError message the compiler would give for an expression the
    parser accepted ("'yield' outside function", "keyword argument
@@ -275,12 +258,6 @@ const char *pyexpr_compile_error(Arena *a, const PyExpr *e);
    traceback.format_exception_only prints it): "NameError: name 'x' is
    not defined", "MemoryError", "KeyError: 'k'". */
 char *pyexpr_exception_line(Arena *a, const PyException *exc);
-
-/* clinic.py's (3.11's) str constants at module level, name and value:
-   both namespaces, eval()'s (pyexpr_names.c) and the python blocks'
-   (converters_pyns.c), have them. */
-#define PY_CLINIC_NSTRINGS 10
-extern const char *const py_clinic_strings[PY_CLINIC_NSTRINGS][2];
 
 /* repr() of a Python str given as UTF-8 (what "{!r}" of a str prints). */
 char *py_repr_str(Arena *a, const char *s, size_t len);

@@ -59,38 +59,17 @@ bool unicode_isprintable(uint32_t c);
 size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 void utf8_encode(StrBuf *sb, uint32_t cp);
 
-/* Where needle (m bytes) first occurs in hay (n bytes), or from the end
-   with last; SIZE_MAX when it does not.  Linear in n + m (two-way for
-   longer needles); *work gets the work done, in the interpreter's units
-   (pyvm_seq.c). */
-size_t py_find(const char *hay, size_t n, const char *needle, size_t m,
-               bool last, uint64_t *work);
-
 /* sb's text copied into the arena; sb's memory released. */
 char *pysb_take(StrBuf *sb, Arena *a);
 
-/* Shared by literal_eval and eval (pyexpr_literal.c): a number as a
-   double (false for big ints and non-numbers), -v in place, whether all
-   values are types (their bits in *bits), and the opaque value of a list,
-   set or dict display ("list", "set", "dict"; values only for dicts). */
-bool pyvalue_as_double(const PyValue *v, double *d);
-void pyvalue_negate(Arena *a, PyValue *v);
-bool pyvalue_all_types(const PyValue *v, size_t n, unsigned *bits);
-PyValue pyvalue_display(Arena *a, const char *type, const PyValue *keys,
-                        const PyValue *values, size_t n);
-
-/* The names eval() finds in clinic.py's namespace (pyexpr_names.c):
-   false where Python raises NameError. */
-bool pyns_lookup(Arena *a, const char *id, PyEvalScope scope, PyValue *out);
-/* module.attr for clinic's imports: 1 with a known value in *out, 0 when
-   it exists but we do not model it, -1 when Python raises AttributeError. */
-int pyns_module_attr(const char *module, const char *attr, PyValue *out);
-
-/* Shared by the two evaluators (pyexpr_literal.c): the symbol of a
+/* Shared by literal_eval and the interpreter (pyexpr_literal.c): the symbol of a
    binary operator as TypeError's messages name it ("Add": "+", "Pow":
    "** or pow()"), and x % y for floats, with the divisor's sign. */
 const char *py_op_symbol(const char *op);
 double py_float_mod(double x, double y);
+/* An int (decimal digits, any size) against a float, exactly, as Python
+   orders them: -1, 0 or 1; 2 when the float is a NaN (unordered). */
+int py_int_float_cmp(Arena *a, const char *digits, double f);
 
 /* Makes values. */
 PyValue py_make_int(const char *digits);

@@ -41,6 +41,21 @@ double py_float_mod(double x, double y)
     return m;
 }
 
+int py_int_float_cmp(Arena *a, const char *digits, double f)
+{
+    if (isnan(f))
+        return 2;
+    if (isinf(f))
+        return f > 0 ? -1 : 1;
+    /* the float's integral part as an int, exactly; its fraction
+       decides a tie */
+    double whole = floor(f);
+    int c = pyint_cmp(digits, arena_printf(a, "%.0f", whole));
+    if (c == 0 && f != whole)
+        c = -1;
+    return c;
+}
+
 static bool is_number(const PyValue *v)
 {
     return v->kind == PY_INT || v->kind == PY_FLOAT || v->kind == PY_COMPLEX ||
@@ -55,7 +70,7 @@ static bool convert_num(const PyExpr *e, PyValue *out)
     return true;
 }
 
-void pyvalue_negate(Arena *a, PyValue *v)
+static void pyvalue_negate(Arena *a, PyValue *v)
 {
     switch (v->kind) {
     case PY_INT: *v = py_make_int(pyint_negate(a, v->s)); break;
@@ -78,7 +93,7 @@ static bool convert_signed_num(Arena *a, const PyExpr *e, PyValue *out)
 }
 
 /* Numbers as doubles for mixed arithmetic (false for big ints). */
-bool pyvalue_as_double(const PyValue *v, double *d)
+static bool pyvalue_as_double(const PyValue *v, double *d)
 {
     switch (v->kind) {
     case PY_BOOL: *d = v->b; return true;
@@ -102,7 +117,7 @@ static bool literal_items(Arena *a, PyExpr *const *items, size_t n, PyValue **ou
 }
 
 /* repr of a list/set/dict display built from values. */
-PyValue pyvalue_display(Arena *a, const char *type, const PyValue *keys,
+static PyValue pyvalue_display(Arena *a, const char *type, const PyValue *keys,
                               const PyValue *values, size_t n)
 {
     StrBuf sb = STRBUF_INIT;
@@ -150,17 +165,6 @@ PyValue pyvalue_display(Arena *a, const char *type, const PyValue *keys,
         v.items = (PyValue *)keys;
     }
     return v;
-}
-
-bool pyvalue_all_types(const PyValue *v, size_t n, unsigned *bits)
-{
-    *bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (v[i].kind != PY_TYPE)
-            return false;
-        *bits |= v[i].types;
-    }
-    return true;
 }
 
 static bool literal(Arena *a, const PyExpr *e, PyValue *out)

@@ -163,11 +163,9 @@ bool py_is_opaque(const PyValue *v)
     return v->kind == PY_UNKNOWN && v->type_name != NULL;
 }
 
-/* Whether v or an item inside it is marked uncomputed (or, unless
-   only_uncomputed, inexact). */
-static bool any_marked(const PyValue *v, bool only_uncomputed)
+bool py_is_uncomputed(const PyValue *v)
 {
-    if (v->uncomputed || (v->inexact && !only_uncomputed))
+    if (v->uncomputed)
         return true;
     if (v->kind != PY_TUPLE && !(py_is_opaque(v) && v->items))
         return false;
@@ -175,19 +173,9 @@ static bool any_marked(const PyValue *v, bool only_uncomputed)
     size_t n = v->kind == PY_UNKNOWN && strcmp(v->type_name, "dict") == 0
                    ? 2 * v->nitems : v->nitems;
     for (size_t i = 0; i < n; i++)
-        if (any_marked(&v->items[i], only_uncomputed))
+        if (py_is_uncomputed(&v->items[i]))
             return true;
     return false;
-}
-
-bool py_is_uncomputed(const PyValue *v)
-{
-    return any_marked(v, true);
-}
-
-bool py_repr_is_exact(const PyValue *v)
-{
-    return !any_marked(v, false);
 }
 
 /* ---- floats ------------------------------------------------------------ */
@@ -742,4 +730,13 @@ bool py_equal(const PyValue *x, const PyValue *y)
     default:
         return true; /* None, NULL, unspecified: singletons */
     }
+}
+
+/* ---- exceptions as a traceback prints them -------------------------------- */
+
+char *pyexpr_exception_line(Arena *a, const PyException *exc)
+{
+    if (!*exc->message)
+        return arena_strdup(a, exc->type);
+    return arena_printf(a, "%s: %s", exc->type, exc->message);
 }

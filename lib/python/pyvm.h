@@ -72,6 +72,14 @@ bool pyvm_exec(PyVM *vm, const PyProgram *prog, PyObj *globals,
    be of "builtins"), and "__builtins__", as exec() adds it. */
 PyObj *pyvm_globals_copy(PyVM *vm);
 
+/* eval(e, globals, locals) of an expression pyexpr parsed: globals NULL
+   is the interpreter's own, locals NULL the globals.  Its lambdas need
+   their scopes first (pyvm_prepare_expr, once per tree).  Returns false
+   when an exception escaped; pyvm_error() describes it. */
+void pyvm_prepare_expr(Arena *a, const PyExpr *e);
+bool pyvm_eval(PyVM *vm, const PyExpr *e, PyObj *globals, PyObj *locals,
+               PyValue *out);
+
 /* What print() wrote since the last call (NUL-terminated, arena). */
 const char *pyvm_take_output(PyVM *vm, size_t *len);
 
@@ -87,6 +95,9 @@ typedef struct PyError {
     PyValue value;        /* the exception object */
 } PyError;
 const PyError *pyvm_error(const PyVM *vm);
+/* repr() of that error's exception: "NameError(\"name 'x' is not
+   defined\")". */
+const char *pyvm_error_repr(PyVM *vm);
 /* The name Python 3.11's interpreter adds to that error's traceback line
    as ". Did you mean: 'NAME'?" (a NameError of a lookup), or NULL.
    Computed when asked: only a report of the error needs it. */
@@ -198,6 +209,19 @@ const char *pyvm_type_name(PyVM *vm, PyValue v);
    knows by a bit) become the interpreter's classes and sets, and back. */
 PyValue pyvm_import(PyVM *vm, PyValue v);
 PyValue pyvm_export(PyVM *vm, PyValue v);
+
+/* An object of the host's the interpreter does not model: an instance
+   of a class named type_name whose attributes are stand-ins too;
+   exported, clinic's uncomputed value (PyValue.uncomputed) that
+   stand_in names. */
+PyValue pyvm_stand_in(PyVM *vm, const char *type_name, const char *stand_in);
+/* pyvm_export all the way down, protected: a list, set or dict becomes
+   clinic's opaque value of its type with its repr and its items, a
+   stand-in clinic's uncomputed value.  False when an exception escaped
+   (a __repr__ of a python block's raised). */
+bool pyvm_export_value(PyVM *vm, PyValue v, PyValue *out);
+/* The builtins under the globals. */
+PyObj *pyvm_builtins(PyVM *vm);
 
 /* ---- native functions and host classes --------------------------------- */
 

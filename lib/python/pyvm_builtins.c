@@ -273,6 +273,7 @@ static PyValue c_float(PyVM *vm, const PyArgs *a, void *data)
                            "int too large to convert to float");
         return vm_make_float(d);
     }
+    case PY_BYTES:
     case PY_STR: {
         char *t = arena_strdup(vm->a, x.s), *p = t, *end;
         while (isspace((unsigned char)*p))
@@ -526,6 +527,10 @@ static PyValue b_len(PyVM *vm, const PyArgs *a, void *data)
 {
     (void)data;
     ARGS(1);
+    if (a->nargs != 1 && !a->nkw)   /* a METH_O builtin's words */
+        vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
+                       "len() takes exactly one argument (%zu given)",
+                       a->nargs));
     pyvm_bind(vm, a, "len", "obj", v, NULL);
     return vm_make_int64(vm, vm_len(vm, v[0]));
 }

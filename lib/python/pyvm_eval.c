@@ -1229,6 +1229,11 @@ PyVM *pyvm_new(Arena *a)
     return vm;
 }
 
+PyObj *pyvm_builtins(PyVM *vm)
+{
+    return &vm->builtins->ob;
+}
+
 PyObj *pyvm_globals(PyVM *vm)
 {
     return &vm->globals->ob;
@@ -1383,6 +1388,51 @@ Env *vm_scope_now(PyVM *vm)
     if (vm->class_body && vm->class_body_frame == vm->frame)
         return vm->class_body;
     return vm->frame ? vm->frame->env : vm->module_env;
+}
+
+typedef struct ExprRun {
+    const PyExpr *e;
+    Env *env;
+    PyValue value;
+} ExprRun;
+
+static void run_expr(PyVM *vm, void *ctx)
+{
+    ExprRun *r = ctx;
+    r->value = eval(vm, r->env, r->e);
+}
+
+bool pyvm_eval(PyVM *vm, const PyExpr *e, PyObj *globals, PyObj *locals,
+               PyValue *out)
+{
+    static const PyScope module_scope;
+    vm_lookups_stale();
+    Env *env = arena_new_of(vm->a, Env);
+    env->kind = ENV_MODULE;
+    env->globals = globals ? (PyDict *)globals : vm->globals;
+    env->vars = locals ? (PyDict *)locals : env->globals;
+    env->scope = &module_scope;
+    ExprRun r = { e, env, py_none };
+    vm->steps = 0;
+    if (!vm_protect(vm, run_expr, &r))
+        return false;
+    *out = r.value;
+    return true;
+}
+
+static void run_error_repr(PyVM *vm, void *ctx)
+{
+    *(const char **)ctx = vm_repr(vm, vm->error.value);
+}
+
+const char *pyvm_error_repr(PyVM *vm)
+{
+    PyError error = vm->error;
+    const char *repr = error.type;
+    if (!vm_protect(vm, run_error_repr, &repr))
+        repr = error.type;
+    vm->error = error;
+    return repr;
 }
 
 void vm_write(PyVM *vm, const char *s, size_t n)

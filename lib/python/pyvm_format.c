@@ -957,10 +957,13 @@ PyValue vm_percent_format(PyVM *vm, PyValue fmtv, PyValue args)
         }
         (void)start;
     }
-    if (pa.is_tuple && pa.next < pa.n)
-        type_error(vm, "not all arguments converted during string formatting");
-    if (!pa.is_tuple && !pa.dict && !pa.used_single)
-        type_error(vm, "not all arguments converted during string formatting");
+    if ((pa.is_tuple && pa.next < pa.n) ||
+        (!pa.is_tuple && !pa.dict && !pa.used_single))
+        type_error(vm, fmtv.kind == PY_BYTES
+                           ? "not all arguments converted during bytes "
+                             "formatting"
+                           : "not all arguments converted during string "
+                             "formatting");
     PyValue r = ab_value(&out);
     r.kind = fmtv.kind;
     return r;

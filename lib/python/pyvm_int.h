@@ -355,6 +355,7 @@ typedef struct Handler {
 } Handler;
 
 struct PyVM {
+    PyClass *union_type;       /* types.UnionType, made on first use */
     Arena *a;
     PyClass *types[T_COUNT];
     PyDict *builtins;

@@ -1156,6 +1156,95 @@ PyValue pyvm_export(PyVM *vm, PyValue v)
     return v;
 }
 
+/* ---- stand-ins ----------------------------------------------------------
+
+   An object of clinic.py's the interpreter does not model (clinic.py's
+   Clinic, its converters dict, a local of state_parameter): an instance
+   of a class named as the object's type, whose attributes are stand-ins
+   too.  Exported, it is clinic's uncomputed value, which clinic refuses
+   to test or write out. */
+
+static bool stand_in_getattr(PyVM *vm, PyObj *self, const char *name,
+                             PyValue *out)
+{
+    if (!strncmp(name, "__", 2))
+        return false;
+    const char *of = ((PyInstance *)self)->host;
+    size_t n = strlen(of);
+    if (n >= 2 && of[0] == '<' && of[n - 1] == '>')
+        of = arena_strndup(vm->a, of + 1, n - 2);
+    *out = pyvm_stand_in(vm, "object", arena_printf(vm->a, "<%s.%s>", of,
+                                                    name));
+    return true;
+}
+
+static const PyHostOps stand_in_ops = { stand_in_getattr, NULL, NULL };
+
+PyValue pyvm_stand_in(PyVM *vm, const char *type_name, const char *stand_in)
+{
+    PyObj *cls = pyvm_class_new(vm, type_name, "builtins", NULL, 0, NULL,
+                                &stand_in_ops, NULL);
+    return vm_obj(pyvm_instance_new(vm, cls, (void *)stand_in, NULL));
+}
+
+/* pyvm_export, and a list, set or dict as clinic's opaque value of that
+   type (its repr and its items, exported), a stand-in as uncomputed. */
+static PyValue export_deep(PyVM *vm, PyValue v)
+{
+    const char *stand_in = pyvm_instance_host_of(v, &stand_in_ops);
+    if (stand_in)
+        return py_make_uncomputed(vm_type_name(vm, v), stand_in);
+    PyValue e = pyvm_export(vm, v);
+    if (e.kind == PY_TUPLE) {
+        PyValue t = e;
+        t.items = arena_array_of(vm->a, PyValue, e.nitems + 1);
+        vm_enter(vm, "");
+        for (size_t i = 0; i < e.nitems; i++)
+            t.items[i] = export_deep(vm, e.items[i]);
+        vm_leave(vm);
+        return t;
+    }
+    bool is_dict = vm_is_kind(e, OBJ_DICT);
+    if (!is_dict && !vm_is_kind(e, OBJ_LIST) && !vm_is_kind(e, OBJ_SET))
+        return e;
+    const char *type = vm_type_name(vm, e);
+    if (strcmp(type, "list") && strcmp(type, "dict") && strcmp(type, "set") &&
+        strcmp(type, "frozenset"))
+        return e;   /* a subclass's object: the interpreter's */
+    PyValue out = py_make_opaque(type, vm_repr(vm, e));
+    size_t n;
+    PyValue *keys = vm_collect(vm, e, &n);
+    out.nitems = n;
+    out.items = arena_array_of(vm->a, PyValue, (is_dict ? 2 * n : n) + 1);
+    vm_enter(vm, "");
+    for (size_t i = 0; i < n; i++) {
+        out.items[i] = export_deep(vm, keys[i]);
+        if (is_dict)
+            out.items[n + i] = export_deep(vm, vm_getitem(vm, e, keys[i]));
+    }
+    vm_leave(vm);
+    return out;
+}
+
+typedef struct Export {
+    PyValue v;
+} Export;
+
+static void run_export(PyVM *vm, void *ctx)
+{
+    Export *x = ctx;
+    x->v = export_deep(vm, x->v);
+}
+
+bool pyvm_export_value(PyVM *vm, PyValue v, PyValue *out)
+{
+    Export x = { v };
+    if (!vm_protect(vm, run_export, &x))
+        return false;
+    *out = x.v;
+    return true;
+}
+
 void pyvm_set_host(PyVM *vm, void *host)
 {
     vm->host = host;

@@ -356,7 +356,7 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
         int64_t n;
         if (ys[0] == '-')
             vm_raise_class(vm, vm->types[T_VALUE_ERROR], "negative shift count");
-        if (!vm_as_int64(y, &n) || n > INT64_C(1) << 40) {
+        if (!vm_as_int64(y, &n) || n > INT32_MAX) {
             /* a shift by more than memory holds: CPython's errors */
             if (!strcmp(xs, "0"))
                 return vm_make_int64(vm, 0);
@@ -584,6 +584,12 @@ static PyValue repeat(PyVM *vm, PyValue seq, PyValue count)
     if (n < 0)
         n = 0;
     if (seq.kind == PY_STR || seq.kind == PY_BYTES) {
+        if (!seq.len)
+            n = 0;
+        if (n && seq.len > (size_t)INT64_MAX / (size_t)n)
+            vm_raise_class(vm, vm->types[T_OVERFLOW_ERROR],
+                           seq.kind == PY_STR ? "repeated string is too long"
+                                              : "repeated bytes are too long");
         if (n && seq.len > (size_t)(1 << 26) / (size_t)n)
             vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "string too long");
         vm_reserve(vm, seq.len * (size_t)n + 1);
@@ -599,6 +605,8 @@ static PyValue repeat(PyVM *vm, PyValue seq, PyValue count)
     }
     size_t len;
     PyValue *items = vm_collect(vm, seq, &len);
+    if (!len)
+        n = 0;
     if (n && len > (size_t)(1 << 22) / (size_t)n)
         vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "sequence too long");
     vm_work(vm, len * (size_t)n * sizeof(PyValue) >> 3);
@@ -666,6 +674,79 @@ static PyValue user_binop(PyVM *vm, const char *op, PyValue x, PyValue y,
     return py_none;
 }
 
+/* ---- X | Y of classes: types.UnionType ---------------------------------- */
+
+static bool is_union(PyVM *vm, PyValue v)
+{
+    return vm->union_type && vm_is_kind(v, OBJ_INSTANCE) &&
+           v.obj->type == vm->union_type;
+}
+
+static bool unionable(PyVM *vm, PyValue v)
+{
+    return v.kind == PY_NONE || vm_as_class(v) || is_union(vm, v);
+}
+
+static PyValue union_args(PyVM *vm, PyValue u)
+{
+    PyValue args;
+    if (!pyvm_dict_get(vm, pyvm_instance_dict(u), "__args__", &args))
+        return vm_make_tuple(vm, NULL, 0);
+    return args;
+}
+
+static PyValue union_repr(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)data;
+    if (a->nargs != 1 || !is_union(vm, a->args[0]))
+        vm_raise_class(vm, vm->types[T_TYPE_ERROR],
+                       "descriptor '__repr__' requires a 'types.UnionType' "
+                       "object");
+    PyValue args = union_args(vm, a->args[0]);
+    const char *r = "";
+    for (size_t i = 0; i < args.nitems; i++) {
+        PyClass *c = vm_as_class(args.items[i]);
+        const char *name = !c ? "None"
+                         : !strcmp(c->module, "builtins") ? c->qualname
+                         : arena_printf(vm->a, "%s.%s", c->module, c->qualname);
+        r = i ? arena_printf(vm->a, "%s | %s", r, name) : name;
+    }
+    return vm_make_str(vm, r, strlen(r));
+}
+
+/* x | y as type.__or__ makes it: the members of both, each once. */
+static PyValue make_union(PyVM *vm, PyValue x, PyValue y)
+{
+    if (!vm->union_type) {
+        PyObj *dict = pyvm_dict_new(vm);
+        pyvm_dict_set_static(vm, dict, "__repr__",
+                             pyvm_native(vm, "__repr__", union_repr, NULL,
+                                         true));
+        vm->union_type = (PyClass *)pyvm_class_new(vm, "UnionType", "types",
+                                                   NULL, 0, dict, NULL, NULL);
+    }
+    PyValue parts[2] = { x, y }, more[2];
+    for (int k = 0; k < 2; k++)
+        more[k] = is_union(vm, parts[k]) ? union_args(vm, parts[k])
+                                         : vm_make_tuple(vm, &parts[k], 1);
+    PyValue *items = arena_array_of(vm->a, PyValue,
+                                    more[0].nitems + more[1].nitems);
+    size_t n = 0;
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < more[k].nitems; i++) {
+            bool seen = false;
+            for (size_t j = 0; j < n && !seen; j++)
+                seen = vm_is(items[j], more[k].items[i]);
+            if (!seen)
+                items[n++] = more[k].items[i];
+        }
+    }
+    PyObj *u = pyvm_instance_new(vm, &vm->union_type->ob, NULL, NULL);
+    pyvm_dict_set_static(vm, pyvm_instance_dict(vm_obj(u)), "__args__",
+                         vm_make_tuple(vm, items, n));
+    return vm_obj(u);
+}
+
 PyValue vm_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
 {
     if (is_int(x) && is_int(y)) {
@@ -683,6 +764,9 @@ PyValue vm_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
                 return r;
         }
     }
+    if (!strcmp(op, "BitOr") && unionable(vm, x) && unionable(vm, y) &&
+        (x.kind != PY_NONE || y.kind != PY_NONE))
+        return make_union(vm, x, y);
     bool add = !strcmp(op, "Add"), mult = !strcmp(op, "Mult");
     if (add && is_seq(x)) {
         bool same = x.kind == y.kind &&
@@ -693,6 +777,12 @@ PyValue vm_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "can only concatenate str (not \"%s\") to str",
                            vm_type_name(vm, y)));
+        if (x.kind == PY_BYTES &&
+            strcmp(vm_type_of(vm, y)->module, "builtins") == 0)
+            /* the buffer protocol's words */
+            vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
+                           "can't concat %s to %s", vm_type_name(vm, y),
+                           vm_type_name(vm, x)));
         if (x.kind != PY_STR && strcmp(vm_type_of(vm, y)->module, "builtins") == 0)
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "can only concatenate %s (not \"%s\") to %s",
@@ -1147,24 +1237,13 @@ static bool order(PyVM *vm, const char *op, PyValue x, PyValue y)
     if (is_int(x) && is_int(y))
         return ordered(op, pyint_cmp(int_text(x), int_text(y)));
     if ((is_int(x) || x.kind == PY_FLOAT) && (is_int(y) || y.kind == PY_FLOAT)) {
-        if (is_int(x) && !is_int(y) && isfinite(y.f)) {
-            double fl = floor(y.f);
-            char *t = arena_printf(vm->a, "%.0f", fl);
-            int c = pyint_cmp(int_text(x), t);
-            if (c == 0 && y.f != fl)
-                c = -1;
-            return ordered(op, c);
+        if (is_int(x) || is_int(y)) {
+            int c = is_int(x) ? py_int_float_cmp(vm->a, int_text(x), y.f)
+                              : -py_int_float_cmp(vm->a, int_text(y), x.f);
+            /* a NaN: every order is false */
+            return c != 2 && c != -2 && ordered(op, c);
         }
-        if (!is_int(x) && is_int(y) && isfinite(x.f)) {
-            double fl = floor(x.f);
-            char *t = arena_printf(vm->a, "%.0f", fl);
-            int c = pyint_cmp(t, int_text(y));
-            if (c == 0 && x.f != fl)
-                c = 1;
-            return ordered(op, c);
-        }
-        double a = is_int(x) ? (x.s[0] == '-' ? -INFINITY : INFINITY) : x.f;
-        double b = is_int(y) ? (y.s[0] == '-' ? -INFINITY : INFINITY) : y.f;
+        double a = x.f, b = y.f;
         if (!strcmp(op, "Lt")) return a < b;
         if (!strcmp(op, "LtE")) return a <= b;
         if (!strcmp(op, "Gt")) return a > b;

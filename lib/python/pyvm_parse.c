@@ -1059,3 +1059,13 @@ static PyProgram *parse_program(StmtParser *sp, Arena *a, const char *src,
     prog->nbody = body.n;
     return prog;
 }
+
+void pyvm_prepare_expr(Arena *a, const PyExpr *e)
+{
+    StmtParser *sp = arena_new_of(a, StmtParser);
+    sp->p = arena_new_of(a, Parser);
+    sp->p->a = a;
+    sp->class_prefix = "";
+    push_scope(sp, false);
+    pyexpr_any(e, visit_lambda, sp);
+}

@@ -209,7 +209,7 @@ static inline size_t two_way(const unsigned char *y, size_t n,
     return SIZE_MAX;
 }
 
-size_t py_find(const char *hay, size_t n, const char *needle, size_t m,
+static size_t py_find(const char *hay, size_t n, const char *needle, size_t m,
                bool last, uint64_t *work)
 {
     *work = 0;
@@ -714,8 +714,39 @@ int64_t vm_len(PyVM *vm, PyValue v)
                    "object of type '%s' has no len()", vm_type_name(vm, v)));
 }
 
+/* Whether iter(v) could succeed, as `in` asks before it falls back to
+   iterating (its TypeError names the argument, not the object). */
+static bool iterable(PyVM *vm, PyValue v)
+{
+    PyValue fn;
+    switch (v.kind) {
+    case PY_STR: case PY_BYTES: case PY_TUPLE: case PY_SET:
+        return true;
+    case PY_UNKNOWN:
+        return v.type_name && v.items;
+    case PY_OBJECT:
+        if (v.obj->kind == OBJ_INSTANCE)
+            return vm_lookup(vm_type_of(vm, v), "__iter__", &fn, NULL) ||
+                   vm_lookup(vm_type_of(vm, v), "__getitem__", &fn, NULL);
+        return v.obj->kind == OBJ_ITER || v.obj->kind == OBJ_LIST ||
+               v.obj->kind == OBJ_SET || v.obj->kind == OBJ_RANGE ||
+               v.obj->kind == OBJ_DICT || v.obj->kind == OBJ_DICTVIEW;
+    default:
+        return false;
+    }
+}
+
 bool vm_contains(PyVM *vm, PyValue container, PyValue item)
 {
+    if (container.kind == PY_BYTES && (item.kind == PY_INT ||
+                                       item.kind == PY_BOOL)) {
+        /* an int is a byte's value */
+        int64_t byte;
+        if (!vm_as_int64(item, &byte) || byte < 0 || byte > 255)
+            vm_raise_class(vm, vm->types[T_VALUE_ERROR],
+                           "byte must be in range(0, 256)");
+        return memchr(container.s, (int)byte, container.len) != NULL;
+    }
     if (container.kind == PY_STR || container.kind == PY_BYTES) {
         if (item.kind != container.kind)
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
@@ -777,6 +808,10 @@ bool vm_contains(PyVM *vm, PyValue container, PyValue item)
         }
         return false;
     }
+    if (!iterable(vm, container))
+        vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
+                       "argument of type '%s' is not iterable",
+                       vm_type_name(vm, container)));
     PyValue it = vm_iter(vm, container), v;
     while (vm_next(vm, it, &v))
         if (vm_is(v, item) || vm_eq(vm, v, item))
@@ -1181,8 +1216,10 @@ static void object_repr(PyVM *vm, ABuf *b, PyValue v)
     case OBJ_INSTANCE: {
         PyValue fn, r;
         PyClass *owner;
+        /* a built-in class's own (object's) is below; a host's class
+           may print as a built-in one and have its own */
         if (vm_lookup(o->type, "__repr__", &fn, &owner) &&
-            strcmp(owner->module, "builtins")) {
+            (strcmp(owner->module, "builtins") || owner->host)) {
             r = vm_call1(vm, fn, v);
             ab_adds(b, checked_str(vm, r, "__repr__"));
             return;

@@ -295,6 +295,22 @@ else
     t_bad "out of memory under ulimit -v" "exit $rc, not oom.c:4: error: out of memory: $(head -c 300 "$T_LOG")"
 fi
 
+# ---- DSL expressions: the file's interpreter, its caps --------------------
+# dsl NAME EXPR: a file whose one parameter's default (with c_default) is
+# EXPR, on line 4; its argument list is the same
+dsl() {
+    printf '/*[clinic input]\nmodule m\nm.f\n    a: int(c_default="X") = %s\n[clinic start generated code]*/\n' \
+        "$2" > "$T_WORK/$1.c"
+}
+dsl dsl-memory "len(['x' * 2**26 for i in range(100)])"
+check dsl-memory "error MemoryError" 4
+dsl dsl-work "sum(range(10**9))"
+check dsl-work "error did more work than clinic allows" 4
+dsl dsl-steps "len(str(list(range(10**7))))"
+check dsl-steps "error RuntimeError" 4
+dsl dsl-bigint "10 ** 10 ** 6"
+check dsl-bigint "error clinic's Python keeps ints below 100000 digits" 4
+
 # ---- one cap for the run: four hogs at once --------------------------------
 # the run's python blocks share one pool (512 MiB, each file 32 MiB
 # beside it): four files at once peak near 4 * 32 + 512 MiB, not 4 * 512

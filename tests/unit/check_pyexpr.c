@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "python/pyexpr.h"
+#include "model/converters.h"
+#include "python/pyvm.h"
+#include "base/dialect.h"
 #include "base/strbuf.h"
 
 #include "pyexpr_cases.h"
@@ -40,6 +43,37 @@ static const char *syntax_error(Arena *a, const PySyntaxError *err)
     return arena_printf(a, "SyntaxError %s", py_repr_str(a, err->text, strlen(err->text)));
 }
 
+/* A 3.11 file's context: eval() runs in its interpreter. */
+static Clinic *eval_clinic(void)
+{
+    return unit_clinic("t.c", dialect_find("3.11"));
+}
+
+/* eval() of a parsed tree as clinic evaluates a converter argument
+   (PY_SCOPE_GLOBALS) or a default (PY_SCOPE_STATE_PARAMETER). */
+static bool eval_tree(Clinic *c, const PyExpr *e, PyEvalScope scope,
+                      PyValue *v, PyException *exc)
+{
+    return converters_eval(c, e, scope, v, exc);
+}
+
+/* eval(text) as state_parameter calls it: compiled from the string. */
+static bool eval_source(Clinic *c, const char *text, PyEvalScope scope,
+                        PyValue *v, PyException *exc)
+{
+    const PyExpr *e = pyexpr_compile_source(c->arena, text, exc);
+    return e && converters_eval(c, e, scope, v, exc);
+}
+
+/* The table's form of a value: its repr, or "<opaque>" for an object
+   clinic keeps as the interpreter's or whose repr it only stands for. */
+static const char *shown(Arena *a, const PyValue *v)
+{
+    if (py_is_opaque(v) || v->kind == PY_OBJECT)
+        return "<opaque>";
+    return py_repr(a, v);
+}
+
 /* Our answer for one table row, formatted as the table expects. */
 static const char *run_case(Arena *a, const char *mode, const char *text)
 {
@@ -54,15 +88,19 @@ static const char *run_case(Arena *a, const char *mode, const char *text)
         if (!strcmp(mode, "lit"))
             return pyexpr_literal_eval(a, e, &v) ? py_repr(a, &v) : "ValueError";
         PyException exc;
-        if (!pyexpr_eval(a, e, &v, &exc))
-            return exc.repr;
-        return py_is_opaque(&v) ? "<opaque>" : py_repr(a, &v);
+        Clinic *c = eval_clinic();
+        const char *got = eval_tree(c, e, PY_SCOPE_GLOBALS, &v, &exc)
+                              ? shown(a, &v) : arena_strdup(a, exc.repr);
+        clinic_free(c);
+        return got;
     }
     if (!strcmp(mode, "evs")) {
         PyException exc;
-        if (!pyexpr_eval_source(a, text, PY_SCOPE_GLOBALS, &v, &exc))
-            return exc.repr;
-        return py_is_opaque(&v) ? "<opaque>" : py_repr(a, &v);
+        Clinic *c = eval_clinic();
+        const char *got = eval_source(c, text, PY_SCOPE_GLOBALS, &v, &exc)
+                              ? shown(a, &v) : arena_strdup(a, exc.repr);
+        clinic_free(c);
+        return got;
     }
     if (!strcmp(mode, "params")) {
         PyParamDecl d;
@@ -279,53 +317,65 @@ END_TEST
 
 /* ---- eval ------------------------------------------------------------- */
 
-static bool eval_text(Arena *a, const char *text, PyEvalScope scope, PyValue *v,
-                      PyException *exc)
+static bool eval_text(Clinic *c, const char *text, PyEvalScope scope,
+                      PyValue *v, PyException *exc)
 {
     PySyntaxError err;
-    PyExpr *e = pyexpr_parse(a, text, &err);
+    PyExpr *e = pyexpr_parse(c->arena, text, &err);
     ck_assert_ptr_nonnull(e);
-    return pyexpr_eval_in(a, e, scope, v, exc);
+    return eval_tree(c, e, scope, v, exc);
 }
 
 START_TEST(test_eval_namespace)
 {
-    Arena *a = arena_new();
+    Clinic *c = eval_clinic();
     PyValue v;
     PyException exc;
-    ck_assert(eval_text(a, "{str, NoneType}", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "{str, NoneType}", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_int_eq(v.kind, PY_SET);
     ck_assert_uint_eq(v.types, PYT_STR | PYT_NONETYPE);
-    ck_assert(eval_text(a, "{robuffer, str, NoneType}", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "{robuffer, str, NoneType}", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_uint_eq(v.types, PYT_ROBUFFER | PYT_STR | PYT_NONETYPE);
-    ck_assert(eval_text(a, "{str} | {buffer}", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "{str} | {buffer}", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_uint_eq(v.types, PYT_STR | PYT_BUFFER);
-    ck_assert(eval_text(a, "NULL", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "NULL", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_int_eq(v.kind, PY_NULL);
-    ck_assert(eval_text(a, "unspecified", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "unspecified", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_int_eq(v.kind, PY_UNSPECIFIED);
-    ck_assert(eval_text(a, "unknown", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "unknown", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert(v.kind == PY_UNKNOWN && !py_is_opaque(&v));
-    ck_assert(eval_text(a, "sys.maxsize", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "sys.maxsize", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(v.s, "9223372036854775807");
-    ck_assert(eval_text(a, "len", PY_SCOPE_GLOBALS, &v, &exc));
-    ck_assert(py_is_opaque(&v));
-    ck_assert_str_eq(py_value_type_name(&v), "builtin_function_or_method");
+    ck_assert(eval_text(c, "len", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_int_eq(v.kind, PY_OBJECT);
     /* locals of state_parameter exist only in that scope */
-    ck_assert(!eval_text(a, "default", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!eval_text(c, "default", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(exc.repr, "NameError(\"name 'default' is not defined\")");
-    ck_assert(eval_text(a, "default", PY_SCOPE_STATE_PARAMETER, &v, &exc));
-    ck_assert(!eval_text(a, "foo.bar", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert(eval_text(c, "default", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert(py_is_uncomputed(&v));
+    ck_assert(!eval_text(c, "foo.bar", PY_SCOPE_STATE_PARAMETER, &v, &exc));
     ck_assert_str_eq(exc.repr, "NameError(\"name 'foo' is not defined\")");
-    ck_assert(!eval_text(a, "sys.foo", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!eval_text(c, "sys.foo", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(exc.repr, "AttributeError(\"module 'sys' has no attribute 'foo'\")");
-    ck_assert(!eval_text(a, "1/0", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!eval_text(c, "1/0", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(exc.repr, "ZeroDivisionError('division by zero')");
-    ck_assert(eval_text(a, "2**100 - 1", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "2**100 - 1", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(v.s, "1267650600228229401496703205375");
-    ck_assert(eval_text(a, "-sys.maxsize - 1", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "-sys.maxsize - 1", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(v.s, "-9223372036854775808");
-    arena_free(a);
+    clinic_free(c);
+    /* from 3.13 on, converter arguments see libclinic's parser namespace
+       (no NULL, no modules), defaults clinic.py's module as before */
+    c = unit_clinic("t.c", dialect_find("3.13"));
+    ck_assert(!eval_text(c, "NULL", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.repr, "NameError(\"name 'NULL' is not defined\")");
+    ck_assert(!eval_text(c, "sys", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "int_converter", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "sys.maxsize", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert_str_eq(v.s, "9223372036854775807");
+    ck_assert(eval_text(c, "NULL", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert_int_eq(v.kind, PY_NULL);
+    clinic_free(c);
 }
 END_TEST
 
@@ -335,21 +385,20 @@ END_TEST
    fails before anything is evaluated, wherever it sits in the tree. */
 START_TEST(test_eval_compiles_first)
 {
-    Arena *a = arena_new();
+    Clinic *c = eval_clinic();
+    Arena *a = c->arena;
     PyValue v;
     PyException exc;
-    ck_assert(!eval_text(a, "dict(a=1, a=2)", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!eval_text(c, "dict(a=1, a=2)", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(exc.repr, "SyntaxError('keyword argument repeated: a')");
-    ck_assert(!eval_text(a, "[undefined, f(x=1, y=2, x=3)]", PY_SCOPE_GLOBALS,
+    ck_assert(!eval_text(c, "[undefined, f(x=1, y=2, x=3)]", PY_SCOPE_GLOBALS,
                          &v, &exc));
     ck_assert_str_eq(exc.repr, "SyntaxError('keyword argument repeated: x')");
-    ck_assert(!eval_text(a, "1 if 1 else (yield)", PY_SCOPE_GLOBALS, &v,
+    ck_assert(!eval_text(c, "1 if 1 else (yield)", PY_SCOPE_GLOBALS, &v,
                          &exc));
     ck_assert_str_eq(exc.repr, "SyntaxError(\"'yield' outside function\")");
-    /* a lambda is a function: its yield is fine */
-    ck_assert(eval_text(a, "lambda: (yield)", PY_SCOPE_GLOBALS, &v, &exc));
     /* "**" entries have no name to repeat */
-    ck_assert(eval_text(a, "dict(**{}, **{})", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "dict(**{}, **{})", PY_SCOPE_GLOBALS, &v, &exc));
     PySyntaxError err;
     PyExpr *e = pyexpr_parse(a, "f(a=1, **{}, a=(yield))", &err);
     ck_assert_ptr_nonnull(e);
@@ -357,101 +406,99 @@ START_TEST(test_eval_compiles_first)
                      "keyword argument repeated: a");
     e = pyexpr_parse(a, "f(a, b=1)", &err);
     ck_assert_ptr_null(pyexpr_compile_error(a, e));
-    arena_free(a);
+    clinic_free(c);
 }
 END_TEST
 
-/* What the evaluator does not compute is marked, never passed off as a
-   value: a str or bytes is built in full up to its limit. */
-START_TEST(test_eval_uncomputed)
+/* The file's interpreter computes what Python would, within its limits
+   (the file's work budget and memory); what clinic.py has and it does
+   not model is a stand-in, never passed off as a value. */
+START_TEST(test_eval_computed)
 {
-    Arena *a = arena_new();
+    Clinic *c = eval_clinic();
+    Arena *a = c->arena;
     PyValue v;
     PyException exc;
-    ck_assert(eval_text(a, "'ab' * 1000001", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "'ab' * 1000001", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_int_eq(v.kind, PY_STR);
     ck_assert_uint_eq(v.len, 2000002);
     ck_assert(v.s[0] == 'a' && v.s[2000001] == 'b' && v.s[2000002] == '\0');
-    ck_assert(!py_is_uncomputed(&v));
-    ck_assert(eval_text(a, "b'x' * 3 + b'y'", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "b'x' * 3 + b'y'", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_int_eq(v.kind, PY_BYTES);
     ck_assert_str_eq(py_repr(a, &v), "b'xxxy'");
-    ck_assert(eval_text(a, "'' * 2**62", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "'' * 2**62", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_uint_eq(v.len, 0);
-    ck_assert(eval_text(a, "'x' * -3", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "'x' * -3", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_uint_eq(v.len, 0);
-    ck_assert(!eval_text(a, "'x' * 2**40", PY_SCOPE_GLOBALS, &v, &exc));
-    ck_assert_str_eq(pyexpr_exception_line(a, &exc), "MemoryError: the value "
-                     "built here passes 16 MiB: clinic stops there");
-    ck_assert(!eval_text(a, "'ab' * (2**63 - 1)", PY_SCOPE_GLOBALS, &v, &exc));
-    ck_assert_str_eq(exc.repr, "OverflowError('repeated string is too long')");
-    ck_assert(!eval_text(a, "'x' * 2**100", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!eval_text(c, "'x' * 2**40", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.type, "MemoryError");
+    ck_assert(!eval_text(c, "'ab' * (2**63 - 1)", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.type, "OverflowError");
+    ck_assert(!eval_text(c, "'x' * 2**100", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(pyexpr_exception_line(a, &exc), "OverflowError: cannot "
                      "fit 'int' into an index-sized integer");
-    /* the limit counts everything one evaluation builds */
-    ck_assert(!eval_text(a, "('x' * 2**23 + 'y') + ('x' * 2**23)",
-                         PY_SCOPE_GLOBALS, &v, &exc));
-    ck_assert(!strncmp(exc.repr, "MemoryError(", 12));
-    /* a search takes time linear in its operands (a naive one would
-       compare 2**21 bytes at each of 2**21 places) */
-    ck_assert(eval_text(a, "'a' * 2**21 + 'b' in 'a' * 2**22",
+    /* a search takes time linear in its operands */
+    ck_assert(eval_text(c, "'a' * 2**21 + 'b' in 'a' * 2**22",
                         PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert(v.kind == PY_BOOL && !v.b);
-    ck_assert(eval_text(a, "b'ab' in b'x' * 2**20 + b'ab'",
+    ck_assert(eval_text(c, "b'ab' in b'x' * 2**20 + b'ab'",
                         PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert(v.kind == PY_BOOL && v.b);
-    /* and big-int work has the interpreter's budget: 400 factors of
-       1401 digits are past it, 100 are not */
+    /* big ints are computed up to the interpreter's size (70 factors of
+       1401 digits), and their work counts in the file's budget, which
+       every expression and python block of the file shares: once the
+       work done so far passes it, the next expression stops */
     StrBuf product = STRBUF_INIT;
-    for (int i = 0; i < 400; i++)
+    for (int i = 0; i < 70; i++)
         sb_adds(&product, i ? " * 10**1400" : "10**1400");
-    ck_assert(!eval_text(a, product.buf, PY_SCOPE_GLOBALS, &v, &exc));
-    ck_assert_str_eq(exc.type, "RuntimeError");
-    ck_assert_ptr_nonnull(strstr(exc.message, "more work than clinic allows"));
-    product.buf[strlen("10**1400") + 99 * strlen(" * 10**1400")] = '\0';
-    ck_assert(eval_text(a, product.buf, PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, product.buf, PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_int_eq(v.kind, PY_INT);
-    ck_assert_uint_eq(v.len, 100 * 1400 + 1);
+    ck_assert_uint_eq(v.len, 70 * 1400 + 1);
+    ck_assert(!eval_text(c, "10**1400 * 10**99000", PY_SCOPE_GLOBALS, &v,
+                         &exc));
+    ck_assert_str_eq(exc.type, "MemoryError");
+    pyvm_set_work_limit(converters_python(c), (uint64_t)1 << 22);
+    ck_assert(!eval_text(c, "10**1400 * 10**1400", PY_SCOPE_GLOBALS, &v,
+                         &exc));
+    ck_assert_str_eq(exc.type, "RuntimeError");
     sb_free(&product);
+    clinic_free(c);
+    c = eval_clinic();
+    a = c->arena;
     /* a list joined is a list with its repr */
-    ck_assert(eval_text(a, "[1] + ['a']", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(eval_text(c, "[1] + ['a']", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(py_repr(a, &v), "[1, 'a']");
     ck_assert(!py_is_uncomputed(&v));
-    static const char *const uncomputed[] = {
-        "open('x').read()", "'%d' % 5", "f'{1}'", "10 ** 5000",
-        "[x for x in 'ab']", "[x for x in 'ab'][0]", "('a', len)[0:1]",
-        "('a', str(1).join('b'))", "[1] + [x for x in 'a']",
-        "str(([x for x in 'a'],))", "{1: __file__}", "converters",
-    };
-    for (size_t i = 0; i < sizeof uncomputed / sizeof *uncomputed; i++) {
-        ck_assert_msg(eval_text(a, uncomputed[i], PY_SCOPE_GLOBALS, &v, &exc),
-                      "%s: %s", uncomputed[i], exc.repr);
-        ck_assert_msg(py_is_uncomputed(&v), "%s", uncomputed[i]);
-    }
-    /* reprs that are Python's own are kept, and str() of them */
-    static const char *const computed[] = {
-        "len", "KeyError", "...", "(1, 'a', None)", "{'a': [1]}",
-        "str([1, 'a'])", "str({1: len})",
+    static const char *const computed[][2] = {
+        { "'%d' % 5", "'5'" }, { "f'{1}'", "'1'" },
+        { "[x for x in 'ab'][0]", "'a'" }, { "('a', len)[0:1]", "('a',)" },
+        { "str(1).join('bc')", "'b1c'" }, { "10 ** 400 > 1.5", "True" },
+        { "str([1, 'a'])", "\"[1, 'a']\"" }, { "repr(sys)",
+          "\"<module 'sys' (built-in)>\"" },
     };
     for (size_t i = 0; i < sizeof computed / sizeof *computed; i++) {
-        ck_assert(eval_text(a, computed[i], PY_SCOPE_GLOBALS, &v, &exc));
-        ck_assert_msg(py_repr_is_exact(&v), "%s", computed[i]);
+        ck_assert_msg(eval_text(c, computed[i][0], PY_SCOPE_GLOBALS, &v, &exc),
+                      "%s: %s", computed[i][0], exc.repr);
+        ck_assert_str_eq(py_repr(a, &v), computed[i][1]);
     }
-    ck_assert(eval_text(a, "str([1, 'a'])", PY_SCOPE_GLOBALS, &v, &exc));
-    ck_assert_str_eq(v.s, "[1, 'a']");
-    /* a module or clinic.py's function is a known object with a repr we
-       do not have (a path, an address): tested, not written out */
-    static const char *const inexact[] = { "sys", "(1, fail)", "[Block]" };
-    for (size_t i = 0; i < sizeof inexact / sizeof *inexact; i++) {
-        ck_assert(eval_text(a, inexact[i], PY_SCOPE_GLOBALS, &v, &exc));
-        ck_assert_msg(!py_is_uncomputed(&v) && !py_repr_is_exact(&v), "%s",
-                      inexact[i]);
+    /* clinic.py's objects the interpreter does not model */
+    static const char *const stand_ins[] = {
+        "converters", "{1: __file__}", "(clinic,)", "clinic.language",
+    };
+    for (size_t i = 0; i < sizeof stand_ins / sizeof *stand_ins; i++) {
+        ck_assert_msg(eval_text(c, stand_ins[i], PY_SCOPE_GLOBALS, &v, &exc),
+                      "%s: %s", stand_ins[i], exc.repr);
+        ck_assert_msg(py_is_uncomputed(&v), "%s", stand_ins[i]);
     }
-    ck_assert(eval_text(a, "str((1, sys))", PY_SCOPE_GLOBALS, &v, &exc));
-    ck_assert(py_is_uncomputed(&v));
-    ck_assert(eval_text(a, "not sys", PY_SCOPE_GLOBALS, &v, &exc));
+    /* what it does not run, and a repr with a path it does not know */
+    ck_assert(!eval_text(c, "open('x').read()", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(pyexpr_exception_line(a, &exc),
+                     "RuntimeError: clinic does not run open()");
+    ck_assert(!eval_text(c, "repr(os)", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert_str_eq(exc.type, "RuntimeError");
+    ck_assert(eval_text(c, "not sys", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert(v.kind == PY_BOOL && !v.b);
-    arena_free(a);
+    clinic_free(c);
 }
 END_TEST
 
@@ -562,49 +609,50 @@ END_TEST
 
 START_TEST(test_eval_source)
 {
-    Arena *a = arena_new();
+    Clinic *c = eval_clinic();
+    Arena *a = c->arena;
     PyValue v;
     PyException exc;
     /* valid after "x = " but not as eval()'s expression */
-    ck_assert(!pyexpr_eval_source(a, "*a", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert(!eval_source(c, "*a", PY_SCOPE_STATE_PARAMETER, &v, &exc));
     ck_assert_str_eq(exc.repr, "SyntaxError('invalid syntax', ('<string>', 1, 1, '*a', 1, 2))");
-    ck_assert(!pyexpr_eval_source(a, "1; 2", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert(!eval_source(c, "1; 2", PY_SCOPE_STATE_PARAMETER, &v, &exc));
     ck_assert_str_eq(exc.repr, "SyntaxError('invalid syntax', ('<string>', 1, 2, '1; 2', 1, 3))");
-    ck_assert(!pyexpr_eval_source(a, "(yield)", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert(!eval_source(c, "(yield)", PY_SCOPE_STATE_PARAMETER, &v, &exc));
     ck_assert_str_eq(exc.repr, "SyntaxError(\"'yield' outside function\", ('<string>', 1, 2, None, 1, 7))");
-    ck_assert(!pyexpr_eval_source(a, "f(a=1, a=2)", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert(!eval_source(c, "f(a=1, a=2)", PY_SCOPE_STATE_PARAMETER, &v, &exc));
     ck_assert_str_eq(exc.repr, "SyntaxError('keyword argument repeated: a', ('<string>', 1, 8, None, 1, 11))");
-    ck_assert(pyexpr_eval_source(a, "  sys.maxsize", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert(eval_source(c, "  sys.maxsize", PY_SCOPE_STATE_PARAMETER, &v, &exc));
     ck_assert_str_eq(v.s, "9223372036854775807");
-    ck_assert(pyexpr_eval_source(a, "unspecified", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert(eval_source(c, "unspecified", PY_SCOPE_STATE_PARAMETER, &v, &exc));
     ck_assert_int_eq(v.kind, PY_UNSPECIFIED);
-    ck_assert(!pyexpr_eval_source(a, "[][0]", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert(!eval_source(c, "[][0]", PY_SCOPE_STATE_PARAMETER, &v, &exc));
     ck_assert_str_eq(exc.repr, "IndexError('list index out of range')");
-    ck_assert(!pyexpr_eval_source(a, "1 << 2**40", PY_SCOPE_STATE_PARAMETER, &v, &exc));
+    ck_assert(!eval_source(c, "1 << 2**40", PY_SCOPE_STATE_PARAMETER, &v, &exc));
     ck_assert_str_eq(exc.repr, "MemoryError()");
     ck_assert_str_eq(pyexpr_exception_line(a, &exc), "MemoryError");
     /* the traceback's last line: the type, then str() of the exception */
-    ck_assert(!pyexpr_eval_source(a, "bar", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!eval_source(c, "bar", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(pyexpr_exception_line(a, &exc),
                      "NameError: name 'bar' is not defined");
-    ck_assert(!pyexpr_eval_source(a, "1 // 0", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!eval_source(c, "1 // 0", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(pyexpr_exception_line(a, &exc),
                      "ZeroDivisionError: integer division or modulo by zero");
-    ck_assert(!pyexpr_eval_source(a, "{}[int]", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!eval_source(c, "{}[int]", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(exc.repr, "KeyError(<class 'int'>)");
     ck_assert_str_eq(pyexpr_exception_line(a, &exc), "KeyError: <class 'int'>");
-    ck_assert(!pyexpr_eval_source(a, "10.0 ** 400", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!eval_source(c, "10.0 ** 400", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(exc.repr, "OverflowError(34, 'Numerical result out of range')");
     ck_assert_str_eq(pyexpr_exception_line(a, &exc),
                      "OverflowError: (34, 'Numerical result out of range')");
-    ck_assert(!pyexpr_eval_source(a, "'a' + 1", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!eval_source(c, "'a' + 1", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(exc.repr, "TypeError('can only concatenate str (not \"int\") to str')");
     ck_assert_str_eq(pyexpr_exception_line(a, &exc),
                      "TypeError: can only concatenate str (not \"int\") to str");
-    ck_assert(!pyexpr_eval_source(a, "*a", PY_SCOPE_GLOBALS, &v, &exc));
+    ck_assert(!eval_source(c, "*a", PY_SCOPE_GLOBALS, &v, &exc));
     ck_assert_str_eq(pyexpr_exception_line(a, &exc),
                      "SyntaxError: invalid syntax (<string>, line 1)");
-    arena_free(a);
+    clinic_free(c);
 }
 END_TEST
 
@@ -621,7 +669,7 @@ static Suite *pyexpr_suite(void)
     tcase_add_test(tc, test_truthy_equal);
     tcase_add_test(tc, test_eval_namespace);
     tcase_add_test(tc, test_eval_compiles_first);
-    tcase_add_test(tc, test_eval_uncomputed);
+    tcase_add_test(tc, test_eval_computed);
     tcase_add_test(tc, test_nodes);
     tcase_add_test(tc, test_walk);
     tcase_add_test(tc, test_params);

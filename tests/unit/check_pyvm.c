@@ -106,6 +106,10 @@ START_TEST(test_float_arithmetic)
           "2 4 2.67 0\n");
     CHECK("print((-8) ** (1/3), 10**400 // 10**399 / 3)",
           "(1.0000000000000002+1.7320508075688772j) 3.3333333333333335\n");
+    /* an int no double holds, against floats: exactly */
+    CHECK("print(10**400 > 1.5, 10**400 < float('inf'), -10**400 < -1e308, "
+          "1.5 < 10**400, 10**400 > float('nan'), 2**53 + 1 > 2.0**53)",
+          "True True True True False True\n");
     CHECK("x = 1e300 ** 2", "!OverflowError: (34, 'Numerical result out of "
           "range') @1");
     CHECK("print(float('1_0.5'), float(' -inf '), int(-3.9), 0.1 + 0.2)",
