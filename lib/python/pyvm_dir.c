@@ -41,22 +41,6 @@ static const char *const dir_t_bool[] = {
     "bit_length", "conjugate", "denominator", "from_bytes", "imag",
     "numerator", "real", "to_bytes", NULL,
 };
-static const char *const dir_t_int[] = {
-    "__abs__", "__add__", "__and__", "__bool__", "__ceil__", "__class__",
-    "__delattr__", "__dir__", "__divmod__", "__doc__", "__eq__", "__float__",
-    "__floor__", "__floordiv__", "__format__", "__ge__", "__getattribute__",
-    "__getnewargs__", "__getstate__", "__gt__", "__hash__", "__index__",
-    "__init__", "__init_subclass__", "__int__", "__invert__", "__le__",
-    "__lshift__", "__lt__", "__mod__", "__mul__", "__ne__", "__neg__",
-    "__new__", "__or__", "__pos__", "__pow__", "__radd__", "__rand__",
-    "__rdivmod__", "__reduce__", "__reduce_ex__", "__repr__", "__rfloordiv__",
-    "__rlshift__", "__rmod__", "__rmul__", "__ror__", "__round__", "__rpow__",
-    "__rrshift__", "__rshift__", "__rsub__", "__rtruediv__", "__rxor__",
-    "__setattr__", "__sizeof__", "__str__", "__sub__", "__subclasshook__",
-    "__truediv__", "__trunc__", "__xor__", "as_integer_ratio", "bit_count",
-    "bit_length", "conjugate", "denominator", "from_bytes", "imag",
-    "numerator", "real", "to_bytes", NULL,
-};
 static const char *const dir_t_float[] = {
     "__abs__", "__add__", "__bool__", "__ceil__", "__class__", "__delattr__",
     "__dir__", "__divmod__", "__doc__", "__eq__", "__float__", "__floor__",
@@ -271,15 +255,6 @@ static const char *const dir_t_dict_values[] = {
     "__reversed__", "__setattr__", "__sizeof__", "__str__",
     "__subclasshook__", "mapping", NULL,
 };
-static const char *const dir_t_dict_items[] = {
-    "__and__", "__class__", "__contains__", "__delattr__", "__dir__",
-    "__doc__", "__eq__", "__format__", "__ge__", "__getattribute__",
-    "__getstate__", "__gt__", "__hash__", "__init__", "__init_subclass__",
-    "__iter__", "__le__", "__len__", "__lt__", "__ne__", "__new__", "__or__",
-    "__rand__", "__reduce__", "__reduce_ex__", "__repr__", "__reversed__",
-    "__ror__", "__rsub__", "__rxor__", "__setattr__", "__sizeof__", "__str__",
-    "__sub__", "__subclasshook__", "__xor__", "isdisjoint", "mapping", NULL,
-};
 static const char *const dir_t_slice[] = {
     "__class__", "__delattr__", "__dir__", "__doc__", "__eq__", "__format__",
     "__ge__", "__getattribute__", "__getstate__", "__gt__", "__hash__",
@@ -312,51 +287,6 @@ static const char *const dir_t_base_exception[] = {
     "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
     "__traceback__", "add_note", "args", "with_traceback", NULL,
 };
-static const char *const dir_t_exception[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
-static const char *const dir_t_arithmetic_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
-static const char *const dir_t_zero_division_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
-static const char *const dir_t_overflow_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
-static const char *const dir_t_assertion_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
 static const char *const dir_t_attribute_error[] = {
     "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
     "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
@@ -365,33 +295,6 @@ static const char *const dir_t_attribute_error[] = {
     "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
     "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
     "__traceback__", "add_note", "args", "name", "obj", "with_traceback", NULL,
-};
-static const char *const dir_t_lookup_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
-static const char *const dir_t_index_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
-static const char *const dir_t_key_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
 };
 static const char *const dir_t_name_error[] = {
     "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
@@ -402,42 +305,6 @@ static const char *const dir_t_name_error[] = {
     "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
     "__traceback__", "add_note", "args", "name", "with_traceback", NULL,
 };
-static const char *const dir_t_unbound_local_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "name", "with_traceback", NULL,
-};
-static const char *const dir_t_runtime_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
-static const char *const dir_t_not_implemented_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
-static const char *const dir_t_recursion_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
 static const char *const dir_t_stop_iteration[] = {
     "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
     "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
@@ -447,54 +314,7 @@ static const char *const dir_t_stop_iteration[] = {
     "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
     "__traceback__", "add_note", "args", "value", "with_traceback", NULL,
 };
-static const char *const dir_t_type_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
-static const char *const dir_t_value_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
-static const char *const dir_t_unicode_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
-static const char *const dir_t_memory_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
 static const char *const dir_t_syntax_error[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "end_lineno", "end_offset",
-    "filename", "lineno", "msg", "offset", "print_file_and_line", "text",
-    "with_traceback", NULL,
-};
-static const char *const dir_t_indentation_error[] = {
     "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
     "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
     "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
@@ -514,15 +334,6 @@ static const char *const dir_t_system_exit[] = {
     "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
     "__traceback__", "add_note", "args", "code", "with_traceback", NULL,
 };
-static const char *const dir_t_keyboard_interrupt[] = {
-    "__cause__", "__class__", "__context__", "__delattr__", "__dict__",
-    "__dir__", "__doc__", "__eq__", "__format__", "__ge__",
-    "__getattribute__", "__getstate__", "__gt__", "__hash__", "__init__",
-    "__init_subclass__", "__le__", "__lt__", "__ne__", "__new__",
-    "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__setstate__",
-    "__sizeof__", "__str__", "__subclasshook__", "__suppress_context__",
-    "__traceback__", "add_note", "args", "with_traceback", NULL,
-};
 
 const char *const *vm_builtin_dir(int type)
 {
@@ -530,7 +341,7 @@ const char *const *vm_builtin_dir(int type)
     case T_TYPE: return dir_t_type;
     case T_NONETYPE: return dir_t_nonetype;
     case T_BOOL: return dir_t_bool;
-    case T_INT: return dir_t_int;
+    case T_INT: return dir_t_bool;
     case T_FLOAT: return dir_t_float;
     case T_COMPLEX: return dir_t_complex;
     case T_STR: return dir_t_str;
@@ -551,34 +362,34 @@ const char *const *vm_builtin_dir(int type)
     case T_SUPER: return dir_t_super;
     case T_DICT_KEYS: return dir_t_dict_keys;
     case T_DICT_VALUES: return dir_t_dict_values;
-    case T_DICT_ITEMS: return dir_t_dict_items;
+    case T_DICT_ITEMS: return dir_t_dict_keys;
     case T_SLICE: return dir_t_slice;
     case T_ELLIPSIS: return dir_t_ellipsis;
     case T_GENERATOR: return dir_t_generator;
     case T_BASE_EXCEPTION: return dir_t_base_exception;
-    case T_EXCEPTION: return dir_t_exception;
-    case T_ARITHMETIC_ERROR: return dir_t_arithmetic_error;
-    case T_ZERO_DIVISION_ERROR: return dir_t_zero_division_error;
-    case T_OVERFLOW_ERROR: return dir_t_overflow_error;
-    case T_ASSERTION_ERROR: return dir_t_assertion_error;
+    case T_EXCEPTION: return dir_t_base_exception;
+    case T_ARITHMETIC_ERROR: return dir_t_base_exception;
+    case T_ZERO_DIVISION_ERROR: return dir_t_base_exception;
+    case T_OVERFLOW_ERROR: return dir_t_base_exception;
+    case T_ASSERTION_ERROR: return dir_t_base_exception;
     case T_ATTRIBUTE_ERROR: return dir_t_attribute_error;
-    case T_LOOKUP_ERROR: return dir_t_lookup_error;
-    case T_INDEX_ERROR: return dir_t_index_error;
-    case T_KEY_ERROR: return dir_t_key_error;
+    case T_LOOKUP_ERROR: return dir_t_base_exception;
+    case T_INDEX_ERROR: return dir_t_base_exception;
+    case T_KEY_ERROR: return dir_t_base_exception;
     case T_NAME_ERROR: return dir_t_name_error;
-    case T_UNBOUND_LOCAL_ERROR: return dir_t_unbound_local_error;
-    case T_RUNTIME_ERROR: return dir_t_runtime_error;
-    case T_NOT_IMPLEMENTED_ERROR: return dir_t_not_implemented_error;
-    case T_RECURSION_ERROR: return dir_t_recursion_error;
+    case T_UNBOUND_LOCAL_ERROR: return dir_t_name_error;
+    case T_RUNTIME_ERROR: return dir_t_base_exception;
+    case T_NOT_IMPLEMENTED_ERROR: return dir_t_base_exception;
+    case T_RECURSION_ERROR: return dir_t_base_exception;
     case T_STOP_ITERATION: return dir_t_stop_iteration;
-    case T_TYPE_ERROR: return dir_t_type_error;
-    case T_VALUE_ERROR: return dir_t_value_error;
-    case T_UNICODE_ERROR: return dir_t_unicode_error;
-    case T_MEMORY_ERROR: return dir_t_memory_error;
+    case T_TYPE_ERROR: return dir_t_base_exception;
+    case T_VALUE_ERROR: return dir_t_base_exception;
+    case T_UNICODE_ERROR: return dir_t_base_exception;
+    case T_MEMORY_ERROR: return dir_t_base_exception;
     case T_SYNTAX_ERROR: return dir_t_syntax_error;
-    case T_INDENTATION_ERROR: return dir_t_indentation_error;
+    case T_INDENTATION_ERROR: return dir_t_syntax_error;
     case T_SYSTEM_EXIT: return dir_t_system_exit;
-    case T_KEYBOARD_INTERRUPT: return dir_t_keyboard_interrupt;
+    case T_KEYBOARD_INTERRUPT: return dir_t_base_exception;
     default: return NULL;
     }
 }

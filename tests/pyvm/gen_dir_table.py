@@ -47,9 +47,17 @@ def main():
               "among these names, and dir()\n * returns them.\n */\n"
               % (v.major, v.minor))
     out.write('#include "python/pyvm_int.h"\n\n')
+    # classes with the same names (int and bool, most exceptions) share
+    # the table of the first of them
+    table_of = {}
+    written = {}
     for tname, cls in CLASSES:
-        names = sorted(dir(cls))
-        out.write("static const char *const dir_%s[] = {\n" % tname.lower())
+        names = tuple(sorted(dir(cls)))
+        if names in written:
+            table_of[tname] = written[names]
+            continue
+        table_of[tname] = written[names] = "dir_" + tname.lower()
+        out.write("static const char *const %s[] = {\n" % table_of[tname])
         line = "   "
         for n in names:
             item = ' "%s",' % n
@@ -61,7 +69,7 @@ def main():
     out.write("\nconst char *const *vm_builtin_dir(int type)\n{\n"
               "    switch (type) {\n")
     for tname, _ in CLASSES:
-        out.write("    case %s: return dir_%s;\n" % (tname, tname.lower()))
+        out.write("    case %s: return %s;\n" % (tname, table_of[tname]))
     out.write("    default: return NULL;\n    }\n}\n")
 
 
