@@ -522,6 +522,29 @@ typedef struct Ahead {
     bool wanted;
 } Ahead;
 
+/* A name d's generated code needs that the file defines at token pos:
+   with decl, a declaration that can go ahead of the include (one entry
+   of aheads[] per name); without, the latest such name bounds where the
+   include can go. */
+static void depend_on(Done *d, Ahead *aheads, size_t *naheads,
+                      const char *name, int pos, const char *decl,
+                      int tag_after)
+{
+    if (!decl) {
+        if (pos > d->hard_pos) {
+            d->hard_pos = pos;
+            d->hard_name = name;
+        }
+        return;
+    }
+    size_t h = 0;
+    while (h < *naheads && strcmp(aheads[h].name, name))
+        h++;
+    if (h == *naheads)
+        aheads[(*naheads)++] = (Ahead){name, pos, decl, tag_after, false};
+    d->ahead[d->nahead++] = h;
+}
+
 /* The name a type is defined by: "FooObject" of "const FooObject *". */
 static const char *type_name(Conv *cv, const char *type)
 {
@@ -762,19 +785,7 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
                 /* a function defined there is declared ahead by its
                    prototype */
                 const char *proto = pos >= 0 ? prototype_of(cv, pos) : NULL;
-                if (!proto) {
-                    if (pos > d->hard_pos) {
-                        d->hard_pos = pos;
-                        d->hard_name = name;
-                    }
-                    continue;
-                }
-                size_t h = 0;
-                while (h < naheads && strcmp(aheads[h].name, name))
-                    h++;
-                if (h == naheads)
-                    aheads[naheads++] = (Ahead){name, pos, proto, -1, false};
-                d->ahead[d->nahead++] = h;
+                depend_on(d, aheads, &naheads, name, pos, proto, -1);
             }
             for (size_t k = 0; k < ntypes; k++) {
                 const char *name = type_name(cv, types[k]);
@@ -783,24 +794,11 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
                     d->type_pos = pos;
                     d->type_name = name;
                 }
-                int tag_after;
+                int tag_after = -1;
                 const char *decl = pos >= 0
                     ? ahead_declaration(cv, types[k], name, pos, &tag_after)
                     : NULL;
-                if (!decl) {
-                    if (pos > d->hard_pos) {
-                        d->hard_pos = pos;
-                        d->hard_name = name;
-                    }
-                    continue;
-                }
-                size_t h = 0;
-                while (h < naheads && strcmp(aheads[h].name, name))
-                    h++;
-                if (h == naheads)
-                    aheads[naheads++] = (Ahead){name, pos, decl, tag_after,
-                                                false};
-                d->ahead[d->nahead++] = h;
+                depend_on(d, aheads, &naheads, name, pos, decl, tag_after);
             }
         }
     }
