@@ -454,9 +454,14 @@ static inline void vm_work(PyVM *vm, uint64_t units)
     if (vm->work >= vm->work_check)
         vm_work_check(vm);
 }
-/* The work of x * y (or x / y, and of a conversion of x to another base
-   with y = x), times times. */
-void vm_int_work(PyVM *vm, const char *x, const char *y, unsigned times);
+/* The work of a conversion of an int of these many digits to or from
+   another base, times times. */
+void vm_int_convert_work(PyVM *vm, size_t digits, unsigned times);
+/* round(x, -places) of an int, places > 0, charged. */
+PyValue vm_int_round_tens(PyVM *vm, const char *x, uint64_t places);
+/* The digits of the magnitude mag in base 2..36, charged, worked out
+   where big-int temporaries go and kept as a value's text. */
+char *vm_int_to_base(PyVM *vm, const char *mag, int base);
 /* units per byte, for work measured in bytes (n * per, saturated) */
 static inline uint64_t vm_work_of(uint64_t n, uint64_t per)
 {
