@@ -30,7 +30,7 @@ char *pyint_negate(Arena *a, const char *s);
 
 /* pyexpr_bignum.c: the rest of int arithmetic in decimal text.  cmp is
    -1/0/1; divmod floors as Python's // and % do (false when y is 0);
-   to_base gives the digits of x in base 2..36 (lowercase, '-' first);
+   to_base gives the digits of x in base 2, 4, 8 or 16 (lowercase, '-' first);
    bitop is '&', '|' or '^' in two's complement; hash is hash(int). */
 int pyint_cmp(const char *x, const char *y);
 char *pyint_sub(Arena *a, const char *x, const char *y);

@@ -157,7 +157,8 @@ static PyValue int_from_text(PyVM *vm, PyValue sv, int64_t base)
         bool last_underscore = true, junk = false;
         size_t ndigits = 0;
         vm_work(vm, n - i);
-        char *digits = arena_alloc_uninit(vm->a, n - i + 1);
+        Arena *scratch = vm_int_scratch(vm);
+        char *digits = arena_alloc_uninit(scratch, n - i + 1);
         for (size_t k = i; k < n; k++) {
             char c = s[k];
             if (c == '_') {
@@ -190,12 +191,9 @@ static PyValue int_from_text(PyVM *vm, PyValue sv, int64_t base)
         if (base != 10)
             vm_int_convert_work(vm, (size_t)((double)ndigits *
                                              log10((double)base)) + 1, 1);
-        char *value = pyint_from_digits(vm->a, digits, ndigits, (int)base);
-        if (strlen(value) > 100000)
-            vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "clinic's Python "
-                           "keeps ints below 100000 digits");
-        return py_make_int(negative && strcmp(value, "0")
-                               ? pyint_negate(vm->a, value) : value);
+        char *value = pyint_from_digits(scratch, digits, ndigits, (int)base);
+        return vm_int_value(vm, negative && strcmp(value, "0")
+                                    ? pyint_negate(scratch, value) : value);
     }
 bad:
     vm_raise_class(vm, vm->types[T_VALUE_ERROR], arena_printf(vm->a,

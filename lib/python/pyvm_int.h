@@ -454,12 +454,17 @@ static inline void vm_work(PyVM *vm, uint64_t units)
     if (vm->work >= vm->work_check)
         vm_work_check(vm);
 }
+/* Where big-int operations keep their temporaries, and the int of its
+   decimal text kept as a value (refused beyond the size limit), the
+   temporaries emptied. */
+Arena *vm_int_scratch(PyVM *vm);
+PyValue vm_int_value(PyVM *vm, const char *digits);
 /* The work of a conversion of an int of these many digits to or from
    another base, times times. */
 void vm_int_convert_work(PyVM *vm, size_t digits, unsigned times);
 /* round(x, -places) of an int, places > 0, charged. */
 PyValue vm_int_round_tens(PyVM *vm, const char *x, uint64_t places);
-/* The digits of the magnitude mag in base 2..36, charged, worked out
+/* The digits of the magnitude mag in base 2, 8 or 16, charged, worked out
    where big-int temporaries go and kept as a value's text. */
 char *vm_int_to_base(PyVM *vm, const char *mag, int base);
 /* units per byte, for work measured in bytes (n * per, saturated) */

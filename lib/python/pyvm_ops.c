@@ -111,6 +111,16 @@ static PyValue big(PyVM *vm, const char *digits)
     return py_make_int(kept);
 }
 
+Arena *vm_int_scratch(PyVM *vm)
+{
+    return int_scratch(vm);
+}
+
+PyValue vm_int_value(PyVM *vm, const char *digits)
+{
+    return big(vm, digits);
+}
+
 /* The work of x / y, times times. */
 static void vm_int_work(PyVM *vm, const char *x, const char *y, unsigned times)
 {
