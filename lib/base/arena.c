@@ -158,9 +158,6 @@ void arena_reset(Arena *a)
         keep->used = 0;
         a->free = (char *)keep->data;
         a->limit = a->free + keep->size;
-        /* zeroed as a new chunk is (arena_grow) */
-        ARENA_UNPOISON(keep->data, keep->size);
-        memset(keep->data, 0, keep->size);
         ARENA_POISON(keep->data, keep->size);
     }
     a->bytes = 0;
@@ -192,12 +189,7 @@ static __attribute__((noinline)) void *arena_grow(Arena *a, size_t size)
     size_t want = big ? size : ARENA_CHUNK;
     if (a->grow_hook)
         a->grow_hook(a->grow_context, want);   /* may not return */
-    /* zeroed: the interpreter's collection reads its arena for pointers
-       (python/pyvm_heap.c), and what an uninitialised allocation leaves
-       unwritten (alignment padding) would otherwise hold whatever the
-       memory held before, such as pointers to blocks since freed and
-       reused, which would keep them */
-    Chunk *n = xcalloc(1, sizeof(Chunk) + want);
+    Chunk *n = xmalloc(sizeof(Chunk) + want);
     n->size = want;
     if (c && big) {
         /* a chunk of its own, placed behind the current one so the

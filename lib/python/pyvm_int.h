@@ -395,6 +395,8 @@ struct PyVM {
     uint64_t work, work_limit, work_check;
     size_t arena_base;         /* arena_bytes() when it was made */
     size_t memory_limit;       /* bytes it may add to the arena */
+    size_t run_arena_growth;   /* the arena's growth while Python code
+                                  ran (vm_arena_growing) */
     size_t pool_drawn;         /* of the run's shared memory (vm_reserve) */
     size_t memory_slack;       /* allowed past the caps to report them */
     bool reserving;            /* making a MemoryError: no checks */
@@ -517,12 +519,17 @@ static inline TempMark vm_temp_mark(const PyVM *vm)
 void vm_temp_release(PyVM *vm, TempMark m);
 #define vm_temp_array(vm, T, n) ((T *)vm_temp_alloc((vm), sizeof(T) * (n)))
 /* pyvm_heap.c: what is freed by a collection when dropped (see there):
-   objects but classes, value arrays, and text of VM_BIG_MIN bytes and
-   more; smaller text comes from the arena.  A collection runs once
+   objects but classes, value arrays, and text (of VM_BIG_MIN bytes and
+   more in blocks of its own, smaller in slots of a slab, or from the
+   arena until VM_SMALL_SLOTS_AFTER).  A collection runs once
    VM_COLLECT_EVERY bytes were allocated (and as much as the last one
    read), or at a cap. */
 enum {
     VM_BIG_MIN = 256,
+    /* small text goes to collectable slots once the arena has grown by
+       this much while Python code ran (until then little is made, and
+       the arena is quicker) */
+    VM_SMALL_SLOTS_AFTER = 4 << 20,
     VM_COLLECT_EVERY = 32 << 20,
 };
 typedef struct VmHeap VmHeap;
