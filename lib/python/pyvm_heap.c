@@ -48,17 +48,21 @@
 /* Under valgrind, the words the collection compares include bytes never
    written (padding, an arena's unused ends): what it finds there decides
    nothing but whether a block is kept, so its reports are turned off
-   while it reads them. */
+   while it reads them, and the slots' mark bits, which such a word may
+   have set, are then declared known (KNOWN). */
 #if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
+#if __has_include(<valgrind/valgrind.h>) && __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
 #include <valgrind/valgrind.h>
 #define QUIET_BEGIN() VALGRIND_DISABLE_ERROR_REPORTING
 #define QUIET_END() VALGRIND_ENABLE_ERROR_REPORTING
+#define KNOWN(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
 #endif
 #endif
 #ifndef QUIET_BEGIN
 #define QUIET_BEGIN() ((void)0)
 #define QUIET_END() ((void)0)
+#define KNOWN(p, n) ((void)(p), (void)(n))
 #endif
 
 typedef struct Slab Slab;
@@ -519,6 +523,8 @@ void vm_collect_garbage(PyVM *vm)
         BigBlock *b = h->todo[--h->ntodo];
         mark_span(h, b->data, b->size);
     }
+    for (size_t i = 0; i < h->nslabs; i++)
+        KNOWN(h->slabs[i]->slab->marked, sizeof h->slabs[i]->slab->marked);
     QUIET_END();
     /* the sweep, keeping the order */
     size_t out = h->permanent;
