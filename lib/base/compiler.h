@@ -61,14 +61,18 @@ static inline unsigned clinic_highest_bit(unsigned mask)
 #define CLINIC_STACK_ADDRESS() ((uintptr_t)(void *)&(char){0})
 #endif
 
-/* A function that keeps a frame of its own (CLINIC_NOINLINE), and one
-   whose reads the address sanitizer does not check: it reads stack and
-   arena words only to compare them (CLINIC_NO_SANITIZE_ADDRESS). */
+/* A function that keeps a frame of its own (CLINIC_NOINLINE), one whose
+   body is copied into every caller, so that a constant argument (a
+   divisor) is folded into it (CLINIC_ALWAYS_INLINE), and one whose
+   reads the address sanitizer does not check: it reads stack and arena
+   words only to compare them (CLINIC_NO_SANITIZE_ADDRESS). */
 #if defined(__GNUC__) || defined(__clang__)
 #define CLINIC_NOINLINE __attribute__((noinline))
+#define CLINIC_ALWAYS_INLINE inline __attribute__((always_inline))
 #define CLINIC_NO_SANITIZE_ADDRESS __attribute__((no_sanitize_address))
 #else
 #define CLINIC_NOINLINE
+#define CLINIC_ALWAYS_INLINE inline
 #define CLINIC_NO_SANITIZE_ADDRESS
 #endif
 

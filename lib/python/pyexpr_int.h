@@ -30,7 +30,7 @@ char *pyint_negate(Arena *a, const char *s);
 
 /* pyexpr_bignum.c: the rest of int arithmetic in decimal text.  cmp is
    -1/0/1; divmod floors as Python's // and % do (false when y is 0);
-   to_base gives the digits of x in base 2..16 (lowercase, '-' first);
+   to_base gives the digits of x in base 2, 4, 8 or 16 (lowercase, '-' first);
    bitop is '&', '|' or '^' in two's complement; hash is hash(int). */
 int pyint_cmp(const char *x, const char *y);
 char *pyint_sub(Arena *a, const char *x, const char *y);
@@ -40,9 +40,16 @@ char *pyint_to_base(Arena *a, const char *x, int base);
 char *pyint_bitop(Arena *a, const char *x, const char *y, char op);
 char *pyint_lshift(Arena *a, const char *x, uint64_t n);
 char *pyint_rshift(Arena *a, const char *x, uint64_t n);
+/* round(x, -places), half to even. */
+char *pyint_round_tens(Arena *a, const char *x, uint64_t places);
 int64_t pyint_hash(const char *x);
-/* The limb steps x * y or x / y takes (to charge a budget before). */
+/* The limb steps x / y takes (to charge a budget before). */
 uint64_t pyint_work(const char *x, const char *y);
+/* The limb steps of x * y for ints of these many decimal digits, and of
+   a conversion of such an int to or from another base (to_base,
+   from_digits, the two's complement of the shifts and bit operators). */
+uint64_t pyint_mul_work(size_t xdigits, size_t ydigits);
+uint64_t pyint_convert_work(size_t digits);
 
 /* repr() of a float; add_dot_0 is false inside complex reprs. */
 void pyfloat_repr(StrBuf *sb, double x, bool add_dot_0);

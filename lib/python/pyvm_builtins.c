@@ -158,7 +158,8 @@ static PyValue int_from_text(PyVM *vm, PyValue sv, int64_t base)
         bool last_underscore = true, junk = false;
         size_t ndigits = 0;
         vm_work(vm, n - i);
-        char *digits = arena_alloc_uninit(vm->a, n - i + 1);
+        Arena *scratch = vm_int_scratch(vm);
+        char *digits = arena_alloc_uninit(scratch, n - i + 1);
         for (size_t k = i; k < n; k++) {
             char c = s[k];
             if (c == '_') {
@@ -188,17 +189,12 @@ static PyValue int_from_text(PyVM *vm, PyValue sv, int64_t base)
                            "limit", ndigits));
         if (junk)
             goto bad;
-        if (base != 10) {
-            /* a limb step per digit per 9 decimal digits of the result */
-            double limbs = (double)ndigits * log10((double)base) / 9 + 1;
-            vm_work(vm, (uint64_t)(limbs * limbs) * WORK_LIMB);
-        }
-        char *value = pyint_from_digits(vm->a, digits, ndigits, (int)base);
-        if (strlen(value) > 100000)
-            vm_raise_class(vm, vm->types[T_MEMORY_ERROR], "clinic's Python "
-                           "keeps ints below 100000 digits");
-        return py_make_int(negative && strcmp(value, "0")
-                               ? pyint_negate(vm->a, value) : value);
+        if (base != 10)
+            vm_int_convert_work(vm, (size_t)((double)ndigits *
+                                             log10((double)base)) + 1, 1);
+        char *value = pyint_from_digits(scratch, digits, ndigits, (int)base);
+        return vm_int_value(vm, negative && strcmp(value, "0")
+                                    ? pyint_negate(scratch, value) : value);
     }
 bad:
     vm_raise_class(vm, vm->types[T_VALUE_ERROR], arena_printf(vm->a,
@@ -626,10 +622,13 @@ static PyValue base_repr(PyVM *vm, const PyArgs *a, const char *fname,
                        vm_type_name(vm, v[0])));
     const char *text = v[0].kind == PY_BOOL ? (v[0].b ? "1" : "0") : v[0].s;
     bool negative = text[0] == '-';
-    vm_int_work(vm, text, text, 1);
-    return str_value(vm, arena_printf(vm->a, "%s%s%s", negative ? "-" : "",
-                                      prefix,
-                                      pyint_to_base(vm->a, text + negative, base)));
+    const char *digits = vm_int_to_base(vm, text + negative, base);
+    size_t nd = strlen(digits), np = strlen(prefix);
+    char *s = vm_text_alloc(vm, negative + np + nd);
+    s[0] = '-';
+    memcpy(s + negative, prefix, np);
+    memcpy(s + negative + np, digits, nd + 1);
+    return vm_make_str(vm, s, negative + np + nd);
 }
 
 static PyValue b_hex(PyVM *vm, const PyArgs *a, void *data)
@@ -727,19 +726,7 @@ static PyValue b_round(PyVM *vm, const PyArgs *a, void *data)
         const char *digits = x.s + (x.s[0] == '-');
         if (strlen(digits) < places)
             return vm_make_int64(vm, 0);
-        /* round half to even at 10**places: 10**places made (its
-           squarings), x divided by it, and the quotient multiplied */
-        double limbs = (double)places / 9 + 1;
-        vm_work(vm, (uint64_t)(limbs * limbs) * WORK_LIMB * 2);
-        char *m = pyint_pow(vm->a, "10", places), *q, *r;
-        vm_int_work(vm, x.s, m, 3);
-        pyint_divmod(vm->a, x.s, m, &q, &r);
-        char *twice = pyint_mul(vm->a, r, "2");
-        int c = pyint_cmp(twice, m);
-        int64_t qi;
-        if (c > 0 || (c == 0 && pyint_to_i64(q, &qi) && (qi & 1)))
-            q = pyint_add(vm->a, q, "1");
-        return py_make_int(pyint_mul(vm->a, q, m));
+        return vm_int_round_tens(vm, x.s, places);
     }
     if (x.kind != PY_FLOAT)
         vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,

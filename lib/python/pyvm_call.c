@@ -240,8 +240,10 @@ void vm_reserve(PyVM *vm, size_t bytes)
 void vm_arena_growing(void *vm_, size_t size)
 {
     PyVM *vm = vm_;
-    if (vm->handler)
+    if (vm->handler) {
+        vm->run_arena_growth += size;
         vm_reserve(vm, size);
+    }
 }
 
 void vm_step(PyVM *vm)

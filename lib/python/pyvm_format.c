@@ -244,9 +244,7 @@ static const char *format_int(PyVM *vm, const char *text, const Spec *sp)
     int base = type == 'b' ? 2 : type == 'o' ? 8 : (type == 'x' || type == 'X') ? 16 : 10;
     if (base == 10)
         vm_check_int_digits(vm, text);
-    if (base != 10)
-        vm_int_work(vm, mag, mag, 1);
-    char *d = base == 10 ? (char *)mag : pyint_to_base(vm->a, mag, base);
+    char *d = base == 10 ? (char *)mag : vm_int_to_base(vm, mag, base);
     if (type == 'X')
         for (char *c = d; *c; c++)
             *c = (char)toupper((unsigned char)*c);
@@ -722,9 +720,7 @@ static const char *percent_int(PyVM *vm, PyValue v, char conv, bool alt,
     int base = conv == 'o' ? 8 : (conv == 'x' || conv == 'X') ? 16 : 10;
     if (base == 10)
         vm_check_int_digits(vm, text);
-    if (base != 10)
-        vm_int_work(vm, mag, mag, 1);
-    char *d = base == 10 ? (char *)mag : pyint_to_base(vm->a, mag, base);
+    char *d = base == 10 ? (char *)mag : vm_int_to_base(vm, mag, base);
     if (conv == 'X')
         for (char *c = d; *c; c++)
             *c = (char)toupper((unsigned char)*c);

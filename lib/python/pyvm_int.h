@@ -399,6 +399,8 @@ struct PyVM {
     uint64_t work, work_limit, work_check;
     size_t arena_base;         /* arena_bytes() when it was made */
     size_t memory_limit;       /* bytes it may add to the arena */
+    size_t run_arena_growth;   /* the arena's growth while Python code
+                                  ran (vm_arena_growing) */
     size_t pool_drawn;         /* of the run's shared memory (vm_reserve) */
     size_t memory_slack;       /* allowed past the caps to report them */
     bool reserving;            /* making a MemoryError: no checks */
@@ -475,9 +477,19 @@ static inline void vm_work(PyVM *vm, uint64_t units)
     if (vm->work >= vm->work_check)
         vm_work_check(vm);
 }
-/* The work of x * y (or x / y, and of a conversion of x to another base
-   with y = x), times times. */
-void vm_int_work(PyVM *vm, const char *x, const char *y, unsigned times);
+/* Where big-int operations keep their temporaries, and the int of its
+   decimal text kept as a value (refused beyond the size limit), the
+   temporaries emptied. */
+Arena *vm_int_scratch(PyVM *vm);
+PyValue vm_int_value(PyVM *vm, const char *digits);
+/* The work of a conversion of an int of these many digits to or from
+   another base, times times. */
+void vm_int_convert_work(PyVM *vm, size_t digits, unsigned times);
+/* round(x, -places) of an int, places > 0, charged. */
+PyValue vm_int_round_tens(PyVM *vm, const char *x, uint64_t places);
+/* The digits of the magnitude mag in base 2, 8 or 16, charged, worked out
+   where big-int temporaries go and kept as a value's text. */
+char *vm_int_to_base(PyVM *vm, const char *mag, int base);
 /* units per byte, for work measured in bytes (n * per, saturated) */
 static inline uint64_t vm_work_of(uint64_t n, uint64_t per)
 {
@@ -528,12 +540,17 @@ static inline TempMark vm_temp_mark(const PyVM *vm)
 void vm_temp_release(PyVM *vm, TempMark m);
 #define vm_temp_array(vm, T, n) ((T *)vm_temp_alloc((vm), sizeof(T) * (n)))
 /* pyvm_heap.c: what is freed by a collection when dropped (see there):
-   objects but classes, value arrays, and text of VM_BIG_MIN bytes and
-   more; smaller text comes from the arena.  A collection runs once
+   objects but classes, value arrays, and text (of VM_BIG_MIN bytes and
+   more in blocks of its own, smaller in slots of a slab, or from the
+   arena until VM_SMALL_SLOTS_AFTER).  A collection runs once
    VM_COLLECT_EVERY bytes were allocated (and as much as the last one
    read), or at a cap. */
 enum {
     VM_BIG_MIN = 256,
+    /* small text goes to collectable slots once the arena has grown by
+       this much while Python code ran (until then little is made, and
+       the arena is quicker) */
+    VM_SMALL_SLOTS_AFTER = 4 << 20,
     VM_COLLECT_EVERY = 32 << 20,
 };
 typedef struct VmHeap VmHeap;

@@ -633,8 +633,7 @@ static PyValue i_bit_length(PyVM *vm, const PyArgs *a, void *data)
         t++;
     if (!strcmp(t, "0"))
         return vm_make_int64(vm, 0);
-    vm_int_work(vm, t, t, 1);
-    return vm_make_int64(vm, (int64_t)strlen(pyint_to_base(vm->a, t, 2)));
+    return vm_make_int64(vm, (int64_t)strlen(vm_int_to_base(vm, t, 2)));
 }
 
 static PyValue f_is_integer(PyVM *vm, const PyArgs *a, void *data)

@@ -111,9 +111,49 @@ static PyValue big(PyVM *vm, const char *digits)
     return py_make_int(kept);
 }
 
-void vm_int_work(PyVM *vm, const char *x, const char *y, unsigned times)
+Arena *vm_int_scratch(PyVM *vm)
+{
+    return int_scratch(vm);
+}
+
+PyValue vm_int_value(PyVM *vm, const char *digits)
+{
+    return big(vm, digits);
+}
+
+/* The work of x / y, times times. */
+static void vm_int_work(PyVM *vm, const char *x, const char *y, unsigned times)
 {
     vm_work(vm, vm_work_of(pyint_work(x, y), (uint64_t)WORK_LIMB * times));
+}
+
+/* The work of a product of ints of these many digits, times times. */
+static void vm_int_mul_work(PyVM *vm, size_t xdigits, size_t ydigits,
+                            unsigned times)
+{
+    vm_work(vm, vm_work_of(pyint_mul_work(xdigits, ydigits),
+                           (uint64_t)WORK_LIMB * times));
+}
+
+void vm_int_convert_work(PyVM *vm, size_t digits, unsigned times)
+{
+    vm_work(vm, vm_work_of(pyint_convert_work(digits),
+                           (uint64_t)WORK_LIMB * times));
+}
+
+PyValue vm_int_round_tens(PyVM *vm, const char *x, uint64_t places)
+{
+    vm_work(vm, WORK_DIGIT * strlen(x));
+    return big(vm, pyint_round_tens(int_scratch(vm), x, places));
+}
+
+char *vm_int_to_base(PyVM *vm, const char *mag, int base)
+{
+    vm_int_convert_work(vm, strlen(mag), 1);
+    const char *d = pyint_to_base(int_scratch(vm), mag, base);
+    char *kept = vm_strndup(vm, d, strlen(d));
+    vm_int_scratch_reset(vm);
+    return kept;
 }
 
 /* Refuses at once a result of about `digits` digits that big() would
@@ -242,9 +282,10 @@ static PyValue int_pow(PyVM *vm, PyValue x, PyValue y)
         vm_raise_class(vm, vm->types[T_MEMORY_ERROR], arena_printf(vm->a,
                        "clinic's Python keeps ints below %d digits",
                        MAX_INT_DIGITS));
-    /* the last squaring's limb steps, twice (the others, the result's) */
-    double limbs = (base_digits > 0 ? base_digits : 0) * (double)e / 9 + 1;
-    vm_work(vm, (uint64_t)(limbs * limbs) * WORK_LIMB * 2);
+    /* a product the result's size: more than the squarings and products
+       of half its size and less that make it */
+    double digits = (base_digits > 0 ? base_digits : 0) * (double)e + 1;
+    vm_int_mul_work(vm, (size_t)digits, (size_t)digits, 1);
     return big(vm, pyint_pow(int_scratch(vm), b, (uint64_t)e));
 }
 
@@ -257,10 +298,11 @@ static double int_true_divide(PyVM *vm, const char *x, const char *y)
     const char *a = x + (x[0] == '-'), *b = y + (y[0] == '-');
     if (!strcmp(a, "0"))
         return negative ? -0.0 : 0.0;
-    vm_int_work(vm, a, a, 1);
-    vm_int_work(vm, b, b, 1);
-    long la = (long)strlen(pyint_to_base(vm->a, a, 2));
-    long lb = (long)strlen(pyint_to_base(vm->a, b, 2));
+    vm_int_convert_work(vm, strlen(a), 1);
+    vm_int_convert_work(vm, strlen(b), 1);
+    Arena *scratch = int_scratch(vm);
+    long la = (long)strlen(pyint_to_base(scratch, a, 2));
+    long lb = (long)strlen(pyint_to_base(scratch, b, 2));
     long diff = la - lb;
     if (diff > 1025)
         vm_raise_class(vm, vm->types[T_OVERFLOW_ERROR], "integer division "
@@ -268,14 +310,15 @@ static double int_true_divide(PyVM *vm, const char *x, const char *y)
     if (diff < -1140)
         return negative ? -0.0 : 0.0;
     long k = 55 - diff;
-    const char *n = k >= 0 ? pyint_lshift(vm->a, a, (uint64_t)k) : a;
-    const char *d = k >= 0 ? b : pyint_lshift(vm->a, b, (uint64_t)-k);
+    const char *n = k >= 0 ? pyint_lshift(scratch, a, (uint64_t)k) : a;
+    const char *d = k >= 0 ? b : pyint_lshift(scratch, b, (uint64_t)-k);
     char *q, *r;
     vm_int_work(vm, n, d, 2);
-    pyint_divmod(vm->a, n, d, &q, &r);
+    pyint_divmod(scratch, n, d, &q, &r);
     unsigned long long qi = strtoull(q, NULL, 10);
     if (strcmp(r, "0"))
         qi |= 1;
+    vm_int_scratch_reset(vm);
     double result = ldexp((double)qi, (int)-k);
     if (isinf(result))
         vm_raise_class(vm, vm->types[T_OVERFLOW_ERROR], "integer division "
@@ -307,7 +350,7 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
             if (small && !mul_overflows(a, b))
                 return vm_make_int64(vm, a * b);
             check_digits(vm, (double)(strlen(xs) + strlen(ys)) - 3);
-            vm_int_work(vm, xs, ys, 1);
+            vm_int_mul_work(vm, strlen(xs), strlen(ys), 1);
             return big(vm, pyint_mul(int_scratch(vm), xs, ys));
         }
         if (!strcmp(op, "Mod")) {
@@ -374,14 +417,15 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
                 return vm_make_int64(vm, a * (INT64_C(1) << n));
             double digits = (double)strlen(xs) - 1 + (double)n * 0.30103;
             check_digits(vm, digits);
-            /* n / 29 passes over at most the result's limbs */
-            vm_work(vm, (uint64_t)((double)(n / 29 + 1) * (digits / 9 + 1)) *
-                        WORK_LIMB);
+            /* 2^n made by squarings, then multiplied by x */
+            size_t power = (size_t)((double)n * 0.30103) + 1;
+            vm_int_mul_work(vm, power, power, 1);
+            vm_int_mul_work(vm, strlen(xs), power, 1);
             return big(vm, pyint_lshift(int_scratch(vm), xs, (uint64_t)n));
         }
         if (small)
             return vm_make_int64(vm, n >= 63 ? (a < 0 ? -1 : 0) : a >> n);
-        vm_int_work(vm, xs, xs, 3);
+        vm_int_convert_work(vm, strlen(xs), 2);
         return big(vm, pyint_rshift(int_scratch(vm), xs, (uint64_t)n));
     }
     case 'B': {
@@ -393,7 +437,7 @@ static PyValue int_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
             return vm_make_int64(vm, c == '&' ? (a & b) : c == '|' ? (a | b)
                                                                    : (a ^ b));
         const char *longer = strlen(xs) > strlen(ys) ? xs : ys;
-        vm_int_work(vm, longer, longer, 4);
+        vm_int_convert_work(vm, strlen(longer), 3);
         return big(vm, pyint_bitop(int_scratch(vm), xs, ys, c));
     }
     default:

@@ -707,6 +707,58 @@ def generate(seed, n=None):
     g = Gen(r)
     return g.program(n or r.randrange(6, 30))
 
+
+# Big ints, past the sizes where the interpreter multiplies by Karatsuba's
+# split (40 limbs of 9 digits) and converts bases by divide and conquer
+# (48 limbs): operands of 300 to 100,000 bits, some all ones or a power
+# of two (carries through every limb), given as hex literals (decimal
+# ones past 4,300 digits are a SyntaxError), every result printed in
+# bases 16, 8 and 2 and, under 4,300 digits, 10.  (The refusal past 4,300
+# digits is make bounds' to check: these programs have no try.)
+BIGINT_PROGRAMS = 30
+BIGINT_BITS = [300, 1300, 1500, 4000, 5000, 9000, 20000, 60000, 150000]
+
+
+def generate_bigint(seed):
+    r = random.Random(seed)
+    lines = []
+
+    def value(bits):
+        x = r.getrandbits(bits) | 1
+        c = r.random()
+        if c < 0.15:
+            x = (1 << bits) - 1
+        elif c < 0.25:
+            x = 1 << bits
+        return -x if r.random() < 0.3 else x
+
+    def lit(x):
+        return ("-" if x < 0 else "") + hex(abs(x))
+
+    for _ in range(2):
+        lines.append("x = " + lit(value(r.choice(BIGINT_BITS))))
+        lines.append("y = " + lit(value(r.choice(BIGINT_BITS))))
+        small = lit(value(r.choice(BIGINT_BITS[:5])))
+        sh = r.choice([1, 29, 31, 32, 33, 100, 2900, 70000])
+        lines.append("for v in (x * y, x * x, x << %d, x >> %d, x & y, x | y, "
+                     "x ^ y, ~x, abs(x).bit_length(), x * %s, x // %s, "
+                     "x %% %s, round(x, -%d)):" % (sh, sh, small, small, small,
+                                                  r.choice([1, 9, 300, 4000])))
+        lines.append("    print(hex(v), %s)" % r.choice([
+            "oct(v)[-30:]", "bin(v)[:50]", "format(v, '_X')[-40:]",
+            "'%#o' % v", "'%x' % v"]))
+        lines.append("    print(str(v) if len(hex(v)) < 3500 else len(hex(v)))")
+        for base, alphabet in ((7, "0123456"), (36, "0123456789abcdefghijklmnop"
+                                                    "qrstuvwxyz"), (10, "0123456789")):
+            n = r.choice([5, 100, 900, 4300])
+            digits = "".join(r.choice(alphabet) for _ in range(n))
+            lines.append("print(hex(int(%r, %d)))" % (digits, base))
+        lines.append("print(int(hex(x), 16) == x, int(bin(y), 0) == y, "
+                     "int(oct(abs(y))[2:], 8) == abs(y))")
+        lines.append("print(hex((x %% 10 ** 4000) ** 3), hex(3 ** %d))"
+                     % r.randrange(30000))
+    return "\n".join(lines) + "\n"
+
 # ---- running ------------------------------------------------------------
 
 # The reference: this Python (python3, 3.11) running each program as a
@@ -867,27 +919,44 @@ def main():
                                      "died)\n")
                 if ref != got:
                     failures.append((seed, src, ref, got))
+        # the big-int programs: one batch, named by a negative seed
+        srcs, paths = {}, []
+        for i in range(1, BIGINT_PROGRAMS + 1):
+            path = os.path.join(tmpdir, "b%d.py" % i)
+            srcs[path] = (-i, generate_bigint(args.seed * 1000 + i))
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(srcs[path][1])
+            paths.append(path)
+        ours = run_batch([args.interp], paths)
+        refs = run_batch([sys.executable, "-c", REFERENCE], paths)
+        for path in paths:
+            seed, src = srcs[path]
+            got = ours.get(path, "(no output: clinic's interpreter died)\n")
+            if refs.get(path) != got:
+                failures.append((seed, src, refs.get(path), got))
         hint_failures = check_suggestions(args.interp, tmpdir)
     for src, ref, got in hint_failures:
         print("== suggestion case\n%s\n-- python3: %s\n-- ours:    %s" %
               (src, ref, got))
     for seed, src, ref, ours_out in failures[:5]:
-        print("== seed %d: program\n%s" % (seed, src))
+        print("== %s: program\n%s" % ("seed %d" % seed if seed > 0 else
+                                        "big-int program %d" % -seed, src))
         print("-- python3 printed\n%s-- clinic's interpreter printed\n%s" %
               (ref, ours_out))
     if args.keep and failures:
         os.makedirs(args.keep, exist_ok=True)
         for seed, src, _, _ in failures:
-            with open(os.path.join(args.keep, "p%d.py" % seed), "w",
+            name = "p%d.py" % seed if seed > 0 else "b%d.py" % -seed
+            with open(os.path.join(args.keep, name), "w",
                       encoding="utf-8") as f:
                 f.write(src)
     # one program, one case: the count line make check adds up
-    passed = (args.count - len(failures) - skipped +
+    passed = (args.count + BIGINT_PROGRAMS - len(failures) - skipped +
               len(SUGGESTION_CASES) - len(hint_failures))
-    print("pyvm-diff: %d passed, %d failed (programs of seeds %d-%d, and "
-          "%d suggestion cases%s)" %
+    print("pyvm-diff: %d passed, %d failed (programs of seeds %d-%d, %d of "
+          "big ints, and %d suggestion cases%s)" %
           (passed, len(failures) + len(hint_failures), args.seed,
-           args.seed + args.count - 1, len(SUGGESTION_CASES),
+           args.seed + args.count - 1, BIGINT_PROGRAMS, len(SUGGESTION_CASES),
            "; %d too big for Python's memory, not compared" % skipped
            if skipped else ""))
     return 1 if failures or hint_failures else 0
