@@ -218,6 +218,7 @@ for s in $suites; do
     r=$cache/results/after/$s
     n=$(tail -n +3 "$r" | wc -l)
     k=$(grep -c ' skipped$' "$r")
+    bad=$(grep -c -E ' (failure|error)$' "$r")
     status=$(sed -n 2p "$r"); status=${status#file: }
     if ! compare "$s"; then
         fail "$s: tests end differently after the conversion (< before, > after):"
@@ -230,7 +231,9 @@ for s in $suites; do
                echo "CANNOT RUN $s: $status (the same before and after)"; continue
            fi ;;
     esac
-    echo "$s: $n tests, $k skipped, the same before and after ($status)"
+    failing=
+    [ "$bad" -eq 0 ] || failing=", $bad failing on both sides"
+    echo "$s: $n tests, $k skipped$failing, the same before and after ($status)"
     tests=$((tests + n)) skipped=$((skipped + k))
     pass=$((pass + 1))
 done
