@@ -8,8 +8,9 @@
 # on each CPython of the portable tier (3.9 ... 3.15; tests/portable/
 # pythons.sh, 3.14 and 3.15 in its Debian sid root):
 #
-#   1. the spec's file converted (something must be converted), and
-#      `clinic --check` on it changes nothing;
+#   1. the spec's file converted (something must be converted, and the
+#      spec must call every function converted), and `clinic --check` on
+#      it changes nothing;
 #   2. the module built as released and as converted (-Wall -Wextra): the
 #      converted one with no warning the released one lacks;
 #   3. arglists.py's generated calls (a few hundred, the same on every
@@ -54,6 +55,14 @@ for dir in "$top"/fixtures/convert/thirdparty/*/; do
     fi
     if ! (cd "$t/after" && "$CLINIC" -q --check --target portable "$target") > "$t/check.log" 2>&1; then
         fail "$name: clinic changes the converted file again"; sed 's/^/    /' "$t/check.log" | head; continue
+    fi
+    # every converted function is called: its name's last part after a
+    # dot in some "call" line
+    missing=$(awk '/^\/\*\[clinic input\]$/ { getline; if ($1 != "module" && $1 != "class") print $1 }' \
+                  "$t/after/$target" | sed 's/.*\.//' | while read -r f; do
+                  grep -q "^call .*\.$f\b" "$s" || echo "$f"; done)
+    if [ -n "$missing" ]; then
+        fail "$name: converted, and not called by its spec: $(echo $missing)"; continue
     fi
     per=$(spec "$s" per)
     python3 "$here/arglists.py" "$s" "${per:-20}" > "$t/calls" ||
