@@ -61,16 +61,16 @@ t0=$(date +%s)
 stamp="$src $(grep '#define PY_VERSION ' "$src/Include/patchlevel.h")"
 if [ ! -f "$cache/before/.built" ] || [ "$(cat "$cache/before/.built")" != "$stamp" ]; then
     echo "progress: building CPython 3.13.5 as written in $cache/before (5-10 minutes, once)"
-    rm -rf "$cache/before" "$cache/before.tmp" "$cache/after" "$cache/results"
-    cp -R "$src" "$cache/before.tmp"
-    if ! (cd "$cache/before.tmp" && nice ./configure -q --without-ensurepip &&
+    # made in place (a build knows its directory); .built says it is whole
+    rm -rf "$cache/before" "$cache/after" "$cache/results"
+    cp -R "$src" "$cache/before"
+    if ! (cd "$cache/before" && nice ./configure -q --without-ensurepip &&
           nice make -j"$jobs") > "$scratch/before.log" 2>&1; then
         fail "CPython 3.13.5 as written does not build; the end of its log:"
         tail -n 20 "$scratch/before.log" | sed 's/^/    /'
         finish
     fi
-    echo "$stamp" > "$cache/before.tmp/.built"
-    mv "$cache/before.tmp" "$cache/before"
+    echo "$stamp" > "$cache/before/.built"
 fi
 
 # --- 2. converted -----------------------------------------------------------
@@ -107,7 +107,10 @@ nconverted=$(echo $converted | wc -w)
 
 if [ ! -f "$cache/after/.built" ]; then
     rm -rf "$cache/after" "$cache/after.tmp"
-    cp -a "$cache/before" "$cache/after.tmp"   # -a: the objects stay newer than their sources
+    # -a: the objects stay newer than their sources.  The copy still
+    # names "before" as its build directory (sysconfig's abs_builddir):
+    # regrtest's working directories are given (--tempdir)
+    cp -a "$cache/before" "$cache/after.tmp"
     mv "$cache/after.tmp" "$cache/after"
 fi
 # the tree converted: copy what differs, drop the headers of an earlier
@@ -143,8 +146,10 @@ run() {
     mkdir -p "$out"
     rm -f "$scratch/junit.xml"
     # shellcheck disable=SC2086
+    mkdir -p "$scratch/regrtest-$side"
     (cd "$cache/$side" && TERM=${TERM:-xterm} nice ./python -m test $regrtest_options \
-        --junit-xml "$scratch/junit.xml" "$@") > "$scratch/$side.regrtest" 2>&1
+        --tempdir "$scratch/regrtest-$side" --junit-xml "$scratch/junit.xml" "$@") \
+        > "$scratch/$side.regrtest" 2>&1
     "$cache/before/python" - "$scratch/junit.xml" "$scratch/$side.regrtest" "$out" \
         "$(eval echo "\$${side}_key")" "$@" <<'EOF'
 import re, sys, xml.etree.ElementTree as ET
