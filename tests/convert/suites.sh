@@ -41,6 +41,12 @@ table=$here/suites.txt
 # of CPU or gigabytes of disk
 resources=all,-network,-urlfetch,-largefile,-extralargefile,-cpu,-decimal,-gui,-audio,-tzdata,-walltime
 regrtest_options="-j$jobs --timeout 1200 -u $resources"
+# tests left out, by name, each with its reason (printed by every run);
+# outside the results' key: results kept from before a test was left out
+# still hold it, the comparison sees the side that lacks it, and runs the
+# suite again on both sides
+left_out="test_print_exception_gh_102056"
+left_out_why="test_threading's test_print_exception_gh_102056: on a loaded machine its subprocess (a recursion that interrupt_main() is to stop) ran until the 20-minute timeout, on CPython as written and converted alike"
 pass=0 nfail=0
 fail() { echo "FAIL cpython-suites $1"; nfail=$((nfail + 1)); }
 finish() { echo "cpython-suites: $pass passed, $nfail failed"; [ $nfail -eq 0 ]; exit $?; }
@@ -137,6 +143,7 @@ after_key="$before_key converted:$after_key"
 echo "progress: $nconverted files converted and built ($(($(date +%s) - t0)) s)"
 
 # --- 3. the suites ------------------------------------------------------------
+echo "left out: $left_out_why"
 # run SIDE SUITE...: regrtest on SIDE's build; each suite's outcome into
 # $cache/results/SIDE/SUITE (its key on the first line, then "file: ..."
 # and one "TEST OUTCOME" line per test, sorted)
@@ -148,7 +155,7 @@ run() {
     # shellcheck disable=SC2086
     mkdir -p "$scratch/regrtest-$side"
     (cd "$cache/$side" && TERM=${TERM:-xterm} nice ./python -m test $regrtest_options \
-        --tempdir "$scratch/regrtest-$side" --junit-xml "$scratch/junit.xml" "$@") \
+        --tempdir "$scratch/regrtest-$side" $(for t in $left_out; do echo "-i $t"; done) --junit-xml "$scratch/junit.xml" "$@") \
         > "$scratch/$side.regrtest" 2>&1
     "$cache/before/python" - "$scratch/junit.xml" "$scratch/$side.regrtest" "$out" \
         "$(eval echo "\$${side}_key")" "$@" <<'EOF'
