@@ -14,8 +14,10 @@
 #   make conformance-reference             the conformance harness run with
 #                         the reference clinic.py itself (proves the harness)
 #   make bench            our clinic against clinic.py on the CPython tree
-#   make convert          clinic --convert's results (fixtures/convert)
-#                         built and called before and after conversion
+#   make convert          clinic --convert's results (fixtures/convert),
+#                         third-party extensions and CPython 3.13.5
+#                         built and called (CPython: its test suites run)
+#                         before and after conversion
 #   make query            the query modes (--list, --json, --stats,
 #                         --docstring) over the CPython tree, clinic.test and
 #                         the fuzz corpus, cross-checked against clinic.py
@@ -206,7 +208,10 @@ query: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/query/run.sh $(CLINIC_BIN)
 
 # --convert's results built against CPython 3.9, 3.11 and 3.13 and called
-# before and after the conversion (fixtures/convert/*.calls)
+# before and after the conversion (fixtures/convert/*.calls); third-party
+# extensions converted and called on 3.9-3.15 (fixtures/convert/thirdparty);
+# CPython 3.13.5 built converted and its test suites run before and after
+# (tests/convert/suites.sh; CLINIC_CONVERT_SUITES=0 leaves that out)
 convert: $(CLINIC_BIN)
 	@sh tests/convert/run.sh $(CLINIC_BIN)
 

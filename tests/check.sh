@@ -51,7 +51,11 @@
 #                            machine lacks are installed the first time)
 #   convert                  make convert: --convert's fixtures built as
 #                            modules on CPython 3.9, 3.11 and 3.13 and
-#                            called before and after conversion
+#                            called before and after conversion; real
+#                            extensions likewise on 3.9-3.15; CPython
+#                            3.13.5 built converted, its suites run on it
+#                            and on the original, test by test (cached in
+#                            ~/.cache/clinic-pythons/convert313)
 #   hardening                make hardening (HARDENING=0 leaves it out)
 set -u
 MAKE=${MAKE:-make}

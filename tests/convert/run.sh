@@ -12,7 +12,17 @@
 #      the exceptions must be the same.
 #
 # A CPython that tests/portable/pythons.sh cannot find is named, and fails
-# the run.  Ends with "convert: N passed, M failed".
+# the run.  Then the two checks of its own scripts, whose cases count here
+# too:
+#
+#   thirdparty.sh  real extensions (fixtures/convert/thirdparty) converted
+#                  with --target portable, built and called on 3.9-3.15
+#   suites.sh      CPython 3.13.5 built before and after --convert of its
+#                  Modules/ and Objects/, and CPython's test suites of the
+#                  converted files run on both, test by test
+#                  (CLINIC_CONVERT_SUITES=0 leaves it out, and says so)
+#
+# Ends with "convert: N passed, M failed".
 #
 # usage: run.sh [CLINIC]
 set -u
@@ -77,5 +87,24 @@ for version_target in 3.11:3.11 3.9:portable 3.13:portable; do
         pass=$((pass + 1))
     done
 done
+# add_counts SCRIPT...: run it; its last "NAME: N passed, M failed" line
+# counts here
+add_counts() {
+    { "$@"; echo $? > "$scratch/sub.rc"; } 2>&1 | tee "$scratch/sub.log"
+    rc=$(cat "$scratch/sub.rc")
+    counts=$(grep -E '^[a-z-]+: [0-9]+ passed, [0-9]+ failed$' "$scratch/sub.log" | tail -n 1)
+    p=$(echo "$counts" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
+    f=$(echo "$counts" | sed -n 's/.*, \([0-9]*\) failed/\1/p')
+    pass=$((pass + ${p:-0})) nfail=$((nfail + ${f:-0}))
+    if [ $rc -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
+        fail "$1" "exited $rc"
+    fi
+}
+add_counts sh "$here/thirdparty.sh" "$CLINIC"
+if [ "${CLINIC_CONVERT_SUITES:-1}" = 0 ]; then
+    echo "CANNOT RUN cpython-suites: left out (CLINIC_CONVERT_SUITES=0)"
+else
+    add_counts sh "$here/suites.sh" "$CLINIC"
+fi
 echo "convert: $pass passed, $nfail failed"
 [ $nfail -eq 0 ]
