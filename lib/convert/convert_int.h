@@ -157,6 +157,9 @@ typedef struct Func {
     const char *self_name, *self_type, *arg_name, *kwds_name;
     const char *o_pyname;      /* METH_O's argument in a hand-written
                                   signature; NULL: its C name */
+    const char *sig_names[MAX_PARAMS];  /* the parameters a hand-written
+                                  signature names, in order */
+    int nsig_names;            /* -1: no signature, or one not read */
     bool self_unused;
     bool class_method;         /* METH_CLASS: @classmethod */
     Decl decls[MAX_DECLS];

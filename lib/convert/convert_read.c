@@ -513,17 +513,17 @@ static int docstring_variable(const Conv *cv, const char *name)
     return -1;
 }
 
-/* The one parameter a hand-written signature names, after its "("
-("x", "$module, x, /"): what METH_O's argument is called; NULL when it
-   names none or more than one. */
-static const char *signature_parameter(Arena *a, const char *p)
+/* The parameters a hand-written signature names, after its "(" ("x",
+   "$module, x, /", "$self, a, b=None, /"), into names[]: their count,
+   or -1 for a signature read otherwise (over lines, groups "[x]",
+   "*args", a default with a comma or a bracket, a name twice). */
+static int signature_parameters(Arena *a, const char *p, const char **names)
 {
     const char *close = strchr(p, ')');
     const char *nl = strchr(p, '\n');
     if (!close || (nl && nl < close))
-        return NULL;
-    const char *found = NULL;
-    size_t found_len = 0;
+        return -1;
+    int n = 0;
     while (p < close) {
         const char *e = memchr(p, ',', (size_t)(close - p));
         if (!e)
@@ -531,22 +531,35 @@ static const char *signature_parameter(Arena *a, const char *p)
         const char *s = p, *t = e;
         while (s < t && *s == ' ')
             s++;
+        const char *eq = s;
+        while (eq < t && *eq != '=')
+            eq++;
+        if (eq < t)
+            t = eq;
+        else
+            eq = NULL;
         while (t > s && t[-1] == ' ')
             t--;
-        if (t > s && *s != '$' && !(t - s == 1 && *s == '/')) {
-            if (found)
-                return NULL;
-            found = s;
-            found_len = (size_t)(t - s);
-        }
         p = e + 1;
+        if (t == s && !eq)
+            continue;                       /* "f()" */
+        if (*s == '$' || (t - s == 1 && (*s == '/' || *s == '*')))
+            continue;
+        if (n == MAX_PARAMS)
+            return -1;
+        for (const char *c = s; c < e; c++)
+            if (*c == '(' || *c == '[')
+                return -1;
+        char *name = arena_strndup(a, s, (size_t)(t - s));
+        if (!text_is_legal_py_identifier(name) ||
+            in_list(python_keywords, name))
+            return -1;
+        for (int k = 0; k < n; k++)
+            if (!strcmp(names[k], name))
+                return -1;
+        names[n++] = name;
     }
-    if (!found)
-        return NULL;
-    char *name = arena_strndup(a, found, found_len);
-    if (!text_is_legal_py_identifier(name) || in_list(python_keywords, name))
-        return NULL;
-    return name;
+    return n;
 }
 
 /* The paragraph at p runs over more lines than one. */
@@ -613,9 +626,12 @@ bool read_docstring(Func *f)
     /* a hand-written signature: "name(...)\n--\n\n" or a first paragraph
        "name(...) -> ..." */
     size_t plen = strlen(e->pyname);
+    f->nsig_names = -1;
     if (!strncmp(doc, e->pyname, plen) && doc[plen] == '(') {
-        if (f->flags == FL_O)
-            f->o_pyname = signature_parameter(cv->c->arena, doc + plen + 1);
+        f->nsig_names = signature_parameters(cv->c->arena, doc + plen + 1,
+                                             f->sig_names);
+        if (f->flags == FL_O && f->nsig_names == 1)
+            f->o_pyname = f->sig_names[0];
         const char *dashes = strstr(doc, "\n--\n\n");
         const char *para = strstr(doc, "\n\n");
         const char *nl = strchr(doc, '\n');
@@ -647,6 +663,22 @@ bool read_docstring(Func *f)
                           "control character");
     f->doc = doc;
     return true;
+}
+
+/* A positional-only parameter has no name a caller can give, so the
+   hand-written signature's name for it is what inspect.signature() and
+   help() showed: it stays the Python name ("a as v"), where the C
+   variable's name would change the signature. */
+static void name_positional_as_documented(Func *f)
+{
+    if (f->nsig_names != (int)f->nparams)
+        return;
+    for (size_t k = 0; k < f->npositional_only; k++)
+        for (size_t j = 0; j < f->nparams; j++)
+            if (j != k && !strcmp(f->params[j].pyname, f->sig_names[k]))
+                return;   /* it names another parameter */
+    for (size_t k = 0; k < f->npositional_only; k++)
+        f->params[k].pyname = f->sig_names[k];
 }
 
 /* ---- the prelude: declarations, then the parse statement ----------------- */
@@ -1143,6 +1175,7 @@ static bool read_format(Func *f, const char *fmt, int *args, int *ends,
     if (arg != nargs)
         return refuse(f, REFUSE_SHAPE, "more arguments than the format "
                       "\"%s\" takes", fmt);
+    name_positional_as_documented(f);
     if (kwnames && nkw != f->nparams)
         return refuse(f, REFUSE_SHAPE, "the kwlist has %zu names for %zu "
                       "format units", nkw, f->nparams);

@@ -804,6 +804,53 @@ START_TEST(test_docstring_long_paragraph)
 }
 END_TEST
 
+/* Positional-only parameters keep the names the hand-written signature
+   gave them (inspect.signature() showed those), the C variables theirs;
+   keyword parameters keep their kwlist names. */
+START_TEST(test_documented_positional_names)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "PyDoc_STRVAR(add_doc, \"add($module, a, b=None, /)\\n--\\n\\nAdd.\");\n\n"
+        "static PyObject *\nm_add(PyObject *m, PyObject *args)\n"
+        "{\n    PyObject *v, *w = NULL;\n"
+        "    if (!PyArg_ParseTuple(args, \"O|O:add\", &v, &w))\n"
+        "        return NULL;\n    return Py_NewRef(v);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"add\", m_add, METH_VARARGS, add_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "    a as v: object\n    b as w: object = NULL\n    /\n")
+                  != NULL, "%s", out);
+    free(out);
+    free(notes);
+
+    /* a signature naming more parameters than the format: C names */
+    const char *other =
+        "#include \"Python.h\"\n"
+        "PyDoc_STRVAR(add_doc, \"add($module, a, b, c, /)\\n--\\n\\nAdd.\");\n\n"
+        "static PyObject *\nm_add(PyObject *m, PyObject *args)\n"
+        "{\n    PyObject *v, *w;\n"
+        "    if (!PyArg_ParseTuple(args, \"OO:add\", &v, &w))\n"
+        "        return NULL;\n    return Py_NewRef(v);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"add\", m_add, METH_VARARGS, add_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(other, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "    v: object\n    w: object\n    /\n") != NULL,
+                  "%s", out);
+    free(out);
+    free(notes);
+}
+END_TEST
+
 /* The module's name a macro of a header beside the file gives. */
 static int read_header(void *userdata, const char *path, char **data,
                        size_t *len)
@@ -1101,6 +1148,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_called);
     tcase_add_test(tc, test_noargs_unused_macro);
     tcase_add_test(tc, test_docstring_long_paragraph);
+    tcase_add_test(tc, test_documented_positional_names);
     tcase_add_test(tc, test_module_name_in_header);
     tcase_add_test(tc, test_owner_from_blocks);
     tcase_add_test(tc, test_converter_before_include);
