@@ -674,9 +674,9 @@ static void name_positional_as_documented(Func *f)
     if (f->nsig_names != (int)f->nparams)
         return;
     for (size_t k = 0; k < f->npositional_only; k++)
-        for (size_t j = 0; j < f->nparams; j++)
-            if (j != k && !strcmp(f->params[j].pyname, f->sig_names[k]))
-                return;   /* it names another parameter */
+        for (size_t j = f->npositional_only; j < f->nparams; j++)
+            if (!strcmp(f->params[j].pyname, f->sig_names[k]))
+                return;   /* a keyword parameter's name */
     for (size_t k = 0; k < f->npositional_only; k++)
         f->params[k].pyname = f->sig_names[k];
 }

@@ -829,6 +829,26 @@ START_TEST(test_documented_positional_names)
     free(out);
     free(notes);
 
+    /* names the C variables have in another order: renamed all at once */
+    const char *shifted =
+        "#include \"Python.h\"\n"
+        "PyDoc_STRVAR(fma_doc, \"fma($module, x, y, z, /)\\n--\\n\\nFma.\");\n\n"
+        "static PyObject *\nm_fma(PyObject *m, PyObject *args)\n"
+        "{\n    PyObject *v, *w, *x;\n"
+        "    if (!PyArg_ParseTuple(args, \"OOO:fma\", &v, &w, &x))\n"
+        "        return NULL;\n    return Py_NewRef(x);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"fma\", m_fma, METH_VARARGS, fma_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(shifted, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "    x as v: object\n    y as w: object\n"
+                              "    z as x: object\n    /\n") != NULL, "%s", out);
+    free(out);
+    free(notes);
+
     /* a signature naming more parameters than the format: C names */
     const char *other =
         "#include \"Python.h\"\n"
