@@ -17,6 +17,12 @@
 # line ("PATH<TAB>why"), for conformance.py to name; it is empty when the
 # corpus is whole.  Never fails for a file it cannot have: the tier that
 # scores the corpus says it is incomplete.
+# The network is tried within bounds: a few seconds to connect, a minute
+# or two to fetch; once github.com has not answered, the other
+# repositories of the run do not try it, and CACHE/thirdparty/
+# network-failed keeps the answer for an hour, so that make check, which
+# scores the corpus several times, waits for a network that is not there
+# once at most.
 # Usage: thirdparty.sh CACHE [MANIFEST]
 #   CLINIC_THIRDPARTY_MIRRORS  local git directories (see 1.)
 #   CLINIC_THIRDPARTY_OFFLINE  set: no network (2. and 3.)
@@ -63,9 +69,14 @@ open_repo() {   # REPO COMMIT
         why="$why; network not tried (CLINIC_THIRDPARTY_OFFLINE)"
         return 1
     fi
+    if [ -n "$net_failed" ]; then
+        why="$why; network not tried: $net_failed"
+        return 1
+    fi
     g=$scratch/$slug.git
     if git init -q --bare "$g" 2>/dev/null &&
-       timeout 120 git --git-dir="$g" fetch -q --depth 1 \
+       timeout 90 git -c http.lowSpeedLimit=1000 -c http.lowSpeedTime=20 \
+           --git-dir="$g" fetch -q --depth 1 \
            "https://github.com/$1" "$2" > "$scratch/git.err" 2>&1; then
         src_git=$g
         return 0
@@ -74,7 +85,8 @@ open_repo() {   # REPO COMMIT
     t=$scratch/$slug.tree
     mkdir -p "$t"
     if command -v curl > /dev/null 2>&1 &&
-       timeout 300 curl -fsSL "https://codeload.github.com/$1/tar.gz/$2" \
+       curl -fsSL --connect-timeout 10 --max-time 120 \
+           "https://codeload.github.com/$1/tar.gz/$2" \
            -o "$scratch/$slug.tar.gz" 2> "$scratch/curl.err" &&
        tar -xzf "$scratch/$slug.tar.gz" -C "$t" --strip-components=1 \
            2> "$scratch/curl.err"; then
@@ -86,8 +98,16 @@ open_repo() {   # REPO COMMIT
     else
         why="$why; codeload: no curl"
     fi
+    net_failed="github.com did not give $1 at $(date -u +%H:%M) UTC"
+    echo "$net_failed" > "$dest/network-failed"
     return 1
 }
+
+# a failure of the network less than an hour old stands
+net_failed=
+if [ -n "$(find "$dest/network-failed" -mmin -60 2>/dev/null)" ]; then
+    net_failed="$(cat "$dest/network-failed") (retried an hour after)"
+fi
 
 files=0 have=0 opened=
 grep -v '^#' "$manifest" | grep -v '^[[:space:]]*$' > "$scratch/entries"
