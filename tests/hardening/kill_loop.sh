@@ -8,8 +8,9 @@
 # old bytes or its new ones (a file that did not exist before may still be
 # absent), never anything else; leftover temp files of the killed process
 # (".NAME.clinic-PID-XXXXXX") are counted and left in place: the next run
-# writing NAME must sweep them.  Then one normal run must finish, leave
-# exactly the new tree and no temp file.
+# writing NAME must sweep them.  Then, every file put back to its old
+# text, one normal run must finish, leave exactly the new tree and no
+# temp file.
 #
 # The files come from a CPython 3.11 tree (see common.sh); without one,
 # from our own fixtures.
@@ -127,7 +128,14 @@ while [ $i -lt "$ITER" ]; do
     fi
 done
 
-# a normal run finishes the job and leaves nothing behind
+# a normal run finishes the job and leaves nothing behind: every file
+# put back to its old text (the temp files stay), so that the run writes
+# each, and each write sweeps the temp files of that file's dead makers
+# (a temp file of a file no run writes again stays, as the man page says)
+cp -R "$work/old/." "$work/run/"
+for f in $(cd "$work/new" && find . -type f); do
+    [ -f "$work/old/$f" ] || rm -f "$work/run/$f"
+done
 if ! (cd "$work/run" && "$CLINIC" $files) > "$work/log" 2>&1; then
     echo "kill-loop: FAIL: the final run failed:"; head -n 20 "$work/log"
     fails=$((fails + 1))
