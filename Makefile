@@ -88,6 +88,12 @@ Q := @
 say = @printf '  %-7s %s\n'
 endif
 
+# The builds make runs for a test tier (the sanitizer's, the fuzzers'
+# library) compile in as many jobs as there are processors, unless make
+# was given -j already (its job server then shares them out).
+NPROC    := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+SUBMAKE_J = $(if $(findstring j,$(filter-out --%,$(MAKEFLAGS))),,-j$(NPROC))
+
 # BUILD and CLINIC_BIN let one tree hold several builds side by side
 # (make check puts its clang build in build/clang).
 BUILD    ?= build
@@ -267,7 +273,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_BIN   := build-fuzz/fuzz_clinic
 
 sanitize:
-	@$(MAKE) --no-print-directory CC=clang BUILD=build-asan CLINIC_BIN=build-asan/clinic \
+	@$(MAKE) $(SUBMAKE_J) --no-print-directory CC=clang BUILD=build-asan CLINIC_BIN=build-asan/clinic \
 	    OPT="-O1 -g" CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" all test-bins
 	@PYTHON=$(PYTHON) sh tests/hardening/sanitize.sh build-asan
 
@@ -285,7 +291,7 @@ FUZZ_LINK     = clang $(CSTD) $(WARN) -O1 -g $(DEPS_CFLAGS) $(FUZZ_INC) -Itests/
 
 ifneq ($(BUILD),build-fuzz)
 build-fuzz/libclinic.a: $(LIB_SRC) $(LIB_HDR)
-	@$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz OPT="-O1 -g" \
+	@$(MAKE) $(SUBMAKE_J) --no-print-directory CC=clang BUILD=build-fuzz OPT="-O1 -g" \
 	    CFLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" \
 	    build-fuzz/libclinic.a
 endif
@@ -331,11 +337,11 @@ fuzz: $(FUZZ_BIN) $(FUZZ_GEN_BIN)
 	    -max_len=16384 -timeout=60 \
 	    -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build-fuzz/artifacts/ \
-	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus)
+	    $(if $(FUZZ_FORK),-fork=$(NPROC) -ignore_crashes=1) build-fuzz/corpus)
 	$(if $(filter blocks,$(FUZZ_TARGETS)),./$(FUZZ_GEN_BIN) -max_len=4096 -len_control=0 -timeout=30 \
 	    -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=build-fuzz/artifacts/blocks- \
-	    $(if $(FUZZ_FORK),-fork=$(shell nproc) -ignore_crashes=1) build-fuzz/corpus-blocks)
+	    $(if $(FUZZ_FORK),-fork=$(NPROC) -ignore_crashes=1) build-fuzz/corpus-blocks)
 
 hardening: $(CLINIC_BIN)
 	@PYTHON=$(PYTHON) sh tests/hardening/run.sh "$(MAKE)" $(CLINIC_BIN)

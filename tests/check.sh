@@ -114,9 +114,11 @@ closing() {   # closing WORD: the summary, what failed, the count line
 }
 
 quick=${QUICK:-0}
-tier build-gcc $MAKE --no-print-directory CC=gcc all test-bins
+# the builds compile in as many jobs as there are processors
+jobs=-j$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+tier build-gcc $MAKE $jobs --no-print-directory CC=gcc all test-bins
 [ "$quick" = 1 ] ||
-    tier build-clang $MAKE --no-print-directory CC=clang BUILD=build/clang \
+    tier build-clang $MAKE $jobs --no-print-directory CC=clang BUILD=build/clang \
         CLINIC_BIN=build/clang/clinic all test-bins
 tier layers sh -c 'sh tests/layers.sh && sh tests/layers.sh --self-test'
 tier exports sh tests/exports.sh build

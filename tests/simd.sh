@@ -27,13 +27,15 @@ part() {   # part NAME COMMAND...: run, show its count, add it up
 }
 
 M="$MAKE --no-print-directory"
-part nosimd-build $M CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 all test-bins
+# the builds compile in as many jobs as there are processors
+B="$M -j$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)"
+part nosimd-build $B CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 all test-bins
 part nosimd-unit $M CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 unit
 part nosimd-fixtures $M CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 fixtures
 part nosimd-conformance $M CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 conformance
-part nosse2-clang-build $M CC=clang BUILD=build/nosimd-clang CFLAGS=-U__SSE2__ all test-bins
+part nosse2-clang-build $B CC=clang BUILD=build/nosimd-clang CFLAGS=-U__SSE2__ all test-bins
 part nosse2-clang-unit $M CC=clang BUILD=build/nosimd-clang CFLAGS=-U__SSE2__ unit
-part noavx2-build $M CC=gcc BUILD=build/noavx2 CLINIC_NO_AVX2=1 all test-bins
+part noavx2-build $B CC=gcc BUILD=build/noavx2 CLINIC_NO_AVX2=1 all test-bins
 part noavx2-unit $M CC=gcc BUILD=build/noavx2 CLINIC_NO_AVX2=1 unit
 part noavx2-fixtures $M CC=gcc BUILD=build/noavx2 CLINIC_NO_AVX2=1 fixtures
 echo "simd: $pass passed, $nfail failed"
