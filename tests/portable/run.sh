@@ -549,6 +549,50 @@ import os, sysconfig
 d = os.path.join(sysconfig.get_paths()["include"], "internal")
 print("-I" + d if os.path.isdir(d) else "")')
 }
+# abi3_dialect D SOURCES MODULE FUNCTIONAL: dialect D's abi3 build (in
+# $od/abi3) of SOURCES/limited/_testclinic_limited.c and
+# SOURCES/MODULE/MODULE.c, built once against $PYABI3 with gcc and clang,
+# checked to import only the stable ABI of 3.10, then on each CPython of
+# ABI3_VERSIONS: D's LimitedCAPIFunctionalTest (FUNCTIONAL PY DIR
+# --module ... --class ...) and MODULE's calls, as the oracle's.  Sets
+# abi3ran_dialect to " D:abi3:V" for each V it ran on.
+abi3_dialect() {
+    a3d=$1 a3src=$2 a3m=$3 a3test=$4
+    abi3ran_dialect=
+    echo "== dialect $a3d, abi3: Py_LIMITED_API=$LIMITED, built against CPython $ABI3_BUILD ($PYABI3)"
+    b=$od/abi3
+    for cc in gcc clang; do
+        check "$a3d abi3: _testclinic_limited builds with $cc" build "$PYABI3" \
+            "$a3src/limited/_testclinic_limited.c" "$b/$cc" _testclinic_limited .abi3.so $cc
+        check "$a3d abi3: $a3m builds with $cc" build "$PYABI3" \
+            "$a3src/$a3m/$a3m.c" "$b/$cc" $a3m .abi3.so $cc -DPy_LIMITED_API=$LIMITED
+    done
+    check "$a3d abi3: the modules import only the stable ABI of 3.10" \
+        "$STRIPPY" "$here/stable_abi.py" "$TREE/Misc/stable_abi.toml" 3.10 \
+        "$b/gcc/_testclinic_limited.abi3.so" "$b/gcc/$a3m.abi3.so"
+    for v in $ABI3_VERSIONS; do
+        py=$(python_of "$v")
+        [ -n "$py" ] || continue
+        IN=$(runner_of "$v")
+        # shellcheck disable=SC2086
+        check "$a3d abi3 on $v: $a3d's LimitedCAPIFunctionalTest" \
+            $a3test "$py" "$b/gcc" --module _testclinic_limited --class LimitedCAPIFunctionalTest
+        check "$a3d abi3 on $v: $a3m calls" calls "$py" "$b/gcc" $a3m \
+            "$od/$a3m.plan" "$b/$a3m-$v.calls"
+        check "$a3d abi3 on $v: $a3m calls as the oracle's" same_as_oracle \
+            "$od/oracle-$a3m.calls" "$b/$a3m-$v.calls"
+        abi3ran_dialect="$abi3ran_dialect $a3d:abi3:$v"
+    done
+    IN=
+}
+
+# own_functional PY DIR ARGS...: the dialect's own test_clinic.py ($DTEST)
+# on DIR's modules
+own_functional() {
+    ofpy=$1 ofdir=$2; shift 2
+    $IN env PYTHONDONTWRITEBYTECODE=1 "$ofpy" "$here/functional.py" "$DTEST" "$ofdir" "$@"
+}
+
 dran=
 for D in $ready_dialects; do
     ds=$out/d$D/src
@@ -599,33 +643,8 @@ for D in $ready_dialects; do
     done
     IN=
     if [ -n "$PYABI3" ]; then
-        echo "== dialect $D, abi3: Py_LIMITED_API=$LIMITED, built against CPython $ABI3_BUILD ($PYABI3)"
-        b=$od/abi3
-        for cc in gcc clang; do
-            check "$D abi3: _testclinic_limited builds with $cc" build "$PYABI3" \
-                "$ds/limited/_testclinic_limited.c" "$b/$cc" _testclinic_limited .abi3.so $cc
-            check "$D abi3: everything313 builds with $cc" build "$PYABI3" \
-                "$ds/everything313/everything313.c" "$b/$cc" everything313 .abi3.so $cc \
-                -DPy_LIMITED_API=$LIMITED
-        done
-        check "$D abi3: the modules import only the stable ABI of 3.10" \
-            "$STRIPPY" "$here/stable_abi.py" "$TREE/Misc/stable_abi.toml" 3.10 \
-            "$b/gcc/_testclinic_limited.abi3.so" "$b/gcc/everything313.abi3.so"
-        for v in $ABI3_VERSIONS; do
-            py=$(python_of "$v")
-            [ -n "$py" ] || continue
-            IN=$(runner_of "$v")
-            check "$D abi3 on $v: $D's LimitedCAPIFunctionalTest" \
-                $IN env PYTHONDONTWRITEBYTECODE=1 "$py" "$here/functional.py" \
-                "$DTEST" "$b/gcc" --module _testclinic_limited \
-                --class LimitedCAPIFunctionalTest
-            check "$D abi3 on $v: everything313 calls" calls "$py" "$b/gcc" everything313 \
-                "$od/everything313.plan" "$b/everything313-$v.calls"
-            check "$D abi3 on $v: everything313 calls as the oracle's" same_as_oracle \
-                "$od/oracle-everything313.calls" "$b/everything313-$v.calls"
-            dran="$dran $D:abi3:$v"
-        done
-        IN=
+        abi3_dialect "$D" "$ds" everything313 own_functional
+        dran="$dran$abi3ran_dialect"
     fi
 done
 
@@ -736,32 +755,8 @@ for N in $newer_ready; do
     done
     IN=
     if [ -n "$e315" ] && [ -n "$PYABI3" ]; then
-        echo "== dialect 3.15, abi3: Py_LIMITED_API=$LIMITED, built against CPython $ABI3_BUILD ($PYABI3)"
-        b=$od/abi3
-        for cc in gcc clang; do
-            check "3.15 abi3: _testclinic_limited (3.13.5's) builds with $cc" build "$PYABI3" \
-                "$E315/limited/_testclinic_limited.c" "$b/$cc" _testclinic_limited .abi3.so $cc
-            check "3.15 abi3: everything315 builds with $cc" build "$PYABI3" \
-                "$E315/everything315/everything315.c" "$b/$cc" everything315 .abi3.so $cc \
-                -DPy_LIMITED_API=$LIMITED
-        done
-        check "3.15 abi3: the modules import only the stable ABI of 3.10" \
-            "$STRIPPY" "$here/stable_abi.py" "$TREE/Misc/stable_abi.toml" 3.10 \
-            "$b/gcc/_testclinic_limited.abi3.so" "$b/gcc/everything315.abi3.so"
-        for v in $ABI3_VERSIONS; do
-            py=$(python_of "$v")
-            [ -n "$py" ] || continue
-            IN=$(runner_of "$v")
-            check "3.15 abi3 on $v: 3.15's LimitedCAPIFunctionalTest" \
-                newer_functional 3.15 "$py" "$b/gcc" --module _testclinic_limited \
-                --class LimitedCAPIFunctionalTest
-            check "3.15 abi3 on $v: everything315 calls" calls "$py" "$b/gcc" everything315 \
-                "$od/everything315.plan" "$b/everything315-$v.calls"
-            check "3.15 abi3 on $v: everything315 calls as the oracle's" same_as_oracle \
-                "$od/oracle-everything315.calls" "$b/everything315-$v.calls"
-            newran="$newran 3.15:abi3:$v"
-        done
-        IN=
+        abi3_dialect 3.15 "$E315" everything315 "newer_functional 3.15"
+        newran="$newran$abi3ran_dialect"
     fi
 done
 
