@@ -617,8 +617,12 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
             if (c->files[i].changed)
                 commit_add(job, c->files[i].path, c->files[i].text,
                            c->files[i].len, true);
+            else
+                io_sweep_temps(c->files[i].path, true);
         if (changed)
             commit_add(job, target, c->output, c->output_len, false);
+        else
+            io_sweep_temps(target, false);
     }
     free(old_output);
     clinic_free(c);

@@ -190,6 +190,13 @@ int io_commit_run(IoCommit *commit, IoError *err);
 int io_write_file(const char *path, const char *data, size_t len,
                   IoError *err);
 
+/* Removes path's temp files that dead makers left, as a write of path
+   does first (path resolved through symbolic links, unless routed, as
+   io_commit_add's).  A clinic killed after putting its text in place
+   but before removing the old one (held under the temp name) leaves the
+   file up to date: no later write of it would sweep. */
+void io_sweep_temps(const char *path, bool routed);
+
 /* The temp file name for target (".BASE.clinic-PID-XXXXXX", BASE cut
    and hashed when the name would pass the directory's limit): exposed
    for tests.  malloc'd. */

@@ -487,9 +487,11 @@ static bool parse_temp_maker(const char *s, long *pid, unsigned long long *start
 
 /*
  * A clinic killed between creating a temp file and renaming it leaves it
- * behind; the next run writing the same file removes those whose maker
- * is gone: no process has its number, or the one that has it started at
- * another time than the name records (the number was reused).  A live
+ * behind (or the old text under the temp name, when killed between
+ * exchanging the two and removing it); the next run over the same file,
+ * writing it or finding it up to date, removes those whose maker is gone:
+ * no process has its number, or the one that has it started at another
+ * time than the name records (the number was reused).  A live
  * maker's temp file (a concurrent clinic) is left alone, so two runs
  * never disturb each other; so is one whose name records no start, while
  * a process has its number.
@@ -538,16 +540,29 @@ static int copy_ownership(int fd, const char *target)
     return fchmod(fd, st.st_mode & 07777 & ~(mode_t)(S_ISUID | S_ISGID));
 }
 
-/* Writes e->data to a fresh temp file beside the target. */
-static int write_temp(IoCommit *commit, CommitEntry *e, IoError *err)
+/* Removes the temp files of target that dead makers left. */
+static void sweep_temps_of(const char *target)
 {
-    char *dir = io_dirname(e->target);
-    const char *base = strrchr(e->target, '/');
-    base = base ? base + 1 : e->target;
+    char *dir = io_dirname(target);
+    const char *base = strrchr(target, '/');
+    base = base ? base + 1 : target;
     char *stem = temp_stem(dir, base);
     remove_stale_temps(dir, stem);
     free(stem);
     free(dir);
+}
+
+void io_sweep_temps(const char *path, bool routed)
+{
+    char *target = routed ? xstrdup(path) : io_resolve_target(path);
+    sweep_temps_of(target);
+    free(target);
+}
+
+/* Writes e->data to a fresh temp file beside the target. */
+static int write_temp(IoCommit *commit, CommitEntry *e, IoError *err)
+{
+    sweep_temps_of(e->target);
     e->temp = io_temp_name(e->target);
 
     int fd = mkstemp(e->temp);
@@ -805,6 +820,8 @@ int io_commit_run(IoCommit *commit, IoError *err)
            check, rather than writing through it */
         e->target = e->routed ? xstrdup(e->path) : io_resolve_target(e->path);
         e->unchanged = same_as_on_disk(e);
+        if (e->unchanged)
+            sweep_temps_of(e->target);
     }
     for (size_t i = 0; i < commit->n; i++) {
         CommitEntry *e = &commit->entries[i];

@@ -229,4 +229,23 @@ else
     t_ok "stale temp files: a gone maker's and a reused number's removed, a live one's kept"
 fi
 
+# a run killed after exchanging the new text in and before removing the
+# old one (under the temp name) leaves the file up to date: a later run
+# that finds it so sweeps the temp file too
+rm -f "$d"/.x.c.clinic-*
+cp "$d/x.c" "$d/x.c.before"
+sh -c 'exit 0' & gone=$!; wait $gone
+touch "$d/.x.c.clinic-$gone-1-eeeeee"
+t_run "$d" x.c
+left=$(cd "$d" && LC_ALL=C ls -A | tr '\n' ' ')
+if [ $rc -ne 0 ]; then
+    t_bad "stale temp of an up-to-date file" "exit $rc: $(head -c 300 "$T_LOG")"
+elif ! cmp -s "$d/x.c" "$d/x.c.before"; then
+    t_bad "stale temp of an up-to-date file" "the file was written"
+elif [ "$left" != "x.c x.c.before " ]; then
+    t_bad "stale temp of an up-to-date file" "left: $left"
+else
+    t_ok "stale temp of an up-to-date file: removed by a run that writes nothing"
+fi
+
 t_end

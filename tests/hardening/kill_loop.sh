@@ -7,10 +7,12 @@
 # times (default 200).  After each kill every file must hold either its
 # old bytes or its new ones (a file that did not exist before may still be
 # absent), never anything else; leftover temp files of the killed process
-# (".NAME.clinic-PID-XXXXXX") are counted and left in place: the next run
-# writing NAME must sweep them.  Then, every file put back to its old
-# text, one normal run must finish, leave exactly the new tree and no
-# temp file.
+# (".NAME.clinic-PID-START-XXXXXX") are counted and left in place: the
+# next run over NAME must sweep them, whether it writes NAME or finds it
+# up to date (a run killed just after exchanging NAME's new text in leaves
+# the old one under the temp name).  Then one normal run over the tree as
+# the loop left it must finish, leave exactly the new tree and no temp
+# file.
 #
 # The files come from a CPython 3.11 tree (see common.sh); without one,
 # from our own fixtures.
@@ -132,10 +134,6 @@ done
 # put back to its old text (the temp files stay), so that the run writes
 # each, and each write sweeps the temp files of that file's dead makers
 # (a temp file of a file no run writes again stays, as the man page says)
-cp -R "$work/old/." "$work/run/"
-for f in $(cd "$work/new" && find . -type f); do
-    [ -f "$work/old/$f" ] || rm -f "$work/run/$f"
-done
 if ! (cd "$work/run" && "$CLINIC" $files) > "$work/log" 2>&1; then
     echo "kill-loop: FAIL: the final run failed:"; head -n 20 "$work/log"
     fails=$((fails + 1))
