@@ -92,6 +92,10 @@ const char *converter_default_repr(Clinic *c, const Converter *conv);
 const char *converter_parser_name(Clinic *c, const Converter *conv);
 const char *converter_length_name(Clinic *c, const Converter *conv);
 void converter_pre_render(Clinic *c, Converter *conv);
+/* Function.render_parameters: copies of f's parameters whose converters
+   have had pre_render() (the self converter learns its type there), made
+   at the first call and kept with f for the docstring and the code. */
+Parameter **function_render_parameters(Clinic *c, Function *f);
 void converter_render(Clinic *c, Converter *conv, Parameter *p,
                       RenderData *data);
 void converter_parse_argument(Clinic *c, Converter *conv, StrList *list);
@@ -226,6 +230,9 @@ void return_converter_err_occurred_if(Clinic *c, ReturnConverter *rc,
    clinic.py's metaclass does), unspecified, NULL, unknown, fail, warn
    and the text helpers clinic.py's converters use. */
 PyVM *converters_python(Clinic *c);
+/* Moves what the file's interpreter (if any) printed since the last
+   python block's output was taken to c->printed. */
+void converters_python_take_printed(Clinic *c);
 /* The globals a python block runs in: NULL for clinic.py's module
    globals, where its top-level names go to a dict of their own (3.11:
    exec() inside a method), else a fresh copy of libclinic's parser

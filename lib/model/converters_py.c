@@ -1221,6 +1221,17 @@ PyVM *converters_python(Clinic *c)
     return cpy_of(c)->vm;
 }
 
+void converters_python_take_printed(Clinic *c)
+{
+    ConverterPython *py = *converters_python_slot(c);
+    if (!py)
+        return;
+    size_t len;
+    const char *text = pyvm_take_output(py->vm, &len);
+    if (text && len)
+        sb_add(&c->printed, text, len);
+}
+
 PyObj *converters_python_block_globals(Clinic *c)
 {
     ConverterPython *py = cpy_of(c);

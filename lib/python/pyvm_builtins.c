@@ -475,9 +475,13 @@ static PyValue c_type(PyVM *vm, const PyArgs *a, void *data)
                        vm_type_name(vm, dict)));
     PyDict *d = vm_dict_copy(vm, (PyDict *)dict.obj);
     if (!vm_dict_find_str(d, "__module__")) {
-        PyValue *mod = vm_dict_find_str(vm->globals, "__name__");
+        /* the calling code's globals' __name__; without one (3.13's
+           blocks) CPython's class has no __module__ at all, which prints
+           as a class of builtins does */
+        PyValue *mod = vm_dict_find_str(vm_scope_now(vm)->globals,
+                                        "__name__");
         vm_dict_set_str(vm, d, "__module__",
-                        mod ? *mod : vm_make_str(vm, "__main__", 8));
+                        mod ? *mod : vm_make_str(vm, "builtins", 8));
     }
     return vm_make_class(vm, name.s, bases.items, bases.nitems, d);
 }

@@ -294,7 +294,7 @@ static void exception_str(PyVM *vm, void *ctx)
         PyValue str_fn;
         PyClass *owner;
         if (vm_lookup(cls, "__str__", &str_fn, &owner) &&
-            !!strcmp(owner->module, "builtins")) {
+            !vm_class_is_builtin(owner)) {
             *out = vm_str(vm, exc);
             return;
         }

@@ -532,7 +532,7 @@ PyValue vm_make_class(PyVM *vm, const char *name, const PyValue *bases,
                 vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                                "duplicate base class %s", cb[i]->name));
         PyClass *b = cb[i];
-        if (!strcmp(b->module, "builtins") && b->builtin != T_OBJECT &&
+        if (vm_class_is_builtin(b) && b->builtin != T_OBJECT &&
             b->builtin != T_BASE_EXCEPTION)
             vm_raise_class(vm, vm->types[T_NOT_IMPLEMENTED_ERROR],
                            arena_printf(vm->a, "clinic's Python cannot "
@@ -542,6 +542,7 @@ PyValue vm_make_class(PyVM *vm, const char *name, const PyValue *bases,
     PyValue *mod = vm_dict_find_str(dict, "__module__");
     const char *module = mod && mod->kind == PY_STR ? mod->s : "__main__";
     PyClass *cls = vm_new_class(vm, name, module, cb, nbases, dict);
+    cls->made_by_python = true;
     PyValue *qual = vm_dict_find_str(dict, "__qualname__");
     if (qual && qual->kind == PY_STR) {
         cls->qualname = qual->s;
@@ -580,12 +581,14 @@ static void class_statement(PyVM *vm, Env *env, const PyStmt *s)
         bases[i] = eval(vm, env, s->bases[i]);
     Env *body = new_env(vm, ENV_CLASS, s->scope, closure_of(env), env->globals);
     body->class_cell = arena_new_of(vm->a, PyClass *);
-    /* without __name__ in the globals, Python's class would be of
-       module "builtins"; here it stays "__main__", as the interpreter
-       takes "builtins" for its own classes */
+    /* __module__ = __name__, looked up as a class body looks up a name:
+       without __name__ in the globals (3.13's blocks), the builtins'
+       ("builtins") */
     PyValue *modname = vm_dict_find_str(env->globals, "__name__");
+    if (!modname)
+        modname = vm_dict_find_str(vm->builtins, "__name__");
     vm_dict_set_str(vm, body->vars, "__module__",
-                    modname ? *modname : vm_make_str(vm, "__main__", 8));
+                    modname ? *modname : vm_make_str(vm, "builtins", 8));
     vm_dict_set_str(vm, body->vars, "__qualname__",
                     vm_make_str(vm, s->qualname, strlen(s->qualname)));
     Env *outer_body = vm->class_body;

@@ -434,7 +434,7 @@ const char *vm_format(PyVM *vm, PyValue v, const char *spec)
     PyClass *owner;
     if (vm_is_kind(v, OBJ_INSTANCE) &&
         vm_lookup(vm_type_of(vm, v), "__format__", &fn, &owner) &&
-        strcmp(owner->module, "builtins")) {
+        !vm_class_is_builtin(owner)) {
         PyValue s = vm_make_str(vm, spec, strlen(spec));
         r = vm_call2(vm, fn, v, s);
         if (r.kind != PY_STR)

@@ -24,6 +24,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/compiler.h"
 #include "python/pyexpr_int.h"
@@ -173,8 +174,18 @@ struct PyClass {
     const PyHostOps *host;
     void *host_data;
     bool is_exception;
+    bool made_by_python;       /* a class statement's or type()'s */
     PyNativeFn construct;      /* a built-in type's constructor: int(x) */
 };
+
+/* A class of the interpreter's own (int, object, ...) or one a host made
+   as built-in: Python code cannot change it, and its special methods are
+   the interpreter's.  A class Python code made is none, whatever its
+   __module__ (3.13's blocks make classes of module "builtins"). */
+static inline bool vm_class_is_builtin(const PyClass *c)
+{
+    return !c->made_by_python && !strcmp(c->module, "builtins");
+}
 
 typedef struct PyInstance {
     PyObj ob;

@@ -404,6 +404,13 @@ static bool special_attribute(PyVM *vm, PyValue obj, const char *name,
                 *out = vm_make_str(vm, f->qualname, strlen(f->qualname));
                 return true;
             }
+            if (!strcmp(name, "__module__")) {
+                /* its globals' __name__ (None in 3.13's blocks) */
+                PyValue *mod = f->globals
+                    ? vm_dict_find_str(f->globals, "__name__") : NULL;
+                *out = mod ? *mod : py_none;
+                return true;
+            }
         }
         if (o->kind == OBJ_NATIVE && !strcmp(name, "__name__")) {
             const char *n = ((PyNative *)o)->name;
@@ -634,7 +641,7 @@ static void add_dict_names(const char **names, size_t *n, const PyDict *d)
 static const char *const *builtin_dir_of(PyVM *vm, const PyClass *c,
                                          bool *own)
 {
-    *own = !strcmp(c->module, "builtins");
+    *own = vm_class_is_builtin(c);
     for (int t = 0; *own && t < T_COUNT; t++)
         if (vm->types[t] == c)
             return vm_builtin_dir(t);
@@ -731,7 +738,7 @@ void vm_setattr(PyVM *vm, PyValue obj, const char *name, PyValue v)
 {
     PyClass *cls = vm_as_class(obj);
     if (cls) {
-        if (!strcmp(cls->module, "builtins"))
+        if (vm_class_is_builtin(cls))
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "cannot set '%s' attribute of immutable type '%s'",
                            name, cls->name));
@@ -767,7 +774,7 @@ void vm_setattr(PyVM *vm, PyValue obj, const char *name, PyValue v)
 void vm_delattr(PyVM *vm, PyValue obj, const char *name)
 {
     PyDict *d = dict_of(obj);
-    if (vm_as_class(obj) && !strcmp(vm_as_class(obj)->module, "builtins"))
+    if (vm_as_class(obj) && vm_class_is_builtin(vm_as_class(obj)))
         d = NULL;
     if (!d || !vm_dict_del(vm, d, vm_make_str(vm, name, strlen(name))))
         vm_raise_class(vm, vm->types[T_ATTRIBUTE_ERROR], arena_printf(vm->a,

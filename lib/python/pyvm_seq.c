@@ -559,7 +559,7 @@ PyValue vm_getitem(PyVM *vm, PyValue obj, PyValue key)
     }
     PyValue r;
     if (vm_call_special(vm, obj, "__getitem__", &key, 1, &r) &&
-        strcmp(vm_type_of(vm, obj)->module, "builtins"))
+        !vm_class_is_builtin(vm_type_of(vm, obj)))
         return r;
     if (vm_as_class(obj))
         vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
@@ -611,7 +611,7 @@ void vm_setitem(PyVM *vm, PyValue obj, PyValue key, PyValue value)
     }
     PyValue args[2] = { key, value }, r;
     if (vm_call_special(vm, obj, "__setitem__", args, 2, &r) &&
-        strcmp(vm_type_of(vm, obj)->module, "builtins"))
+        !vm_class_is_builtin(vm_type_of(vm, obj)))
         return;
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                    "'%s' object does not support item assignment",
@@ -653,7 +653,7 @@ void vm_delitem(PyVM *vm, PyValue obj, PyValue key)
     }
     PyValue r;
     if (vm_call_special(vm, obj, "__delitem__", &key, 1, &r) &&
-        strcmp(vm_type_of(vm, obj)->module, "builtins"))
+        !vm_class_is_builtin(vm_type_of(vm, obj)))
         return;
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                    "'%s' object doesn't support item deletion",
@@ -1048,10 +1048,12 @@ static void repr_items(PyVM *vm, ABuf *b, const PyValue *items, size_t n)
     }
 }
 
+/* A class of module builtins prints its __name__, as CPython's tp_name
+   (a nested class of a 3.13 block is <class 'D'>). */
 static const char *class_repr(PyVM *vm, const PyClass *c)
 {
     if (!strcmp(c->module, "builtins"))
-        return arena_printf(vm->a, "<class '%s'>", c->qualname);
+        return arena_printf(vm->a, "<class '%s'>", c->name);
     return arena_printf(vm->a, "<class '%s.%s'>", c->module, c->qualname);
 }
 
@@ -1059,7 +1061,7 @@ static const char *default_repr(PyVM *vm, PyValue v)
 {
     PyClass *c = vm_type_of(vm, v);
     if (!strcmp(c->module, "builtins"))
-        return arena_printf(vm->a, "<%s object at %p>", c->qualname,
+        return arena_printf(vm->a, "<%s object at %p>", c->name,
                             (void *)v.obj);
     return arena_printf(vm->a, "<%s.%s object at %p>", c->module, c->qualname,
                         (void *)v.obj);
@@ -1219,7 +1221,7 @@ static void object_repr(PyVM *vm, ABuf *b, PyValue v)
         /* a built-in class's own (object's) is below; a host's class
            may print as a built-in one and have its own */
         if (vm_lookup(o->type, "__repr__", &fn, &owner) &&
-            (strcmp(owner->module, "builtins") || owner->host)) {
+            (!vm_class_is_builtin(owner) || owner->host)) {
             r = vm_call1(vm, fn, v);
             ab_adds(b, checked_str(vm, r, "__repr__"));
             return;
@@ -1291,7 +1293,7 @@ const char *vm_str(PyVM *vm, PyValue v)
         PyClass *owner;
         PyClass *type = v.obj->type;
         if (vm_lookup(type, "__str__", &fn, &owner) &&
-            strcmp(owner->module, "builtins"))
+            !vm_class_is_builtin(owner))
             return checked_str(vm, vm_call1(vm, fn, v), "__str__");
         if (type->is_exception) {
             PyValue args = ((PyInstance *)v.obj)->args;
