@@ -35,7 +35,7 @@ typedef struct Binding {
 
 bool cpy_given(PyValue v)
 {
-    return v.kind != PY_UNSPECIFIED;
+    return pyvm_given(v);
 }
 
 const char *cpy_need_str(ConverterPython *py, PyValue v, const char *what)

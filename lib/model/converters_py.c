@@ -1168,6 +1168,9 @@ ConverterPython *cpy_of(Clinic *c)
                       null_name ? null_name : "Null",
                       c->dialect->null_module ? c->dialect->null_module
                                               : "__main__");
+    const char *sentinels = DIALECT_INHERITED(c->dialect, sentinels_module);
+    if (sentinels)
+        pyvm_sentinels_enum(py->vm, sentinels);
     c->before_scratch_reset = forget_scratch_hosts;
     py->row_class = arena_array_of(a, PyObj *, converter_nrows);
     py->return_row_class = arena_array_of(a, PyObj *, return_nrows);

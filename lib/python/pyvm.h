@@ -244,9 +244,25 @@ PyValue pyvm_native(PyVM *vm, const char *name, PyNativeFn fn, void *data,
 /* The native behind v (and its data), or NULL when v is not one. */
 PyNativeFn pyvm_native_fn(PyValue v, void **data);
 
+/* unspecified and unknown become the two members of an enum.Enum
+   Sentinels of the given module, as libclinic has them from 3.13 on:
+   repr <Unspecified>, str Sentinels.unspecified, .name and .value,
+   Sentinels.unknown, Sentinels('unknown').  Before, they are of classes
+   Unspecified and Unknown of their own. */
+void pyvm_sentinels_enum(PyVM *vm, const char *module);
+
+/* What pyvm_bind leaves for an optional argument not given: a
+   PY_UNSPECIFIED apart from clinic's `unspecified` (its b set), so that
+   a call given `unspecified` (getattr(x, 'n', unspecified)) has it. */
+extern const PyValue pyvm_absent;
+static inline bool pyvm_given(PyValue v)
+{
+    return !(v.kind == PY_UNSPECIFIED && v.b);
+}
+
 /* Binds a native's arguments as a def with this signature would, raising
    TypeError as Python does.  spec lists the parameter names: "name"
-   required, "name=" optional (left as PY_UNSPECIFIED when not given),
+   required, "name=" optional (left as pyvm_absent when not given),
    "*" starts the keyword-only ones, "**" at the end collects unknown
    keywords into *kwargs (a dict; NULL to refuse them).  Example:
    "self in_parser= * by_reference=".  out gets one value per name. */

@@ -154,7 +154,7 @@ extern const NativeDef vm_str_methods[], vm_bytes_methods[];  /* pyvm_str.c */
 #define SELF (a->args[0])
 static inline bool vm_given(PyValue v)
 {
-    return v.kind != PY_UNSPECIFIED;
+    return pyvm_given(v);
 }
 
 struct PyClass {
@@ -175,6 +175,7 @@ struct PyClass {
     void *host_data;
     bool is_exception;
     bool made_by_python;       /* a class statement's or type()'s */
+    bool is_enum;              /* an enum.Enum class: <enum 'Name'> */
     PyNativeFn construct;      /* a built-in type's constructor: int(x) */
 };
 
@@ -182,6 +183,19 @@ struct PyClass {
    as built-in: Python code cannot change it, and its special methods are
    the interpreter's.  A class Python code made is none, whatever its
    __module__ (3.13's blocks make classes of module "builtins"). */
+/* clinic's unspecified or unknown (not an opaque value) */
+static inline bool vm_is_sentinel(PyValue v)
+{
+    return v.kind == PY_UNSPECIFIED || (v.kind == PY_UNKNOWN && !v.type_name);
+}
+
+/* The member name of a sentinel whose class is an enum (3.13's
+   libclinic.utils.Sentinels), else NULL. */
+const char *vm_sentinel_member(PyVM *vm, PyValue v);
+/* The members of an enum class that is Sentinels, in definition order
+   (a tuple), or false for any other object. */
+bool vm_enum_members(PyVM *vm, PyValue cls, PyValue *members);
+
 static inline bool vm_class_is_builtin(const PyClass *c)
 {
     return !c->made_by_python && !strcmp(c->module, "builtins");

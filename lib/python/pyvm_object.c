@@ -365,6 +365,12 @@ static bool special_attribute(PyVM *vm, PyValue obj, const char *name,
         *out = vm_obj(vm_type_of(vm, obj));
         return true;
     }
+    const char *member = vm_sentinel_member(vm, obj);
+    if (member && (!strcmp(name, "name") || !strcmp(name, "value") ||
+                   !strcmp(name, "_name_") || !strcmp(name, "_value_"))) {
+        *out = vm_make_str(vm, member, strlen(member));
+        return true;
+    }
     if (obj.kind == PY_OBJECT) {
         PyObj *o = obj.obj;
         if (o->kind == OBJ_CLASS) {
@@ -379,6 +385,17 @@ static bool special_attribute(PyVM *vm, PyValue obj, const char *name,
             }
             if (!strcmp(name, "__module__")) {
                 *out = vm_make_str(vm, c->module, strlen(c->module));
+                return true;
+            }
+            PyValue members;
+            if (!strcmp(name, "__members__") &&
+                vm_enum_members(vm, obj, &members)) {
+                PyDict *d = vm_dict_new(vm);
+                for (size_t i = 0; i < members.nitems; i++) {
+                    const char *m = vm_sentinel_member(vm, members.items[i]);
+                    vm_dict_set_str(vm, d, m, members.items[i]);
+                }
+                *out = vm_obj(d);
                 return true;
             }
             if (!strcmp(name, "__bases__")) {
@@ -889,6 +906,65 @@ void vm_bootstrap(PyVM *vm)
     vm->types[T_BOOL]->pyt_bit = PYT_BOOL;
     vm->types[T_NONETYPE]->pyt_bit = PYT_NONETYPE;
     vm->types[T_OBJECT]->pyt_bit = PYT_OBJECT;
+}
+
+/* ---- libclinic's Sentinels enum --------------------------------------- */
+
+const char *vm_sentinel_member(PyVM *vm, PyValue v)
+{
+    if (!vm_is_sentinel(v) || !vm->types[T_UNSPECIFIED]->is_enum)
+        return NULL;
+    return v.kind == PY_UNSPECIFIED ? "unspecified" : "unknown";
+}
+
+bool vm_enum_members(PyVM *vm, PyValue cls, PyValue *members)
+{
+    PyClass *c = vm_as_class(cls);
+    if (!c || !c->is_enum || c != vm->types[T_UNSPECIFIED])
+        return false;
+    PyValue both[2] = { py_unspecified, py_unknown };
+    *members = vm_make_tuple(vm, both, 2);
+    return true;
+}
+
+/* Sentinels(value): the member whose value it is, as Enum's lookup */
+static PyValue sentinels_construct(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)data;
+    PyValue v[1];
+    pyvm_bind(vm, a, "Sentinels", "value", v, NULL);
+    if (v[0].kind == PY_STR && !strcmp(v[0].s, "unspecified"))
+        return py_unspecified;
+    if (v[0].kind == PY_STR && !strcmp(v[0].s, "unknown"))
+        return py_unknown;
+    if (vm_is_sentinel(v[0]))
+        return v[0];
+    vm_raise_class(vm, vm->types[T_VALUE_ERROR], arena_printf(vm->a,
+                   "%s is not a valid Sentinels", vm_repr(vm, v[0])));
+}
+
+void pyvm_sentinels_enum(PyVM *vm, const char *module)
+{
+    PyClass *meta = vm_new_class(vm, "EnumType", "enum",
+                                 &vm->types[T_TYPE], 1, NULL);
+    PyClass *enum_class = vm_new_class(vm, "Enum", "enum", NULL, 0, NULL);
+    enum_class->is_enum = true;
+    enum_class->ob.type = meta;
+    PyClass *s = vm->types[T_UNSPECIFIED];
+    s->name = s->qualname = "Sentinels";
+    s->module = module;
+    s->is_enum = true;
+    s->ob.type = meta;
+    s->bases[0] = enum_class;
+    s->mro = arena_array_of(vm->a, PyClass *, 3);
+    s->mro[0] = s;
+    s->mro[1] = enum_class;
+    s->mro[2] = vm->types[T_OBJECT];
+    s->nmro = 3;
+    s->construct = sentinels_construct;
+    vm_dict_set_static(vm, s->dict, "unspecified", py_unspecified);
+    vm_dict_set_static(vm, s->dict, "unknown", py_unknown);
+    vm->types[T_UNKNOWN] = s;
 }
 
 /* ---- public wrappers for hosts ----------------------------------------- */

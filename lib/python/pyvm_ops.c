@@ -1162,9 +1162,16 @@ int64_t vm_hash(PyVM *vm, PyValue v)
         return hash_tuple(vm, v.items, v.nitems);
     case PY_NONE: return 0x1a2b3c4d;
     case PY_NULL: return 0x2b3c4d5e;
-    case PY_UNSPECIFIED: return 0x3c4d5e6f;
-    case PY_UNKNOWN: return v.type_name ? (int64_t)vm_str_hash(v.s, v.len)
-                                        : 0x4d5e6f70;
+    case PY_UNSPECIFIED:
+    case PY_UNKNOWN: {
+        /* an Enum member's is its name's */
+        const char *member = vm_sentinel_member(vm, v);
+        if (member)
+            return (int64_t)vm_str_hash(member, strlen(member));
+        if (v.kind == PY_UNSPECIFIED)
+            return 0x3c4d5e6f;
+        return v.type_name ? (int64_t)vm_str_hash(v.s, v.len) : 0x4d5e6f70;
+    }
     case PY_TYPE: return (int64_t)v.types * 2654435761u;
     case PY_SET:
         unhashable(vm, v);

@@ -561,6 +561,14 @@ PyValue vm_getitem(PyVM *vm, PyValue obj, PyValue key)
     if (vm_call_special(vm, obj, "__getitem__", &key, 1, &r) &&
         !vm_class_is_builtin(vm_type_of(vm, obj)))
         return r;
+    PyValue members;
+    if (vm_enum_members(vm, obj, &members)) {   /* Enum['name'] */
+        for (size_t i = 0; i < members.nitems; i++)
+            if (key.kind == PY_STR &&
+                !strcmp(key.s, vm_sentinel_member(vm, members.items[i])))
+                return members.items[i];
+        vm_throw(vm, vm_new_exception(vm, vm->types[T_KEY_ERROR], &key, 1));
+    }
     if (vm_as_class(obj))
         vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                        "type '%s' is not subscriptable", vm_as_class(obj)->name));
@@ -710,6 +718,9 @@ int64_t vm_len(PyVM *vm, PyValue v)
     default:
         break;
     }
+    PyValue members;
+    if (vm_enum_members(vm, v, &members))
+        return (int64_t)members.nitems;
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                    "object of type '%s' has no len()", vm_type_name(vm, v)));
 }
@@ -888,6 +899,9 @@ PyValue vm_iter(PyVM *vm, PyValue v)
     default:
         break;
     }
+    PyValue members;
+    if (vm_enum_members(vm, v, &members))
+        return new_iter(vm, members, 0);
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                    "'%s' object is not iterable", vm_type_name(vm, v)));
 }
@@ -1052,6 +1066,8 @@ static void repr_items(PyVM *vm, ABuf *b, const PyValue *items, size_t n)
    (a nested class of a 3.13 block is <class 'D'>). */
 static const char *class_repr(PyVM *vm, const PyClass *c)
 {
+    if (c->is_enum)
+        return arena_printf(vm->a, "<enum '%s'>", c->name);
     if (!strcmp(c->module, "builtins"))
         return arena_printf(vm->a, "<class '%s'>", c->name);
     return arena_printf(vm->a, "<class '%s.%s'>", c->module, c->qualname);
@@ -1288,6 +1304,9 @@ const char *vm_str(PyVM *vm, PyValue v)
 {
     if (v.kind == PY_STR)
         return v.s;
+    const char *member = vm_sentinel_member(vm, v);
+    if (member)   /* Enum.__str__ */
+        return arena_printf(vm->a, "Sentinels.%s", member);
     if (vm_is_kind(v, OBJ_INSTANCE)) {
         PyValue fn;
         PyClass *owner;
