@@ -162,6 +162,9 @@ void converter_add_include(Clinic *c, Converter *conv, const char *filename,
                            const char *reason);
 void include_list_add(Arena *a, IncludeList *l, const char *filename,
                       const char *reason, const char *condition);
+/* CConverter.get_includes(): add_include's list, or what a python
+   block's override returns (its items' filename, reason, condition). */
+const IncludeList *converter_get_includes(Clinic *c, Converter *conv);
 
 /* `clinic --converters`: the reference's listing, from the table, as the
    dialect lists it. */

@@ -102,6 +102,7 @@ struct ConverterPython {
     PyObj **return_row_class;   /* return_rows' classes */
     PyObj *cls_function, *cls_parameter, *cls_class, *cls_module;
     PyObj *cls_renderdata, *cls_landmine;
+    PyObj *cls_include;         /* libclinic.codegen.Include, made on use */
     PyObj *landmine;
     HostEntry *hosts;           /* open addressing, a power of two */
     size_t nhosts, caphosts;
