@@ -242,6 +242,10 @@ void converters_python_take_printed(Clinic *c);
    namespace, where they go too and where the functions it defines look
    them up (3.13: exec(input, namespace)). */
 PyObj *converters_python_block_globals(Clinic *c);
+/* The dict a 3.11 block's top-level names go to: the locals of
+   clinic.py's PythonParser.parse, which has self, block and s (stand-ins
+   here) before the block runs. */
+PyObj *converters_python_block_locals(Clinic *c);
 /* Which namespace eval() sees: the one clinic.py evaluates converter
    arguments in (eval_ast_expr: clinic.py's module in 3.11, libclinic's
    parser namespace, the python blocks', from 3.13 on), or, for

@@ -1241,6 +1241,21 @@ PyObj *converters_python_block_globals(Clinic *c)
     return py->flavour->module_globals ? NULL : pyvm_globals_copy(py->vm);
 }
 
+PyObj *converters_python_block_locals(Clinic *c)
+{
+    PyVM *vm = cpy_of(c)->vm;
+    PyObj *locals = pyvm_dict_new(vm);
+    static const char *const parse_locals[][2] = {
+        { "self", "PythonParser" }, { "block", "Block" }, { "s", "StringIO" },
+    };
+    for (size_t i = 0; i < 3; i++)
+        pyvm_dict_set_static(vm, locals, parse_locals[i][0],
+                             pyvm_stand_in(vm, parse_locals[i][1],
+                                           arena_printf(c->file_arena, "<%s>",
+                                                        parse_locals[i][0])));
+    return locals;
+}
+
 int converters_python_line(const Clinic *c)
 {
     ConverterPython *py = *converters_python_slot(c);

@@ -200,9 +200,18 @@ extern const char *const cpy_clinic_strings[CPY_CLINIC_NSTRINGS][2];
    have such a name yet; that and state_parameter's locals in a new
    dict.  Both are eval()'s locals: looked up before the globals, which
    they do not shadow, but not seen by a comprehension or lambda inside
-   the expression (in clinic.py they are globals there, for 3.11's
-   converter arguments and for defaults). */
+   the expression.  3.11's globals hold the module's names already
+   (cpy_install_namespace), as clinic.py's do; 3.13's defaults see them
+   as locals only (in clinic.py, dsl_parser's own globals). */
 void cpy_install_module_names(ConverterPython *py, PyObj *dict);
+/* clinic.py 3.11's module globals, by name in the module's order; and
+   the value of one a python block's globals lack: *out, or (*lazy not
+   SIZE_MAX) what cpy_make_module_name(lazy) makes when it is read;
+   false for a name it does not know. */
+const char *const *cpy_module_order(size_t *n);
+bool cpy_module_name_value(ConverterPython *py, const char *name,
+                           size_t *lazy, PyValue *out);
+PyValue cpy_make_module_name(PyVM *vm, size_t lazy);
 PyObj *cpy_state_parameter_locals(ConverterPython *py);
 /* Whether a namespace eval() sees may have name: false only where it
    has not (a named constant of C's: NameError), so that clinic can tell

@@ -6,6 +6,7 @@
  * ...), add_c_converter and its relatives, and clinic.py's constants.
  */
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "model/converters_py_int.h"
@@ -362,6 +363,8 @@ enum {
     LAZY_PREFIXED_ARGS, LAZY_C_KEYWORDS, LAZY_TYPE_CHECKS,
     LAZY_ROWS   /* then the converter rows, then the return rows */
 };
+/* 3.11's module names (cpy_make_module_name) are from here on */
+#define LAZY_MODULE_NAMES ((size_t)1 << 24)
 
 static PyValue make_type_checks(PyVM *vm)
 {
@@ -379,6 +382,8 @@ static PyValue make_namespace_value(PyVM *vm, size_t which)
 {
     static const char *const prefixed_args[] = { "args", NULL };
     ConverterPython *py = cpy_of_vm(vm);
+    if (which >= LAZY_MODULE_NAMES)
+        return cpy_make_module_name(vm, which - LAZY_MODULE_NAMES);
     switch (which) {
     case LAZY_PREFIXED_ARGS: return pyvm_str_set(vm, prefixed_args);
     case LAZY_C_KEYWORDS: return pyvm_str_set(vm, text_c_keywords);
@@ -426,6 +431,78 @@ static PyDictLayout *namespace_layout(const Dialect *d, bool module_globals)
             return &l->layout;
     }
     return NULL;
+}
+
+/* clinic.py 3.11's module globals: every name of the module (the ones
+   made above, and its imports, classes and functions, made when read),
+   in its order, as globals() and dir() in a block show them.  Which
+   entry of e goes where is the same for every file of a dialect: found
+   once per thread. */
+typedef struct ModuleOrder {
+    const Dialect *dialect;
+    size_t n;
+    short from[512];    /* >= 0: e's entry; -1 - i: module_order[i] */
+} ModuleOrder;
+static _Thread_local ModuleOrder module_orders[4];
+
+static Entries *in_module_order(ConverterPython *py, PyObj *g, Entries *e)
+{
+    size_t norder;
+    const char *const *order = cpy_module_order(&norder);
+    ModuleOrder *mo = NULL;
+    for (size_t i = 0; i < sizeof module_orders / sizeof *module_orders; i++)
+        if (!module_orders[i].dialect ||
+            module_orders[i].dialect == py->c->dialect) {
+            mo = &module_orders[i];
+            break;
+        }
+    if (mo && mo->dialect == NULL && norder + e->n <= 512) {
+        bool *used = xcalloc(e->n + 1, sizeof *used);
+        mo->n = 0;
+        for (size_t i = 0; i < norder; i++) {
+            if (!strcmp(order[i], "__name__"))   /* the interpreter's own */
+                continue;
+            short from = -1;
+            for (size_t k = 0; k < e->n && from < 0; k++)
+                if (!used[k] && !strcmp(e->names[k], order[i]))
+                    from = (short)k;
+            if (from >= 0)
+                used[from] = true;
+            mo->from[mo->n++] = from >= 0 ? from : (short)(-1 - (int)i);
+        }
+        for (size_t k = 0; k < e->n; k++)   /* any the module lacks: last */
+            if (!used[k])
+                mo->from[mo->n++] = (short)k;
+        free(used);
+        mo->dialect = py->c->dialect;
+    }
+    if (!mo || mo->dialect != py->c->dialect)
+        return e;   /* more dialects than kept: the entries as made */
+    const char **names = xmalloc((mo->n + 1) * sizeof *names);
+    PyValue *values = xmalloc((mo->n + 1) * sizeof *values);
+    size_t n = 0;
+    for (size_t i = 0; i < mo->n; i++) {
+        short from = mo->from[i];
+        if (from >= 0) {
+            names[n] = e->names[from];
+            values[n++] = e->values[from];
+        } else {
+            size_t lazy;
+            if (!cpy_module_name_value(py, order[-1 - from], &lazy,
+                                       &values[n]))
+                continue;
+            if (lazy != SIZE_MAX)
+                values[n] = pyvm_lazy_value(py->vm, g, make_namespace_value,
+                                            LAZY_MODULE_NAMES + lazy);
+            names[n++] = order[-1 - from];
+        }
+    }
+    free(e->names);
+    free(e->values);
+    e->names = names;
+    e->values = values;
+    e->n = n;
+    return e;
 }
 
 void cpy_install_namespace(ConverterPython *py)
@@ -505,6 +582,8 @@ void cpy_install_namespace(ConverterPython *py)
         for (size_t i = 0; i < 6; i++)
             put(e, hosts[i], pyvm_obj(made[i]));
     }
+    if (fl->module_globals)
+        e = in_module_order(py, g, e);
     PyDictLayout *layout = namespace_layout(py->c->dialect, fl->module_globals);
     if (layout)
         pyvm_dict_fill_static(vm, g, layout, e->names, e->values, e->n);

@@ -44,8 +44,8 @@ void pyblock_parse_block(Clinic *c, Block *block)
        standard output goes, not into this block's output */
     converters_python_take_printed(c);
     PyObj *globals = converters_python_block_globals(c);
-    if (!pyvm_exec(vm, prog, globals, globals ? globals
-                                                : pyvm_dict_new(vm))) {
+    if (!pyvm_exec(vm, prog, globals,
+                   globals ? globals : converters_python_block_locals(c))) {
         /* the block's own output, like clinic.py's, is dropped */
         pyvm_take_output(vm, NULL);
         const PyError *e = pyvm_error(vm);

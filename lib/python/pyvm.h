@@ -179,8 +179,8 @@ PyValue pyvm_lazy_value(PyVM *vm, PyObj *dict, PyLazyFn make, size_t which);
    caller's, per thread) once made, and copied instead of hashing and
    probing every name again.  The dict must hold the same entries every
    time it is filled (it is checked by their number). */
-#define PYVM_LAYOUT_MAX 160
-#define PYVM_LAYOUT_INDEX 256
+#define PYVM_LAYOUT_MAX 256
+#define PYVM_LAYOUT_INDEX 512
 typedef struct PyDictLayout {
     bool made;
     size_t len, cap, index_size;
