@@ -73,6 +73,12 @@ typedef struct PyFlavour {
        instance (3.15; before, only BaseUnsignedIntConverter's class
        attribute, False) */
     bool bitwise_instance_attr;
+    /* Where eval(default) runs (3.13 on: DSLParser.parse_parameter, in
+       libclinic.dsl_parser): that module's globals and the method's
+       locals, NULL-terminated (NULL: 3.11's, clinic.py's module and
+       state_parameter's locals). */
+    const char *const *default_globals;
+    const char *const *default_locals;
 } PyFlavour;
 
 /* clinic.py 3.11's and 3.13's (converters_pyns.c), from the tables of
@@ -112,6 +118,7 @@ struct ConverterPython {
        first needed: the rest of clinic.py's module (3.11's arguments),
        and that with DSLParser.state_parameter's locals (defaults) */
     PyObj *module_names, *state_parameter_names;
+    PyObj *default_globals, *default_locals;   /* 3.13 on, made on use */
     PyObj *module_class;        /* the class of their modules */
     /* Making a return converter for an annotation: a ValueError escaping
        it is caught (value_error set), as clinic.py's DSL catches it. */
@@ -213,6 +220,12 @@ bool cpy_module_name_value(ConverterPython *py, const char *name,
                            size_t *lazy, PyValue *out);
 PyValue cpy_make_module_name(PyVM *vm, size_t lazy);
 PyObj *cpy_state_parameter_locals(ConverterPython *py);
+/* The flavour's default_globals and default_locals as dicts: what the
+   python blocks' namespace has by that name (unspecified, NoneType,
+   self_converter, ...), modules, NULL and unknown, stand-ins for the
+   rest. */
+PyObj *cpy_default_globals(ConverterPython *py);
+PyObj *cpy_default_locals(ConverterPython *py);
 /* Whether a namespace eval() sees may have name: false only where it
    has not (a named constant of C's: NameError), so that clinic can tell
    without making the file's interpreter. */

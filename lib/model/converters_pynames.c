@@ -550,6 +550,50 @@ PyObj *cpy_state_parameter_locals(ConverterPython *py)
     return locals;
 }
 
+/* ---- libclinic's dsl_parser, where 3.13 on evaluates defaults ---------- */
+
+static const char *const dsl_parser_modules[] = {
+    "ast", "enum", "inspect", "pprint", "re", "shlex", "sys", "libclinic",
+};
+
+PyObj *cpy_default_globals(ConverterPython *py)
+{
+    PyVM *vm = py->vm;
+    PyObj *g = pyvm_dict_new(vm);
+    Arena *a = py->c->file_arena;
+    for (const char *const *n = py->flavour->default_globals; *n; n++) {
+        PyValue v;
+        if (!strcmp(*n, "__name__"))
+            v = pyvm_str(vm, "libclinic.dsl_parser");
+        else if (!strcmp(*n, "__package__"))
+            v = pyvm_str(vm, "libclinic");
+        else if (!strcmp(*n, "__doc__"))
+            v = py_none;
+        else if (!strcmp(*n, "NULL"))
+            v = py_null;
+        else if (!strcmp(*n, "unknown"))
+            v = py_unknown;
+        else if (!strcmp(*n, "__builtins__"))
+            v = pyvm_obj(pyvm_builtins(vm));
+        else if (INDEX_IN(dsl_parser_modules, *n) >= 0)
+            v = module_value(py, *n);
+        else if (!pyvm_dict_get(vm, pyvm_globals(vm), *n, &v))
+            v = pyvm_stand_in(vm, "object", arena_printf(a, "<%s>", *n));
+        pyvm_dict_set_static(vm, g, *n, v);
+    }
+    return g;
+}
+
+PyObj *cpy_default_locals(ConverterPython *py)
+{
+    PyVM *vm = py->vm;
+    PyObj *locals = pyvm_dict_new(vm);
+    for (const char *const *n = py->flavour->default_locals; *n; n++)
+        pyvm_dict_set_static(vm, locals, *n, pyvm_stand_in(vm, "object",
+                             arena_printf(py->c->file_arena, "<%s>", *n)));
+    return locals;
+}
+
 /* ---- which names may be there ------------------------------------------- */
 
 static bool listed(const char *const *list, size_t n, const char *name)
@@ -564,6 +608,24 @@ static bool listed(const char *const *list, size_t n, const char *name)
 bool cpy_namespace_may_have(const Clinic *c, bool state_parameter,
                             const char *name)
 {
+    const PyFlavour *fl = cpy_flavour_of(c->dialect);
+    if (state_parameter && fl->default_globals) {
+        /* libclinic.dsl_parser's globals, parse_parameter's locals and
+           the builtins */
+        for (const char *const *n = fl->default_globals; *n; n++)
+            if (!strcmp(*n, name))
+                return true;
+        for (const char *const *n = fl->default_locals; *n; n++)
+            if (!strcmp(*n, name))
+                return true;
+        return LISTED(builtin_classes, name) || LISTED(builtins, name) ||
+               !strcmp(name, "object") || !strcmp(name, "int") ||
+               !strcmp(name, "str") || !strcmp(name, "bytes") ||
+               !strcmp(name, "bytearray") || !strcmp(name, "float") ||
+               !strcmp(name, "complex") || !strcmp(name, "bool") ||
+               !strcmp(name, "Ellipsis") || !strcmp(name, "NotImplemented") ||
+               !strcmp(name, "__debug__");
+    }
     /* every namespace's names are among clinic.py's module's (its own,
        its imports, the builtins), the classes of the converters and the
        functions of python blocks' flavours */
@@ -594,7 +656,6 @@ bool cpy_namespace_may_have(const Clinic *c, bool state_parameter,
     for (size_t i = 0; i < return_nrows; i++)
         if (!strcmp(return_rows[i].cls.class_name, name))
             return true;
-    const PyFlavour *fl = cpy_flavour_of(c->dialect);
     for (size_t i = 0; i < fl->nfunctions; i++)
         if (!strcmp(fl->functions[i].name, name))
             return true;

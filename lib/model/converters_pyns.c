@@ -594,6 +594,60 @@ void cpy_install_namespace(ConverterPython *py)
     free(e->values);
 }
 
+/* libclinic.dsl_parser's globals and DSLParser.parse_parameter's locals
+   where it evaluates a default (eval(default), eval(code) from 3.14),
+   in order */
+static const char *const dsl_parser_globals_3_13[] = {
+    "__name__", "__doc__", "__package__", "__loader__", "__spec__",
+    "__file__", "__cached__", "__builtins__", "__annotations__",
+    "annotations", "ast", "enum", "inspect", "pprint", "re", "shlex", "sys",
+    "Callable", "FunctionType", "NoneType", "TYPE_CHECKING", "Any",
+    "NamedTuple", "libclinic", "ClinicError", "VersionTuple", "fail", "warn",
+    "unspecified", "unknown", NULL, "Module", "Class", "Function",
+    "Parameter", "FunctionKind", "CALLABLE", "STATIC_METHOD", "CLASS_METHOD",
+    "METHOD_INIT", "METHOD_NEW", "GETTER", "SETTER", "converters",
+    "legacy_converters", "self_converter", "defining_class_converter",
+    "correct_name_for_self", "CReturnConverter", "return_converters",
+    "int_return_converter", "create_parser_namespace",
+    "unsupported_special_methods", "StateKeeper", "ConverterArgs",
+    "ParamState", "FunctionNames", "eval_ast_expr", "IndentStack",
+    "DSLParser", NULL,
+};
+static const char *const dsl_parser_globals_3_14[] = {
+    "__name__", "__doc__", "__package__", "__loader__", "__spec__",
+    "__file__", "__cached__", "__builtins__", "__annotations__",
+    "annotations", "ast", "enum", "inspect", "pprint", "re", "shlex", "sys",
+    "Callable", "FunctionType", "TYPE_CHECKING", "Any", "NamedTuple",
+    "libclinic", "ClinicError", "VersionTuple", "fail", "warn", "unspecified",
+    "unknown", NULL, "Module", "Class", "Function", "Parameter",
+    "FunctionKind", "CALLABLE", "STATIC_METHOD", "CLASS_METHOD",
+    "METHOD_INIT", "METHOD_NEW", "ACCESSORS", "SETTERS", "converters",
+    "legacy_converters", "self_converter", "defining_class_converter",
+    "correct_name_for_self", "CReturnConverter", "return_converters",
+    "int_return_converter", "create_parser_namespace",
+    "unsupported_special_methods", "StateKeeper", "ConverterArgs",
+    "ParamState", "FunctionNames", "eval_ast_expr", "IndentStack",
+    "DSLParser", NULL,
+};
+static const char *const parse_parameter_locals_3_13[] = {
+    "self", "line", "c_name", "name", "have_as_token", "trailing", "base",
+    "equals", "default", "module", "ast_input", "function", "function_args",
+    "is_vararg", "parameter", "parameter_name", "legacy", "kwargs", "bad",
+    NULL,
+};
+static const char *const parse_parameter_locals_3_14[] = {
+    "self", "line", "c_name", "m", "ast_input", "module", "function",
+    "function_args", "is_vararg", "parameter", "parameter_name", "name",
+    "legacy", "kwargs", "has_c_default", "expr", "default", "bad", "code",
+    NULL,
+};
+static const char *const parse_parameter_locals_3_15[] = {
+    "self", "line", "c_name", "m", "ast_input", "module", "function",
+    "function_args", "is_vararg", "is_var_keyword", "parameter",
+    "parameter_name", "name", "legacy", "kwargs", "has_c_default", "expr",
+    "default", "bad", "code", NULL,
+};
+
 #define COUNT(t) (sizeof (t) / sizeof (t)[0])
 
 const PyFlavour cpy_flavour_3_11 = {
@@ -604,6 +658,7 @@ const PyFlavour cpy_flavour_3_11 = {
     "__main__",   /* clinic.py runs as a script */
     "__main__", "__main__",
     true, false, true, false, false, false, false,
+    NULL, NULL,
 };
 
 /* libclinic's parser namespace holds no functions or constants. */
@@ -613,6 +668,7 @@ const PyFlavour cpy_flavour_3_13 = {
     NULL, 0, NULL, 0,
     "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
     false, true, false, true, false, false, false,
+    dsl_parser_globals_3_13, parse_parameter_locals_3_13,
 };
 
 /* 3.14's: the converter computes its C default (c_init_default, the
@@ -623,6 +679,7 @@ const PyFlavour cpy_flavour_3_14 = {
     NULL, 0, NULL, 0,
     "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
     false, true, false, true, true, true, false,
+    dsl_parser_globals_3_14, parse_parameter_locals_3_14,
 };
 
 /* 3.15's: the unsigned converters keep bitwise in the instance. */
@@ -632,6 +689,7 @@ const PyFlavour cpy_flavour_3_15 = {
     NULL, 0, NULL, 0,
     "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
     false, true, false, true, true, true, true,
+    dsl_parser_globals_3_14, parse_parameter_locals_3_15,
 };
 
 const PyFlavour *cpy_flavour_of(const Dialect *d)
