@@ -1033,6 +1033,7 @@ PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row)
             pyvm_dict_set_static(py->vm, dict, class_fields[k].name,
                           get_field(py, &class_fields[k], &own));
     cpy_add_methods(py, dict, row, base);
+    cpy_add_class_annotations(py, dict, row->cls.class_name);
     py->row_class[i] = pyvm_class_new(py->vm, row->cls.class_name,
                                       base ? py->flavour->module
                                            : py->flavour->root_module,
@@ -1058,6 +1059,7 @@ PyObj *cpy_return_row_class(ConverterPython *py, const ReturnRow *row)
             pyvm_dict_set_static(py->vm, dict, return_class_fields[k].name,
                           get_field(py, &return_class_fields[k], &row->cls));
     cpy_add_return_methods(py, dict, row, base);
+    cpy_add_class_annotations(py, dict, row->cls.class_name);
     py->return_row_class[i] = pyvm_class_new(
         py->vm, row->cls.class_name, py->flavour->return_module,
         base ? &base_class : NULL,
@@ -1168,6 +1170,7 @@ ConverterPython *cpy_of(Clinic *c)
                       null_name ? null_name : "Null",
                       c->dialect->null_module ? c->dialect->null_module
                                               : "__main__");
+    pyvm_set_annotations_as_strings(py->vm, py->flavour->future_annotations);
     const char *sentinels = DIALECT_INHERITED(c->dialect, sentinels_module);
     if (sentinels)
         pyvm_sentinels_enum(py->vm, sentinels);

@@ -79,7 +79,27 @@ typedef struct PyFlavour {
        state_parameter's locals). */
     const char *const *default_globals;
     const char *const *default_locals;
+    /* blocks are compiled as libclinic's parser.py is, "from __future__
+       import annotations": their annotations are kept as text (3.13) */
+    bool future_annotations;
+    /* The annotations libclinic's classes declare, as their
+       __annotations__ show them (NULL: none, 3.11) */
+    const struct ClassAnnotation *class_annotations;
 } PyFlavour;
+
+/* One name a class annotates: its text (libclinic's modules compile
+   with "from __future__ import annotations"), or in the few modules
+   without it the value: object, or str | None. */
+typedef enum { ANN_TEXT, ANN_OBJECT, ANN_OPTIONAL_STR } AnnotationKind;
+typedef struct ClassAnnotation {
+    const char *class_name, *name, *text;
+    AnnotationKind kind;
+} ClassAnnotation;
+
+/* Puts the flavour's annotations of class_name, if any, in its dict as
+   __annotations__. */
+void cpy_add_class_annotations(ConverterPython *py, PyObj *dict,
+                               const char *class_name);
 
 /* clinic.py 3.11's and 3.13's (converters_pyns.c), from the tables of
    converters_dispatch.c and converters_pyns.c */

@@ -648,6 +648,72 @@ static const char *const parse_parameter_locals_3_15[] = {
     "default", "bad", "code", NULL,
 };
 
+/* What libclinic's classes annotate: CConverter's attributes (as text),
+   CReturnConverter's default and self_converter's type (evaluated, in
+   modules without the future import); 3.14 adds c_init_default and
+   specified_type. */
+static const ClassAnnotation class_annotations_3_13[] = {
+    { "CConverter", "name", "str", ANN_TEXT },
+    { "CConverter", "py_name", "str", ANN_TEXT },
+    { "CConverter", "type", "str | None", ANN_TEXT },
+    { "CConverter", "default", "object", ANN_TEXT },
+    { "CConverter", "default_type", "bltns.type[object] | tuple[bltns.type[object], ...] | None", ANN_TEXT },
+    { "CConverter", "c_default", "str | None", ANN_TEXT },
+    { "CConverter", "py_default", "str | None", ANN_TEXT },
+    { "CConverter", "c_ignored_default", "str", ANN_TEXT },
+    { "CConverter", "converter", "str | None", ANN_TEXT },
+    { "CConverter", "encoding", "str | None", ANN_TEXT },
+    { "CConverter", "subclass_of", "str | None", ANN_TEXT },
+    { "CConverter", "signature_name", "str | None", ANN_TEXT },
+    { "CConverter", "broken_limited_capi", "bool", ANN_TEXT },
+    { "CReturnConverter", "default", NULL, ANN_OBJECT },
+    { "self_converter", "type", NULL, ANN_OPTIONAL_STR },
+    { NULL, NULL, NULL, ANN_TEXT },
+};
+static const ClassAnnotation class_annotations_3_14[] = {
+    { "CConverter", "name", "str", ANN_TEXT },
+    { "CConverter", "py_name", "str", ANN_TEXT },
+    { "CConverter", "type", "str | None", ANN_TEXT },
+    { "CConverter", "default", "object", ANN_TEXT },
+    { "CConverter", "default_type", "bltns.type[object] | tuple[bltns.type[object], ...]", ANN_TEXT },
+    { "CConverter", "c_default", "str | None", ANN_TEXT },
+    { "CConverter", "py_default", "str | None", ANN_TEXT },
+    { "CConverter", "c_init_default", "str", ANN_TEXT },
+    { "CConverter", "c_ignored_default", "str", ANN_TEXT },
+    { "CConverter", "converter", "str | None", ANN_TEXT },
+    { "CConverter", "encoding", "str | None", ANN_TEXT },
+    { "CConverter", "subclass_of", "str | None", ANN_TEXT },
+    { "CConverter", "signature_name", "str | None", ANN_TEXT },
+    { "CConverter", "broken_limited_capi", "bool", ANN_TEXT },
+    { "CReturnConverter", "default", NULL, ANN_OBJECT },
+    { "defining_class_converter", "specified_type", NULL, ANN_OPTIONAL_STR },
+    { "self_converter", "type", NULL, ANN_OPTIONAL_STR },
+    { "self_converter", "specified_type", NULL, ANN_OPTIONAL_STR },
+    { NULL, NULL, NULL, ANN_TEXT },
+};
+
+void cpy_add_class_annotations(ConverterPython *py, PyObj *dict,
+                               const char *class_name)
+{
+    const ClassAnnotation *t = py->flavour->class_annotations;
+    PyVM *vm = py->vm;
+    PyObj *ann = NULL;
+    for (; t && t->class_name; t++) {
+        if (strcmp(t->class_name, class_name))
+            continue;
+        if (!ann)
+            ann = pyvm_dict_new(vm);
+        PyValue v = t->kind == ANN_TEXT ? pyvm_str(vm, t->text)
+                  : t->kind == ANN_OBJECT
+                      ? pyvm_obj(pyvm_builtin_class(vm, "object"))
+                      : pyvm_union(vm, pyvm_obj(pyvm_builtin_class(vm, "str")),
+                                   py_none);
+        pyvm_dict_set(vm, ann, t->name, v);
+    }
+    if (ann)
+        pyvm_dict_set_static(vm, dict, "__annotations__", pyvm_obj(ann));
+}
+
 #define COUNT(t) (sizeof (t) / sizeof (t)[0])
 
 const PyFlavour cpy_flavour_3_11 = {
@@ -658,7 +724,7 @@ const PyFlavour cpy_flavour_3_11 = {
     "__main__",   /* clinic.py runs as a script */
     "__main__", "__main__",
     true, false, true, false, false, false, false,
-    NULL, NULL,
+    NULL, NULL, false, NULL,
 };
 
 /* libclinic's parser namespace holds no functions or constants. */
@@ -668,7 +734,8 @@ const PyFlavour cpy_flavour_3_13 = {
     NULL, 0, NULL, 0,
     "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
     false, true, false, true, false, false, false,
-    dsl_parser_globals_3_13, parse_parameter_locals_3_13,
+    dsl_parser_globals_3_13, parse_parameter_locals_3_13, true,
+    class_annotations_3_13,
 };
 
 /* 3.14's: the converter computes its C default (c_init_default, the
@@ -679,7 +746,8 @@ const PyFlavour cpy_flavour_3_14 = {
     NULL, 0, NULL, 0,
     "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
     false, true, false, true, true, true, false,
-    dsl_parser_globals_3_14, parse_parameter_locals_3_14,
+    dsl_parser_globals_3_14, parse_parameter_locals_3_14, true,
+    class_annotations_3_14,
 };
 
 /* 3.15's: the unsigned converters keep bitwise in the instance. */
@@ -689,7 +757,8 @@ const PyFlavour cpy_flavour_3_15 = {
     NULL, 0, NULL, 0,
     "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
     false, true, false, true, true, true, true,
-    dsl_parser_globals_3_14, parse_parameter_locals_3_15,
+    dsl_parser_globals_3_14, parse_parameter_locals_3_15, true,
+    class_annotations_3_14,
 };
 
 const PyFlavour *cpy_flavour_of(const Dialect *d)

@@ -134,6 +134,12 @@ size_t pyset_order(Arena *a, const int64_t *keys, const int64_t *hashes,
 
 
 /* The host's own state, for callbacks that get only the interpreter. */
+/* x | y of classes and None: a types.UnionType, as type.__or__ makes. */
+PyValue pyvm_union(PyVM *vm, PyValue x, PyValue y);
+
+/* Annotations kept as their text, as under "from __future__ import
+   annotations" (libclinic compiles blocks so); else evaluated. */
+void pyvm_set_annotations_as_strings(PyVM *vm, bool as_strings);
 void pyvm_set_host(PyVM *vm, void *host);
 void *pyvm_host(const PyVM *vm);
 

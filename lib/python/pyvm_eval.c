@@ -435,6 +435,42 @@ static PyValue eval_call(PyVM *vm, Env *env, const PyExpr *e)
 
 /* ---- functions and classes --------------------------------------------- */
 
+/* An annotation as the code's compiler keeps it: evaluated, or (under
+   "from __future__ import annotations") its text; a str constant as its
+   repr, as ast.unparse writes it. */
+static PyValue annotation_value(PyVM *vm, Env *env, const PyExpr *e)
+{
+    if (!vm->annotations_as_strings)
+        return eval(vm, env, e);
+    if (e->kind == PX_CONST && e->value.kind == PY_STR) {
+        const char *r = vm_repr(vm, e->value);
+        return vm_make_str(vm, r, strlen(r));
+    }
+    const char *text = e->source ? e->source : "";
+    return vm_make_str(vm, text, strlen(text));
+}
+
+/* A def's __annotations__: its parameters' in order, then "return". */
+static PyDict *function_annotations(PyVM *vm, Env *env, const PyFuncDef *def)
+{
+    PyDict *d = vm_dict_new(vm);
+    const PyArguments *a = def->args;
+    const PyArg *groups[] = { a->posonlyargs, a->args, a->vararg,
+                              a->kwonlyargs, a->kwarg };
+    size_t counts[] = { a->nposonlyargs, a->nargs, a->vararg ? 1 : 0,
+                        a->nkwonlyargs, a->kwarg ? 1 : 0 };
+    for (size_t g = 0; g < 5; g++)
+        for (size_t i = 0; i < counts[g]; i++)
+            if (groups[g][i].annotation)
+                vm_dict_set_str(vm, d, groups[g][i].arg,
+                                annotation_value(vm, env,
+                                                 groups[g][i].annotation));
+    if (def->returns)
+        vm_dict_set_str(vm, d, "return",
+                        annotation_value(vm, env, def->returns));
+    return d;
+}
+
 static PyValue make_function(PyVM *vm, Env *env, const PyFuncDef *def)
 {
     PyFunction *f = vm_alloc_obj(vm, sizeof *f, OBJ_FUNCTION,
@@ -450,6 +486,8 @@ static PyValue make_function(PyVM *vm, Env *env, const PyFuncDef *def)
     for (size_t i = 0; i < a->nkwonlyargs; i++)
         f->kwdefaults[i] = a->kw_defaults[i]
                                ? eval(vm, env, a->kw_defaults[i]) : py_unspecified;
+    if (!def->expr)   /* a def (a lambda has no annotations) */
+        f->annotations = function_annotations(vm, env, def);
     f->closure = closure_of(env);
     f->globals = env->globals;
     f->dict = vm_dict_new(vm);
@@ -1118,8 +1156,18 @@ static Flow exec_stmt(PyVM *vm, Env *env, const PyStmt *s)
         aug_assign(vm, env, s);
         return FLOW_NORMAL;
     case ST_ANNASSIGN:
-        if (env->kind != ENV_FUNCTION && s->target->kind == PX_NAME)
-            eval(vm, env, s->test);
+        if (env->kind != ENV_FUNCTION && s->target->kind == PX_NAME) {
+            /* the scope's __annotations__, as SETUP_ANNOTATIONS makes
+               it (here when the first annotation runs) */
+            PyValue ann = annotation_value(vm, env, s->test);
+            PyValue *d = vm_dict_find_str(env->vars, "__annotations__");
+            if (!d || !vm_is_kind(*d, OBJ_DICT)) {
+                vm_dict_set_str(vm, env->vars, "__annotations__",
+                                vm_obj(vm_dict_new(vm)));
+                d = vm_dict_find_str(env->vars, "__annotations__");
+            }
+            vm_dict_set_str(vm, (PyDict *)d->obj, s->target->id, ann);
+        }
         if (s->value)
             assign(vm, env, s->target, eval(vm, env, s->value));
         return FLOW_NORMAL;

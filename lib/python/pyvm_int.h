@@ -64,6 +64,7 @@ typedef struct PyFuncDef {
     PyStmt **body;             /* a def's */
     size_t nbody;
     const PyExpr *expr;        /* a lambda's */
+    const PyExpr *returns;     /* a def's "-> annotation", or NULL */
     PyScope scope;
     int line;
     bool encloses;             /* a def, lambda, class or comprehension is
@@ -259,6 +260,7 @@ typedef struct PyFunction {
     PyDict *globals;
     PyClass **class_cell;      /* __class__, for super(), of a method */
     PyDict *dict;              /* function attributes */
+    PyDict *annotations;       /* __annotations__, made at the def */
 } PyFunction;
 
 typedef struct PyNative {
@@ -381,6 +383,10 @@ typedef struct Handler {
 
 struct PyVM {
     PyClass *union_type;       /* types.UnionType, made on first use */
+    /* annotations are kept as their text, not evaluated (code compiled
+       under "from __future__ import annotations", as libclinic's exec()
+       of a block is) */
+    bool annotations_as_strings;
     Arena *a;
     PyClass *types[T_COUNT];
     PyDict *builtins;

@@ -421,6 +421,12 @@ static bool special_attribute(PyVM *vm, PyValue obj, const char *name,
                 *out = vm_make_str(vm, f->qualname, strlen(f->qualname));
                 return true;
             }
+            if (!strcmp(name, "__annotations__")) {
+                if (!f->annotations)   /* a lambda's */
+                    f->annotations = vm_dict_new(vm);
+                *out = vm_obj(f->annotations);
+                return true;
+            }
             if (!strcmp(name, "__module__")) {
                 /* its globals' __name__ (None in 3.13's blocks) */
                 PyValue *mod = f->globals
@@ -538,6 +544,16 @@ bool vm_getattr_opt(PyVM *vm, PyValue obj, const char *name, PyValue *out)
         return false;
     }
     PyClass *cls = vm_as_class(obj);
+    if (cls && !strcmp(name, "__annotations__") && !vm_class_is_builtin(cls)) {
+        /* the class's own, made empty when it has none (not a base's) */
+        PyValue *own = vm_dict_find_str(cls->dict, name);
+        if (!own) {
+            vm_dict_set_str(vm, cls->dict, name, vm_obj(vm_dict_new(vm)));
+            own = vm_dict_find_str(cls->dict, name);
+        }
+        *out = *own;
+        return true;
+    }
     if (cls) {
         PyValue v;
         PyClass *owner;
@@ -1326,6 +1342,11 @@ bool pyvm_export_value(PyVM *vm, PyValue v, PyValue *out)
         return false;
     *out = x.v;
     return true;
+}
+
+void pyvm_set_annotations_as_strings(PyVM *vm, bool as_strings)
+{
+    vm->annotations_as_strings = as_strings;
 }
 
 void pyvm_set_host(PyVM *vm, void *host)

@@ -791,6 +791,11 @@ static PyValue make_union(PyVM *vm, PyValue x, PyValue y)
     return vm_obj(u);
 }
 
+PyValue pyvm_union(PyVM *vm, PyValue x, PyValue y)
+{
+    return make_union(vm, x, y);
+}
+
 PyValue vm_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
 {
     if (is_int(x) && is_int(y)) {
