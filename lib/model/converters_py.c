@@ -1151,6 +1151,14 @@ static PyObj *cpy_host_class(ConverterPython *py, const HostKind *kind)
                           dict, kind->ops, NULL);
 }
 
+/* Unspecified.__repr__ and Unknown.__repr__ of clinic.py */
+static PyValue sentinel_repr(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)a;
+    return pyvm_str(vm, arena_printf(cpy_of_vm(vm)->c->arena, "<%s>",
+                                     (const char *)data));
+}
+
 ConverterPython *cpy_of(Clinic *c)
 {
     ConverterPython **slot = converters_python_slot(c);
@@ -1172,8 +1180,20 @@ ConverterPython *cpy_of(Clinic *c)
                                               : "__main__");
     pyvm_set_annotations_as_strings(py->vm, py->flavour->future_annotations);
     const char *sentinels = DIALECT_INHERITED(c->dialect, sentinels_module);
-    if (sentinels)
+    if (sentinels) {
         pyvm_sentinels_enum(py->vm, sentinels);
+    } else {
+        /* clinic.py's Unspecified and Unknown: a new one prints as the
+           sentinel does */
+        static const char *const classes[] = { "Unspecified", "Unknown" };
+        for (size_t i = 0; i < 2; i++) {
+            PyValue cls = pyvm_obj(pyvm_builtin_class(py->vm, classes[i]));
+            pyvm_dict_set_static(py->vm,
+                pyvm_as_dict(pyvm_getattr(py->vm, cls, "__dict__")),
+                "__repr__", pyvm_native(py->vm, "__repr__", sentinel_repr,
+                                        (void *)classes[i], true));
+        }
+    }
     c->before_scratch_reset = forget_scratch_hosts;
     py->row_class = arena_array_of(a, PyObj *, converter_nrows);
     py->return_row_class = arena_array_of(a, PyObj *, return_nrows);
