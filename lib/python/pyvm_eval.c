@@ -611,6 +611,30 @@ static PyValue *eval_decorators(PyVM *vm, Env *env, const PyStmt *s)
     return d;
 }
 
+/* Whether a module's or class body's statements annotate a name (not
+   inside a def or class they hold): then its code starts, as CPython's
+   SETUP_ANNOTATIONS, by making __annotations__. */
+static bool annotates(PyStmt *const *body, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const PyStmt *s = body[i];
+        if ((s->kind == ST_ANNASSIGN && s->target->kind == PX_NAME) ||
+            ((s->kind == ST_IF || s->kind == ST_WHILE || s->kind == ST_FOR) &&
+             (annotates(s->body, s->nbody) ||
+              annotates(s->orelse, s->norelse))))
+            return true;
+    }
+    return false;
+}
+
+static void setup_annotations(PyVM *vm, Env *env, PyStmt *const *body,
+                              size_t n)
+{
+    if (annotates(body, n) && !vm_dict_find_str(env->vars, "__annotations__"))
+        vm_dict_set_str(vm, env->vars, "__annotations__",
+                        vm_obj(vm_dict_new(vm)));
+}
+
 static void class_statement(PyVM *vm, Env *env, const PyStmt *s)
 {
     PyValue *decorators = eval_decorators(vm, env, s);
@@ -633,6 +657,7 @@ static void class_statement(PyVM *vm, Env *env, const PyStmt *s)
     Frame *outer_frame = vm->class_body_frame;
     vm->class_body = body;
     vm->class_body_frame = vm->frame;
+    setup_annotations(vm, body, s->body, s->nbody);
     exec_block(vm, body, s->body, s->nbody);
     vm->class_body = outer_body;
     vm->class_body_frame = outer_frame;
@@ -1319,6 +1344,7 @@ typedef struct Run {
 static void run(PyVM *vm, void *ctx)
 {
     Run *r = ctx;
+    setup_annotations(vm, r->env, r->prog->body, r->prog->nbody);
     exec_block(vm, r->env, r->prog->body, r->prog->nbody);
 }
 
