@@ -552,6 +552,10 @@ void job_compute(const Options *o, Job *job, ReadBuf *rb)
     copts.nconvert_only = o->nconvert_only;
     Clinic *c = clinic_new(path, &copts);
     int rc = clinic_process(c, text, len);
+    /* what converters' methods printed, as clinic.py prints it (not in
+       the query modes, whose standard output is their answer) */
+    if (c->printed.len && !o->query)
+        report_add(r, false, c->printed.buf, c->printed.len);
     if (c->diagnostics.len)
         report_add(r, true, c->diagnostics.buf, c->diagnostics.len);
     bool onto_own_file = rc == 0 && routed_onto_own_file(job, c);

@@ -533,5 +533,31 @@ expect_status 2 "$CLINIC" --dialect 3.13 suggest.c
 [ "$(tail -1 err.txt)" = "NameError: name 'int_convertr' is not defined. Did you mean: 'int_converter'?" ] && pass ||
     fail "3.13 NameError line: $(cat err.txt)"
 
+# --- what a converter's method prints goes to standard output, as
+# clinic.py's does, and not into the next python block's output -----------
+cat > printing.c <<'EOF'
+/*[python input]
+class loud_converter(int_converter):
+    def converter_init(self):
+        print('init', self.name)
+    def pre_render(self):
+        print('pre_render', self.name)
+        super().pre_render()
+[python start generated code]*/
+/*[clinic input]
+output preset block
+f
+    a: loud
+[clinic start generated code]*/
+/*[python input]
+print('block')
+[python start generated code]*/
+EOF
+expect_status 0 "$CLINIC" -q printing.c
+[ "$(cat out.txt)" = "$(printf 'init a\npre_render a')" ] && pass ||
+    fail "a converter's prints on standard output: $(cat out.txt)"
+grep -q '^init a' printing.c && fail "a converter's print went into a block" || pass
+grep -q '^block$' printing.c && pass || fail "the block's own print is lost"
+
 echo "cli: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

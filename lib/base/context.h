@@ -147,6 +147,9 @@ typedef struct Clinic {
 
     jmp_buf *recover;      /* set by clinic_process() */
     StrBuf diagnostics;    /* "FILE:LINE: error|warning: ...\n" lines */
+    /* what Python code printed outside a python block's own run (a
+       converter's method, as clinic.py's go to its standard output) */
+    StrBuf printed;
     int errors;
     bool out_of_memory;    /* the last clinic_process() ran out of it */
     /* The error clinic_fail() raised last, apart: its line (-1: the

@@ -398,6 +398,10 @@ typedef struct Dialect {
     /* The name clinic's Null class has in messages (NULL: its base's;
        "Null" in 3.11 and 3.13). */
     const char *null_type_name;
+    /* The module of the enum Sentinels whose members unspecified and
+       unknown are, as python blocks see them (NULL: its base's; none in
+       3.11, whose Unspecified and Unknown are classes of their own). */
+    const char *sentinels_module;
     /* **kwds's converter is looked up as this prefix + its name (3.15:
        "var_keyword_"; NULL: its base's; none before 3.15). */
     const char *var_keyword_prefix;

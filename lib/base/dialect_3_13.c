@@ -455,5 +455,6 @@ const Dialect dialect_3_13 = {
     .return_converter_aliases = return_converter_aliases_3_13,
     .buffer_module = DIALECT_3_13_BUFFER_MODULE,
     .null_module = DIALECT_3_13_NULL_MODULE,
+    .sentinels_module = DIALECT_3_13_NULL_MODULE,
 };
 

@@ -54,6 +54,7 @@ Clinic *clinic_new(const char *filename, const ClinicOptions *options)
     c->filename = arena_strdup(a, filename ? filename : "-");
     c->dialect = c->options.dialect ? c->options.dialect : dialect_default();
     sb_init(&c->diagnostics);
+    sb_init(&c->printed);
     if (c->options.read_file) {
         c->read_raw = c->options.read_file;
         c->read_raw_userdata = c->options.read_userdata;
@@ -76,6 +77,7 @@ void clinic_free(Clinic *c)
     if (!c)
         return;
     sb_free(&c->diagnostics);
+    sb_free(&c->printed);
     arena_free(c->scratch);
     arena_free(c->file_arena);
 }
@@ -278,6 +280,7 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
         arena_set_out_of_memory(outer_oom);
         c->recover = outer;
         c->arena = c->file_arena;
+        converters_python_take_printed(c);
         c->filename = filename;
         printout_free(out);
         c->output = NULL;
@@ -371,6 +374,7 @@ int clinic_process(Clinic *c, const char *raw, size_t raw_len)
 
     c->line = block_parser_lines_read(bp);
     output_finish(c, out);
+    converters_python_take_printed(c);
 
     if (!c->options.no_output)
         restore_form(c, raw, raw_len, out, converted);

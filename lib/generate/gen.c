@@ -224,25 +224,6 @@ void gen_ifndef_symbol_add(Clinic *c, const char *full_name)
 
 /* ---- render_function ------------------------------------------------------------ */
 
-/* Function.render_parameters: copies of the parameters whose converters
-   have had pre_render() (the self converter learns its type there). */
-static Parameter **render_parameters(Clinic *c, Function *f)
-{
-    Parameter **copies = arena_array_of(c->arena, Parameter *,
-                                        f->nparameters + 1);
-    size_t i;
-
-    for (i = 0; i < f->nparameters; i++) {
-        Parameter *p = arena_new_of(c->arena, Parameter);
-        *p = *f->parameters[i];
-        p->converter = converter_copy(c, f->parameters[i]->converter);
-        p->converter->function = p->function;
-        converter_pre_render(c, p->converter);
-        copies[i] = p;
-    }
-    return copies;
-}
-
 static const char *c_basename_of(Clinic *c, const Function *f)
 {
     StrBuf sb = STRBUF_INIT;
@@ -1172,7 +1153,7 @@ const char *gen_render_function(Clinic *c, Function *f)
     memset(&data, 0, sizeof data);
     data.return_value = "return_value";
 
-    params = render_parameters(c, f);
+    params = function_render_parameters(c, f);
     gen_output_templates_fixed(c, f, templates, fixed, &methoddef);
 
     if (f->critical_section) {

@@ -18,7 +18,7 @@ const char *gen_render_function(Clinic *c, Function *f);
    a header stays.  gen_copy_includes records a converter's. */
 void gen_add_include(Clinic *c, const char *filename, const char *reason,
                      const char *condition);
-void gen_copy_includes(Clinic *c, const Converter *conv);
+void gen_copy_includes(Clinic *c, Converter *conv);
 /* The #include lines that open a routed file ("" when there are none or
    the dialect prints none), sorted as 3.13 sorts them. */
 const char *gen_includes_header(Clinic *c);

@@ -43,12 +43,13 @@ void gen_add_include(Clinic *c, const char *filename, const char *reason,
                      condition ? arena_strdup(a, condition) : NULL);
 }
 
-void gen_copy_includes(Clinic *c, const Converter *conv)
+void gen_copy_includes(Clinic *c, Converter *conv)
 {
-    if (!conv->includes)
+    const IncludeList *l = converter_get_includes(c, conv);
+    if (!l)
         return;
-    for (size_t i = 0; i < conv->includes->len; i++) {
-        const Include *in = &conv->includes->items[i];
+    for (size_t i = 0; i < l->len; i++) {
+        const Include *in = &l->items[i];
         gen_add_include(c, in->filename, in->reason, in->condition);
     }
 }

@@ -856,6 +856,29 @@ Converter *converter_copy(Clinic *c, const Converter *conv)
     return copy;
 }
 
+Parameter **function_render_parameters(Clinic *c, Function *f)
+{
+    if (f->render_parameters)
+        return f->render_parameters;
+    /* kept as long as f: made in the file's arena even inside a
+       scratch step */
+    Arena *step = c->arena;
+    c->arena = c->file_arena;
+    Parameter **copies = arena_array_of(c->arena, Parameter *,
+                                        f->nparameters + 1);
+    for (size_t i = 0; i < f->nparameters; i++) {
+        Parameter *p = arena_new_of(c->arena, Parameter);
+        *p = *f->parameters[i];
+        p->converter = converter_copy(c, f->parameters[i]->converter);
+        p->converter->function = p->function;
+        converter_pre_render(c, p->converter);
+        copies[i] = p;
+    }
+    c->arena = step;
+    f->render_parameters = copies;
+    return copies;
+}
+
 bool converter_is_optional(const Converter *conv)
 {
     return conv->default_value.kind != PY_UNSPECIFIED;

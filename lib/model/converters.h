@@ -92,6 +92,10 @@ const char *converter_default_repr(Clinic *c, const Converter *conv);
 const char *converter_parser_name(Clinic *c, const Converter *conv);
 const char *converter_length_name(Clinic *c, const Converter *conv);
 void converter_pre_render(Clinic *c, Converter *conv);
+/* Function.render_parameters: copies of f's parameters whose converters
+   have had pre_render() (the self converter learns its type there), made
+   at the first call and kept with f for the docstring and the code. */
+Parameter **function_render_parameters(Clinic *c, Function *f);
 void converter_render(Clinic *c, Converter *conv, Parameter *p,
                       RenderData *data);
 void converter_parse_argument(Clinic *c, Converter *conv, StrList *list);
@@ -158,6 +162,9 @@ void converter_add_include(Clinic *c, Converter *conv, const char *filename,
                            const char *reason);
 void include_list_add(Arena *a, IncludeList *l, const char *filename,
                       const char *reason, const char *condition);
+/* CConverter.get_includes(): add_include's list, or what a python
+   block's override returns (its items' filename, reason, condition). */
+const IncludeList *converter_get_includes(Clinic *c, Converter *conv);
 
 /* `clinic --converters`: the reference's listing, from the table, as the
    dialect lists it. */
@@ -226,12 +233,19 @@ void return_converter_err_occurred_if(Clinic *c, ReturnConverter *rc,
    clinic.py's metaclass does), unspecified, NULL, unknown, fail, warn
    and the text helpers clinic.py's converters use. */
 PyVM *converters_python(Clinic *c);
+/* Moves what the file's interpreter (if any) printed since the last
+   python block's output was taken to c->printed. */
+void converters_python_take_printed(Clinic *c);
 /* The globals a python block runs in: NULL for clinic.py's module
    globals, where its top-level names go to a dict of their own (3.11:
    exec() inside a method), else a fresh copy of libclinic's parser
    namespace, where they go too and where the functions it defines look
    them up (3.13: exec(input, namespace)). */
 PyObj *converters_python_block_globals(Clinic *c);
+/* The dict a 3.11 block's top-level names go to: the locals of
+   clinic.py's PythonParser.parse, which has self, block and s (stand-ins
+   here) before the block runs. */
+PyObj *converters_python_block_locals(Clinic *c);
 /* Which namespace eval() sees: the one clinic.py evaluates converter
    arguments in (eval_ast_expr: clinic.py's module in 3.11, libclinic's
    parser namespace, the python blocks', from 3.13 on), or, for

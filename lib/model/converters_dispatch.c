@@ -35,7 +35,7 @@ typedef struct Binding {
 
 bool cpy_given(PyValue v)
 {
-    return v.kind != PY_UNSPECIFIED;
+    return pyvm_given(v);
 }
 
 const char *cpy_need_str(ConverterPython *py, PyValue v, const char *what)
@@ -308,6 +308,78 @@ static PyValue m_add_include(PyVM *vm, const PyArgs *a, void *data)
     return py_none;
 }
 
+/* libclinic.codegen.Include's repr, a dataclass's */
+static PyValue include_repr(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)data;
+    PyValue v[1];
+    pyvm_bind(vm, a, "__repr__", "self", v, NULL);
+    PyObj *d = pyvm_instance_dict(v[0]);
+    static const char *const fields[] = { "filename", "reason", "condition" };
+    StrBuf sb = STRBUF_INIT;
+    sb_adds(&sb, "Include(");
+    for (size_t i = 0; i < 3; i++) {
+        PyValue f = py_none;
+        if (d)
+            pyvm_dict_get(vm, d, fields[i], &f);
+        sb_addf(&sb, "%s%s=%s", i ? ", " : "", fields[i], pyvm_repr(vm, f));
+    }
+    sb_addc(&sb, ')');
+    PyValue r = pyvm_str(vm, sb.buf);
+    sb_free(&sb);
+    return r;
+}
+
+/* Include(filename, reason, condition), the dataclass's __init__ */
+static PyValue include_init(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)data;
+    PyValue v[4];
+    pyvm_bind(vm, a, "__init__", "self filename reason condition", v, NULL);
+    PyObj *d = pyvm_instance_dict(v[0]);
+    static const char *const fields[] = { "filename", "reason", "condition" };
+    for (size_t i = 0; d && i < 3; i++)
+        pyvm_dict_set(vm, d, fields[i], v[i + 1]);
+    return py_none;
+}
+
+static PyValue include_object(ConverterPython *py, const Include *in)
+{
+    PyVM *vm = py->vm;
+    if (!py->cls_include) {
+        PyObj *dict = pyvm_dict_new(vm);
+        pyvm_dict_set_static(vm, dict, "__init__",
+                             pyvm_native(vm, "__init__", include_init, NULL,
+                                         true));
+        pyvm_dict_set_static(vm, dict, "__repr__",
+                             pyvm_native(vm, "__repr__", include_repr, NULL,
+                                         true));
+        py->cls_include = pyvm_class_new(vm, "Include", "libclinic.codegen",
+                                         NULL, 0, dict, NULL, NULL);
+    }
+    PyObj *d = pyvm_dict_new(vm);
+    pyvm_dict_set(vm, d, "filename", pyvm_str(vm, in->filename));
+    pyvm_dict_set(vm, d, "reason", pyvm_str(vm, in->reason));
+    pyvm_dict_set(vm, d, "condition", in->condition
+                                          ? pyvm_str(vm, in->condition)
+                                          : py_none);
+    return pyvm_obj(pyvm_instance_new(vm, py->cls_include, NULL, d));
+}
+
+/* 3.13: get_includes(self), the list add_include made */
+static PyValue m_get_includes(PyVM *vm, const PyArgs *a, void *data)
+{
+    const Binding *b = data;
+    PyValue v[1];
+    pyvm_bind(vm, a, "get_includes", "self", v, NULL);
+    Converter *conv = cpy_unwrap_converter(b->py, v[0], "get_includes");
+    PyObj *list = pyvm_list_new(vm);
+    for (size_t i = 0; conv->includes && i < conv->includes->len; i++)
+        pyvm_list_append(vm, list,
+                         include_object(b->py, &conv->includes->items[i]));
+    return pyvm_obj(list);
+}
+
 static PyValue m_set_template_dict(PyVM *vm, const PyArgs *a, void *data)
 {
     const Binding *b = data;
@@ -427,6 +499,7 @@ const MethodDef cpy_converter_methods_3_13[] = {
       K(CK_UNSIGNED_INT) | K(CK_UNSIGNED_LONG) | K(CK_UNSIGNED_LONG_LONG) |
       K(CK_UNSIGNED_SHORT) | K(CK_UINT), false, 0 },
     { "add_include", m_add_include, K(CK_BASE), false, 0 },
+    { "get_includes", m_get_includes, K(CK_BASE), false, 0 },
     { NULL, NULL, 0, false, 0 },
 };
 /* 3.14's: 3.13's, and c_default_init, which computes the C default
@@ -444,6 +517,7 @@ const MethodDef cpy_converter_methods_3_14[] = {
       K(CK_BASE) | K(CK_PY_SSIZE_T) | K(CK_FILDES) | K(CK_UINT), false, 0 },
     { "use_pyobject_self", m_use_pyobject_self, K(CK_SELF), false, 0 },
     { "add_include", m_add_include, K(CK_BASE), false, 0 },
+    { "get_includes", m_get_includes, K(CK_BASE), false, 0 },
     { "c_default_init", m_c_default_init,
       K(CK_BASE) | K(CK_BOOL) | K(CK_CHAR) | K(CK_INT) | K(CK_OBJECT) |
       K(CK_STR) | K(CK_PY_BUFFER), false, 0 },
@@ -932,6 +1006,51 @@ const char *converter_snippet(Clinic *c, Converter *conv,
     const char *s = cpy_result_str(py, call0(py, fn, conv), true,
                                snippet_names[which]);
     return s ? s : "";
+}
+
+/* (include.filename, include.reason, include.condition), as the
+   generator reads them; run protected (any object may be given) */
+static PyValue read_include(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)data;
+    PyValue v[1];
+    pyvm_bind(vm, a, "read_include", "include", v, NULL);
+    PyValue fields[3] = { pyvm_getattr(vm, v[0], "filename"),
+                          pyvm_getattr(vm, v[0], "reason"),
+                          pyvm_getattr(vm, v[0], "condition") };
+    return pyvm_tuple(vm, fields, 3);
+}
+
+const IncludeList *converter_get_includes(Clinic *c, Converter *conv)
+{
+    ConverterPython *py;
+    PyValue fn;
+    const ConverterRow *row;
+    if (!find_override(c, conv->cls, "get_includes", &py, &fn, &row))
+        return conv->includes;
+    PyValue r = call0(py, fn, conv);
+    /* what the generator reads of each: filename, reason, condition */
+    IncludeList *l = arena_new_of(c->arena, IncludeList);
+    PyObj *list = pyvm_as_list(r);
+    size_t n = list ? pyvm_list_len(list) : r.kind == PY_TUPLE ? r.nitems : 0;
+    if (!list && r.kind != PY_TUPLE)
+        cpy_fail_exception(c, arena_printf(c->arena, "TypeError: '%s' object "
+                           "is not iterable", pyvm_type_name(py->vm, r)));
+    PyValue reader = pyvm_native(py->vm, "read_include", read_include, NULL,
+                                 false);
+    for (size_t i = 0; i < n; i++) {
+        PyValue in = list ? pyvm_list_item(list, i) : r.items[i], f;
+        PyArgs none = { NULL, 0, NULL, NULL, 0 };
+        if (!pyvm_pcall_method(py->vm, reader, in, &none, &f))
+            cpy_python_error(py);
+        include_list_add(c->arena, l,
+                         cpy_need_str(py, f.items[0], "filename"),
+                         cpy_need_str(py, f.items[1], "reason"),
+                         f.items[2].kind == PY_NONE
+                             ? NULL : cpy_need_str(py, f.items[2],
+                                                   "condition"));
+    }
+    return l;
 }
 
 void converter_pre_render(Clinic *c, Converter *conv)

@@ -160,7 +160,15 @@ bool converters_eval(Clinic *c, const PyExpr *e, PyEvalScope scope,
     ConverterPython *py = cpy_of(c);
     PyVM *vm = py->vm;
     PyObj *locals = NULL;
-    if (scope == PY_SCOPE_STATE_PARAMETER) {
+    PyObj *globals = NULL;
+    if (scope == PY_SCOPE_STATE_PARAMETER && fl->default_globals) {
+        if (!py->default_globals) {
+            py->default_globals = cpy_default_globals(py);
+            py->default_locals = cpy_default_locals(py);
+        }
+        globals = py->default_globals;
+        locals = py->default_locals;
+    } else if (scope == PY_SCOPE_STATE_PARAMETER) {
         if (!py->state_parameter_names)
             py->state_parameter_names = cpy_state_parameter_locals(py);
         locals = py->state_parameter_names;
@@ -173,7 +181,7 @@ bool converters_eval(Clinic *c, const PyExpr *e, PyEvalScope scope,
     }
     pyvm_prepare_expr(c->arena, e);
     PyValue v;
-    if (pyvm_eval(vm, e, NULL, locals, &v) &&
+    if (pyvm_eval(vm, e, globals, locals, &v) &&
         pyvm_export_value(vm, v, out))
         return true;
     return fail_with(vm, exc);

@@ -1033,6 +1033,7 @@ PyObj *cpy_row_class(ConverterPython *py, const ConverterRow *row)
             pyvm_dict_set_static(py->vm, dict, class_fields[k].name,
                           get_field(py, &class_fields[k], &own));
     cpy_add_methods(py, dict, row, base);
+    cpy_add_class_annotations(py, dict, row->cls.class_name);
     py->row_class[i] = pyvm_class_new(py->vm, row->cls.class_name,
                                       base ? py->flavour->module
                                            : py->flavour->root_module,
@@ -1058,6 +1059,7 @@ PyObj *cpy_return_row_class(ConverterPython *py, const ReturnRow *row)
             pyvm_dict_set_static(py->vm, dict, return_class_fields[k].name,
                           get_field(py, &return_class_fields[k], &row->cls));
     cpy_add_return_methods(py, dict, row, base);
+    cpy_add_class_annotations(py, dict, row->cls.class_name);
     py->return_row_class[i] = pyvm_class_new(
         py->vm, row->cls.class_name, py->flavour->return_module,
         base ? &base_class : NULL,
@@ -1149,6 +1151,14 @@ static PyObj *cpy_host_class(ConverterPython *py, const HostKind *kind)
                           dict, kind->ops, NULL);
 }
 
+/* Unspecified.__repr__ and Unknown.__repr__ of clinic.py */
+static PyValue sentinel_repr(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)a;
+    return pyvm_str(vm, arena_printf(cpy_of_vm(vm)->c->arena, "<%s>",
+                                     (const char *)data));
+}
+
 ConverterPython *cpy_of(Clinic *c)
 {
     ConverterPython **slot = converters_python_slot(c);
@@ -1168,6 +1178,22 @@ ConverterPython *cpy_of(Clinic *c)
                       null_name ? null_name : "Null",
                       c->dialect->null_module ? c->dialect->null_module
                                               : "__main__");
+    pyvm_set_annotations_as_strings(py->vm, py->flavour->future_annotations);
+    const char *sentinels = DIALECT_INHERITED(c->dialect, sentinels_module);
+    if (sentinels) {
+        pyvm_sentinels_enum(py->vm, sentinels);
+    } else {
+        /* clinic.py's Unspecified and Unknown: a new one prints as the
+           sentinel does */
+        static const char *const classes[] = { "Unspecified", "Unknown" };
+        for (size_t i = 0; i < 2; i++) {
+            PyValue cls = pyvm_obj(pyvm_builtin_class(py->vm, classes[i]));
+            pyvm_dict_set_static(py->vm,
+                pyvm_as_dict(pyvm_getattr(py->vm, cls, "__dict__")),
+                "__repr__", pyvm_native(py->vm, "__repr__", sentinel_repr,
+                                        (void *)classes[i], true));
+        }
+    }
     c->before_scratch_reset = forget_scratch_hosts;
     py->row_class = arena_array_of(a, PyObj *, converter_nrows);
     py->return_row_class = arena_array_of(a, PyObj *, return_nrows);
@@ -1221,10 +1247,36 @@ PyVM *converters_python(Clinic *c)
     return cpy_of(c)->vm;
 }
 
+void converters_python_take_printed(Clinic *c)
+{
+    ConverterPython *py = *converters_python_slot(c);
+    if (!py)
+        return;
+    size_t len;
+    const char *text = pyvm_take_output(py->vm, &len);
+    if (text && len)
+        sb_add(&c->printed, text, len);
+}
+
 PyObj *converters_python_block_globals(Clinic *c)
 {
     ConverterPython *py = cpy_of(c);
     return py->flavour->module_globals ? NULL : pyvm_globals_copy(py->vm);
+}
+
+PyObj *converters_python_block_locals(Clinic *c)
+{
+    PyVM *vm = cpy_of(c)->vm;
+    PyObj *locals = pyvm_dict_new(vm);
+    static const char *const parse_locals[][2] = {
+        { "self", "PythonParser" }, { "block", "Block" }, { "s", "StringIO" },
+    };
+    for (size_t i = 0; i < 3; i++)
+        pyvm_dict_set_static(vm, locals, parse_locals[i][0],
+                             pyvm_stand_in(vm, parse_locals[i][1],
+                                           arena_printf(c->file_arena, "<%s>",
+                                                        parse_locals[i][0])));
+    return locals;
 }
 
 int converters_python_line(const Clinic *c)

@@ -73,7 +73,33 @@ typedef struct PyFlavour {
        instance (3.15; before, only BaseUnsignedIntConverter's class
        attribute, False) */
     bool bitwise_instance_attr;
+    /* Where eval(default) runs (3.13 on: DSLParser.parse_parameter, in
+       libclinic.dsl_parser): that module's globals and the method's
+       locals, NULL-terminated (NULL: 3.11's, clinic.py's module and
+       state_parameter's locals). */
+    const char *const *default_globals;
+    const char *const *default_locals;
+    /* blocks are compiled as libclinic's parser.py is, "from __future__
+       import annotations": their annotations are kept as text (3.13) */
+    bool future_annotations;
+    /* The annotations libclinic's classes declare, as their
+       __annotations__ show them (NULL: none, 3.11) */
+    const struct ClassAnnotation *class_annotations;
 } PyFlavour;
+
+/* One name a class annotates: its text (libclinic's modules compile
+   with "from __future__ import annotations"), or in the few modules
+   without it the value: object, or str | None. */
+typedef enum { ANN_TEXT, ANN_OBJECT, ANN_OPTIONAL_STR } AnnotationKind;
+typedef struct ClassAnnotation {
+    const char *class_name, *name, *text;
+    AnnotationKind kind;
+} ClassAnnotation;
+
+/* Puts the flavour's annotations of class_name, if any, in its dict as
+   __annotations__. */
+void cpy_add_class_annotations(ConverterPython *py, PyObj *dict,
+                               const char *class_name);
 
 /* clinic.py 3.11's and 3.13's (converters_pyns.c), from the tables of
    converters_dispatch.c and converters_pyns.c */
@@ -102,6 +128,7 @@ struct ConverterPython {
     PyObj **return_row_class;   /* return_rows' classes */
     PyObj *cls_function, *cls_parameter, *cls_class, *cls_module;
     PyObj *cls_renderdata, *cls_landmine;
+    PyObj *cls_include;         /* libclinic.codegen.Include, made on use */
     PyObj *landmine;
     HostEntry *hosts;           /* open addressing, a power of two */
     size_t nhosts, caphosts;
@@ -111,6 +138,7 @@ struct ConverterPython {
        first needed: the rest of clinic.py's module (3.11's arguments),
        and that with DSLParser.state_parameter's locals (defaults) */
     PyObj *module_names, *state_parameter_names;
+    PyObj *default_globals, *default_locals;   /* 3.13 on, made on use */
     PyObj *module_class;        /* the class of their modules */
     /* Making a return converter for an annotation: a ValueError escaping
        it is caught (value_error set), as clinic.py's DSL catches it. */
@@ -199,10 +227,25 @@ extern const char *const cpy_clinic_strings[CPY_CLINIC_NSTRINGS][2];
    have such a name yet; that and state_parameter's locals in a new
    dict.  Both are eval()'s locals: looked up before the globals, which
    they do not shadow, but not seen by a comprehension or lambda inside
-   the expression (in clinic.py they are globals there, for 3.11's
-   converter arguments and for defaults). */
+   the expression.  3.11's globals hold the module's names already
+   (cpy_install_namespace), as clinic.py's do; 3.13's defaults see them
+   as locals only (in clinic.py, dsl_parser's own globals). */
 void cpy_install_module_names(ConverterPython *py, PyObj *dict);
+/* clinic.py 3.11's module globals, by name in the module's order; and
+   the value of one a python block's globals lack: *out, or (*lazy not
+   SIZE_MAX) what cpy_make_module_name(lazy) makes when it is read;
+   false for a name it does not know. */
+const char *const *cpy_module_order(size_t *n);
+bool cpy_module_name_value(ConverterPython *py, const char *name,
+                           size_t *lazy, PyValue *out);
+PyValue cpy_make_module_name(PyVM *vm, size_t lazy);
 PyObj *cpy_state_parameter_locals(ConverterPython *py);
+/* The flavour's default_globals and default_locals as dicts: what the
+   python blocks' namespace has by that name (unspecified, NoneType,
+   self_converter, ...), modules, NULL and unknown, stand-ins for the
+   rest. */
+PyObj *cpy_default_globals(ConverterPython *py);
+PyObj *cpy_default_locals(ConverterPython *py);
 /* Whether a namespace eval() sees may have name: false only where it
    has not (a named constant of C's: NameError), so that clinic can tell
    without making the file's interpreter. */

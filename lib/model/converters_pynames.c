@@ -6,6 +6,7 @@
  * DSLParser.state_parameter's locals where it calls eval(default).  The
  * lists were taken from dir() of clinic.py (3.11) and its imports.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "model/converters_py_int.h"
@@ -417,6 +418,119 @@ static void install_module_names(ConverterPython *py, PyObj *dict,
         f->filter->made = true;
 }
 
+/* clinic.py 3.11's module globals in the order the module makes them,
+   as globals() in a python block lists them. */
+static const char *const module_order[] = {
+    "__name__", "__doc__", "__package__", "__loader__", "__spec__",
+    "__annotations__", "__builtins__", "__file__", "__cached__", "abc", "ast",
+    "collections", "contextlib", "copy", "cpp", "functools", "hashlib",
+    "inspect", "io", "itertools", "os", "pprint", "re", "shlex", "string",
+    "sys", "tempfile", "textwrap", "traceback", "types", "FunctionType",
+    "LambdaType", "CodeType", "MappingProxyType", "SimpleNamespace",
+    "CellType", "GeneratorType", "CoroutineType", "AsyncGeneratorType",
+    "MethodType", "BuiltinFunctionType", "BuiltinMethodType",
+    "WrapperDescriptorType", "MethodWrapperType", "MethodDescriptorType",
+    "ClassMethodDescriptorType", "ModuleType", "TracebackType", "FrameType",
+    "GetSetDescriptorType", "MemberDescriptorType", "new_class",
+    "resolve_bases", "prepare_class", "DynamicClassAttribute", "coroutine",
+    "GenericAlias", "UnionType", "EllipsisType", "NoneType",
+    "NotImplementedType", "version", "NO_VARARG", "CLINIC_PREFIX",
+    "CLINIC_PREFIXED_ARGS", "Unspecified", "unspecified", "Null", "NULL",
+    "Unknown", "unknown", "sig_end_marker", "_text_accumulator_nt",
+    "_text_accumulator", "text_accumulator_nt", "text_accumulator",
+    "warn_or_fail", "warn", "fail", "quoted_for_c_string", "c_repr",
+    "is_legal_c_identifier", "is_legal_py_identifier", "c_keywords",
+    "ensure_legal_c_identifier", "rstrip_lines", "format_escape",
+    "linear_format", "indent_all_lines", "suffix_all_lines",
+    "version_splitter", "version_comparitor", "CRenderData",
+    "FormatCounterFormatter", "Language", "PythonLanguage",
+    "permute_left_option_groups", "permute_right_option_groups",
+    "permute_optional_groups", "strip_leading_and_trailing_blank_lines",
+    "normalize_snippet", "wrap_declarations", "CLanguage",
+    "OverrideStdioWith", "create_regex", "Block", "BlockParser",
+    "BlockPrinter", "BufferSeries", "Destination", "languages", "extensions",
+    "converters", "legacy_converters", "return_converters", "write_file",
+    "clinic", "Clinic", "parse_file", "compute_checksum", "PythonParser",
+    "Module", "Class", "unsupported_special_methods", "INVALID", "CALLABLE",
+    "STATIC_METHOD", "CLASS_METHOD", "METHOD_INIT", "METHOD_NEW", "Function",
+    "Parameter", "LandMine", "add_c_converter",
+    "add_default_legacy_c_converter", "add_legacy_c_converter",
+    "CConverterAutoRegister", "CConverter", "type_checks", "bool_converter",
+    "defining_class_converter", "char_converter", "unsigned_char_converter",
+    "byte_converter", "short_converter", "unsigned_short_converter",
+    "int_converter", "unsigned_int_converter", "long_converter",
+    "unsigned_long_converter", "long_long_converter",
+    "unsigned_long_long_converter", "Py_ssize_t_converter",
+    "slice_index_converter", "size_t_converter", "fildes_converter",
+    "float_converter", "double_converter", "Py_complex_converter",
+    "object_converter", "buffer", "rwbuffer", "robuffer", "str_converter_key",
+    "str_converter_argument_map", "str_converter", "PyBytesObject_converter",
+    "PyByteArrayObject_converter", "unicode_converter",
+    "Py_UNICODE_converter", "Py_buffer_converter", "correct_name_for_self",
+    "required_type_for_self_for_parser", "self_converter",
+    "add_c_return_converter", "CReturnConverterAutoRegister",
+    "CReturnConverter", "NoneType_return_converter", "bool_return_converter",
+    "long_return_converter", "int_return_converter", "init_return_converter",
+    "unsigned_long_return_converter", "unsigned_int_return_converter",
+    "Py_ssize_t_return_converter", "size_t_return_converter",
+    "double_return_converter", "float_return_converter", "eval_ast_expr",
+    "IndentStack", "DSLParser", "parsers", "main",
+};
+
+const char *const *cpy_module_order(size_t *n)
+{
+    *n = sizeof module_order / sizeof *module_order;
+    return module_order;
+}
+
+/* The index of name in list, or -1. */
+static int index_in(const char *const *list, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i][0] == name[0] && !strcmp(list[i], name))
+            return (int)i;
+    return -1;
+}
+#define INDEX_IN(list, name) index_in(list, sizeof list / sizeof *list, name)
+
+bool cpy_module_name_value(ConverterPython *py, const char *name,
+                           size_t *lazy, PyValue *out)
+{
+    static const struct { int kind; const char *const *list; size_t n; } lists[] = {
+#define L(kind, list) { kind, list, sizeof list / sizeof *list }
+        L(LAZY_MODULE, modules), L(LAZY_CLASS, classes),
+        L(LAZY_FUNCTION, functions), L(LAZY_DICT, dict_names),
+        L(LAZY_SET, set_names), L(LAZY_OBJECT, object_names),
+#undef L
+    };
+    *lazy = SIZE_MAX;
+    for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) {
+        int i = index_in(lists[k].list, lists[k].n, name);
+        if (i >= 0) {
+            *lazy = LAZY(lists[k].kind, (size_t)i);
+            return true;
+        }
+    }
+    if (INDEX_IN(none_names, name) >= 0) {
+        *out = py_none;
+        return true;
+    }
+    if (!strcmp(name, "__builtins__")) {
+        *lazy = LAZY(LAZY_BUILTINS_MODULE, 0);
+        return true;
+    }
+    if (!strcmp(name, "__annotations__")) {   /* the module's: empty */
+        *out = pyvm_obj(pyvm_dict_new(py->vm));
+        return true;
+    }
+    return false;
+}
+
+PyValue cpy_make_module_name(PyVM *vm, size_t lazy)
+{
+    return make_module_name(vm, lazy);
+}
+
 void cpy_install_module_names(ConverterPython *py, PyObj *dict)
 {
     install_module_names(py, dict, false);
@@ -436,6 +550,50 @@ PyObj *cpy_state_parameter_locals(ConverterPython *py)
     return locals;
 }
 
+/* ---- libclinic's dsl_parser, where 3.13 on evaluates defaults ---------- */
+
+static const char *const dsl_parser_modules[] = {
+    "ast", "enum", "inspect", "pprint", "re", "shlex", "sys", "libclinic",
+};
+
+PyObj *cpy_default_globals(ConverterPython *py)
+{
+    PyVM *vm = py->vm;
+    PyObj *g = pyvm_dict_new(vm);
+    Arena *a = py->c->file_arena;
+    for (const char *const *n = py->flavour->default_globals; *n; n++) {
+        PyValue v;
+        if (!strcmp(*n, "__name__"))
+            v = pyvm_str(vm, "libclinic.dsl_parser");
+        else if (!strcmp(*n, "__package__"))
+            v = pyvm_str(vm, "libclinic");
+        else if (!strcmp(*n, "__doc__"))
+            v = py_none;
+        else if (!strcmp(*n, "NULL"))
+            v = py_null;
+        else if (!strcmp(*n, "unknown"))
+            v = py_unknown;
+        else if (!strcmp(*n, "__builtins__"))
+            v = pyvm_obj(pyvm_builtins(vm));
+        else if (INDEX_IN(dsl_parser_modules, *n) >= 0)
+            v = module_value(py, *n);
+        else if (!pyvm_dict_get(vm, pyvm_globals(vm), *n, &v))
+            v = pyvm_stand_in(vm, "object", arena_printf(a, "<%s>", *n));
+        pyvm_dict_set_static(vm, g, *n, v);
+    }
+    return g;
+}
+
+PyObj *cpy_default_locals(ConverterPython *py)
+{
+    PyVM *vm = py->vm;
+    PyObj *locals = pyvm_dict_new(vm);
+    for (const char *const *n = py->flavour->default_locals; *n; n++)
+        pyvm_dict_set_static(vm, locals, *n, pyvm_stand_in(vm, "object",
+                             arena_printf(py->c->file_arena, "<%s>", *n)));
+    return locals;
+}
+
 /* ---- which names may be there ------------------------------------------- */
 
 static bool listed(const char *const *list, size_t n, const char *name)
@@ -450,6 +608,24 @@ static bool listed(const char *const *list, size_t n, const char *name)
 bool cpy_namespace_may_have(const Clinic *c, bool state_parameter,
                             const char *name)
 {
+    const PyFlavour *fl = cpy_flavour_of(c->dialect);
+    if (state_parameter && fl->default_globals) {
+        /* libclinic.dsl_parser's globals, parse_parameter's locals and
+           the builtins */
+        for (const char *const *n = fl->default_globals; *n; n++)
+            if (!strcmp(*n, name))
+                return true;
+        for (const char *const *n = fl->default_locals; *n; n++)
+            if (!strcmp(*n, name))
+                return true;
+        return LISTED(builtin_classes, name) || LISTED(builtins, name) ||
+               !strcmp(name, "object") || !strcmp(name, "int") ||
+               !strcmp(name, "str") || !strcmp(name, "bytes") ||
+               !strcmp(name, "bytearray") || !strcmp(name, "float") ||
+               !strcmp(name, "complex") || !strcmp(name, "bool") ||
+               !strcmp(name, "Ellipsis") || !strcmp(name, "NotImplemented") ||
+               !strcmp(name, "__debug__");
+    }
     /* every namespace's names are among clinic.py's module's (its own,
        its imports, the builtins), the classes of the converters and the
        functions of python blocks' flavours */
@@ -480,7 +656,6 @@ bool cpy_namespace_may_have(const Clinic *c, bool state_parameter,
     for (size_t i = 0; i < return_nrows; i++)
         if (!strcmp(return_rows[i].cls.class_name, name))
             return true;
-    const PyFlavour *fl = cpy_flavour_of(c->dialect);
     for (size_t i = 0; i < fl->nfunctions; i++)
         if (!strcmp(fl->functions[i].name, name))
             return true;

@@ -6,6 +6,7 @@
  * ...), add_c_converter and its relatives, and clinic.py's constants.
  */
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "model/converters_py_int.h"
@@ -362,6 +363,8 @@ enum {
     LAZY_PREFIXED_ARGS, LAZY_C_KEYWORDS, LAZY_TYPE_CHECKS,
     LAZY_ROWS   /* then the converter rows, then the return rows */
 };
+/* 3.11's module names (cpy_make_module_name) are from here on */
+#define LAZY_MODULE_NAMES ((size_t)1 << 24)
 
 static PyValue make_type_checks(PyVM *vm)
 {
@@ -379,6 +382,8 @@ static PyValue make_namespace_value(PyVM *vm, size_t which)
 {
     static const char *const prefixed_args[] = { "args", NULL };
     ConverterPython *py = cpy_of_vm(vm);
+    if (which >= LAZY_MODULE_NAMES)
+        return cpy_make_module_name(vm, which - LAZY_MODULE_NAMES);
     switch (which) {
     case LAZY_PREFIXED_ARGS: return pyvm_str_set(vm, prefixed_args);
     case LAZY_C_KEYWORDS: return pyvm_str_set(vm, text_c_keywords);
@@ -426,6 +431,78 @@ static PyDictLayout *namespace_layout(const Dialect *d, bool module_globals)
             return &l->layout;
     }
     return NULL;
+}
+
+/* clinic.py 3.11's module globals: every name of the module (the ones
+   made above, and its imports, classes and functions, made when read),
+   in its order, as globals() and dir() in a block show them.  Which
+   entry of e goes where is the same for every file of a dialect: found
+   once per thread. */
+typedef struct ModuleOrder {
+    const Dialect *dialect;
+    size_t n;
+    short from[512];    /* >= 0: e's entry; -1 - i: module_order[i] */
+} ModuleOrder;
+static _Thread_local ModuleOrder module_orders[4];
+
+static Entries *in_module_order(ConverterPython *py, PyObj *g, Entries *e)
+{
+    size_t norder;
+    const char *const *order = cpy_module_order(&norder);
+    ModuleOrder *mo = NULL;
+    for (size_t i = 0; i < sizeof module_orders / sizeof *module_orders; i++)
+        if (!module_orders[i].dialect ||
+            module_orders[i].dialect == py->c->dialect) {
+            mo = &module_orders[i];
+            break;
+        }
+    if (mo && mo->dialect == NULL && norder + e->n <= 512) {
+        bool *used = xcalloc(e->n + 1, sizeof *used);
+        mo->n = 0;
+        for (size_t i = 0; i < norder; i++) {
+            if (!strcmp(order[i], "__name__"))   /* the interpreter's own */
+                continue;
+            short from = -1;
+            for (size_t k = 0; k < e->n && from < 0; k++)
+                if (!used[k] && !strcmp(e->names[k], order[i]))
+                    from = (short)k;
+            if (from >= 0)
+                used[from] = true;
+            mo->from[mo->n++] = from >= 0 ? from : (short)(-1 - (int)i);
+        }
+        for (size_t k = 0; k < e->n; k++)   /* any the module lacks: last */
+            if (!used[k])
+                mo->from[mo->n++] = (short)k;
+        free(used);
+        mo->dialect = py->c->dialect;
+    }
+    if (!mo || mo->dialect != py->c->dialect)
+        return e;   /* more dialects than kept: the entries as made */
+    const char **names = xmalloc((mo->n + 1) * sizeof *names);
+    PyValue *values = xmalloc((mo->n + 1) * sizeof *values);
+    size_t n = 0;
+    for (size_t i = 0; i < mo->n; i++) {
+        short from = mo->from[i];
+        if (from >= 0) {
+            names[n] = e->names[from];
+            values[n++] = e->values[from];
+        } else {
+            size_t lazy;
+            if (!cpy_module_name_value(py, order[-1 - from], &lazy,
+                                       &values[n]))
+                continue;
+            if (lazy != SIZE_MAX)
+                values[n] = pyvm_lazy_value(py->vm, g, make_namespace_value,
+                                            LAZY_MODULE_NAMES + lazy);
+            names[n++] = order[-1 - from];
+        }
+    }
+    free(e->names);
+    free(e->values);
+    e->names = names;
+    e->values = values;
+    e->n = n;
+    return e;
 }
 
 void cpy_install_namespace(ConverterPython *py)
@@ -505,6 +582,8 @@ void cpy_install_namespace(ConverterPython *py)
         for (size_t i = 0; i < 6; i++)
             put(e, hosts[i], pyvm_obj(made[i]));
     }
+    if (fl->module_globals)
+        e = in_module_order(py, g, e);
     PyDictLayout *layout = namespace_layout(py->c->dialect, fl->module_globals);
     if (layout)
         pyvm_dict_fill_static(vm, g, layout, e->names, e->values, e->n);
@@ -513,6 +592,126 @@ void cpy_install_namespace(ConverterPython *py)
             pyvm_dict_set_static(vm, g, e->names[i], e->values[i]);
     free(e->names);
     free(e->values);
+}
+
+/* libclinic.dsl_parser's globals and DSLParser.parse_parameter's locals
+   where it evaluates a default (eval(default), eval(code) from 3.14),
+   in order */
+static const char *const dsl_parser_globals_3_13[] = {
+    "__name__", "__doc__", "__package__", "__loader__", "__spec__",
+    "__file__", "__cached__", "__builtins__", "__annotations__",
+    "annotations", "ast", "enum", "inspect", "pprint", "re", "shlex", "sys",
+    "Callable", "FunctionType", "NoneType", "TYPE_CHECKING", "Any",
+    "NamedTuple", "libclinic", "ClinicError", "VersionTuple", "fail", "warn",
+    "unspecified", "unknown", NULL, "Module", "Class", "Function",
+    "Parameter", "FunctionKind", "CALLABLE", "STATIC_METHOD", "CLASS_METHOD",
+    "METHOD_INIT", "METHOD_NEW", "GETTER", "SETTER", "converters",
+    "legacy_converters", "self_converter", "defining_class_converter",
+    "correct_name_for_self", "CReturnConverter", "return_converters",
+    "int_return_converter", "create_parser_namespace",
+    "unsupported_special_methods", "StateKeeper", "ConverterArgs",
+    "ParamState", "FunctionNames", "eval_ast_expr", "IndentStack",
+    "DSLParser", NULL,
+};
+static const char *const dsl_parser_globals_3_14[] = {
+    "__name__", "__doc__", "__package__", "__loader__", "__spec__",
+    "__file__", "__cached__", "__builtins__", "__annotations__",
+    "annotations", "ast", "enum", "inspect", "pprint", "re", "shlex", "sys",
+    "Callable", "FunctionType", "TYPE_CHECKING", "Any", "NamedTuple",
+    "libclinic", "ClinicError", "VersionTuple", "fail", "warn", "unspecified",
+    "unknown", NULL, "Module", "Class", "Function", "Parameter",
+    "FunctionKind", "CALLABLE", "STATIC_METHOD", "CLASS_METHOD",
+    "METHOD_INIT", "METHOD_NEW", "ACCESSORS", "SETTERS", "converters",
+    "legacy_converters", "self_converter", "defining_class_converter",
+    "correct_name_for_self", "CReturnConverter", "return_converters",
+    "int_return_converter", "create_parser_namespace",
+    "unsupported_special_methods", "StateKeeper", "ConverterArgs",
+    "ParamState", "FunctionNames", "eval_ast_expr", "IndentStack",
+    "DSLParser", NULL,
+};
+static const char *const parse_parameter_locals_3_13[] = {
+    "self", "line", "c_name", "name", "have_as_token", "trailing", "base",
+    "equals", "default", "module", "ast_input", "function", "function_args",
+    "is_vararg", "parameter", "parameter_name", "legacy", "kwargs", "bad",
+    NULL,
+};
+static const char *const parse_parameter_locals_3_14[] = {
+    "self", "line", "c_name", "m", "ast_input", "module", "function",
+    "function_args", "is_vararg", "parameter", "parameter_name", "name",
+    "legacy", "kwargs", "has_c_default", "expr", "default", "bad", "code",
+    NULL,
+};
+static const char *const parse_parameter_locals_3_15[] = {
+    "self", "line", "c_name", "m", "ast_input", "module", "function",
+    "function_args", "is_vararg", "is_var_keyword", "parameter",
+    "parameter_name", "name", "legacy", "kwargs", "has_c_default", "expr",
+    "default", "bad", "code", NULL,
+};
+
+/* What libclinic's classes annotate: CConverter's attributes (as text),
+   CReturnConverter's default and self_converter's type (evaluated, in
+   modules without the future import); 3.14 adds c_init_default and
+   specified_type. */
+static const ClassAnnotation class_annotations_3_13[] = {
+    { "CConverter", "name", "str", ANN_TEXT },
+    { "CConverter", "py_name", "str", ANN_TEXT },
+    { "CConverter", "type", "str | None", ANN_TEXT },
+    { "CConverter", "default", "object", ANN_TEXT },
+    { "CConverter", "default_type", "bltns.type[object] | tuple[bltns.type[object], ...] | None", ANN_TEXT },
+    { "CConverter", "c_default", "str | None", ANN_TEXT },
+    { "CConverter", "py_default", "str | None", ANN_TEXT },
+    { "CConverter", "c_ignored_default", "str", ANN_TEXT },
+    { "CConverter", "converter", "str | None", ANN_TEXT },
+    { "CConverter", "encoding", "str | None", ANN_TEXT },
+    { "CConverter", "subclass_of", "str | None", ANN_TEXT },
+    { "CConverter", "signature_name", "str | None", ANN_TEXT },
+    { "CConverter", "broken_limited_capi", "bool", ANN_TEXT },
+    { "CReturnConverter", "default", NULL, ANN_OBJECT },
+    { "self_converter", "type", NULL, ANN_OPTIONAL_STR },
+    { NULL, NULL, NULL, ANN_TEXT },
+};
+static const ClassAnnotation class_annotations_3_14[] = {
+    { "CConverter", "name", "str", ANN_TEXT },
+    { "CConverter", "py_name", "str", ANN_TEXT },
+    { "CConverter", "type", "str | None", ANN_TEXT },
+    { "CConverter", "default", "object", ANN_TEXT },
+    { "CConverter", "default_type", "bltns.type[object] | tuple[bltns.type[object], ...]", ANN_TEXT },
+    { "CConverter", "c_default", "str | None", ANN_TEXT },
+    { "CConverter", "py_default", "str | None", ANN_TEXT },
+    { "CConverter", "c_init_default", "str", ANN_TEXT },
+    { "CConverter", "c_ignored_default", "str", ANN_TEXT },
+    { "CConverter", "converter", "str | None", ANN_TEXT },
+    { "CConverter", "encoding", "str | None", ANN_TEXT },
+    { "CConverter", "subclass_of", "str | None", ANN_TEXT },
+    { "CConverter", "signature_name", "str | None", ANN_TEXT },
+    { "CConverter", "broken_limited_capi", "bool", ANN_TEXT },
+    { "CReturnConverter", "default", NULL, ANN_OBJECT },
+    { "defining_class_converter", "specified_type", NULL, ANN_OPTIONAL_STR },
+    { "self_converter", "type", NULL, ANN_OPTIONAL_STR },
+    { "self_converter", "specified_type", NULL, ANN_OPTIONAL_STR },
+    { NULL, NULL, NULL, ANN_TEXT },
+};
+
+void cpy_add_class_annotations(ConverterPython *py, PyObj *dict,
+                               const char *class_name)
+{
+    const ClassAnnotation *t = py->flavour->class_annotations;
+    PyVM *vm = py->vm;
+    PyObj *ann = NULL;
+    for (; t && t->class_name; t++) {
+        if (strcmp(t->class_name, class_name))
+            continue;
+        if (!ann)
+            ann = pyvm_dict_new(vm);
+        PyValue v = t->kind == ANN_TEXT ? pyvm_str(vm, t->text)
+                  : t->kind == ANN_OBJECT
+                      ? pyvm_obj(pyvm_builtin_class(vm, "object"))
+                      : pyvm_union(vm, pyvm_obj(pyvm_builtin_class(vm, "str")),
+                                   py_none);
+        pyvm_dict_set(vm, ann, t->name, v);
+    }
+    if (ann)
+        pyvm_dict_set_static(vm, dict, "__annotations__", pyvm_obj(ann));
 }
 
 #define COUNT(t) (sizeof (t) / sizeof (t)[0])
@@ -525,6 +724,7 @@ const PyFlavour cpy_flavour_3_11 = {
     "__main__",   /* clinic.py runs as a script */
     "__main__", "__main__",
     true, false, true, false, false, false, false,
+    NULL, NULL, false, NULL,
 };
 
 /* libclinic's parser namespace holds no functions or constants. */
@@ -534,6 +734,8 @@ const PyFlavour cpy_flavour_3_13 = {
     NULL, 0, NULL, 0,
     "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
     false, true, false, true, false, false, false,
+    dsl_parser_globals_3_13, parse_parameter_locals_3_13, true,
+    class_annotations_3_13,
 };
 
 /* 3.14's: the converter computes its C default (c_init_default, the
@@ -544,6 +746,8 @@ const PyFlavour cpy_flavour_3_14 = {
     NULL, 0, NULL, 0,
     "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
     false, true, false, true, true, true, false,
+    dsl_parser_globals_3_14, parse_parameter_locals_3_14, true,
+    class_annotations_3_14,
 };
 
 /* 3.15's: the unsigned converters keep bitwise in the instance. */
@@ -553,6 +757,8 @@ const PyFlavour cpy_flavour_3_15 = {
     NULL, 0, NULL, 0,
     "libclinic.converters", "libclinic.converter", "libclinic.return_converters",
     false, true, false, true, true, true, true,
+    dsl_parser_globals_3_14, parse_parameter_locals_3_15, true,
+    class_annotations_3_14,
 };
 
 const PyFlavour *cpy_flavour_of(const Dialect *d)

@@ -135,6 +135,11 @@ struct Function {
        class's for __new__/__init__), on one line, as --list shows it. */
     const char *signature;
     const char *full_signature;
+    /* Function.render_parameters, made once (function_render_parameters
+       in converters.h) in the file's arena: the docstring and the code
+       are written from the same copies, and each converter's pre_render
+       runs once, as in clinic.py.  NULL: not made yet. */
+    Parameter **render_parameters;
     Rendering rendering;
 };
 

@@ -552,6 +552,7 @@ static Function *clone_function(Clinic *c, const Function *from)
     *f = *from;
     f->parameters = NULL;
     f->nparameters = f->capparameters = 0;
+    f->render_parameters = NULL;
     for (size_t i = 0; i < from->nparameters; i++) {
         Parameter *p = arena_new_of(c->arena, Parameter);
         *p = *from->parameters[i];

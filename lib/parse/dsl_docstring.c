@@ -12,25 +12,6 @@
 #include "parse/dsl_int.h"
 #include "base/text.h"
 
-/* The parameters as render_parameters gives them: copies whose
-   converters have run pre_render (which fixes self's name and whether
-   it shows in the signature). */
-static Parameter **render_parameters(Clinic *c, Function *f)
-{
-    /* written whole before they are read: not zeroed first */
-    Parameter **ps = arena_array_uninit(c->arena, Parameter *,
-                                        f->nparameters);
-    for (size_t i = 0; i < f->nparameters; i++) {
-        Parameter *p = arena_alloc_uninit(c->arena, sizeof *p);
-        *p = *f->parameters[i];
-        p->converter = converter_copy(c, p->converter);
-        p->converter->function = f;
-        converter_pre_render(c, p->converter);
-        ps[i] = p;
-    }
-    return ps;
-}
-
 /* Text built in an arena (the docstring is formatted in a scratch step):
    no heap buffer to free, and what is built needs no copy at the end. */
 typedef struct Text {
@@ -476,7 +457,7 @@ const char *dsl_format_docstring(Clinic *c, DslState *d, Function *f)
     bool new_or_init = f->kind == FUNC_METHOD_NEW ||
                        f->kind == FUNC_METHOD_INIT;
     bool getset = f->kind == FUNC_GETTER || f->kind == FUNC_SETTER;
-    Parameter **ps = render_parameters(c, f);
+    Parameter **ps = function_render_parameters(c, f);
     size_t n = f->nparameters;
     record_signatures(c, f, ps, n);
     /* no docstring for __new__/__init__ (or a getter or setter): no

@@ -40,9 +40,14 @@ void pyblock_parse_block(Clinic *c, Block *block)
         clinic_fail(c, err.line, "Exception raised during parsing:\n%s: %s",
                     err.kind, err.msg);
     }
+    /* what converters' methods printed before goes where clinic.py's
+       standard output goes, not into this block's output */
+    converters_python_take_printed(c);
     PyObj *globals = converters_python_block_globals(c);
-    if (!pyvm_exec(vm, prog, globals, globals ? globals
-                                                : pyvm_dict_new(vm))) {
+    if (!pyvm_exec(vm, prog, globals,
+                   globals ? globals : converters_python_block_locals(c))) {
+        /* the block's own output, like clinic.py's, is dropped */
+        pyvm_take_output(vm, NULL);
         const PyError *e = pyvm_error(vm);
         clinic_fail(c, e->line, "Exception raised during parsing:\n%s%s",
                     e->text, converters_python_suggestion(c, vm));

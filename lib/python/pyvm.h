@@ -134,6 +134,12 @@ size_t pyset_order(Arena *a, const int64_t *keys, const int64_t *hashes,
 
 
 /* The host's own state, for callbacks that get only the interpreter. */
+/* x | y of classes and None: a types.UnionType, as type.__or__ makes. */
+PyValue pyvm_union(PyVM *vm, PyValue x, PyValue y);
+
+/* Annotations kept as their text, as under "from __future__ import
+   annotations" (libclinic compiles blocks so); else evaluated. */
+void pyvm_set_annotations_as_strings(PyVM *vm, bool as_strings);
 void pyvm_set_host(PyVM *vm, void *host);
 void *pyvm_host(const PyVM *vm);
 
@@ -179,8 +185,8 @@ PyValue pyvm_lazy_value(PyVM *vm, PyObj *dict, PyLazyFn make, size_t which);
    caller's, per thread) once made, and copied instead of hashing and
    probing every name again.  The dict must hold the same entries every
    time it is filled (it is checked by their number). */
-#define PYVM_LAYOUT_MAX 160
-#define PYVM_LAYOUT_INDEX 256
+#define PYVM_LAYOUT_MAX 256
+#define PYVM_LAYOUT_INDEX 512
 typedef struct PyDictLayout {
     bool made;
     size_t len, cap, index_size;
@@ -244,9 +250,25 @@ PyValue pyvm_native(PyVM *vm, const char *name, PyNativeFn fn, void *data,
 /* The native behind v (and its data), or NULL when v is not one. */
 PyNativeFn pyvm_native_fn(PyValue v, void **data);
 
+/* unspecified and unknown become the two members of an enum.Enum
+   Sentinels of the given module, as libclinic has them from 3.13 on:
+   repr <Unspecified>, str Sentinels.unspecified, .name and .value,
+   Sentinels.unknown, Sentinels('unknown').  Before, they are of classes
+   Unspecified and Unknown of their own. */
+void pyvm_sentinels_enum(PyVM *vm, const char *module);
+
+/* What pyvm_bind leaves for an optional argument not given: a
+   PY_UNSPECIFIED apart from clinic's `unspecified` (its b set), so that
+   a call given `unspecified` (getattr(x, 'n', unspecified)) has it. */
+extern const PyValue pyvm_absent;
+static inline bool pyvm_given(PyValue v)
+{
+    return !(v.kind == PY_UNSPECIFIED && v.b);
+}
+
 /* Binds a native's arguments as a def with this signature would, raising
    TypeError as Python does.  spec lists the parameter names: "name"
-   required, "name=" optional (left as PY_UNSPECIFIED when not given),
+   required, "name=" optional (left as pyvm_absent when not given),
    "*" starts the keyword-only ones, "**" at the end collects unknown
    keywords into *kwargs (a dict; NULL to refuse them).  Example:
    "self in_parser= * by_reference=".  out gets one value per name. */

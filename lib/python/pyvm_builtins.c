@@ -475,9 +475,13 @@ static PyValue c_type(PyVM *vm, const PyArgs *a, void *data)
                        vm_type_name(vm, dict)));
     PyDict *d = vm_dict_copy(vm, (PyDict *)dict.obj);
     if (!vm_dict_find_str(d, "__module__")) {
-        PyValue *mod = vm_dict_find_str(vm->globals, "__name__");
+        /* the calling code's globals' __name__; without one (3.13's
+           blocks) CPython's class has no __module__ at all, which prints
+           as a class of builtins does */
+        PyValue *mod = vm_dict_find_str(vm_scope_now(vm)->globals,
+                                        "__name__");
         vm_dict_set_str(vm, d, "__module__",
-                        mod ? *mod : vm_make_str(vm, "__main__", 8));
+                        mod ? *mod : vm_make_str(vm, "builtins", 8));
     }
     return vm_make_class(vm, name.s, bases.items, bases.nitems, d);
 }
@@ -962,6 +966,23 @@ static PyValue b_dir(PyVM *vm, const PyArgs *a, void *data)
         qsort(names, n, sizeof *names, by_name);
         return sorted_names(vm, names, n);
     }
+    /* Enum's own __dir__, of a member and of the class */
+    static const char *const member_dir[] = {
+        "__class__", "__doc__", "__eq__", "__hash__", "__module__", "name",
+        "value",
+    };
+    static const char *const class_dir[] = {
+        "__class__", "__contains__", "__doc__", "__getitem__",
+        "__init_subclass__", "__iter__", "__len__", "__members__",
+        "__module__", "__name__", "__qualname__", "unknown", "unspecified",
+    };
+    PyValue members;
+    if (vm_sentinel_member(vm, v[0]))
+        return sorted_names(vm, (const char **)member_dir,
+                            sizeof member_dir / sizeof *member_dir);
+    if (vm_enum_members(vm, v[0], &members))
+        return sorted_names(vm, (const char **)class_dir,
+                            sizeof class_dir / sizeof *class_dir);
     size_t n;
     const char **names = vm_dir_names(vm, v[0], &n);
     if (!names)
@@ -1185,7 +1206,7 @@ static PyValue b_sum(PyVM *vm, const PyArgs *a, void *data)
 static PyValue min_max(PyVM *vm, const PyArgs *a, bool want_max)
 {
     const char *fname = want_max ? "max" : "min";
-    PyValue key = py_none, dflt = py_unspecified;
+    PyValue key = py_none, dflt = pyvm_absent;
     for (size_t k = 0; k < a->nkw; k++) {
         if (!strcmp(a->kwnames[k], "key"))
             key = a->kwvalues[k];

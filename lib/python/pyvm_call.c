@@ -294,7 +294,7 @@ static void exception_str(PyVM *vm, void *ctx)
         PyValue str_fn;
         PyClass *owner;
         if (vm_lookup(cls, "__str__", &str_fn, &owner) &&
-            !!strcmp(owner->module, "builtins")) {
+            !vm_class_is_builtin(owner)) {
             *out = vm_str(vm, exc);
             return;
         }
@@ -583,6 +583,8 @@ void vm_bind_function_args(PyVM *vm, PyFunction *f, const PyValue *args,
     vm_temp_release(vm, mark);
 }
 
+const PyValue pyvm_absent = { .kind = PY_UNSPECIFIED, .b = true };
+
 void pyvm_bind(PyVM *vm, const PyArgs *a, const char *fname, const char *spec,
                PyValue *out, PyObj **kwargs)
 {
@@ -625,7 +627,7 @@ void pyvm_bind(PyVM *vm, const PyArgs *a, const char *fname, const char *spec,
     PyValue defaults[16], kwdefaults[16];
     bool kwhas[16];
     for (size_t i = 0; i < n; i++) {
-        defaults[i] = kwdefaults[i] = py_unspecified;
+        defaults[i] = kwdefaults[i] = pyvm_absent;
         kwhas[i] = i >= npos && optional[i];
     }
     Sig s = {

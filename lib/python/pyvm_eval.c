@@ -435,6 +435,42 @@ static PyValue eval_call(PyVM *vm, Env *env, const PyExpr *e)
 
 /* ---- functions and classes --------------------------------------------- */
 
+/* An annotation as the code's compiler keeps it: evaluated, or (under
+   "from __future__ import annotations") its text; a str constant as its
+   repr, as ast.unparse writes it. */
+static PyValue annotation_value(PyVM *vm, Env *env, const PyExpr *e)
+{
+    if (!vm->annotations_as_strings)
+        return eval(vm, env, e);
+    if (e->kind == PX_CONST && e->value.kind == PY_STR) {
+        const char *r = vm_repr(vm, e->value);
+        return vm_make_str(vm, r, strlen(r));
+    }
+    const char *text = e->source ? e->source : "";
+    return vm_make_str(vm, text, strlen(text));
+}
+
+/* A def's __annotations__: its parameters' in order, then "return". */
+static PyDict *function_annotations(PyVM *vm, Env *env, const PyFuncDef *def)
+{
+    PyDict *d = vm_dict_new(vm);
+    const PyArguments *a = def->args;
+    const PyArg *groups[] = { a->posonlyargs, a->args, a->vararg,
+                              a->kwonlyargs, a->kwarg };
+    size_t counts[] = { a->nposonlyargs, a->nargs, a->vararg ? 1 : 0,
+                        a->nkwonlyargs, a->kwarg ? 1 : 0 };
+    for (size_t g = 0; g < 5; g++)
+        for (size_t i = 0; i < counts[g]; i++)
+            if (groups[g][i].annotation)
+                vm_dict_set_str(vm, d, groups[g][i].arg,
+                                annotation_value(vm, env,
+                                                 groups[g][i].annotation));
+    if (def->returns)
+        vm_dict_set_str(vm, d, "return",
+                        annotation_value(vm, env, def->returns));
+    return d;
+}
+
 static PyValue make_function(PyVM *vm, Env *env, const PyFuncDef *def)
 {
     PyFunction *f = vm_alloc_obj(vm, sizeof *f, OBJ_FUNCTION,
@@ -450,6 +486,8 @@ static PyValue make_function(PyVM *vm, Env *env, const PyFuncDef *def)
     for (size_t i = 0; i < a->nkwonlyargs; i++)
         f->kwdefaults[i] = a->kw_defaults[i]
                                ? eval(vm, env, a->kw_defaults[i]) : py_unspecified;
+    if (!def->expr)   /* a def (a lambda has no annotations) */
+        f->annotations = function_annotations(vm, env, def);
     f->closure = closure_of(env);
     f->globals = env->globals;
     f->dict = vm_dict_new(vm);
@@ -532,7 +570,7 @@ PyValue vm_make_class(PyVM *vm, const char *name, const PyValue *bases,
                 vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                                "duplicate base class %s", cb[i]->name));
         PyClass *b = cb[i];
-        if (!strcmp(b->module, "builtins") && b->builtin != T_OBJECT &&
+        if (vm_class_is_builtin(b) && b->builtin != T_OBJECT &&
             b->builtin != T_BASE_EXCEPTION)
             vm_raise_class(vm, vm->types[T_NOT_IMPLEMENTED_ERROR],
                            arena_printf(vm->a, "clinic's Python cannot "
@@ -542,6 +580,7 @@ PyValue vm_make_class(PyVM *vm, const char *name, const PyValue *bases,
     PyValue *mod = vm_dict_find_str(dict, "__module__");
     const char *module = mod && mod->kind == PY_STR ? mod->s : "__main__";
     PyClass *cls = vm_new_class(vm, name, module, cb, nbases, dict);
+    cls->made_by_python = true;
     PyValue *qual = vm_dict_find_str(dict, "__qualname__");
     if (qual && qual->kind == PY_STR) {
         cls->qualname = qual->s;
@@ -572,6 +611,30 @@ static PyValue *eval_decorators(PyVM *vm, Env *env, const PyStmt *s)
     return d;
 }
 
+/* Whether a module's or class body's statements annotate a name (not
+   inside a def or class they hold): then its code starts, as CPython's
+   SETUP_ANNOTATIONS, by making __annotations__. */
+static bool annotates(PyStmt *const *body, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const PyStmt *s = body[i];
+        if ((s->kind == ST_ANNASSIGN && s->target->kind == PX_NAME) ||
+            ((s->kind == ST_IF || s->kind == ST_WHILE || s->kind == ST_FOR) &&
+             (annotates(s->body, s->nbody) ||
+              annotates(s->orelse, s->norelse))))
+            return true;
+    }
+    return false;
+}
+
+static void setup_annotations(PyVM *vm, Env *env, PyStmt *const *body,
+                              size_t n)
+{
+    if (annotates(body, n) && !vm_dict_find_str(env->vars, "__annotations__"))
+        vm_dict_set_str(vm, env->vars, "__annotations__",
+                        vm_obj(vm_dict_new(vm)));
+}
+
 static void class_statement(PyVM *vm, Env *env, const PyStmt *s)
 {
     PyValue *decorators = eval_decorators(vm, env, s);
@@ -580,18 +643,21 @@ static void class_statement(PyVM *vm, Env *env, const PyStmt *s)
         bases[i] = eval(vm, env, s->bases[i]);
     Env *body = new_env(vm, ENV_CLASS, s->scope, closure_of(env), env->globals);
     body->class_cell = arena_new_of(vm->a, PyClass *);
-    /* without __name__ in the globals, Python's class would be of
-       module "builtins"; here it stays "__main__", as the interpreter
-       takes "builtins" for its own classes */
+    /* __module__ = __name__, looked up as a class body looks up a name:
+       without __name__ in the globals (3.13's blocks), the builtins'
+       ("builtins") */
     PyValue *modname = vm_dict_find_str(env->globals, "__name__");
+    if (!modname)
+        modname = vm_dict_find_str(vm->builtins, "__name__");
     vm_dict_set_str(vm, body->vars, "__module__",
-                    modname ? *modname : vm_make_str(vm, "__main__", 8));
+                    modname ? *modname : vm_make_str(vm, "builtins", 8));
     vm_dict_set_str(vm, body->vars, "__qualname__",
                     vm_make_str(vm, s->qualname, strlen(s->qualname)));
     Env *outer_body = vm->class_body;
     Frame *outer_frame = vm->class_body_frame;
     vm->class_body = body;
     vm->class_body_frame = vm->frame;
+    setup_annotations(vm, body, s->body, s->nbody);
     exec_block(vm, body, s->body, s->nbody);
     vm->class_body = outer_body;
     vm->class_body_frame = outer_frame;
@@ -1115,8 +1181,18 @@ static Flow exec_stmt(PyVM *vm, Env *env, const PyStmt *s)
         aug_assign(vm, env, s);
         return FLOW_NORMAL;
     case ST_ANNASSIGN:
-        if (env->kind != ENV_FUNCTION && s->target->kind == PX_NAME)
-            eval(vm, env, s->test);
+        if (env->kind != ENV_FUNCTION && s->target->kind == PX_NAME) {
+            /* the scope's __annotations__, as SETUP_ANNOTATIONS makes
+               it (here when the first annotation runs) */
+            PyValue ann = annotation_value(vm, env, s->test);
+            PyValue *d = vm_dict_find_str(env->vars, "__annotations__");
+            if (!d || !vm_is_kind(*d, OBJ_DICT)) {
+                vm_dict_set_str(vm, env->vars, "__annotations__",
+                                vm_obj(vm_dict_new(vm)));
+                d = vm_dict_find_str(env->vars, "__annotations__");
+            }
+            vm_dict_set_str(vm, (PyDict *)d->obj, s->target->id, ann);
+        }
         if (s->value)
             assign(vm, env, s->target, eval(vm, env, s->value));
         return FLOW_NORMAL;
@@ -1268,6 +1344,7 @@ typedef struct Run {
 static void run(PyVM *vm, void *ctx)
 {
     Run *r = ctx;
+    setup_annotations(vm, r->env, r->prog->body, r->prog->nbody);
     exec_block(vm, r->env, r->prog->body, r->prog->nbody);
 }
 

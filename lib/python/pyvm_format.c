@@ -434,7 +434,7 @@ const char *vm_format(PyVM *vm, PyValue v, const char *spec)
     PyClass *owner;
     if (vm_is_kind(v, OBJ_INSTANCE) &&
         vm_lookup(vm_type_of(vm, v), "__format__", &fn, &owner) &&
-        strcmp(owner->module, "builtins")) {
+        !vm_class_is_builtin(owner)) {
         PyValue s = vm_make_str(vm, spec, strlen(spec));
         r = vm_call2(vm, fn, v, s);
         if (r.kind != PY_STR)
@@ -442,6 +442,9 @@ const char *vm_format(PyVM *vm, PyValue v, const char *spec)
                                         "not %s", vm_type_name(vm, r)));
         return r.s;
     }
+    if (vm_sentinel_member(vm, v))   /* Enum.__format__: str's format */
+        return vm_format(vm, vm_make_str(vm, vm_str(vm, v),
+                                         strlen(vm_str(vm, v))), spec);
     if (*spec)
         type_error(vm, arena_printf(vm->a, "unsupported format string passed "
                                     "to %s.__format__", vm_type_name(vm, v)));

@@ -24,6 +24,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/compiler.h"
 #include "python/pyexpr_int.h"
@@ -63,6 +64,7 @@ typedef struct PyFuncDef {
     PyStmt **body;             /* a def's */
     size_t nbody;
     const PyExpr *expr;        /* a lambda's */
+    const PyExpr *returns;     /* a def's "-> annotation", or NULL */
     PyScope scope;
     int line;
     bool encloses;             /* a def, lambda, class or comprehension is
@@ -153,7 +155,7 @@ extern const NativeDef vm_str_methods[], vm_bytes_methods[];  /* pyvm_str.c */
 #define SELF (a->args[0])
 static inline bool vm_given(PyValue v)
 {
-    return v.kind != PY_UNSPECIFIED;
+    return pyvm_given(v);
 }
 
 struct PyClass {
@@ -173,8 +175,32 @@ struct PyClass {
     const PyHostOps *host;
     void *host_data;
     bool is_exception;
+    bool made_by_python;       /* a class statement's or type()'s */
+    bool is_enum;              /* an enum.Enum class: <enum 'Name'> */
     PyNativeFn construct;      /* a built-in type's constructor: int(x) */
 };
+
+/* A class of the interpreter's own (int, object, ...) or one a host made
+   as built-in: Python code cannot change it, and its special methods are
+   the interpreter's.  A class Python code made is none, whatever its
+   __module__ (3.13's blocks make classes of module "builtins"). */
+/* clinic's unspecified or unknown (not an opaque value) */
+static inline bool vm_is_sentinel(PyValue v)
+{
+    return v.kind == PY_UNSPECIFIED || (v.kind == PY_UNKNOWN && !v.type_name);
+}
+
+/* The member name of a sentinel whose class is an enum (3.13's
+   libclinic.utils.Sentinels), else NULL. */
+const char *vm_sentinel_member(PyVM *vm, PyValue v);
+/* The members of an enum class that is Sentinels, in definition order
+   (a tuple), or false for any other object. */
+bool vm_enum_members(PyVM *vm, PyValue cls, PyValue *members);
+
+static inline bool vm_class_is_builtin(const PyClass *c)
+{
+    return !c->made_by_python && !strcmp(c->module, "builtins");
+}
 
 typedef struct PyInstance {
     PyObj ob;
@@ -234,6 +260,7 @@ typedef struct PyFunction {
     PyDict *globals;
     PyClass **class_cell;      /* __class__, for super(), of a method */
     PyDict *dict;              /* function attributes */
+    PyDict *annotations;       /* __annotations__, made at the def */
 } PyFunction;
 
 typedef struct PyNative {
@@ -356,6 +383,10 @@ typedef struct Handler {
 
 struct PyVM {
     PyClass *union_type;       /* types.UnionType, made on first use */
+    /* annotations are kept as their text, not evaluated (code compiled
+       under "from __future__ import annotations", as libclinic's exec()
+       of a block is) */
+    bool annotations_as_strings;
     Arena *a;
     PyClass *types[T_COUNT];
     PyDict *builtins;

@@ -659,8 +659,10 @@ static PyValue o_repr(PyVM *vm, const PyArgs *a, void *data)
     ARGS(1);
     pyvm_bind(vm, a, "object.__repr__", "self", v, NULL);
     PyClass *c = vm_type_of(vm, SELF);
+    /* a class of module builtins prints its __name__, as CPython's
+       tp_name */
     const char *r = !strcmp(c->module, "builtins")
-        ? arena_printf(vm->a, "<%s object at %p>", c->qualname, (void *)SELF.obj)
+        ? arena_printf(vm->a, "<%s object at %p>", c->name, (void *)SELF.obj)
         : arena_printf(vm->a, "<%s.%s object at %p>", c->module, c->qualname,
                        (void *)SELF.obj);
     return vm_make_str(vm, r, strlen(r));

@@ -365,6 +365,12 @@ static bool special_attribute(PyVM *vm, PyValue obj, const char *name,
         *out = vm_obj(vm_type_of(vm, obj));
         return true;
     }
+    const char *member = vm_sentinel_member(vm, obj);
+    if (member && (!strcmp(name, "name") || !strcmp(name, "value") ||
+                   !strcmp(name, "_name_") || !strcmp(name, "_value_"))) {
+        *out = vm_make_str(vm, member, strlen(member));
+        return true;
+    }
     if (obj.kind == PY_OBJECT) {
         PyObj *o = obj.obj;
         if (o->kind == OBJ_CLASS) {
@@ -379,6 +385,17 @@ static bool special_attribute(PyVM *vm, PyValue obj, const char *name,
             }
             if (!strcmp(name, "__module__")) {
                 *out = vm_make_str(vm, c->module, strlen(c->module));
+                return true;
+            }
+            PyValue members;
+            if (!strcmp(name, "__members__") &&
+                vm_enum_members(vm, obj, &members)) {
+                PyDict *d = vm_dict_new(vm);
+                for (size_t i = 0; i < members.nitems; i++) {
+                    const char *m = vm_sentinel_member(vm, members.items[i]);
+                    vm_dict_set_str(vm, d, m, members.items[i]);
+                }
+                *out = vm_obj(d);
                 return true;
             }
             if (!strcmp(name, "__bases__")) {
@@ -402,6 +419,19 @@ static bool special_attribute(PyVM *vm, PyValue obj, const char *name,
             }
             if (!strcmp(name, "__qualname__")) {
                 *out = vm_make_str(vm, f->qualname, strlen(f->qualname));
+                return true;
+            }
+            if (!strcmp(name, "__annotations__")) {
+                if (!f->annotations)   /* a lambda's */
+                    f->annotations = vm_dict_new(vm);
+                *out = vm_obj(f->annotations);
+                return true;
+            }
+            if (!strcmp(name, "__module__")) {
+                /* its globals' __name__ (None in 3.13's blocks) */
+                PyValue *mod = f->globals
+                    ? vm_dict_find_str(f->globals, "__name__") : NULL;
+                *out = mod ? *mod : py_none;
                 return true;
             }
         }
@@ -514,6 +544,16 @@ bool vm_getattr_opt(PyVM *vm, PyValue obj, const char *name, PyValue *out)
         return false;
     }
     PyClass *cls = vm_as_class(obj);
+    if (cls && !strcmp(name, "__annotations__") && !vm_class_is_builtin(cls)) {
+        /* the class's own, made empty when it has none (not a base's) */
+        PyValue *own = vm_dict_find_str(cls->dict, name);
+        if (!own) {
+            vm_dict_set_str(vm, cls->dict, name, vm_obj(vm_dict_new(vm)));
+            own = vm_dict_find_str(cls->dict, name);
+        }
+        *out = *own;
+        return true;
+    }
     if (cls) {
         PyValue v;
         PyClass *owner;
@@ -634,7 +674,7 @@ static void add_dict_names(const char **names, size_t *n, const PyDict *d)
 static const char *const *builtin_dir_of(PyVM *vm, const PyClass *c,
                                          bool *own)
 {
-    *own = !strcmp(c->module, "builtins");
+    *own = vm_class_is_builtin(c);
     for (int t = 0; *own && t < T_COUNT; t++)
         if (vm->types[t] == c)
             return vm_builtin_dir(t);
@@ -731,7 +771,7 @@ void vm_setattr(PyVM *vm, PyValue obj, const char *name, PyValue v)
 {
     PyClass *cls = vm_as_class(obj);
     if (cls) {
-        if (!strcmp(cls->module, "builtins"))
+        if (vm_class_is_builtin(cls))
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "cannot set '%s' attribute of immutable type '%s'",
                            name, cls->name));
@@ -767,7 +807,7 @@ void vm_setattr(PyVM *vm, PyValue obj, const char *name, PyValue v)
 void vm_delattr(PyVM *vm, PyValue obj, const char *name)
 {
     PyDict *d = dict_of(obj);
-    if (vm_as_class(obj) && !strcmp(vm_as_class(obj)->module, "builtins"))
+    if (vm_as_class(obj) && vm_class_is_builtin(vm_as_class(obj)))
         d = NULL;
     if (!d || !vm_dict_del(vm, d, vm_make_str(vm, name, strlen(name))))
         vm_raise_class(vm, vm->types[T_ATTRIBUTE_ERROR], arena_printf(vm->a,
@@ -882,6 +922,65 @@ void vm_bootstrap(PyVM *vm)
     vm->types[T_BOOL]->pyt_bit = PYT_BOOL;
     vm->types[T_NONETYPE]->pyt_bit = PYT_NONETYPE;
     vm->types[T_OBJECT]->pyt_bit = PYT_OBJECT;
+}
+
+/* ---- libclinic's Sentinels enum --------------------------------------- */
+
+const char *vm_sentinel_member(PyVM *vm, PyValue v)
+{
+    if (!vm_is_sentinel(v) || !vm->types[T_UNSPECIFIED]->is_enum)
+        return NULL;
+    return v.kind == PY_UNSPECIFIED ? "unspecified" : "unknown";
+}
+
+bool vm_enum_members(PyVM *vm, PyValue cls, PyValue *members)
+{
+    PyClass *c = vm_as_class(cls);
+    if (!c || !c->is_enum || c != vm->types[T_UNSPECIFIED])
+        return false;
+    PyValue both[2] = { py_unspecified, py_unknown };
+    *members = vm_make_tuple(vm, both, 2);
+    return true;
+}
+
+/* Sentinels(value): the member whose value it is, as Enum's lookup */
+static PyValue sentinels_construct(PyVM *vm, const PyArgs *a, void *data)
+{
+    (void)data;
+    PyValue v[1];
+    pyvm_bind(vm, a, "Sentinels", "value", v, NULL);
+    if (v[0].kind == PY_STR && !strcmp(v[0].s, "unspecified"))
+        return py_unspecified;
+    if (v[0].kind == PY_STR && !strcmp(v[0].s, "unknown"))
+        return py_unknown;
+    if (vm_is_sentinel(v[0]))
+        return v[0];
+    vm_raise_class(vm, vm->types[T_VALUE_ERROR], arena_printf(vm->a,
+                   "%s is not a valid Sentinels", vm_repr(vm, v[0])));
+}
+
+void pyvm_sentinels_enum(PyVM *vm, const char *module)
+{
+    PyClass *meta = vm_new_class(vm, "EnumType", "enum",
+                                 &vm->types[T_TYPE], 1, NULL);
+    PyClass *enum_class = vm_new_class(vm, "Enum", "enum", NULL, 0, NULL);
+    enum_class->is_enum = true;
+    enum_class->ob.type = meta;
+    PyClass *s = vm->types[T_UNSPECIFIED];
+    s->name = s->qualname = "Sentinels";
+    s->module = module;
+    s->is_enum = true;
+    s->ob.type = meta;
+    s->bases[0] = enum_class;
+    s->mro = arena_array_of(vm->a, PyClass *, 3);
+    s->mro[0] = s;
+    s->mro[1] = enum_class;
+    s->mro[2] = vm->types[T_OBJECT];
+    s->nmro = 3;
+    s->construct = sentinels_construct;
+    vm_dict_set_static(vm, s->dict, "unspecified", py_unspecified);
+    vm_dict_set_static(vm, s->dict, "unknown", py_unknown);
+    vm->types[T_UNKNOWN] = s;
 }
 
 /* ---- public wrappers for hosts ----------------------------------------- */
@@ -1243,6 +1342,11 @@ bool pyvm_export_value(PyVM *vm, PyValue v, PyValue *out)
         return false;
     *out = x.v;
     return true;
+}
+
+void pyvm_set_annotations_as_strings(PyVM *vm, bool as_strings)
+{
+    vm->annotations_as_strings = as_strings;
 }
 
 void pyvm_set_host(PyVM *vm, void *host)

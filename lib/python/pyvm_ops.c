@@ -707,11 +707,11 @@ static PyValue user_binop(PyVM *vm, const char *op, PyValue x, PyValue y,
     *found = true;
     const char *name = dunder(op, false);
     if (name && vm_type_of(vm, x)->module &&
-        strcmp(vm_type_of(vm, x)->module, "builtins") &&
+        !vm_class_is_builtin(vm_type_of(vm, x)) &&
         vm_call_special(vm, x, name, &y, 1, &r))
         return r;
     name = dunder(op, true);
-    if (name && strcmp(vm_type_of(vm, y)->module, "builtins") &&
+    if (name && !vm_class_is_builtin(vm_type_of(vm, y)) &&
         vm_call_special(vm, y, name, &x, 1, &r))
         return r;
     *found = false;
@@ -791,6 +791,11 @@ static PyValue make_union(PyVM *vm, PyValue x, PyValue y)
     return vm_obj(u);
 }
 
+PyValue pyvm_union(PyVM *vm, PyValue x, PyValue y)
+{
+    return make_union(vm, x, y);
+}
+
 PyValue vm_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
 {
     if (is_int(x) && is_int(y)) {
@@ -817,17 +822,17 @@ PyValue vm_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
                     (x.kind != PY_OBJECT || x.obj->kind == y.obj->kind);
         if (same)
             return concat(vm, x, y);
-        if (x.kind == PY_STR && strcmp(vm_type_of(vm, y)->module, "builtins") == 0)
+        if (x.kind == PY_STR && vm_class_is_builtin(vm_type_of(vm, y)))
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "can only concatenate str (not \"%s\") to str",
                            vm_type_name(vm, y)));
         if (x.kind == PY_BYTES &&
-            strcmp(vm_type_of(vm, y)->module, "builtins") == 0)
+            vm_class_is_builtin(vm_type_of(vm, y)))
             /* the buffer protocol's words */
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "can't concat %s to %s", vm_type_name(vm, y),
                            vm_type_name(vm, x)));
-        if (x.kind != PY_STR && strcmp(vm_type_of(vm, y)->module, "builtins") == 0)
+        if (x.kind != PY_STR && vm_class_is_builtin(vm_type_of(vm, y)))
             vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                            "can only concatenate %s (not \"%s\") to %s",
                            vm_type_name(vm, x), vm_type_name(vm, y),
@@ -838,7 +843,7 @@ PyValue vm_binop(PyVM *vm, const char *op, PyValue x, PyValue y)
     if (mult && is_seq(y) && is_int(x))
         return repeat(vm, y, x);
     if (mult && (is_seq(x) || is_seq(y)) &&
-        !strcmp(vm_type_of(vm, is_seq(x) ? y : x)->module, "builtins"))
+        vm_class_is_builtin(vm_type_of(vm, is_seq(x) ? y : x)))
         vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                        "can't multiply sequence by non-int of type '%s'",
                        vm_type_name(vm, is_seq(x) ? y : x)));
@@ -924,7 +929,7 @@ PyValue vm_unaryop(PyVM *vm, const char *op, PyValue x)
                      : !strcmp(op, "UAdd") ? "__pos__" : "__invert__";
     PyValue r;
     if (vm_call_special(vm, x, name, NULL, 0, &r) &&
-        strcmp(vm_type_of(vm, x)->module, "builtins"))
+        !vm_class_is_builtin(vm_type_of(vm, x)))
         return r;
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                    "bad operand type for unary %s: '%s'",
@@ -964,11 +969,11 @@ static bool user_eq(PyVM *vm, PyValue x, PyValue y, bool *found)
     PyClass *owner;
     PyValue fn;
     if (x.kind == PY_OBJECT && vm_lookup(tx, "__eq__", &fn, &owner) &&
-        strcmp(owner->module, "builtins") &&
+        !vm_class_is_builtin(owner) &&
         vm_call_special(vm, x, "__eq__", &y, 1, &r))
         return vm_truthy(vm, r);
     if (y.kind == PY_OBJECT && vm_lookup(ty, "__eq__", &fn, &owner) &&
-        strcmp(owner->module, "builtins") &&
+        !vm_class_is_builtin(owner) &&
         vm_call_special(vm, y, "__eq__", &x, 1, &r))
         return vm_truthy(vm, r);
     *found = false;
@@ -1162,9 +1167,16 @@ int64_t vm_hash(PyVM *vm, PyValue v)
         return hash_tuple(vm, v.items, v.nitems);
     case PY_NONE: return 0x1a2b3c4d;
     case PY_NULL: return 0x2b3c4d5e;
-    case PY_UNSPECIFIED: return 0x3c4d5e6f;
-    case PY_UNKNOWN: return v.type_name ? (int64_t)vm_str_hash(v.s, v.len)
-                                        : 0x4d5e6f70;
+    case PY_UNSPECIFIED:
+    case PY_UNKNOWN: {
+        /* an Enum member's is its name's */
+        const char *member = vm_sentinel_member(vm, v);
+        if (member)
+            return (int64_t)vm_str_hash(member, strlen(member));
+        if (v.kind == PY_UNSPECIFIED)
+            return 0x3c4d5e6f;
+        return v.type_name ? (int64_t)vm_str_hash(v.s, v.len) : 0x4d5e6f70;
+    }
     case PY_TYPE: return (int64_t)v.types * 2654435761u;
     case PY_SET:
         unhashable(vm, v);
@@ -1193,7 +1205,7 @@ int64_t vm_hash(PyVM *vm, PyValue v)
         PyValue fn, r;
         PyClass *owner;
         if (vm_lookup(o->type, "__hash__", &fn, &owner) &&
-            strcmp(owner->module, "builtins")) {
+            !vm_class_is_builtin(owner)) {
             if (fn.kind == PY_NONE)
                 unhashable(vm, v);
             r = vm_call1(vm, fn, v);
@@ -1204,7 +1216,7 @@ int64_t vm_hash(PyVM *vm, PyValue v)
             return h;
         }
         if (vm_lookup(o->type, "__eq__", &fn, &owner) &&
-            strcmp(owner->module, "builtins"))
+            !vm_class_is_builtin(owner))
             unhashable(vm, v);
         return hash_pointer(o);
     }
@@ -1321,10 +1333,10 @@ static bool order(PyVM *vm, const char *op, PyValue x, PyValue y)
         return true;
     }
     PyValue r;
-    if (x.kind == PY_OBJECT && strcmp(vm_type_of(vm, x)->module, "builtins") &&
+    if (x.kind == PY_OBJECT && !vm_class_is_builtin(vm_type_of(vm, x)) &&
         vm_call_special(vm, x, order_dunder(op, false), &y, 1, &r))
         return vm_truthy(vm, r);
-    if (y.kind == PY_OBJECT && strcmp(vm_type_of(vm, y)->module, "builtins") &&
+    if (y.kind == PY_OBJECT && !vm_class_is_builtin(vm_type_of(vm, y)) &&
         vm_call_special(vm, y, order_dunder(op, true), &x, 1, &r))
         return vm_truthy(vm, r);
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
@@ -1348,7 +1360,7 @@ bool vm_compare(PyVM *vm, const char *op, PyValue x, PyValue y)
             PyValue fn;
             if (x.kind == PY_OBJECT &&
                 vm_lookup(vm_type_of(vm, x), "__ne__", &fn, &owner) &&
-                strcmp(owner->module, "builtins") &&
+                !vm_class_is_builtin(owner) &&
                 vm_call_special(vm, x, "__ne__", &y, 1, &r))
                 return vm_truthy(vm, r);
             return !(vm_is(x, y) && x.kind == PY_OBJECT) && !vm_eq(vm, x, y);

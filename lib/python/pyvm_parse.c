@@ -818,10 +818,21 @@ static PyStmt *def_statement(StmtParser *sp, int indent, int line)
         parsed(sp, args->defaults[i], line);
     for (size_t i = 0; i < args->nkwonlyargs; i++)
         parsed(sp, args->kw_defaults[i], line);
+    PyArg *groups[] = { args->posonlyargs, args->args, args->vararg,
+                        args->kwonlyargs, args->kwarg };
+    size_t counts[] = { args->nposonlyargs, args->nargs,
+                        args->vararg ? 1 : 0, args->nkwonlyargs,
+                        args->kwarg ? 1 : 0 };
+    for (size_t g = 0; g < 5; g++)
+        for (size_t i = 0; i < counts[g]; i++)
+            if (groups[g][i].annotation)
+                parsed(sp, groups[g][i].annotation, line);
+    PyExpr *returns = NULL;
     if (accept(sp, "->"))
-        parsed(sp, px_parse_expression(sp->p), line);
+        returns = parsed(sp, px_parse_expression(sp->p), line);
 
     PyFuncDef *def = arena_new_of(a, PyFuncDef);
+    def->returns = returns;
     def->name = name;
     def->qualname = arena_printf(a, "%s%s", sp->class_prefix, name);
     def->args = args;

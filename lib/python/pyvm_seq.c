@@ -559,8 +559,16 @@ PyValue vm_getitem(PyVM *vm, PyValue obj, PyValue key)
     }
     PyValue r;
     if (vm_call_special(vm, obj, "__getitem__", &key, 1, &r) &&
-        strcmp(vm_type_of(vm, obj)->module, "builtins"))
+        !vm_class_is_builtin(vm_type_of(vm, obj)))
         return r;
+    PyValue members;
+    if (vm_enum_members(vm, obj, &members)) {   /* Enum['name'] */
+        for (size_t i = 0; i < members.nitems; i++)
+            if (key.kind == PY_STR &&
+                !strcmp(key.s, vm_sentinel_member(vm, members.items[i])))
+                return members.items[i];
+        vm_throw(vm, vm_new_exception(vm, vm->types[T_KEY_ERROR], &key, 1));
+    }
     if (vm_as_class(obj))
         vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                        "type '%s' is not subscriptable", vm_as_class(obj)->name));
@@ -611,7 +619,7 @@ void vm_setitem(PyVM *vm, PyValue obj, PyValue key, PyValue value)
     }
     PyValue args[2] = { key, value }, r;
     if (vm_call_special(vm, obj, "__setitem__", args, 2, &r) &&
-        strcmp(vm_type_of(vm, obj)->module, "builtins"))
+        !vm_class_is_builtin(vm_type_of(vm, obj)))
         return;
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                    "'%s' object does not support item assignment",
@@ -653,7 +661,7 @@ void vm_delitem(PyVM *vm, PyValue obj, PyValue key)
     }
     PyValue r;
     if (vm_call_special(vm, obj, "__delitem__", &key, 1, &r) &&
-        strcmp(vm_type_of(vm, obj)->module, "builtins"))
+        !vm_class_is_builtin(vm_type_of(vm, obj)))
         return;
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                    "'%s' object doesn't support item deletion",
@@ -710,6 +718,9 @@ int64_t vm_len(PyVM *vm, PyValue v)
     default:
         break;
     }
+    PyValue members;
+    if (vm_enum_members(vm, v, &members))
+        return (int64_t)members.nitems;
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                    "object of type '%s' has no len()", vm_type_name(vm, v)));
 }
@@ -888,6 +899,9 @@ PyValue vm_iter(PyVM *vm, PyValue v)
     default:
         break;
     }
+    PyValue members;
+    if (vm_enum_members(vm, v, &members))
+        return new_iter(vm, members, 0);
     vm_raise_class(vm, vm->types[T_TYPE_ERROR], arena_printf(vm->a,
                    "'%s' object is not iterable", vm_type_name(vm, v)));
 }
@@ -1048,10 +1062,14 @@ static void repr_items(PyVM *vm, ABuf *b, const PyValue *items, size_t n)
     }
 }
 
+/* A class of module builtins prints its __name__, as CPython's tp_name
+   (a nested class of a 3.13 block is <class 'D'>). */
 static const char *class_repr(PyVM *vm, const PyClass *c)
 {
+    if (c->is_enum)
+        return arena_printf(vm->a, "<enum '%s'>", c->name);
     if (!strcmp(c->module, "builtins"))
-        return arena_printf(vm->a, "<class '%s'>", c->qualname);
+        return arena_printf(vm->a, "<class '%s'>", c->name);
     return arena_printf(vm->a, "<class '%s.%s'>", c->module, c->qualname);
 }
 
@@ -1059,7 +1077,7 @@ static const char *default_repr(PyVM *vm, PyValue v)
 {
     PyClass *c = vm_type_of(vm, v);
     if (!strcmp(c->module, "builtins"))
-        return arena_printf(vm->a, "<%s object at %p>", c->qualname,
+        return arena_printf(vm->a, "<%s object at %p>", c->name,
                             (void *)v.obj);
     return arena_printf(vm->a, "<%s.%s object at %p>", c->module, c->qualname,
                         (void *)v.obj);
@@ -1219,7 +1237,7 @@ static void object_repr(PyVM *vm, ABuf *b, PyValue v)
         /* a built-in class's own (object's) is below; a host's class
            may print as a built-in one and have its own */
         if (vm_lookup(o->type, "__repr__", &fn, &owner) &&
-            (strcmp(owner->module, "builtins") || owner->host)) {
+            (!vm_class_is_builtin(owner) || owner->host)) {
             r = vm_call1(vm, fn, v);
             ab_adds(b, checked_str(vm, r, "__repr__"));
             return;
@@ -1286,12 +1304,15 @@ const char *vm_str(PyVM *vm, PyValue v)
 {
     if (v.kind == PY_STR)
         return v.s;
+    const char *member = vm_sentinel_member(vm, v);
+    if (member)   /* Enum.__str__ */
+        return arena_printf(vm->a, "Sentinels.%s", member);
     if (vm_is_kind(v, OBJ_INSTANCE)) {
         PyValue fn;
         PyClass *owner;
         PyClass *type = v.obj->type;
         if (vm_lookup(type, "__str__", &fn, &owner) &&
-            strcmp(owner->module, "builtins"))
+            !vm_class_is_builtin(owner))
             return checked_str(vm, vm_call1(vm, fn, v), "__str__");
         if (type->is_exception) {
             PyValue args = ((PyInstance *)v.obj)->args;
