@@ -223,6 +223,12 @@ const char *conv_expand_uses(const Conv *cv, const MacroUse *uses, size_t n,
 void conv_find_tables(Conv *cv);
 void conv_read_headers(Conv *cv);
 
+/* convert_summary.c: doc with the summary line clinic wants (doc itself
+   when it has one), no wider than width columns (0: the dialect has no
+   width); NULL and *why when the rule cannot make one */
+const char *docstring_with_summary(Arena *a, const char *doc, unsigned width,
+                                   const char **why);
+
 /* convert_read.c: what the function is */
 bool refuse(Func *f, ConvertRefusal why, const char *fmt, ...)
     CLINIC_PRINTF(3, 4);

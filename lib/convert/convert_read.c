@@ -654,9 +654,15 @@ bool read_docstring(Func *f)
     if (doc[0] == ' ' || doc[0] == '\t')
         return refuse(f, REFUSE_DOCSTRING, "the docstring's first line is "
                       "indented");
-    if (multi_line_paragraph(doc))
-        return refuse(f, REFUSE_DOCSTRING, "the docstring has no summary "
-                      "line (its first paragraph is more than one line)");
+    /* the dialect's width: a class's method's, or a function's (a
+       class's __new__ and __init__ are the type's) */
+    const Dialect *dl = cv->c->dialect;
+    unsigned width = f->table->owner.class_name && !e->slot
+                         ? dl->summary_width_method : dl->summary_width;
+    const char *why;
+    doc = docstring_with_summary(cv->c->arena, doc, width, &why);
+    if (!doc)
+        return refuse(f, REFUSE_DOCSTRING, "%s", why);
     for (const char *p = doc; *p; p++)
         if ((unsigned char)*p < 0x20 && *p != '\n')
             return refuse(f, REFUSE_DOCSTRING, "the docstring holds a "
