@@ -159,9 +159,12 @@ typedef struct Func {
                                   signature; NULL: its C name */
     const char *sig_names[MAX_PARAMS];  /* the parameters a hand-written
                                   signature names, in order */
+    const char *sig_defaults[MAX_PARAMS];  /* their defaults as written;
+                                  NULL: none */
     int nsig_names;            /* -1: no signature, or one not read */
     bool self_unused;
     bool class_method;         /* METH_CLASS: @classmethod */
+    bool coexist;              /* METH_COEXIST: @coexist */
     Decl decls[MAX_DECLS];
     size_t ndecls;
     int parse_if, parse_end;   /* the parse statement's tokens */

@@ -179,6 +179,23 @@ static bool read_c_parameter(Func *f, int from, int to, const char **type,
     return true;
 }
 
+/* A parameter of type PyObject *: "PyObject *" then a name, with
+   qualifiers or attribute macros ("PyObject *dummy UNUSED"), or
+   "Py_UNUSED(name)"; none of them change the function's type. */
+static bool is_pyobject_parameter(const Conv *cv, int from, int to)
+{
+    if (to - from < 3 || !ctok_ident(cv, from, "PyObject") ||
+        !ctok_is(cv, from + 1, "*"))
+        return false;
+    if (to - from == 6 && ctok_ident(cv, from + 2, "Py_UNUSED") &&
+        ctok_is(cv, from + 3, "(") && ctok_is(cv, to - 1, ")"))
+        return true;
+    for (int i = from + 2; i < to; i++)
+        if (cv->toks[i].kind != TK_IDENT)
+            return false;
+    return true;
+}
+
 bool body_uses(const Func *f, int from, int to, const char *name)
 {
     for (int i = from; i < to; i++)
@@ -323,10 +340,16 @@ static bool is_tag(const Conv *cv, int i)
                      ctok_ident(cv, i - 1, "enum"));
 }
 
-/* A METH_O or METH_NOARGS function the file also calls or declares
-   ("static PyObject *NAME(PyObject *, PyObject *);"): clinic's function
-   keeps its name and its C signature, so those keep working, a call
-   once the generated code is included (f->first_call) or declared. */
+/* A METH_O or METH_NOARGS function the file also names elsewhere: calls
+   it, declares it ("static PyObject *NAME(PyObject *, PyObject *);"),
+   takes its address (a slot, another table's entry, a comparison).
+   clinic's function keeps the name, and (self a PyObject *, which
+   find_definition checks) the C signature those uses were written for:
+   METH_O's is the function itself, where it was; METH_NOARGS's is the
+   wrapper, which calls the _impl with self alone as the function ignored
+   its second argument, and which the generated code defines, so a use
+   before the include needs a declaration (f->first_call).  A member of
+   the same name (after "." or "->") is none of its uses. */
 static bool read_calls(Func *f, int found)
 {
     Conv *cv = f->cv;
@@ -334,10 +357,10 @@ static bool read_calls(Func *f, int found)
     if (f->flags != FL_O && f->flags != FL_NOARGS)
         return false;
     bool declared = false;
-    int first_call = -1;
+    int first_use = -1;
     for (int i = 0; i + 1 < cv->ntoks; i++) {
         if (!ctok_ident(cv, i, name) || i == found || i == f->entry->func_tok ||
-            is_tag(cv, i))
+            is_tag(cv, i) || ctok_is(cv, i - 1, ".") || ctok_is(cv, i - 1, "->"))
             continue;
         bool alias = false;
         for (size_t k = 0; k < f->nalias; k++)
@@ -345,20 +368,19 @@ static bool read_calls(Func *f, int found)
                 alias = true;
         if (alias)
             continue;
-        if (!ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0)
-            return false;
-        int close = cv->toks[i + 1].match;
         if (cv->toks[i].depth == 0) {
             /* a prototype: static PyObject *NAME(...); */
-            if (!ctok_is(cv, close + 1, ";") || !ctok_is(cv, i - 1, "*") ||
-                !ctok_ident(cv, i - 2, "PyObject") || i > found)
+            if (!ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0 ||
+                !ctok_is(cv, cv->toks[i + 1].match + 1, ";") ||
+                !ctok_is(cv, i - 1, "*") || !ctok_ident(cv, i - 2, "PyObject") ||
+                i > found)
                 return false;
             declared = true;
-        } else if (first_call < 0) {
-            first_call = i;
+        } else if (first_use < 0) {
+            first_use = i;
         }
     }
-    f->first_call = declared ? -1 : first_call;
+    f->first_call = declared || f->flags == FL_O ? -1 : first_use;
     f->keep_name = true;
     return true;
 }
@@ -469,19 +491,20 @@ bool find_definition(Func *f)
                       name);
     f->self_name = pname;
     f->self_type = type;
-    /* clinic's function takes self as the class's type in some dialects,
-       as PyObject * in others: only PyObject * is the same in all */
-    if (f->keep_name && strcmp(type, "PyObject *"))
-        return refuse(f, REFUSE_REFERENCED, "%s is called, and its self "
-                      "is no PyObject *", name);
+    /* clinic's function takes self as written in some dialects, as a
+       PyObject * in others (FIX_PYOBJECT_SELF) */
+    if (f->keep_name && strcmp(type, "PyObject *") &&
+        (cv->c->dialect->fixes & FIX_PYOBJECT_SELF))
+        return refuse(f, REFUSE_REFERENCED, "%s is named elsewhere, and its "
+                      "self is no PyObject *, which clinic's function takes "
+                      "in this dialect", name);
     f->self_unused = unused ||
                      !body_uses(f, f->body_open, f->body_close, pname);
     for (size_t k = 1; k < n; k++) {
         if (f->flags == FL_NOARGS && f->keep_name &&
-            (!read_c_parameter(f, fields[k], ends[k], &type, &pname, &unused) ||
-             strcmp(type, "PyObject *")))
-            return refuse(f, REFUSE_REFERENCED, "%s is called, and its "
-                          "second parameter is no PyObject *", name);
+            !is_pyobject_parameter(cv, fields[k], ends[k]))
+            return refuse(f, REFUSE_REFERENCED, "%s is named elsewhere, and "
+                          "its second parameter is no PyObject *", name);
         if (f->flags == FL_NOARGS && noargs_parameter_unused(f, fields[k], ends[k])) {
             f->arg_name = NULL;   /* whatever its spelling: never read */
             continue;
@@ -516,8 +539,10 @@ static int docstring_variable(const Conv *cv, const char *name)
 /* The parameters a hand-written signature names, after its "(" ("x",
    "$module, x, /", "$self, a, b=None, /"), into names[]: their count,
    or -1 for a signature read otherwise (over lines, groups "[x]",
-   "*args", a default with a comma or a bracket, a name twice). */
-static int signature_parameters(Arena *a, const char *p, const char **names)
+   "*args", a default with a comma or a bracket, a name twice); the
+   default each is given, as written, into defaults[] (NULL: none). */
+static int signature_parameters(Arena *a, const char *p, const char **names,
+                                const char **defaults)
 {
     const char *close = strchr(p, ')');
     const char *nl = strchr(p, '\n');
@@ -557,6 +582,15 @@ static int signature_parameters(Arena *a, const char *p, const char **names)
         for (int k = 0; k < n; k++)
             if (!strcmp(names[k], name))
                 return -1;
+        defaults[n] = NULL;
+        if (eq) {
+            const char *d = eq + 1, *de = e;
+            while (d < de && *d == ' ')
+                d++;
+            while (de > d && de[-1] == ' ')
+                de--;
+            defaults[n] = arena_strndup(a, d, (size_t)(de - d));
+        }
         names[n++] = name;
     }
     return n;
@@ -629,7 +663,7 @@ bool read_docstring(Func *f)
     f->nsig_names = -1;
     if (!strncmp(doc, e->pyname, plen) && doc[plen] == '(') {
         f->nsig_names = signature_parameters(cv->c->arena, doc + plen + 1,
-                                             f->sig_names);
+                                             f->sig_names, f->sig_defaults);
         if (f->flags == FL_O && f->nsig_names == 1)
             f->o_pyname = f->sig_names[0];
         const char *dashes = strstr(doc, "\n--\n\n");
@@ -685,6 +719,58 @@ static void name_positional_as_documented(Func *f)
                 return;   /* a keyword parameter's name */
     for (size_t k = 0; k < f->npositional_only; k++)
         f->params[k].pyname = f->sig_names[k];
+}
+
+/* A Python literal clinic takes as any object's default: a plain string
+   ('' or ""), an integer, None, True, False. */
+static bool plain_python_literal(const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0]) {
+        for (size_t i = 1; i + 1 < n; i++)
+            if (s[i] == s[0] || s[i] == '\\' || (unsigned char)s[i] < 0x20)
+                return false;
+        return true;
+    }
+    if (!strcmp(s, "None") || !strcmp(s, "True") || !strcmp(s, "False"))
+        return true;
+    const char *p = s + (*s == '-');
+    if (!*p)
+        return false;
+    for (; *p; p++)
+        if (*p < '0' || *p > '9')
+            return false;
+    return true;
+}
+
+/* A parameter left out is NULL in C, which a signature cannot show
+   (clinic's "<unrepresentable>": inspect.signature() fails on it); when
+   the hand-written signature gave it a default, that stays what the
+   signature shows, NULL what the C code gets (c_default), for an object
+   converter; another converter, or a default that is no plain literal,
+   is left. */
+static bool default_as_documented(Func *f)
+{
+    if (f->nsig_names != (int)f->nparams)
+        return true;
+    for (size_t k = 0; k < f->nparams; k++) {
+        Param *p = &f->params[k];
+        const char *shown = f->sig_defaults[k];
+        if (!shown || !p->def || strcmp(p->def, "NULL") ||
+            strcmp(p->pyname, f->sig_names[k]))
+            continue;
+        if (strncmp(p->converter, "object", 6) || !plain_python_literal(shown))
+            return refuse(f, REFUSE_DEFAULT, "the signature shows %s=%s, "
+                          "where clinic's NULL would be <unrepresentable>",
+                          p->pyname, shown);
+        const char *conv = p->converter;
+        p->converter = conv[6] == '('
+            ? arena_printf(f->cv->c->arena, "object(c_default=\"NULL\", %s",
+                           conv + 7)
+            : "object(c_default=\"NULL\")";
+        p->def = shown;
+    }
+    return true;
 }
 
 /* ---- the prelude: declarations, then the parse statement ----------------- */
@@ -1182,6 +1268,8 @@ static bool read_format(Func *f, const char *fmt, int *args, int *ends,
         return refuse(f, REFUSE_SHAPE, "more arguments than the format "
                       "\"%s\" takes", fmt);
     name_positional_as_documented(f);
+    if (!default_as_documented(f))
+        return false;
     if (kwnames && nkw != f->nparams)
         return refuse(f, REFUSE_SHAPE, "the kwlist has %zu names for %zu "
                       "format units", nkw, f->nparams);

@@ -264,13 +264,15 @@ START_TEST(test_process_twice)
 }
 END_TEST
 
-/* Runs convert_text on src; returns the new text (strdup'd) and the
-   notes in *notes (strdup'd). */
-static char *convert_source(const char *src, ConvertStats *stats,
-                            char **notes)
+/* Runs convert_text on src in the dialect (NULL: the default); returns
+   the new text (strdup'd) and the notes in *notes (strdup'd). */
+static char *convert_source_in(const char *src, const char *dialect,
+                               ConvertStats *stats, char **notes)
 {
     ClinicOptions o = {0};
     o.convert = true;
+    if (dialect)
+        o.dialect = dialect_find(dialect);
     Clinic *c = clinic_new("m.c", &o);
     size_t len;
     const char *out = convert_text(c, src, strlen(src), &len, stats);
@@ -278,6 +280,12 @@ static char *convert_source(const char *src, ConvertStats *stats,
     *notes = strdup(c->diagnostics.buf);
     clinic_free(c);
     return copy;
+}
+
+static char *convert_source(const char *src, ConvertStats *stats,
+                            char **notes)
+{
+    return convert_source_in(src, NULL, stats, notes);
 }
 
 #define CLASS_TYPE(NAME, STRUCT, TABLE) \
@@ -717,14 +725,22 @@ START_TEST(test_called)
     free(declared);
 
     /* self of the module's type: clinic's function takes a PyObject * in
-       some dialects, so the call would not match */
+       3.14 on (FIX_PYOBJECT_SELF), so the call would not match there; in
+       3.13 it takes self as written */
     char *typed = strdup(after);
     char *self = strstr(typed, "m_a(PyObject *m,");
     memcpy(self + 4, "ModObject", 9);
     memset(&stats, 0, sizeof stats);
-    out = convert_source(typed, &stats, &notes);
+    out = convert_source_in(typed, "3.14", &stats, &notes);
     ck_assert_uint_eq(stats.converted, 0);
     ck_assert_msg(strstr(notes, "its self is no PyObject *") != NULL, "%s", notes);
+    free(out);
+    free(notes);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source_in(typed, "3.13", &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "m.a as m_a\n\n    m: self(type=\"ModObject *\")\n") != NULL,
+                  "%s", out);
     free(out);
     free(notes);
     free(typed);
@@ -740,6 +756,116 @@ START_TEST(test_called)
     free(out);
     free(notes);
     free(exported);
+}
+END_TEST
+
+/* A METH_O or METH_NOARGS function named elsewhere than by calls (a
+   slot, another table's entry, a comparison) keeps its name too: METH_O's
+   function stays where it was, METH_NOARGS's wrapper has the signature
+   the uses were written for; a member of its name is none of its uses. */
+START_TEST(test_named_elsewhere)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD PyObject *m_o; } TObject;\n"
+        "static PyObject *\nm_o(PyObject *self, PyObject *key)\n"
+        "{\n    return Py_NewRef(key);\n}\n\n"
+        "static PyObject *\nm_n(PyObject *self, PyObject *dummy UNUSED)\n"
+        "{\n    return Py_NewRef(self);\n}\n\n"
+        "static int\nis_o(PyObject *f, TObject *t, HeaderObject *h)\n"
+        "{\n    return f == (PyObject *)t->m_o || f == h->m_n;\n}\n\n"
+        "static PyMethodDef T_methods[] = {\n"
+        "    {\"o\", m_o, METH_O, \"O.\"},\n"
+        "    {\"n\", m_n, METH_NOARGS, \"N.\"},\n"
+        "    {\"n_o\", m_n, METH_O, NULL},\n"
+        "    {NULL, NULL}\n};\n"
+        "static PyMappingMethods T_as_mapping = {0, m_o, 0};\n"
+        "static PyGetSetDef T_getset[] = {{\"n\", (getter)m_n, NULL, NULL}, {NULL}};\n"
+        CLASS_TYPE("T", "TObject", "T_methods") MODULE_DEF;
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_msg(strstr(out, "m.T.o as m_o\n\n    key: object\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "m.T.n as m_n\n") != NULL, "%s", out);
+    /* the other uses as they were */
+    ck_assert(strstr(out, "{0, m_o, 0}") != NULL);
+    ck_assert(strstr(out, "(getter)m_n, NULL") != NULL);
+    ck_assert(strstr(out, "{\"n_o\", m_n, METH_O, NULL},") != NULL);
+    free(out);
+    free(notes);
+
+    /* a METH_NOARGS wrapper named before the include, undeclared: left */
+    const char *early =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nm_n(PyObject *self, PyObject *Py_UNUSED(dummy))\n"
+        "{\n    return Py_NewRef(self);\n}\n\n"
+        "static PyGetSetDef getset[] = {{\"n\", (getter)m_n, NULL, NULL}, {NULL}};\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"n\", m_n, METH_NOARGS, \"N.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(early, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_msg(strstr(notes, "before the place the generated code is included") != NULL,
+                  "%s", notes);
+    ck_assert_str_eq(out, early);
+    free(out);
+    free(notes);
+
+    /* the same METH_O: its function stays where it was, converted */
+    char *early_o = strdup(early);
+    char *flags = strstr(early_o, "METH_NOARGS");
+    memcpy(flags, "METH_O     ", 11);
+    char *second = strstr(early_o, "PyObject *Py_UNUSED(dummy)");
+    memcpy(second, "PyObject *key             ", 26);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(early_o, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s\n%s", notes, early_o);
+    ck_assert(strstr(out, "(getter)m_n, NULL") != NULL);
+    free(out);
+    free(notes);
+    free(early_o);
+}
+END_TEST
+
+/* METH_COEXIST: @coexist, so the generated entry's flags are the
+   original's; a special method clinic does not convert is left. */
+START_TEST(test_coexist)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD } TObject;\n"
+        "static PyObject *\nT_contains(TObject *self, PyObject *key)\n"
+        "{\n    return Py_NewRef(key);\n}\n\n"
+        "static PyObject *\nT_getitem(TObject *self, PyObject *key)\n"
+        "{\n    return Py_NewRef(key);\n}\n\n"
+        "static PyMethodDef T_methods[] = {\n"
+        "    {\"__contains__\", (PyCFunction)T_contains, METH_O | METH_COEXIST, \"In.\"},\n"
+        "    {\"__getitem__\", (PyCFunction)T_getitem, METH_O | METH_COEXIST, \"Get.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        CLASS_TYPE("T", "TObject", "T_methods") MODULE_DEF;
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_FLAGS], 1);
+    ck_assert_msg(strstr(out, "/*[clinic input]\n@coexist\nm.T.__contains__\n") != NULL,
+                  "%s", out);
+    ck_assert_msg(strstr(notes, "m.T.__getitem__ left as it is (flags): clinic does not "
+                         "convert the special method __getitem__") != NULL, "%s", notes);
+    free(out);
+    free(notes);
+    /* the whole pipeline: the generated entry has both flags */
+    ClinicOptions o = {0};
+    o.convert = true;
+    Clinic *c = clinic_new("m.c", &o);
+    ck_assert_int_eq(clinic_process(c, src, strlen(src)), 0);
+    ck_assert_uint_eq(c->nfiles, 1);
+    ck_assert_msg(strstr(c->files[0].text, "METH_O|METH_COEXIST, m_T___contains____doc__}") != NULL,
+                  "%s", c->files[0].text);
+    clinic_free(c);
 }
 END_TEST
 
@@ -928,10 +1054,26 @@ START_TEST(test_documented_positional_names)
     char *notes;
     char *out = convert_source(src, &stats, &notes);
     ck_assert_msg(stats.converted == 1, "%s", notes);
-    ck_assert_msg(strstr(out, "    a as v: object\n    b as w: object = NULL\n    /\n")
+    /* b's NULL shown as the signature showed it, so inspect.signature()
+       still reads it */
+    ck_assert_msg(strstr(out, "    a as v: object\n"
+                              "    b as w: object(c_default=\"NULL\") = None\n    /\n")
                   != NULL, "%s", out);
     free(out);
     free(notes);
+
+    /* a default that is no plain literal: left */
+    char *odd = strdup(src);
+    char *none = strstr(odd, "b=None");
+    memcpy(none, "b=nope", 6);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(odd, &stats, &notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_DEFAULT], 1);
+    ck_assert_msg(strstr(notes, "the signature shows b=nope, where clinic's NULL would be "
+                         "<unrepresentable>") != NULL, "%s", notes);
+    free(out);
+    free(notes);
+    free(odd);
 
     /* names the C variables have in another order: renamed all at once */
     const char *shifted =
@@ -1273,6 +1415,8 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_noargs_unused_macro);
     tcase_add_test(tc, test_docstring_long_paragraph);
     tcase_add_test(tc, test_docstring_summary);
+    tcase_add_test(tc, test_named_elsewhere);
+    tcase_add_test(tc, test_coexist);
     tcase_add_test(tc, test_documented_positional_names);
     tcase_add_test(tc, test_module_name_in_header);
     tcase_add_test(tc, test_owner_from_blocks);
