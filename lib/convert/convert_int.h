@@ -232,6 +232,13 @@ void conv_read_headers(Conv *cv);
 const char *docstring_with_summary(Arena *a, const char *doc, unsigned width,
                                    const char **why);
 
+/* convert_pure.c: tokens [from, to) that have no effect, so they may
+   run after the parse call: an expression that assigns nothing and calls
+   only what reads module state (CPython's getters, helpers of the file
+   proved by their bodies); "assert(EXPR);" of one (depth: 0) */
+bool conv_pure_expression(const Conv *cv, int from, int to);
+bool conv_pure_statement(const Conv *cv, int from, int to, int depth);
+
 /* convert_read.c: what the function is */
 bool refuse(Func *f, ConvertRefusal why, const char *fmt, ...)
     CLINIC_PRINTF(3, 4);

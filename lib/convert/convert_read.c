@@ -858,6 +858,25 @@ static bool initialiser_is_constant(const Conv *cv, int from, int to)
     return true;
 }
 
+/* An initialiser that only reads module state stays in the _impl, so it
+   runs after the parsing: it may name no variable declared before it in
+   the body (one the parse call may fill); the parsed variable's own
+   initialiser is its default, read as one. */
+static bool read_state_initialiser(Func *f, const Decl *d, const Declarator *dr)
+{
+    for (size_t k = 0; k <= f->ndecls; k++) {
+        const Decl *other = k < f->ndecls ? &f->decls[k] : d;
+        for (size_t j = 0; j < other->nd && &other->d[j] != dr; j++)
+            if (body_uses(f, dr->init_from, dr->init_to,
+                          ctok_str(f->cv, other->d[j].name)))
+                return refuse(f, REFUSE_EFFECTS_BEFORE, "the initialiser of "
+                              "%s reads %s, which would be read after the "
+                              "parse call", ctok_str(f->cv, dr->name),
+                              ctok_str(f->cv, other->d[j].name));
+    }
+    return true;
+}
+
 int find_semicolon(const Conv *cv, int from, int to)
 {
     for (int i = from; i < to; i++) {
@@ -1355,6 +1374,11 @@ bool read_prelude(Func *f)
                           "the top of the body");
         if (f->ndecls == MAX_DECLS)
             return refuse(f, REFUSE_SHAPE, "too many declarations");
+        if (f->flags != FL_O && f->flags != FL_NOARGS &&
+            conv_pure_statement(cv, i, semi + 1, 0)) {
+            i = semi + 1;   /* an assert: it stays, after the parsing */
+            continue;
+        }
         Decl *d = &f->decls[f->ndecls];
         if (!read_declaration(f, i, semi, d)) {
             if (f->flags == FL_O || f->flags == FL_NOARGS)
@@ -1366,12 +1390,18 @@ bool read_prelude(Func *f)
                           f->arg_name && body_uses(f, i, semi + 1, f->arg_name)
                               ? ": the parsing depends on the arguments" : "");
         }
-        for (size_t k = 0; k < d->nd; k++)
-            if (d->d[k].init_from >= 0 &&
-                !initialiser_is_constant(cv, d->d[k].init_from, d->d[k].init_to))
+        for (size_t k = 0; k < d->nd; k++) {
+            const Declarator *dr = &d->d[k];
+            if (dr->init_from < 0 ||
+                initialiser_is_constant(cv, dr->init_from, dr->init_to))
+                continue;
+            if (!conv_pure_expression(cv, dr->init_from, dr->init_to))
                 return refuse(f, REFUSE_EFFECTS_BEFORE, "the initialiser of "
                               "%s runs code before the parse call",
-                              ctok_str(cv, d->d[k].name));
+                              ctok_str(cv, dr->name));
+            if (!read_state_initialiser(f, d, dr))
+                return false;
+        }
         f->ndecls++;
         i = semi + 1;
     }
@@ -1380,6 +1410,19 @@ bool read_prelude(Func *f)
     if (f->parse_end == 0)
         return refuse(f, REFUSE_SHAPE, "the parse call is not at the top of "
                       "the body");
+    /* what a state read computes the parse call cannot name: it runs
+       after the generated parser now */
+    for (size_t k = 0; k < f->ndecls; k++)
+        for (size_t j = 0; j < f->decls[k].nd; j++) {
+            const Declarator *dr = &f->decls[k].d[j];
+            const char *name = ctok_str(cv, dr->name);
+            if (dr->init_from >= 0 &&
+                !initialiser_is_constant(cv, dr->init_from, dr->init_to) &&
+                body_uses(f, f->parse_if, f->parse_end, name))
+                return refuse(f, REFUSE_EFFECTS_BEFORE, "the parse call names "
+                              "%s, which its initialiser computes before it",
+                              name);
+        }
     return true;
 }
 

@@ -99,6 +99,20 @@ static const Case cases[] = {
     {"error_goto", "int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) goto done;\n done: return NULL;",
      "METH_VARARGS", REFUSE_SHAPE, NULL},
     {"flags", "return NULL;", "METH_FASTCALL", REFUSE_FLAGS, NULL},
+    /* a read of module state before the parse call stays, after it */
+    {"state_read", "st *state = PyModule_GetState(module);\n int a;\n assert(state != NULL);\n"
+     " if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return state->f(a);",
+     "METH_VARARGS", -1, "{\n st *state = PyModule_GetState(module);\n assert(state != NULL);\n"
+     " return state->f(a);\n}"},
+    {"state_named_by_parse", "st *state = PyModule_GetState(module);\n PyObject *a;\n"
+     " if (!PyArg_ParseTuple(args, \"O!\", state->t, &a)) return NULL;\n return a;",
+     "METH_VARARGS", REFUSE_EFFECTS_BEFORE, NULL},
+    {"state_reads_variable", "int a = 0;\n st *state = PyModule_GetState(a ? module : NULL);\n"
+     " if (!PyArg_ParseTuple(args, \"|i\", &a)) return NULL;\n return state->f(a);",
+     "METH_VARARGS", REFUSE_EFFECTS_BEFORE, NULL},
+    {"assert_with_effect", "int a;\n assert(g() != 0);\n"
+     " if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_EFFECTS_BEFORE, NULL},
     {"sizet_tuple", "const char *s; Py_ssize_t n; int a = 1;\n if (!_PyArg_ParseTuple_SizeT(args, \"s#|i\", &s, &n, &a)) return NULL;\n return PyLong_FromSsize_t(n);",
      "METH_VARARGS", -1, "    s: str(accept={robuffer, str}, zeroes=True)\n    a: int = 1\n    /\n"},
     {"sizet_keywords", "static char *kwlist[] = {\"x\", NULL}; int a;\n if (!_PyArg_ParseTupleAndKeywords_SizeT(args, kw, \"i\", kwlist, &a)) return NULL;\n return NULL;",
@@ -287,6 +301,55 @@ static char *convert_source(const char *src, ConvertStats *stats,
 {
     return convert_source_in(src, NULL, stats, notes);
 }
+
+/* A helper of the file that reads module state is judged by its body:
+   one that only declares, asserts and returns what reads state may run
+   after the parse call; one that does anything else may not. */
+START_TEST(test_state_helper)
+{
+    static const struct {
+        const char *helper_body;
+        bool pure;
+    } helpers[] = {
+        {"void *state = _PyType_GetModuleState(Py_TYPE(m));\n"
+         "    assert(state != NULL);\n    return (st *)state;", true},
+        {"return get_inner(m);", true},
+        {"PyErr_SetString(PyExc_TypeError, \"no\");\n    return NULL;", false},
+        {"counter++;\n    return PyModule_GetState(m);", false},
+        {"return unknown_macro(m);", false},
+    };
+    for (size_t k = 0; k < sizeof helpers / sizeof *helpers; k++) {
+        char src[2048];
+        snprintf(src, sizeof src,
+                 "#include \"Python.h\"\n"
+                 "static int counter;\n"
+                 "static st *\nget_inner(PyObject *m)\n{\n    return PyModule_GetState(m);\n}\n\n"
+                 "static st *\nget_state(PyObject *m)\n{\n    %s\n}\n\n"
+                 "static PyObject *\nm_f(PyObject *module, PyObject *args)\n"
+                 "{\n    st *state = get_state(module);\n    int a;\n"
+                 "    if (!PyArg_ParseTuple(args, \"i\", &a))\n        return NULL;\n"
+                 "    return state->f(a);\n}\n\n"
+                 "static PyMethodDef methods[] = {\n"
+                 "    {\"f\", m_f, METH_VARARGS, \"Doc.\"},\n"
+                 "    {NULL, NULL, 0, NULL}\n};\n"
+                 "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n",
+                 helpers[k].helper_body);
+        ConvertStats stats = {0};
+        char *notes;
+        char *out = convert_source(src, &stats, &notes);
+        if (helpers[k].pure) {
+            ck_assert_msg(stats.converted == 1, "%zu: %s", k, notes);
+            ck_assert_msg(strstr(out, "{\n    st *state = get_state(module);\n"
+                                 "    return state->f(a);\n}") != NULL, "%zu: %s", k, out);
+        } else {
+            ck_assert_msg(stats.refused[REFUSE_EFFECTS_BEFORE] == 1, "%zu: %s", k, notes);
+            ck_assert_str_eq(out, src);
+        }
+        free(out);
+        free(notes);
+    }
+}
+END_TEST
 
 #define CLASS_TYPE(NAME, STRUCT, TABLE) \
     "static PyTypeObject " NAME "_Type = {\n" \
@@ -1417,6 +1480,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_docstring_summary);
     tcase_add_test(tc, test_named_elsewhere);
     tcase_add_test(tc, test_coexist);
+    tcase_add_test(tc, test_state_helper);
     tcase_add_test(tc, test_documented_positional_names);
     tcase_add_test(tc, test_module_name_in_header);
     tcase_add_test(tc, test_owner_from_blocks);
