@@ -348,13 +348,15 @@ static bool is_tag(const Conv *cv, int i)
    METH_O's is the function itself, where it was; METH_NOARGS's is the
    wrapper, which calls the _impl with self alone as the function ignored
    its second argument, and which the generated code defines, so a use
-   before the include needs a declaration (f->first_call).  A member of
-   the same name (after "." or "->") is none of its uses. */
+   before the include needs a declaration (f->first_call).  A tp_new or
+   tp_init likewise: clinic's parser keeps the slot function's name and
+   signature, and parses as it did.  A member of the same name (after
+   "." or "->") is none of its uses. */
 static bool read_calls(Func *f, int found)
 {
     Conv *cv = f->cv;
     const char *name = f->entry->func;
-    if (f->flags != FL_O && f->flags != FL_NOARGS)
+    if (f->flags != FL_O && f->flags != FL_NOARGS && !f->entry->slot)
         return false;
     bool declared = false;
     int first_use = -1;
@@ -369,10 +371,12 @@ static bool read_calls(Func *f, int found)
         if (alias)
             continue;
         if (cv->toks[i].depth == 0) {
-            /* a prototype: static PyObject *NAME(...); */
+            /* a prototype: static PyObject *NAME(...); (tp_init: int) */
+            bool returns = f->entry->slot == SLOT_INIT
+                ? ctok_ident(cv, i - 1, "int")
+                : ctok_is(cv, i - 1, "*") && ctok_ident(cv, i - 2, "PyObject");
             if (!ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0 ||
-                !ctok_is(cv, cv->toks[i + 1].match + 1, ";") ||
-                !ctok_is(cv, i - 1, "*") || !ctok_ident(cv, i - 2, "PyObject") ||
+                !ctok_is(cv, cv->toks[i + 1].match + 1, ";") || !returns ||
                 i > found)
                 return false;
             declared = true;
@@ -493,7 +497,7 @@ bool find_definition(Func *f)
     f->self_type = type;
     /* clinic's function takes self as written in some dialects, as a
        PyObject * in others (FIX_PYOBJECT_SELF) */
-    if (f->keep_name && strcmp(type, "PyObject *") &&
+    if (f->keep_name && !f->entry->slot && strcmp(type, "PyObject *") &&
         (cv->c->dialect->fixes & FIX_PYOBJECT_SELF))
         return refuse(f, REFUSE_REFERENCED, "%s is named elsewhere, and its "
                       "self is no PyObject *, which clinic's function takes "

@@ -1421,6 +1421,42 @@ START_TEST(test_slots)
     ck_assert_msg(strstr(out, "    self->n = n;\n    return 0;\n}\n") != NULL, "%s", out);
     free(out);
     free(notes);
+
+    /* a slot function declared ahead and called by name: clinic's parser
+       keeps its name and signature, so both still hold; called before
+       the include without the declaration, it is left */
+    const char *called =
+        "#include \"Python.h\"\n"
+        "static PyObject *t_new(PyTypeObject *type, PyObject *args, PyObject *kwds);\n"
+        "static PyObject *\nmake(PyTypeObject *t, PyObject *args)\n"
+        "{\n    return t_new(t, args, NULL);\n}\n\n"
+        "static PyObject *\nt_new(PyTypeObject *type, PyObject *args, PyObject *kwds)\n"
+        "{\n    static char *kwlist[] = {\"n\", NULL};\n    long n = 0;\n"
+        "    if (!PyArg_ParseTupleAndKeywords(args, kwds, \"|l\", kwlist, &n))\n"
+        "        return NULL;\n    return type->tp_alloc(type, 0);\n}\n\n"
+        "static PyType_Slot t_slots[] = {\n    {Py_tp_new, t_new},\n    {0, NULL}\n};\n"
+        "static PyType_Spec t_spec = {\"m.T\", 0, 0, 0, t_slots};\n";
+    for (int with_prototype = 1; with_prototype >= 0; with_prototype--) {
+        const char *text = with_prototype ? called : strchr(called, '\n') + 1;
+        char *whole = with_prototype ? strdup(called)
+                                     : (char *)malloc(strlen(text) + 32);
+        if (!with_prototype)
+            sprintf(whole, "#include \"Python.h\"\n%s", strchr(text, '\n') + 1);
+        memset(&stats, 0, sizeof stats);
+        out = convert_source(whole, &stats, &notes);
+        if (with_prototype) {
+            ck_assert_msg(stats.converted == 1, "%s", notes);
+            ck_assert(strstr(out, "m.T.__new__ as t_new\n") != NULL);
+            ck_assert(strstr(out, "    return t_new(t, args, NULL);\n") != NULL);
+        } else {
+            ck_assert_msg(stats.converted == 0, "%s", notes);
+            ck_assert_msg(strstr(notes, "it is called before the place") != NULL,
+                          "%s", notes);
+        }
+        free(out);
+        free(notes);
+        free(whole);
+    }
 }
 END_TEST
 
