@@ -496,12 +496,15 @@ bool find_definition(Func *f)
     f->self_name = pname;
     f->self_type = type;
     /* clinic's function takes self as written in some dialects, as a
-       PyObject * in others (FIX_PYOBJECT_SELF) */
-    if (f->keep_name && !f->entry->slot && strcmp(type, "PyObject *") &&
-        (cv->c->dialect->fixes & FIX_PYOBJECT_SELF))
+       PyObject * in others (FIX_PYOBJECT_SELF); its tp_new's parser a
+       PyTypeObject *, its tp_init's a PyObject * in all */
+    const char *kept_self = f->entry->slot == SLOT_NEW ? "PyTypeObject *"
+                                                       : "PyObject *";
+    if (f->keep_name && strcmp(type, kept_self) &&
+        (f->entry->slot || (cv->c->dialect->fixes & FIX_PYOBJECT_SELF)))
         return refuse(f, REFUSE_REFERENCED, "%s is named elsewhere, and its "
-                      "self is no PyObject *, which clinic's function takes "
-                      "in this dialect", name);
+                      "self is no %s, which clinic's function takes%s", name,
+                      kept_self, f->entry->slot ? "" : " in this dialect");
     f->self_unused = unused ||
                      !body_uses(f, f->body_open, f->body_close, pname);
     for (size_t k = 1; k < n; k++) {

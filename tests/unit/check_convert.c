@@ -1457,6 +1457,26 @@ START_TEST(test_slots)
         free(notes);
         free(whole);
     }
+
+    /* a tp_init declared with its own self type: clinic's parser takes a
+       PyObject *, which the declaration would contradict */
+    const char *init =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD long n; } TObject;\n"
+        "static int t_init(TObject *self, PyObject *args, PyObject *kwds);\n"
+        "static int\nt_init(TObject *self, PyObject *args, PyObject *kwds)\n"
+        "{\n    static char *kwlist[] = {\"n\", NULL};\n    long n = 0;\n"
+        "    if (!PyArg_ParseTupleAndKeywords(args, kwds, \"|l\", kwlist, &n))\n"
+        "        return -1;\n    self->n = n;\n    return 0;\n}\n\n"
+        "static PyType_Slot t_slots[] = {\n    {Py_tp_init, t_init},\n    {0, NULL}\n};\n"
+        "static PyType_Spec t_spec = {\"m.T\", 0, 0, 0, t_slots};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(init, &stats, &notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_REFERENCED], 1);
+    ck_assert_msg(strstr(notes, "its self is no PyObject *, which clinic's function "
+                         "takes\n") != NULL, "%s", notes);
+    free(out);
+    free(notes);
 }
 END_TEST
 
