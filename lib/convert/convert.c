@@ -19,6 +19,7 @@
 #include "base/text.h"
 #include "convert/convert_int.h"
 #include "convert/convert_units.h"
+#include "model/model.h"
 
 static const char *const reason_names[CONVERT_NREASONS] = {
     [REFUSE_TWO_PARSE_CALLS] = "two-parse-calls",
@@ -121,6 +122,8 @@ static const char *write_block(Func *f, const char *class_type)
     sb_adds(&sb, "/*[clinic input]\n");
     if (f->class_method)
         sb_adds(&sb, "@classmethod\n");
+    if (f->coexist)
+        sb_adds(&sb, "@coexist\n");
     sb_adds(&sb, f->full_name);
     if (f->c_basename)
         sb_addf(&sb, " as %s", f->c_basename);
@@ -344,6 +347,8 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
             noargs = true;
         else if (ctok_ident(cv, i, "METH_CLASS") && t->owner.class_name)
             f->class_method = true;
+        else if (ctok_ident(cv, i, "METH_COEXIST") && t->owner.class_name)
+            f->coexist = true;   /* @coexist: beside a slot's wrapper */
         else
             return refuse(f, REFUSE_FLAGS, "flags %s",
                           ctok_join(cv, e->flags_from, e->flags_to));
@@ -362,6 +367,11 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
     if (!t->owner.module)
         return refuse(f, REFUSE_OWNER, "no PyModuleDef or type names the "
                       "table %s", t->name);
+    if (!e->slot && model_unsupported_special_method(e->pyname))
+        return refuse(f, REFUSE_FLAGS, "clinic does not convert the special "
+                      "method %s (a slot's wrapper is the type's)%s",
+                      e->pyname, f->coexist ? ": METH_COEXIST keeps the "
+                      "function beside it" : "");
     if (!find_definition(f) || !read_docstring(f) || !read_prelude(f))
         return false;
     if ((f->flags == FL_VARARGS || f->flags == FL_KEYWORDS) &&

@@ -159,9 +159,12 @@ typedef struct Func {
                                   signature; NULL: its C name */
     const char *sig_names[MAX_PARAMS];  /* the parameters a hand-written
                                   signature names, in order */
+    const char *sig_defaults[MAX_PARAMS];  /* their defaults as written;
+                                  NULL: none */
     int nsig_names;            /* -1: no signature, or one not read */
     bool self_unused;
     bool class_method;         /* METH_CLASS: @classmethod */
+    bool coexist;              /* METH_COEXIST: @coexist */
     Decl decls[MAX_DECLS];
     size_t ndecls;
     int parse_if, parse_end;   /* the parse statement's tokens */
@@ -222,6 +225,19 @@ const char *conv_expand_uses(const Conv *cv, const MacroUse *uses, size_t n,
 /* convert_find.c */
 void conv_find_tables(Conv *cv);
 void conv_read_headers(Conv *cv);
+
+/* convert_summary.c: doc with the summary line clinic wants (doc itself
+   when it has one), no wider than width columns (0: the dialect has no
+   width); NULL and *why when the rule cannot make one */
+const char *docstring_with_summary(Arena *a, const char *doc, unsigned width,
+                                   const char **why);
+
+/* convert_pure.c: tokens [from, to) that have no effect, so they may
+   run after the parse call: an expression that assigns nothing and calls
+   only what reads module state (CPython's getters, helpers of the file
+   proved by their bodies); "assert(EXPR);" of one (depth: 0) */
+bool conv_pure_expression(const Conv *cv, int from, int to);
+bool conv_pure_statement(const Conv *cv, int from, int to, int depth);
 
 /* convert_read.c: what the function is */
 bool refuse(Func *f, ConvertRefusal why, const char *fmt, ...)

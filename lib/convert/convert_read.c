@@ -179,6 +179,23 @@ static bool read_c_parameter(Func *f, int from, int to, const char **type,
     return true;
 }
 
+/* A parameter of type PyObject *: "PyObject *" then a name, with
+   qualifiers or attribute macros ("PyObject *dummy UNUSED"), or
+   "Py_UNUSED(name)"; none of them change the function's type. */
+static bool is_pyobject_parameter(const Conv *cv, int from, int to)
+{
+    if (to - from < 3 || !ctok_ident(cv, from, "PyObject") ||
+        !ctok_is(cv, from + 1, "*"))
+        return false;
+    if (to - from == 6 && ctok_ident(cv, from + 2, "Py_UNUSED") &&
+        ctok_is(cv, from + 3, "(") && ctok_is(cv, to - 1, ")"))
+        return true;
+    for (int i = from + 2; i < to; i++)
+        if (cv->toks[i].kind != TK_IDENT)
+            return false;
+    return true;
+}
+
 bool body_uses(const Func *f, int from, int to, const char *name)
 {
     for (int i = from; i < to; i++)
@@ -323,21 +340,29 @@ static bool is_tag(const Conv *cv, int i)
                      ctok_ident(cv, i - 1, "enum"));
 }
 
-/* A METH_O or METH_NOARGS function the file also calls or declares
-   ("static PyObject *NAME(PyObject *, PyObject *);"): clinic's function
-   keeps its name and its C signature, so those keep working, a call
-   once the generated code is included (f->first_call) or declared. */
+/* A METH_O or METH_NOARGS function the file also names elsewhere: calls
+   it, declares it ("static PyObject *NAME(PyObject *, PyObject *);"),
+   takes its address (a slot, another table's entry, a comparison).
+   clinic's function keeps the name, and (self a PyObject *, which
+   find_definition checks) the C signature those uses were written for:
+   METH_O's is the function itself, where it was; METH_NOARGS's is the
+   wrapper, which calls the _impl with self alone as the function ignored
+   its second argument, and which the generated code defines, so a use
+   before the include needs a declaration (f->first_call).  A tp_new or
+   tp_init likewise: clinic's parser keeps the slot function's name and
+   signature, and parses as it did.  A member of the same name (after
+   "." or "->") is none of its uses. */
 static bool read_calls(Func *f, int found)
 {
     Conv *cv = f->cv;
     const char *name = f->entry->func;
-    if (f->flags != FL_O && f->flags != FL_NOARGS)
+    if (f->flags != FL_O && f->flags != FL_NOARGS && !f->entry->slot)
         return false;
     bool declared = false;
-    int first_call = -1;
+    int first_use = -1;
     for (int i = 0; i + 1 < cv->ntoks; i++) {
         if (!ctok_ident(cv, i, name) || i == found || i == f->entry->func_tok ||
-            is_tag(cv, i))
+            is_tag(cv, i) || ctok_is(cv, i - 1, ".") || ctok_is(cv, i - 1, "->"))
             continue;
         bool alias = false;
         for (size_t k = 0; k < f->nalias; k++)
@@ -345,20 +370,21 @@ static bool read_calls(Func *f, int found)
                 alias = true;
         if (alias)
             continue;
-        if (!ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0)
-            return false;
-        int close = cv->toks[i + 1].match;
         if (cv->toks[i].depth == 0) {
-            /* a prototype: static PyObject *NAME(...); */
-            if (!ctok_is(cv, close + 1, ";") || !ctok_is(cv, i - 1, "*") ||
-                !ctok_ident(cv, i - 2, "PyObject") || i > found)
+            /* a prototype: static PyObject *NAME(...); (tp_init: int) */
+            bool returns = f->entry->slot == SLOT_INIT
+                ? ctok_ident(cv, i - 1, "int")
+                : ctok_is(cv, i - 1, "*") && ctok_ident(cv, i - 2, "PyObject");
+            if (!ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0 ||
+                !ctok_is(cv, cv->toks[i + 1].match + 1, ";") || !returns ||
+                i > found)
                 return false;
             declared = true;
-        } else if (first_call < 0) {
-            first_call = i;
+        } else if (first_use < 0) {
+            first_use = i;
         }
     }
-    f->first_call = declared ? -1 : first_call;
+    f->first_call = declared || f->flags == FL_O ? -1 : first_use;
     f->keep_name = true;
     return true;
 }
@@ -469,19 +495,23 @@ bool find_definition(Func *f)
                       name);
     f->self_name = pname;
     f->self_type = type;
-    /* clinic's function takes self as the class's type in some dialects,
-       as PyObject * in others: only PyObject * is the same in all */
-    if (f->keep_name && strcmp(type, "PyObject *"))
-        return refuse(f, REFUSE_REFERENCED, "%s is called, and its self "
-                      "is no PyObject *", name);
+    /* clinic's function takes self as written in some dialects, as a
+       PyObject * in others (FIX_PYOBJECT_SELF); its tp_new's parser a
+       PyTypeObject *, its tp_init's a PyObject * in all */
+    const char *kept_self = f->entry->slot == SLOT_NEW ? "PyTypeObject *"
+                                                       : "PyObject *";
+    if (f->keep_name && strcmp(type, kept_self) &&
+        (f->entry->slot || (cv->c->dialect->fixes & FIX_PYOBJECT_SELF)))
+        return refuse(f, REFUSE_REFERENCED, "%s is named elsewhere, and its "
+                      "self is no %s, which clinic's function takes%s", name,
+                      kept_self, f->entry->slot ? "" : " in this dialect");
     f->self_unused = unused ||
                      !body_uses(f, f->body_open, f->body_close, pname);
     for (size_t k = 1; k < n; k++) {
         if (f->flags == FL_NOARGS && f->keep_name &&
-            (!read_c_parameter(f, fields[k], ends[k], &type, &pname, &unused) ||
-             strcmp(type, "PyObject *")))
-            return refuse(f, REFUSE_REFERENCED, "%s is called, and its "
-                          "second parameter is no PyObject *", name);
+            !is_pyobject_parameter(cv, fields[k], ends[k]))
+            return refuse(f, REFUSE_REFERENCED, "%s is named elsewhere, and "
+                          "its second parameter is no PyObject *", name);
         if (f->flags == FL_NOARGS && noargs_parameter_unused(f, fields[k], ends[k])) {
             f->arg_name = NULL;   /* whatever its spelling: never read */
             continue;
@@ -516,8 +546,10 @@ static int docstring_variable(const Conv *cv, const char *name)
 /* The parameters a hand-written signature names, after its "(" ("x",
    "$module, x, /", "$self, a, b=None, /"), into names[]: their count,
    or -1 for a signature read otherwise (over lines, groups "[x]",
-   "*args", a default with a comma or a bracket, a name twice). */
-static int signature_parameters(Arena *a, const char *p, const char **names)
+   "*args", a default with a comma or a bracket, a name twice); the
+   default each is given, as written, into defaults[] (NULL: none). */
+static int signature_parameters(Arena *a, const char *p, const char **names,
+                                const char **defaults)
 {
     const char *close = strchr(p, ')');
     const char *nl = strchr(p, '\n');
@@ -557,6 +589,15 @@ static int signature_parameters(Arena *a, const char *p, const char **names)
         for (int k = 0; k < n; k++)
             if (!strcmp(names[k], name))
                 return -1;
+        defaults[n] = NULL;
+        if (eq) {
+            const char *d = eq + 1, *de = e;
+            while (d < de && *d == ' ')
+                d++;
+            while (de > d && de[-1] == ' ')
+                de--;
+            defaults[n] = arena_strndup(a, d, (size_t)(de - d));
+        }
         names[n++] = name;
     }
     return n;
@@ -629,7 +670,7 @@ bool read_docstring(Func *f)
     f->nsig_names = -1;
     if (!strncmp(doc, e->pyname, plen) && doc[plen] == '(') {
         f->nsig_names = signature_parameters(cv->c->arena, doc + plen + 1,
-                                             f->sig_names);
+                                             f->sig_names, f->sig_defaults);
         if (f->flags == FL_O && f->nsig_names == 1)
             f->o_pyname = f->sig_names[0];
         const char *dashes = strstr(doc, "\n--\n\n");
@@ -654,9 +695,15 @@ bool read_docstring(Func *f)
     if (doc[0] == ' ' || doc[0] == '\t')
         return refuse(f, REFUSE_DOCSTRING, "the docstring's first line is "
                       "indented");
-    if (multi_line_paragraph(doc))
-        return refuse(f, REFUSE_DOCSTRING, "the docstring has no summary "
-                      "line (its first paragraph is more than one line)");
+    /* the dialect's width: a class's method's, or a function's (a
+       class's __new__ and __init__ are the type's) */
+    const Dialect *dl = cv->c->dialect;
+    unsigned width = f->table->owner.class_name && !e->slot
+                         ? dl->summary_width_method : dl->summary_width;
+    const char *why;
+    doc = docstring_with_summary(cv->c->arena, doc, width, &why);
+    if (!doc)
+        return refuse(f, REFUSE_DOCSTRING, "%s", why);
     for (const char *p = doc; *p; p++)
         if ((unsigned char)*p < 0x20 && *p != '\n')
             return refuse(f, REFUSE_DOCSTRING, "the docstring holds a "
@@ -679,6 +726,58 @@ static void name_positional_as_documented(Func *f)
                 return;   /* a keyword parameter's name */
     for (size_t k = 0; k < f->npositional_only; k++)
         f->params[k].pyname = f->sig_names[k];
+}
+
+/* A Python literal clinic takes as any object's default: a plain string
+   ('' or ""), an integer, None, True, False. */
+static bool plain_python_literal(const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0]) {
+        for (size_t i = 1; i + 1 < n; i++)
+            if (s[i] == s[0] || s[i] == '\\' || (unsigned char)s[i] < 0x20)
+                return false;
+        return true;
+    }
+    if (!strcmp(s, "None") || !strcmp(s, "True") || !strcmp(s, "False"))
+        return true;
+    const char *p = s + (*s == '-');
+    if (!*p)
+        return false;
+    for (; *p; p++)
+        if (*p < '0' || *p > '9')
+            return false;
+    return true;
+}
+
+/* A parameter left out is NULL in C, which a signature cannot show
+   (clinic's "<unrepresentable>": inspect.signature() fails on it); when
+   the hand-written signature gave it a default, that stays what the
+   signature shows, NULL what the C code gets (c_default), for an object
+   converter; another converter, or a default that is no plain literal,
+   is left. */
+static bool default_as_documented(Func *f)
+{
+    if (f->nsig_names != (int)f->nparams)
+        return true;
+    for (size_t k = 0; k < f->nparams; k++) {
+        Param *p = &f->params[k];
+        const char *shown = f->sig_defaults[k];
+        if (!shown || !p->def || strcmp(p->def, "NULL") ||
+            strcmp(p->pyname, f->sig_names[k]))
+            continue;
+        if (strncmp(p->converter, "object", 6) || !plain_python_literal(shown))
+            return refuse(f, REFUSE_DEFAULT, "the signature shows %s=%s, "
+                          "where clinic's NULL would be <unrepresentable>",
+                          p->pyname, shown);
+        const char *conv = p->converter;
+        p->converter = conv[6] == '('
+            ? arena_printf(f->cv->c->arena, "object(c_default=\"NULL\", %s",
+                           conv + 7)
+            : "object(c_default=\"NULL\")";
+        p->def = shown;
+    }
+    return true;
 }
 
 /* ---- the prelude: declarations, then the parse statement ----------------- */
@@ -762,6 +861,25 @@ static bool initialiser_is_constant(const Conv *cv, int from, int to)
              !ctok_is(cv, i, "==") && !ctok_is(cv, i, "!=") &&
              !ctok_is(cv, i, "<=") && !ctok_is(cv, i, ">=")))
             return false;
+    }
+    return true;
+}
+
+/* An initialiser that only reads module state stays in the _impl, so it
+   runs after the parsing: it may name no variable declared before it in
+   the body (one the parse call may fill); the parsed variable's own
+   initialiser is its default, read as one. */
+static bool read_state_initialiser(Func *f, const Decl *d, const Declarator *dr)
+{
+    for (size_t k = 0; k <= f->ndecls; k++) {
+        const Decl *other = k < f->ndecls ? &f->decls[k] : d;
+        for (size_t j = 0; j < other->nd && &other->d[j] != dr; j++)
+            if (body_uses(f, dr->init_from, dr->init_to,
+                          ctok_str(f->cv, other->d[j].name)))
+                return refuse(f, REFUSE_EFFECTS_BEFORE, "the initialiser of "
+                              "%s reads %s, which would be read after the "
+                              "parse call", ctok_str(f->cv, dr->name),
+                              ctok_str(f->cv, other->d[j].name));
     }
     return true;
 }
@@ -1176,6 +1294,8 @@ static bool read_format(Func *f, const char *fmt, int *args, int *ends,
         return refuse(f, REFUSE_SHAPE, "more arguments than the format "
                       "\"%s\" takes", fmt);
     name_positional_as_documented(f);
+    if (!default_as_documented(f))
+        return false;
     if (kwnames && nkw != f->nparams)
         return refuse(f, REFUSE_SHAPE, "the kwlist has %zu names for %zu "
                       "format units", nkw, f->nparams);
@@ -1261,6 +1381,11 @@ bool read_prelude(Func *f)
                           "the top of the body");
         if (f->ndecls == MAX_DECLS)
             return refuse(f, REFUSE_SHAPE, "too many declarations");
+        if (f->flags != FL_O && f->flags != FL_NOARGS &&
+            conv_pure_statement(cv, i, semi + 1, 0)) {
+            i = semi + 1;   /* an assert: it stays, after the parsing */
+            continue;
+        }
         Decl *d = &f->decls[f->ndecls];
         if (!read_declaration(f, i, semi, d)) {
             if (f->flags == FL_O || f->flags == FL_NOARGS)
@@ -1272,12 +1397,18 @@ bool read_prelude(Func *f)
                           f->arg_name && body_uses(f, i, semi + 1, f->arg_name)
                               ? ": the parsing depends on the arguments" : "");
         }
-        for (size_t k = 0; k < d->nd; k++)
-            if (d->d[k].init_from >= 0 &&
-                !initialiser_is_constant(cv, d->d[k].init_from, d->d[k].init_to))
+        for (size_t k = 0; k < d->nd; k++) {
+            const Declarator *dr = &d->d[k];
+            if (dr->init_from < 0 ||
+                initialiser_is_constant(cv, dr->init_from, dr->init_to))
+                continue;
+            if (!conv_pure_expression(cv, dr->init_from, dr->init_to))
                 return refuse(f, REFUSE_EFFECTS_BEFORE, "the initialiser of "
                               "%s runs code before the parse call",
-                              ctok_str(cv, d->d[k].name));
+                              ctok_str(cv, dr->name));
+            if (!read_state_initialiser(f, d, dr))
+                return false;
+        }
         f->ndecls++;
         i = semi + 1;
     }
@@ -1286,6 +1417,19 @@ bool read_prelude(Func *f)
     if (f->parse_end == 0)
         return refuse(f, REFUSE_SHAPE, "the parse call is not at the top of "
                       "the body");
+    /* what a state read computes the parse call cannot name: it runs
+       after the generated parser now */
+    for (size_t k = 0; k < f->ndecls; k++)
+        for (size_t j = 0; j < f->decls[k].nd; j++) {
+            const Declarator *dr = &f->decls[k].d[j];
+            const char *name = ctok_str(cv, dr->name);
+            if (dr->init_from >= 0 &&
+                !initialiser_is_constant(cv, dr->init_from, dr->init_to) &&
+                body_uses(f, f->parse_if, f->parse_end, name))
+                return refuse(f, REFUSE_EFFECTS_BEFORE, "the parse call names "
+                              "%s, which its initialiser computes before it",
+                              name);
+        }
     return true;
 }
 

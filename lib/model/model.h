@@ -327,4 +327,8 @@ struct ReturnConverterClass {
     PyObj *pyclass;            /* as ConverterClass's */
 };
 
+/* A special method clinic does not convert ("__getitem__", "__len__":
+   the type's slot wrapper is the method); special_methods.c. */
+bool model_unsupported_special_method(const char *name);
+
 #endif

@@ -691,39 +691,6 @@ static bool try_clone(Clinic *c, DslState *d, const char *line)
     return true;
 }
 
-/* Sorted by strcmp, for bsearch. */
-static const char *const unsupported_special_methods[] = {
-    "__abs__", "__add__", "__and__", "__call__", "__delitem__",
-    "__divmod__", "__eq__", "__float__", "__floordiv__", "__ge__",
-    "__getattr__", "__getattribute__", "__getitem__", "__gt__", "__hash__",
-    "__iadd__", "__iand__", "__ifloordiv__", "__ilshift__", "__imatmul__",
-    "__imod__", "__imul__", "__index__", "__int__", "__invert__", "__ior__",
-    "__ipow__", "__irshift__", "__isub__", "__iter__", "__itruediv__",
-    "__ixor__", "__le__", "__len__", "__lshift__", "__lt__", "__matmul__",
-    "__mod__", "__mul__", "__neg__", "__next__", "__or__", "__pos__",
-    "__pow__", "__radd__", "__rand__", "__rdivmod__", "__repr__",
-    "__rfloordiv__", "__rlshift__", "__rmatmul__", "__rmod__", "__rmul__",
-    "__ror__", "__rpow__", "__rrshift__", "__rshift__", "__rsub__",
-    "__rtruediv__", "__rxor__", "__setattr__", "__setitem__", "__str__",
-    "__sub__", "__truediv__", "__xor__",
-};
-
-static int compare_names(const void *key, const void *item)
-{
-    return strcmp(key, *(const char *const *)item);
-}
-
-static bool is_unsupported_special_method(const char *name)
-{
-    size_t n = sizeof unsupported_special_methods /
-               sizeof unsupported_special_methods[0];
-    if (name[0] != '_' || name[1] != '_')
-        return false;   /* every one of them is a dunder name */
-    /* the table is sorted (by strcmp) */
-    return bsearch(name, unsupported_special_methods, n,
-                   sizeof unsupported_special_methods[0],
-                   compare_names) != NULL;
-}
 
 /* The keyword arguments of a converter call, evaluated in clinic.py's
    namespace (parse_converter's eval_ast_expr), in order.  A "**mapping"
@@ -879,7 +846,7 @@ static const char *kind_name(FunctionKind kind)
 static void normalize_function_kind(Clinic *c, DslState *d,
                                     const char *name, const Namespace *cls)
 {
-    if (is_unsupported_special_method(name))
+    if (model_unsupported_special_method(name))
         clinic_failm(c, 0, MSG_SPECIAL_METHOD, MSG_ARGS(name));
     if (!strcmp(name, "__init__") && (d->kind != FUNC_CALLABLE || !cls))
         clinic_failm(c, 0, MSG_INIT_NOT_NORMAL, MSG_ARGS(kind_name(d->kind)));

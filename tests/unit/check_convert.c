@@ -99,6 +99,20 @@ static const Case cases[] = {
     {"error_goto", "int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) goto done;\n done: return NULL;",
      "METH_VARARGS", REFUSE_SHAPE, NULL},
     {"flags", "return NULL;", "METH_FASTCALL", REFUSE_FLAGS, NULL},
+    /* a read of module state before the parse call stays, after it */
+    {"state_read", "st *state = PyModule_GetState(module);\n int a;\n assert(state != NULL);\n"
+     " if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return state->f(a);",
+     "METH_VARARGS", -1, "{\n st *state = PyModule_GetState(module);\n assert(state != NULL);\n"
+     " return state->f(a);\n}"},
+    {"state_named_by_parse", "st *state = PyModule_GetState(module);\n PyObject *a;\n"
+     " if (!PyArg_ParseTuple(args, \"O!\", state->t, &a)) return NULL;\n return a;",
+     "METH_VARARGS", REFUSE_EFFECTS_BEFORE, NULL},
+    {"state_reads_variable", "int a = 0;\n st *state = PyModule_GetState(a ? module : NULL);\n"
+     " if (!PyArg_ParseTuple(args, \"|i\", &a)) return NULL;\n return state->f(a);",
+     "METH_VARARGS", REFUSE_EFFECTS_BEFORE, NULL},
+    {"assert_with_effect", "int a;\n assert(g() != 0);\n"
+     " if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_EFFECTS_BEFORE, NULL},
     {"sizet_tuple", "const char *s; Py_ssize_t n; int a = 1;\n if (!_PyArg_ParseTuple_SizeT(args, \"s#|i\", &s, &n, &a)) return NULL;\n return PyLong_FromSsize_t(n);",
      "METH_VARARGS", -1, "    s: str(accept={robuffer, str}, zeroes=True)\n    a: int = 1\n    /\n"},
     {"sizet_keywords", "static char *kwlist[] = {\"x\", NULL}; int a;\n if (!_PyArg_ParseTupleAndKeywords_SizeT(args, kw, \"i\", kwlist, &a)) return NULL;\n return NULL;",
@@ -264,13 +278,15 @@ START_TEST(test_process_twice)
 }
 END_TEST
 
-/* Runs convert_text on src; returns the new text (strdup'd) and the
-   notes in *notes (strdup'd). */
-static char *convert_source(const char *src, ConvertStats *stats,
-                            char **notes)
+/* Runs convert_text on src in the dialect (NULL: the default); returns
+   the new text (strdup'd) and the notes in *notes (strdup'd). */
+static char *convert_source_in(const char *src, const char *dialect,
+                               ConvertStats *stats, char **notes)
 {
     ClinicOptions o = {0};
     o.convert = true;
+    if (dialect)
+        o.dialect = dialect_find(dialect);
     Clinic *c = clinic_new("m.c", &o);
     size_t len;
     const char *out = convert_text(c, src, strlen(src), &len, stats);
@@ -279,6 +295,61 @@ static char *convert_source(const char *src, ConvertStats *stats,
     clinic_free(c);
     return copy;
 }
+
+static char *convert_source(const char *src, ConvertStats *stats,
+                            char **notes)
+{
+    return convert_source_in(src, NULL, stats, notes);
+}
+
+/* A helper of the file that reads module state is judged by its body:
+   one that only declares, asserts and returns what reads state may run
+   after the parse call; one that does anything else may not. */
+START_TEST(test_state_helper)
+{
+    static const struct {
+        const char *helper_body;
+        bool pure;
+    } helpers[] = {
+        {"void *state = _PyType_GetModuleState(Py_TYPE(m));\n"
+         "    assert(state != NULL);\n    return (st *)state;", true},
+        {"return get_inner(m);", true},
+        {"PyErr_SetString(PyExc_TypeError, \"no\");\n    return NULL;", false},
+        {"counter++;\n    return PyModule_GetState(m);", false},
+        {"return unknown_macro(m);", false},
+    };
+    for (size_t k = 0; k < sizeof helpers / sizeof *helpers; k++) {
+        char src[2048];
+        snprintf(src, sizeof src,
+                 "#include \"Python.h\"\n"
+                 "static int counter;\n"
+                 "static st *\nget_inner(PyObject *m)\n{\n    return PyModule_GetState(m);\n}\n\n"
+                 "static st *\nget_state(PyObject *m)\n{\n    %s\n}\n\n"
+                 "static PyObject *\nm_f(PyObject *module, PyObject *args)\n"
+                 "{\n    st *state = get_state(module);\n    int a;\n"
+                 "    if (!PyArg_ParseTuple(args, \"i\", &a))\n        return NULL;\n"
+                 "    return state->f(a);\n}\n\n"
+                 "static PyMethodDef methods[] = {\n"
+                 "    {\"f\", m_f, METH_VARARGS, \"Doc.\"},\n"
+                 "    {NULL, NULL, 0, NULL}\n};\n"
+                 "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n",
+                 helpers[k].helper_body);
+        ConvertStats stats = {0};
+        char *notes;
+        char *out = convert_source(src, &stats, &notes);
+        if (helpers[k].pure) {
+            ck_assert_msg(stats.converted == 1, "%zu: %s", k, notes);
+            ck_assert_msg(strstr(out, "{\n    st *state = get_state(module);\n"
+                                 "    return state->f(a);\n}") != NULL, "%zu: %s", k, out);
+        } else {
+            ck_assert_msg(stats.refused[REFUSE_EFFECTS_BEFORE] == 1, "%zu: %s", k, notes);
+            ck_assert_str_eq(out, src);
+        }
+        free(out);
+        free(notes);
+    }
+}
+END_TEST
 
 #define CLASS_TYPE(NAME, STRUCT, TABLE) \
     "static PyTypeObject " NAME "_Type = {\n" \
@@ -506,7 +577,7 @@ START_TEST(test_pasted_by_macro)
         "#define FUNC(name, doc) static PyObject *m_ ## name(PyObject *m, PyObject *a) \\\n"
         "    { return PyUnicode_FromString(#name); } \\\n"
         "    PyDoc_STRVAR(m_##name##_doc, doc);\n"
-        "FUNC(g, \"Two\\nlines.\")\n"
+        "FUNC(g, \"Two\\n  lines.\")\n"
         "FUNC(f, \"f($module, x, /)\\n--\\n\\nReturn x.\")\n"
         "static PyMethodDef methods[] = {\n"
         "    {\"f\", m_f, METH_O, m_f_doc},\n"
@@ -526,7 +597,7 @@ START_TEST(test_pasted_by_macro)
     ck_assert_msg(strstr(notes, "(in a macro's expansion)") != NULL, "%s", notes);
     /* the use left, and the define it needs */
     ck_assert_msg(strstr(out, "#define FUNC(name, doc)") != NULL, "%s", out);
-    ck_assert_msg(strstr(out, "\nFUNC(g, \"Two\\nlines.\")\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\nFUNC(g, \"Two\\n  lines.\")\n") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "/*[clinic input]\nm.f\n\n    x as a: object\n    /\n\n"
                          "Return x.\n") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "{ return PyUnicode_FromString(\"f\"); }\n") != NULL,
@@ -717,14 +788,22 @@ START_TEST(test_called)
     free(declared);
 
     /* self of the module's type: clinic's function takes a PyObject * in
-       some dialects, so the call would not match */
+       3.14 on (FIX_PYOBJECT_SELF), so the call would not match there; in
+       3.13 it takes self as written */
     char *typed = strdup(after);
     char *self = strstr(typed, "m_a(PyObject *m,");
     memcpy(self + 4, "ModObject", 9);
     memset(&stats, 0, sizeof stats);
-    out = convert_source(typed, &stats, &notes);
+    out = convert_source_in(typed, "3.14", &stats, &notes);
     ck_assert_uint_eq(stats.converted, 0);
     ck_assert_msg(strstr(notes, "its self is no PyObject *") != NULL, "%s", notes);
+    free(out);
+    free(notes);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source_in(typed, "3.13", &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "m.a as m_a\n\n    m: self(type=\"ModObject *\")\n") != NULL,
+                  "%s", out);
     free(out);
     free(notes);
     free(typed);
@@ -743,10 +822,120 @@ START_TEST(test_called)
 }
 END_TEST
 
+/* A METH_O or METH_NOARGS function named elsewhere than by calls (a
+   slot, another table's entry, a comparison) keeps its name too: METH_O's
+   function stays where it was, METH_NOARGS's wrapper has the signature
+   the uses were written for; a member of its name is none of its uses. */
+START_TEST(test_named_elsewhere)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD PyObject *m_o; } TObject;\n"
+        "static PyObject *\nm_o(PyObject *self, PyObject *key)\n"
+        "{\n    return Py_NewRef(key);\n}\n\n"
+        "static PyObject *\nm_n(PyObject *self, PyObject *dummy UNUSED)\n"
+        "{\n    return Py_NewRef(self);\n}\n\n"
+        "static int\nis_o(PyObject *f, TObject *t, HeaderObject *h)\n"
+        "{\n    return f == (PyObject *)t->m_o || f == h->m_n;\n}\n\n"
+        "static PyMethodDef T_methods[] = {\n"
+        "    {\"o\", m_o, METH_O, \"O.\"},\n"
+        "    {\"n\", m_n, METH_NOARGS, \"N.\"},\n"
+        "    {\"n_o\", m_n, METH_O, NULL},\n"
+        "    {NULL, NULL}\n};\n"
+        "static PyMappingMethods T_as_mapping = {0, m_o, 0};\n"
+        "static PyGetSetDef T_getset[] = {{\"n\", (getter)m_n, NULL, NULL}, {NULL}};\n"
+        CLASS_TYPE("T", "TObject", "T_methods") MODULE_DEF;
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_msg(strstr(out, "m.T.o as m_o\n\n    key: object\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "m.T.n as m_n\n") != NULL, "%s", out);
+    /* the other uses as they were */
+    ck_assert(strstr(out, "{0, m_o, 0}") != NULL);
+    ck_assert(strstr(out, "(getter)m_n, NULL") != NULL);
+    ck_assert(strstr(out, "{\"n_o\", m_n, METH_O, NULL},") != NULL);
+    free(out);
+    free(notes);
+
+    /* a METH_NOARGS wrapper named before the include, undeclared: left */
+    const char *early =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nm_n(PyObject *self, PyObject *Py_UNUSED(dummy))\n"
+        "{\n    return Py_NewRef(self);\n}\n\n"
+        "static PyGetSetDef getset[] = {{\"n\", (getter)m_n, NULL, NULL}, {NULL}};\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"n\", m_n, METH_NOARGS, \"N.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(early, &stats, &notes);
+    ck_assert_uint_eq(stats.converted, 0);
+    ck_assert_msg(strstr(notes, "before the place the generated code is included") != NULL,
+                  "%s", notes);
+    ck_assert_str_eq(out, early);
+    free(out);
+    free(notes);
+
+    /* the same METH_O: its function stays where it was, converted */
+    char *early_o = strdup(early);
+    char *flags = strstr(early_o, "METH_NOARGS");
+    memcpy(flags, "METH_O     ", 11);
+    char *second = strstr(early_o, "PyObject *Py_UNUSED(dummy)");
+    memcpy(second, "PyObject *key             ", 26);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(early_o, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s\n%s", notes, early_o);
+    ck_assert(strstr(out, "(getter)m_n, NULL") != NULL);
+    free(out);
+    free(notes);
+    free(early_o);
+}
+END_TEST
+
+/* METH_COEXIST: @coexist, so the generated entry's flags are the
+   original's; a special method clinic does not convert is left. */
+START_TEST(test_coexist)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD } TObject;\n"
+        "static PyObject *\nT_contains(TObject *self, PyObject *key)\n"
+        "{\n    return Py_NewRef(key);\n}\n\n"
+        "static PyObject *\nT_getitem(TObject *self, PyObject *key)\n"
+        "{\n    return Py_NewRef(key);\n}\n\n"
+        "static PyMethodDef T_methods[] = {\n"
+        "    {\"__contains__\", (PyCFunction)T_contains, METH_O | METH_COEXIST, \"In.\"},\n"
+        "    {\"__getitem__\", (PyCFunction)T_getitem, METH_O | METH_COEXIST, \"Get.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        CLASS_TYPE("T", "TObject", "T_methods") MODULE_DEF;
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_FLAGS], 1);
+    ck_assert_msg(strstr(out, "/*[clinic input]\n@coexist\nm.T.__contains__\n") != NULL,
+                  "%s", out);
+    ck_assert_msg(strstr(notes, "m.T.__getitem__ left as it is (flags): clinic does not "
+                         "convert the special method __getitem__") != NULL, "%s", notes);
+    free(out);
+    free(notes);
+    /* the whole pipeline: the generated entry has both flags */
+    ClinicOptions o = {0};
+    o.convert = true;
+    Clinic *c = clinic_new("m.c", &o);
+    ck_assert_int_eq(clinic_process(c, src, strlen(src)), 0);
+    ck_assert_uint_eq(c->nfiles, 1);
+    ck_assert_msg(strstr(c->files[0].text, "METH_O|METH_COEXIST, m_T___contains____doc__}") != NULL,
+                  "%s", c->files[0].text);
+    clinic_free(c);
+}
+END_TEST
+
 /* A hand-written signature line before a first paragraph of more lines
    than one stays as the summary line clinic wants, so that __doc__ is
-   what it was; in the "--" form it is not in __doc__, so the function is
-   left. */
+   what it was; in the "--" form it is not in __doc__, and the first
+   sentence is made the summary line. */
 START_TEST(test_docstring_long_paragraph)
 {
     const char *src =
@@ -767,7 +956,8 @@ START_TEST(test_docstring_long_paragraph)
     free(out);
     free(notes);
 
-    /* "--": the signature is not in __doc__ */
+    /* "--": the signature is not in __doc__, the first sentence is the
+       summary line */
     const char *dashed =
         "#include \"Python.h\"\n"
         "PyDoc_STRVAR(a_doc, \"a($module, x, /)\\n--\\n\\nFirst line\\nand second.\");\n\n"
@@ -779,13 +969,14 @@ START_TEST(test_docstring_long_paragraph)
         "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
     memset(&stats, 0, sizeof stats);
     out = convert_source(dashed, &stats, &notes);
-    ck_assert_uint_eq(stats.converted, 0);
-    ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
-    ck_assert_str_eq(out, dashed);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "    /\n\nFirst line and second.\n"
+                         "[clinic start generated code]*/") != NULL, "%s", out);
     free(out);
     free(notes);
 
-    /* a signature over two lines: no summary line either */
+    /* a signature over two lines: the paragraph after it is the first,
+       its one sentence made the summary line */
     const char *two =
         "#include \"Python.h\"\n"
         "PyDoc_STRVAR(a_doc, \"a(x,\\n  y)\\n\\nFirst line\\nand second.\");\n\n"
@@ -797,10 +988,112 @@ START_TEST(test_docstring_long_paragraph)
         "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
     memset(&stats, 0, sizeof stats);
     out = convert_source(two, &stats, &notes);
-    ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
-    ck_assert_str_eq(out, two);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "    /\n\nFirst line and second.\n"
+                         "[clinic start generated code]*/") != NULL, "%s", out);
     free(out);
     free(notes);
+}
+END_TEST
+
+/* A first paragraph of more lines than one: its first sentence, made
+   one line, is the summary line, the rest of the text follows as
+   written after a blank line; what the rule cannot make one line of is
+   left, with the reason. */
+START_TEST(test_docstring_summary)
+{
+    static const struct {
+        const char *doc;       /* the C string literal's text */
+        const char *wanted;    /* the block's docstring; NULL: left */
+        const char *why;       /* left: in the note */
+    } docs[] = {
+        /* the first sentence, the rest of its line and paragraph after */
+        {"Return x.  The rest\\nof it.\\n\\nMore.",
+         "Return x.\n\nThe rest\nof it.\n\nMore.\n", NULL},
+        /* a sentence over two lines joined, at a line's end */
+        {"Return the value of\\nx.\\nThen more.",
+         "Return the value of x.\n\nThen more.\n", NULL},
+        /* the paragraph one sentence, with no period */
+        {"Return True if so and\\nFalse otherwise", "Return True if so and False otherwise\n",
+         NULL},
+        /* a period in brackets, an abbreviation, a lowercase word after a
+           period, a dotted name: no sentence's end */
+        {"Convert to UTC (a.k.a.\\nGMT). Then\\nmore.",
+         "Convert to UTC (a.k.a. GMT).\n\nThen\nmore.\n", NULL},
+        {"Make e.g. one\\nor two, etc. and so on.  More.",
+         "Make e.g. one or two, etc. and so on.\n\nMore.\n", NULL},
+        {"Use str.join. Or\\nnot.", "Use str.join. Or not.\n", NULL},
+        {"The sign of x. y is\\nnext.", "The sign of x. y is next.\n", NULL},
+        /* left */
+        {"Return the rows\\n    a  b\\n    c  d", NULL, "runs over an indented line"},
+        {"Return a value that is a very long sentence which would not fit on one\\n"
+         "line of a hundred columns at all, so it stays as it is.", NULL,
+         "wider than 100 columns"},
+    };
+    for (size_t k = 0; k < sizeof docs / sizeof *docs; k++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "#include \"Python.h\"\n"
+                 "PyDoc_STRVAR(a_doc, \"%s\");\n\n"
+                 "static PyObject *\nm_a(PyObject *m, PyObject *x)\n"
+                 "{\n    return Py_NewRef(x);\n}\n\n"
+                 "static PyMethodDef methods[] = {\n"
+                 "    {\"a\", m_a, METH_O, a_doc},\n"
+                 "    {NULL, NULL}\n};\n"
+                 "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n",
+                 docs[k].doc);
+        ConvertStats stats = {0};
+        char *notes;
+        char *out = convert_source(src, &stats, &notes);
+        if (docs[k].wanted) {
+            char want[512];
+            snprintf(want, sizeof want, "    /\n\n%s[clinic start generated code]*/",
+                     docs[k].wanted);
+            ck_assert_msg(stats.converted == 1, "%zu: %s", k, notes);
+            ck_assert_msg(strstr(out, want) != NULL, "%zu: lacks\n%s\nin\n%s", k,
+                          want, out);
+        } else {
+            ck_assert_msg(stats.refused[REFUSE_DOCSTRING] == 1, "%zu: %s", k, notes);
+            ck_assert_str_eq(out, src);
+            ck_assert_msg(strstr(notes, docs[k].why) != NULL, "%zu: %s", k, notes);
+        }
+        free(out);
+        free(notes);
+    }
+    /* 3.15 holds a summary line to 72 columns (an error past them): a
+       longer one, made or given, is left; 3.13 takes it */
+    static const char *const wide[] = {
+        "Return x, which is given back as it was, the very same object\\n"
+        "and not a copy.",
+        "Return x, which is given back as it was, the very same object and not a copy.",
+    };
+    for (size_t k = 0; k < 2; k++)
+        for (int d315 = 0; d315 < 2; d315++) {
+            char src[1024];
+            snprintf(src, sizeof src,
+                     "#include \"Python.h\"\n"
+                     "static PyObject *\nm_a(PyObject *m, PyObject *x)\n"
+                     "{\n    return Py_NewRef(x);\n}\n\n"
+                     "static PyMethodDef methods[] = {\n"
+                     "    {\"a\", m_a, METH_O, \"%s\"},\n"
+                     "    {NULL, NULL}\n};\n"
+                     "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n",
+                     wide[k]);
+            ClinicOptions o = {0};
+            o.convert = true;
+            o.dialect = dialect_find(d315 ? "3.15" : "3.13");
+            ck_assert(o.dialect != NULL);
+            Clinic *c = clinic_new("m.c", &o);
+            ConvertStats stats = {0};
+            size_t len;
+            convert_text(c, src, strlen(src), &len, &stats);
+            ck_assert_msg(stats.converted == (size_t)!d315, "%zu %d: %s", k, d315,
+                          c->diagnostics.buf);
+            if (d315)
+                ck_assert_msg(strstr(c->diagnostics.buf, "wider than 72 columns") != NULL,
+                              "%s", c->diagnostics.buf);
+            clinic_free(c);
+        }
 }
 END_TEST
 
@@ -824,10 +1117,26 @@ START_TEST(test_documented_positional_names)
     char *notes;
     char *out = convert_source(src, &stats, &notes);
     ck_assert_msg(stats.converted == 1, "%s", notes);
-    ck_assert_msg(strstr(out, "    a as v: object\n    b as w: object = NULL\n    /\n")
+    /* b's NULL shown as the signature showed it, so inspect.signature()
+       still reads it */
+    ck_assert_msg(strstr(out, "    a as v: object\n"
+                              "    b as w: object(c_default=\"NULL\") = None\n    /\n")
                   != NULL, "%s", out);
     free(out);
     free(notes);
+
+    /* a default that is no plain literal: left */
+    char *odd = strdup(src);
+    char *none = strstr(odd, "b=None");
+    memcpy(none, "b=nope", 6);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(odd, &stats, &notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_DEFAULT], 1);
+    ck_assert_msg(strstr(notes, "the signature shows b=nope, where clinic's NULL would be "
+                         "<unrepresentable>") != NULL, "%s", notes);
+    free(out);
+    free(notes);
+    free(odd);
 
     /* names the C variables have in another order: renamed all at once */
     const char *shifted =
@@ -882,7 +1191,7 @@ static int read_header(void *userdata, const char *path, char **data,
     }
     *data = strdup("#ifndef MOD_H\n#define MOD_H\n#define MOD_NAME \"_mod\"\n"
                    "PyDoc_STRVAR(doc_b, \"b($module, /)\\n--\\n\\nB from the header.\");\n"
-                   "PyDoc_STRVAR(doc_c, \"C from\\nthe header.\");\n"
+                   "PyDoc_STRVAR(doc_c, \"C from\\n  the header.\");\n"
                    "static PyObject *\nm_h(PyObject *m, PyObject *x)\n{\n    return x;\n}\n"
                    "#endif\n");
     *len = strlen(*data);
@@ -1112,6 +1421,62 @@ START_TEST(test_slots)
     ck_assert_msg(strstr(out, "    self->n = n;\n    return 0;\n}\n") != NULL, "%s", out);
     free(out);
     free(notes);
+
+    /* a slot function declared ahead and called by name: clinic's parser
+       keeps its name and signature, so both still hold; called before
+       the include without the declaration, it is left */
+    const char *called =
+        "#include \"Python.h\"\n"
+        "static PyObject *t_new(PyTypeObject *type, PyObject *args, PyObject *kwds);\n"
+        "static PyObject *\nmake(PyTypeObject *t, PyObject *args)\n"
+        "{\n    return t_new(t, args, NULL);\n}\n\n"
+        "static PyObject *\nt_new(PyTypeObject *type, PyObject *args, PyObject *kwds)\n"
+        "{\n    static char *kwlist[] = {\"n\", NULL};\n    long n = 0;\n"
+        "    if (!PyArg_ParseTupleAndKeywords(args, kwds, \"|l\", kwlist, &n))\n"
+        "        return NULL;\n    return type->tp_alloc(type, 0);\n}\n\n"
+        "static PyType_Slot t_slots[] = {\n    {Py_tp_new, t_new},\n    {0, NULL}\n};\n"
+        "static PyType_Spec t_spec = {\"m.T\", 0, 0, 0, t_slots};\n";
+    for (int with_prototype = 1; with_prototype >= 0; with_prototype--) {
+        const char *text = with_prototype ? called : strchr(called, '\n') + 1;
+        char *whole = with_prototype ? strdup(called)
+                                     : (char *)malloc(strlen(text) + 32);
+        if (!with_prototype)
+            sprintf(whole, "#include \"Python.h\"\n%s", strchr(text, '\n') + 1);
+        memset(&stats, 0, sizeof stats);
+        out = convert_source(whole, &stats, &notes);
+        if (with_prototype) {
+            ck_assert_msg(stats.converted == 1, "%s", notes);
+            ck_assert(strstr(out, "m.T.__new__ as t_new\n") != NULL);
+            ck_assert(strstr(out, "    return t_new(t, args, NULL);\n") != NULL);
+        } else {
+            ck_assert_msg(stats.converted == 0, "%s", notes);
+            ck_assert_msg(strstr(notes, "it is called before the place") != NULL,
+                          "%s", notes);
+        }
+        free(out);
+        free(notes);
+        free(whole);
+    }
+
+    /* a tp_init declared with its own self type: clinic's parser takes a
+       PyObject *, which the declaration would contradict */
+    const char *init =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD long n; } TObject;\n"
+        "static int t_init(TObject *self, PyObject *args, PyObject *kwds);\n"
+        "static int\nt_init(TObject *self, PyObject *args, PyObject *kwds)\n"
+        "{\n    static char *kwlist[] = {\"n\", NULL};\n    long n = 0;\n"
+        "    if (!PyArg_ParseTupleAndKeywords(args, kwds, \"|l\", kwlist, &n))\n"
+        "        return -1;\n    self->n = n;\n    return 0;\n}\n\n"
+        "static PyType_Slot t_slots[] = {\n    {Py_tp_init, t_init},\n    {0, NULL}\n};\n"
+        "static PyType_Spec t_spec = {\"m.T\", 0, 0, 0, t_slots};\n";
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(init, &stats, &notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_REFERENCED], 1);
+    ck_assert_msg(strstr(notes, "its self is no PyObject *, which clinic's function "
+                         "takes\n") != NULL, "%s", notes);
+    free(out);
+    free(notes);
 }
 END_TEST
 
@@ -1168,6 +1533,10 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_called);
     tcase_add_test(tc, test_noargs_unused_macro);
     tcase_add_test(tc, test_docstring_long_paragraph);
+    tcase_add_test(tc, test_docstring_summary);
+    tcase_add_test(tc, test_named_elsewhere);
+    tcase_add_test(tc, test_coexist);
+    tcase_add_test(tc, test_state_helper);
     tcase_add_test(tc, test_documented_positional_names);
     tcase_add_test(tc, test_module_name_in_header);
     tcase_add_test(tc, test_owner_from_blocks);
