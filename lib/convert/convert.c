@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/dialect.h"
 #include "base/text.h"
 #include "convert/convert_int.h"
 #include "convert/convert_units.h"
@@ -130,7 +131,7 @@ static const char *write_block(Func *f, const char *class_type)
                                : in_class ? "self" : "module";
     const char *default_type = f->class_method ? "PyTypeObject *"
                                : in_class ? class_type : "PyObject *";
-    bool params = f->nparams || f->flags == FL_O;
+    bool params = f->nparams || f->flags == FL_O || f->star_args;
     bool self_line = (!f->self_unused && strcmp(f->self_name, default_self)) ||
                      strcmp(f->self_type, default_type);
     if (params || self_line)
@@ -145,6 +146,10 @@ static const char *write_block(Func *f, const char *class_type)
         sb_addf(&sb, "    %s as %s: object\n    /\n", f->o_pyname, f->arg_name);
     else if (f->flags == FL_O)
         sb_addf(&sb, "    %s: object\n    /\n", f->arg_name);
+    if (f->star_args)   /* 3.14 on: "*args: tuple" is the tuple */
+        sb_addf(&sb, "    *%s: %s\n", f->star_args,
+                DIALECT_INHERITED(f->cv->c->dialect, varpos_prefix)
+                    ? "tuple" : "object");
     bool star = false;
     for (size_t k = 0; k < f->nparams; k++) {
         const Param *p = &f->params[k];
@@ -365,7 +370,7 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
     if (!find_definition(f) || !read_docstring(f) || !read_prelude(f))
         return false;
     if ((f->flags == FL_VARARGS || f->flags == FL_KEYWORDS) &&
-        !read_parse_call(f))
+        !f->star_args && !read_parse_call(f))
         return false;
     if (f->flags == FL_NOARGS && f->arg_name &&
         body_uses(f, f->body_open, f->body_close, f->arg_name))

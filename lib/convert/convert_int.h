@@ -155,6 +155,9 @@ typedef struct Func {
     enum { FL_VARARGS, FL_KEYWORDS, FL_O, FL_NOARGS } flags;
     int name_tok, decl_start, lparen, rparen, body_open, body_close;
     const char *self_name, *self_type, *arg_name, *kwds_name;
+    const char *star_args;     /* METH_VARARGS that parses nothing: the
+                                  impl takes the tuple as *NAME; NULL:
+                                  not that form */
     const char *o_pyname;      /* METH_O's argument in a hand-written
                                   signature; NULL: its C name */
     const char *sig_names[MAX_PARAMS];  /* the parameters a hand-written

@@ -639,8 +639,8 @@ bool read_docstring(Func *f)
             doc = dashes + 5;
         else if (para && !(nl == para && multi_line_paragraph(para + 2)))
             doc = para + 2;
-        else if (!para)
-            doc = "";
+        else if (!para && (!nl || !nl[strspn(nl, "\n")]))
+            doc = "";   /* the signature line alone */
         /* else: the signature line stays as the summary line clinic
            wants before a first paragraph of more lines than one, and
            __doc__ stays what it was */
@@ -1182,6 +1182,137 @@ static bool read_format(Func *f, const char *fmt, int *args, int *ends,
     return true;
 }
 
+/* The preprocessor line token i is "#define NAME...": the byte after
+   NAME; NULL when it defines another name or is another line. */
+static const char *pp_defined(const Conv *cv, int i, const char *name)
+{
+    const Tok *t = &cv->toks[i];
+    const char *p = cv->text + t->start + 1, *end = cv->text + t->start + t->len;
+    size_t nl = strlen(name);
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (end - p < 6 || strncmp(p, "define", 6))
+        return NULL;
+    p += 6;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if ((size_t)(end - p) < nl || strncmp(p, name, nl) ||
+        ((size_t)(end - p) > nl && (isalnum((unsigned char)p[nl]) ||
+                                    p[nl] == '_')))
+        return NULL;
+    return p + nl;
+}
+
+/* The file defines name as a function whose body calls a PyArg_
+   function, or as a macro whose text names one. */
+static bool file_parser(const Conv *cv, const char *name)
+{
+    for (int i = 0; i + 1 < cv->ntoks; i++) {
+        const Tok *t = &cv->toks[i];
+        if (t->kind == TK_PP) {
+            /* #define NAME(...) ... PyArg_ ... */
+            const char *after = pp_defined(cv, i, name);
+            if (after && *after == '(' &&
+                strstr(arena_strndup(cv->c->arena, after,
+                                     t->start + t->len -
+                                         (size_t)(after - cv->text)),
+                       "PyArg_"))
+                return true;
+            continue;
+        }
+        if (t->depth != 0 || !ctok_ident(cv, i, name) ||
+            !ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0 ||
+            !ctok_is(cv, cv->toks[i + 1].match + 1, "{"))
+            continue;
+        int open = cv->toks[i + 1].match + 1;
+        for (int k = open + 1; k < cv->toks[open].match; k++)
+            if (cv->toks[k].kind == TK_IDENT &&
+                (!strncmp(cv->text + cv->toks[k].start, "PyArg_", 6) ||
+                 !strncmp(cv->text + cv->toks[k].start, "_PyArg_", 7)))
+                return true;
+    }
+    return false;
+}
+
+/* name is spelt as a macro (capitals, digits, "_") and the file neither
+   defines it nor a function of that name: a header's macro. */
+static bool macro_of_another_file(const Conv *cv, const char *name)
+{
+    for (const char *p = name; *p; p++)
+        if (!isupper((unsigned char)*p) && !isdigit((unsigned char)*p) &&
+            *p != '_')
+            return false;
+    for (int i = 0; i + 1 < cv->ntoks; i++) {
+        const Tok *t = &cv->toks[i];
+        if (t->kind == TK_PP) {
+            if (pp_defined(cv, i, name))
+                return false;
+        } else if (t->depth == 0 && ctok_ident(cv, i, name) &&
+                   ctok_is(cv, i + 1, "(") && cv->toks[i + 1].match >= 0 &&
+                   ctok_is(cv, cv->toks[i + 1].match + 1, "{")) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* METH_VARARGS with no parse call: the body takes the arguments as the
+   tuple they are, and so does an impl of "*args: object" (a tuple of
+   them; a call with keywords fails as before).  Unless the tuple goes to
+   a call that parses it: a PyArg_ function, or a function or macro of
+   the file that calls one (the call's function, or one handed to it). */
+static bool read_star_args(Func *f)
+{
+    Conv *cv = f->cv;
+    if (f->entry->slot)
+        return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* call in the "
+                      "body of %s, which takes keywords too",
+                      f->entry->slot == SLOT_NEW ? "tp_new" : "tp_init");
+    if (f->flags != FL_VARARGS)
+        return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* call in the "
+                      "body of a METH_KEYWORDS function: it would take "
+                      "**kwargs, which is not converted");
+    const char *name = f->arg_name;
+    if (!name)
+        return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* call in the "
+                      "body, and the arguments' parameter has no name "
+                      "to give *args");
+    for (int i = f->body_open + 1; i < f->body_close; i++) {
+        if (!ctok_ident(cv, i, name) || ctok_is(cv, i - 1, ".") ||
+            ctok_is(cv, i - 1, "->"))
+            continue;
+        /* the calls it is an argument of, the innermost first */
+        for (int open = i - 1; open > f->body_open; open--) {
+            if (!ctok_is(cv, open, "(") || cv->toks[open].match < i)
+                continue;
+            if (cv->toks[open - 1].kind != TK_IDENT)
+                continue;
+            for (int k = open - 1; k < cv->toks[open].match; k++) {
+                if (cv->toks[k].kind != TK_IDENT)
+                    continue;
+                const char *callee = ctok_str(cv, k);
+                if (!strncmp(callee, "PyArg_", 6) ||
+                    !strncmp(callee, "_PyArg_", 7) || file_parser(cv, callee))
+                    return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* "
+                                  "call in the body: %s hands %s to %s, "
+                                  "which parses", f->entry->func, name,
+                                  callee);
+                if (k == open - 1 && macro_of_another_file(cv, callee))
+                    return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* "
+                                  "call in the body: %s hands %s to %s, a "
+                                  "macro of another file, which may parse",
+                                  f->entry->func, name, callee);
+            }
+        }
+    }
+    if (!text_is_legal_py_identifier(name) || in_list(python_keywords, name))
+        return refuse(f, REFUSE_SHAPE, "%s is no Python parameter name",
+                      name);
+    f->star_args = name;
+    f->parse_if = f->parse_end = f->body_open + 1;
+    return true;
+}
+
 /* The body up to the parse statement: declarations only, then
    "if (!CALL(...)) return NULL;" (or "{ return NULL; }"). */
 bool read_prelude(Func *f)
@@ -1198,16 +1329,17 @@ bool read_prelude(Func *f)
                           ctok_str(cv, i));
         }
     if (f->flags == FL_O || f->flags == FL_NOARGS) {
-        if (ncalls)
-            return refuse(f, REFUSE_TWO_PARSE_CALLS, "a METH_O or "
-                          "METH_NOARGS function that parses again");
+        /* METH_O's parse calls parse its argument, or what the body
+           makes of it, not the call's arguments: the body stays whole */
+        if (ncalls && f->flags == FL_NOARGS)
+            return refuse(f, REFUSE_TWO_PARSE_CALLS, "a METH_NOARGS "
+                          "function that parses");
         /* nothing parses: the body stays whole */
         f->parse_if = f->parse_end = f->body_open + 1;
         return true;
     } else {
         if (!ncalls)
-            return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* call in "
-                          "the body (a macro or a helper parses)");
+            return read_star_args(f);
         if (ncalls > 1)
             return refuse(f, REFUSE_TWO_PARSE_CALLS, "%d parse calls", ncalls);
     }
@@ -1406,7 +1538,8 @@ bool rewrite_uses(Func *f)
     Conv *cv = f->cv;
     Arena *a = cv->c->arena;
     int from = f->parse_end, to = f->body_close;
-    if (f->flags != FL_O && f->arg_name && body_uses(f, from, to, f->arg_name))
+    if (f->flags != FL_O && !f->star_args && f->arg_name &&
+        body_uses(f, from, to, f->arg_name))
         return refuse(f, REFUSE_ARGS_USED, "%s is used after the parse call",
                       f->arg_name);
     if (f->kwds_name && body_uses(f, from, to, f->kwds_name))

@@ -113,6 +113,16 @@ static const Case cases[] = {
      "METH_VARARGS", REFUSE_PARSE_FORM, NULL},
     {"form_va", "int a;\n if (!PyArg_VaParse(args, \"i\", va)) return NULL;\n return NULL;",
      "METH_VARARGS", REFUSE_PARSE_FORM, NULL},
+    {"star_args", "return PyLong_FromSsize_t(PyTuple_GET_SIZE(args));",
+     "METH_VARARGS", -1, "    *args: object\n\nDoc.\n[clinic start generated code]*/\n"
+     "{\n return PyLong_FromSsize_t(PyTuple_GET_SIZE(args));\n}"},
+    {"star_args_unused", "Py_RETURN_NONE;", "METH_VARARGS", -1, "    *args: object\n"},
+    {"star_args_header_macro", "return HIDDEN_PARSE(args);", "METH_VARARGS",
+     REFUSE_HIDDEN_CALL, NULL},
+    {"star_args_pyarg_function", "if (!_PyArg_NoPositional(\"f\", args)) return NULL;\n Py_RETURN_NONE;",
+     "METH_VARARGS", REFUSE_HIDDEN_CALL, NULL},
+    {"star_args_keywords", "return PyLong_FromSsize_t(PyTuple_GET_SIZE(args));",
+     "METH_VARARGS | METH_KEYWORDS", REFUSE_HIDDEN_CALL, NULL},
     {"keywords_without_kwlist", "int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return NULL;",
      "METH_VARARGS | METH_KEYWORDS", REFUSE_FLAGS, NULL},
 };
@@ -1149,6 +1159,130 @@ START_TEST(test_noargs_unused_macro)
 }
 END_TEST
 
+/* A METH_VARARGS function that hands its tuple to a function of the
+   file: *args when that function parses nothing, left when it (or a
+   function handed along, or a macro of the file) parses; "*args: tuple"
+   where the dialect calls it so. */
+static const char *const star_args_src =
+    "#include \"Python.h\"\n"
+    "#define PARSE_PAIR(a, x, y) PyArg_ParseTuple(a, \"ii\", x, y)\n"
+    "static PyObject *\nsum(PyObject *t)\n{\n    return PySequence_List(t);\n}\n\n"
+    "static PyObject *\npair(PyObject *t, int r)\n{\n    int x, y;\n"
+    "    if (!PyArg_ParseTuple(t, \"ii\", &x, &y))\n        return NULL;\n"
+    "    return PyLong_FromLong(r ? y : x);\n}\n\n"
+    "static PyObject *\ninvoke(PyObject *(*fn)(PyObject *, int), PyObject *t)\n"
+    "{\n    return fn(t, 1);\n}\n\n"
+    "static PyObject *\nm_a(PyObject *m, PyObject *args)\n{\n    return sum(args);\n}\n\n"
+    "static PyObject *\nm_b(PyObject *m, PyObject *args)\n{\n    return pair(args, 0);\n}\n\n"
+    "static PyObject *\nm_c(PyObject *m, PyObject *args)\n{\n    return invoke(pair, args);\n}\n\n"
+    "static PyObject *\nm_d(PyObject *m, PyObject *args)\n{\n    int x, y;\n"
+    "    return PARSE_PAIR(args, &x, &y) ? PyLong_FromLong(x) : NULL;\n}\n\n"
+    "static PyMethodDef methods[] = {\n"
+    "    {\"a\", m_a, METH_VARARGS, \"A.\"},\n"
+    "    {\"b\", m_b, METH_VARARGS, \"B.\"},\n"
+    "    {\"c\", m_c, METH_VARARGS, \"C.\"},\n"
+    "    {\"d\", m_d, METH_VARARGS, \"D.\"},\n"
+    "    {NULL, NULL}\n};\n"
+    "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+
+START_TEST(test_star_args)
+{
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(star_args_src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_HIDDEN_CALL], 3);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.a\n\n    *args: object\n") != NULL,
+                  "%s", out);
+    ck_assert_msg(strstr(notes, "m.b left as it is (hidden-call): no PyArg_Parse* "
+                         "call in the body: m_b hands args to pair, which parses"),
+                  "%s", notes);
+    ck_assert_msg(strstr(notes, "m.c left as it is (hidden-call): no PyArg_Parse* "
+                         "call in the body: m_c hands args to pair, which parses"),
+                  "%s", notes);
+    ck_assert_msg(strstr(notes, "m_d hands args to PARSE_PAIR, which parses"),
+                  "%s", notes);
+    free(out);
+    free(notes);
+
+    ClinicOptions o = {0};
+    o.convert = true;
+    Clinic *c = clinic_new("m.c", &o);
+    c->dialect = dialect_find("3.14");
+    ck_assert_ptr_nonnull(c->dialect);
+    size_t len;
+    memset(&stats, 0, sizeof stats);
+    const char *text = convert_text(c, star_args_src, strlen(star_args_src),
+                                    &len, &stats);
+    ck_assert_msg(strstr(text, "m.a\n\n    *args: tuple\n") != NULL, "%s", text);
+    clinic_free(c);
+}
+END_TEST
+
+/* A METH_O function's parse call parses its argument, not the call's
+   arguments: converted with one object parameter, its body whole.
+   METH_NOARGS that parses: left. */
+START_TEST(test_o_parses_its_argument)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nm_set(PyObject *m, PyObject *state)\n{\n    int a, b;\n"
+        "    if (!PyArg_ParseTuple(state, \"ii\", &a, &b))\n        return NULL;\n"
+        "    return PyLong_FromLong(a + b);\n}\n\n"
+        "static PyObject *\nm_none(PyObject *m, PyObject *unused)\n{\n    int a;\n"
+        "    if (!PyArg_ParseTuple(m, \"i\", &a))\n        return NULL;\n"
+        "    return PyLong_FromLong(a);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"set\", m_set, METH_O, \"Set.\"},\n"
+        "    {\"none\", m_none, METH_NOARGS, \"None.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_TWO_PARSE_CALLS], 1);
+    ck_assert_msg(strstr(out, "m.set\n\n    state: object\n    /\n\nSet.\n") != NULL,
+                  "%s", out);
+    ck_assert(strstr(out, "Set.\n[clinic start generated code]*/\n{\n    int a, b;\n"
+                     "    if (!PyArg_ParseTuple(state, \"ii\", &a, &b))\n"
+                     "        return NULL;\n") != NULL);
+    ck_assert_msg(strstr(notes, "m.none left as it is (two-parse-calls)"), "%s",
+                  notes);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* A hand-written signature line followed by more lines of the first
+   paragraph: that paragraph is more than a summary line, and what
+   follows the signature stays in __doc__ (left, not emptied). */
+START_TEST(test_signature_line_then_more)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nm_g(PyObject *m, PyObject *args)\n{\n"
+        "    return Py_NewRef(args);\n}\n\n"
+        "static PyObject *\nm_h(PyObject *m, PyObject *args)\n{\n"
+        "    return Py_NewRef(args);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"g\", m_g, METH_VARARGS, \"g(x) -> y\\n    Return y.\"},\n"
+        "    {\"h\", m_h, METH_VARARGS, \"h(x) -> y\\n\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
+    ck_assert_msg(strstr(notes, "m.g left as it is (docstring)"), "%s", notes);
+    ck_assert_msg(strstr(out, "m.h\n\n    *args: object\n[clinic start") != NULL,
+                  "%s", out);
+    free(out);
+    free(notes);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -1174,6 +1308,9 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_converter_before_include);
     tcase_add_test(tc, test_converter_parameter_type);
     tcase_add_test(tc, test_slots);
+    tcase_add_test(tc, test_star_args);
+    tcase_add_test(tc, test_o_parses_its_argument);
+    tcase_add_test(tc, test_signature_line_then_more);
     suite_add_tcase(s, tc);
     return s;
 }
