@@ -177,6 +177,10 @@ typedef struct Func {
     int docvar_tok;            /* the PyDoc_STRVAR to remove; -1: none */
     int docvar_shared;         /* one other entries name too; -1: none */
     int kwlist_decl_from, kwlist_decl_semi;   /* file-scope kwlist to drop */
+    int kwlist_shared_from, kwlist_shared_semi;   /* a file-scope kwlist
+                                  other functions name too: dropped when
+                                  they are all converted; -1: none */
+    const char *kwlist_name;
     const char *c_basename;    /* NULL: clinic's default */
     const Entry *alias[MAX_ALIASES];   /* other entries of the function */
     size_t nalias;
@@ -199,7 +203,8 @@ char *ctok_strings(const Conv *cv, int i, int *end);
    fields[k] = its first token, ends[k] = past its last. */
 size_t ctok_split(const Conv *cv, int from, int to, int *fields, int *ends,
                  size_t max);
-/* How many identifier tokens spell name. */
+/* How many identifier tokens spell name, a member's ("->name",
+   ".name") aside. */
 int ctok_count_ident(const Conv *cv, const char *name);
 /* The text of tokens [from, to) joined by single spaces. */
 char *ctok_join(const Conv *cv, int from, int to);
@@ -222,8 +227,13 @@ size_t conv_macro_uses(Conv *cv, MacroUse **uses);
 const char *conv_expand_uses(const Conv *cv, const MacroUse *uses, size_t n,
                              bool drop_defines, size_t *out_len);
 
+/* The owners of cv's tables that the types a macro's top-level use
+   defines name (convert_find.c reads them in the use written out). */
+void conv_macro_owners(Conv *cv);
+
 /* convert_find.c */
 void conv_find_tables(Conv *cv);
+void conv_read_static_types(Conv *cv, Conv *ty);
 void conv_read_headers(Conv *cv);
 
 /* convert_read.c: what the function is */

@@ -311,8 +311,12 @@ int ctok_count_ident(const Conv *cv, const char *name)
     for (int i = 0; i < cv->ntoks; i++) {
         const Tok *t = &cv->toks[i];
         if (t->kind == TK_IDENT && t->len == len &&
-            !memcmp(cv->text + t->start, name, len))
-            count++;
+            !memcmp(cv->text + t->start, name, len)) {
+            /* a member ("s->name", "s.name") is of a name space of its
+               own */
+            if (!(i > 0 && (ctok_is(cv, i - 1, "->") || ctok_is(cv, i - 1, "."))))
+                count++;
+        }
         else if (t->kind == TK_PP) {
             /* a macro may name it too */
             const char *b = cv->text + t->start, *e = b + t->len;

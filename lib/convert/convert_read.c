@@ -833,18 +833,23 @@ static bool read_kwlist(Func *f, int from, int to, const char ***names,
                 ctok_is(cv, i + 1, "[") && ctok_is(cv, i + 2, "]") &&
                 ctok_is(cv, i + 3, "=") && ctok_is(cv, i + 4, "{")) {
                 open = i + 4;
+                int s = i;
+                while (s > 0 && cv->toks[s - 1].kind == TK_IDENT)
+                    s--;
+                while (s > 0 && ctok_is(cv, s - 1, "*"))
+                    s--;
+                while (s > 0 && cv->toks[s - 1].kind == TK_IDENT)
+                    s--;
+                int semi = cv->toks[open].match + 1;
+                if (!ctok_is(cv, semi, ";"))
+                    break;
                 if (ctok_count_ident(cv, name) == 2) {
-                    int s = i;
-                    while (s > 0 && cv->toks[s - 1].kind == TK_IDENT)
-                        s--;
-                    while (s > 0 && ctok_is(cv, s - 1, "*"))
-                        s--;
-                    while (s > 0 && cv->toks[s - 1].kind == TK_IDENT)
-                        s--;
                     f->kwlist_decl_from = s;
-                    f->kwlist_decl_semi = cv->toks[open].match + 1;
-                    if (!ctok_is(cv, f->kwlist_decl_semi, ";"))
-                        f->kwlist_decl_from = -1;
+                    f->kwlist_decl_semi = semi;
+                } else {
+                    f->kwlist_shared_from = s;
+                    f->kwlist_shared_semi = semi;
+                    f->kwlist_name = name;
                 }
                 break;
             }

@@ -1283,6 +1283,194 @@ START_TEST(test_signature_line_then_more)
 }
 END_TEST
 
+/* Owners read in more forms: a type a macro's use defines, a PyType_Spec
+   named MODNAME ".Name" (MODNAME one string per platform: the module
+   the blocks declare), a static type whose name is positional and the
+   rest designated, a module named Py_STRINGIFY(NAME). */
+START_TEST(test_owner_forms)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#ifdef MS_WINDOWS\n#  define MODNAME \"nt\"\n#else\n#  define MODNAME \"posix\"\n#endif\n"
+        "#define MODULE_NAME _mine\n"
+        "#define MODULE_NAME_STR Py_STRINGIFY(MODULE_NAME)\n"
+        "#define MAKE_TYPE(NAME, METHODS) \\\n"
+        "static PyTypeObject NAME##_Type = { \\\n"
+        "    PyVarObject_HEAD_INIT(NULL, 0) \\\n"
+        "    .tp_name = #NAME, \\\n"
+        "    .tp_methods = METHODS, \\\n"
+        "}\n"
+        "/*[clinic input]\nmodule os\n[clinic start generated code]*/\n\n"
+        "static PyObject *\na_x(PyObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "static PyObject *\nb_y(PyObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "static PyObject *\nc_z(PyObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "static PyObject *\nm_w(PyObject *m, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "static PyMethodDef a_methods[] = {\n"
+        "    {\"x\", a_x, METH_NOARGS, \"X.\"},\n    {NULL, NULL}\n};\n"
+        "MAKE_TYPE(Made, a_methods);\n\n"
+        "static PyMethodDef b_methods[] = {\n"
+        "    {\"y\", b_y, METH_NOARGS, \"Y.\"},\n    {NULL, NULL}\n};\n"
+        "static PyType_Slot b_slots[] = {\n    {Py_tp_methods, b_methods},\n    {0, 0}\n};\n"
+        "static PyType_Spec b_spec = {\n    MODNAME \".Spec\",\n    0, 0, 0, b_slots\n};\n\n"
+        "static PyMethodDef c_methods[] = {\n"
+        "    {\"z\", c_z, METH_NOARGS, \"Z.\"},\n    {NULL, NULL}\n};\n"
+        "PyTypeObject C_Type = {\n    PyVarObject_HEAD_INIT(&PyType_Type, 0)\n    \"CType\",\n"
+        "    .tp_methods = c_methods,\n};\n\n"
+        "static PyMethodDef m_methods[] = {\n"
+        "    {\"w\", m_w, METH_NOARGS, \"W.\"},\n    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {\n    PyModuleDef_HEAD_INIT,\n"
+        "    .m_name = MODULE_NAME_STR,\n    .m_methods = m_methods,\n};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 4, "%s", notes);
+    /* a name with no dot: of the file's module */
+    ck_assert_msg(strstr(out, "/*[clinic input]\n_mine.Made.x\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nos.Spec.y\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\n_mine.CType.z\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\n_mine.w\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "class _mine.Made \"PyObject *\" \"&Made_Type\"\n") != NULL,
+                  "%s", out);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* The generated code of dir/m.c as it is: it names the type the
+   userdata names. */
+static int read_generated(void *userdata, const char *path, char **data,
+                          size_t *len)
+{
+    if (strcmp(path, "dir/clinic/m.c.h")) {
+        errno = ENOENT;
+        return -1;
+    }
+    char buf[256];
+    snprintf(buf, sizeof buf, "static PyObject *\nm_A_y_impl(%s *self);\n"
+             "static PyObject *\nm_A_y(%s *self, PyObject *Py_UNUSED(ignored))\n"
+             "{\n    return m_A_y_impl(self);\n}\n", (const char *)userdata,
+             (const char *)userdata);
+    *data = strdup(buf);
+    *len = strlen(*data);
+    return 0;
+}
+
+/* A table before the file's own include of its generated code: the
+   include moves up before it when what the generated code names now
+   is declared there; it stays (and the function is left) otherwise. */
+START_TEST(test_include_moved)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD int x; } AObject;\n"
+        "/*[clinic input]\nmodule m\nclass m.A \"AObject *\" \"&A_Type\"\n"
+        "[clinic start generated code]*/\n\n"
+        "static PyObject *\na_x(AObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "static PyMethodDef a_methods[] = {\n"
+        "    {\"x\", (PyCFunction)a_x, METH_NOARGS, \"X.\"},\n"
+        "    M_A_Y_METHODDEF\n"
+        "    {NULL, NULL}\n};\n\n"
+        "typedef struct { int y; } Late;\n\n"
+        "#include \"clinic/m.c.h\"\n\n"
+        "/*[clinic input]\nm.A.y\n[clinic start generated code]*/\n";
+    for (int k = 0; k < 3; k++) {
+        ClinicOptions o = {0};
+        o.convert = true;
+        if (k) {
+            o.read_file = read_generated;
+            o.read_userdata = k == 1 ? "AObject" : "Late";
+        }
+        Clinic *c = clinic_new("dir/m.c", &o);
+        ConvertStats stats = {0};
+        size_t len;
+        const char *out = convert_text(c, src, strlen(src), &len, &stats);
+        const char *inc = strstr(out, "#include \"clinic/m.c.h\"");
+        const char *table = strstr(out, "static PyMethodDef a_methods");
+        ck_assert(inc && table);
+        if (k == 1) {
+            ck_assert_msg(stats.converted == 1, "%s", c->diagnostics.buf);
+            ck_assert_msg(inc < table, "%s", out);
+            /* once */
+            ck_assert_ptr_null(strstr(inc + 1, "#include \"clinic/m.c.h\""));
+            ck_assert_msg(strstr(out, "} Late;\n\n/*[clinic input]\nm.A.y\n") != NULL,
+                          "%s", out);
+        } else {
+            ck_assert_msg(stats.refused[REFUSE_SHAPE] == 1, "%s", c->diagnostics.buf);
+            ck_assert(out == src);
+        }
+        clinic_free(c);
+    }
+}
+END_TEST
+
+/* A file-scope kwlist two functions name goes when both are converted;
+   it stays when one is left. */
+START_TEST(test_shared_kwlist)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "static char *kwlist[] = {\"a\", NULL};\n\n"
+        "static PyObject *\nm_f(PyObject *m, PyObject *args, PyObject *kw)\n{\n"
+        "    int a;\n    if (!PyArg_ParseTupleAndKeywords(args, kw, \"i\", kwlist, &a))\n"
+        "        return NULL;\n    return PyLong_FromLong(a);\n}\n\n"
+        "static PyObject *\nm_g(PyObject *m, PyObject *args, PyObject *kw)\n{\n"
+        "    int a;\n    if (!PyArg_ParseTupleAndKeywords(args, kw, \"i\", kwlist, &a))\n"
+        "        return NULL;\n    return PyLong_FromLong(-a);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", (PyCFunction)(void(*)(void))m_f, METH_VARARGS | METH_KEYWORDS, \"F.\"},\n"
+        "    {\"g\", (PyCFunction)(void(*)(void))m_g, METH_VARARGS | METH_KEYWORDS, DOC},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    /* g's docstring is no literal: g is left, the kwlist stays */
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert(strstr(out, "static char *kwlist[] = {\"a\", NULL};\n") != NULL);
+    free(out);
+    free(notes);
+    char *both = strdup(src);
+    memcpy(strstr(both, "DOC}"), "\"G\"", 3);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(both, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_msg(strstr(out, "kwlist") == NULL, "%s", out);
+    free(out);
+    free(notes);
+    free(both);
+}
+END_TEST
+
+/* A member of the docstring variable's name ("p->f_doc") is no use of
+   it: the PyDoc_STRVAR goes with the conversion. */
+START_TEST(test_member_of_docstring_name)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#include \"s.h\"\n"
+        "extern struct s *sp;\n"
+        "static PyObject *\nm_f(PyObject *m, PyObject *x)\n{\n"
+        "    return PyLong_FromLong(sp->f_doc + (*sp).f_doc);\n}\n\n"
+        "PyDoc_STRVAR(f_doc, \"F.\");\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_O, f_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "PyDoc_STRVAR") == NULL, "%s", out);
+    free(out);
+    free(notes);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -1311,6 +1499,10 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_star_args);
     tcase_add_test(tc, test_o_parses_its_argument);
     tcase_add_test(tc, test_signature_line_then_more);
+    tcase_add_test(tc, test_owner_forms);
+    tcase_add_test(tc, test_include_moved);
+    tcase_add_test(tc, test_shared_kwlist);
+    tcase_add_test(tc, test_member_of_docstring_name);
     suite_add_tcase(s, tc);
     return s;
 }
