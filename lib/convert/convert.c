@@ -824,6 +824,41 @@ static bool same_conditions(const Conv *cv, int from, int to)
     return depth == 0;
 }
 
+/* The clinic block around the byte at when it declares modules and
+   classes only (and so names nothing C needs): its bytes [*start, *end),
+   its end marker's line with it. */
+static bool declarations_block(const Conv *cv, size_t at, size_t *start,
+                               size_t *end)
+{
+    static const char head[] = "/*[clinic input]\n";
+    static const char stop_line[] = "[clinic start generated code]*/\n";
+    const char *text = cv->text, *open = NULL;
+    for (const char *p = text; (p = strstr(p, head)) != NULL &&
+                               (size_t)(p - text) < at; p++)
+        if (p == text || p[-1] == '\n')
+            open = p;
+    if (!open)
+        return false;
+    const char *body = open + sizeof head - 1;
+    const char *stop = strstr(body, stop_line);
+    if (!stop || (size_t)(stop - text) < at)
+        return false;
+    for (const char *l = body; l < stop;) {
+        const char *nl = memchr(l, '\n', (size_t)(stop - l));
+        if (!nl || !(nl == l || !strncmp(l, "module ", 7) ||
+                     !strncmp(l, "class ", 6)))
+            return false;
+        l = nl + 1;
+    }
+    const char *marker = stop + sizeof stop_line - 1;
+    const char *eol = strchr(marker, '\n');
+    if (strncmp(marker, "/*[clinic end generated code:", 29) || !eol)
+        return false;
+    *start = (size_t)(open - text);
+    *end = (size_t)(eol + 1 - text);
+    return true;
+}
+
 static void pass_left(Arena *a, Pass *pass, size_t cap, const char *func,
                       ConvertRefusal why, const char *text)
 {
@@ -1042,6 +1077,7 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
     }
     /* a block before the file's own declaration of its module or class
        would name what is not declared yet */
+    size_t moved_start = 0, moved_end = 0;
     for (size_t k = 0; k < ndone; k++) {
         Done *d = &done[k];
         const Table *t = &cv->tables[d->table];
@@ -1056,6 +1092,13 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
             : -1;
         long at = mod > cls ? mod : cls;
         if (at < 0 || (size_t)at < cv->toks[d->decl_start].start)
+            continue;
+        /* a block of declarations only moves up, before the first
+           function (one block) */
+        size_t bs, be;
+        if (moved_end ? (size_t)at >= moved_start && (size_t)at < moved_end
+                      : declarations_block(cv, (size_t)at, &bs, &be) &&
+                            (moved_start = bs, moved_end = be, true))
             continue;
         d->dropped = true;
         converted--;
@@ -1166,9 +1209,22 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
     }
     /* the declarations before the first function, the include before the
        first table */
-    if (decls.len) {
-        sb_adds(&decls, "[clinic start generated code]*/\n\n");
-        const char *block = arena_printf(a, "/*[clinic input]\n%s", decls.buf);
+    /* the file's block of declarations that had to move: before ours */
+    const char *moved_block = "";
+    if (moved_end) {
+        size_t e = moved_end, next;
+        if (blank_line_at(cv, e, &next))
+            e = next;
+        edit_add(a, &all, moved_start, e, "");
+        moved_block = arena_printf(a, "%.*s\n", (int)(moved_end - moved_start),
+                             text + moved_start);
+    }
+    if (decls.len || moved_end) {
+        if (decls.len)
+            sb_adds(&decls, "[clinic start generated code]*/\n\n");
+        const char *block = arena_printf(a, "%s%s%s", moved_block,
+                                         decls.len ? "/*[clinic input]\n" : "",
+                                         decls.len ? decls.buf : "");
         edit_add(a, &all, cv->toks[first_decl].start,
                  cv->toks[first_decl].start, block);
     }
@@ -1220,13 +1276,14 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
         }
     if (fwd.len)
         sb_addc(&fwd, '\n');
-    bool moved = included >= 0 && first_table != included;
-    if (moved)
+    bool include_moved = included >= 0 && first_table != included;
+    if (include_moved)
         remove_lines(cv, &all, included, included, NULL);
-    size_t at = cv->toks[included >= 0 && !moved ? included : first_table].start;
+    size_t at = cv->toks[included >= 0 && !include_moved ? included
+                                                         : first_table].start;
     while (at > 0 && text[at - 1] != '\n')
         at--;
-    if (included < 0 || moved)
+    if (included < 0 || include_moved)
         edit_add(a, &all, at, at, arena_printf(a, "%s%s\n\n", fwd.len ? fwd.buf : "",
                                                include));
     else if (fwd.len)

@@ -864,8 +864,12 @@ static bool read_kwlist(Func *f, int from, int to, const char ***names,
         return refuse(f, REFUSE_SHAPE, "the kwlist %s is not read", name);
     const char **out = arena_array_of(cv->c->arena, const char *, n);
     for (size_t k = 0; k + 1 < n; k++) {
-        int end;
-        out[k] = ctok_strings(cv, fields[k], &end);
+        int end, at = fields[k];
+        /* (char *)"name", C++'s spelling of the same */
+        if (ctok_is(cv, at, "(") && cv->toks[at].match == at + 3 &&
+            ctok_ident(cv, at + 1, "char") && ctok_is(cv, at + 2, "*"))
+            at += 4;
+        out[k] = ctok_strings(cv, at, &end);
         if (!out[k] || end != ends[k])
             return refuse(f, REFUSE_SHAPE, "the kwlist %s holds a name that "
                           "is no string literal", name);
@@ -1026,8 +1030,16 @@ const char *variable_type(Func *f, Decl *d, Declarator *dr)
 
 static bool type_fits(const FormatUnit *u, const char *type)
 {
-    return !u->type || !strcmp(type, u->type) ||
-           (u->also_type && !strcmp(type, u->also_type));
+    if (!u->type || !strcmp(type, u->type))
+        return true;
+    size_t n = strlen(type);
+    for (const char *p = u->also_type; p && *p;) {
+        size_t len = strcspn(p, "|");
+        if (len == n && !strncmp(p, type, n))
+            return true;
+        p += len + (p[len] == '|');
+    }
+    return false;
 }
 
 /* The parameters from the format string and the C arguments after it. */

@@ -113,6 +113,13 @@ static const Case cases[] = {
      "METH_VARARGS", REFUSE_PARSE_FORM, NULL},
     {"form_va", "int a;\n if (!PyArg_VaParse(args, \"i\", va)) return NULL;\n return NULL;",
      "METH_VARARGS", REFUSE_PARSE_FORM, NULL},
+    {"kwlist_char_cast", "static char *kwlist[] = {(char *)\"x\", (char *)\"y\", NULL}; int a, b = 0;\n"
+     " if (!PyArg_ParseTupleAndKeywords(args, kw, \"i|i\", kwlist, &a, &b)) return NULL;\n return NULL;",
+     "METH_VARARGS | METH_KEYWORDS", -1, "    x as a: int\n    y as b: int = 0\n"},
+    {"I_uint32", "uint32_t a = 0;\n if (!PyArg_ParseTuple(args, \"|I\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    a: unsigned_int(bitwise=True) = 0\n"},
+    {"I_uint16", "uint16_t a = 0;\n if (!PyArg_ParseTuple(args, \"|I\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_TYPE, NULL},
     {"star_args", "return PyLong_FromSsize_t(PyTuple_GET_SIZE(args));",
      "METH_VARARGS", -1, "    *args: object\n\nDoc.\n[clinic start generated code]*/\n"
      "{\n return PyLong_FromSsize_t(PyTuple_GET_SIZE(args));\n}"},
@@ -1471,6 +1478,47 @@ START_TEST(test_member_of_docstring_name)
 }
 END_TEST
 
+/* A function before the file's block declaring its class: a block of
+   declarations only moves up before it; a block that also holds a
+   function stays, and the function is left. */
+START_TEST(test_declarations_moved)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nc_x(CObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "/*[clinic input]\nmodule m\nclass m.C \"CObject *\" \"&C_Type\"\n"
+        "[clinic start generated code]*/\n"
+        "/*[clinic end generated code: output=da39a3ee5e6b4b0d input=0]*/\n\n"
+        "static PyMethodDef c_methods[] = {\n"
+        "    {\"x\", (PyCFunction)c_x, METH_NOARGS, \"X.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        CLASS_TYPE("C", "CObject", "c_methods");
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "#include \"Python.h\"\n/*[clinic input]\nmodule m\n"
+                         "class m.C \"CObject *\" \"&C_Type\"\n[clinic start generated code]*/\n"
+                         "/*[clinic end generated code: output=da39a3ee5e6b4b0d input=0]*/\n\n"
+                         "/*[clinic input]\nm.C.x\n") != NULL, "%s", out);
+    /* once */
+    ck_assert_ptr_null(strstr(strstr(out, "class m.C") + 1, "class m.C"));
+    free(out);
+    free(notes);
+
+    char *with_function = strdup(src);
+    char *cls = strstr(with_function, "class m.C");
+    memcpy(cls - 9, "m.f     \n", 9);   /* "module m\n" becomes a function */
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(with_function, &stats, &notes);
+    ck_assert_msg(stats.refused[REFUSE_SHAPE] == 1, "%s", notes);
+    free(out);
+    free(notes);
+    free(with_function);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -1503,6 +1551,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_include_moved);
     tcase_add_test(tc, test_shared_kwlist);
     tcase_add_test(tc, test_member_of_docstring_name);
+    tcase_add_test(tc, test_declarations_moved);
     suite_add_tcase(s, tc);
     return s;
 }
