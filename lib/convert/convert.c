@@ -740,15 +740,10 @@ static int include_needs(Conv *cv, int included)
             own[at - names] = true;
     }
     for (int i = 0; i < h.ntoks; i++) {
-        if (h.toks[i].kind != TK_PP)
+        size_t nl;
+        const char *p = ctok_define(&h, i, &nl);
+        if (!p)
             continue;
-        const char *p = ctok_str(&h, i) + 1;
-        p += strspn(p, " \t");
-        if (strncmp(p, "define", 6))
-            continue;
-        p += 6;
-        p += strspn(p, " \t");
-        size_t nl = strcspn(p, " \t(\\\n");
         const char *name = arena_strndup(a, p, nl);
         const char **at = bsearch(&name, names, n, sizeof *names, compare_names);
         if (at)
@@ -781,14 +776,11 @@ static int include_needs(Conv *cv, int included)
             !starts && declarator && !ctok_ident(cv, i, "struct") &&
             !ctok_ident(cv, i, "union") && !ctok_ident(cv, i, "enum")) {
             name = ctok_str(cv, i);
-        } else if (cv->toks[i].kind == TK_PP) {
-            const char *p = ctok_str(cv, i) + 1;
-            p += strspn(p, " \t");
-            if (strncmp(p, "define", 6))
-                continue;
-            p += 6;
-            p += strspn(p, " \t");
-            name = arena_strndup(a, p, strcspn(p, " \t(\\\n"));
+        } else {
+            size_t nl;
+            const char *p = ctok_define(cv, i, &nl);
+            if (p)
+                name = arena_strndup(a, p, nl);
         }
         if (!name)
             continue;

@@ -96,12 +96,12 @@ static Table *table_named(Conv *cv, int tok)
     return NULL;
 }
 
+static const char *blocks_module(const Conv *cv);
+
 /* A type's tp_name: the class is what follows the last dot, the module
    the file's (what precedes the dot when the file has none; with no dot
    and no module, none: a class at the top level, as the builtins' are).  NULL: not read, or
    a module of more than one name. */
-static const char *blocks_module(const Conv *cv);
-
 static const char *class_of(Conv *cv, int tok, const char **module)
 {
     int end;
@@ -246,31 +246,19 @@ static int declaration_start(const Conv *cv, int name)
     return i;
 }
 
-/* The string a macro stands for, when the file defines it as one plain
-   literal ("#define PySocket_MODULE_NAME "_socket""); else NULL. */
-/* "#define NAME IDENT" (once): IDENT; NULL otherwise. */
+/* "#define NAME IDENT" (once, or every time the same): IDENT; NULL
+   otherwise. */
 static const char *defined_identifier(const Conv *cv, const char *name)
 {
-    size_t n = strlen(name);
     const char *found = NULL;
-    if (!text_is_legal_py_identifier(name))
-        return NULL;
     for (int i = 0; i < cv->ntoks; i++) {
-        if (cv->toks[i].kind != TK_PP)
+        size_t len;
+        const char *p = ctok_define(cv, i, &len);
+        if (!p || len != strlen(name) || memcmp(p, name, len) ||
+            (p[len] != ' ' && p[len] != '\t'))
             continue;
-        const char *p = cv->text + cv->toks[i].start;
-        const char *e = p + cv->toks[i].len;
-        p++;
-        p += strspn(p, " \t");
-        if (e - p < 7 || memcmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t'))
-            continue;
-        p += 6;
-        while (p < e && (*p == ' ' || *p == '\t'))
-            p++;
-        if ((size_t)(e - p) <= n || memcmp(p, name, n) ||
-            (p[n] != ' ' && p[n] != '\t'))
-            continue;
-        p += n;
+        const char *e = cv->text + ctok_end(cv, i);
+        p += len;
         while (p < e && (*p == ' ' || *p == '\t'))
             p++;
         while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
@@ -283,6 +271,9 @@ static const char *defined_identifier(const Conv *cv, const char *name)
     return found;
 }
 
+/* The string a macro stands for, when the file defines it as one plain
+   literal ("#define PySocket_MODULE_NAME "_socket"") or as
+   Py_STRINGIFY(NAME), the same on every platform; else NULL. */
 static char *defined_string(const Conv *cv, const char *name)
 {
     size_t n = strlen(name);

@@ -208,6 +208,10 @@ size_t ctok_split(const Conv *cv, int from, int to, int *fields, int *ends,
 int ctok_count_ident(const Conv *cv, const char *name);
 /* The text of tokens [from, to) joined by single spaces. */
 char *ctok_join(const Conv *cv, int from, int to);
+/* Token i is "#define NAME..." (blanks allowed after "#" and around
+   the directive): NAME, *len its length (NULL: another token); the
+   rest of the line follows it, up to ctok_end(cv, i). */
+const char *ctok_define(const Conv *cv, int i, size_t *len);
 
 /* convert_macro.c: a top-level use of a function-like macro the file
    defines whose expansion defines functions a table registers */

@@ -334,3 +334,25 @@ int ctok_count_ident(const Conv *cv, const char *name)
     }
     return count;
 }
+
+const char *ctok_define(const Conv *cv, int i, size_t *len)
+{
+    if (cv->toks[i].kind != TK_PP)
+        return NULL;
+    const char *p = cv->text + cv->toks[i].start + 1;
+    const char *end = cv->text + cv->toks[i].start + cv->toks[i].len;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (end - p < 7 || memcmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t'))
+        return NULL;
+    p += 6;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    const char *name = p;
+    while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+        p++;
+    if (p == name)
+        return NULL;
+    *len = (size_t)(p - name);
+    return name;
+}

@@ -1203,21 +1203,11 @@ static bool read_format(Func *f, const char *fmt, int *args, int *ends,
    NAME; NULL when it defines another name or is another line. */
 static const char *pp_defined(const Conv *cv, int i, const char *name)
 {
-    const Tok *t = &cv->toks[i];
-    const char *p = cv->text + t->start + 1, *end = cv->text + t->start + t->len;
-    size_t nl = strlen(name);
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    if (end - p < 6 || strncmp(p, "define", 6))
+    size_t len;
+    const char *p = ctok_define(cv, i, &len);
+    if (!p || len != strlen(name) || memcmp(p, name, len))
         return NULL;
-    p += 6;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    if ((size_t)(end - p) < nl || strncmp(p, name, nl) ||
-        ((size_t)(end - p) > nl && (isalnum((unsigned char)p[nl]) ||
-                                    p[nl] == '_')))
-        return NULL;
-    return p + nl;
+    return p + len;
 }
 
 /* The file defines name as a function whose body calls a PyArg_
