@@ -215,37 +215,101 @@ static bool defines_function(const Conv *cv, const char *name)
     return false;
 }
 
-/* A file-level macro pastes the name together ("math_##name"): the
-   fragment before or after a "##" begins or ends it. */
+#define MAX_CHAIN 8
+
+/* name is the fragments seg[0..n) pasted: a parameter's stands for a
+   non-empty run of identifier characters, any other for itself. */
+static bool matches_chain(const char *name, const char *const *seg,
+                          const size_t *len, const bool *param, size_t n)
+{
+    if (!n)
+        return !*name;
+    if (!param[0])
+        return !strncmp(name, seg[0], len[0]) &&
+               matches_chain(name + len[0], seg + 1, len + 1, param + 1, n - 1);
+    for (size_t k = 1; name[k - 1] && (isalnum((unsigned char)name[k - 1]) ||
+                                        name[k - 1] == '_'); k++)
+        if (matches_chain(name + k, seg + 1, len + 1, param + 1, n - 1))
+            return true;
+    return false;
+}
+
+/* A file-level macro pastes the name together ("math_##name",
+   "Py ## NAME ## Object"): the fragments a run of "##" joins, the
+   macro's parameters standing for any, spell it. */
 static bool pasted_by_macro(const Conv *cv, const char *name)
 {
-    size_t nlen = strlen(name);
     for (int i = 0; i < cv->ntoks; i++) {
-        if (cv->toks[i].kind != TK_PP)
+        size_t mlen;
+        const char *m = ctok_define(cv, i, &mlen);
+        if (!m)
             continue;
-        const char *s = cv->text + cv->toks[i].start;
-        const char *end = s + cv->toks[i].len;
+        const char *s = m + mlen;
+        const char *end = cv->text + ctok_end(cv, i);
+        /* the parameters' list, when the macro takes any */
+        const char *params = NULL, *params_end = NULL;
+        if (s < end && *s == '(') {
+            params = s + 1;
+            params_end = memchr(params, ')', (size_t)(end - params));
+            if (!params_end)
+                continue;
+            s = params_end + 1;
+        }
         for (const char *p = s; p + 1 < end; p++) {
             if (p[0] != '#' || p[1] != '#')
                 continue;
-            const char *b = p;
-            while (b > s && (b[-1] == ' ' || b[-1] == '\t'))
-                b--;
-            const char *be = b;
-            while (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
-                b--;
-            const char *a = p + 2;
-            while (a < end && (*a == ' ' || *a == '\t'))
-                a++;
-            const char *ae = a;
-            while (ae < end && (isalnum((unsigned char)*ae) || *ae == '_'))
-                ae++;
-            size_t bl = (size_t)(be - b), al = (size_t)(ae - a);
-            if (bl && bl < nlen && !memcmp(name, b, bl))
+            /* back to the run's first fragment */
+            const char *q = p;
+            for (;;) {
+                while (q > s && (q[-1] == ' ' || q[-1] == '\t'))
+                    q--;
+                while (q > s && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+                    q--;
+                const char *r = q;
+                while (r > s && (r[-1] == ' ' || r[-1] == '\t'))
+                    r--;
+                if (r - s >= 2 && r[-1] == '#' && r[-2] == '#')
+                    q = r - 2;
+                else
+                    break;
+            }
+            const char *seg[MAX_CHAIN];
+            size_t len[MAX_CHAIN], n = 0;
+            bool param[MAX_CHAIN];
+            const char *at = q;
+            for (;;) {
+                while (at < end && (*at == ' ' || *at == '\t'))
+                    at++;
+                const char *e = at;
+                while (e < end && (isalnum((unsigned char)*e) || *e == '_'))
+                    e++;
+                if (e == at || n == MAX_CHAIN)
+                    break;
+                seg[n] = at;
+                len[n] = (size_t)(e - at);
+                param[n] = false;
+                for (const char *pp = params; pp && pp < params_end;) {
+                    while (pp < params_end && !(isalnum((unsigned char)*pp) || *pp == '_'))
+                        pp++;
+                    const char *pe = pp;
+                    while (pe < params_end && (isalnum((unsigned char)*pe) || *pe == '_'))
+                        pe++;
+                    if (pe > pp && (size_t)(pe - pp) == len[n] && !memcmp(pp, at, len[n]))
+                        param[n] = true;
+                    pp = pe;
+                }
+                n++;
+                at = e;
+                while (at < end && (*at == ' ' || *at == '\t'))
+                    at++;
+                if (end - at >= 2 && at[0] == '#' && at[1] == '#')
+                    at += 2;
+                else
+                    break;
+            }
+            if (n >= 2 && matches_chain(name, seg, len, param, n))
                 return true;
-            if (al && al < nlen && !memcmp(name + nlen - al, a, al))
-                return true;
-            p++;
+            p = at > p ? at - 1 : p + 1;
         }
     }
     return false;

@@ -1519,6 +1519,31 @@ START_TEST(test_declarations_moved)
 }
 END_TEST
 
+/* A name a macro's "##" run can spell is left as pasted (hidden-call);
+   one it cannot (the run's fixed fragments are not all in it) is
+   another file's. */
+START_TEST(test_pasted_run)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#define PASTE(X) static PyObject *Py ## X ## Object(PyObject *m, PyObject *o) { return o; }\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", PyFooObject, METH_O, \"A.\"},\n"
+        "    {\"b\", Py_GenericAlias, METH_O, \"B.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.refused[REFUSE_HIDDEN_CALL] == 1 &&
+                  stats.refused[REFUSE_ELSEWHERE] == 1, "%s", notes);
+    ck_assert_msg(strstr(notes, "m.b left as it is (defined-elsewhere)") != NULL,
+                  "%s", notes);
+    free(out);
+    free(notes);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -1552,6 +1577,7 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_shared_kwlist);
     tcase_add_test(tc, test_member_of_docstring_name);
     tcase_add_test(tc, test_declarations_moved);
+    tcase_add_test(tc, test_pasted_run);
     suite_add_tcase(s, tc);
     return s;
 }
