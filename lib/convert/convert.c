@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/dialect.h"
 #include "base/text.h"
 #include "convert/convert_int.h"
 #include "convert/convert_units.h"
@@ -133,7 +134,7 @@ static const char *write_block(Func *f, const char *class_type)
                                : in_class ? "self" : "module";
     const char *default_type = f->class_method ? "PyTypeObject *"
                                : in_class ? class_type : "PyObject *";
-    bool params = f->nparams || f->flags == FL_O;
+    bool params = f->nparams || f->flags == FL_O || f->star_args;
     bool self_line = (!f->self_unused && strcmp(f->self_name, default_self)) ||
                      strcmp(f->self_type, default_type);
     if (params || self_line)
@@ -148,6 +149,10 @@ static const char *write_block(Func *f, const char *class_type)
         sb_addf(&sb, "    %s as %s: object\n    /\n", f->o_pyname, f->arg_name);
     else if (f->flags == FL_O)
         sb_addf(&sb, "    %s: object\n    /\n", f->arg_name);
+    if (f->star_args)   /* 3.14 on: "*args: tuple" is the tuple */
+        sb_addf(&sb, "    *%s: %s\n", f->star_args,
+                DIALECT_INHERITED(f->cv->c->dialect, varpos_prefix)
+                    ? "tuple" : "object");
     bool star = false;
     for (size_t k = 0; k < f->nparams; k++) {
         const Param *p = &f->params[k];
@@ -330,7 +335,7 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
     f->table = t;
     f->entry = e;
     f->line = e->line;
-    f->kwlist_decl_from = -1;
+    f->kwlist_decl_from = f->kwlist_shared_from = -1;
     f->full_name = full_name(cv, &t->owner, e->pyname);
     bool varargs = false, keywords = false, o = false, noargs = false;
     f->class_method = false;
@@ -375,7 +380,7 @@ static bool convert_function(Conv *cv, Table *t, Entry *e, Func *f,
     if (!find_definition(f) || !read_docstring(f) || !read_prelude(f))
         return false;
     if ((f->flags == FL_VARARGS || f->flags == FL_KEYWORDS) &&
-        !read_parse_call(f))
+        !f->star_args && !read_parse_call(f))
         return false;
     if (f->flags == FL_NOARGS && f->arg_name &&
         body_uses(f, f->body_open, f->body_close, f->arg_name))
@@ -514,6 +519,8 @@ typedef struct Done {
     const char *hard_name;     /* the same of the types not declared ahead */
     int hard_pos;
     int docvar_shared;         /* its entry's PyDoc_STRVAR others name */
+    int kwlist_shared, kwlist_semi;   /* its kwlist others name; -1 */
+    const char *kwlist_name;
     int first_call;            /* a call the include must precede; -1 */
     size_t ahead[2 * MAX_PARAMS + 1];   /* its types and functions that
                                           can be, in aheads[] */
@@ -681,6 +688,179 @@ static const char *ahead_declaration(Conv *cv, const char *type,
     return NULL;
 }
 
+static int compare_names(const void *pa, const void *pb)
+{
+    return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* The place the file's own include of its generated code (token
+   included) may move up to, before a method table: the last token of
+   the file that the generated code it includes now names (a type, a
+   function, a variable or a macro of the file: declared before it), or
+   -1 when it names none; -2 when the include stays where it is (the
+   generated file is not read, or python blocks may name anything). */
+static int include_needs(Conv *cv, int included)
+{
+    if (strstr(cv->text, "[python input]"))
+        return -2;
+    ClinicReadFn read = cv->c->options.read_file;
+    if (!read)
+        return -2;
+    Arena *a = cv->c->arena;
+    const char *slash = strrchr(cv->c->filename, '/');
+    const char *path = arena_printf(
+        a, "%.*sclinic/%s.h", slash ? (int)(slash - cv->c->filename) + 1 : 0,
+        cv->c->filename, slash ? slash + 1 : cv->c->filename);
+    char *data;
+    size_t len;
+    if (read(cv->c->options.read_userdata, path, &data, &len))
+        return -2;
+    Conv h = {0};
+    h.c = cv->c;
+    h.text = arena_strndup(a, data, len);
+    h.len = len;
+    free(data);
+    conv_lex(&h);
+    /* the names it uses and does not declare itself: its functions
+       ("NAME(" at its top level) and its macros */
+    const char **names = arena_array_of(a, const char *,
+                                        h.ntoks ? (size_t)h.ntoks : 1);
+    size_t n = 0;
+    for (int i = 0; i < h.ntoks; i++)
+        if (h.toks[i].kind == TK_IDENT)
+            names[n++] = ctok_str(&h, i);
+    qsort(names, n, sizeof *names, compare_names);
+    size_t u = 0;
+    for (size_t k = 0; k < n; k++)
+        if (!u || strcmp(names[u - 1], names[k]))
+            names[u++] = names[k];
+    n = u;
+    bool *own = arena_array_of(a, bool, n ? n : 1);
+    for (int i = 0; i + 1 < h.ntoks; i++) {
+        const char *name = NULL;
+        if (h.toks[i].kind == TK_IDENT && h.toks[i].depth == 0 &&
+            ctok_is(&h, i + 1, "(") && !ctok_ident(&h, i, "PyDoc_STRVAR"))
+            name = ctok_str(&h, i);
+        else if (ctok_ident(&h, i, "PyDoc_STRVAR") && ctok_is(&h, i + 1, "("))
+            name = ctok_str(&h, i + 2);
+        if (!name)
+            continue;
+        const char **at = bsearch(&name, names, n, sizeof *names, compare_names);
+        if (at)
+            own[at - names] = true;
+    }
+    for (int i = 0; i < h.ntoks; i++) {
+        size_t nl;
+        const char *p = ctok_define(&h, i, &nl);
+        if (!p)
+            continue;
+        const char *name = arena_strndup(a, p, nl);
+        const char **at = bsearch(&name, names, n, sizeof *names, compare_names);
+        if (at)
+            own[at - names] = true;
+    }
+    /* the first top-level mention of each in the file: a declaration */
+    int need = -1;
+    bool *seen = arena_array_of(a, bool, n ? n : 1);
+    for (int i = 0; i < cv->ntoks; i++) {
+        if (i == included)
+            continue;
+        /* a declarator's parameters declare nothing at the top level */
+        if (cv->toks[i].depth == 0 && ctok_is(cv, i, "(") &&
+            cv->toks[i].match > i) {
+            i = cv->toks[i].match;
+            continue;
+        }
+        const char *name = NULL;
+        /* a name that begins a statement is a use (a macro's, a type's),
+           not what the statement declares; "} name;" ends a typedef */
+        bool starts = i == 0 || cv->toks[i - 1].kind == TK_PP ||
+                      ctok_is(cv, i - 1, ";") ||
+                      (ctok_is(cv, i - 1, "}") && !ctok_is(cv, i + 1, ";") &&
+                       !ctok_is(cv, i + 1, ","));
+        /* the declarator's name: what follows it is none of a type's */
+        bool declarator = ctok_is(cv, i + 1, "(") || ctok_is(cv, i + 1, ";") ||
+                          ctok_is(cv, i + 1, "=") || ctok_is(cv, i + 1, "[") ||
+                          ctok_is(cv, i + 1, ",") || ctok_is(cv, i + 1, "{");
+        if (cv->toks[i].kind == TK_IDENT && cv->toks[i].depth == 0 &&
+            !starts && declarator && !ctok_ident(cv, i, "struct") &&
+            !ctok_ident(cv, i, "union") && !ctok_ident(cv, i, "enum")) {
+            name = ctok_str(cv, i);
+        } else {
+            size_t nl;
+            const char *p = ctok_define(cv, i, &nl);
+            if (p)
+                name = arena_strndup(a, p, nl);
+        }
+        if (!name)
+            continue;
+        const char **at = bsearch(&name, names, n, sizeof *names, compare_names);
+        if (!at || own[at - names] || seen[at - names])
+            continue;
+        seen[at - names] = true;
+        if (i > need)
+            need = i;
+    }
+    return need;
+}
+
+/* The tokens [from, to) hold no preprocessor conditional that does not
+   close among them: an #include moved from one end to the other stays
+   under the same conditions. */
+static bool same_conditions(const Conv *cv, int from, int to)
+{
+    int depth = 0;
+    for (int i = from; i < to; i++) {
+        if (cv->toks[i].kind != TK_PP)
+            continue;
+        const char *p = cv->text + cv->toks[i].start + 1;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!strncmp(p, "if", 2))
+            depth++;
+        else if (!strncmp(p, "endif", 5) && depth-- == 0)
+            return false;
+        else if ((!strncmp(p, "else", 4) || !strncmp(p, "elif", 4)) && !depth)
+            return false;
+    }
+    return depth == 0;
+}
+
+/* The clinic block around the byte at when it declares modules and
+   classes only (and so names nothing C needs): its bytes [*start, *end),
+   its end marker's line with it. */
+static bool declarations_block(const Conv *cv, size_t at, size_t *start,
+                               size_t *end)
+{
+    static const char head[] = "/*[clinic input]\n";
+    static const char stop_line[] = "[clinic start generated code]*/\n";
+    const char *text = cv->text, *open = NULL;
+    for (const char *p = text; (p = strstr(p, head)) != NULL &&
+                               (size_t)(p - text) < at; p++)
+        if (p == text || p[-1] == '\n')
+            open = p;
+    if (!open)
+        return false;
+    const char *body = open + sizeof head - 1;
+    const char *stop = strstr(body, stop_line);
+    if (!stop || (size_t)(stop - text) < at)
+        return false;
+    for (const char *l = body; l < stop;) {
+        const char *nl = memchr(l, '\n', (size_t)(stop - l));
+        if (!nl || !(nl == l || !strncmp(l, "module ", 7) ||
+                     !strncmp(l, "class ", 6)))
+            return false;
+        l = nl + 1;
+    }
+    const char *marker = stop + sizeof stop_line - 1;
+    const char *eol = strchr(marker, '\n');
+    if (strncmp(marker, "/*[clinic end generated code:", 29) || !eol)
+        return false;
+    *start = (size_t)(open - text);
+    *end = (size_t)(eol + 1 - text);
+    return true;
+}
+
 static void pass_left(Arena *a, Pass *pass, size_t cap, const char *func,
                       ConvertRefusal why, const char *text)
 {
@@ -774,6 +954,9 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
             d->type_pos = d->hard_pos = -1;
             d->nahead = 0;
             d->docvar_shared = f->docvar_shared;
+            d->kwlist_shared = f->kwlist_shared_from;
+            d->kwlist_semi = f->kwlist_shared_semi;
+            d->kwlist_name = f->kwlist_name;
             d->first_call = f->first_call;
             /* the types its generated code names: defined before the
                include? */
@@ -827,12 +1010,23 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
     int best = -1;
     size_t best_kept = 0;
     bool ahead = false;
+    /* the file's own include, when it has one, is the place; or a table
+       before it, where what its generated code names is declared */
+    int needs = -2;
+    for (size_t k = 0; included >= 0 && needs == -2 && k < ndone; k++)
+        if (cv->tables[done[k].table].decl_start < included)
+            needs = include_needs(cv, included);
     for (int round = 0; round < 2 && best_kept < ndone; round++) {
-        for (size_t ti = 0; ti < cv->ntables + (included >= 0); ti++) {
-            /* the file's own include, when it has one, is the one place */
-            if (included >= 0 && ti < cv->ntables)
+        for (size_t place = 0; place < cv->ntables + (included >= 0); place++) {
+            /* the include where it is first: moved only to keep more */
+            size_t ti = included < 0 ? place : place == 0 ? cv->ntables : place - 1;
+            if (included >= 0 && ti < cv->ntables &&
+                (needs == -2 || cv->tables[ti].decl_start <= needs ||
+                 cv->tables[ti].decl_start >= included ||
+                 !same_conditions(cv, cv->tables[ti].decl_start, included)))
                 continue;
-            int at = included >= 0 ? included : cv->tables[ti].decl_start;
+            int at = included >= 0 && ti == cv->ntables
+                ? included : cv->tables[ti].decl_start;
             size_t kept = 0;
             for (size_t k = 0; k < ndone; k++)
                 if (cv->tables[done[k].table].decl_start >= at &&
@@ -885,6 +1079,7 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
     }
     /* a block before the file's own declaration of its module or class
        would name what is not declared yet */
+    size_t moved_start = 0, moved_end = 0;
     for (size_t k = 0; k < ndone; k++) {
         Done *d = &done[k];
         const Table *t = &cv->tables[d->table];
@@ -899,6 +1094,13 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
             : -1;
         long at = mod > cls ? mod : cls;
         if (at < 0 || (size_t)at < cv->toks[d->decl_start].start)
+            continue;
+        /* a block of declarations only moves up, before the first
+           function (one block) */
+        size_t bs, be;
+        if (moved_end ? (size_t)at >= moved_start && (size_t)at < moved_end
+                      : declarations_block(cv, (size_t)at, &bs, &be) &&
+                            (moved_start = bs, moved_end = be, true))
             continue;
         d->dropped = true;
         converted--;
@@ -1009,9 +1211,22 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
     }
     /* the declarations before the first function, the include before the
        first table */
-    if (decls.len) {
-        sb_adds(&decls, "[clinic start generated code]*/\n\n");
-        const char *block = arena_printf(a, "/*[clinic input]\n%s", decls.buf);
+    /* the file's block of declarations that had to move: before ours */
+    const char *moved_block = "";
+    if (moved_end) {
+        size_t e = moved_end, next;
+        if (blank_line_at(cv, e, &next))
+            e = next;
+        edit_add(a, &all, moved_start, e, "");
+        moved_block = arena_printf(a, "%.*s\n", (int)(moved_end - moved_start),
+                             text + moved_start);
+    }
+    if (decls.len || moved_end) {
+        if (decls.len)
+            sb_adds(&decls, "[clinic start generated code]*/\n\n");
+        const char *block = arena_printf(a, "%s%s%s", moved_block,
+                                         decls.len ? "/*[clinic input]\n" : "",
+                                         decls.len ? decls.buf : "");
         edit_add(a, &all, cv->toks[first_decl].start,
                  cv->toks[first_decl].start, block);
     }
@@ -1033,6 +1248,22 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
             continue;
         remove_lines(cv, &all, dv, find_semicolon(cv, dv, cv->ntoks), NULL);
     }
+    /* a file-scope kwlist that only converted functions named goes */
+    for (size_t k = 0; k < ndone; k++) {
+        int kl = done[k].kwlist_shared;
+        if (done[k].dropped || kl < 0)
+            continue;
+        size_t named = 0;
+        bool first = true;
+        for (size_t j = 0; j < ndone; j++)
+            if (!done[j].dropped && done[j].kwlist_shared == kl) {
+                named++;
+                if (j < k)
+                    first = false;
+            }
+        if (first && (int)named + 1 == ctok_count_ident(cv, done[k].kwlist_name))
+            remove_lines(cv, &all, kl, done[k].kwlist_semi, NULL);
+    }
     /* the types declared ahead of the include, in the order defined */
     StrBuf fwd = STRBUF_INIT;
     for (int pos = 0; pos < cv->ntoks; pos++)
@@ -1047,10 +1278,14 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
         }
     if (fwd.len)
         sb_addc(&fwd, '\n');
-    size_t at = cv->toks[included >= 0 ? included : first_table].start;
+    bool include_moved = included >= 0 && first_table != included;
+    if (include_moved)
+        remove_lines(cv, &all, included, included, NULL);
+    size_t at = cv->toks[included >= 0 && !include_moved ? included
+                                                         : first_table].start;
     while (at > 0 && text[at - 1] != '\n')
         at--;
-    if (included < 0)
+    if (included < 0 || include_moved)
         edit_add(a, &all, at, at, arena_printf(a, "%s%s\n\n", fwd.len ? fwd.buf : "",
                                                include));
     else if (fwd.len)

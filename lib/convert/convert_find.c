@@ -96,6 +96,8 @@ static Table *table_named(Conv *cv, int tok)
     return NULL;
 }
 
+static const char *blocks_module(const Conv *cv);
+
 /* A type's tp_name: the class is what follows the last dot, the module
    the file's (what precedes the dot when the file has none; with no dot
    and no module, none: a class at the top level, as the builtins' are).  NULL: not read, or
@@ -103,6 +105,20 @@ static Table *table_named(Conv *cv, int tok)
 static const char *class_of(Conv *cv, int tok, const char **module)
 {
     int end;
+    if (cv->toks[tok].kind == TK_IDENT && tok + 1 < cv->ntoks &&
+        cv->toks[tok + 1].kind == TK_STRING) {
+        /* MODNAME ".Name": the module is the file's, whatever the macro
+           says on each platform */
+        char *rest = ctok_strings(cv, tok + 1, &end);
+        const char *mod = blocks_module(cv);
+        if (!mod)
+            mod = cv->module;
+        if (!rest || rest[0] != '.' || !mod ||
+            !text_is_legal_py_identifier(rest + 1))
+            return NULL;
+        *module = mod;
+        return rest + 1;
+    }
     char *name = ctok_strings(cv, tok, &end);
     if (!name || !*name)
         return NULL;
@@ -119,6 +135,36 @@ static const char *class_of(Conv *cv, int tok, const char **module)
        module _collections is _collections.deque) */
     *module = cv->module ? cv->module : name;
     return dot + 1;
+}
+
+/* The module the file's clinic blocks declare ("module os" at the start
+   of a line); NULL: none, or more than one. */
+static const char *blocks_module(const Conv *cv)
+{
+    const char *found = NULL;
+    size_t flen = 0;
+    for (const char *p = cv->text; (p = strstr(p, "module ")) != NULL; p += 7) {
+        if (p != cv->text && p[-1] != '\n')
+            continue;
+        const char *n = p + 7, *e = n;
+        while (isalnum((unsigned char)*e) || *e == '_' || *e == '.')
+            e++;
+        if (e == n || *e != '\n')
+            continue;
+        if (found && ((size_t)(e - n) != flen || strncmp(found, n, flen)))
+            return NULL;
+        found = n;
+        flen = (size_t)(e - n);
+    }
+    return found ? arena_strndup(cv->c->arena, found, flen) : NULL;
+}
+
+static Table *table_called(Conv *cv, const char *name)
+{
+    for (size_t i = 0; i < cv->ntables; i++)
+        if (!strcmp(cv->tables[i].name, name))
+            return &cv->tables[i];
+    return NULL;
 }
 
 static void set_owner(Table *t, const char *module,
@@ -200,11 +246,38 @@ static int declaration_start(const Conv *cv, int name)
     return i;
 }
 
+/* "#define NAME IDENT" (once, or every time the same): IDENT; NULL
+   otherwise. */
+static const char *defined_identifier(const Conv *cv, const char *name)
+{
+    const char *found = NULL;
+    for (int i = 0; i < cv->ntoks; i++) {
+        size_t len;
+        const char *p = ctok_define(cv, i, &len);
+        if (!p || len != strlen(name) || memcmp(p, name, len) ||
+            (p[len] != ' ' && p[len] != '\t'))
+            continue;
+        const char *e = cv->text + ctok_end(cv, i);
+        p += len;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        const char *value = arena_strndup(cv->c->arena, p, (size_t)(e - p));
+        if (!text_is_legal_py_identifier(value) || (found && strcmp(found, value)))
+            return NULL;
+        found = value;
+    }
+    return found;
+}
+
 /* The string a macro stands for, when the file defines it as one plain
-   literal ("#define PySocket_MODULE_NAME "_socket""); else NULL. */
+   literal ("#define PySocket_MODULE_NAME "_socket"") or as
+   Py_STRINGIFY(NAME), the same on every platform; else NULL. */
 static char *defined_string(const Conv *cv, const char *name)
 {
     size_t n = strlen(name);
+    char *found = NULL;
     for (int i = 0; i < cv->ntoks; i++) {
         if (cv->toks[i].kind != TK_PP)
             continue;
@@ -226,14 +299,30 @@ static char *defined_string(const Conv *cv, const char *name)
             p++;
         while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
             e--;
+        /* Py_STRINGIFY(NAME), NAME a macro of one identifier */
+        if (e - p > 13 && !memcmp(p, "Py_STRINGIFY(", 13) && e[-1] == ')') {
+            const char *arg = arena_strndup(cv->c->arena, p + 13,
+                                            (size_t)(e - p - 14));
+            const char *ident = defined_identifier(cv, arg);
+            if (!ident)
+                return NULL;
+            if (found && strcmp(found, ident))
+                return NULL;
+            found = arena_strdup(cv->c->arena, ident);
+            continue;
+        }
         if (e - p < 2 || *p != '"' || e[-1] != '"')
             return NULL;
         for (const char *q = p + 1; q < e - 1; q++)
             if (*q == '"' || *q == '\\')
                 return NULL;
-        return arena_strndup(cv->c->arena, p + 1, (size_t)(e - p - 2));
+        /* defined again otherwise (one name per platform): none */
+        char *value = arena_strndup(cv->c->arena, p + 1, (size_t)(e - p - 2));
+        if (found && strcmp(found, value))
+            return NULL;
+        found = value;
     }
-    return NULL;
+    return found;
 }
 
 /* The headers the file includes with quotes from beside it
@@ -447,6 +536,64 @@ static void add_slot(Conv *cv, const char *module, const char *cls,
     e->slot = slot;
 }
 
+/* The static types the text of ty defines: PyTypeObject NAME = {
+   PyVarObject_HEAD_INIT(..) "mod.Name", ... (tp_methods is the 27th
+   field) }, the owners of cv's tables they name (ty is cv, or a macro's
+   expansion in cv; the slots are read in cv only). */
+void conv_read_static_types(Conv *cv, Conv *ty)
+{
+    for (int i = 0; i + 3 < ty->ntoks; i++) {
+        if (ty->toks[i].depth != 0 || !ctok_ident(ty, i, "PyTypeObject") ||
+            ty->toks[i + 1].kind != TK_IDENT || !ctok_is(ty, i + 2, "=") ||
+            !ctok_is(ty, i + 3, "{"))
+            continue;
+        Init init;
+        if (!read_init(ty, i + 3, &init) || !init.n)
+            continue;
+        const char *type_object = arena_printf(cv->c->arena, "&%s",
+                                               ctok_str(ty, i + 1));
+        int name = -1, methods = -1, end;
+        if (designated(ty, &init)) {
+            name = field_named(ty, &init, "tp_name", &end);
+            /* the head and the name positional, the rest designated */
+            int f0 = skip_head(ty, init.fields[0], init.ends[0]);
+            if (name < 0 && f0 != init.fields[0] && f0 < init.ends[0] &&
+                ty->toks[f0].kind == TK_STRING)
+                name = f0;
+            int m = field_named(ty, &init, "tp_methods", &end);
+            if (m >= 0)
+                methods = plain_name(ty, m, end);
+        } else {
+            /* the head macro, then tp_name with or without a comma */
+            int f0 = init.fields[0];
+            if (!(ctok_ident(ty, f0, "PyVarObject_HEAD_INIT") ||
+                  ctok_ident(ty, f0, "PyObject_HEAD_INIT")) ||
+                !ctok_is(ty, f0 + 1, "("))
+                continue;
+            int after = ty->toks[f0 + 1].match + 1;
+            size_t base = after < init.ends[0] ? 0 : 1;
+            name = after < init.ends[0] ? after : (init.n > 1 ? init.fields[1] : -1);
+            if (init.n > base + 26)
+                methods = plain_name(ty, init.fields[base + 26],
+                                     init.ends[base + 26]);
+        }
+        const char *module = NULL;
+        const char *cls = name >= 0 ? class_of(ty, name, &module) : NULL;
+        if (cls)
+            set_owner(methods >= 0 ? table_called(cv, ctok_str(ty, methods)) : NULL,
+                      module, cls, type_object);
+        if (cls && ty == cv && designated(ty, &init)) {
+            int start = declaration_start(ty, i + 1);
+            int v = field_named(ty, &init, "tp_new", &end);
+            if (v >= 0)
+                add_slot(cv, module, cls, type_object, SLOT_NEW, v, end, start);
+            v = field_named(ty, &init, "tp_init", &end);
+            if (v >= 0)
+                add_slot(cv, module, cls, type_object, SLOT_INIT, v, end, start);
+        }
+    }
+}
+
 void conv_find_tables(Conv *cv)
 {
     size_t cap = 0;
@@ -511,53 +658,7 @@ void conv_find_tables(Conv *cv)
         set_owner(table_named(cv, methods), cv->module, NULL, NULL);
     }
 
-    /* static types: PyTypeObject NAME = { PyVarObject_HEAD_INIT(..)
-       "mod.Name", ... (tp_methods is the 27th field) } */
-    for (int i = 0; i + 3 < cv->ntoks; i++) {
-        if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, "PyTypeObject") ||
-            cv->toks[i + 1].kind != TK_IDENT || !ctok_is(cv, i + 2, "=") ||
-            !ctok_is(cv, i + 3, "{"))
-            continue;
-        Init init;
-        if (!read_init(cv, i + 3, &init) || !init.n)
-            continue;
-        const char *type_object = arena_printf(cv->c->arena, "&%s",
-                                               ctok_str(cv, i + 1));
-        int name = -1, methods = -1, end;
-        if (designated(cv, &init)) {
-            name = field_named(cv, &init, "tp_name", &end);
-            int m = field_named(cv, &init, "tp_methods", &end);
-            if (m >= 0)
-                methods = plain_name(cv, m, end);
-        } else {
-            /* the head macro, then tp_name with or without a comma */
-            int f0 = init.fields[0];
-            if (!(ctok_ident(cv, f0, "PyVarObject_HEAD_INIT") ||
-                  ctok_ident(cv, f0, "PyObject_HEAD_INIT")) ||
-                !ctok_is(cv, f0 + 1, "("))
-                continue;
-            int after = cv->toks[f0 + 1].match + 1;
-            size_t base = after < init.ends[0] ? 0 : 1;
-            name = after < init.ends[0] ? after : (init.n > 1 ? init.fields[1] : -1);
-            if (init.n > base + 26)
-                methods = plain_name(cv, init.fields[base + 26],
-                                     init.ends[base + 26]);
-        }
-        const char *module = NULL;
-        const char *cls = name >= 0 ? class_of(cv, name, &module) : NULL;
-        if (cls)
-            set_owner(table_named(cv, methods), module, cls,
-                      type_object);
-        if (cls && designated(cv, &init)) {
-            int start = declaration_start(cv, i + 1);
-            int v = field_named(cv, &init, "tp_new", &end);
-            if (v >= 0)
-                add_slot(cv, module, cls, type_object, SLOT_NEW, v, end, start);
-            v = field_named(cv, &init, "tp_init", &end);
-            if (v >= 0)
-                add_slot(cv, module, cls, type_object, SLOT_INIT, v, end, start);
-        }
-    }
+    conv_read_static_types(cv, cv);
 
     /* heap types: PyType_Spec NAME = { "mod.Name", size, itemsize, flags,
        slots } whose slots hold {Py_tp_methods, table} */
@@ -610,6 +711,7 @@ void conv_find_tables(Conv *cv)
         }
     }
 
+    conv_macro_owners(cv);
     for (size_t k = 0; k < cv->ntables; k++)
         if (!cv->tables[k].owner.module)
             owner_from_blocks(cv, &cv->tables[k]);

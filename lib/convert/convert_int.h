@@ -155,6 +155,9 @@ typedef struct Func {
     enum { FL_VARARGS, FL_KEYWORDS, FL_O, FL_NOARGS } flags;
     int name_tok, decl_start, lparen, rparen, body_open, body_close;
     const char *self_name, *self_type, *arg_name, *kwds_name;
+    const char *star_args;     /* METH_VARARGS that parses nothing: the
+                                  impl takes the tuple as *NAME; NULL:
+                                  not that form */
     const char *o_pyname;      /* METH_O's argument in a hand-written
                                   signature; NULL: its C name */
     const char *sig_names[MAX_PARAMS];  /* the parameters a hand-written
@@ -177,6 +180,10 @@ typedef struct Func {
     int docvar_tok;            /* the PyDoc_STRVAR to remove; -1: none */
     int docvar_shared;         /* one other entries name too; -1: none */
     int kwlist_decl_from, kwlist_decl_semi;   /* file-scope kwlist to drop */
+    int kwlist_shared_from, kwlist_shared_semi;   /* a file-scope kwlist
+                                  other functions name too: dropped when
+                                  they are all converted; -1: none */
+    const char *kwlist_name;
     const char *c_basename;    /* NULL: clinic's default */
     const Entry *alias[MAX_ALIASES];   /* other entries of the function */
     size_t nalias;
@@ -199,10 +206,15 @@ char *ctok_strings(const Conv *cv, int i, int *end);
    fields[k] = its first token, ends[k] = past its last. */
 size_t ctok_split(const Conv *cv, int from, int to, int *fields, int *ends,
                  size_t max);
-/* How many identifier tokens spell name. */
+/* How many identifier tokens spell name, a member's ("->name",
+   ".name") aside. */
 int ctok_count_ident(const Conv *cv, const char *name);
 /* The text of tokens [from, to) joined by single spaces. */
 char *ctok_join(const Conv *cv, int from, int to);
+/* Token i is "#define NAME..." (blanks allowed after "#" and around
+   the directive): NAME, *len its length (NULL: another token); the
+   rest of the line follows it, up to ctok_end(cv, i). */
+const char *ctok_define(const Conv *cv, int i, size_t *len);
 
 /* convert_macro.c: a top-level use of a function-like macro the file
    defines whose expansion defines functions a table registers */
@@ -222,8 +234,13 @@ size_t conv_macro_uses(Conv *cv, MacroUse **uses);
 const char *conv_expand_uses(const Conv *cv, const MacroUse *uses, size_t n,
                              bool drop_defines, size_t *out_len);
 
+/* The owners of cv's tables that the types a macro's top-level use
+   defines name (convert_find.c reads them in the use written out). */
+void conv_macro_owners(Conv *cv);
+
 /* convert_find.c */
 void conv_find_tables(Conv *cv);
+void conv_read_static_types(Conv *cv, Conv *ty);
 void conv_read_headers(Conv *cv);
 
 /* convert_summary.c: doc with the summary line clinic wants (doc itself

@@ -311,8 +311,12 @@ int ctok_count_ident(const Conv *cv, const char *name)
     for (int i = 0; i < cv->ntoks; i++) {
         const Tok *t = &cv->toks[i];
         if (t->kind == TK_IDENT && t->len == len &&
-            !memcmp(cv->text + t->start, name, len))
-            count++;
+            !memcmp(cv->text + t->start, name, len)) {
+            /* a member ("s->name", "s.name") is of a name space of its
+               own */
+            if (!(i > 0 && (ctok_is(cv, i - 1, "->") || ctok_is(cv, i - 1, "."))))
+                count++;
+        }
         else if (t->kind == TK_PP) {
             /* a macro may name it too */
             const char *b = cv->text + t->start, *e = b + t->len;
@@ -329,4 +333,26 @@ int ctok_count_ident(const Conv *cv, const char *name)
         }
     }
     return count;
+}
+
+const char *ctok_define(const Conv *cv, int i, size_t *len)
+{
+    if (cv->toks[i].kind != TK_PP)
+        return NULL;
+    const char *p = cv->text + cv->toks[i].start + 1;
+    const char *end = cv->text + cv->toks[i].start + cv->toks[i].len;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (end - p < 7 || memcmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t'))
+        return NULL;
+    p += 6;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    const char *name = p;
+    while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+        p++;
+    if (p == name)
+        return NULL;
+    *len = (size_t)(p - name);
+    return name;
 }

@@ -434,3 +434,51 @@ const char *conv_expand_uses(const Conv *cv, const MacroUse *uses, size_t n,
     *out_len = sb.len;
     return sb_take(&sb, cv->c->arena);
 }
+
+/* A type a macro's top-level use defines ("ComplexExtendsException(...,
+   NAME_methods, ...)" writing out "static PyTypeObject _PyExc_NAME =
+   {...}"): the owner of a table no other declaration owns, read from
+   the use written out. */
+void conv_macro_owners(Conv *cv)
+{
+    Arena *a = cv->c->arena;
+    for (int d = 0; d < cv->ntoks; d++) {
+        Macro m;
+        if (cv->toks[d].kind != TK_PP || cv->toks[d].depth != 0 ||
+            !read_macro(cv, d, &m) || defined_again(cv, d, m.name))
+            continue;
+        for (int i = d + 1; i + 1 < cv->ntoks; i++) {
+            if (!ctok_ident(cv, i, m.name) || !ctok_is(cv, i + 1, "(") ||
+                cv->toks[i + 1].match < 0 || !at_statement_start(cv, i))
+                continue;
+            int close = cv->toks[i + 1].match;
+            int fields[MAX_MACRO_PARAMS + 1], ends[MAX_MACRO_PARAMS + 1];
+            size_t nargs = ctok_split(cv, i + 2, close, fields, ends,
+                                      MAX_MACRO_PARAMS + 1);
+            if (nargs != m.nparams)
+                continue;
+            bool names_table = false;
+            const char *args[MAX_MACRO_PARAMS];
+            for (size_t k = 0; k < nargs; k++) {
+                size_t s = cv->toks[fields[k]].start;
+                args[k] = arena_strndup(a, cv->text + s,
+                                        ctok_end(cv, ends[k] - 1) - s);
+                for (size_t t = 0; t < cv->ntables; t++)
+                    if (!cv->tables[t].owner.module &&
+                        !strcmp(cv->tables[t].name, args[k]))
+                        names_table = true;
+            }
+            const char *text = names_table ? expand(a, &m, args) : NULL;
+            i = close;
+            if (!text)
+                continue;
+            Conv sub = {0};
+            sub.c = cv->c;
+            sub.text = text;
+            sub.len = strlen(text);
+            sub.module = cv->module;
+            conv_lex(&sub);
+            conv_read_static_types(cv, &sub);
+        }
+    }
+}

@@ -232,37 +232,101 @@ static bool defines_function(const Conv *cv, const char *name)
     return false;
 }
 
-/* A file-level macro pastes the name together ("math_##name"): the
-   fragment before or after a "##" begins or ends it. */
+#define MAX_CHAIN 8
+
+/* name is the fragments seg[0..n) pasted: a parameter's stands for a
+   non-empty run of identifier characters, any other for itself. */
+static bool matches_chain(const char *name, const char *const *seg,
+                          const size_t *len, const bool *param, size_t n)
+{
+    if (!n)
+        return !*name;
+    if (!param[0])
+        return !strncmp(name, seg[0], len[0]) &&
+               matches_chain(name + len[0], seg + 1, len + 1, param + 1, n - 1);
+    for (size_t k = 1; name[k - 1] && (isalnum((unsigned char)name[k - 1]) ||
+                                        name[k - 1] == '_'); k++)
+        if (matches_chain(name + k, seg + 1, len + 1, param + 1, n - 1))
+            return true;
+    return false;
+}
+
+/* A file-level macro pastes the name together ("math_##name",
+   "Py ## NAME ## Object"): the fragments a run of "##" joins, the
+   macro's parameters standing for any, spell it. */
 static bool pasted_by_macro(const Conv *cv, const char *name)
 {
-    size_t nlen = strlen(name);
     for (int i = 0; i < cv->ntoks; i++) {
-        if (cv->toks[i].kind != TK_PP)
+        size_t mlen;
+        const char *m = ctok_define(cv, i, &mlen);
+        if (!m)
             continue;
-        const char *s = cv->text + cv->toks[i].start;
-        const char *end = s + cv->toks[i].len;
+        const char *s = m + mlen;
+        const char *end = cv->text + ctok_end(cv, i);
+        /* the parameters' list, when the macro takes any */
+        const char *params = NULL, *params_end = NULL;
+        if (s < end && *s == '(') {
+            params = s + 1;
+            params_end = memchr(params, ')', (size_t)(end - params));
+            if (!params_end)
+                continue;
+            s = params_end + 1;
+        }
         for (const char *p = s; p + 1 < end; p++) {
             if (p[0] != '#' || p[1] != '#')
                 continue;
-            const char *b = p;
-            while (b > s && (b[-1] == ' ' || b[-1] == '\t'))
-                b--;
-            const char *be = b;
-            while (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
-                b--;
-            const char *a = p + 2;
-            while (a < end && (*a == ' ' || *a == '\t'))
-                a++;
-            const char *ae = a;
-            while (ae < end && (isalnum((unsigned char)*ae) || *ae == '_'))
-                ae++;
-            size_t bl = (size_t)(be - b), al = (size_t)(ae - a);
-            if (bl && bl < nlen && !memcmp(name, b, bl))
+            /* back to the run's first fragment */
+            const char *q = p;
+            for (;;) {
+                while (q > s && (q[-1] == ' ' || q[-1] == '\t'))
+                    q--;
+                while (q > s && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+                    q--;
+                const char *r = q;
+                while (r > s && (r[-1] == ' ' || r[-1] == '\t'))
+                    r--;
+                if (r - s >= 2 && r[-1] == '#' && r[-2] == '#')
+                    q = r - 2;
+                else
+                    break;
+            }
+            const char *seg[MAX_CHAIN];
+            size_t len[MAX_CHAIN], n = 0;
+            bool param[MAX_CHAIN];
+            const char *at = q;
+            for (;;) {
+                while (at < end && (*at == ' ' || *at == '\t'))
+                    at++;
+                const char *e = at;
+                while (e < end && (isalnum((unsigned char)*e) || *e == '_'))
+                    e++;
+                if (e == at || n == MAX_CHAIN)
+                    break;
+                seg[n] = at;
+                len[n] = (size_t)(e - at);
+                param[n] = false;
+                for (const char *pp = params; pp && pp < params_end;) {
+                    while (pp < params_end && !(isalnum((unsigned char)*pp) || *pp == '_'))
+                        pp++;
+                    const char *pe = pp;
+                    while (pe < params_end && (isalnum((unsigned char)*pe) || *pe == '_'))
+                        pe++;
+                    if (pe > pp && (size_t)(pe - pp) == len[n] && !memcmp(pp, at, len[n]))
+                        param[n] = true;
+                    pp = pe;
+                }
+                n++;
+                at = e;
+                while (at < end && (*at == ' ' || *at == '\t'))
+                    at++;
+                if (end - at >= 2 && at[0] == '#' && at[1] == '#')
+                    at += 2;
+                else
+                    break;
+            }
+            if (n >= 2 && matches_chain(name, seg, len, param, n))
                 return true;
-            if (al && al < nlen && !memcmp(name + nlen - al, a, al))
-                return true;
-            p++;
+            p = at > p ? at - 1 : p + 1;
         }
     }
     return false;
@@ -680,8 +744,8 @@ bool read_docstring(Func *f)
             doc = dashes + 5;
         else if (para && !(nl == para && multi_line_paragraph(para + 2)))
             doc = para + 2;
-        else if (!para)
-            doc = "";
+        else if (!para && (!nl || !nl[strspn(nl, "\n")]))
+            doc = "";   /* the signature line alone */
         /* else: the signature line stays as the summary line clinic
            wants before a first paragraph of more lines than one, and
            __doc__ stays what it was */
@@ -951,18 +1015,23 @@ static bool read_kwlist(Func *f, int from, int to, const char ***names,
                 ctok_is(cv, i + 1, "[") && ctok_is(cv, i + 2, "]") &&
                 ctok_is(cv, i + 3, "=") && ctok_is(cv, i + 4, "{")) {
                 open = i + 4;
+                int s = i;
+                while (s > 0 && cv->toks[s - 1].kind == TK_IDENT)
+                    s--;
+                while (s > 0 && ctok_is(cv, s - 1, "*"))
+                    s--;
+                while (s > 0 && cv->toks[s - 1].kind == TK_IDENT)
+                    s--;
+                int semi = cv->toks[open].match + 1;
+                if (!ctok_is(cv, semi, ";"))
+                    break;
                 if (ctok_count_ident(cv, name) == 2) {
-                    int s = i;
-                    while (s > 0 && cv->toks[s - 1].kind == TK_IDENT)
-                        s--;
-                    while (s > 0 && ctok_is(cv, s - 1, "*"))
-                        s--;
-                    while (s > 0 && cv->toks[s - 1].kind == TK_IDENT)
-                        s--;
                     f->kwlist_decl_from = s;
-                    f->kwlist_decl_semi = cv->toks[open].match + 1;
-                    if (!ctok_is(cv, f->kwlist_decl_semi, ";"))
-                        f->kwlist_decl_from = -1;
+                    f->kwlist_decl_semi = semi;
+                } else {
+                    f->kwlist_shared_from = s;
+                    f->kwlist_shared_semi = semi;
+                    f->kwlist_name = name;
                 }
                 break;
             }
@@ -977,8 +1046,12 @@ static bool read_kwlist(Func *f, int from, int to, const char ***names,
         return refuse(f, REFUSE_SHAPE, "the kwlist %s is not read", name);
     const char **out = arena_array_of(cv->c->arena, const char *, n);
     for (size_t k = 0; k + 1 < n; k++) {
-        int end;
-        out[k] = ctok_strings(cv, fields[k], &end);
+        int end, at = fields[k];
+        /* (char *)"name", C++'s spelling of the same */
+        if (ctok_is(cv, at, "(") && cv->toks[at].match == at + 3 &&
+            ctok_ident(cv, at + 1, "char") && ctok_is(cv, at + 2, "*"))
+            at += 4;
+        out[k] = ctok_strings(cv, at, &end);
         if (!out[k] || end != ends[k])
             return refuse(f, REFUSE_SHAPE, "the kwlist %s holds a name that "
                           "is no string literal", name);
@@ -1139,8 +1212,16 @@ const char *variable_type(Func *f, Decl *d, Declarator *dr)
 
 static bool type_fits(const FormatUnit *u, const char *type)
 {
-    return !u->type || !strcmp(type, u->type) ||
-           (u->also_type && !strcmp(type, u->also_type));
+    if (!u->type || !strcmp(type, u->type))
+        return true;
+    size_t n = strlen(type);
+    for (const char *p = u->also_type; p && *p;) {
+        size_t len = strcspn(p, "|");
+        if (len == n && !strncmp(p, type, n))
+            return true;
+        p += len + (p[len] == '|');
+    }
+    return false;
 }
 
 /* The parameters from the format string and the C arguments after it. */
@@ -1302,6 +1383,127 @@ static bool read_format(Func *f, const char *fmt, int *args, int *ends,
     return true;
 }
 
+/* The preprocessor line token i is "#define NAME...": the byte after
+   NAME; NULL when it defines another name or is another line. */
+static const char *pp_defined(const Conv *cv, int i, const char *name)
+{
+    size_t len;
+    const char *p = ctok_define(cv, i, &len);
+    if (!p || len != strlen(name) || memcmp(p, name, len))
+        return NULL;
+    return p + len;
+}
+
+/* The file defines name as a function whose body calls a PyArg_
+   function, or as a macro whose text names one. */
+static bool file_parser(const Conv *cv, const char *name)
+{
+    for (int i = 0; i + 1 < cv->ntoks; i++) {
+        const Tok *t = &cv->toks[i];
+        if (t->kind == TK_PP) {
+            /* #define NAME(...) ... PyArg_ ... */
+            const char *after = pp_defined(cv, i, name);
+            if (after && *after == '(' &&
+                strstr(arena_strndup(cv->c->arena, after,
+                                     t->start + t->len -
+                                         (size_t)(after - cv->text)),
+                       "PyArg_"))
+                return true;
+            continue;
+        }
+        if (t->depth != 0 || !ctok_ident(cv, i, name) ||
+            !ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0 ||
+            !ctok_is(cv, cv->toks[i + 1].match + 1, "{"))
+            continue;
+        int open = cv->toks[i + 1].match + 1;
+        for (int k = open + 1; k < cv->toks[open].match; k++)
+            if (cv->toks[k].kind == TK_IDENT &&
+                (!strncmp(cv->text + cv->toks[k].start, "PyArg_", 6) ||
+                 !strncmp(cv->text + cv->toks[k].start, "_PyArg_", 7)))
+                return true;
+    }
+    return false;
+}
+
+/* name is spelt as a macro (capitals, digits, "_") and the file neither
+   defines it nor a function of that name: a header's macro. */
+static bool macro_of_another_file(const Conv *cv, const char *name)
+{
+    for (const char *p = name; *p; p++)
+        if (!isupper((unsigned char)*p) && !isdigit((unsigned char)*p) &&
+            *p != '_')
+            return false;
+    for (int i = 0; i + 1 < cv->ntoks; i++) {
+        const Tok *t = &cv->toks[i];
+        if (t->kind == TK_PP) {
+            if (pp_defined(cv, i, name))
+                return false;
+        } else if (t->depth == 0 && ctok_ident(cv, i, name) &&
+                   ctok_is(cv, i + 1, "(") && cv->toks[i + 1].match >= 0 &&
+                   ctok_is(cv, cv->toks[i + 1].match + 1, "{")) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* METH_VARARGS with no parse call: the body takes the arguments as the
+   tuple they are, and so does an impl of "*args: object" (a tuple of
+   them; a call with keywords fails as before).  Unless the tuple goes to
+   a call that parses it: a PyArg_ function, or a function or macro of
+   the file that calls one (the call's function, or one handed to it). */
+static bool read_star_args(Func *f)
+{
+    Conv *cv = f->cv;
+    if (f->entry->slot)
+        return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* call in the "
+                      "body of %s, which takes keywords too",
+                      f->entry->slot == SLOT_NEW ? "tp_new" : "tp_init");
+    if (f->flags != FL_VARARGS)
+        return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* call in the "
+                      "body of a METH_KEYWORDS function: it would take "
+                      "**kwargs, which is not converted");
+    const char *name = f->arg_name;
+    if (!name)
+        return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* call in the "
+                      "body, and the arguments' parameter has no name "
+                      "to give *args");
+    for (int i = f->body_open + 1; i < f->body_close; i++) {
+        if (!ctok_ident(cv, i, name) || ctok_is(cv, i - 1, ".") ||
+            ctok_is(cv, i - 1, "->"))
+            continue;
+        /* the calls it is an argument of, the innermost first */
+        for (int open = i - 1; open > f->body_open; open--) {
+            if (!ctok_is(cv, open, "(") || cv->toks[open].match < i)
+                continue;
+            if (cv->toks[open - 1].kind != TK_IDENT)
+                continue;
+            for (int k = open - 1; k < cv->toks[open].match; k++) {
+                if (cv->toks[k].kind != TK_IDENT)
+                    continue;
+                const char *callee = ctok_str(cv, k);
+                if (!strncmp(callee, "PyArg_", 6) ||
+                    !strncmp(callee, "_PyArg_", 7) || file_parser(cv, callee))
+                    return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* "
+                                  "call in the body: %s hands %s to %s, "
+                                  "which parses", f->entry->func, name,
+                                  callee);
+                if (k == open - 1 && macro_of_another_file(cv, callee))
+                    return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* "
+                                  "call in the body: %s hands %s to %s, a "
+                                  "macro of another file, which may parse",
+                                  f->entry->func, name, callee);
+            }
+        }
+    }
+    if (!text_is_legal_py_identifier(name) || in_list(python_keywords, name))
+        return refuse(f, REFUSE_SHAPE, "%s is no Python parameter name",
+                      name);
+    f->star_args = name;
+    f->parse_if = f->parse_end = f->body_open + 1;
+    return true;
+}
+
 /* The body up to the parse statement: declarations only, then
    "if (!CALL(...)) return NULL;" (or "{ return NULL; }"). */
 bool read_prelude(Func *f)
@@ -1318,16 +1520,17 @@ bool read_prelude(Func *f)
                           ctok_str(cv, i));
         }
     if (f->flags == FL_O || f->flags == FL_NOARGS) {
-        if (ncalls)
-            return refuse(f, REFUSE_TWO_PARSE_CALLS, "a METH_O or "
-                          "METH_NOARGS function that parses again");
+        /* METH_O's parse calls parse its argument, or what the body
+           makes of it, not the call's arguments: the body stays whole */
+        if (ncalls && f->flags == FL_NOARGS)
+            return refuse(f, REFUSE_TWO_PARSE_CALLS, "a METH_NOARGS "
+                          "function that parses");
         /* nothing parses: the body stays whole */
         f->parse_if = f->parse_end = f->body_open + 1;
         return true;
     } else {
         if (!ncalls)
-            return refuse(f, REFUSE_HIDDEN_CALL, "no PyArg_Parse* call in "
-                          "the body (a macro or a helper parses)");
+            return read_star_args(f);
         if (ncalls > 1)
             return refuse(f, REFUSE_TWO_PARSE_CALLS, "%d parse calls", ncalls);
     }
@@ -1550,7 +1753,8 @@ bool rewrite_uses(Func *f)
     Conv *cv = f->cv;
     Arena *a = cv->c->arena;
     int from = f->parse_end, to = f->body_close;
-    if (f->flags != FL_O && f->arg_name && body_uses(f, from, to, f->arg_name))
+    if (f->flags != FL_O && !f->star_args && f->arg_name &&
+        body_uses(f, from, to, f->arg_name))
         return refuse(f, REFUSE_ARGS_USED, "%s is used after the parse call",
                       f->arg_name);
     if (f->kwds_name && body_uses(f, from, to, f->kwds_name))

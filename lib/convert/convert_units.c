@@ -15,7 +15,8 @@ static const FormatUnit units[] = {
     {"h", "short", "short", "short int", DEF_INT, 1},
     {"H", "unsigned_short(bitwise=True)", "unsigned short", "unsigned short int", DEF_INT, 1},
     {"i", "int", "int", NULL, DEF_INT, 1},
-    {"I", "unsigned_int(bitwise=True)", "unsigned int", "unsigned", DEF_INT, 1},
+    /* uint32_t: unsigned int wherever CPython runs (int has 32 bits) */
+    {"I", "unsigned_int(bitwise=True)", "unsigned int", "unsigned|uint32_t", DEF_INT, 1},
     {"l", "long", "long", "long int", DEF_INT, 1},
     {"k", "unsigned_long(bitwise=True)", "unsigned long", "unsigned long int", DEF_INT, 1},
     {"L", "long_long", "long long", "PY_LONG_LONG", DEF_INT, 1},

@@ -25,7 +25,8 @@ typedef struct FormatUnit {
     const char *unit;          /* "s#", "O!", "es" */
     const char *converter;     /* the DSL converter */
     const char *type;          /* the C type of the variable; NULL: any */
-    const char *also_type;     /* another spelling of it, or NULL */
+    const char *also_type;     /* other spellings of it, "|" between
+                                  them; or NULL */
     DefaultKind defaults;
     int nargs;                 /* the C arguments it takes */
 } FormatUnit;

@@ -127,6 +127,23 @@ static const Case cases[] = {
      "METH_VARARGS", REFUSE_PARSE_FORM, NULL},
     {"form_va", "int a;\n if (!PyArg_VaParse(args, \"i\", va)) return NULL;\n return NULL;",
      "METH_VARARGS", REFUSE_PARSE_FORM, NULL},
+    {"kwlist_char_cast", "static char *kwlist[] = {(char *)\"x\", (char *)\"y\", NULL}; int a, b = 0;\n"
+     " if (!PyArg_ParseTupleAndKeywords(args, kw, \"i|i\", kwlist, &a, &b)) return NULL;\n return NULL;",
+     "METH_VARARGS | METH_KEYWORDS", -1, "    x as a: int\n    y as b: int = 0\n"},
+    {"I_uint32", "uint32_t a = 0;\n if (!PyArg_ParseTuple(args, \"|I\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", -1, "    a: unsigned_int(bitwise=True) = 0\n"},
+    {"I_uint16", "uint16_t a = 0;\n if (!PyArg_ParseTuple(args, \"|I\", &a)) return NULL;\n return NULL;",
+     "METH_VARARGS", REFUSE_TYPE, NULL},
+    {"star_args", "return PyLong_FromSsize_t(PyTuple_GET_SIZE(args));",
+     "METH_VARARGS", -1, "    *args: object\n\nDoc.\n[clinic start generated code]*/\n"
+     "{\n return PyLong_FromSsize_t(PyTuple_GET_SIZE(args));\n}"},
+    {"star_args_unused", "Py_RETURN_NONE;", "METH_VARARGS", -1, "    *args: object\n"},
+    {"star_args_header_macro", "return HIDDEN_PARSE(args);", "METH_VARARGS",
+     REFUSE_HIDDEN_CALL, NULL},
+    {"star_args_pyarg_function", "if (!_PyArg_NoPositional(\"f\", args)) return NULL;\n Py_RETURN_NONE;",
+     "METH_VARARGS", REFUSE_HIDDEN_CALL, NULL},
+    {"star_args_keywords", "return PyLong_FromSsize_t(PyTuple_GET_SIZE(args));",
+     "METH_VARARGS | METH_KEYWORDS", REFUSE_HIDDEN_CALL, NULL},
     {"keywords_without_kwlist", "int a;\n if (!PyArg_ParseTuple(args, \"i\", &a)) return NULL;\n return NULL;",
      "METH_VARARGS | METH_KEYWORDS", REFUSE_FLAGS, NULL},
 };
@@ -1514,6 +1531,384 @@ START_TEST(test_noargs_unused_macro)
 }
 END_TEST
 
+/* A METH_VARARGS function that hands its tuple to a function of the
+   file: *args when that function parses nothing, left when it (or a
+   function handed along, or a macro of the file) parses; "*args: tuple"
+   where the dialect calls it so. */
+static const char *const star_args_src =
+    "#include \"Python.h\"\n"
+    "#define PARSE_PAIR(a, x, y) PyArg_ParseTuple(a, \"ii\", x, y)\n"
+    "static PyObject *\nsum(PyObject *t)\n{\n    return PySequence_List(t);\n}\n\n"
+    "static PyObject *\npair(PyObject *t, int r)\n{\n    int x, y;\n"
+    "    if (!PyArg_ParseTuple(t, \"ii\", &x, &y))\n        return NULL;\n"
+    "    return PyLong_FromLong(r ? y : x);\n}\n\n"
+    "static PyObject *\ninvoke(PyObject *(*fn)(PyObject *, int), PyObject *t)\n"
+    "{\n    return fn(t, 1);\n}\n\n"
+    "static PyObject *\nm_a(PyObject *m, PyObject *args)\n{\n    return sum(args);\n}\n\n"
+    "static PyObject *\nm_b(PyObject *m, PyObject *args)\n{\n    return pair(args, 0);\n}\n\n"
+    "static PyObject *\nm_c(PyObject *m, PyObject *args)\n{\n    return invoke(pair, args);\n}\n\n"
+    "static PyObject *\nm_d(PyObject *m, PyObject *args)\n{\n    int x, y;\n"
+    "    return PARSE_PAIR(args, &x, &y) ? PyLong_FromLong(x) : NULL;\n}\n\n"
+    "static PyMethodDef methods[] = {\n"
+    "    {\"a\", m_a, METH_VARARGS, \"A.\"},\n"
+    "    {\"b\", m_b, METH_VARARGS, \"B.\"},\n"
+    "    {\"c\", m_c, METH_VARARGS, \"C.\"},\n"
+    "    {\"d\", m_d, METH_VARARGS, \"D.\"},\n"
+    "    {NULL, NULL}\n};\n"
+    "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+
+START_TEST(test_star_args)
+{
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(star_args_src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_HIDDEN_CALL], 3);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nm.a\n\n    *args: object\n") != NULL,
+                  "%s", out);
+    ck_assert_msg(strstr(notes, "m.b left as it is (hidden-call): no PyArg_Parse* "
+                         "call in the body: m_b hands args to pair, which parses"),
+                  "%s", notes);
+    ck_assert_msg(strstr(notes, "m.c left as it is (hidden-call): no PyArg_Parse* "
+                         "call in the body: m_c hands args to pair, which parses"),
+                  "%s", notes);
+    ck_assert_msg(strstr(notes, "m_d hands args to PARSE_PAIR, which parses"),
+                  "%s", notes);
+    free(out);
+    free(notes);
+
+    ClinicOptions o = {0};
+    o.convert = true;
+    Clinic *c = clinic_new("m.c", &o);
+    c->dialect = dialect_find("3.14");
+    ck_assert_ptr_nonnull(c->dialect);
+    size_t len;
+    memset(&stats, 0, sizeof stats);
+    const char *text = convert_text(c, star_args_src, strlen(star_args_src),
+                                    &len, &stats);
+    ck_assert_msg(strstr(text, "m.a\n\n    *args: tuple\n") != NULL, "%s", text);
+    clinic_free(c);
+}
+END_TEST
+
+/* A METH_O function's parse call parses its argument, not the call's
+   arguments: converted with one object parameter, its body whole.
+   METH_NOARGS that parses: left. */
+START_TEST(test_o_parses_its_argument)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nm_set(PyObject *m, PyObject *state)\n{\n    int a, b;\n"
+        "    if (!PyArg_ParseTuple(state, \"ii\", &a, &b))\n        return NULL;\n"
+        "    return PyLong_FromLong(a + b);\n}\n\n"
+        "static PyObject *\nm_none(PyObject *m, PyObject *unused)\n{\n    int a;\n"
+        "    if (!PyArg_ParseTuple(m, \"i\", &a))\n        return NULL;\n"
+        "    return PyLong_FromLong(a);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"set\", m_set, METH_O, \"Set.\"},\n"
+        "    {\"none\", m_none, METH_NOARGS, \"None.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_TWO_PARSE_CALLS], 1);
+    ck_assert_msg(strstr(out, "m.set\n\n    state: object\n    /\n\nSet.\n") != NULL,
+                  "%s", out);
+    ck_assert(strstr(out, "Set.\n[clinic start generated code]*/\n{\n    int a, b;\n"
+                     "    if (!PyArg_ParseTuple(state, \"ii\", &a, &b))\n"
+                     "        return NULL;\n") != NULL);
+    ck_assert_msg(strstr(notes, "m.none left as it is (two-parse-calls)"), "%s",
+                  notes);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* A hand-written signature line followed by more lines of the first
+   paragraph: that paragraph is more than a summary line, and what
+   follows the signature stays in __doc__ (left, not emptied). */
+START_TEST(test_signature_line_then_more)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nm_g(PyObject *m, PyObject *args)\n{\n"
+        "    return Py_NewRef(args);\n}\n\n"
+        "static PyObject *\nm_h(PyObject *m, PyObject *args)\n{\n"
+        "    return Py_NewRef(args);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"g\", m_g, METH_VARARGS, \"g(x) -> y\\n    Return y.\"},\n"
+        "    {\"h\", m_h, METH_VARARGS, \"h(x) -> y\\n\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_uint_eq(stats.refused[REFUSE_DOCSTRING], 1);
+    ck_assert_msg(strstr(notes, "m.g left as it is (docstring)"), "%s", notes);
+    ck_assert_msg(strstr(out, "m.h\n\n    *args: object\n[clinic start") != NULL,
+                  "%s", out);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* Owners read in more forms: a type a macro's use defines, a PyType_Spec
+   named MODNAME ".Name" (MODNAME one string per platform: the module
+   the blocks declare), a static type whose name is positional and the
+   rest designated, a module named Py_STRINGIFY(NAME). */
+START_TEST(test_owner_forms)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#ifdef MS_WINDOWS\n#  define MODNAME \"nt\"\n#else\n#  define MODNAME \"posix\"\n#endif\n"
+        "#define MODULE_NAME _mine\n"
+        "#define MODULE_NAME_STR Py_STRINGIFY(MODULE_NAME)\n"
+        "#define MAKE_TYPE(NAME, METHODS) \\\n"
+        "static PyTypeObject NAME##_Type = { \\\n"
+        "    PyVarObject_HEAD_INIT(NULL, 0) \\\n"
+        "    .tp_name = #NAME, \\\n"
+        "    .tp_methods = METHODS, \\\n"
+        "}\n"
+        "/*[clinic input]\nmodule os\n[clinic start generated code]*/\n\n"
+        "static PyObject *\na_x(PyObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "static PyObject *\nb_y(PyObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "static PyObject *\nc_z(PyObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "static PyObject *\nm_w(PyObject *m, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "static PyMethodDef a_methods[] = {\n"
+        "    {\"x\", a_x, METH_NOARGS, \"X.\"},\n    {NULL, NULL}\n};\n"
+        "MAKE_TYPE(Made, a_methods);\n\n"
+        "static PyMethodDef b_methods[] = {\n"
+        "    {\"y\", b_y, METH_NOARGS, \"Y.\"},\n    {NULL, NULL}\n};\n"
+        "static PyType_Slot b_slots[] = {\n    {Py_tp_methods, b_methods},\n    {0, 0}\n};\n"
+        "static PyType_Spec b_spec = {\n    MODNAME \".Spec\",\n    0, 0, 0, b_slots\n};\n\n"
+        "static PyMethodDef c_methods[] = {\n"
+        "    {\"z\", c_z, METH_NOARGS, \"Z.\"},\n    {NULL, NULL}\n};\n"
+        "PyTypeObject C_Type = {\n    PyVarObject_HEAD_INIT(&PyType_Type, 0)\n    \"CType\",\n"
+        "    .tp_methods = c_methods,\n};\n\n"
+        "static PyMethodDef m_methods[] = {\n"
+        "    {\"w\", m_w, METH_NOARGS, \"W.\"},\n    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {\n    PyModuleDef_HEAD_INIT,\n"
+        "    .m_name = MODULE_NAME_STR,\n    .m_methods = m_methods,\n};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 4, "%s", notes);
+    /* a name with no dot: of the file's module */
+    ck_assert_msg(strstr(out, "/*[clinic input]\n_mine.Made.x\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\nos.Spec.y\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\n_mine.CType.z\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "/*[clinic input]\n_mine.w\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "class _mine.Made \"PyObject *\" \"&Made_Type\"\n") != NULL,
+                  "%s", out);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* The generated code of dir/m.c as it is: it names the type the
+   userdata names. */
+static int read_generated(void *userdata, const char *path, char **data,
+                          size_t *len)
+{
+    if (strcmp(path, "dir/clinic/m.c.h")) {
+        errno = ENOENT;
+        return -1;
+    }
+    char buf[256];
+    snprintf(buf, sizeof buf, "static PyObject *\nm_A_y_impl(%s *self);\n"
+             "static PyObject *\nm_A_y(%s *self, PyObject *Py_UNUSED(ignored))\n"
+             "{\n    return m_A_y_impl(self);\n}\n", (const char *)userdata,
+             (const char *)userdata);
+    *data = strdup(buf);
+    *len = strlen(*data);
+    return 0;
+}
+
+/* A table before the file's own include of its generated code: the
+   include moves up before it when what the generated code names now
+   is declared there; it stays (and the function is left) otherwise. */
+START_TEST(test_include_moved)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "typedef struct { PyObject_HEAD int x; } AObject;\n"
+        "/*[clinic input]\nmodule m\nclass m.A \"AObject *\" \"&A_Type\"\n"
+        "[clinic start generated code]*/\n\n"
+        "static PyObject *\na_x(AObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "static PyMethodDef a_methods[] = {\n"
+        "    {\"x\", (PyCFunction)a_x, METH_NOARGS, \"X.\"},\n"
+        "    M_A_Y_METHODDEF\n"
+        "    {NULL, NULL}\n};\n\n"
+        "typedef struct { int y; } Late;\n\n"
+        "#include \"clinic/m.c.h\"\n\n"
+        "/*[clinic input]\nm.A.y\n[clinic start generated code]*/\n";
+    for (int k = 0; k < 3; k++) {
+        ClinicOptions o = {0};
+        o.convert = true;
+        if (k) {
+            o.read_file = read_generated;
+            o.read_userdata = k == 1 ? "AObject" : "Late";
+        }
+        Clinic *c = clinic_new("dir/m.c", &o);
+        ConvertStats stats = {0};
+        size_t len;
+        const char *out = convert_text(c, src, strlen(src), &len, &stats);
+        const char *inc = strstr(out, "#include \"clinic/m.c.h\"");
+        const char *table = strstr(out, "static PyMethodDef a_methods");
+        ck_assert(inc && table);
+        if (k == 1) {
+            ck_assert_msg(stats.converted == 1, "%s", c->diagnostics.buf);
+            ck_assert_msg(inc < table, "%s", out);
+            /* once */
+            ck_assert_ptr_null(strstr(inc + 1, "#include \"clinic/m.c.h\""));
+            ck_assert_msg(strstr(out, "} Late;\n\n/*[clinic input]\nm.A.y\n") != NULL,
+                          "%s", out);
+        } else {
+            ck_assert_msg(stats.refused[REFUSE_SHAPE] == 1, "%s", c->diagnostics.buf);
+            ck_assert(out == src);
+        }
+        clinic_free(c);
+    }
+}
+END_TEST
+
+/* A file-scope kwlist two functions name goes when both are converted;
+   it stays when one is left. */
+START_TEST(test_shared_kwlist)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "static char *kwlist[] = {\"a\", NULL};\n\n"
+        "static PyObject *\nm_f(PyObject *m, PyObject *args, PyObject *kw)\n{\n"
+        "    int a;\n    if (!PyArg_ParseTupleAndKeywords(args, kw, \"i\", kwlist, &a))\n"
+        "        return NULL;\n    return PyLong_FromLong(a);\n}\n\n"
+        "static PyObject *\nm_g(PyObject *m, PyObject *args, PyObject *kw)\n{\n"
+        "    int a;\n    if (!PyArg_ParseTupleAndKeywords(args, kw, \"i\", kwlist, &a))\n"
+        "        return NULL;\n    return PyLong_FromLong(-a);\n}\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", (PyCFunction)(void(*)(void))m_f, METH_VARARGS | METH_KEYWORDS, \"F.\"},\n"
+        "    {\"g\", (PyCFunction)(void(*)(void))m_g, METH_VARARGS | METH_KEYWORDS, DOC},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    /* g's docstring is no literal: g is left, the kwlist stays */
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert(strstr(out, "static char *kwlist[] = {\"a\", NULL};\n") != NULL);
+    free(out);
+    free(notes);
+    char *both = strdup(src);
+    memcpy(strstr(both, "DOC}"), "\"G\"", 3);
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(both, &stats, &notes);
+    ck_assert_msg(stats.converted == 2, "%s", notes);
+    ck_assert_msg(strstr(out, "kwlist") == NULL, "%s", out);
+    free(out);
+    free(notes);
+    free(both);
+}
+END_TEST
+
+/* A member of the docstring variable's name ("p->f_doc") is no use of
+   it: the PyDoc_STRVAR goes with the conversion. */
+START_TEST(test_member_of_docstring_name)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#include \"s.h\"\n"
+        "extern struct s *sp;\n"
+        "static PyObject *\nm_f(PyObject *m, PyObject *x)\n{\n"
+        "    return PyLong_FromLong(sp->f_doc + (*sp).f_doc);\n}\n\n"
+        "PyDoc_STRVAR(f_doc, \"F.\");\n\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"f\", m_f, METH_O, f_doc},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "PyDoc_STRVAR") == NULL, "%s", out);
+    free(out);
+    free(notes);
+}
+END_TEST
+
+/* A function before the file's block declaring its class: a block of
+   declarations only moves up before it; a block that also holds a
+   function stays, and the function is left. */
+START_TEST(test_declarations_moved)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "static PyObject *\nc_x(CObject *self, PyObject *Py_UNUSED(ignored))\n"
+        "{\n    Py_RETURN_NONE;\n}\n\n"
+        "/*[clinic input]\nmodule m\nclass m.C \"CObject *\" \"&C_Type\"\n"
+        "[clinic start generated code]*/\n"
+        "/*[clinic end generated code: output=da39a3ee5e6b4b0d input=0]*/\n\n"
+        "static PyMethodDef c_methods[] = {\n"
+        "    {\"x\", (PyCFunction)c_x, METH_NOARGS, \"X.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        CLASS_TYPE("C", "CObject", "c_methods");
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.converted == 1, "%s", notes);
+    ck_assert_msg(strstr(out, "#include \"Python.h\"\n/*[clinic input]\nmodule m\n"
+                         "class m.C \"CObject *\" \"&C_Type\"\n[clinic start generated code]*/\n"
+                         "/*[clinic end generated code: output=da39a3ee5e6b4b0d input=0]*/\n\n"
+                         "/*[clinic input]\nm.C.x\n") != NULL, "%s", out);
+    /* once */
+    ck_assert_ptr_null(strstr(strstr(out, "class m.C") + 1, "class m.C"));
+    free(out);
+    free(notes);
+
+    char *with_function = strdup(src);
+    char *cls = strstr(with_function, "class m.C");
+    memcpy(cls - 9, "m.f     \n", 9);   /* "module m\n" becomes a function */
+    memset(&stats, 0, sizeof stats);
+    out = convert_source(with_function, &stats, &notes);
+    ck_assert_msg(stats.refused[REFUSE_SHAPE] == 1, "%s", notes);
+    free(out);
+    free(notes);
+    free(with_function);
+}
+END_TEST
+
+/* A name a macro's "##" run can spell is left as pasted (hidden-call);
+   one it cannot (the run's fixed fragments are not all in it) is
+   another file's. */
+START_TEST(test_pasted_run)
+{
+    const char *src =
+        "#include \"Python.h\"\n"
+        "#define PASTE(X) static PyObject *Py ## X ## Object(PyObject *m, PyObject *o) { return o; }\n"
+        "static PyMethodDef methods[] = {\n"
+        "    {\"a\", PyFooObject, METH_O, \"A.\"},\n"
+        "    {\"b\", Py_GenericAlias, METH_O, \"B.\"},\n"
+        "    {NULL, NULL}\n};\n"
+        "static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, \"m\", NULL, -1, methods};\n";
+    ConvertStats stats = {0};
+    char *notes;
+    char *out = convert_source(src, &stats, &notes);
+    ck_assert_msg(stats.refused[REFUSE_HIDDEN_CALL] == 1 &&
+                  stats.refused[REFUSE_ELSEWHERE] == 1, "%s", notes);
+    ck_assert_msg(strstr(notes, "m.b left as it is (defined-elsewhere)") != NULL,
+                  "%s", notes);
+    free(out);
+    free(notes);
+}
+END_TEST
+
 static Suite *convert_suite(void)
 {
     Suite *s = suite_create("convert");
@@ -1543,6 +1938,15 @@ static Suite *convert_suite(void)
     tcase_add_test(tc, test_converter_before_include);
     tcase_add_test(tc, test_converter_parameter_type);
     tcase_add_test(tc, test_slots);
+    tcase_add_test(tc, test_star_args);
+    tcase_add_test(tc, test_o_parses_its_argument);
+    tcase_add_test(tc, test_signature_line_then_more);
+    tcase_add_test(tc, test_owner_forms);
+    tcase_add_test(tc, test_include_moved);
+    tcase_add_test(tc, test_shared_kwlist);
+    tcase_add_test(tc, test_member_of_docstring_name);
+    tcase_add_test(tc, test_declarations_moved);
+    tcase_add_test(tc, test_pasted_run);
     suite_add_tcase(s, tc);
     return s;
 }
