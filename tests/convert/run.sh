@@ -40,10 +40,10 @@ fail() { echo "FAIL convert $1: $2"; nfail=$((nfail + 1)); }
 
 # build DIR NAME PY: DIR/NAME.c into a module of PY beside it
 build() {
-    inc=$("$3" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+    inc=$("$3" "$top/tests/portable/includes.py")
     suffix=$("$3" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
     # shellcheck disable=SC2086
-    (cd "$1" && $CC $WARN -shared -fPIC -I"$inc" -o "$2$suffix" "$2.c") \
+    (cd "$1" && $CC $WARN -shared -fPIC $inc -o "$2$suffix" "$2.c") \
         > "$1/build.log" 2>&1
 }
 

@@ -76,7 +76,7 @@ for dir in "$top"/fixtures/convert/thirdparty/*/; do
                 grep "$v" "$scratch/pythons.err" | sed 's/^/    /'; continue ;;
         esac
         IN=$(echo "$line" | cut -d' ' -f3-)
-        [ -z "$IN" ] || IN="$IN --bind $scratch --bind $here"
+        [ -z "$IN" ] || IN="$IN --bind $scratch --bind $here --bind $top/tests/portable"
         id="$name on CPython $v"
         ok=1
         for side in before after; do
@@ -84,10 +84,11 @@ for dir in "$top"/fixtures/convert/thirdparty/*/; do
             mkdir -p "$d" && cp -R "$t/$side/." "$d/"
             # shellcheck disable=SC2086
             $IN sh -c 'cd "$1" && py=$2 && out=$3 && shift 3 &&
-                inc=$("$py" -c "import sysconfig; print(sysconfig.get_paths()[\"include\"])") &&
+                inc=$("$py" "$1") && shift &&
                 suffix=$("$py" -c "import sysconfig; print(sysconfig.get_config_var(\"EXT_SUFFIX\"))") &&
-                gcc -Wall -Wextra -shared -fPIC -I"$inc" -I. "$@" -o "$out$suffix"' \
-                sh "$d" "$py" "$module" $cflags $sources > "$d/build.log" 2>&1 ||
+                gcc -Wall -Wextra -shared -fPIC $inc -I. "$@" -o "$out$suffix"' \
+                sh "$d" "$py" "$module" "$top/tests/portable/includes.py" $cflags $sources \
+                > "$d/build.log" 2>&1 ||
                 { fail "$id: the module $side conversion does not build:"
                   grep -m5 'error' "$d/build.log" | sed 's/^/    /'; ok=0; break; }
             # shellcheck disable=SC2086

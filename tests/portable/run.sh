@@ -360,10 +360,7 @@ check "no _Py name or internal header in the generated code (dialects 3.11$ready
 build() {
     py=$1 src=$2 outdir=$3 modname=$4 suffix=$5 cc=$6
     shift 6
-    inc=$($IN "$py" -c '
-import sysconfig
-p = sysconfig.get_paths()
-print(" ".join(sorted({"-I" + p["include"], "-I" + p["platinclude"]})))')
+    inc=$($IN "$py" "$here/includes.py")
     mkdir -p "$outdir"
     # shellcheck disable=SC2086
     set -- $IN $cc -shared -fPIC -O2 -std=c11 -Wall -Wextra -Werror $inc "$@" \

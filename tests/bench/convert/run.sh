@@ -18,7 +18,7 @@ if [ -z "$py" ]; then
 fi
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-convert-bench.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
-inc=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+inc=$("$py" "$top/tests/portable/includes.py")
 suffix=$("$py" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 for side in before after; do
     mkdir -p "$scratch/$side"
@@ -26,7 +26,7 @@ for side in before after; do
 done
 (cd "$scratch/after" && "$CLINIC" -q --convert keywords.c 2>/dev/null) || { echo "convert bench: --convert failed"; exit 1; }
 for side in before after; do
-    (cd "$scratch/$side" && ${CC:-cc} -O2 -shared -fPIC -I"$inc" -o "keywords$suffix" keywords.c) ||
+    (cd "$scratch/$side" && ${CC:-cc} -O2 -shared -fPIC $inc -o "keywords$suffix" keywords.c) ||
         { echo "convert bench: $side does not build"; exit 1; }
     "$py" "$here/calls.py" "$scratch/$side" keywords "$here/bench.calls" > "$scratch/$side.txt" ||
         { echo "convert bench: the $side calls failed"; exit 1; }

@@ -37,10 +37,7 @@ for D in ${BENCH_PORTABLE_DIALECTS:-3.11 3.13 3.15}; do
     cp "$here/bench.c" "$o/portable/"
     (cd "$o/own" && "$CLINIC" -q --dialect "$D" bench.c)
     (cd "$o/portable" && "$CLINIC" -q --dialect "$D" --target portable bench.c)
-    inc=$($RUN "$PY" -c '
-import sysconfig
-p = sysconfig.get_paths()
-print(" ".join(sorted({"-I" + p["include"], "-I" + p["platinclude"]})))')
+    inc=$($RUN "$PY" "$top/tests/portable/includes.py")
     internal=$($RUN "$PY" -c '
 import os, sysconfig
 d = os.path.join(sysconfig.get_paths()["include"], "internal")
