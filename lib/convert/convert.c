@@ -440,17 +440,9 @@ static const char *class_self_type(Conv *cv, const Table *t)
 static bool calls_pyarg(const Conv *cv, const char *func)
 {
     for (int i = 0; i + 1 < cv->ntoks; i++) {
-        if (cv->toks[i].depth != 0 || !ctok_ident(cv, i, func) ||
-            !ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0 ||
-            !ctok_is(cv, cv->toks[i + 1].match + 1, "{"))
-            continue;
-        int open = cv->toks[i + 1].match + 1;
-        for (int k = open + 1; k < cv->toks[open].match; k++)
-            if (cv->toks[k].kind == TK_IDENT &&
-                (!strncmp(cv->text + cv->toks[k].start, "PyArg_", 6) ||
-                 !strncmp(cv->text + cv->toks[k].start, "_PyArg_", 7)))
-                return true;
-        return false;
+        int open = ctok_function_body(cv, i, func);
+        if (open >= 0)
+            return ctok_block_names_pyarg(cv, open);
     }
     return false;
 }

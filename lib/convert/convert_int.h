@@ -209,6 +209,12 @@ size_t ctok_split(const Conv *cv, int from, int to, int *fields, int *ends,
 /* How many identifier tokens spell name, a member's ("->name",
    ".name") aside. */
 int ctok_count_ident(const Conv *cv, const char *name);
+/* Token i begins the file-level definition of the function name
+   ("name(...) {"): the index of its "{", else -1. */
+int ctok_function_body(const Conv *cv, int i, const char *name);
+/* The block that opens at token open names a PyArg_ or _PyArg_
+   function. */
+bool ctok_block_names_pyarg(const Conv *cv, int open);
 /* The text of tokens [from, to) joined by single spaces. */
 char *ctok_join(const Conv *cv, int from, int to);
 /* Token i is "#define NAME..." (blanks allowed after "#" and around

@@ -227,6 +227,26 @@ bool ctok_ident(const Conv *cv, int i, const char *s)
     return ctok_is(cv, i, s) && cv->toks[i].kind == TK_IDENT;
 }
 
+int ctok_function_body(const Conv *cv, int i, const char *name)
+{
+    if (i + 1 >= cv->ntoks || cv->toks[i].depth != 0 ||
+        !ctok_ident(cv, i, name) || !ctok_is(cv, i + 1, "(") ||
+        cv->toks[i + 1].match < 0 ||
+        !ctok_is(cv, cv->toks[i + 1].match + 1, "{"))
+        return -1;
+    return cv->toks[i + 1].match + 1;
+}
+
+bool ctok_block_names_pyarg(const Conv *cv, int open)
+{
+    for (int k = open + 1; k < cv->toks[open].match; k++)
+        if (cv->toks[k].kind == TK_IDENT &&
+            (!strncmp(cv->text + cv->toks[k].start, "PyArg_", 6) ||
+             !strncmp(cv->text + cv->toks[k].start, "_PyArg_", 7)))
+            return true;
+    return false;
+}
+
 char *ctok_str(const Conv *cv, int i)
 {
     return arena_strndup(cv->c->arena, cv->text + cv->toks[i].start,

@@ -317,54 +317,88 @@ static bool at_statement_start(const Conv *cv, int i)
            ctok_is(cv, i - 1, "}") || ctok_is(cv, i - 1, ")");
 }
 
-size_t conv_macro_uses(Conv *cv, MacroUse **out)
+/* A top-level use of a function-like macro the file defines once, with
+   as many arguments as the macro has parameters; next_use steps from
+   one to the next, in the order of the defines, then of the text. */
+typedef struct UseAt {
+    int define_tok;            /* the "#define"; -1 before the first */
+    int name_tok, close;       /* the use's name and its ")" */
+    bool in_macro;             /* define_tok's uses are being read */
+    Macro m;
+    size_t nargs;
+    const char *args[MAX_MACRO_PARAMS];   /* their text, arena copies */
+} UseAt;
+
+static bool next_use(Conv *cv, UseAt *u)
 {
     Arena *a = cv->c->arena;
-    size_t n = 0, cap = 0;
-    MacroUse *uses = NULL;
-    for (int d = 0; d < cv->ntoks; d++) {
-        Macro m;
-        if (cv->toks[d].kind != TK_PP || cv->toks[d].depth != 0 ||
-            !read_macro(cv, d, &m) || defined_again(cv, d, m.name))
-            continue;
-        for (int i = d + 1; i + 1 < cv->ntoks; i++) {
-            if (!ctok_ident(cv, i, m.name) || !ctok_is(cv, i + 1, "(") ||
+    for (;;) {
+        if (!u->in_macro) {
+            int d = u->define_tok + 1;
+            while (d < cv->ntoks &&
+                   (cv->toks[d].kind != TK_PP || cv->toks[d].depth != 0 ||
+                    !read_macro(cv, d, &u->m) ||
+                    defined_again(cv, d, u->m.name)))
+                d++;
+            if (d >= cv->ntoks)
+                return false;
+            u->define_tok = d;
+            u->name_tok = d;
+            u->in_macro = true;
+        }
+        for (int i = u->name_tok + 1; i + 1 < cv->ntoks; i++) {
+            if (!ctok_ident(cv, i, u->m.name) || !ctok_is(cv, i + 1, "(") ||
                 cv->toks[i + 1].match < 0 || !at_statement_start(cv, i))
                 continue;
             int close = cv->toks[i + 1].match;
             int fields[MAX_MACRO_PARAMS + 1], ends[MAX_MACRO_PARAMS + 1];
             size_t nargs = ctok_split(cv, i + 2, close, fields, ends,
                                       MAX_MACRO_PARAMS + 1);
-            if (nargs != m.nparams)
+            if (nargs != u->m.nparams)
                 continue;
-            const char *args[MAX_MACRO_PARAMS];
             for (size_t k = 0; k < nargs; k++) {
                 size_t s = cv->toks[fields[k]].start;
-                args[k] = arena_strndup(a, cv->text + s,
-                                        ctok_end(cv, ends[k] - 1) - s);
+                u->args[k] = arena_strndup(a, cv->text + s,
+                                           ctok_end(cv, ends[k] - 1) - s);
             }
-            const char *text = expand(a, &m, args);
-            if (!text)
-                continue;
-            const char **funcs;
-            size_t nfuncs = defined_functions(cv, text, &funcs);
-            if (!nfuncs)
-                continue;
-            if (n == cap) {
-                size_t nc = cap ? 2 * cap : 16;
-                MacroUse *nu = arena_array_of(a, MacroUse, nc);
-                if (n)
-                    memcpy(nu, uses, n * sizeof *nu);
-                uses = nu;
-                cap = nc;
-            }
-            uses[n++] = (MacroUse){
-                .start = cv->toks[i].start, .end = ctok_end(cv, close),
-                .define_tok = d, .macro = m.name, .expansion = text,
-                .funcs = funcs, .nfuncs = nfuncs, .expand = false,
-            };
-            i = close;
+            u->nargs = nargs;
+            u->name_tok = i;
+            u->close = close;
+            return true;
         }
+        u->in_macro = false;
+    }
+}
+
+size_t conv_macro_uses(Conv *cv, MacroUse **out)
+{
+    Arena *a = cv->c->arena;
+    size_t n = 0, cap = 0;
+    MacroUse *uses = NULL;
+    UseAt u = {.define_tok = -1};
+    while (next_use(cv, &u)) {
+        const char *text = expand(a, &u.m, u.args);
+        if (!text)
+            continue;
+        const char **funcs;
+        size_t nfuncs = defined_functions(cv, text, &funcs);
+        if (!nfuncs)
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? 2 * cap : 16;
+            MacroUse *nu = arena_array_of(a, MacroUse, nc);
+            if (n)
+                memcpy(nu, uses, n * sizeof *nu);
+            uses = nu;
+            cap = nc;
+        }
+        uses[n++] = (MacroUse){
+            .start = cv->toks[u.name_tok].start,
+            .end = ctok_end(cv, u.close),
+            .define_tok = u.define_tok, .macro = u.m.name,
+            .expansion = text, .funcs = funcs, .nfuncs = nfuncs,
+            .expand = false,
+        };
     }
     *out = uses;
     return n;
@@ -441,44 +475,24 @@ const char *conv_expand_uses(const Conv *cv, const MacroUse *uses, size_t n,
    the use written out. */
 void conv_macro_owners(Conv *cv)
 {
-    Arena *a = cv->c->arena;
-    for (int d = 0; d < cv->ntoks; d++) {
-        Macro m;
-        if (cv->toks[d].kind != TK_PP || cv->toks[d].depth != 0 ||
-            !read_macro(cv, d, &m) || defined_again(cv, d, m.name))
+    UseAt u = {.define_tok = -1};
+    while (next_use(cv, &u)) {
+        bool names_table = false;
+        for (size_t k = 0; k < u.nargs; k++)
+            for (size_t t = 0; t < cv->ntables; t++)
+                if (!cv->tables[t].owner.module &&
+                    !strcmp(cv->tables[t].name, u.args[k]))
+                    names_table = true;
+        const char *text = names_table ? expand(cv->c->arena, &u.m, u.args)
+                                       : NULL;
+        if (!text)
             continue;
-        for (int i = d + 1; i + 1 < cv->ntoks; i++) {
-            if (!ctok_ident(cv, i, m.name) || !ctok_is(cv, i + 1, "(") ||
-                cv->toks[i + 1].match < 0 || !at_statement_start(cv, i))
-                continue;
-            int close = cv->toks[i + 1].match;
-            int fields[MAX_MACRO_PARAMS + 1], ends[MAX_MACRO_PARAMS + 1];
-            size_t nargs = ctok_split(cv, i + 2, close, fields, ends,
-                                      MAX_MACRO_PARAMS + 1);
-            if (nargs != m.nparams)
-                continue;
-            bool names_table = false;
-            const char *args[MAX_MACRO_PARAMS];
-            for (size_t k = 0; k < nargs; k++) {
-                size_t s = cv->toks[fields[k]].start;
-                args[k] = arena_strndup(a, cv->text + s,
-                                        ctok_end(cv, ends[k] - 1) - s);
-                for (size_t t = 0; t < cv->ntables; t++)
-                    if (!cv->tables[t].owner.module &&
-                        !strcmp(cv->tables[t].name, args[k]))
-                        names_table = true;
-            }
-            const char *text = names_table ? expand(a, &m, args) : NULL;
-            i = close;
-            if (!text)
-                continue;
-            Conv sub = {0};
-            sub.c = cv->c;
-            sub.text = text;
-            sub.len = strlen(text);
-            sub.module = cv->module;
-            conv_lex(&sub);
-            conv_read_static_types(cv, &sub);
-        }
+        Conv sub = {0};
+        sub.c = cv->c;
+        sub.text = text;
+        sub.len = strlen(text);
+        sub.module = cv->module;
+        conv_lex(&sub);
+        conv_read_static_types(cv, &sub);
     }
 }

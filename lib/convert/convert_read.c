@@ -1411,16 +1411,9 @@ static bool file_parser(const Conv *cv, const char *name)
                 return true;
             continue;
         }
-        if (t->depth != 0 || !ctok_ident(cv, i, name) ||
-            !ctok_is(cv, i + 1, "(") || cv->toks[i + 1].match < 0 ||
-            !ctok_is(cv, cv->toks[i + 1].match + 1, "{"))
-            continue;
-        int open = cv->toks[i + 1].match + 1;
-        for (int k = open + 1; k < cv->toks[open].match; k++)
-            if (cv->toks[k].kind == TK_IDENT &&
-                (!strncmp(cv->text + cv->toks[k].start, "PyArg_", 6) ||
-                 !strncmp(cv->text + cv->toks[k].start, "_PyArg_", 7)))
-                return true;
+        int open = ctok_function_body(cv, i, name);
+        if (open >= 0 && ctok_block_names_pyarg(cv, open))
+            return true;
     }
     return false;
 }
