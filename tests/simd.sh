@@ -16,27 +16,44 @@ pass=0 nfail=0
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/clinic-simd.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
 
-part() {   # part NAME COMMAND...: run, show its count, add it up
-    name=$1; shift
-    "$@" > "$scratch/log" 2>&1
+# part LANE NAME COMMAND...: run, keep its count and log for the lane
+part() {
+    lane=$1 name=$2; shift 2
+    "$@" > "$scratch/$lane.log" 2>&1
     rc=$?
-    counts_of "$scratch/log" "$rc"
-    pass=$((pass + p)) nfail=$((nfail + f))
-    echo "simd $name: $p passed, $f failed"
-    [ "$f" -eq 0 ] || tail -n 25 "$scratch/log" | sed 's/^/   | /'
+    counts_of "$scratch/$lane.log" "$rc"
+    echo "$name $p $f" >> "$scratch/$lane.counts"
+    [ "$f" -eq 0 ] || tail -n 25 "$scratch/$lane.log" | sed 's/^/   | /' > "$scratch/$lane.$name.tail"
 }
 
 M="$MAKE --no-print-directory"
 # the builds compile in as many jobs as there are processors
 B="$M -j$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)"
-part nosimd-build $B CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 all test-bins
-part nosimd-unit $M CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 unit
-part nosimd-fixtures $M CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 fixtures
-part nosimd-conformance $M CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 conformance
-part nosse2-clang-build $B CC=clang BUILD=build/nosimd-clang CFLAGS=-U__SSE2__ all test-bins
-part nosse2-clang-unit $M CC=clang BUILD=build/nosimd-clang CFLAGS=-U__SSE2__ unit
-part noavx2-build $B CC=gcc BUILD=build/noavx2 CLINIC_NO_AVX2=1 all test-bins
-part noavx2-unit $M CC=gcc BUILD=build/noavx2 CLINIC_NO_AVX2=1 unit
-part noavx2-fixtures $M CC=gcc BUILD=build/noavx2 CLINIC_NO_AVX2=1 fixtures
+
+# two lanes side by side (their builds are apart; the tests of each
+# mostly use one core), then the counts in this order
+plain() {
+    part a nosimd-build $B CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 all test-bins
+    part a nosimd-unit $M CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 unit
+    part a nosimd-fixtures $M CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 fixtures
+    part a nosimd-conformance $M CC=gcc BUILD=build/nosimd CLINIC_NO_SIMD=1 conformance
+}
+no_sse2_avx2() {
+    part b nosse2-clang-build $B CC=clang BUILD=build/nosimd-clang CFLAGS=-U__SSE2__ all test-bins
+    part b nosse2-clang-unit $M CC=clang BUILD=build/nosimd-clang CFLAGS=-U__SSE2__ unit
+    part b noavx2-build $B CC=gcc BUILD=build/noavx2 CLINIC_NO_AVX2=1 all test-bins
+    part b noavx2-unit $M CC=gcc BUILD=build/noavx2 CLINIC_NO_AVX2=1 unit
+    part b noavx2-fixtures $M CC=gcc BUILD=build/noavx2 CLINIC_NO_AVX2=1 fixtures
+}
+plain & lane_a=$!
+no_sse2_avx2
+wait $lane_a
+for lane in a b; do
+    while read -r name p f; do
+        pass=$((pass + p)) nfail=$((nfail + f))
+        echo "simd $name: $p passed, $f failed"
+        [ ! -f "$scratch/$lane.$name.tail" ] || cat "$scratch/$lane.$name.tail"
+    done < "$scratch/$lane.counts"
+done
 echo "simd: $pass passed, $nfail failed"
 [ $nfail -eq 0 ]
