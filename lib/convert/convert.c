@@ -519,6 +519,35 @@ typedef struct Done {
     size_t nahead;
 } Done;
 
+static int docvar_of(const Done *d)
+{
+    return d->docvar_shared;
+}
+
+static int kwlist_of(const Done *d)
+{
+    return d->kwlist_shared;
+}
+
+/* How many converted functions name the declaration shared(&done[k])
+   starts (a PyDoc_STRVAR, a kwlist), when done[k] is the first of them;
+   0 when another comes first, or done[k] names none. */
+static size_t namers_if_first(const Done *done, size_t ndone, size_t k,
+                              int (*shared)(const Done *))
+{
+    int decl = shared(&done[k]);
+    if (done[k].dropped || decl < 0)
+        return 0;
+    size_t named = 0;
+    for (size_t j = 0; j < ndone; j++)
+        if (!done[j].dropped && shared(&done[j]) == decl) {
+            if (j < k)
+                return 0;
+            named++;
+        }
+    return named;
+}
+
 /* A type the file defines after the place of the include, that the
    generated code names only through pointers: declared ahead of the
    include, as "typedef struct TAG NAME;" (an anonymous struct gets its
@@ -1223,38 +1252,17 @@ static const char *convert_once(Clinic *c, const char *text, size_t len,
                  cv->toks[first_decl].start, block);
     }
     sb_free(&decls);
-    /* a PyDoc_STRVAR that only converted functions' entries named goes */
+    /* a PyDoc_STRVAR, or a file-scope kwlist, that only converted
+       functions named goes */
     for (size_t k = 0; k < ndone; k++) {
+        size_t named = namers_if_first(done, ndone, k, docvar_of);
         int dv = done[k].docvar_shared;
-        if (done[k].dropped || dv < 0)
-            continue;
-        size_t named = 0;
-        bool first = true;
-        for (size_t j = 0; j < ndone; j++)
-            if (!done[j].dropped && done[j].docvar_shared == dv) {
-                named++;
-                if (j < k)
-                    first = false;
-            }
-        if (!first || (int)named + 1 != ctok_count_ident(cv, ctok_str(cv, dv + 2)))
-            continue;
-        remove_lines(cv, &all, dv, find_semicolon(cv, dv, cv->ntoks), NULL);
-    }
-    /* a file-scope kwlist that only converted functions named goes */
-    for (size_t k = 0; k < ndone; k++) {
-        int kl = done[k].kwlist_shared;
-        if (done[k].dropped || kl < 0)
-            continue;
-        size_t named = 0;
-        bool first = true;
-        for (size_t j = 0; j < ndone; j++)
-            if (!done[j].dropped && done[j].kwlist_shared == kl) {
-                named++;
-                if (j < k)
-                    first = false;
-            }
-        if (first && (int)named + 1 == ctok_count_ident(cv, done[k].kwlist_name))
-            remove_lines(cv, &all, kl, done[k].kwlist_semi, NULL);
+        if (named && (int)named + 1 == ctok_count_ident(cv, ctok_str(cv, dv + 2)))
+            remove_lines(cv, &all, dv, find_semicolon(cv, dv, cv->ntoks), NULL);
+        named = namers_if_first(done, ndone, k, kwlist_of);
+        if (named && (int)named + 1 == ctok_count_ident(cv, done[k].kwlist_name))
+            remove_lines(cv, &all, done[k].kwlist_shared, done[k].kwlist_semi,
+                         NULL);
     }
     /* the types declared ahead of the include, in the order defined */
     StrBuf fwd = STRBUF_INIT;

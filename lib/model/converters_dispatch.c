@@ -308,6 +308,10 @@ static PyValue m_add_include(PyVM *vm, const PyArgs *a, void *data)
     return py_none;
 }
 
+/* libclinic.codegen.Include's fields, in the dataclass's order */
+static const char *const include_fields[] = { "filename", "reason",
+                                              "condition" };
+
 /* libclinic.codegen.Include's repr, a dataclass's */
 static PyValue include_repr(PyVM *vm, const PyArgs *a, void *data)
 {
@@ -315,14 +319,14 @@ static PyValue include_repr(PyVM *vm, const PyArgs *a, void *data)
     PyValue v[1];
     pyvm_bind(vm, a, "__repr__", "self", v, NULL);
     PyObj *d = pyvm_instance_dict(v[0]);
-    static const char *const fields[] = { "filename", "reason", "condition" };
     StrBuf sb = STRBUF_INIT;
     sb_adds(&sb, "Include(");
     for (size_t i = 0; i < 3; i++) {
         PyValue f = py_none;
         if (d)
-            pyvm_dict_get(vm, d, fields[i], &f);
-        sb_addf(&sb, "%s%s=%s", i ? ", " : "", fields[i], pyvm_repr(vm, f));
+            pyvm_dict_get(vm, d, include_fields[i], &f);
+        sb_addf(&sb, "%s%s=%s", i ? ", " : "", include_fields[i],
+                pyvm_repr(vm, f));
     }
     sb_addc(&sb, ')');
     PyValue r = pyvm_str(vm, sb.buf);
@@ -337,9 +341,8 @@ static PyValue include_init(PyVM *vm, const PyArgs *a, void *data)
     PyValue v[4];
     pyvm_bind(vm, a, "__init__", "self filename reason condition", v, NULL);
     PyObj *d = pyvm_instance_dict(v[0]);
-    static const char *const fields[] = { "filename", "reason", "condition" };
     for (size_t i = 0; d && i < 3; i++)
-        pyvm_dict_set(vm, d, fields[i], v[i + 1]);
+        pyvm_dict_set(vm, d, include_fields[i], v[i + 1]);
     return py_none;
 }
 
